@@ -1,0 +1,1 @@
+"""Everything a reader takes away: the PDF proposal, diagrams, charts and exports."""

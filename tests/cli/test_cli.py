@@ -1,0 +1,114 @@
+"""The headless CLI as a user runs it: exit codes, messages, never a traceback."""
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.io.test_design_files import minimal
+
+
+def test_help_lists_every_subcommand():
+    proc = run_cli("--help")
+    assert proc.returncode == 0
+    for name in ("size", "report", "bom", "validate", "catalog", "schema", "example"):
+        assert name in proc.stdout
+
+
+def test_catalog_gpus_table_and_json():
+    proc = run_cli("catalog", "gpus")
+    assert proc.returncode == 0, proc.stderr
+    assert "h100-sxm5-80gb" in proc.stdout and "BF16 TFLOPS" in proc.stdout
+    proc = run_cli("catalog", "models", "--json")
+    assert proc.returncode == 0
+    models = {m["id"]: m for m in json.loads(proc.stdout)}
+    assert models["llama-3-70b"]["kv_heads"] == 8
+    assert all(m["source"] for m in models.values())
+
+
+@pytest.mark.parametrize("kind", ["servers", "storage", "nics", "switches", "licences"])
+def test_catalog_every_kind(kind):
+    proc = run_cli("catalog", kind)
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.splitlines()) > 3
+
+
+def test_example_list_write_and_validate(tmp_path):
+    proc = run_cli("example", "--list")
+    assert proc.returncode == 0
+    names = proc.stdout.split()
+    assert {"starter", "enterprise"} <= set(names)
+    for name in names:
+        out = tmp_path / f"{name}.json"
+        proc = run_cli("example", name, "-o", str(out))
+        assert proc.returncode == 0, proc.stderr
+        proc = run_cli("validate", str(out))
+        assert proc.returncode == 0, proc.stderr
+        assert "valid" in proc.stdout
+
+
+def test_unknown_example_is_bad_input():
+    proc = run_cli("example", "nope")
+    assert proc.returncode == 2
+    assert "unknown example 'nope'" in proc.stderr
+
+
+def _validate(tmp_path, text: str):
+    path = tmp_path / "d.json"
+    path.write_text(text)
+    return run_cli("validate", str(path))
+
+
+@pytest.mark.parametrize(
+    "mutate, expect",
+    [
+        (lambda d: "{not json", "not valid JSON"),
+        (lambda d: d["hardware"].update(gpus_per_host="two"), "hardware.gpus_per_host"),
+        (lambda d: d["project"].update(favourite="x"), "project.favourite: unknown field"),
+        (lambda d: d["workloads"][0].update(count=-1), "workloads[0].count"),
+        (lambda d: d["hardware"].update(gpu="gtx-1080"), "unknown GPU 'gtx-1080'"),
+        (lambda d: d["hardware"].update(gpus_per_host=16), "hardware.gpus_per_host: 16 is more"),
+    ],
+)
+def test_malformed_design_exits_2_naming_the_field(tmp_path, mutate, expect):
+    doc = minimal()
+    result = mutate(doc)
+    text = result if isinstance(result, str) else json.dumps(doc)
+    proc = _validate(tmp_path, text)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert expect in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_incompatible_hardware_is_named(tmp_path):
+    doc = minimal()
+    doc["hardware"].update(gpu="h100-sxm5-80gb", server="dell-r750xa")
+    proc = _validate(tmp_path, json.dumps(doc))
+    assert proc.returncode == 2
+    assert "hardware.server: 'dell-r750xa' cannot hold the" in proc.stderr
+
+
+def test_missing_file_is_bad_input(tmp_path):
+    proc = run_cli("validate", str(tmp_path / "nope.json"))
+    assert proc.returncode == 2 and "cannot be read" in proc.stderr
+
+
+def test_schema_design_is_json_schema():
+    proc = run_cli("schema", "design")
+    assert proc.returncode == 0
+    schema = json.loads(proc.stdout)
+    assert "workloads" in schema["properties"]
+
+
+def test_usage_errors_exit_2():
+    proc = run_cli("catalog", "toasters")
+    assert proc.returncode == 2
+    assert "invalid choice" in proc.stderr
+
+
+def test_bad_user_catalog_is_bad_input(tmp_path):
+    (tmp_path / "gpus.toml").write_text("[[gpus]]\nid = 'X bad'\n")
+    proc = run_cli("--catalog-dir", str(tmp_path), "catalog", "gpus")
+    assert proc.returncode == 2
+    assert "gpus.toml: entry 'X bad': id:" in proc.stderr
+    assert "Traceback" not in proc.stderr

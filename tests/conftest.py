@@ -1,0 +1,43 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+# Qt must never try to open a real display in tests.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory, monkeypatch):
+    """Keep tests away from the real user catalog directory and settings."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.delenv("GPUWIZARD_CATALOG_DIR", raising=False)
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    from wizard.catalog_loader import load_catalog
+
+    return load_catalog(include_user=False)
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None):
+    """Run the CLI in a subprocess, as a user would."""
+    import subprocess
+
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "wizard", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=full_env,
+        timeout=120,
+    )

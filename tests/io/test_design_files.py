@@ -1,0 +1,217 @@
+"""Design files: schema validation with field-naming messages, migration, safe and atomic I/O."""
+
+import json
+import os
+
+import pytest
+
+from wizard import io as design_io
+from wizard.errors import DesignError
+from wizard.io import design_from_text, load_design, save_design
+from wizard.model.design import SCHEMA_VERSION
+
+
+def minimal() -> dict:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "project": {"customer": "Example Corp", "project_name": "GPU cluster"},
+        "workloads": [
+            {"name": "Data scientists", "kind": "development", "count": 8, "gpus_per_member": 1}
+        ],
+        "hardware": {"gpu": "h100-pcie-80gb", "server": "dell-r750xa", "gpus_per_host": 2},
+    }
+
+
+def problems(doc) -> list[str]:
+    text = doc if isinstance(doc, str) else json.dumps(doc)
+    with pytest.raises(DesignError) as info:
+        design_from_text(text, "d.json")
+    return info.value.problems
+
+
+def test_minimal_design_is_valid_and_round_trips(tmp_path):
+    design = design_from_text(json.dumps(minimal()))
+    path = tmp_path / "d.json"
+    save_design(design, path)
+    assert load_design(path) == design
+    assert json.loads(path.read_text())["schema_version"] == SCHEMA_VERSION
+
+
+def test_bad_json_names_the_line():
+    (line,) = problems('{"schema_version": 1,\n "project": }')
+    assert "not valid JSON" in line and "line 2" in line
+
+
+def test_wrong_type_names_field_and_value():
+    doc = minimal()
+    doc["hardware"]["gpus_per_host"] = "four"
+    (line,) = problems(doc)
+    assert line.startswith("d.json: hardware.gpus_per_host:") and "'four'" in line
+
+
+def test_unknown_field_is_refused():
+    doc = minimal()
+    doc["workloads"][0]["colour"] = "blue"
+    (line,) = problems(doc)
+    assert "workloads[0].colour: unknown field" in line and "'blue'" in line
+
+
+def test_negative_count_names_field_and_value():
+    doc = minimal()
+    doc["workloads"][0]["count"] = -3
+    (line,) = problems(doc)
+    assert "workloads[0].count" in line and "-3" in line
+
+
+def test_every_problem_is_reported_not_just_the_first():
+    doc = minimal()
+    doc["workloads"][0]["count"] = -3
+    doc["hardware"]["gpus_per_host"] = 0
+    doc["project"]["currency"] = "euros"
+    lines = problems(doc)
+    assert len(lines) == 3
+    assert {"workloads[0].count", "hardware.gpus_per_host", "project.currency"} == {
+        line.split(": ")[1] for line in lines
+    }
+
+
+def test_nan_and_infinity_are_refused():
+    text = json.dumps(minimal()).replace('"gpus_per_host": 2', '"gpus_per_host": NaN')
+    (line,) = problems(text)
+    assert "NaN" in line
+    text = json.dumps(minimal()).replace('"count": 8', '"count": Infinity')
+    (line,) = problems(text)
+    assert "Infinity" in line
+
+
+def test_top_level_must_be_an_object():
+    (line,) = problems("[1, 2, 3]")
+    assert "JSON object" in line
+
+
+def test_deep_nesting_is_refused_without_recursion_error():
+    (line,) = problems("[" * 100_000 + "]" * 100_000)
+    assert "nested" in line or "not valid JSON" in line
+    doc = minimal()
+    nested: dict = {}
+    node = nested
+    for _ in range(200):
+        node["x"] = {}
+        node = node["x"]
+    doc["project"]["notes"] = nested
+    (line,) = problems(doc)
+    assert "nested more than" in line
+
+
+def test_newer_schema_is_refused_with_a_message():
+    doc = minimal()
+    doc["schema_version"] = SCHEMA_VERSION + 1
+    (line,) = problems(doc)
+    assert "newer than this gpuwizard understands" in line
+
+
+def test_bad_schema_version_named():
+    doc = minimal()
+    doc["schema_version"] = "one"
+    (line,) = problems(doc)
+    assert "schema_version" in line and "'one'" in line
+
+
+def test_older_schema_is_migrated(monkeypatch):
+    """A document one version behind is passed through the registered migration step."""
+    doc = minimal()
+    doc["schema_version"] = SCHEMA_VERSION
+    doc["hardware"]["gpu_count_per_host"] = doc["hardware"].pop("gpus_per_host")
+
+    def rename(old: dict) -> dict:
+        old["hardware"]["gpus_per_host"] = old["hardware"].pop("gpu_count_per_host")
+        return old
+
+    monkeypatch.setattr(design_io, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(design_io.MIGRATIONS, SCHEMA_VERSION, rename)
+    migrated = design_io.migrate(doc)
+    assert migrated["schema_version"] == SCHEMA_VERSION + 1
+    assert migrated["hardware"]["gpus_per_host"] == 2
+
+
+def test_missing_migration_is_an_error(monkeypatch):
+    monkeypatch.setattr(design_io, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with pytest.raises(DesignError, match="no migration from schema_version"):
+        design_io.migrate(minimal())
+
+
+def test_kind_questions_are_required():
+    doc = minimal()
+    del doc["workloads"][0]["gpus_per_member"]
+    (line,) = problems(doc)
+    assert "workloads[0]" in line and "needs 'shared'" in line
+
+
+def test_isolation_constraint_refuses_time_sliced_vgpu():
+    doc = minimal()
+    doc["workloads"][0]["constraints"] = {"isolation_required": True}
+    doc["workloads"][0]["sharing_mode"] = "vgpu"
+    (line,) = problems(doc)
+    assert "hardware isolation" in line
+
+
+def test_duplicate_group_names_refused():
+    doc = minimal()
+    doc["workloads"].append(dict(doc["workloads"][0]))
+    (line,) = problems(doc)
+    assert "used twice" in line
+
+
+def test_unreadable_and_non_utf8_files(tmp_path):
+    with pytest.raises(DesignError, match="cannot be read"):
+        load_design(tmp_path / "missing.json")
+    bad = tmp_path / "latin1.json"
+    bad.write_bytes(json.dumps(minimal()).replace("Example", "Éxample").encode("latin-1"))
+    with pytest.raises(DesignError, match="not UTF-8"):
+        load_design(bad)
+
+
+def test_oversized_file_is_refused_without_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(design_io, "MAX_DESIGN_BYTES", 100)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(minimal()))
+    with pytest.raises(DesignError, match="larger than a design file can be"):
+        load_design(path)
+
+
+def test_save_to_unwritable_place_is_a_clear_error(tmp_path):
+    design = design_from_text(json.dumps(minimal()))
+    target = tmp_path / "no-such-dir" / "d.json"
+    with pytest.raises(DesignError, match="cannot be written"):
+        save_design(design, target)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write to read-only directories")
+def test_save_to_read_only_directory_keeps_old_file(tmp_path):
+    design = design_from_text(json.dumps(minimal()))
+    path = tmp_path / "d.json"
+    save_design(design, path)
+    before = path.read_bytes()
+    tmp_path.chmod(0o500)
+    try:
+        with pytest.raises(DesignError, match="cannot be written"):
+            save_design(design.model_copy(update={"workloads": []}), path)
+    finally:
+        tmp_path.chmod(0o700)
+    assert path.read_bytes() == before
+
+
+def test_failed_write_leaves_previous_file_and_no_temp(tmp_path, monkeypatch):
+    design = design_from_text(json.dumps(minimal()))
+    path = tmp_path / "d.json"
+    save_design(design, path)
+    before = path.read_bytes()
+
+    def boom(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(design_io.os, "replace", boom)
+    with pytest.raises(DesignError, match="No space left on device"):
+        save_design(design.model_copy(update={"workloads": []}), path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["d.json"]

@@ -1,0 +1,57 @@
+"""A non-editable install works from any directory: data files ship inside the wheel."""
+
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out),
+         str(ROOT)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (path,) = out.glob("gpuwizard-*.whl")
+    return path
+
+
+def test_wheel_carries_catalogs_examples_and_resources(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for kind in ("gpus", "servers", "storage", "nics", "switches", "licences", "models"):
+        assert f"catalogs/{kind}.toml" in names
+    shipped = sorted(p.name for p in (ROOT / "resources" / "examples").glob("*.json"))
+    assert shipped, "no example designs"
+    for name in shipped:
+        assert f"resources/examples/{name}" in names
+    assert "wizard/cli.py" in names
+    assert not any(n.startswith("tests/") for n in names)
+
+
+def test_installed_wheel_runs_from_another_directory(wheel, tmp_path):
+    target = tmp_path / "site"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(target), str(wheel)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    code = (
+        "import wizard, catalogs, sys; "
+        f"assert wizard.__file__.startswith({str(target)!r}), wizard.__file__; "
+        "from wizard.cli import main; sys.exit(main(['example', '--list']) or "
+        "main(['--no-user-catalog', 'catalog', 'gpus']))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "enterprise" in proc.stdout and "h100-sxm5-80gb" in proc.stdout

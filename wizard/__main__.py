@@ -1,0 +1,5 @@
+import sys
+
+from wizard.cli import main
+
+sys.exit(main())

@@ -1,0 +1,322 @@
+"""The ``gpuwizard`` command: the GUI with no sub-command, headless sub-commands otherwise.
+
+Exit codes: 0 success, 2 bad input (one line per problem, naming the field and value),
+1 internal error or a part of the product that is not built yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from wizard import __version__
+from wizard.errors import NotBuiltError, UserError
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+SUBCOMMANDS = ("size", "report", "bom", "validate", "catalog", "schema", "example", "gui")
+
+
+def _out(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def _catalog(args: argparse.Namespace):  # noqa: ANN202 - Catalog, imported lazily
+    from wizard.catalog_loader import load_catalog
+
+    user_dir = Path(args.catalog_dir) if args.catalog_dir else None
+    return load_catalog(user_dir, include_user=not args.no_user_catalog)
+
+
+def _design(path: str):  # noqa: ANN202 - Design, imported lazily
+    from wizard.io import load_design
+
+    return load_design(path)
+
+
+def _checked(args: argparse.Namespace):  # noqa: ANN202
+    """Load a design and refuse it, naming each problem, if the catalog cannot build it."""
+    from wizard.engine.compat import check_design
+
+    design = _design(args.design)
+    catalog = _catalog(args)
+    problems = check_design(design, catalog)
+    if problems:
+        raise UserError(f"{args.design}: {p}" for p in problems)
+    return design, catalog
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    design, _ = _checked(args)
+    groups = len(design.workloads)
+    _out(f"{args.design}: valid (schema {design.schema_version}, {groups} workload group(s))")
+    return EXIT_OK
+
+
+def cmd_size(args: argparse.Namespace) -> int:
+    _checked(args)
+    raise NotBuiltError("size: the sizing engine is not built yet")
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    _checked(args)
+    raise NotBuiltError("report: the PDF report is not built yet")
+
+
+def cmd_bom(args: argparse.Namespace) -> int:
+    _checked(args)
+    raise NotBuiltError("bom: the bill of materials is not built yet")
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    if args.which == "result":
+        raise NotBuiltError("schema result: the sizing result is not built yet")
+    from wizard.model.design import Design
+
+    _out(json.dumps(Design.model_json_schema(), indent=2))
+    return EXIT_OK
+
+
+def cmd_example(args: argparse.Namespace) -> int:
+    from wizard.bundled import example_names, example_text
+
+    if args.list or not args.name:
+        if not args.list:
+            raise UserError("example: give an example NAME or --list")
+        for name in example_names():
+            _out(name)
+        return EXIT_OK
+    text = example_text(args.name)
+    if args.output:
+        from wizard.io import atomic_write_text
+
+        try:
+            atomic_write_text(args.output, text)
+        except OSError as exc:
+            raise UserError(f"{args.output}: cannot be written: {exc.strerror or exc}") from None
+        _err(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _catalog_columns() -> dict[str, list[tuple[str, Callable[[Any], Any]]]]:
+    return {
+        "gpus": [
+            ("id", lambda g: g.id),
+            ("name", lambda g: g.name),
+            ("memory GB", lambda g: g.memory_gb),
+            ("bandwidth GB/s", lambda g: g.memory_bandwidth_gbs),
+            ("BF16 TFLOPS", lambda g: g.tflops.bf16),
+            ("TDP W", lambda g: g.tdp_w),
+            ("form", lambda g: g.form_factor.value),
+            ("MIG", lambda g: g.mig_capable),
+            ("vGPU", lambda g: g.vgpu_capable),
+        ],
+        "servers": [
+            ("id", lambda s: s.id),
+            ("vendor", lambda s: s.vendor),
+            ("model", lambda s: s.model),
+            ("U", lambda s: s.rack_units),
+            ("sockets", lambda s: s.sockets),
+            ("PCIe", lambda s: s.pcie_gen),
+            ("topology", lambda s: s.pcie_topology.value),
+            ("max GPUs", lambda s: max(x.max_gpus for x in s.gpu_support)),
+            ("NVLink bridge", lambda s: s.nvlink_bridge_support),
+        ],
+        "storage": [
+            ("id", lambda s: s.id),
+            ("vendor", lambda s: s.vendor),
+            ("model", lambda s: s.model),
+            ("TB/node", lambda s: s.usable_capacity_tb_per_node),
+            ("read GB/s/node", lambda s: s.read_throughput_gbs_per_node),
+            ("GDS", lambda s: s.gpudirect_storage),
+        ],
+        "nics": [
+            ("id", lambda n: n.id),
+            ("model", lambda n: n.model),
+            ("kind", lambda n: n.kind.value),
+            ("ports", lambda n: n.ports),
+            ("Gb/s", lambda n: n.port_speed_gbps),
+            ("RDMA", lambda n: ",".join(n.rdma) or None),
+            ("GPUDirect", lambda n: n.gpudirect_rdma),
+        ],
+        "switches": [
+            ("id", lambda s: s.id),
+            ("model", lambda s: s.model),
+            ("kind", lambda s: s.kind.value),
+            ("ports", lambda s: s.ports),
+            ("Gb/s", lambda s: s.port_speed_gbps),
+            ("U", lambda s: s.rack_units),
+            ("SHARP", lambda s: s.sharp),
+        ],
+        "licences": [
+            ("id", lambda x: x.id),
+            ("vendor", lambda x: x.vendor),
+            ("name", lambda x: x.name),
+            ("unit", lambda x: x.unit.value),
+            ("term", lambda x: x.term),
+        ],
+        "models": [
+            ("id", lambda m: m.id),
+            ("name", lambda m: m.name),
+            ("params (B)", lambda m: round(m.parameters / 1e9, 3)),
+            ("layers", lambda m: m.layers),
+            ("hidden", lambda m: m.hidden_size),
+            ("heads", lambda m: m.heads),
+            ("KV heads", lambda m: m.kv_heads),
+        ],
+    }
+
+
+def cmd_catalog(args: argparse.Namespace) -> int:
+    catalog = _catalog(args)
+    entries = list(getattr(catalog, args.kind).values())
+    if args.json:
+        _out(json.dumps([e.model_dump(mode="json") for e in entries], indent=2))
+        return EXIT_OK
+    columns = _catalog_columns()[args.kind]
+    rows = [[h for h, _ in columns]] + [[_fmt(get(e)) for _, get in columns] for e in entries]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(columns))]
+    for n, row in enumerate(rows):
+        _out("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        if n == 0:
+            _out("  ".join("-" * w for w in widths))
+    return EXIT_OK
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    if args.design:
+        _design(args.design)  # refuse a bad file here, with the same message as validate
+    raise NotBuiltError("the wizard window is not built yet; the sub-commands work headless")
+
+
+# ------------------------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpuwizard",
+        description="Design GPU infrastructure for machine learning. With no sub-command, opens "
+        "the wizard (optionally with a design file).",
+    )
+    parser.add_argument("--version", action="version", version=f"gpuwizard {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parser.add_argument(
+        "--catalog-dir",
+        metavar="DIR",
+        default=os.environ.get("GPUWIZARD_CATALOG_DIR"),
+        help="user catalog directory that adds to or overrides the shipped catalogs "
+        "(default: the per-user data directory; env GPUWIZARD_CATALOG_DIR)",
+    )
+    parser.add_argument(
+        "--no-user-catalog", action="store_true", help="use the shipped catalogs only"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("size", help="size a design and print the result")
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    p.set_defaults(func=cmd_size)
+
+    p = sub.add_parser("report", help="write the PDF proposal for a design")
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("bom", help="write the bill of materials (CSV or XLSX)")
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.csv|OUT.xlsx")
+    p.set_defaults(func=cmd_bom)
+
+    p = sub.add_parser("validate", help="check a design file against the schema and catalogs")
+    p.add_argument("design", metavar="DESIGN")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("catalog", help="list a catalog")
+    p.add_argument(
+        "kind", choices=["gpus", "servers", "storage", "nics", "switches", "licences", "models"]
+    )
+    p.add_argument("--json", action="store_true", help="every field of every entry, as JSON")
+    p.set_defaults(func=cmd_catalog)
+
+    p = sub.add_parser("schema", help="print the JSON schema of the design file or the result")
+    p.add_argument("which", choices=["design", "result"])
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("example", help="write a bundled example design")
+    p.add_argument("name", nargs="?", metavar="NAME")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of to stdout")
+    p.add_argument("--list", action="store_true", help="list the bundled examples")
+    p.set_defaults(func=cmd_example)
+
+    p = sub.add_parser("gui", help="open the wizard (the default with no sub-command)")
+    p.add_argument("design", nargs="?", metavar="DESIGN")
+    p.set_defaults(func=cmd_gui)
+    return parser
+
+
+def _route(argv: list[str]) -> list[str]:
+    """``gpuwizard`` and ``gpuwizard DESIGN.json`` open the GUI: insert the implicit sub-command."""
+    takes_value = {"--catalog-dir"}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in {"-h", "--help", "--version"}:
+            return argv
+        if arg in takes_value:
+            i += 2
+            continue
+        if not arg.startswith("-"):
+            return argv if arg in SUBCOMMANDS else [*argv[:i], "gui", *argv[i:]]
+        i += 1
+    return [*argv, "gui"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    raw = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(_route(raw))
+    except SystemExit as exc:  # argparse already printed its usage message
+        return EXIT_OK if exc.code == 0 else EXIT_BAD_INPUT
+    try:
+        return int(args.func(args))
+    except UserError as exc:
+        for line in exc.problems:
+            _err(f"error: {line}")
+        return EXIT_BAD_INPUT
+    except NotBuiltError as exc:
+        _err(f"not available: {exc}")
+        return EXIT_INTERNAL
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a message
+        if args.debug:
+            raise
+        _err(f"internal error: {type(exc).__name__}: {exc} (run with --debug for details)")
+        return EXIT_INTERNAL

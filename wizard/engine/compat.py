@@ -1,0 +1,143 @@
+"""Checks of a design against the catalog: references that exist and hardware that fits.
+
+Each problem names the design field and the value, so the CLI and the wizard can show it next
+to the answer that caused it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+from wizard.model.catalog import Catalog, FormFactor, Gpu, ModelArch, Server, max_boards
+from wizard.model.design import Design, Rdma, SharingMode
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Problem:
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+def _lookup(table: dict[str, T], key: str | None, field: str, what: str, out: list[Problem]) -> T | None:
+    if key is None:
+        return None
+    item = table.get(key)
+    if item is None:
+        known = ", ".join(sorted(table)) or "none"
+        out.append(Problem(field, f"unknown {what} '{key}' (known: {known})"))
+    return item
+
+
+def gpus_that_fit(gpu: Gpu, boards: int) -> int:
+    return boards * gpu.gpus_per_board
+
+
+def check_design(design: Design, catalog: Catalog) -> list[Problem]:
+    """Every reason the design cannot be built with this catalog; empty when it can."""
+    out: list[Problem] = []
+    hw = design.hardware
+    gpu = _lookup(catalog.gpus, hw.gpu, "hardware.gpu", "GPU", out)
+    server = _lookup(catalog.servers, hw.server, "hardware.server", "server", out)
+    nic = _lookup(catalog.nics, hw.nic, "hardware.nic", "NIC", out)
+    _lookup(catalog.storage, hw.storage, "hardware.storage", "storage system", out)
+    for i, group in enumerate(design.workloads):
+        if group.model is not None and group.model.preset is not None:
+            _lookup(catalog.models, group.model.preset, f"workloads[{i}].model.preset", "model", out)
+
+    if gpu is not None and server is not None:
+        boards = max_boards(server, gpu)
+        if boards == 0:
+            out.append(
+                Problem(
+                    "hardware.server",
+                    f"'{server.id}' cannot hold the {gpu.name} ({_why_not(server, gpu)})",
+                )
+            )
+        else:
+            most = gpus_that_fit(gpu, boards)
+            if hw.gpus_per_host > most:
+                out.append(
+                    Problem(
+                        "hardware.gpus_per_host",
+                        f"{hw.gpus_per_host} is more than the {most} {gpu.name} GPUs "
+                        f"'{server.id}' holds",
+                    )
+                )
+            if hw.gpus_per_host % gpu.gpus_per_board:
+                out.append(
+                    Problem(
+                        "hardware.gpus_per_host",
+                        f"{hw.gpus_per_host} is not a whole number of {gpu.name} boards "
+                        f"({gpu.gpus_per_board} GPUs each)",
+                    )
+                )
+        if hw.nvlink:
+            if gpu.nvlink.kind.value == "none":
+                out.append(Problem("hardware.nvlink", f"the {gpu.name} has no NVLink"))
+            elif gpu.form_factor is FormFactor.PCIE and not server.nvlink_bridge_support:
+                out.append(
+                    Problem(
+                        "hardware.nvlink",
+                        f"'{server.id}' has no adjacent double-width slots for NVLink bridges",
+                    )
+                )
+        if hw.gpudirect_rdma and not server.gdr_affinity:
+            out.append(
+                Problem(
+                    "hardware.gpudirect_rdma",
+                    f"'{server.id}' puts no NIC slot under the GPUs' PCIe switch or root complex",
+                )
+            )
+
+    if nic is not None:
+        if hw.gpudirect_rdma and not nic.gpudirect_rdma:
+            out.append(Problem("hardware.gpudirect_rdma", f"the {nic.model} does not support it"))
+        wants_ib = hw.fabric.value.startswith("ib-")
+        if wants_ib and "infiniband" not in nic.protocols:
+            out.append(Problem("hardware.nic", f"the {nic.model} does not speak InfiniBand"))
+        if not wants_ib and "ethernet" not in nic.protocols:
+            out.append(Problem("hardware.nic", f"the {nic.model} does not speak Ethernet"))
+        if hw.rdma is Rdma.ROCE and "roce-v2" not in nic.rdma:
+            out.append(Problem("hardware.rdma", f"the {nic.model} does not support RoCE v2"))
+
+    for i, group in enumerate(design.workloads):
+        field = f"workloads[{i}].sharing_mode"
+        if gpu is None:
+            break
+        if group.sharing_mode is SharingMode.MIG and not gpu.mig_capable:
+            out.append(Problem(field, f"'mig' needs a MIG-capable GPU; the {gpu.name} is not"))
+        if group.sharing_mode is SharingMode.VGPU and not gpu.vgpu_capable:
+            out.append(Problem(field, f"'vgpu' is not supported on the {gpu.name}"))
+        preset = catalog.models.get(group.model.preset) if group.model and group.model.preset else None
+        if preset is not None and preset.architecture is ModelArch.CNN and group.inference:
+            if group.inference.target_tokens_per_s:
+                out.append(
+                    Problem(
+                        f"workloads[{i}].inference.target_tokens_per_s",
+                        f"'{preset.id}' is not a language model; give requests per second",
+                    )
+                )
+    return out
+
+
+def _why_not(server: Server, gpu: Gpu) -> str:
+    if server.pcie_topology.value == "hgx":
+        if gpu.form_factor is not FormFactor.SXM:
+            return "it is an HGX system for SXM GPUs; this GPU is PCIe"
+        return f"its HGX board takes {', '.join(server.hgx_gpus)}"
+    if server.qualified_gpus and gpu.id not in server.qualified_gpus:
+        return "the vendor does not list this GPU for it"
+    factors = {s.form_factor for s in server.gpu_support}
+    if gpu.form_factor not in factors:
+        return f"it takes {', '.join(sorted(f.value for f in factors))} GPUs, not {gpu.form_factor.value}"
+    widest = max(s.slot_width for s in server.gpu_support if s.form_factor == gpu.form_factor)
+    if gpu.slot_width > widest:
+        return f"the board is {gpu.slot_width} slots wide; its GPU slots take {widest}"
+    return f"the {gpu.tdp_w:.0f} W board is over its GPU power limit"

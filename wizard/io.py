@@ -1,0 +1,146 @@
+"""Design files: safe loading, schema migration and atomic saving.
+
+Loading never executes anything: JSON only, size- and depth-limited, NaN and Infinity refused.
+Saving writes a temporary file beside the target, flushes it to disk and renames it over the
+target, so a crash mid-save leaves the previous file intact.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from wizard.errors import DesignError, describe_validation_error
+from wizard.model.design import SCHEMA_VERSION, Design
+
+MAX_DESIGN_BYTES = 10_000_000
+MAX_DEPTH = 64
+
+# from-version -> function that turns a version-N document into a version-N+1 document.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def _refuse_constant(name: str) -> float:
+    raise DesignError(f"{name} is not a number a design can hold")
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Depth of nested containers, stopping early once ``limit`` is passed."""
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return deepest
+
+
+def parse_design_text(text: str, where: str = "design") -> dict[str, Any]:
+    try:
+        doc = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise DesignError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise DesignError(f"{where}: nested too deeply to be a design") from None
+    if not isinstance(doc, dict):
+        raise DesignError(f"{where}: a design is a JSON object, not {type(doc).__name__}")
+    if _depth(doc, MAX_DEPTH) > MAX_DEPTH:
+        raise DesignError(f"{where}: nested more than {MAX_DEPTH} levels deep")
+    return doc
+
+
+def migrate(doc: dict[str, Any], where: str = "design") -> dict[str, Any]:
+    """Bring an older document up to the current schema; refuse a newer one."""
+    version = doc.get("schema_version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise DesignError(f"{where}: schema_version must be a whole number ≥ 1 (got {version!r})")
+    if version > SCHEMA_VERSION:
+        raise DesignError(
+            f"{where}: schema_version {version} is newer than this gpuwizard understands "
+            f"({SCHEMA_VERSION}); update gpuwizard to open it"
+        )
+    while version < SCHEMA_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise DesignError(f"{where}: no migration from schema_version {version}")
+        doc = step(dict(doc))
+        version += 1
+        doc["schema_version"] = version
+    return doc
+
+
+def design_from_dict(doc: dict[str, Any], where: str = "design") -> Design:
+    doc = migrate(doc, where)
+    try:
+        return Design.model_validate(doc)
+    except ValidationError as exc:
+        raise DesignError(describe_validation_error(exc, prefix=f"{where}: ")) from None
+
+
+def design_from_text(text: str, where: str = "design") -> Design:
+    return design_from_dict(parse_design_text(text, where), where)
+
+
+def load_design(path: str | os.PathLike[str]) -> Design:
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_DESIGN_BYTES:
+            raise DesignError(f"{p}: {size:,} bytes is larger than a design file can be")
+        data = p.read_bytes()
+    except OSError as exc:
+        raise DesignError(f"{p}: cannot be read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DesignError(f"{p}: not UTF-8 text (bad byte at offset {exc.start})") from None
+    return design_from_text(text, str(p))
+
+
+def design_to_text(design: Design) -> str:
+    return design.model_dump_json(indent=2, exclude_defaults=False) + "\n"
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable
+        dir_fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError:
+        pass
+
+
+def save_design(design: Design, path: str | os.PathLike[str]) -> None:
+    try:
+        atomic_write_text(path, design_to_text(design))
+    except OSError as exc:
+        raise DesignError(f"{path}: cannot be written: {exc.strerror or exc}") from None

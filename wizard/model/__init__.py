@@ -1,0 +1,1 @@
+"""Pydantic models: the design (inputs), the catalogs (hardware and models) and the result."""

@@ -1,0 +1,408 @@
+"""Catalog schemas: the hardware, software and model data the engine sizes against.
+
+Every entry carries a ``source`` so that any figure in a report can be traced to a datasheet,
+a vendor document or a paper. Figures that are derived (computed from other published figures)
+or third party (not from the vendor) say so in ``source_note``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
+PositiveFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegativeFloat = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+
+class Strict(BaseModel):
+    """Base for everything read from a file: unknown keys are errors, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Sourced(Strict):
+    id: Identifier
+    source: str = Field(min_length=3, description="Datasheet, vendor document or paper.")
+    source_note: str = Field(
+        default="",
+        description="How a figure was obtained when it is derived or third party.",
+    )
+
+
+# --------------------------------------------------------------------------------------- GPUs
+
+
+class FormFactor(StrEnum):
+    PCIE = "pcie"
+    SXM = "sxm"
+
+
+class NvlinkKind(StrEnum):
+    NONE = "none"
+    BRIDGE = "bridge"  # NVLink bridge between adjacent PCIe boards
+    SXM = "sxm"  # NVLink on an HGX baseboard, usually through NVSwitch
+
+
+class Nvlink(Strict):
+    kind: NvlinkKind = NvlinkKind.NONE
+    generation: int | None = Field(default=None, ge=1, le=6)
+    bandwidth_gbs: NonNegativeFloat = Field(
+        default=0, description="Total bidirectional NVLink bandwidth per GPU, GB/s."
+    )
+    max_gpus_bridged: int = Field(
+        default=0, ge=0, le=8, description="GPUs joined by bridges (2 or 4); 0 if none."
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Nvlink:
+        if self.kind is NvlinkKind.NONE and self.bandwidth_gbs:
+            raise ValueError("bandwidth_gbs must be 0 when kind is 'none'")
+        if self.kind is not NvlinkKind.NONE and (not self.generation or not self.bandwidth_gbs):
+            raise ValueError("generation and bandwidth_gbs are required when NVLink is present")
+        return self
+
+
+class Tflops(Strict):
+    """Dense peak throughput per precision (no structured sparsity), TFLOPS or TOPS.
+
+    ``None`` means the GPU has no hardware path for that precision.
+    """
+
+    fp64: NonNegativeFloat | None = None
+    fp32: PositiveFloat
+    tf32: NonNegativeFloat | None = None
+    bf16: NonNegativeFloat | None = None
+    fp16: NonNegativeFloat | None = None
+    fp8: NonNegativeFloat | None = None
+    int8: NonNegativeFloat | None = None
+    int4: NonNegativeFloat | None = None
+
+
+class MigProfile(Strict):
+    name: str = Field(pattern=r"^\dg\.\d+gb(\+me|\+gfx|-me)?$", description="e.g. 3g.40gb")
+    compute_slices: int = Field(ge=1, le=7)
+    memory_slices: int = Field(ge=1, le=8)
+    memory_gb: PositiveFloat
+    max_count: int = Field(ge=1, le=7)
+    placement_starts: list[int] = Field(min_length=1)
+    placement_size: int = Field(
+        ge=1, le=8, description="Memory slices a placement of this profile occupies."
+    )
+
+
+class Mig(Strict):
+    compute_slices: int = Field(default=7, ge=1, le=7)
+    memory_slices: int = Field(default=8, ge=1, le=8)
+    profiles: list[MigProfile] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _placements_fit(self) -> Mig:
+        names = [p.name for p in self.profiles]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate MIG profile names in {names}")
+        for p in self.profiles:
+            for start in p.placement_starts:
+                if start < 0 or start + p.placement_size > self.memory_slices:
+                    raise ValueError(
+                        f"profile {p.name}: placement {start}:{p.placement_size} runs past "
+                        f"{self.memory_slices} memory slices"
+                    )
+            if p.compute_slices > self.compute_slices:
+                raise ValueError(f"profile {p.name}: more compute slices than the GPU has")
+        return self
+
+
+class VgpuProfile(Strict):
+    """An NVIDIA vGPU C-series (compute) profile that time-slices the whole GPU."""
+
+    name: str = Field(min_length=2, description="e.g. A100-20C")
+    framebuffer_gb: PositiveFloat
+    max_per_gpu: int = Field(ge=1, le=64, description="Maximum with all vGPUs the same size.")
+    max_per_gpu_mixed: int | None = Field(
+        default=None,
+        ge=0,
+        le=64,
+        description="Maximum in mixed-size mode where the release supports it; None if not.",
+    )
+
+
+class Vgpu(Strict):
+    profiles: list[VgpuProfile] = Field(min_length=1)
+    mixed_size_min_release: str | None = Field(
+        default=None, description="First vGPU release supporting mixed sizes on this GPU."
+    )
+
+
+class Gpu(Sourced):
+    name: str
+    vendor: str = "NVIDIA"
+    architecture: str
+    memory_gb: PositiveFloat
+    memory_type: str
+    memory_bandwidth_gbs: PositiveFloat = Field(description="GB/s")
+    tflops: Tflops
+    tdp_w: PositiveFloat
+    form_factor: FormFactor
+    slot_width: int = Field(ge=0, le=4, description="PCIe slots a board occupies; 0 for SXM.")
+    pcie_gen: int = Field(ge=3, le=6)
+    pcie_lanes: int = Field(default=16, ge=1, le=32)
+    nvlink: Nvlink = Nvlink()
+    mig: Mig | None = None
+    vgpu: Vgpu | None = None
+    gpus_per_board: int = Field(
+        default=1,
+        ge=1,
+        le=8,
+        description="GPUs on one board (A16 has 4). Memory, bandwidth and TFLOPS are per GPU; "
+        "TDP, slot width and form factor are per board.",
+    )
+    nvaie_supported: bool = Field(description="Listed as supported by NVIDIA AI Enterprise.")
+
+    @property
+    def mig_capable(self) -> bool:
+        return self.mig is not None
+
+    @property
+    def vgpu_capable(self) -> bool:
+        return self.vgpu is not None
+
+
+# ------------------------------------------------------------------------------------ servers
+
+
+class PcieTopology(StrEnum):
+    CPU_DIRECT = "cpu-direct"  # GPU slots hang off the CPUs' root complexes
+    PCIE_SWITCH = "pcie-switch"  # GPUs behind PCIe switches (switch board)
+    HGX = "hgx"  # SXM GPUs on an HGX baseboard with NVLink / NVSwitch
+
+
+class Certification(StrEnum):
+    CERTIFIED = "nvidia-certified"
+    QUALIFIED = "qualified"
+    NONE = "none"
+    UNKNOWN = "unknown"
+
+
+class GpuSupport(Strict):
+    """How many GPUs of one form factor and slot width a server holds."""
+
+    form_factor: FormFactor
+    slot_width: int = Field(ge=0, le=4, description="Widest board the slots take; 0 for SXM.")
+    max_gpus: int = Field(ge=1, le=16)
+    max_gpu_tdp_w: PositiveFloat | None = None
+
+
+class Server(Sourced):
+    vendor: str
+    model: str
+    rack_units: int = Field(ge=1, le=10)
+    sockets: int = Field(ge=1, le=8)
+    cpu_family: str
+    pcie_gen: int = Field(ge=3, le=6)
+    pcie_topology: PcieTopology
+    pcie_switches: int = Field(default=0, ge=0, le=16)
+    root_complexes_per_socket: int = Field(default=4, ge=1, le=16)
+    cpu_interconnect_gbs: PositiveFloat = Field(
+        description="Socket-to-socket bandwidth (UPI / Infinity Fabric), GB/s."
+    )
+    gpu_support: list[GpuSupport] = Field(min_length=1)
+    hgx_gpus: list[Identifier] = Field(
+        default_factory=list, description="For HGX systems, the SXM GPU ids the board takes."
+    )
+    qualified_gpus: list[Identifier] = Field(
+        default_factory=list,
+        description="GPU ids the vendor lists for this server; empty means judge by form "
+        "factor, slot width and TDP alone.",
+    )
+    gdr_affinity: bool = Field(
+        description="A NIC slot shares a PCIe switch or root complex with the GPU slots, so "
+        "GPUDirect RDMA can work."
+    )
+    nvlink_bridge_support: bool
+    psu_count: int = Field(ge=1, le=16)
+    psu_w: PositiveFloat
+    nic_slots: int = Field(ge=0, le=16, description="PCIe slots left for NICs with GPUs fitted.")
+    baseline_power_w: PositiveFloat = Field(
+        description="Platform draw without GPUs (CPUs, memory, fans, drives) at load."
+    )
+    certification: Certification = Certification.UNKNOWN
+    certification_source: str = ""
+
+
+# ------------------------------------------------------------------------------------ storage
+
+
+class Storage(Sourced):
+    vendor: str
+    model: str
+    usable_capacity_tb_per_node: PositiveFloat
+    read_throughput_gbs_per_node: PositiveFloat = Field(description="GB/s")
+    protocols: list[str] = Field(min_length=1)
+    gpudirect_storage: bool
+    min_nodes: int = Field(default=1, ge=1)
+    rack_units_per_node: int = Field(ge=1, le=10)
+
+
+# ------------------------------------------------------------------------------ NICs, switches
+
+
+class NicKind(StrEnum):
+    NIC = "nic"
+    DPU = "dpu"
+
+
+class Nic(Sourced):
+    vendor: str
+    model: str
+    kind: NicKind
+    ports: int = Field(ge=1, le=8)
+    port_speed_gbps: PositiveFloat
+    pcie_gen: int = Field(ge=3, le=6)
+    pcie_lanes: int = Field(ge=1, le=32)
+    protocols: list[str] = Field(min_length=1, description="ethernet, infiniband")
+    rdma: list[str] = Field(default_factory=list, description="roce-v2, infiniband, iwarp")
+    gpudirect_rdma: bool
+    part_number: str = ""
+
+
+class SwitchKind(StrEnum):
+    ETHERNET = "ethernet"
+    INFINIBAND = "infiniband"
+
+
+class Switch(Sourced):
+    vendor: str
+    model: str
+    kind: SwitchKind
+    ports: int = Field(ge=1, le=512)
+    port_speed_gbps: PositiveFloat
+    rack_units: int = Field(ge=1, le=20)
+    power_w: PositiveFloat
+    sharp: bool = Field(default=False, description="In-network reduction (SHARP) support.")
+    part_number: str = ""
+
+
+# ---------------------------------------------------------------------------------- licences
+
+
+class LicenceUnit(StrEnum):
+    PER_GPU = "per-gpu"
+    PER_CORE = "per-core"
+    PER_SOCKET = "per-socket"
+    PER_HOST = "per-host"
+
+
+class Licence(Sourced):
+    vendor: str
+    name: str
+    unit: LicenceUnit
+    min_units: int = Field(
+        default=1, ge=1, description="Minimum units per licensing object (e.g. 16 cores per CPU)."
+    )
+    term: str = Field(description="e.g. subscription 1-5 years, perpetual")
+    part_number: str = ""
+
+
+# ---------------------------------------------------------------------------------- ML models
+
+
+class ModelArch(StrEnum):
+    TRANSFORMER = "transformer"
+    MOE_TRANSFORMER = "moe-transformer"
+    CNN = "cnn"
+
+
+class ModelPreset(Sourced):
+    name: str
+    family: str
+    architecture: ModelArch
+    parameters: PositiveFloat = Field(description="Total parameters.")
+    active_parameters: PositiveFloat | None = Field(
+        default=None, description="Parameters used per token (mixture of experts)."
+    )
+    layers: int = Field(ge=1)
+    hidden_size: int | None = Field(default=None, ge=1)
+    ffn_hidden_size: int | None = Field(default=None, ge=1)
+    heads: int | None = Field(default=None, ge=1)
+    kv_heads: int | None = Field(default=None, ge=1)
+    vocab_size: int | None = Field(default=None, ge=1)
+    max_context: int | None = Field(default=None, ge=1)
+    forward_gflops_per_sample: PositiveFloat | None = Field(
+        default=None, description="Non-transformer presets: forward FLOPs for one sample."
+    )
+    activation_gb_per_sample: PositiveFloat | None = Field(
+        default=None, description="Non-transformer presets: training activations per sample."
+    )
+    sample_bytes: PositiveFloat | None = Field(
+        default=None, description="Typical stored size of one training sample."
+    )
+
+    @model_validator(mode="after")
+    def _shape(self) -> ModelPreset:
+        if self.architecture is ModelArch.CNN:
+            if self.forward_gflops_per_sample is None:
+                raise ValueError("CNN presets need forward_gflops_per_sample")
+        else:
+            missing = [
+                f
+                for f in ("hidden_size", "heads", "kv_heads", "vocab_size")
+                if getattr(self, f) is None
+            ]
+            if missing:
+                raise ValueError(f"transformer presets need {', '.join(missing)}")
+            if self.heads and self.kv_heads and self.heads % self.kv_heads:
+                raise ValueError("heads must be a multiple of kv_heads")
+        return self
+
+
+# ------------------------------------------------------------------------------ the catalog
+
+
+class Catalog(Strict):
+    """Everything the engine sizes against, keyed by id."""
+
+    gpus: dict[str, Gpu]
+    servers: dict[str, Server]
+    storage: dict[str, Storage]
+    nics: dict[str, Nic]
+    switches: dict[str, Switch]
+    licences: dict[str, Licence]
+    models: dict[str, ModelPreset]
+
+    def servers_for_gpu(self, gpu: Gpu) -> list[Server]:
+        """Servers that can physically hold at least one of this GPU."""
+        return [s for s in self.servers.values() if max_boards(s, gpu) > 0]
+
+
+def max_boards(server: Server, gpu: Gpu) -> int:
+    """How many boards of ``gpu`` fit in ``server``: by form factor, slot width, TDP, HGX board
+    and the vendor's qualified list. Multiply by ``gpu.gpus_per_board`` for GPUs."""
+    if server.pcie_topology is PcieTopology.HGX:
+        if gpu.form_factor is not FormFactor.SXM or gpu.id not in server.hgx_gpus:
+            return 0
+    if server.qualified_gpus and gpu.id not in server.qualified_gpus:
+        return 0
+    best = 0
+    for support in server.gpu_support:
+        if support.form_factor != gpu.form_factor:
+            continue
+        if gpu.form_factor is not FormFactor.SXM and gpu.slot_width > support.slot_width:
+            continue
+        if support.max_gpu_tdp_w is not None and gpu.tdp_w > support.max_gpu_tdp_w:
+            continue
+        best = max(best, support.max_gpus)
+    return best
+
+
+CATALOG_KINDS: dict[str, type[Sourced]] = {
+    "gpus": Gpu,
+    "servers": Server,
+    "storage": Storage,
+    "nics": Nic,
+    "switches": Switch,
+    "licences": Licence,
+    "models": ModelPreset,
+}

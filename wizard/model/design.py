@@ -1,0 +1,388 @@
+"""The Design: every answer the wizard collects, and the whole content of a design file.
+
+The Design is the single source of truth: wizard pages edit it, the CLI loads it, the engine sizes
+it. Anything read from a file forbids unknown fields, so a typo is an error rather than an answer
+silently ignored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Text = Annotated[str, Field(max_length=20_000)]
+Ref = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
+Fraction = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
+Positive = Annotated[float, Field(gt=0, le=1e18, allow_inf_nan=False)]
+
+# Bounds that keep numbers physical without getting in the way of very large designs.
+MAX_GROUP_COUNT = 1_000_000
+MAX_PARAMETERS = 1e14
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------------- project
+
+
+class ProjectInfo(Model):
+    customer: Text = ""
+    project_name: Text = ""
+    architect: Text = ""
+    date: dt.date | None = None
+    logo_path: str | None = Field(default=None, max_length=4096)
+    currency: str = Field(default="EUR", pattern=r"^[A-Z]{3}$")
+    notes: Text = ""
+
+
+# ------------------------------------------------------------------------------- workloads
+
+
+class WorkloadKind(StrEnum):
+    TRAINING = "training"
+    FINE_TUNING = "fine-tuning"
+    INFERENCE = "inference"
+    DEVELOPMENT = "development"
+    HPC = "hpc"
+
+
+class Precision(StrEnum):
+    FP32 = "fp32"
+    TF32 = "tf32"
+    BF16 = "bf16"
+    FP16 = "fp16"
+    FP8 = "fp8"
+    INT8 = "int8"
+    INT4 = "int4"
+
+
+class Optimizer(StrEnum):
+    SGD = "sgd"
+    SGD_MOMENTUM = "sgd-momentum"
+    ADAM = "adam"
+    ADAMW = "adamw"
+
+
+class Recompute(StrEnum):
+    NONE = "none"
+    SELECTIVE = "selective"
+    FULL = "full"
+
+
+class SharingMode(StrEnum):
+    PASSTHROUGH = "passthrough"
+    VGPU = "vgpu"
+    MIG = "mig"
+    REMOTE = "remote"
+
+
+class CustomModel(Model):
+    """A model described by its shape rather than picked from the catalog."""
+
+    parameters: Positive = Field(le=MAX_PARAMETERS)
+    layers: int = Field(ge=1, le=10_000)
+    hidden_size: int = Field(ge=1, le=1_000_000)
+    heads: int = Field(ge=1, le=10_000)
+    kv_heads: int | None = Field(default=None, ge=1, le=10_000)
+    vocab_size: int = Field(default=32_000, ge=1, le=10_000_000)
+
+    @model_validator(mode="after")
+    def _heads(self) -> CustomModel:
+        if self.kv_heads is not None and self.heads % self.kv_heads:
+            raise ValueError(f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})")
+        if self.hidden_size % self.heads:
+            raise ValueError(
+                f"hidden_size ({self.hidden_size}) must be a multiple of heads ({self.heads})"
+            )
+        return self
+
+
+class ModelChoice(Model):
+    """Either a catalog preset or custom numbers, never both."""
+
+    preset: Ref | None = None
+    custom: CustomModel | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> ModelChoice:
+        if (self.preset is None) == (self.custom is None):
+            raise ValueError("give exactly one of 'preset' or 'custom'")
+        return self
+
+
+class Parallelism(Model):
+    """Degrees of parallelism; ``None`` asks the engine to choose."""
+
+    zero_stage: int = Field(default=0, ge=0, le=3)
+    data_parallel: int | None = Field(default=None, ge=1, le=1_000_000)
+    tensor_parallel: int | None = Field(default=None, ge=1, le=64)
+    pipeline_parallel: int | None = Field(default=None, ge=1, le=1024)
+    sequence_parallel: bool = False
+
+
+class Training(Model):
+    dataset_samples: Positive | None = None
+    dataset_tokens: Positive | None = None
+    epochs: float = Field(default=1, gt=0, le=100_000, allow_inf_nan=False)
+    target_hours: Positive | None = None
+    iterations_per_epoch: Positive | None = Field(
+        default=None, description="Known iteration count per epoch, instead of a dataset size."
+    )
+
+
+class Inference(Model):
+    target_requests_per_s: Positive | None = None
+    target_tokens_per_s: Positive | None = None
+    context_length: int = Field(default=4096, ge=1, le=10_000_000)
+    output_tokens: int = Field(default=256, ge=1, le=10_000_000)
+    concurrent_sequences: int = Field(default=1, ge=1, le=1_000_000)
+    latency_target_ms: Positive | None = None
+
+
+class SharedUse(Model):
+    """Development and HPC users: how much GPU each needs and how many are active at once."""
+
+    gpu_memory_gb: Positive | None = Field(default=None, le=100_000)
+    gpu_fraction: Fraction | None = None
+    gpus_per_job: int = Field(default=1, ge=1, le=4096)
+    concurrency: Fraction = Field(default=1.0, description="Share of users active at once.")
+
+    @model_validator(mode="after")
+    def _one_need(self) -> SharedUse:
+        if self.gpu_memory_gb is not None and self.gpu_fraction is not None:
+            raise ValueError("give gpu_memory_gb or gpu_fraction, not both")
+        if self.gpus_per_job > 1 and (self.gpu_memory_gb or self.gpu_fraction):
+            raise ValueError("a partial-GPU need (gpu_memory_gb / gpu_fraction) is for one GPU")
+        return self
+
+
+class Constraints(Model):
+    isolation_required: bool = False
+    live_migration_required: bool = False
+    remote_ok: bool = False
+
+
+class WorkloadGroup(Model):
+    name: Name
+    kind: WorkloadKind
+    count: int = Field(
+        default=1,
+        ge=0,
+        le=MAX_GROUP_COUNT,
+        description="Jobs, services or users in this group.",
+    )
+    model: ModelChoice | None = None
+    precision: Precision = Precision.BF16
+    optimizer: Optimizer = Optimizer.ADAMW
+    micro_batch_size: int = Field(default=1, ge=1, le=1_000_000)
+    global_batch_size: int | None = Field(default=None, ge=1, le=100_000_000)
+    sequence_length: int = Field(default=2048, ge=1, le=10_000_000)
+    recompute: Recompute = Recompute.NONE
+    parallelism: Parallelism = Parallelism()
+    training: Training | None = None
+    inference: Inference | None = None
+    shared: SharedUse | None = None
+    gpus_per_member: int | None = Field(
+        default=None,
+        ge=1,
+        le=4096,
+        description="Whole GPUs each member (job, service or user) needs, known from a capacity "
+        "analysis; used instead of sizing from the model.",
+    )
+    constraints: Constraints = Constraints()
+    sharing_mode: SharingMode = SharingMode.PASSTHROUGH
+
+    @model_validator(mode="after")
+    def _kind_questions(self) -> WorkloadGroup:
+        if self.gpus_per_member is None:
+            self._check_questions()
+        self._check_mode()
+        return self
+
+    def _check_questions(self) -> None:
+        if self.kind in (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING, WorkloadKind.INFERENCE):
+            if self.model is None:
+                raise ValueError(f"a {self.kind.value} group needs a model (or gpus_per_member)")
+        if self.kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC) and self.shared is None:
+            raise ValueError(f"a {self.kind.value} group needs 'shared' (or gpus_per_member)")
+
+    def _check_mode(self) -> None:
+        if self.constraints.isolation_required and self.sharing_mode in (
+            SharingMode.VGPU,
+            SharingMode.REMOTE,
+        ):
+            raise ValueError(
+                f"sharing_mode '{self.sharing_mode.value}' does not give hardware isolation, "
+                "which this group requires (use passthrough or mig)"
+            )
+        if self.constraints.live_migration_required and self.sharing_mode is SharingMode.PASSTHROUGH:
+            raise ValueError(
+                "sharing_mode 'passthrough' cannot live-migrate, which this group requires"
+            )
+        if self.sharing_mode is SharingMode.REMOTE and not self.constraints.remote_ok:
+            raise ValueError("sharing_mode 'remote' needs constraints.remote_ok")
+
+
+# -------------------------------------------------------------------------------- hardware
+
+
+class Fabric(StrEnum):
+    GBE_10 = "10gbe"
+    GBE_25 = "25gbe"
+    GBE_40 = "40gbe"
+    GBE_100 = "100gbe"
+    GBE_200 = "200gbe"
+    GBE_400 = "400gbe"
+    IB_HDR = "ib-hdr"
+    IB_NDR = "ib-ndr"
+
+
+FABRIC_GBPS: dict[Fabric, float] = {
+    Fabric.GBE_10: 10,
+    Fabric.GBE_25: 25,
+    Fabric.GBE_40: 40,
+    Fabric.GBE_100: 100,
+    Fabric.GBE_200: 200,
+    Fabric.GBE_400: 400,
+    Fabric.IB_HDR: 200,
+    Fabric.IB_NDR: 400,
+}
+
+
+class Rdma(StrEnum):
+    NONE = "none"
+    ROCE = "roce-v2"
+    INFINIBAND = "infiniband"
+    PVRDMA = "pvrdma"
+
+
+class Hardware(Model):
+    gpu: Ref
+    server: Ref
+    gpus_per_host: int = Field(ge=1, le=16)
+    nic: Ref | None = None
+    nics_per_host: int = Field(default=1, ge=0, le=16)
+    fabric: Fabric = Fabric.GBE_25
+    rdma: Rdma = Rdma.NONE
+    gpudirect_rdma: bool = False
+    nvlink: bool = Field(default=False, description="NVLink bridges, or the HGX NVSwitch board.")
+    storage: Ref | None = None
+    vgpu_mixed_sizes: bool = Field(
+        default=False, description="The vGPU release and platform allow mixed-size vGPUs."
+    )
+
+    @model_validator(mode="after")
+    def _rdma(self) -> Hardware:
+        ib = self.fabric in (Fabric.IB_HDR, Fabric.IB_NDR)
+        if ib and self.rdma is Rdma.ROCE:
+            raise ValueError("RoCE runs over Ethernet, not an InfiniBand fabric")
+        if not ib and self.rdma is Rdma.INFINIBAND:
+            raise ValueError(f"InfiniBand RDMA needs an InfiniBand fabric, not {self.fabric.value}")
+        if self.gpudirect_rdma and self.rdma is Rdma.NONE:
+            raise ValueError("GPUDirect RDMA needs RDMA (RoCE v2 or InfiniBand)")
+        return self
+
+
+# ------------------------------------------------------------------------------------- HA
+
+
+class HaLevel(StrEnum):
+    N0 = "n+0"
+    N1 = "n+1"
+    N2 = "n+2"
+    PERCENT = "percent"
+
+
+class FailureDomain(StrEnum):
+    HOST = "host"
+    RACK = "rack"
+
+
+class AdmissionControl(StrEnum):
+    HOST_FAILURES = "host-failures"  # cluster resource percentage from tolerated host failures
+    PERCENTAGE = "percentage"  # a fixed percentage reserved
+    DEDICATED_FAILOVER = "dedicated-failover"  # named standby hosts
+    DISABLED = "disabled"
+
+
+class HaPolicy(Model):
+    level: HaLevel = HaLevel.N1
+    reserve_percent: float = Field(default=0, ge=0, le=90, allow_inf_nan=False)
+    maintenance_hosts: int = Field(default=0, ge=0, le=100)
+    failure_domain: FailureDomain = FailureDomain.HOST
+    hosts_per_rack: int | None = Field(default=None, ge=1, le=64)
+    admission_control: AdmissionControl = AdmissionControl.HOST_FAILURES
+    passthrough_spares: bool = Field(
+        default=True,
+        description="Reserve GPUs for passthrough VMs, which restart elsewhere instead of moving.",
+    )
+
+    @model_validator(mode="after")
+    def _percent(self) -> HaPolicy:
+        if self.level is HaLevel.PERCENT and self.reserve_percent <= 0:
+            raise ValueError("level 'percent' needs reserve_percent above 0")
+        if self.level is not HaLevel.PERCENT and self.reserve_percent:
+            raise ValueError(
+                f"reserve_percent is only used with level 'percent', not '{self.level.value}'"
+            )
+        return self
+
+
+# ------------------------------------------------------------------------------ assumptions
+
+
+class Assumptions(Model):
+    """Editable engine assumptions; each default is stated with its source in the engine."""
+
+    achievable_utilization: Fraction = Field(
+        default=0.4, description="Share of peak TFLOPS a training job sustains (MFU)."
+    )
+    link_efficiency: Fraction = Field(
+        default=1.0, description="Share of a link's line rate the allreduce achieves."
+    )
+    gradient_bytes: float = Field(
+        default=4,
+        description="Bytes per gradient element; the seeds take FP32 gradients whatever the "
+        "forward precision.",
+    )
+    framework_overhead_gb: float = Field(default=2.0, ge=0, le=1000, allow_inf_nan=False)
+    sharp: bool = Field(default=False, description="In-network reduction (SHARP) on the fabric.")
+    max_rack_power_kw: float = Field(default=15.0, gt=0, le=1000, allow_inf_nan=False)
+    rack_units: int = Field(default=42, ge=10, le=60)
+
+    @field_validator("gradient_bytes")
+    @classmethod
+    def _gradient_bytes(cls, value: float) -> float:
+        if value not in (0.5, 1, 2, 4):
+            raise ValueError("gradient_bytes must be 4 (FP32), 2 (BF16/FP16), 1 or 0.5")
+        return value
+
+
+# ---------------------------------------------------------------------------------- design
+
+
+class Design(Model):
+    schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
+    project: ProjectInfo = ProjectInfo()
+    workloads: list[WorkloadGroup] = Field(default_factory=list, max_length=1000)
+    hardware: Hardware
+    ha: HaPolicy = HaPolicy()
+    assumptions: Assumptions = Assumptions()
+
+    @field_validator("workloads")
+    @classmethod
+    def _unique_names(cls, groups: list[WorkloadGroup]) -> list[WorkloadGroup]:
+        seen: set[str] = set()
+        for group in groups:
+            if group.name in seen:
+                raise ValueError(f"workload group name '{group.name}' is used twice")
+            seen.add(group.name)
+        return groups
