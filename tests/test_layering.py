@@ -61,5 +61,9 @@ def test_engine_does_no_file_io():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "open":
                 bad.append(f"{path.name} calls open()")
-        bad += [f"{path.name} imports {n}" for n in _imports(path) if n in {"pathlib", "importlib.resources", "os"}]
+        bad += [
+            f"{path.name} imports {n}"
+            for n in _imports(path)
+            if n in {"pathlib", "importlib.resources", "os"}
+        ]
     assert bad == []

@@ -14,7 +14,9 @@ def _examples() -> Traversable:
 
 
 def example_names() -> list[str]:
-    return sorted(p.name.removesuffix(".json") for p in _examples().iterdir() if p.name.endswith(".json"))
+    return sorted(
+        p.name.removesuffix(".json") for p in _examples().iterdir() if p.name.endswith(".json")
+    )
 
 
 def example_text(name: str) -> str:

@@ -87,7 +87,10 @@ def shipped_text(kind: str) -> str:
 
 @lru_cache(maxsize=1)
 def _shipped() -> dict[str, dict[str, Sourced]]:
-    return {kind: parse_entries(shipped_text(kind), kind, f"catalogs/{kind}.toml") for kind in CATALOG_KINDS}
+    return {
+        kind: parse_entries(shipped_text(kind), kind, f"catalogs/{kind}.toml")
+        for kind in CATALOG_KINDS
+    }
 
 
 def load_catalog(user_dir: Path | None = None, *, include_user: bool = True) -> Catalog:

@@ -32,20 +32,20 @@ def _err(text: str) -> None:
 # ------------------------------------------------------------------------------ helpers
 
 
-def _catalog(args: argparse.Namespace):  # noqa: ANN202 - Catalog, imported lazily
+def _catalog(args: argparse.Namespace):
     from wizard.catalog_loader import load_catalog
 
     user_dir = Path(args.catalog_dir) if args.catalog_dir else None
     return load_catalog(user_dir, include_user=not args.no_user_catalog)
 
 
-def _design(path: str):  # noqa: ANN202 - Design, imported lazily
+def _design(path: str):
     from wizard.io import load_design
 
     return load_design(path)
 
 
-def _checked(args: argparse.Namespace):  # noqa: ANN202
+def _checked(args: argparse.Namespace):
     """Load a design and refuse it, naming each problem, if the catalog cannot build it."""
     from wizard.engine.compat import check_design
 
@@ -68,8 +68,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_size(args: argparse.Namespace) -> int:
-    _checked(args)
-    raise NotBuiltError("size: the sizing engine is not built yet")
+    from wizard.engine.size import size
+    from wizard.summary import summary_lines
+
+    design, catalog = _checked(args)
+    result = size(design, catalog)
+    if args.json:
+        _out(result.model_dump_json(indent=2))
+    else:
+        for line in summary_lines(result):
+            _out(line)
+    return EXIT_OK
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -83,11 +92,11 @@ def cmd_bom(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    if args.which == "result":
-        raise NotBuiltError("schema result: the sizing result is not built yet")
     from wizard.model.design import Design
+    from wizard.model.result import Result
 
-    _out(json.dumps(Design.model_json_schema(), indent=2))
+    model = Result if args.which == "result" else Design
+    _out(json.dumps(model.model_json_schema(), indent=2))
     return EXIT_OK
 
 
@@ -315,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into a message
+    except Exception as exc:
         if args.debug:
             raise
         _err(f"internal error: {type(exc).__name__}: {exc} (run with --debug for details)")

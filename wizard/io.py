@@ -7,6 +7,7 @@ target, so a crash mid-save leaves the previous file intact.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -124,10 +125,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
             os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     try:  # make the rename itself durable
         dir_fd = os.open(directory, os.O_RDONLY)

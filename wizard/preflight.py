@@ -35,10 +35,10 @@ def has_display(environ: dict[str, str] | None = None) -> bool:
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
 
 
-def missing_packages(find=ctypes.util.find_library) -> list[str]:  # noqa: ANN001
+def missing_packages(find=ctypes.util.find_library) -> list[str]:
     """Debian packages whose libraries the Qt xcb plugin needs and this machine lacks."""
-    if sys.platform != "linux" or os.environ.get("WAYLAND_DISPLAY") and not os.environ.get(
-        "DISPLAY"
+    if sys.platform != "linux" or (
+        os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY")
     ):
         return []
     return [pkg for lib, pkg in XCB_LIBRARIES.items() if find(lib) is None]

@@ -106,7 +106,7 @@ def test_seed_servers_hold_their_gpus(catalog):
     assert max_boards(s["dell-xe8545"], g["a100-sxm4-80gb"]) == 4
     assert max_boards(s["dell-xe9680"], g["h100-pcie-80gb"]) == 0  # HGX: SXM only
     assert max_boards(s["dell-r750xa"], g["h100-pcie-80gb"]) >= 2
-    assert max_boards(s["dell-dss8440"], g["a100-pcie-80gb"]) >= 8
+    assert max_boards(s["dell-dss8440"], g["a100-pcie-40gb"]) >= 8
     assert s["dell-dss8440"].pcie_topology.value == "pcie-switch"
     for server in s.values():
         if server.pcie_topology.value == "hgx":
@@ -181,7 +181,7 @@ def test_user_catalog_adds_and_overrides(tmp_path, catalog):
 
 
 def test_bad_user_catalog_is_reported(tmp_path):
-    (tmp_path / "nics.toml").write_text(GOOD_NIC.replace("kind = \"nic\"", "kind = \"router\""))
+    (tmp_path / "nics.toml").write_text(GOOD_NIC.replace('kind = "nic"', 'kind = "router"'))
     with pytest.raises(CatalogError) as info:
         load_catalog(tmp_path)
     assert str(tmp_path / "nics.toml") in info.value.problems[0]

@@ -12,7 +12,6 @@ from typing import TypeVar
 from wizard.model.catalog import Catalog, FormFactor, Gpu, ModelArch, Server, max_boards
 from wizard.model.design import Design, Rdma, SharingMode
 
-
 T = TypeVar("T")
 
 
@@ -25,7 +24,9 @@ class Problem:
         return f"{self.field}: {self.message}"
 
 
-def _lookup(table: dict[str, T], key: str | None, field: str, what: str, out: list[Problem]) -> T | None:
+def _lookup(
+    table: dict[str, T], key: str | None, field: str, what: str, out: list[Problem]
+) -> T | None:
     if key is None:
         return None
     item = table.get(key)
@@ -49,7 +50,9 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
     _lookup(catalog.storage, hw.storage, "hardware.storage", "storage system", out)
     for i, group in enumerate(design.workloads):
         if group.model is not None and group.model.preset is not None:
-            _lookup(catalog.models, group.model.preset, f"workloads[{i}].model.preset", "model", out)
+            _lookup(
+                catalog.models, group.model.preset, f"workloads[{i}].model.preset", "model", out
+            )
 
     if gpu is not None and server is not None:
         boards = max_boards(server, gpu)
@@ -115,15 +118,21 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
             out.append(Problem(field, f"'mig' needs a MIG-capable GPU; the {gpu.name} is not"))
         if group.sharing_mode is SharingMode.VGPU and not gpu.vgpu_capable:
             out.append(Problem(field, f"'vgpu' is not supported on the {gpu.name}"))
-        preset = catalog.models.get(group.model.preset) if group.model and group.model.preset else None
-        if preset is not None and preset.architecture is ModelArch.CNN and group.inference:
-            if group.inference.target_tokens_per_s:
-                out.append(
-                    Problem(
-                        f"workloads[{i}].inference.target_tokens_per_s",
-                        f"'{preset.id}' is not a language model; give requests per second",
-                    )
+        preset = (
+            catalog.models.get(group.model.preset) if group.model and group.model.preset else None
+        )
+        if (
+            preset is not None
+            and preset.architecture is ModelArch.CNN
+            and group.inference
+            and group.inference.target_tokens_per_s
+        ):
+            out.append(
+                Problem(
+                    f"workloads[{i}].inference.target_tokens_per_s",
+                    f"'{preset.id}' is not a language model; give requests per second",
                 )
+            )
     return out
 
 

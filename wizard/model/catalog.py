@@ -380,9 +380,10 @@ class Catalog(Strict):
 def max_boards(server: Server, gpu: Gpu) -> int:
     """How many boards of ``gpu`` fit in ``server``: by form factor, slot width, TDP, HGX board
     and the vendor's qualified list. Multiply by ``gpu.gpus_per_board`` for GPUs."""
-    if server.pcie_topology is PcieTopology.HGX:
-        if gpu.form_factor is not FormFactor.SXM or gpu.id not in server.hgx_gpus:
-            return 0
+    if server.pcie_topology is PcieTopology.HGX and (
+        gpu.form_factor is not FormFactor.SXM or gpu.id not in server.hgx_gpus
+    ):
+        return 0
     if server.qualified_gpus and gpu.id not in server.qualified_gpus:
         return 0
     best = 0

@@ -97,7 +97,9 @@ class CustomModel(Model):
     @model_validator(mode="after")
     def _heads(self) -> CustomModel:
         if self.kv_heads is not None and self.heads % self.kv_heads:
-            raise ValueError(f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})")
+            raise ValueError(
+                f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})"
+            )
         if self.hidden_size % self.heads:
             raise ValueError(
                 f"hidden_size ({self.hidden_size}) must be a multiple of heads ({self.heads})"
@@ -208,9 +210,9 @@ class WorkloadGroup(Model):
         return self
 
     def _check_questions(self) -> None:
-        if self.kind in (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING, WorkloadKind.INFERENCE):
-            if self.model is None:
-                raise ValueError(f"a {self.kind.value} group needs a model (or gpus_per_member)")
+        sized = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING, WorkloadKind.INFERENCE)
+        if self.kind in sized and self.model is None:
+            raise ValueError(f"a {self.kind.value} group needs a model (or gpus_per_member)")
         if self.kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC) and self.shared is None:
             raise ValueError(f"a {self.kind.value} group needs 'shared' (or gpus_per_member)")
 
@@ -223,7 +225,10 @@ class WorkloadGroup(Model):
                 f"sharing_mode '{self.sharing_mode.value}' does not give hardware isolation, "
                 "which this group requires (use passthrough or mig)"
             )
-        if self.constraints.live_migration_required and self.sharing_mode is SharingMode.PASSTHROUGH:
+        if (
+            self.constraints.live_migration_required
+            and self.sharing_mode is SharingMode.PASSTHROUGH
+        ):
             raise ValueError(
                 "sharing_mode 'passthrough' cannot live-migrate, which this group requires"
             )

@@ -1,0 +1,120 @@
+"""Every bundled example through the engine, with the seeds' numbers computed, not copied."""
+
+import pytest
+
+from tests.engine.conftest import calc
+
+
+def test_starter_cluster(sized):
+    """White paper 8.4.1: 14 GPUs, 2 per host, N+1 -> 7 + 1 = 8 hosts, 16 GPUs, 14 after a
+    failure. (The paper's decision 4 says "4 GPUs each"; its own figures, 8 hosts and 16 GPUs,
+    are for 2 per host.)"""
+    c = sized["starter"].cluster
+    assert (c.gpus_demand, c.gpus_per_host) == (14, 2)
+    assert (c.hosts_for_capacity, c.hosts_for_ha, c.hosts_total) == (7, 1, 8)
+    assert (c.gpus_total, c.gpus_after_failures) == (16, 14)
+
+
+def test_enterprise_cluster(sized):
+    """White paper 9.4.1: 28 GPUs, 4 per host, N+1 -> 8 hosts, 32 GPUs, 28 after a failure."""
+    c = sized["enterprise"].cluster
+    assert (c.gpus_demand, c.gpus_per_host) == (28, 4)
+    assert (c.hosts_for_capacity, c.hosts_total, c.gpus_total, c.gpus_after_failures) == (
+        7, 8, 32, 28,
+    )  # fmt: skip
+    texts = [d.text for d in sized["enterprise"].decisions]
+    assert texts[0].startswith("Each host has 4 ")
+    assert "to meet the need of High-performance researchers for 4 GPUs in one node" in (
+        sized["enterprise"].decisions[0].reason
+    )
+
+
+def test_bert_large_over_25gbe(sized):
+    r = sized["bert-large-25gbe"]
+    (w,) = r.workloads
+    n = w.replicas
+    assert w.memory_gb.gradients == pytest.approx(1.36)  # 340 M x 4 bytes
+    assert calc(r, "workloads[0].gradient_gb_per_gpu").value == pytest.approx(1.36)
+    assert w.allreduce_gb_large_ring_limit == pytest.approx(2.72)
+    assert w.allreduce_gb_per_gpu_per_iteration == pytest.approx(2 * (n - 1) / n * 1.36)
+    assert w.allreduce_seconds_large_ring_limit == pytest.approx(0.870, abs=0.001)
+    assert w.allreduce_seconds_per_iteration == pytest.approx(2 * (n - 1) / n * 1.36 / 3.125)
+    assert w.allreduce_link.startswith("25 Gb/s")
+    assert w.iterations_per_epoch == 30_000
+    assert w.communication_hours_large_ring_limit == pytest.approx(725, abs=1)
+    assert w.time_to_train_hours > w.communication_hours_total
+
+
+def test_gpt3_does_not_fit_one_gpu(sized):
+    r = sized["gpt3-175b"]
+    (w,) = r.workloads
+    assert calc(r, "workloads[0].memory.weights_per_replica").value == pytest.approx(700)
+    assert not w.fits_one_gpu
+    assert w.gpus_per_replica > 1
+    assert w.memory_gb.total <= 80
+    minimum = calc(r, "workloads[0].min_gpus_by_memory").value
+    assert w.gpus_per_replica >= minimum >= 9  # 700 GB of weights alone over 80 GB GPUs
+    assert any(x.code == "replica-spans-gpus" for x in r.warnings)
+    assert w.layout.tensor_parallel * w.layout.pipeline_parallel == w.gpus_per_replica
+
+
+def test_imagenet_resnet50(sized):
+    (w,) = sized["imagenet-resnet50"].workloads
+    assert w.iterations_per_epoch == 40_000
+    assert w.time_to_train_hours > 0
+
+
+def test_llm_serving_shows_kv_cache_share(sized):
+    r = sized["llm-serving"]
+    (w,) = r.workloads
+    assert w.memory_gb.kv_cache > 0.2 * w.memory_gb.total
+    assert w.inference_tokens_per_s_total >= 2000
+    assert w.memory_gb.total <= 80
+
+
+def test_every_example_has_the_required_keys(sized):
+    for name, r in sized.items():
+        doc = r.model_dump(mode="json")
+        for key in ("hosts_for_capacity", "hosts_for_ha", "hosts_total", "gpus_total",
+                    "gpus_after_failures"):  # fmt: skip
+            assert key in doc["cluster"], (name, key)
+        for w in doc["workloads"]:
+            for key in ("name", "memory_gb", "gpus_per_replica", "replicas",
+                        "iterations_per_epoch", "allreduce_gb_per_gpu_per_iteration",
+                        "allreduce_seconds_per_iteration", "time_to_train_hours"):  # fmt: skip
+                assert key in w, (name, key)
+            assert set(w["memory_gb"]) >= {
+                "weights", "gradients", "optimizer", "activations", "kv_cache", "overhead", "total",
+            }  # fmt: skip
+        for c in doc["calculations"]:
+            assert set(c) == {"id", "formula", "inputs", "value", "unit", "source"}
+        assert all(set(x) == {"code", "severity", "message"} for x in doc["warnings"])
+        assert all(set(x) == {"id", "text", "reason"} for x in doc["decisions"])
+        assert [d["id"] for d in doc["decisions"]] == list(range(1, len(doc["decisions"]) + 1))
+
+
+def test_headline_figures_are_in_the_calculation_log(sized):
+    for r in sized.values():
+        ids = {c.id for c in r.calculations}
+        for key in ("hosts_for_capacity", "hosts_for_ha", "hosts_total", "gpus_total",
+                    "gpus_after_failures"):  # fmt: skip
+            assert f"cluster.{key}" in ids
+        for c in r.calculations:
+            assert c.source and c.formula and c.unit
+
+
+def test_memory_total_is_the_sum_of_its_parts(sized):
+    for r in sized.values():
+        for w in r.workloads:
+            m = w.memory_gb
+            parts = m.weights + m.gradients + m.optimizer + m.activations + m.kv_cache
+            assert m.total == pytest.approx(parts + m.overhead + m.workspace)
+
+
+def test_engine_is_deterministic(catalog):
+    from wizard.bundled import example_text
+    from wizard.engine.size import size
+    from wizard.io import design_from_text
+
+    design = design_from_text(example_text("enterprise"))
+    assert size(design, catalog).model_dump_json() == size(design, catalog).model_dump_json()

@@ -1,0 +1,63 @@
+"""Designs that cannot be satisfied get a clear warning or error, never an exception."""
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.engine.size import size
+from wizard.errors import DesignError
+from wizard.io import design_from_dict
+
+
+def _size(doc, catalog):
+    return size(design_from_dict(doc), catalog)
+
+
+def test_model_too_big_for_any_layout_is_an_error_warning(catalog):
+    doc = design_dict("gpt3-175b")
+    doc["hardware"].update(gpu="t4", server="dell-r740xd", gpus_per_host=4, nvlink=False,
+                           gpudirect_rdma=False, nic="cx5-25g-2p", fabric="25gbe", rdma="none")  # fmt: skip
+    doc["workloads"][0]["model"] = {"custom": {"parameters": 1e14, "layers": 4, "hidden_size": 4096,
+                                               "heads": 32}}  # fmt: skip
+    r = _size(doc, catalog)
+    assert any(w.code == "model-does-not-fit" and w.severity == "error" for w in r.warnings)
+
+
+def test_impossible_target_time_warns(catalog):
+    doc = design_dict("bert-large-25gbe")
+    doc["workloads"][0]["training"]["target_hours"] = 0.001
+    doc["workloads"][0]["parallelism"] = {}
+    doc["workloads"][0]["training"]["iterations_per_epoch"] = 30000
+    r = _size(doc, catalog)
+    (w,) = r.workloads
+    assert w.gpus_for_target_time > 1000
+    assert any(x.code == "target-time-missed" for x in r.warnings)
+
+
+def test_hardware_that_cannot_host_the_gpu_is_a_design_error(catalog):
+    doc = design_dict("starter")
+    doc["hardware"]["gpu"] = "h100-sxm5-80gb"
+    with pytest.raises(DesignError) as info:
+        _size(doc, catalog)
+    assert "hardware.server" in info.value.problems[0]
+
+
+def test_communication_bound_training_warns(catalog):
+    doc = design_dict("bert-large-25gbe")
+    doc["hardware"]["fabric"] = "10gbe"
+    doc["assumptions"] = {"achievable_utilization": 0.9}
+    r = _size(doc, catalog)
+    assert any(x.code == "communication-bound" for x in r.warnings)
+
+
+def test_n_plus_0_warns_capacity_after_failure(sized):
+    assert any(
+        w.code == "capacity-below-demand-after-failure" for w in sized["bert-large-25gbe"].warnings
+    )
+
+
+def test_zero_members_is_not_an_error(catalog):
+    doc = design_dict("enterprise")
+    for g in doc["workloads"]:
+        g["count"] = 0
+    r = _size(doc, catalog)
+    assert r.cluster.gpus_demand == 0 and r.cluster.hosts_for_capacity == 0

@@ -1,0 +1,93 @@
+"""Compute: training FLOPs, iterations, time to train, and inference throughput per replica."""
+
+from __future__ import annotations
+
+import math
+
+from wizard.model.catalog import Gpu
+from wizard.model.design import Precision, Recompute
+
+SECONDS_PER_HOUR = 3600.0
+
+# Which catalog throughput a precision runs at. Mixed precision trains on the 16-bit tensor
+# cores; FP32 "training" on A100 and later uses TF32 tensor cores only when TF32 is chosen.
+_TFLOPS_FIELD: dict[Precision, str] = {
+    Precision.FP32: "fp32",
+    Precision.TF32: "tf32",
+    Precision.BF16: "bf16",
+    Precision.FP16: "fp16",
+    Precision.FP8: "fp8",
+    Precision.INT8: "int8",
+    Precision.INT4: "int4",
+}
+
+
+def peak_tflops(gpu: Gpu, precision: Precision) -> tuple[float, str]:
+    """Dense peak for the precision, falling back to the nearest wider path the GPU has."""
+    order = [Precision.INT4, Precision.INT8, Precision.FP8, Precision.BF16, Precision.FP16]
+    order += [Precision.TF32, Precision.FP32]
+    start = order.index(precision) if precision in order else order.index(Precision.FP32)
+    for p in order[start:]:
+        value = getattr(gpu.tflops, _TFLOPS_FIELD[p])
+        if value:
+            return float(value), _TFLOPS_FIELD[p]
+    return float(gpu.tflops.fp32), "fp32"
+
+
+def flops_multiplier(recompute: Recompute) -> int:
+    """6 (forward 2 + backward 4) per parameter per token; 8 when the forward is recomputed."""
+    return 8 if recompute is Recompute.FULL else 6
+
+
+def training_flops(params: float, tokens: float, recompute: Recompute) -> float:
+    return flops_multiplier(recompute) * params * tokens
+
+
+def vision_training_flops(
+    forward_flops_per_sample: float, samples: float, recompute: Recompute
+) -> float:
+    """Backward costs twice the forward: 3x forward per sample, 4x with recomputation."""
+    factor = 4 if recompute is Recompute.FULL else 3
+    return factor * forward_flops_per_sample * samples
+
+
+def iterations_per_epoch(samples: float, global_batch: int) -> float:
+    return math.ceil(samples / global_batch)
+
+
+def seconds_for_flops(
+    flops: float, gpus: int, peak_tflops_per_gpu: float, utilization: float
+) -> float:
+    return flops / (gpus * peak_tflops_per_gpu * 1e12 * utilization)
+
+
+def gpus_for_target(
+    flops: float, target_hours: float, peak_tflops_per_gpu: float, utilization: float
+) -> float:
+    return flops / (target_hours * SECONDS_PER_HOUR * peak_tflops_per_gpu * 1e12 * utilization)
+
+
+def decode_tokens_per_s(
+    weights_gb: float,
+    kv_gb_per_sequence: float,
+    sequences: int,
+    memory_bandwidth_gbs: float,
+    active_params: float,
+    peak_tflops_per_gpu: float,
+    gpus: int,
+    utilization: float,
+) -> tuple[float, str]:
+    """Tokens/s a replica generates for ``sequences`` concurrent sequences.
+
+    Each decoding step reads every weight once and each sequence's KV cache once, so the step
+    time is at least bytes / bandwidth; it is also at least 2 x active parameters FLOPs per token
+    over the sustained compute. The slower of the two bounds the step.
+    """
+    bytes_per_step_gb = weights_gb + kv_gb_per_sequence * sequences
+    memory_step_s = bytes_per_step_gb / (memory_bandwidth_gbs * gpus)
+    compute_step_s = (
+        2 * active_params * sequences / (peak_tflops_per_gpu * 1e12 * utilization * gpus)
+    )
+    step = max(memory_step_s, compute_step_s)
+    bound = "memory bandwidth" if memory_step_s >= compute_step_s else "compute"
+    return sequences / step, bound

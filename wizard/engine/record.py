@@ -1,0 +1,40 @@
+"""Collects the calculation log, warnings and decisions while the engine runs."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from wizard.model.result import Calculation, Decision, Severity, Warning_
+
+
+@dataclass
+class Recorder:
+    calculations: list[Calculation] = field(default_factory=list)
+    warnings: list[Warning_] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+
+    def calc(
+        self,
+        id: str,
+        formula: str,
+        inputs: dict[str, float | int | str],
+        value: float,
+        unit: str,
+        source: str,
+    ) -> float:
+        """Record a figure and return it, so a formula reads as one expression."""
+        if not math.isfinite(value):
+            raise ValueError(f"{id}: computed a non-finite value from {inputs}")
+        clean = {k: (round(v, 6) if isinstance(v, float) else v) for k, v in inputs.items()}
+        self.calculations.append(
+            Calculation(id=id, formula=formula, inputs=clean, value=value, unit=unit, source=source)
+        )
+        return value
+
+    def warn(self, code: str, message: str, severity: Severity = Severity.WARNING) -> None:
+        if not any(w.code == code and w.message == message for w in self.warnings):
+            self.warnings.append(Warning_(code=code, severity=severity, message=message))
+
+    def decide(self, text: str, reason: str) -> None:
+        self.decisions.append(Decision(id=len(self.decisions) + 1, text=text, reason=reason))

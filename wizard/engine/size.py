@@ -1,0 +1,243 @@
+"""The engine's one entry point: ``size(design, catalog) -> Result``. Pure and deterministic."""
+
+from __future__ import annotations
+
+from wizard.engine import sources
+from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
+from wizard.engine.compat import check_design
+from wizard.engine.record import Recorder
+from wizard.engine.workload import WorkloadSizer
+from wizard.errors import DesignError
+from wizard.model.catalog import Catalog
+from wizard.model.design import Design, HaLevel, SharingMode
+from wizard.model.result import Cluster, Result, Severity, WorkloadResult
+
+
+def size(design: Design, catalog: Catalog) -> Result:
+    """Size ``design`` against ``catalog``. Raises :class:`DesignError` naming each field the
+    catalog cannot satisfy; everything else that is risky becomes a warning in the Result."""
+    problems = check_design(design, catalog)
+    if problems:
+        raise DesignError([str(p) for p in problems])
+    gpu = catalog.gpus[design.hardware.gpu]
+    server = catalog.servers[design.hardware.server]
+    rec = Recorder()
+    workloads = [
+        WorkloadSizer(i, group, design, catalog, gpu, server, rec).size()
+        for i, group in enumerate(design.workloads)
+    ]
+    cluster = _cluster(design, workloads, rec)
+    _decisions(design, workloads, cluster, rec, gpu.name)
+    a = design.assumptions
+    assumptions: dict[str, float | int | str | bool] = {
+        "achievable_utilization": a.achievable_utilization,
+        "link_efficiency": a.link_efficiency,
+        "gradient_bytes": a.gradient_bytes,
+        "framework_overhead_gb": a.framework_overhead_gb,
+        "sharp": a.sharp,
+        "communication_overlap": "none (upper bound on time)",
+        "placement": "whole GPUs; replicas kept inside one host where they fit",
+    }
+    return Result(
+        gpu=gpu.id,
+        server=server.id,
+        cluster=cluster,
+        workloads=workloads,
+        calculations=rec.calculations,
+        warnings=rec.warnings,
+        decisions=rec.decisions,
+        assumptions=assumptions,
+    )
+
+
+def _cluster(design: Design, workloads: list[WorkloadResult], rec: Recorder) -> Cluster:
+    gph = design.hardware.gpus_per_host
+    demands = [
+        Demand(w.gpus_per_replica, w.gpus_total // w.gpus_per_replica)
+        for w in workloads
+        if w.gpus_total and w.gpus_per_replica
+    ]
+    demand = int(
+        rec.calc(
+            "cluster.gpus_demand",
+            "sum of GPUs over workload groups",
+            {w.name: w.gpus_total for w in workloads},
+            sum(w.gpus_total for w in workloads),
+            "GPUs",
+            sources.DERIVED,
+        )
+    )
+    for w in workloads:
+        if w.gpus_per_replica > gph and w.gpus_total:
+            rec.warn(
+                "replica-spans-hosts",
+                f"{w.name}: a replica needs {w.gpus_per_replica} GPUs, more than the {gph} per "
+                "host, so it spans hosts and its traffic crosses the network",
+            )
+    cap = int(
+        rec.calc(
+            "cluster.hosts_for_capacity",
+            "fewest hosts holding every replica whole (best-fit decreasing); ceil(GPUs / GPUs per "
+            "host) when every replica needs one GPU",
+            {"gpus_demand": demand, "gpus_per_host": gph},
+            hosts_needed(demands, gph),
+            "hosts",
+            sources.SEED_WHITE_PAPER,
+        )
+    )
+    ha = ha_hosts(design.ha, cap)
+    hosts_ha = int(
+        rec.calc(
+            "cluster.hosts_for_ha",
+            ha.rule,
+            {"hosts_for_capacity": cap, "level": design.ha.level.value},
+            ha.ha_hosts,
+            "hosts",
+            sources.SEED_WHITE_PAPER,
+        )
+    )
+    total = int(
+        rec.calc(
+            "cluster.hosts_total",
+            "hosts for capacity + hosts for HA + maintenance hosts",
+            {"capacity": cap, "ha": hosts_ha, "maintenance": ha.maintenance_hosts},
+            cap + hosts_ha + ha.maintenance_hosts,
+            "hosts",
+            sources.SEED_WHITE_PAPER,
+        )
+    )
+    gpus_total = int(
+        rec.calc(
+            "cluster.gpus_total",
+            "hosts x GPUs per host",
+            {"hosts": total, "gpus_per_host": gph},
+            total * gph,
+            "GPUs",
+            sources.SEED_WHITE_PAPER,
+        )
+    )
+    after = int(
+        rec.calc(
+            "cluster.gpus_after_failures",
+            "(hosts - failed hosts) x GPUs per host",
+            {"hosts": total, "failed_hosts": ha.failures_tolerated, "gpus_per_host": gph},
+            (total - ha.failures_tolerated) * gph,
+            "GPUs",
+            sources.SEED_WHITE_PAPER,
+        )
+    )
+    after_maint = (total - ha.failures_tolerated - ha.maintenance_hosts) * gph
+    ok = total - ha.failures_tolerated >= cap
+    if design.ha.level is HaLevel.N0 and total and demand:
+        left = (total - 1) * gph
+        if left < demand or total - 1 < cap:
+            rec.warn(
+                "capacity-below-demand-after-failure",
+                f"N+0: one host failure leaves {left} GPUs ({total - 1} hosts) for a demand of "
+                f"{demand} GPUs on {cap} hosts; workloads on the failed host cannot restart",
+            )
+    elif ha.maintenance_hosts == 0 and ha.failures_tolerated and total > ha.failures_tolerated:
+        during = (total - ha.failures_tolerated - 1) * gph
+        rec.warn(
+            "failure-during-maintenance",
+            f"No maintenance host: a host failure while another is in maintenance leaves {during} "
+            f"GPUs for a demand of {demand} (the reference architecture accepts this risk)",
+            Severity.INFO,
+        )
+    if not ok:  # pragma: no cover - hosts are added per failure, so this holds by construction
+        rec.warn("capacity-below-demand-after-failure", "capacity after failures is below demand")
+    return Cluster(
+        gpus_demand=demand,
+        gpus_per_host=gph,
+        hosts_for_capacity=cap,
+        hosts_for_ha=hosts_ha,
+        hosts_for_maintenance=ha.maintenance_hosts,
+        hosts_total=total,
+        gpus_total=gpus_total,
+        host_failures_tolerated=ha.failures_tolerated,
+        gpus_after_failures=after,
+        gpus_after_failures_and_maintenance=after_maint,
+        capacity_after_failures_ok=ok,
+    )
+
+
+def _decisions(
+    design: Design, workloads: list[WorkloadResult], c: Cluster, rec: Recorder, gpu_name: str
+) -> None:
+    gph = c.gpus_per_host
+    biggest = max(
+        (w for w in workloads if w.gpus_total), key=lambda w: w.gpus_per_replica, default=None
+    )
+    if biggest is not None and biggest.gpus_per_replica == gph and gph > 1:
+        reason = f"to meet the need of {biggest.name} for {gph} GPUs in one node"
+    elif biggest is not None and biggest.gpus_per_replica > gph:
+        reason = f"{biggest.name} needs {biggest.gpus_per_replica} GPUs per replica and spans hosts"
+    else:
+        reason = f"the chosen server holds {gph} {gpu_name} GPUs in this configuration"
+    rec.decide(f"Each host has {gph} {gpu_name} GPU(s).", reason)
+    rec.decide(
+        f"To provide a capacity of {c.gpus_demand} GPUs, a minimum of {c.hosts_for_capacity} "
+        f"hosts with {gph} GPUs each are required.",
+        "Every replica stays whole inside one host where it fits, so hosts are counted by "
+        "packing replicas, not by dividing GPUs.",
+    )
+    if c.hosts_for_ha or c.hosts_for_maintenance:
+        extra = []
+        if c.hosts_for_ha:
+            extra.append(
+                f"{c.hosts_for_ha} for high availability ({design.ha.level.value.upper()})"
+            )
+        if c.hosts_for_maintenance:
+            extra.append(f"{c.hosts_for_maintenance} for maintenance")
+        rec.decide(
+            f"Additional hosts: {' and '.join(extra)}.",
+            "So the demand still fits when "
+            + (
+                f"{c.host_failures_tolerated} host(s) fail"
+                if c.host_failures_tolerated
+                else "a host is in maintenance"
+            )
+            + (
+                ""
+                if c.hosts_for_maintenance
+                else "; a failure during maintenance is an accepted risk"
+            ),
+        )
+    rec.decide(
+        f"The cluster uses {c.hosts_total} hosts with {gph} GPUs each, a total capacity of "
+        f"{c.gpus_total} GPUs; {c.gpus_after_failures} GPUs remain available after "
+        f"{c.host_failures_tolerated} host failure(s).",
+        "Hosts for capacity plus the HA and maintenance hosts above.",
+    )
+    modes = {g.sharing_mode for g in design.workloads}
+    if SharingMode.VGPU in modes:
+        rec.decide(
+            "GPU allocations for vGPU groups go through NVIDIA vGPU (NVIDIA AI Enterprise).",
+            "VMs with vGPUs can be live-migrated (vMotion), which makes host maintenance "
+            "possible without stopping them.",
+        )
+    if SharingMode.PASSTHROUGH in modes:
+        rec.decide(
+            "Passthrough groups get whole GPUs through (Dynamic) DirectPath I/O.",
+            "Full-GPU performance and isolation; such VMs cannot be live-migrated and restart "
+            "elsewhere after a host failure.",
+        )
+    if SharingMode.REMOTE in modes:
+        rec.decide(
+            "Remote-access groups reach GPUs over the network from a GPU pool.",
+            "Users anywhere in the data centre share full or partial GPUs. VMware ended "
+            "Bitfusion's availability: this suits existing estates or an equivalent product.",
+        )
+        rec.warn(
+            "bitfusion-end-of-availability",
+            "Network-attached GPU pools were built on VMware vSphere Bitfusion, whose availability "
+            "VMware ended; plan this mode only for an existing Bitfusion estate or an equivalent product",
+        )
+    for w in workloads:
+        if w.layout and w.gpus_per_replica > 1:
+            rec.decide(
+                f"{w.name}: each replica uses {w.gpus_per_replica} GPUs "
+                f"(tensor parallel {w.layout.tensor_parallel} x pipeline parallel "
+                f"{w.layout.pipeline_parallel}).",
+                w.layout.reason,
+            )

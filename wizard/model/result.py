@@ -1,0 +1,121 @@
+"""The Result: everything a reader needs from a sizing run, JSON-serializable.
+
+Headline figures are traceable: ``calculations`` records, for each, the formula, the substituted
+inputs, the value, the unit and the source.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Severity(StrEnum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class Calculation(Out):
+    id: str = Field(description="Stable key, e.g. 'workload[0].memory.weights'.")
+    formula: str
+    inputs: dict[str, float | int | str]
+    value: float
+    unit: str
+    source: str
+
+
+class Warning_(Out):
+    code: str
+    severity: Severity
+    message: str
+
+
+class Decision(Out):
+    id: int
+    text: str
+    reason: str
+
+
+class MemoryBreakdown(Out):
+    """GB (10^9 bytes) per GPU of a replica, after sharding."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    kv_cache: float
+    overhead: float
+    workspace: float = Field(
+        description="Memory a development or HPC user asks for, or a whole GPU given by count."
+    )
+    total: float
+
+
+class Layout(Out):
+    data_parallel: int
+    tensor_parallel: int
+    pipeline_parallel: int
+    zero_stage: int
+    chosen_by_engine: bool
+    reason: str
+
+
+class WorkloadResult(Out):
+    name: str
+    kind: str
+    sized_from: str = Field(description="'model' or 'gpus_per_member'")
+    memory_gb: MemoryBreakdown
+    memory_gb_per_replica: float
+    fits_one_gpu: bool
+    gpus_per_replica: int
+    replicas: int
+    members: int
+    gpus_total: int
+    layout: Layout | None
+    training_flops: float | None
+    iterations_per_epoch: float | None
+    compute_seconds_per_iteration: float | None
+    allreduce_gb_per_gpu_per_iteration: float | None
+    allreduce_gb_large_ring_limit: float | None
+    allreduce_seconds_per_iteration: float | None
+    allreduce_seconds_large_ring_limit: float | None
+    allreduce_link: str | None
+    communication_share: float | None
+    communication_hours_total: float | None
+    communication_hours_large_ring_limit: float | None
+    time_to_train_hours: float | None
+    gpus_for_target_time: int | None
+    inference_tokens_per_s_per_replica: float | None
+    inference_tokens_per_s_total: float | None
+
+
+class Cluster(Out):
+    gpus_demand: int
+    gpus_per_host: int
+    hosts_for_capacity: int
+    hosts_for_ha: int
+    hosts_for_maintenance: int
+    hosts_total: int
+    gpus_total: int
+    host_failures_tolerated: int
+    gpus_after_failures: int
+    gpus_after_failures_and_maintenance: int
+    capacity_after_failures_ok: bool
+
+
+class Result(Out):
+    schema_version: int = 1
+    gpu: str
+    server: str
+    cluster: Cluster
+    workloads: list[WorkloadResult]
+    calculations: list[Calculation]
+    warnings: list[Warning_]
+    decisions: list[Decision]
+    assumptions: dict[str, float | int | str | bool]

@@ -1,0 +1,61 @@
+"""A plain-text summary of a Result, for the terminal."""
+
+from __future__ import annotations
+
+from wizard.model.result import Result
+
+
+def _num(value: float | None, unit: str = "", digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    text = f"{value:,.{digits}f}" if isinstance(value, float) else f"{value:,}"
+    return f"{text} {unit}".rstrip()
+
+
+def summary_lines(r: Result) -> list[str]:
+    c = r.cluster
+    lines = [
+        f"GPU {r.gpu} in {r.server}, {c.gpus_per_host} per host",
+        f"  GPU demand            {c.gpus_demand}",
+        f"  hosts for capacity    {c.hosts_for_capacity}",
+        f"  hosts for HA          {c.hosts_for_ha}"
+        + (f" (+{c.hosts_for_maintenance} maintenance)" if c.hosts_for_maintenance else ""),
+        f"  hosts total           {c.hosts_total}",
+        f"  GPUs total            {c.gpus_total}",
+        f"  GPUs after failures   {c.gpus_after_failures} "
+        f"({c.host_failures_tolerated} host failure(s) tolerated)",
+        "",
+        "Workloads:",
+    ]
+    for w in r.workloads:
+        m = w.memory_gb
+        lines.append(
+            f"  {w.name} [{w.kind}]: {w.gpus_total} GPUs "
+            f"({w.members} x {w.replicas} replica(s) x {w.gpus_per_replica} GPU(s))"
+            if w.sized_from == "model"
+            else f"  {w.name} [{w.kind}]: {w.gpus_total} GPUs ({w.replicas} x {w.gpus_per_replica})"
+        )
+        if w.sized_from == "model":
+            lines.append(
+                f"    memory per GPU {_num(m.total, 'GB')}: weights {_num(m.weights)}, gradients "
+                f"{_num(m.gradients)}, optimizer {_num(m.optimizer)}, activations "
+                f"{_num(m.activations)}, KV cache {_num(m.kv_cache)}, overhead {_num(m.overhead)}"
+            )
+        if w.iterations_per_epoch:
+            lines.append(f"    iterations per epoch {_num(w.iterations_per_epoch, digits=0)}")
+        if w.allreduce_seconds_per_iteration is not None:
+            lines.append(
+                f"    allreduce {_num(w.allreduce_gb_per_gpu_per_iteration, 'GB', 2)} per GPU per "
+                f"iteration, {_num(w.allreduce_seconds_per_iteration, 's', 3)} over {w.allreduce_link}"
+            )
+        if w.time_to_train_hours is not None:
+            lines.append(f"    time to train {_num(w.time_to_train_hours, 'h')}")
+        if w.inference_tokens_per_s_total is not None:
+            lines.append(f"    throughput {_num(w.inference_tokens_per_s_total, 'tokens/s', 0)}")
+    if r.warnings:
+        lines += ["", "Warnings:"]
+        lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
+    if r.decisions:
+        lines += ["", "Design decisions:"]
+        lines += [f"  ({d.id}) {d.text} Reason: {d.reason}" for d in r.decisions]
+    return lines
