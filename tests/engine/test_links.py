@@ -1,0 +1,64 @@
+"""The slowest link of a ring, and SHARP."""
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.engine import comms
+from wizard.engine.size import size
+from wizard.io import design_from_dict
+from wizard.model.design import Hardware
+
+
+def _hw(**kw) -> Hardware:
+    base = {"gpu": "x", "server": "y", "gpus_per_host": 4}
+    return Hardware.model_validate({**base, **kw})
+
+
+def test_bridged_pair_runs_at_nvlink_but_four_bridged_gpus_run_at_pcie(catalog):
+    """Multi-GPU deep dive: NVLink bridges join pairs; between pairs the ring crosses PCIe."""
+    gpu, server = catalog.gpus["a100-pcie-80gb"], catalog.servers["dell-r750xa"]
+    hw = _hw(gpus_per_host=4, nvlink=True)
+    pair = comms.ring_bottleneck(gpu, server, hw, 2, spans_hosts=False)
+    assert pair.name.startswith("NVLink") and pair.gbs == gpu.nvlink.bandwidth_gbs / 2
+    four = comms.ring_bottleneck(gpu, server, hw, 4, spans_hosts=False)
+    assert four.gbs <= comms.PCIE_X16_GBS[4]
+
+
+def test_hgx_ring_runs_at_nvswitch_speed(catalog):
+    gpu, server = catalog.gpus["h100-sxm5-80gb"], catalog.servers["dell-xe9680"]
+    link = comms.ring_bottleneck(gpu, server, _hw(gpus_per_host=8, nvlink=True), 8, False)
+    assert link.gbs == pytest.approx(450)  # 900 GB/s NVLink 4 total, 450 each way
+
+
+def test_ring_across_hosts_is_bound_by_the_nic(catalog):
+    gpu, server = catalog.gpus["h100-sxm5-80gb"], catalog.servers["dell-xe9680"]
+    link = comms.ring_bottleneck(
+        gpu, server, _hw(gpus_per_host=8, nvlink=True, fabric="25gbe"), 16, True
+    )
+    assert link.gbs == pytest.approx(25 / 8)
+
+
+def test_sharp_halves_allreduce_traffic(catalog):
+    """NVIDIA AI Enterprise deep dive: SHARP roughly halves the allreduce operations."""
+    doc = design_dict("bert-large-25gbe")
+    plain = size(design_from_dict(doc), catalog).workloads[0]
+    doc["assumptions"] = {"sharp": True}
+    sharp = size(design_from_dict(doc), catalog).workloads[0]
+    assert sharp.allreduce_gb_per_gpu_per_iteration == pytest.approx(
+        plain.allreduce_gb_per_gpu_per_iteration / 2
+    )
+
+
+def test_link_efficiency_stretches_allreduce_time(catalog):
+    doc = design_dict("bert-large-25gbe")
+    base = size(design_from_dict(doc), catalog).workloads[0].allreduce_seconds_per_iteration
+    doc["assumptions"] = {"link_efficiency": 0.8}
+    slower = size(design_from_dict(doc), catalog).workloads[0].allreduce_seconds_per_iteration
+    assert slower == pytest.approx(base / 0.8)
+
+
+def test_percentage_reserve_through_the_engine(catalog):
+    doc = design_dict("enterprise")
+    doc["ha"] = {"level": "percent", "reserve_percent": 25}
+    c = size(design_from_dict(doc), catalog).cluster
+    assert (c.hosts_for_capacity, c.hosts_for_ha, c.hosts_total) == (7, 3, 10)  # 7/0.75 = 9.33
