@@ -112,3 +112,37 @@ def test_bad_user_catalog_is_bad_input(tmp_path):
     assert proc.returncode == 2
     assert "gpus.toml: entry 'X bad': id:" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_size_text_and_json_for_every_example(tmp_path):
+    names = run_cli("example", "--list").stdout.split()
+    for name in names:
+        path = tmp_path / f"{name}.json"
+        run_cli("example", name, "-o", str(path))
+        proc = run_cli("size", str(path))
+        assert proc.returncode == 0, proc.stderr
+        assert "hosts total" in proc.stdout
+        proc = run_cli("size", str(path), "--json")
+        assert proc.returncode == 0, proc.stderr
+        result = json.loads(proc.stdout)
+        assert result["cluster"]["hosts_total"] >= 1
+        assert result["calculations"]
+
+
+def test_schema_result_names_the_required_keys():
+    proc = run_cli("schema", "result")
+    assert proc.returncode == 0
+    schema = json.loads(proc.stdout)
+    assert {"cluster", "workloads", "calculations", "warnings", "decisions"} <= set(
+        schema["properties"]
+    )
+
+
+@pytest.mark.parametrize("command", [["report", "-o", "x.pdf"], ["bom", "-o", "x.csv"]])
+def test_parts_not_built_say_so_and_exit_non_zero(tmp_path, command):
+    path = tmp_path / "d.json"
+    run_cli("example", "starter", "-o", str(path))
+    proc = run_cli(command[0], str(path), *command[1:], cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "not built yet" in proc.stderr
+    assert not (tmp_path / command[-1]).exists()

@@ -118,3 +118,13 @@ def test_engine_is_deterministic(catalog):
 
     design = design_from_text(example_text("enterprise"))
     assert size(design, catalog).model_dump_json() == size(design, catalog).model_dump_json()
+
+
+def test_resnet50_activations_use_the_per_sample_figure(sized, catalog):
+    """Non-transformer presets: activations = GB per sample x micro-batch (16-bit halves FP32)."""
+    (w,) = sized["imagenet-resnet50"].workloads
+    per_sample = catalog.models["resnet-50"].activation_gb_per_sample
+    assert w.memory_gb.activations == pytest.approx(per_sample * 32 * 2 / 4)
+    assert w.training_flops == pytest.approx(
+        3 * catalog.models["resnet-50"].forward_gflops_per_sample * 1e9 * 1_280_000 * 90
+    )
