@@ -62,3 +62,9 @@ def test_percentage_reserve_through_the_engine(catalog):
     doc["ha"] = {"level": "percent", "reserve_percent": 25}
     c = size(design_from_dict(doc), catalog).cluster
     assert (c.hosts_for_capacity, c.hosts_for_ha, c.hosts_total) == (7, 3, 10)  # 7/0.75 = 9.33
+
+
+def test_sxm_baseboard_nvlink_needs_no_bridge_option(catalog):
+    gpu, server = catalog.gpus["a100-sxm4-80gb"], catalog.servers["dell-xe8545"]
+    link = comms.ring_bottleneck(gpu, server, _hw(gpus_per_host=4, nvlink=False), 4, False)
+    assert link.name.startswith("NVLink 3")

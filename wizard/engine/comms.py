@@ -72,7 +72,7 @@ def intra_host_links(gpu: Gpu, server: Server, hw: Hardware, ring_gpus: int) -> 
     if ring_gpus <= 1:
         return []
     nv = gpu.nvlink
-    if hw.nvlink and nv.kind is NvlinkKind.SXM and gpu.form_factor is FormFactor.SXM:
+    if nv.kind is NvlinkKind.SXM and gpu.form_factor is FormFactor.SXM:  # part of the baseboard
         return [nvlink_link(gpu, "NVSwitch / HGX baseboard")]
     links: list[Link] = []
     bridged = hw.nvlink and nv.kind is NvlinkKind.BRIDGE and server.nvlink_bridge_support

@@ -310,22 +310,6 @@ class WorkloadSizer:
             replicas=1,
             members=g.count,
             gpus_total=0,
-            layout=None,
-            training_flops=None,
-            iterations_per_epoch=None,
-            compute_seconds_per_iteration=None,
-            allreduce_gb_per_gpu_per_iteration=None,
-            allreduce_gb_large_ring_limit=None,
-            allreduce_seconds_per_iteration=None,
-            allreduce_seconds_large_ring_limit=None,
-            allreduce_link=None,
-            communication_share=None,
-            communication_hours_total=None,
-            communication_hours_large_ring_limit=None,
-            time_to_train_hours=None,
-            gpus_for_target_time=None,
-            inference_tokens_per_s_per_replica=None,
-            inference_tokens_per_s_total=None,
         )
 
     def _by_count(self, gpus: int, sized_from: str) -> WorkloadResult:
@@ -668,8 +652,6 @@ class WorkloadSizer:
             communication_hours_large_ring_limit=comm_h_limit,
             time_to_train_hours=hours,
             gpus_for_target_time=gpus_for_target,
-            inference_tokens_per_s_per_replica=None,
-            inference_tokens_per_s_total=None,
         )
 
     def _inference(self) -> WorkloadResult:
@@ -775,19 +757,6 @@ class WorkloadSizer:
             members=g.count,
             gpus_total=gpr * replicas * g.count,
             layout=layout,
-            training_flops=None,
-            iterations_per_epoch=None,
-            compute_seconds_per_iteration=None,
-            allreduce_gb_per_gpu_per_iteration=None,
-            allreduce_gb_large_ring_limit=None,
-            allreduce_seconds_per_iteration=None,
-            allreduce_seconds_large_ring_limit=None,
-            allreduce_link=None,
-            communication_share=None,
-            communication_hours_total=None,
-            communication_hours_large_ring_limit=None,
-            time_to_train_hours=None,
-            gpus_for_target_time=None,
             inference_tokens_per_s_per_replica=tokens_per_replica,
             inference_tokens_per_s_total=tokens_total,
         )

@@ -69,7 +69,7 @@ class Layout(Out):
 class WorkloadResult(Out):
     name: str
     kind: str
-    sized_from: str = Field(description="'model' or 'gpus_per_member'")
+    sized_from: str = Field(description="'model', 'shared' (per-user need) or 'gpus_per_member'")
     memory_gb: MemoryBreakdown
     memory_gb_per_replica: float
     fits_one_gpu: bool
@@ -77,22 +77,22 @@ class WorkloadResult(Out):
     replicas: int
     members: int
     gpus_total: int
-    layout: Layout | None
-    training_flops: float | None
-    iterations_per_epoch: float | None
-    compute_seconds_per_iteration: float | None
-    allreduce_gb_per_gpu_per_iteration: float | None
-    allreduce_gb_large_ring_limit: float | None
-    allreduce_seconds_per_iteration: float | None
-    allreduce_seconds_large_ring_limit: float | None
-    allreduce_link: str | None
-    communication_share: float | None
-    communication_hours_total: float | None
-    communication_hours_large_ring_limit: float | None
-    time_to_train_hours: float | None
-    gpus_for_target_time: int | None
-    inference_tokens_per_s_per_replica: float | None
-    inference_tokens_per_s_total: float | None
+    layout: Layout | None = None
+    training_flops: float | None = None
+    iterations_per_epoch: float | None = None
+    compute_seconds_per_iteration: float | None = None
+    allreduce_gb_per_gpu_per_iteration: float | None = None
+    allreduce_gb_large_ring_limit: float | None = None
+    allreduce_seconds_per_iteration: float | None = None
+    allreduce_seconds_large_ring_limit: float | None = None
+    allreduce_link: str | None = None
+    communication_share: float | None = None
+    communication_hours_total: float | None = None
+    communication_hours_large_ring_limit: float | None = None
+    time_to_train_hours: float | None = None
+    gpus_for_target_time: int | None = None
+    inference_tokens_per_s_per_replica: float | None = None
+    inference_tokens_per_s_total: float | None = None
 
 
 class Cluster(Out):
