@@ -9,7 +9,7 @@ from wizard.engine import comms, compute, memory, sources
 from wizard.engine.memory import Shape, Sharding
 from wizard.engine.record import Recorder
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
-from wizard.model.design import Design, Precision, WorkloadGroup, WorkloadKind
+from wizard.model.design import Design, WorkloadGroup, WorkloadKind
 from wizard.model.result import Layout, MemoryBreakdown, Severity, WorkloadResult
 
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
@@ -618,27 +618,11 @@ class WorkloadSizer:
                 Severity.INFO,
             )
 
-        layout = Layout(
-            data_parallel=replicas,
-            tensor_parallel=sh.tensor,
-            pipeline_parallel=sh.pipeline,
-            zero_stage=sh.zero_stage,
-            chosen_by_engine=by_engine,
-            reason=self._layout_reason(mem, sh),
-        )
-        per_job = gpr * replicas
-        return WorkloadResult(
-            name=g.name,
-            kind=g.kind.value,
-            sized_from="model",
-            memory_gb=mem,
-            memory_gb_per_replica=mem.total * gpr,
-            fits_one_gpu=gpr == 1 and mem.total <= self.gpu.memory_gb,
-            gpus_per_replica=gpr,
-            replicas=replicas,
-            members=g.count,
-            gpus_total=per_job * g.count,
-            layout=layout,
+        return self._model_result(
+            mem,
+            sh,
+            replicas,
+            by_engine,
             training_flops=flops,
             iterations_per_epoch=iters_epoch,
             compute_seconds_per_iteration=compute_s,
@@ -737,28 +721,43 @@ class WorkloadSizer:
                 f"{g.name}: throughput for non-transformer models is not modelled; one replica per member assumed",
                 Severity.INFO,
             )
+        return self._model_result(
+            mem,
+            sh,
+            replicas,
+            by_engine,
+            inference_tokens_per_s_per_replica=tokens_per_replica,
+            inference_tokens_per_s_total=tokens_total,
+        )
+
+    def _model_result(
+        self, mem: MemoryBreakdown, sh: Sharding, replicas: int, by_engine: bool, **figures: object
+    ) -> WorkloadResult:
+        """The fields every model-sized group shares, plus its kind's own figures."""
+        g, gpr = self.g, sh.model_parallel
         layout = Layout(
             data_parallel=replicas,
             tensor_parallel=sh.tensor,
             pipeline_parallel=sh.pipeline,
-            zero_stage=0,
+            zero_stage=sh.zero_stage,
             chosen_by_engine=by_engine,
             reason=self._layout_reason(mem, sh),
         )
-        return WorkloadResult(
-            name=g.name,
-            kind=g.kind.value,
-            sized_from="model",
-            memory_gb=mem,
-            memory_gb_per_replica=mem.total * gpr,
-            fits_one_gpu=gpr == 1 and mem.total <= self.gpu.memory_gb,
-            gpus_per_replica=gpr,
-            replicas=replicas,
-            members=g.count,
-            gpus_total=gpr * replicas * g.count,
-            layout=layout,
-            inference_tokens_per_s_per_replica=tokens_per_replica,
-            inference_tokens_per_s_total=tokens_total,
+        return WorkloadResult.model_validate(
+            {
+                "name": g.name,
+                "kind": g.kind.value,
+                "sized_from": "model",
+                "memory_gb": mem,
+                "memory_gb_per_replica": mem.total * gpr,
+                "fits_one_gpu": gpr == 1 and mem.total <= self.gpu.memory_gb,
+                "gpus_per_replica": gpr,
+                "replicas": replicas,
+                "members": g.count,
+                "gpus_total": gpr * replicas * g.count,
+                "layout": layout,
+                **figures,
+            }
         )
 
     # ------------------------------------------------------------------ messages
@@ -806,11 +805,3 @@ class WorkloadSizer:
 
     def _unsharded_total(self) -> float:
         return self._memory(Sharding(zero_stage=0), record=False).total
-
-
-def model_params(group: WorkloadGroup, catalog: Catalog) -> float | None:
-    info = resolve_model(group, catalog)
-    return info.params if info else None
-
-
-__all__ = ["Precision", "WorkloadSizer", "model_params", "resolve_model"]
