@@ -36,10 +36,6 @@ def _lookup(
     return item
 
 
-def gpus_that_fit(gpu: Gpu, boards: int) -> int:
-    return boards * gpu.gpus_per_board
-
-
 def check_design(design: Design, catalog: Catalog) -> list[Problem]:
     """Every reason the design cannot be built with this catalog; empty when it can."""
     out: list[Problem] = []
@@ -64,7 +60,7 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
                 )
             )
         else:
-            most = gpus_that_fit(gpu, boards)
+            most = boards * gpu.gpus_per_board
             if hw.gpus_per_host > most:
                 out.append(
                     Problem(
