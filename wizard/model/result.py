@@ -109,6 +109,68 @@ class Cluster(Out):
     capacity_after_failures_ok: bool
 
 
+class Slot(Out):
+    """One allocation on one physical GPU: a whole GPU, a vGPU, a MIG instance or a remote share."""
+
+    workload: str
+    kind: str = Field(description="'whole', 'vgpu', 'mig' or 'remote'")
+    profile: str | None = Field(default=None, description="e.g. '3g.40gb' or 'H100XM-10C'")
+    start: int | None = Field(default=None, description="MIG memory-slice start position")
+    memory_gb: float
+    compute_share: float = Field(description="Share of the GPU's compute this slot may use, 0-1")
+    users: int = Field(
+        default=1,
+        description="Members this slot serves (one per slot, or the "
+        "replica's GPUs for multi-GPU members)",
+    )
+    demand_share: float = Field(
+        description="Share of the GPU the workload's stated need takes (max of memory and compute)"
+    )
+
+
+class GpuAssignment(Out):
+    host: int
+    gpu: int
+    mode: str
+    layout: str = Field(description="e.g. '3g.40gb@0 + 2g.20gb@4 + 1g.10gb@6' or 'H100XM-10C x8'")
+    slots: list[Slot]
+    memory_used_gb: float
+    compute_used: float
+    utilization: float = Field(description="Share of the GPU taken by stated needs, 0-1")
+
+
+class HostAssignment(Out):
+    host: int
+    gpus: list[GpuAssignment]
+
+
+class Packing(Out):
+    """Where every workload runs under the modes the design chose, host by host."""
+
+    hosts: list[HostAssignment]
+    gpus_used: int
+    hosts_used: int
+    mean_utilization: float
+
+
+class ModeOption(Out):
+    """One row of the side-by-side comparison of sharing modes for this design."""
+
+    mode: str = Field(description="'as-designed', 'passthrough', 'vgpu', 'mig' or 'remote'")
+    label: str
+    available: bool
+    reason: str = Field(description="Why the mode cannot serve this design, when it cannot")
+    gpus: int
+    hosts_for_capacity: int
+    hosts_total: int
+    mean_utilization: float
+    isolation: str
+    live_migration: str
+    ha_behaviour: str
+    licences: str
+    caveats: list[str]
+
+
 class Result(Out):
     schema_version: int = 1
     gpu: str
@@ -118,4 +180,6 @@ class Result(Out):
     calculations: list[Calculation]
     warnings: list[Warning_]
     decisions: list[Decision]
+    packing: Packing | None = None
+    sharing_comparison: list[ModeOption] = Field(default_factory=list)
     assumptions: dict[str, float | int | str | bool]
