@@ -6,6 +6,8 @@ from wizard.engine import sources
 from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
 from wizard.engine.compat import check_design
 from wizard.engine.record import Recorder
+from wizard.engine.software import plan_software
+from wizard.engine.storage import plan_storage
 from wizard.engine.workload import WorkloadSizer
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog
@@ -28,6 +30,8 @@ def size(design: Design, catalog: Catalog) -> Result:
     ]
     cluster = _cluster(design, workloads, rec)
     _decisions(design, workloads, cluster, rec, gpu.name)
+    storage = plan_storage(design, catalog, gpu, workloads, rec)
+    software = plan_software(design, catalog, gpu, server, workloads, storage, rec)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,
@@ -46,6 +50,8 @@ def size(design: Design, catalog: Catalog) -> Result:
         calculations=rec.calculations,
         warnings=rec.warnings,
         decisions=rec.decisions,
+        storage=storage,
+        software=software,
         assumptions=assumptions,
     )
 
