@@ -52,10 +52,38 @@ def summary_lines(r: Result) -> list[str]:
             lines.append(f"    time to train {_num(w.time_to_train_hours, 'h')}")
         if w.inference_tokens_per_s_total is not None:
             lines.append(f"    throughput {_num(w.inference_tokens_per_s_total, 'tokens/s', 0)}")
+    lines += _platform_lines(r)
     if r.warnings:
         lines += ["", "Warnings:"]
         lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
     if r.decisions:
         lines += ["", "Design decisions:"]
         lines += [f"  ({d.id}) {d.text} Reason: {d.reason}" for d in r.decisions]
+    return lines
+
+
+def _platform_lines(r: Result) -> list[str]:
+    lines: list[str] = []
+    s = r.storage
+    if s is not None:
+        lines += [
+            "",
+            f"Storage: {s.system_name or 'none chosen'}"
+            + (f", {s.nodes} node(s), {_num(s.usable_tb, 'TB', 0)} usable" if s.nodes else ""),
+            f"  capacity needed       {_num(s.capacity_needed_tb, 'TB', 2)}",
+            f"  read needed           {_num(s.read_gbs_needed, 'GB/s', 2)} "
+            f"({_num(s.read_gbs_per_host_needed, 'GB/s', 2)} per host)",
+            f"  GPUDirect Storage     {'yes' if s.gpudirect_storage else 'no'}",
+        ]
+    sw = r.software
+    if sw is not None:
+        lines += [
+            "",
+            f"Software: {sw.release_name or '-'} (vGPU {sw.vgpu_branch}, driver "
+            f"{sw.driver_branch}), Kubernetes {sw.kubernetes}, server "
+            f"{sw.certification.status}",
+        ]
+        lines += [f"  {c.layer}: {c.name} {c.version}".rstrip() for c in sw.components]
+        lines.append("  Settings before go-live:")
+        lines += [f"    [{i.scope}] {i.setting} = {i.value}" for i in sw.checklist]
     return lines

@@ -213,13 +213,14 @@ class SoftwarePlanner:
                 "no NVIDIA driver",
                 f"{SEED_STACK}; {rsource}",
             )
-        if self.server.pcie_topology is PcieTopology.HGX and self._hgx_gpus() >= 8:
+        hgx8 = self.server.pcie_topology is PcieTopology.HGX and self._hgx_gpus() >= 8
+        if hgx8 and SharingMode.PASSTHROUGH in self.modes:
             add(
                 "NVIDIA Fabric Manager",
                 "vm-guest",
                 f"same version as the driver ({driver or 'its branch'})",
-                "NVSwitch on the HGX 8-GPU board: the fabric must be configured before NVLink "
-                "traffic flows",
+                "NVSwitch on the HGX 8-GPU board, passed through with the GPUs: the fabric must "
+                "be configured before NVLink traffic flows",
                 FABRIC_MANAGER,
             )
         if k8s is not KubernetesPlatform.NONE:
