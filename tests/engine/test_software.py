@@ -249,3 +249,24 @@ def test_every_checklist_item_and_component_has_a_source(sized):
             assert len(item.source) > 20 and item.modes, (name, item.setting)
         for comp in r.software.components:
             assert len(comp.source) > 20, (name, comp.name)
+
+
+def test_user_catalog_can_add_a_release(tmp_path):
+    """The software catalog goes through the same loader as the others: a user file adds or
+    replaces entries, and a bad one is named."""
+    from wizard.catalog_loader import load_catalog
+    from wizard.errors import CatalogError
+
+    (tmp_path / "software.toml").write_text(
+        '[[software]]\nid = "nvaie-site"\nname = "Site-pinned release"\nrelease = "5.2"\n'
+        'vgpu_branch = 17\ndriver_branch = "R550"\nsource = "Site standard build sheet"\n'
+    )
+    cat = load_catalog(tmp_path)
+    assert cat.software["nvaie-site"].driver_branch == "R550"
+    assert "nvaie-5" in cat.software
+    (tmp_path / "software.toml").write_text(
+        '[[software]]\nid = "bad"\nname = "x"\nrelease = "1"\nvgpu_branch = 17\n'
+        'driver_branch = "550"\nsource = "somewhere"\n'
+    )
+    with pytest.raises(CatalogError, match="driver_branch"):
+        load_catalog(tmp_path)
