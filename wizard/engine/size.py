@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from wizard.engine import sources
+from wizard.engine.buildout import build_out
 from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
 from wizard.engine.compat import check_design
 from wizard.engine.record import Recorder
@@ -28,6 +29,7 @@ def size(design: Design, catalog: Catalog) -> Result:
     ]
     cluster = _cluster(design, workloads, rec)
     _decisions(design, workloads, cluster, rec, gpu.name)
+    built = build_out(design, catalog, gpu, server, cluster, workloads, rec)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,
@@ -35,6 +37,9 @@ def size(design: Design, catalog: Catalog) -> Result:
         "gradient_bytes": a.gradient_bytes,
         "framework_overhead_gb": a.framework_overhead_gb,
         "sharp": a.sharp,
+        "fabric_oversubscription": a.fabric_oversubscription,
+        "max_rack_power_kw": a.max_rack_power_kw,
+        "rack_units": a.rack_units,
         "communication_overlap": "none (upper bound on time)",
         "placement": "whole GPUs; replicas kept inside one host where they fit",
     }
@@ -46,6 +51,10 @@ def size(design: Design, catalog: Catalog) -> Result:
         calculations=rec.calculations,
         warnings=rec.warnings,
         decisions=rec.decisions,
+        topology=built.topology,
+        power=built.power,
+        racks=built.racks,
+        bom=built.bom,
         assumptions=assumptions,
     )
 

@@ -10,6 +10,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from wizard.model.buildout import Bom, Power, Racks, Topology
+
 
 class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -182,4 +184,8 @@ class Result(Out):
     decisions: list[Decision]
     packing: Packing | None = None
     sharing_comparison: list[ModeOption] = Field(default_factory=list)
+    topology: Topology | None = None
+    power: Power | None = None
+    racks: Racks | None = None
+    bom: Bom | None = None
     assumptions: dict[str, float | int | str | bool]
