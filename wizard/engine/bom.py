@@ -9,7 +9,15 @@ from wizard.engine import sources
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
-from wizard.model.catalog import Catalog, FormFactor, Gpu, LicenceUnit, Server
+from wizard.model.catalog import (
+    Catalog,
+    FormFactor,
+    Gpu,
+    Licence,
+    LicenceUnit,
+    PcieTopology,
+    Server,
+)
 from wizard.model.design import DEFAULT_CORES_PER_SOCKET, Design
 from wizard.model.prices import PriceList
 from wizard.model.result import Severity
@@ -45,8 +53,9 @@ def bill_of_materials(
             f"catalog servers/{server.id}",
         )
     ]
+    hgx = "HGX" if server.pcie_topology is PcieTopology.HGX else "SXM"
     board = (
-        "on the HGX baseboard, ordered with the server"
+        f"on the {hgx} baseboard, ordered with the server"
         if gpu.form_factor is FormFactor.SXM
         else f"PCIe, {gpu.slot_width}-slot"
     )
@@ -143,7 +152,7 @@ def _licences(
                 Cat.LICENCE,
                 f"licence:{x.id}",
                 x.part_number,
-                f"{x.vendor} {x.name}, one per physical GPU ({x.term})",
+                f"{_named(x)}, one per physical GPU ({x.term})",
                 t.gpus,
                 "GPU licence",
                 x.source,
@@ -196,13 +205,19 @@ def _licences(
                 Cat.LICENCE,
                 f"licence:{x.id}",
                 x.part_number,
-                f"{x.vendor} {x.name} ({x.unit.value}, minimum {x.min_units}; {x.term})",
+                f"{_named(x)} ({x.unit.value}, minimum {x.min_units}; {x.term})",
                 qty,
                 unit,
                 x.source,
             )
         )
     return out
+
+
+def _named(x: Licence) -> str:
+    """'NVIDIA AI Enterprise', not 'NVIDIA NVIDIA AI Enterprise'."""
+    vendor_words = x.vendor.replace("(", " ").replace(")", " ").split()
+    return x.name if x.name.split()[0] in vendor_words else f"{x.vendor} {x.name}"
 
 
 def apply_prices(bom: bo.Bom, prices: PriceList) -> bo.Bom:

@@ -260,7 +260,8 @@ def _spines(
     ports = spine.switch.ports
     sw = leaf.switch
     room = sw.uplink_ports or sw.ports  # upper bound on uplinks a leaf can give
-    for count in range(max(math.ceil(leaves * up / ports), 1), up + 1):
+    up = max(up, 2)  # two spines at least, so one failing leaves every leaf connected
+    for count in range(max(math.ceil(leaves * up / ports), 2), up + 1):
         per = math.ceil(up / count)
         if leaves * per <= ports and per * count <= room:
             return count, per * count
