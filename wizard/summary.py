@@ -52,10 +52,37 @@ def summary_lines(r: Result) -> list[str]:
             lines.append(f"    time to train {_num(w.time_to_train_hours, 'h')}")
         if w.inference_tokens_per_s_total is not None:
             lines.append(f"    throughput {_num(w.inference_tokens_per_s_total, 'tokens/s', 0)}")
+    lines += _build_out(r)
     if r.warnings:
         lines += ["", "Warnings:"]
         lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
     if r.decisions:
         lines += ["", "Design decisions:"]
         lines += [f"  ({d.id}) {d.text} Reason: {d.reason}" for d in r.decisions]
+    return lines
+
+
+def _build_out(r: Result) -> list[str]:
+    lines: list[str] = []
+    if r.topology and r.topology.hosts:
+        h = r.topology.hosts[0]
+        lines += [
+            "",
+            "Host and network:",
+            f"  {h.hosts} x {h.server_name}: {h.sockets} CPUs, {h.pcie_switches} PCIe switch(es), "
+            f"{h.gpus} GPUs (NVLink: {h.nvlink}), {h.nics} GPU-fabric NIC(s)",
+        ]
+        for p in r.topology.fabric.planes:
+            kit = ", ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or p.note
+            lines.append(f"  {p.name:<8} {p.technology}, {p.host_ports} host ports: {kit}")
+    if r.power and r.racks:
+        lines += [
+            f"  power    {_num(r.power.host_w, 'W', 0)} per host, {_num(r.power.total_kw, 'kW')} "
+            f"in all, {_num(r.power.btu_per_hour, 'BTU/h', 0)}",
+            f"  racks    {r.racks.host_racks} for hosts (up to {r.racks.hosts_per_rack} each, "
+            f"{r.racks.limited_by}), {r.racks.network_racks} for network",
+        ]
+    if r.bom:
+        lines += ["", "Bill of materials:"]
+        lines += [f"  {ln.quantity:>6} {ln.unit:<13} {ln.description[:80]}" for ln in r.bom.lines]
     return lines

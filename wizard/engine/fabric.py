@@ -1,6 +1,7 @@
 """The network fabric: NICs per host by role, and leaf/spine switches for each network.
 
-Three networks, as vSphere GPU clusters are usually built: the GPU (compute) fabric for
+Three networks, as NVIDIA's Enterprise Reference Architecture builds GPU clusters (see
+``NVIDIA_ERA``): the GPU (compute) fabric for
 gradient and remote-GPU traffic, over RDMA where chosen; the service network for management,
 vMotion and storage on the server's own ports; out-of-band management for the BMCs. Each
 switched network is a two-tier leaf/spine (folded Clos) sized from its host ports, the leaf
@@ -24,9 +25,13 @@ CLOS = (
     "oversubscription = downlink / uplink bandwidth per leaf (Al-Fares et al., A Scalable, "
     "Commodity Data Center Network Architecture, SIGCOMM 2008, section 2.1)"
 )
-NON_BLOCKING = (
-    "NVIDIA DGX SuperPOD reference architecture: the compute fabric is a full-bisection "
-    "(non-blocking) fat tree, because synchronous training waits for the slowest link"
+NVIDIA_ERA = (
+    "NVIDIA Enterprise Reference Architecture, HGX AI Factory (H100/H200/B200), Networking "
+    "Physical Topologies, https://docs.nvidia.com/enterprise-reference-architectures/"
+    "hgx-ai-factory-h100-h200-b200/latest/networking-physical-topologies.html: three fabrics "
+    "(compute east/west, converged north/south, out-of-band management); the compute fabric "
+    "is a full non-blocking fat tree in a leaf-spine manner; converged ports go to two "
+    "separate switches for redundancy"
 )
 SEED_RDMA = (
     "VMware, Sharing GPUs in Machine Learning Environments (2020), sections 4.2-4.3.1: RDMA, "
@@ -204,7 +209,7 @@ def size_plane(
             {"downlinks": down, "speed_gbps": speed, "uplinks": up, "uplink_gbps": up_speed},
             built,
             ":1",
-            CLOS,
+            CLOS + "; target: " + (NVIDIA_ERA if oversub == 1 else sources.ASSUMPTION),
         )
     rec.calc(
         f"{key}.leaves",
@@ -433,8 +438,9 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
         kit = " and ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or "no catalog switch"
         if p.name == "compute":
             reason = (
-                "Synchronous training waits for the slowest link, so the GPU fabric is "
-                "non-blocking, as in NVIDIA's DGX SuperPOD reference architecture."
+                "Synchronous training waits for the slowest link, so the GPU fabric is a "
+                "non-blocking leaf/spine, as in NVIDIA's Enterprise Reference Architecture for "
+                "HGX clusters."
                 if o == 1
                 else f"A stated design assumption of {o:g}:1, editable in the design's assumptions."
             )
