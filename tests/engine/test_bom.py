@@ -111,3 +111,21 @@ def test_licence_choices_are_checked(catalog, licensing, message):
     doc["licensing"] = licensing
     problems = [str(p) for p in check_design(design_from_dict(doc), catalog)]
     assert any(p.startswith(message) for p in problems), problems
+
+
+def test_bridge_count_is_in_the_calculation_log(catalog):
+    from tests.engine.conftest import calc
+
+    doc = design_dict("bert-large-25gbe")
+    doc["hardware"]["nvlink"] = True
+    c = calc(size(design_from_dict(doc), catalog), "topology.nvlink_bridges_per_host")
+    assert (c.value, c.inputs) == (6, {"groups": 2, "bridges_per_group": 3})
+
+
+def test_no_hosts_means_nothing_to_build(catalog):
+    doc = design_dict("bert-large-25gbe")  # N+0
+    doc["workloads"][0]["count"] = 0
+    r = size(design_from_dict(doc), catalog)
+    assert r.cluster.hosts_total == 0
+    assert (r.topology.fabric.planes, r.racks.racks, r.bom.lines) == ([], [], [])
+    assert r.power.total_w == 0

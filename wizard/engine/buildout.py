@@ -41,6 +41,16 @@ def build_out(
         w.allreduce_link and w.gpus_per_replica * w.replicas > hw.gpus_per_host for w in workloads
     )
     topology.check(lay, nic, hw, multi_host, rec)
+    if lay.bridge_groups:
+        rec.calc(
+            "topology.nvlink_bridges_per_host",
+            "bridged GPU groups per host x bridges per group",
+            {"groups": len(lay.bridge_groups), "bridges_per_group": gpu.nvlink.bridges_per_group},
+            lay.bridges,
+            "bridges",
+            f"{gpu.name} in the GPU catalog (nvlink.bridges_per_group; see its source_note); "
+            + topology.SEED_NVLINK_BRIDGE,
+        )
     _decide_host(host, nic.model if nic else None, hw.gpudirect_rdma, rec)
     ring_list = topology.rings(lay, hw, catalog, workloads, rec)
     net = fabric.fabric(design, catalog, nic, hosts, multi_host, rec)

@@ -329,7 +329,7 @@ def fabric(
                 f"RDMA: {hw.rdma.value}" + ("; GPUDirect RDMA" if hw.gpudirect_rdma else ""),
             )
         )
-        tech = FABRIC_LABEL[hw.fabric]
+    if compute and hosts:
         planes.append(
             size_plane(
                 "compute",
@@ -340,7 +340,7 @@ def fabric(
                 oversub,
                 catalog,
                 rec,
-                tech,
+                FABRIC_LABEL[hw.fabric],
                 hw.rdma.value,
             )
         )
