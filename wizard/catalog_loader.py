@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from wizard.errors import CatalogError, describe_validation_error
 from wizard.model.catalog import CATALOG_KINDS, Catalog, Sourced
+from wizard.safe_read import decode_utf8, read_limited
 
 MAX_CATALOG_BYTES = 5_000_000
 
@@ -35,6 +36,8 @@ def _parse(text: str, where: str) -> dict[str, Any]:
         raise CatalogError(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:
         raise CatalogError(f"{where}: nested too deeply to be a catalog") from None
+    except ValueError as exc:  # an integer with more digits than Python converts
+        raise CatalogError(f"{where}: a number in it cannot be read ({exc})") from None
 
 
 def _entries(doc: dict[str, Any], kind: str, where: str) -> list[Any]:
@@ -70,15 +73,8 @@ def parse_entries(text: str, kind: str, where: str) -> dict[str, Sourced]:
 
 
 def _read_user_file(path: Path) -> str:
-    try:
-        size = path.stat().st_size
-        if size > MAX_CATALOG_BYTES:
-            raise CatalogError(f"{path}: {size} bytes is larger than a catalog can be")
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise CatalogError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot be read: {exc.strerror}") from None
+    data = read_limited(path, MAX_CATALOG_BYTES, "catalog file", CatalogError)
+    return decode_utf8(data, str(path), CatalogError)
 
 
 def shipped_text(kind: str) -> str:

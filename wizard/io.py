@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import tempfile
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 
 from wizard.errors import DesignError, describe_validation_error
 from wizard.model.design import SCHEMA_VERSION, Design
+from wizard.safe_read import decode_utf8, read_limited
 
 MAX_DESIGN_BYTES = 10_000_000
 MAX_DEPTH = 64
@@ -29,6 +31,14 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 def _refuse_constant(name: str) -> float:
     raise DesignError(f"{name} is not a number a design can hold")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number as a float; one too large for a float (1e999) is refused like Infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise DesignError(f"{text[:40]} is not a number a design can hold")
+    return value
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -49,11 +59,15 @@ def _depth(value: Any, limit: int) -> int:
 
 def parse_design_text(text: str, where: str = "design") -> dict[str, Any]:
     try:
-        doc = json.loads(text, parse_constant=_refuse_constant)
+        doc = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise DesignError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
         raise DesignError(f"{where}: nested too deeply to be a design") from None
+    except DesignError as exc:
+        raise DesignError(f"{where}: {line}" for line in exc.problems) from None
+    except ValueError as exc:  # an integer with more digits than Python converts
+        raise DesignError(f"{where}: a number in it cannot be read ({exc})") from None
     if not isinstance(doc, dict):
         raise DesignError(f"{where}: a design is a JSON object, not {type(doc).__name__}")
     if _depth(doc, MAX_DEPTH) > MAX_DEPTH:
@@ -94,19 +108,10 @@ def design_from_text(text: str, where: str = "design") -> Design:
 
 
 def load_design(path: str | os.PathLike[str]) -> Design:
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_DESIGN_BYTES:
-            raise DesignError(f"{p}: {size:,} bytes is larger than a design file can be")
-        data = p.read_bytes()
-    except OSError as exc:
-        raise DesignError(f"{p}: cannot be read: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DesignError(f"{p}: not UTF-8 text (bad byte at offset {exc.start})") from None
-    return design_from_text(text, str(p))
+    """Read a design file: a regular UTF-8 JSON file of at most ``MAX_DESIGN_BYTES``."""
+    data = read_limited(path, MAX_DESIGN_BYTES, "design file", DesignError)
+    text = decode_utf8(data, str(path), DesignError)
+    return design_from_text(text, str(path))
 
 
 def design_to_text(design: Design) -> str:

@@ -22,27 +22,21 @@ from pydantic import ValidationError
 
 from wizard.errors import UserError, describe_validation_error
 from wizard.model.prices import PriceList
+from wizard.safe_read import decode_utf8, read_limited
 
 MAX_PRICE_FILE_BYTES = 5_000_000
 
 
 def load_prices(path: str | Path) -> PriceList:
     p = Path(path)
-    try:
-        if p.stat().st_size > MAX_PRICE_FILE_BYTES:
-            raise UserError(
-                f"{p}: larger than a price list can be ({MAX_PRICE_FILE_BYTES:,} bytes)"
-            )
-        text = p.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise UserError(f"{p}: cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{p}: not UTF-8 text (bad byte at offset {exc.start})") from None
+    text = decode_utf8(read_limited(p, MAX_PRICE_FILE_BYTES, "price list"), str(p))
     if p.suffix.lower() == ".toml":
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise UserError(f"{p}: not valid TOML: {exc}") from None
+        except (ValueError, RecursionError) as exc:  # huge integers, deep nesting
+            raise UserError(f"{p}: cannot be read as a price list ({exc})") from None
     elif p.suffix.lower() == ".csv":
         doc = _csv(text, p)
     else:
@@ -54,7 +48,10 @@ def load_prices(path: str | Path) -> PriceList:
 
 
 def _csv(text: str, p: Path) -> dict:
-    rows = list(csv.reader(io.StringIO(text)))
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:  # e.g. a field longer than the csv module reads
+        raise UserError(f"{p}: not a readable CSV file ({exc})") from None
     header = [h.strip().lower() for h in rows[0]] if rows else []
     if header[:2] != ["item", "unit_price"]:
         raise UserError(f"{p}: the first row must be 'item,unit_price,currency' (got {rows[:1]})")

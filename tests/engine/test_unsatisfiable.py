@@ -24,13 +24,27 @@ def test_model_too_big_for_any_layout_is_an_error_warning(catalog):
 
 def test_impossible_target_time_warns(catalog):
     doc = design_dict("bert-large-25gbe")
-    doc["workloads"][0]["training"]["target_hours"] = 0.001
+    doc["workloads"][0]["training"]["target_hours"] = 0.05
     doc["workloads"][0]["parallelism"] = {}
     doc["workloads"][0]["training"]["iterations_per_epoch"] = 30000
     r = _size(doc, catalog)
     (w,) = r.workloads
     assert w.gpus_for_target_time > 1000
     assert any(x.code == "target-time-missed" for x in r.warnings)
+
+
+def test_target_time_beyond_one_design_is_refused_naming_it(catalog):
+    """3 minutes for 30,000 x 100 BERT-Large iterations would need ~890,000 GPUs: more than
+    one design holds, so the target is named rather than a cluster of that size built."""
+    doc = design_dict("bert-large-25gbe")
+    doc["workloads"][0]["training"]["target_hours"] = 0.001
+    doc["workloads"][0]["parallelism"] = {}
+    doc["workloads"][0]["training"]["iterations_per_epoch"] = 30000
+    with pytest.raises(DesignError) as info:
+        _size(doc, catalog)
+    (line,) = info.value.problems
+    assert line.startswith("workloads[0].training.target_hours: ")
+    assert "892,718 GPU allocation(s)" in line and "65,536" in line
 
 
 def test_hardware_that_cannot_host_the_gpu_is_a_design_error(catalog):

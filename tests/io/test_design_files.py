@@ -175,7 +175,7 @@ def test_oversized_file_is_refused_without_reading(tmp_path, monkeypatch):
     monkeypatch.setattr(design_io, "MAX_DESIGN_BYTES", 100)
     path = tmp_path / "big.json"
     path.write_text(json.dumps(minimal()))
-    with pytest.raises(DesignError, match="larger than a design file can be"):
+    with pytest.raises(DesignError, match="more than the 100 bytes a design file may be"):
         load_design(path)
 
 

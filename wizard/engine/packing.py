@@ -54,7 +54,8 @@ def pack_fractional(
         return memo[key]
 
     for k, item in enumerate(sorted(items, key=lambda i: -i.size)):
-        for _ in range(item.count):
+        left = item.count
+        while left:
             best: tuple[float, S, S] | None = None
             for state, ids in by_state.items():
                 if not ids:
@@ -63,12 +64,9 @@ def pack_fractional(
                 if after is not None and (best is None or fullness(after) > best[0]):
                     best = (fullness(after), state, after)
             if best is None:
-                after = place(empty, item.payload)
-                if after is None:
-                    raise ValueError(f"{item.payload} does not fit an empty GPU")
-                bins.append(Bin(after, [item.payload]))
-                by_state.setdefault(after, []).append(len(bins) - 1)
+                left -= _open_bins(bins, by_state, item.payload, left, empty, place)
                 continue
+            left -= 1
             _, before, after = best
             index = by_state[before].pop()
             b = bins[index]
@@ -76,6 +74,37 @@ def pack_fractional(
             b.payloads.append(item.payload)
             by_state.setdefault(after, []).append(index)
     return bins
+
+
+def _open_bins(
+    bins: list[Bin[S, P]],
+    by_state: dict[S, list[int]],
+    payload: P,
+    left: int,
+    empty: S,
+    place: Callable[[S, P], S | None],
+) -> int:
+    """Open bins for ``left`` identical slots that no open bin takes; returns how many placed.
+
+    No open bin takes the slot, so best fit puts each following copy into the newest bin until
+    it is full, then opens another: every bin fills the same way. Filling one and copying its
+    state gives the same bins, and the same order of known states (which breaks ties later), as
+    placing slot by slot, in time independent of the count.
+    """
+    chain: list[S] = []  # the states one bin passes through as it fills
+    state = place(empty, payload)
+    while state is not None and len(chain) < left:
+        chain.append(state)
+        by_state.setdefault(state, [])
+        state = place(state, payload)
+    if not chain:
+        raise ValueError(f"{payload} does not fit an empty GPU")
+    per_bin = len(chain)
+    full, rest = divmod(left, per_bin)
+    for n in [per_bin] * full + ([rest] if rest else []):
+        bins.append(Bin(chain[n - 1], [payload] * n))
+        by_state[chain[n - 1]].append(len(bins) - 1)
+    return left
 
 
 @dataclass

@@ -123,12 +123,15 @@ def racks(
             "failure domain to rack to plan for it",
             Severity.INFO,
         )
-    for r in out:
-        if r.power_w > limit:
-            rec.warn(
-                "rack-power-over-limit",
-                f"Rack {r.name} draws {r.power_w:,.0f} W, over the {a.max_rack_power_kw:g} kW limit",
-            )
+    over = [r for r in out if r.power_w > limit]
+    if over:  # one warning for all of them: a large cluster can have thousands of racks
+        worst = max(over, key=lambda r: r.power_w)
+        names = ", ".join(r.name for r in over[:3]) + (", …" if len(over) > 3 else "")
+        rec.warn(
+            "rack-power-over-limit",
+            f"{len(over)} rack(s) ({names}) draw over the {a.max_rack_power_kw:g} kW limit, "
+            f"up to {worst.power_w:,.0f} W ({worst.name})",
+        )
     if hosts:
         reason = {
             "power": f"The {a.max_rack_power_kw:g} kW rack power limit binds before the "

@@ -13,6 +13,7 @@ class Recorder:
     calculations: list[Calculation] = field(default_factory=list)
     warnings: list[Warning_] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
+    _warned: set[tuple[str, str]] = field(default_factory=set, repr=False)
 
     def calc(
         self,
@@ -33,7 +34,9 @@ class Recorder:
         return value
 
     def warn(self, code: str, message: str, severity: Severity = Severity.WARNING) -> None:
-        if not any(w.code == code and w.message == message for w in self.warnings):
+        """Record a warning once; a set keeps this constant-time for designs with many racks."""
+        if (code, message) not in self._warned:
+            self._warned.add((code, message))
             self.warnings.append(Warning_(code=code, severity=severity, message=message))
 
     def decide(self, text: str, reason: str) -> None:

@@ -10,11 +10,17 @@ from wizard.engine.record import Recorder
 from wizard.engine.sharing_checks import sharing_checks
 from wizard.engine.software import plan_software
 from wizard.engine.storage import plan_storage
-from wizard.engine.workload import WorkloadSizer
+from wizard.engine.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog
-from wizard.model.design import Design, HaLevel, SharingMode
+from wizard.model.design import Design, HaLevel, SharingMode, WorkloadGroup
 from wizard.model.result import Cluster, Result, Severity, WorkloadResult
+
+# The most GPU allocations (whole GPUs, vGPUs, MIG instances, pool shares: one per GPU of each
+# member) one design may ask for. One vCenter manages at most 2,500 hosts and 40,000 powered-on
+# VMs (VMware configuration maximums, vSphere 8), so a larger estate is several designs; the
+# bound also keeps sizing within seconds and the Result within a readable size.
+MAX_GPU_ALLOCATIONS = 65_536
 
 
 def size(design: Design, catalog: Catalog) -> Result:
@@ -30,6 +36,7 @@ def size(design: Design, catalog: Catalog) -> Result:
         WorkloadSizer(i, group, design, catalog, gpu, server, rec).size()
         for i, group in enumerate(design.workloads)
     ]
+    _check_scale(design, workloads)
     need_list = sharing.needs(design, gpu, workloads)
     chosen = sharing.pack(
         design, gpu, need_list, {g.name: g.sharing_mode for g in design.workloads}
@@ -84,6 +91,37 @@ def size(design: Design, catalog: Catalog) -> Result:
         bom=built.bom,
         assumptions=assumptions,
     )
+
+
+def _check_scale(design: Design, workloads: list[WorkloadResult]) -> None:
+    """Refuse, naming the groups that ask most, a design beyond what one design can hold;
+    checked on the sized counts, before anything is placed GPU by GPU."""
+    total = sum(w.gpus_total for w in workloads)
+    if total <= MAX_GPU_ALLOCATIONS:
+        return
+    biggest = sorted(
+        (i for i, w in enumerate(workloads) if w.gpus_total),
+        key=lambda i: -workloads[i].gpus_total,
+    )[:5]
+    raise DesignError(
+        f"workloads[{i}].{_scale_field(design.workloads[i], workloads[i])}: "
+        f"'{w.name}' asks for {w.gpus_total:,} GPU allocation(s) "
+        f"({w.gpus_total // max(w.gpus_per_replica, 1):,} member(s) x {w.gpus_per_replica} GPU(s)); "
+        f"the design asks for {total:,} in all, more than the {MAX_GPU_ALLOCATIONS:,} one design "
+        "holds (one vCenter manages at most 2,500 hosts and 40,000 powered-on VMs): split the "
+        "estate into several designs"
+        for i, w in ((i, workloads[i]) for i in biggest)
+    )
+
+
+def _scale_field(group: WorkloadGroup, w: WorkloadResult) -> str:
+    """The answer that made a group large: its data parallelism, its target time or its count."""
+    if w.sized_from == "model" and group.kind in TRAINING_KINDS:
+        if group.parallelism.data_parallel is not None:
+            return "parallelism.data_parallel"
+        if w.gpus_for_target_time and group.training and group.training.target_hours:
+            return "training.target_hours"
+    return "count"
 
 
 def _cluster(

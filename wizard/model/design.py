@@ -42,6 +42,20 @@ class ProjectInfo(Model):
     currency: str = Field(default="EUR", pattern=r"^[A-Z]{3}$")
     notes: Text = ""
 
+    @field_validator("logo_path")
+    @classmethod
+    def _logo_path(cls, value: str | None) -> str | None:
+        """Only the path is known at load; the report checks the file itself. A NUL or other
+        control character cannot name a file and makes path functions raise."""
+        if value is None:
+            return None
+        if not value.strip():
+            raise ValueError("logo_path is empty; leave it out for no logo")
+        bad = next((c for c in value if ord(c) < 32 or ord(c) == 127), None)
+        if bad is not None:
+            raise ValueError(f"control character {bad!r} in the logo path")
+        return value
+
 
 # ------------------------------------------------------------------------------- workloads
 

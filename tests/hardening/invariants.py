@@ -1,0 +1,219 @@
+"""What must hold for every Result the engine returns, whatever design it was given.
+
+``check(result, design, catalog)`` returns every broken invariant as a line of text, so a
+failing property test shows all of them at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from wizard.engine import mig
+from wizard.model.buildout import BomCategory
+from wizard.model.catalog import Catalog
+from wizard.model.design import Design
+from wizard.model.result import Result
+
+CAPACITY_WARNING = "capacity-below-demand-after-failure"
+
+
+def numbers(node: Any, path: str = "result"):
+    """Every number in a JSON tree, with its path."""
+    if isinstance(node, bool):
+        return
+    if isinstance(node, int | float):
+        yield path, node
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            yield from numbers(v, f"{path}.{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from numbers(v, f"{path}[{i}]")
+
+
+def check_numbers(result: Result) -> list[str]:
+    out = []
+    for path, value in numbers(result.model_dump(mode="python")):
+        if isinstance(value, float) and not math.isfinite(value):
+            out.append(f"{path} is {value}")
+        elif value < 0:
+            out.append(f"{path} is negative ({value})")
+    return out
+
+
+def check_capacity(result: Result, design: Design) -> list[str]:
+    c = result.cluster
+    out = []
+    gph = design.hardware.gpus_per_host
+    if c.gpus_per_host != gph:
+        out.append(f"gpus_per_host {c.gpus_per_host} != design {gph}")
+    if c.hosts_total != c.hosts_for_capacity + c.hosts_for_ha + c.hosts_for_maintenance:
+        out.append("hosts_total is not capacity + HA + maintenance hosts")
+    if c.gpus_total != c.hosts_total * gph:
+        out.append(f"gpus_total {c.gpus_total} != {c.hosts_total} hosts x {gph}")
+    left = c.hosts_total - c.host_failures_tolerated
+    if c.gpus_after_failures != left * gph:
+        out.append(f"gpus_after_failures {c.gpus_after_failures} != {left} hosts x {gph}")
+    ok = left >= c.hosts_for_capacity
+    if c.capacity_after_failures_ok != ok:
+        out.append(
+            f"capacity_after_failures_ok says {c.capacity_after_failures_ok}, but {left} hosts "
+            f"remain for {c.hosts_for_capacity} needed"
+        )
+    if c.capacity_after_failures_ok and c.gpus_after_failures < c.gpus_demand:
+        out.append(
+            f"capacity said ok, yet {c.gpus_after_failures} GPUs after failures < demand "
+            f"{c.gpus_demand}"
+        )
+    if c.gpus_demand > c.hosts_for_capacity * gph:
+        out.append(f"demand {c.gpus_demand} GPUs does not fit {c.hosts_for_capacity} hosts")
+    warned = [w for w in result.warnings if w.code == CAPACITY_WARNING]
+    if not ok and not warned:
+        out.append("capacity after failures is short but no capacity warning says so")
+    for w in warned:  # a warning must be backed by a shortfall in the numbers
+        one_down = (c.hosts_total - 1) * gph
+        short = (
+            not ok
+            or one_down < c.gpus_demand
+            or c.hosts_total - max(1, c.host_failures_tolerated) < c.hosts_for_capacity
+        )
+        if not short:
+            out.append(f"capacity warning without a shortfall: {w.message}")
+    return out
+
+
+def check_packing(result: Result, design: Design, catalog: Catalog) -> list[str]:
+    p = result.packing
+    out: list[str] = []
+    if p is None:
+        return ["no packing"]
+    gpu = catalog.gpus[result.gpu]
+    c = result.cluster
+    if p.gpus_used != c.gpus_demand or p.hosts_used != c.hosts_for_capacity:
+        out.append(
+            f"packing uses {p.gpus_used} GPUs on {p.hosts_used} hosts; cluster says "
+            f"{c.gpus_demand} on {c.hosts_for_capacity}"
+        )
+    placed: Counter[str] = Counter()
+    vgpu_profiles = {q.name: q for q in gpu.vgpu.profiles} if gpu.vgpu else {}
+    used = 0
+    for host in p.hosts:
+        if len(host.gpus) != design.hardware.gpus_per_host:
+            out.append(f"host {host.host} lists {len(host.gpus)} GPUs")
+        for g in host.gpus:
+            where = f"host {host.host} GPU {g.gpu}"
+            if g.mode != "free":
+                used += 1
+            for s in g.slots:
+                placed[s.workload] += 1
+            if g.memory_used_gb > gpu.memory_gb + 1e-6:
+                out.append(f"{where}: {g.memory_used_gb} GB used of {gpu.memory_gb}")
+            if not (0 <= g.compute_used <= 1 + 1e-9 and 0 <= g.utilization <= 1 + 1e-9):
+                out.append(f"{where}: compute {g.compute_used}, utilization {g.utilization}")
+            if g.mode == "mig":
+                instances = mig.parse_layout(g.layout)
+                problems = mig.validate_layout(gpu, instances)
+                out += [f"{where}: MIG layout {g.layout}: {x}" for x in problems]
+                slots = sorted(mig.Instance(s.start or 0, s.profile or "") for s in g.slots)
+                if slots != sorted(instances):
+                    out.append(f"{where}: slots {slots} do not match layout {g.layout}")
+            elif g.mode == "vgpu":
+                profiles = Counter(s.profile for s in g.slots)
+                if any(name not in vgpu_profiles for name in profiles):
+                    out.append(f"{where}: unknown vGPU profile in {dict(profiles)}")
+                    continue
+                fb = sum(vgpu_profiles[n].framebuffer_gb * k for n, k in profiles.items())
+                if fb > gpu.memory_gb + 1e-6:
+                    out.append(f"{where}: vGPU framebuffer {fb} GB > {gpu.memory_gb} GB")
+                if len(profiles) == 1:
+                    ((name, k),) = profiles.items()
+                    if k > vgpu_profiles[name].max_per_gpu:
+                        out.append(f"{where}: {k} x {name}, max {vgpu_profiles[name].max_per_gpu}")
+                else:
+                    if not design.hardware.vgpu_mixed_sizes:
+                        out.append(f"{where}: mixed vGPU sizes {dict(profiles)} not allowed")
+                    for name, k in profiles.items():
+                        most = vgpu_profiles[name].max_per_gpu_mixed or 0
+                        if k > most:
+                            out.append(f"{where}: {k} x {name} mixed, max {most}")
+    if used != p.gpus_used:
+        out.append(f"packing lists {used} busy GPUs but says {p.gpus_used}")
+    for w in result.workloads:
+        if placed[w.name] != w.gpus_total:
+            out.append(f"{w.name}: {placed[w.name]} slots placed for {w.gpus_total} GPUs needed")
+    return out
+
+
+def check_comparison(result: Result) -> list[str]:
+    out = []
+    rows = result.sharing_comparison
+    if not rows or rows[0].mode != "as-designed":
+        return ["the comparison has no as-designed row"]
+    first = rows[0]
+    c = result.cluster
+    if (first.gpus, first.hosts_for_capacity, first.hosts_total) != (
+        c.gpus_demand,
+        c.hosts_for_capacity,
+        c.hosts_total,
+    ):
+        out.append("the as-designed comparison row disagrees with the cluster")
+    for r in rows:
+        if not 0 <= r.mean_utilization <= 1 + 1e-9:
+            out.append(f"{r.mode}: mean utilization {r.mean_utilization}")
+    return out
+
+
+def check_buildout(result: Result) -> list[str]:
+    out: list[str] = []
+    topo, bom, c = result.topology, result.bom, result.cluster
+    if topo is None or bom is None or result.power is None or result.racks is None:
+        return ["build-out missing"]
+    t = topo.totals
+    if t.hosts != c.hosts_total or sum(h.hosts for h in topo.hosts) != c.hosts_total:
+        out.append(f"topology has {t.hosts} hosts; cluster {c.hosts_total}")
+    if t.gpus != c.gpus_total or sum(h.gpus * h.hosts for h in topo.hosts) != t.gpus:
+        out.append(f"topology has {t.gpus} GPUs; cluster {c.gpus_total}")
+    qty: Counter[str] = Counter()
+    for line in bom.lines:
+        qty[line.item] += line.quantity
+        if line.quantity <= 0:
+            out.append(f"BOM line {line.item} has quantity {line.quantity}")
+    expected: dict[str, int] = {
+        f"server:{result.server}": t.hosts,
+        f"gpu:{result.gpu}": t.gpu_boards,
+    }
+    expected |= {f"nic:{k}": v for k, v in t.nics.items()}
+    expected |= {f"switch:{k}": v for k, v in t.switches.items()}
+    expected |= {f"cable:{k}": v for k, v in t.cables.items()}
+    expected |= {f"transceiver:{k}": v for k, v in t.transceivers.items()}
+    if t.nvlink_bridges:
+        expected[f"nvlink-bridge:{result.gpu}"] = t.nvlink_bridges
+    for item, n in expected.items():
+        if qty.get(item, 0) != n:
+            out.append(f"BOM {item}: {qty.get(item, 0)}, topology counts {n}")
+    for line in bom.lines:
+        if line.category is not BomCategory.LICENCE and line.item not in expected:
+            out.append(f"BOM {line.item} is not in the topology counts")
+    pw = result.power
+    if not math.isclose(pw.total_kw * 1000, pw.total_w, rel_tol=1e-9, abs_tol=1e-6):
+        out.append(f"power {pw.total_kw} kW vs {pw.total_w} W")
+    if pw.hosts != c.hosts_total:
+        out.append(f"power counts {pw.hosts} hosts; cluster {c.hosts_total}")
+    racked = [h for r in result.racks.racks for h in r.hosts]
+    if sorted(racked) != list(range(c.hosts_total)):
+        out.append(
+            f"racks hold hosts {len(racked)} (distinct {len(set(racked))}) of {c.hosts_total}"
+        )
+    return out
+
+
+def check(result: Result, design: Design, catalog: Catalog) -> list[str]:
+    return (
+        check_numbers(result)
+        + check_capacity(result, design)
+        + check_packing(result, design, catalog)
+        + check_comparison(result)
+        + check_buildout(result)
+    )
