@@ -60,19 +60,29 @@ def _checked(args: argparse.Namespace):
 # ---------------------------------------------------------------------------- commands
 
 
+def _sized(args: argparse.Namespace, design, catalog):
+    """The Result; the engine's refusals (e.g. beyond one design's size) name the file too."""
+    from wizard.engine.size import size
+
+    try:
+        return size(design, catalog)
+    except UserError as exc:
+        raise UserError(f"{args.design}: {p}" for p in exc.problems) from None
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
-    design, _ = _checked(args)
+    design, catalog = _checked(args)
+    _sized(args, design, catalog)  # the engine's limits are part of validity
     groups = len(design.workloads)
     _out(f"{args.design}: valid (schema {design.schema_version}, {groups} workload group(s))")
     return EXIT_OK
 
 
 def cmd_size(args: argparse.Namespace) -> int:
-    from wizard.engine.size import size
     from wizard.summary import summary_lines
 
     design, catalog = _checked(args)
-    result = size(design, catalog)
+    result = _sized(args, design, catalog)
     if args.json:
         _out(result.model_dump_json(indent=2))
     else:
@@ -88,7 +98,6 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_bom(args: argparse.Namespace) -> int:
     from wizard.engine.bom import apply_prices
-    from wizard.engine.size import size
     from wizard.io import atomic_write_bytes
 
     out = Path(args.output)
@@ -96,7 +105,7 @@ def cmd_bom(args: argparse.Namespace) -> int:
     if fmt not in (".csv", ".xlsx"):
         raise UserError(f"{args.output}: the bill of materials is written as .csv or .xlsx")
     design, catalog = _checked(args)
-    bom = size(design, catalog).bom
+    bom = _sized(args, design, catalog).bom
     assert bom is not None
     if args.prices:
         from wizard.pricing import check_currency, load_prices

@@ -8,9 +8,11 @@ target, so a crash mid-save leaves the previous file intact.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -29,16 +31,23 @@ MAX_DEPTH = 64
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
-def _refuse_constant(name: str) -> float:
-    raise DesignError(f"{name} is not a number a design can hold")
+def _non_finite(value: Any, path: str = ""):
+    """Paths of NaN and infinite numbers in a parsed document, so a refusal names the field."""
+    stack = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            yield where or "(top level)", node
+        elif isinstance(node, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(node))
 
 
-def _finite_float(text: str) -> float:
-    """A JSON number as a float; one too large for a float (1e999) is refused like Infinity."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise DesignError(f"{text[:40]} is not a number a design can hold")
-    return value
+def _json_name(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    return "Infinity (or a number too large for one)" if value > 0 else "-Infinity"
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -59,19 +68,23 @@ def _depth(value: Any, limit: int) -> int:
 
 def parse_design_text(text: str, where: str = "design") -> dict[str, Any]:
     try:
-        doc = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        doc = json.loads(text)  # NaN, Infinity and 1e999 parse to floats, refused below by path
     except json.JSONDecodeError as exc:
         raise DesignError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
         raise DesignError(f"{where}: nested too deeply to be a design") from None
-    except DesignError as exc:
-        raise DesignError(f"{where}: {line}" for line in exc.problems) from None
     except ValueError as exc:  # an integer with more digits than Python converts
         raise DesignError(f"{where}: a number in it cannot be read ({exc})") from None
     if not isinstance(doc, dict):
         raise DesignError(f"{where}: a design is a JSON object, not {type(doc).__name__}")
     if _depth(doc, MAX_DEPTH) > MAX_DEPTH:
         raise DesignError(f"{where}: nested more than {MAX_DEPTH} levels deep")
+    bad = sorted(_non_finite(doc))
+    if bad:
+        raise DesignError(
+            f"{where}: {path}: {_json_name(value)} is not a number a design can hold"
+            for path, value in bad
+        )
     return doc
 
 
@@ -123,10 +136,22 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def _refuse_read_only(target: Path) -> None:
+    """A rename replaces even a read-only file; a file someone made read-only is kept."""
+    try:
+        info = target.stat()
+    except OSError:
+        return
+    writable_bits = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+    if not info.st_mode & writable_bits or not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, "the file is read-only", str(target))
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` atomically: temporary file, fsync, rename."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    _refuse_read_only(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -27,6 +27,9 @@ def read_limited(
     than ``limit`` bytes; at most ``limit + 1`` bytes are ever read."""
     p = Path(path)
     try:
+        # Look before opening: opening a pipe for reading waits for a writer.
+        if not stat.S_ISREG(os.stat(p).st_mode):
+            raise error(f"{p}: not a regular file, so not a {what}")
         with open(p, "rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode):
@@ -50,6 +53,11 @@ def decode_utf8(data: bytes, where: str, error: type[UserError] = UserError) -> 
     for bom, name in _BOMS:
         if data.startswith(bom):
             raise error(f"{where}: the text is {name}, not UTF-8; save it as UTF-8")
+    if b"\x00" in data:
+        raise error(
+            f"{where}: not UTF-8 text (it holds NUL bytes: UTF-16 without a byte-order mark, "
+            "or not text at all)"
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
