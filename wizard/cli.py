@@ -219,9 +219,21 @@ def cmd_catalog(args: argparse.Namespace) -> int:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
+    from wizard.preflight import apt_line, has_display, missing_packages
+
     if args.design:
         _design(args.design)  # refuse a bad file here, with the same message as validate
-    raise NotBuiltError("the wizard window is not built yet; the sub-commands work headless")
+    if not has_display():
+        _err("No display found: the wizard needs a desktop (the sub-commands work headless).")
+        return EXIT_INTERNAL
+    missing = missing_packages()
+    if missing:
+        _err("The wizard window needs system libraries that are missing. Install them with:")
+        _err(f"  {apt_line(missing)}")
+        return EXIT_INTERNAL
+    from wizard.gui.app import main as gui_main
+
+    return gui_main(args.design)
 
 
 # ------------------------------------------------------------------------------- parser

@@ -41,6 +41,8 @@ def missing_packages(find=ctypes.util.find_library) -> list[str]:
         os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY")
     ):
         return []
+    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal", "vnc")):
+        return []  # these platform plugins load no xcb library
     return [pkg for lib, pkg in XCB_LIBRARIES.items() if find(lib) is None]
 
 

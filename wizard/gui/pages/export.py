@@ -1,0 +1,167 @@
+"""Page 7: the PDF proposal, the design file and the bill of materials.
+
+Every write is atomic (a temporary file renamed over the target), so a failed export (an
+unwritable folder, a full disk) leaves any earlier file intact; the failure is shown on the page
+and in a message, and the design in the window is untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+)
+
+from wizard.errors import UserError
+from wizard.gui.icons import icon
+from wizard.gui.pages.base import Page
+from wizard.gui.prompts import Prompt, PromptKind
+from wizard.io import save_design
+
+
+class ExportRow:
+    """A button that writes one file, a progress bar, a status line and an Open button."""
+
+    def __init__(self, grid: QGridLayout, row: int, icon_name: str, text: str, what: str):
+        self.what = what
+        self.button = QPushButton(icon(icon_name), text)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setObjectName("muted")
+        self.open_button = QPushButton(icon("folder"), "Open")
+        self.open_button.hide()
+        self.path: Path | None = None
+        grid.addWidget(self.button, row, 0)
+        grid.addWidget(self.progress, row, 1)
+        grid.addWidget(self.status, row, 2)
+        grid.addWidget(self.open_button, row, 3)
+        self.open_button.clicked.connect(self.open)
+
+    def busy(self) -> None:
+        self.progress.show()
+        self.button.setEnabled(False)
+        self.open_button.hide()
+        self.status.setObjectName("muted")
+        self.status.setText(f"Writing the {self.what}…")
+        self._restyle()
+
+    def done(self, path: Path) -> None:
+        self.path = path
+        self.progress.hide()
+        self.button.setEnabled(True)
+        self.status.setObjectName("muted")
+        self.status.setText(f"Wrote {path}")
+        self.open_button.show()
+        self._restyle()
+
+    def failed(self, message: str) -> None:
+        self.progress.hide()
+        self.button.setEnabled(True)
+        self.status.setObjectName("fieldError")
+        self.status.setText(f"Not written: {message}")
+        self._restyle()
+
+    def unavailable(self, reason: str) -> None:
+        self.button.setEnabled(False)
+        self.status.setObjectName("note")
+        self.status.setText(f"Not available: {reason}")
+        self._restyle()
+
+    def open(self) -> None:
+        if self.path is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.path)))
+
+    def _restyle(self) -> None:
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)
+
+
+class ExportPage(Page):
+    def __init__(self, doc, catalog, live, prompt: Callable[[Prompt], object]) -> None:
+        super().__init__(
+            doc,
+            catalog,
+            live,
+            "Export",
+            "Write the proposal, the design file and the bill of materials. A failed write "
+            "never touches an existing file or the design in this window.",
+        )
+        self.prompt = prompt
+        box = QGroupBox("Files")
+        grid = QGridLayout(box)
+        grid.setColumnStretch(2, 1)
+        self.pdf = ExportRow(grid, 0, "pdf", "PDF proposal…", "PDF proposal")
+        self.json = ExportRow(grid, 1, "json", "Design file (JSON)…", "design file")
+        self.bom = ExportRow(grid, 2, "table", "Bill of materials (CSV)…", "bill of materials")
+        self.body.addWidget(box)
+        self.summary = QLabel()
+        self.summary.setObjectName("muted")
+        self.summary.setWordWrap(True)
+        self.body.addWidget(self.summary)
+        self.body.addStretch(1)
+        self.pdf.unavailable("the PDF report is not built yet")
+        self.bom.unavailable("the bill of materials is not built yet")
+        self.json.button.clicked.connect(self.export_json)
+        self.live.updated.connect(self._show_state)
+        self._show_state()
+
+    def _show_state(self) -> None:
+        design = self.live.design
+        self.json.button.setEnabled(design is not None)
+        if design is None:
+            self.summary.setText(
+                "The design is not complete yet, so there is nothing to export: "
+                + "; ".join(self.live.problems[:3])
+            )
+        else:
+            name = design.project.project_name or "this design"
+            self.summary.setText(f"Exports of {name}, as it is now in the window.")
+
+    def _ask_path(self, title: str, suggestion: str, file_filter: str) -> Path | None:
+        start = self.doc.path.parent if self.doc.path else Path.home()
+        answer = self.prompt(
+            Prompt(PromptKind.SAVE_FILE, title, path=str(start / suggestion),
+                   file_filter=file_filter)
+        )  # fmt: skip
+        return Path(str(answer)) if answer else None
+
+    def _stem(self) -> str:
+        if self.doc.path:
+            return self.doc.path.stem
+        p = self.doc.get("project")
+        return "".join(ch if ch.isalnum() else "-" for ch in (p.project_name or "design")).strip(
+            "-"
+        )
+
+    def export_json(self) -> Path | None:
+        design = self.doc.design()
+        if design is None:
+            return None
+        path = self._ask_path("Export the design file", f"{self._stem()}.json", "Design (*.json)")
+        if path is None:
+            return None
+        self.json.busy()
+        try:
+            save_design(design, path)
+        except UserError as exc:
+            self._failed(self.json, exc.problems[0])
+            return None
+        self.json.done(path)
+        return path
+
+    def _failed(self, row: ExportRow, message: str) -> None:
+        row.failed(message)
+        self.prompt(Prompt(PromptKind.ERROR, f"The {row.what} was not written", message))

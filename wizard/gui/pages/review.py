@@ -1,0 +1,248 @@
+"""Page 6: the live result. It refreshes a moment after any edit on any page (see sizing.py)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wizard.gui.icons import icon
+from wizard.gui.pages.base import Page
+from wizard.gui.widgets.cards import CardRow
+from wizard.gui.widgets.memory_bars import MemoryBars
+from wizard.model.result import Result, Severity, WorkloadResult
+
+WORKLOAD_COLUMNS = (
+    "Workload",
+    "GPUs",
+    "Layout",
+    "Memory / GPU",
+    "Time to train",
+    "Allreduce / iteration",
+    "Tokens/s",
+)
+CALC_COLUMNS = ("Figure", "Value", "Unit", "Formula", "Inputs", "Source")
+
+
+def _num(v: float | None, unit: str = "", digits: int = 1) -> str:
+    if v is None:
+        return "—"
+    return f"{v:,.{digits}f}{(' ' + unit) if unit else ''}"
+
+
+def _table(columns: tuple[str, ...]) -> QTableWidget:
+    t = QTableWidget(0, len(columns))
+    t.setHorizontalHeaderLabels(columns)
+    t.verticalHeader().hide()
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setAlternatingRowColors(True)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    return t
+
+
+def _tab(*widgets: QWidget, stretch_last: bool = True) -> QWidget:
+    w = QWidget()
+    v = QVBoxLayout(w)
+    for i, child in enumerate(widgets):
+        v.addWidget(child, 1 if stretch_last and i == len(widgets) - 1 else 0)
+    if not stretch_last:
+        v.addStretch(1)
+    return w
+
+
+class ReviewPage(Page):
+    scrolling = False
+
+    def __init__(self, doc, catalog, live) -> None:
+        super().__init__(
+            doc,
+            catalog,
+            live,
+            "Review",
+            "The sized design. It follows every change on the earlier pages.",
+        )
+        self.problem = QLabel()
+        self.problem.setObjectName("problem")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        self.body.addWidget(self.problem)
+        self.cards = CardRow(
+            [
+                ("hosts", "hosts", "Hosts for capacity, HA and maintenance"),
+                ("gpus", "GPUs in total", "Hosts × GPUs per host"),
+                ("demand", "GPUs the workloads need", "Sum over workload groups"),
+                ("after", "GPUs after failures", "GPUs left after the HA policy's failures"),
+                ("per_host", "GPUs per host", ""),
+                ("utilization", "mean GPU utilization", "From the placement of every workload"),
+            ],
+            columns=6,
+        )
+        self.body.addWidget(self.cards)
+        self.tabs = QTabWidget()
+        self.body.addWidget(self.tabs, 1)
+
+        # Summary
+        self.bars = MemoryBars()
+        bars_title = QLabel("GPU memory per workload (GB per GPU of a replica)")
+        bars_title.setObjectName("sectionTitle")
+        self.workloads = _table(WORKLOAD_COLUMNS)
+        h = self.workloads.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in range(1, len(WORKLOAD_COLUMNS)):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        self.tabs.addTab(_tab(bars_title, self.bars, self.workloads), "Summary")
+
+        # Warnings and decisions
+        self.warnings = QListWidget()
+        self.warnings.setWordWrap(True)
+        self.decisions = QListWidget()
+        self.decisions.setWordWrap(True)
+        self.decisions.setAlternatingRowColors(True)
+        wt = QLabel("Warnings")
+        wt.setObjectName("sectionTitle")
+        dt = QLabel("Design decisions")
+        dt.setObjectName("sectionTitle")
+        w = QWidget()
+        v = QVBoxLayout(w)
+        v.addWidget(wt)
+        v.addWidget(self.warnings, 2)
+        v.addWidget(dt)
+        v.addWidget(self.decisions, 3)
+        self.tabs.addTab(w, "Warnings and decisions")
+
+        # Bill of materials and diagrams come from parts of the product not built yet.
+        self.bom_note = QLabel(
+            "Not available: the bill of materials is not part of the sizing result yet."
+        )
+        self.bom_note.setObjectName("note")
+        self.tabs.addTab(_tab(self.bom_note, stretch_last=False), "Bill of materials")
+        self.diagram_note = QLabel(
+            "Not available: the topology and cluster diagrams are drawn by the PDF report, "
+            "which is not built yet."
+        )
+        self.diagram_note.setObjectName("note")
+        self.diagram_note.setWordWrap(True)
+        self.tabs.addTab(_tab(self.diagram_note, stretch_last=False), "Diagrams")
+
+        # Calculation log
+        self.calcs = _table(CALC_COLUMNS)
+        ch = self.calcs.horizontalHeader()
+        for c in range(len(CALC_COLUMNS)):
+            ch.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
+        ch.setStretchLastSection(True)
+        calc_note = QLabel("How every figure was reached: formula, inputs and source.")
+        calc_note.setObjectName("muted")
+        self.tabs.addTab(_tab(calc_note, self.calcs), "Calculations")
+
+        self.live.updated.connect(self.show_result)
+        self.show_result()
+
+    def initializePage(self) -> None:
+        self.live.current()
+        super().initializePage()
+
+    def problems(self) -> list[str]:
+        if self.live.result is None:
+            return self.live.problems or ["the design does not size yet"]
+        return []
+
+    # ------------------------------------------------------------------ showing
+
+    def show_result(self) -> None:
+        r = self.live.result
+        self.problem.setVisible(r is None)
+        if r is None:
+            lines = self.live.problems or ["the design is not complete"]
+            self.problem.setText("The design does not size yet:\n" + "\n".join(lines))
+            self.cards.clear()
+            self.bars.set_data([], 0)
+            for t in (self.workloads, self.calcs):
+                t.setRowCount(0)
+            self.warnings.clear()
+            self.decisions.clear()
+            self.update_complete()
+            return
+        c = r.cluster
+        self.cards.set("hosts", f"{c.hosts_total:,}",
+                       f"{c.hosts_for_capacity} for capacity + {c.hosts_for_ha} for HA + "
+                       f"{c.hosts_for_maintenance} for maintenance")  # fmt: skip
+        self.cards.set("gpus", f"{c.gpus_total:,}")
+        self.cards.set("demand", f"{c.gpus_demand:,}")
+        self.cards.set("after", f"{c.gpus_after_failures:,}",
+                       f"after {c.host_failures_tolerated} host failure(s)")  # fmt: skip
+        self.cards.set("per_host", f"{c.gpus_per_host}")
+        self.cards.set(
+            "utilization", f"{r.packing.mean_utilization:.0%}" if r.packing else "—",
+            None if r.packing else "Not available: the engine does not place workloads on "
+            "individual GPUs yet",
+        )  # fmt: skip
+        gpu = self.catalog.gpus.get(r.gpu)
+        self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
+        self._workloads(r.workloads)
+        self._warnings(r)
+        self._calculations(r)
+        self.update_complete()
+
+    def _workloads(self, rows: list[WorkloadResult]) -> None:
+        t = self.workloads
+        t.setRowCount(len(rows))
+        for i, w in enumerate(rows):
+            layout = f"{w.replicas:,} × {w.gpus_per_replica} GPU"
+            if w.layout:
+                layout += f" (TP {w.layout.tensor_parallel} × PP {w.layout.pipeline_parallel})"
+            cells = [
+                w.name,
+                f"{w.gpus_total:,}",
+                layout,
+                _num(w.memory_gb.total, "GB"),
+                _num(w.time_to_train_hours, "h"),
+                _num(w.allreduce_seconds_per_iteration, "s", 3)
+                + (f" over {w.allreduce_link}" if w.allreduce_link else ""),
+                _num(w.inference_tokens_per_s_total, "", 0),
+            ]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c in (1, 3, 4, 6):
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                t.setItem(i, c, item)
+
+    def _warnings(self, r: Result) -> None:
+        self.warnings.clear()
+        icons = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
+        for w in r.warnings:
+            item = QListWidgetItem(icon(icons[w.severity]), w.message)
+            item.setToolTip(w.code)
+            self.warnings.addItem(item)
+        if not r.warnings:
+            self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
+        self.decisions.clear()
+        for d in r.decisions:
+            self.decisions.addItem(f"{d.id}. {d.text}\n    Reason: {d.reason}")
+
+    def _calculations(self, r: Result) -> None:
+        t = self.calcs
+        t.setRowCount(len(r.calculations))
+        for i, c in enumerate(r.calculations):
+            inputs = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                               for k, v in c.inputs.items())  # fmt: skip
+            for col, text in enumerate(
+                [c.id, f"{c.value:,.6g}", c.unit, c.formula, inputs, c.source]
+            ):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                t.setItem(i, col, item)
+        t.resizeColumnsToContents()
+        for col, most in ((3, 320), (4, 320), (0, 300)):
+            t.setColumnWidth(col, min(t.columnWidth(col), most))
