@@ -45,8 +45,14 @@ class MainWindow(QMainWindow):
         self.doc = DesignDocument(self)
         self.live = LiveResult(self.doc, catalog, self)
         self._build_actions()
+        # Pages reach the prompt through the window, so replacing window.prompt covers them too.
         self.wizard = GpuWizard(
-            self.doc, catalog, self.live, self.prompt, self._file_buttons(), parent=self
+            self.doc,
+            catalog,
+            self.live,
+            lambda request: self.prompt(request),
+            self._file_buttons(),
+            parent=self,
         )
         self.wizard.setWindowFlags(Qt.WindowType.Widget)
         self.setCentralWidget(self.wizard)
@@ -265,6 +271,8 @@ class MainWindow(QMainWindow):
         return self._write(self.doc.path)
 
     def save_as(self) -> bool:
+        if not self._complete_for_saving():
+            return False
         start = self.doc.path or Path.home() / f"{self._suggested_stem()}.json"
         path = self.prompt(Prompt(PromptKind.SAVE_FILE, "Save the design as", path=str(start),
                                   file_filter=DESIGN_FILTER))  # fmt: skip
@@ -275,14 +283,20 @@ class MainWindow(QMainWindow):
             target = target.with_name(target.name + ".json")
         return self._write(target)
 
+    def _complete_for_saving(self) -> bool:
+        if self.doc.design() is not None:
+            return True
+        self._error(
+            "The design cannot be saved yet",
+            ["A design file needs every section; still missing or invalid:",
+             *self.doc.design_problems()],
+        )  # fmt: skip
+        return False
+
     def _write(self, path: Path) -> bool:
         design = self.doc.design()
         if design is None:
-            self._error(
-                "The design cannot be saved yet",
-                ["A design file needs every section; still missing or invalid:",
-                 *self.doc.design_problems()],
-            )  # fmt: skip
+            self._complete_for_saving()
             return False
         try:
             save_design(design, path)

@@ -84,7 +84,7 @@ class HardwarePage(Page):
         f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.gpu = Choice([("Choose a GPU…", None)])
         for g in catalog.gpus.values():
-            self.gpu.addItem(f"{g.name}  ·  {g.memory_gb:g} GB  ·  {g.tdp_w:.0f} W", g.id)
+            self.gpu.add(f"{g.name}  ·  {g.memory_gb:g} GB  ·  {g.tdp_w:.0f} W", g.id)
         for g in catalog.gpus.values():
             if not catalog.servers_for_gpu(g):
                 self.gpu.set_reason(g.id, "no catalog server can hold it")
@@ -105,7 +105,7 @@ class HardwarePage(Page):
         self.errors.add(f, "nvlink", "NVLink", self.nvlink, term="nvlink", below=self.nvlink_note)
         self.storage = Choice([("None chosen", None)])
         for s in catalog.storage.values():
-            self.storage.addItem(f"{s.vendor} {s.model}", s.id)
+            self.storage.add(f"{s.vendor} {s.model}", s.id)
         self.errors.add(f, "storage", "Training-data storage", self.storage)
         self.mixed = QCheckBox("Mixed-size vGPUs on one GPU")
         self.errors.add(f, "vgpu_mixed_sizes", "vGPU sizes", self.mixed)
@@ -122,7 +122,7 @@ class HardwarePage(Page):
         self.gdr_note.setWordWrap(True)
         self.nic = Choice([("No dedicated NIC chosen", None)])
         for n in catalog.nics.values():
-            self.nic.addItem(f"{n.vendor} {n.model}", n.id)
+            self.nic.add(f"{n.vendor} {n.model}", n.id)
         self.nics_per_host = int_spin(0, 16, 1)
         self.errors.add(f, "fabric", "Fabric", self.fabric)
         self.errors.add(f, "rdma", "RDMA", self.rdma)
@@ -175,13 +175,13 @@ class HardwarePage(Page):
         self.server.blockSignals(True)
         self.server.clear()
         if gpu is None:
-            self.server.addItem("Choose a GPU first", None)
+            self.server.add("Choose a GPU first", None)
         else:
             fits = self.catalog.servers_for_gpu(gpu)
-            self.server.addItem("Choose a server…", None)
+            self.server.add("Choose a server…", None)
             for s in sorted(fits, key=lambda s: (s.vendor, s.model)):
                 n = gpus_per_host_max(s, gpu)
-                self.server.addItem(
+                self.server.add(
                     f"{s.vendor} {s.model}  ·  up to {n} GPUs  ·  {s.rack_units}U", s.id
                 )
             rest = [s for s in self.catalog.servers.values() if s not in fits]
@@ -189,7 +189,7 @@ class HardwarePage(Page):
                 self.server.insertSeparator(self.server.count())
                 for s in sorted(rest, key=lambda s: (s.vendor, s.model)):
                     reason = _why_not(s, gpu)
-                    self.server.addItem(f"{s.vendor} {s.model}  —  cannot hold it: {reason}", s.id)
+                    self.server.add(f"{s.vendor} {s.model}  —  cannot hold it: {reason}", s.id)
                     self.server.set_reason(s.id, reason)
         self.server.put(keep)
         if self.server.currentIndex() < 0 or not self.server.enabled(keep):

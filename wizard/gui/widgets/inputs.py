@@ -63,46 +63,75 @@ def double_spin(low: float, high: float, decimals: int, value: float) -> QDouble
 
 
 class Choice(QComboBox):
-    """A combo box of (label, value) pairs that can disable items with a reason."""
+    """A combo box of (label, value) pairs that can disable items with a reason.
+
+    Values live in a Python list (Qt would turn a StrEnum into a plain str); each item's data is
+    its index in that list.
+    """
 
     def __init__(self, items: list[tuple[str, object]] | None = None, parent=None):
         super().__init__(parent)
+        self._values: list[object] = []
         # Long item texts must not widen the page: the popup shows them whole.
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(16)
         for label, value in items or []:
-            self.addItem(label, value)
+            self.add(label, value)
 
     @classmethod
     def of(cls, enum: type[Enum], labels: dict[object, str] | None = None) -> Choice:
         return cls([((labels or {}).get(m, str(m.value)), m) for m in enum])
 
+    def add(self, label: str, value: object) -> None:
+        self._values.append(value)
+        self.addItem(label, len(self._values) - 1)
+
+    def clear(self) -> None:
+        super().clear()
+        self._values = []
+
+    def value_at(self, index: int) -> object:
+        key = self.itemData(index)
+        return None if key is None else self._values[key]
+
+    def index_of(self, value: object) -> int:
+        for i in range(self.count()):
+            key = self.itemData(i)
+            if key is not None and self._values[key] == value:
+                return i
+        return -1
+
     def get(self) -> object:
-        return self.currentData()
+        return self.value_at(self.currentIndex()) if self.currentIndex() >= 0 else None
 
     def put(self, value: object) -> None:
-        i = self.findData(value)
+        i = self.index_of(value)
         if i >= 0:
             self.setCurrentIndex(i)
 
-    def set_reason(self, value: object, reason: str | None, base_tip: str = "") -> None:
-        """Disable the item for ``value`` with ``reason``, or enable it again when None."""
-        i = self.findData(value)
+    def _item(self, value: object):
+        i = self.index_of(value)
         model = self.model()
         if i < 0 or not isinstance(model, QStandardItemModel):
+            return None
+        return model.item(i)
+
+    def set_reason(self, value: object, reason: str | None, base_tip: str = "") -> None:
+        """Disable the item for ``value`` with ``reason``, or enable it again when None."""
+        item = self._item(value)
+        if item is None:
             return
-        item = model.item(i)
-        flags = item.flags()
         if reason:
-            item.setFlags(flags & ~Qt.ItemFlag.ItemIsEnabled)
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
             item.setToolTip(f"Not available: {reason}")
         else:
-            item.setFlags(flags | Qt.ItemFlag.ItemIsEnabled)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEnabled)
             item.setToolTip(base_tip)
 
     def enabled(self, value: object) -> bool:
-        i = self.findData(value)
-        model = self.model()
-        if i < 0 or not isinstance(model, QStandardItemModel):
-            return False
-        return bool(model.item(i).flags() & Qt.ItemFlag.ItemIsEnabled)
+        item = self._item(value)
+        return item is not None and bool(item.flags() & Qt.ItemFlag.ItemIsEnabled)
+
+    def reason(self, value: object) -> str:
+        item = self._item(value)
+        return item.toolTip() if item is not None else ""

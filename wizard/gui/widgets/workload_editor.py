@@ -152,8 +152,8 @@ class WorkloadEditor(QWidget):
         f = _form(self.model_box)
         self.preset = Choice()
         for p in sorted(catalog.models.values(), key=lambda m: (m.family, m.parameters)):
-            self.preset.addItem(f"{p.name}  ({_params(p.parameters)} parameters)", p.id)
-        self.preset.addItem("Custom numbers…", CUSTOM)
+            self.preset.add(f"{p.name}  ({_params(p.parameters)} parameters)", p.id)
+        self.preset.add("Custom numbers…", CUSTOM)
         self.preset_info = QLabel()
         self.preset_info.setObjectName("muted")
         self.preset_info.setWordWrap(True)
