@@ -219,14 +219,14 @@ def cmd_catalog(args: argparse.Namespace) -> int:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
-    from wizard.preflight import apt_line, has_display, missing_packages
+    from wizard.preflight import apt_line, has_display, missing_packages, uses_xcb
 
     if args.design:
         _design(args.design)  # refuse a bad file here, with the same message as validate
     if not has_display():
         _err("No display found: the wizard needs a desktop (the sub-commands work headless).")
         return EXIT_INTERNAL
-    missing = missing_packages()
+    missing = missing_packages() if uses_xcb() else []
     if missing:
         _err("The wizard window needs system libraries that are missing. Install them with:")
         _err(f"  {apt_line(missing)}")

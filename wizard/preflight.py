@@ -41,9 +41,13 @@ def missing_packages(find=ctypes.util.find_library) -> list[str]:
         os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY")
     ):
         return []
-    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal", "vnc")):
-        return []  # these platform plugins load no xcb library
     return [pkg for lib, pkg in XCB_LIBRARIES.items() if find(lib) is None]
+
+
+def uses_xcb(environ: dict[str, str] | None = None) -> bool:
+    """Whether Qt will load its xcb plugin (not when told to render offscreen, say)."""
+    env = os.environ if environ is None else environ
+    return not env.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal", "vnc"))
 
 
 def apt_line(packages: list[str]) -> str:

@@ -1,0 +1,134 @@
+"""Export failures, the hardware page's checks and recommendation, and the live review."""
+
+from __future__ import annotations
+
+import errno
+
+from tests.gui.helpers import click, pick
+from wizard.bundled import example_text
+from wizard.engine.size import size
+from wizard.gui.prompts import PromptKind
+from wizard.gui.wizard import PageId
+from wizard.model.design import Fabric, HaLevel, Rdma, SharingMode
+
+
+def _open(window, tmp_path, name="enterprise"):
+    path = tmp_path / f"{name}.json"
+    path.write_text(example_text(name))
+    assert window.open_path(path)
+    return path
+
+
+def test_export_to_an_unwritable_place_says_so_and_loses_nothing(qtbot, window, prompts,
+                                                                 tmp_path):  # fmt: skip
+    _open(window, tmp_path)
+    assert window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    before = window.doc.design()
+    prompts.answers.append(str(tmp_path / "no-such-folder" / "out.json"))
+    click(qtbot, page.json.button)
+    assert page.json.status.text().startswith("Not written:")
+    assert "No such file or directory" in page.json.status.text()
+    assert prompts.asked[-1].kind is PromptKind.ERROR
+    assert page.json.button.isEnabled() and not page.json.open_button.isVisible()
+    assert window.doc.design() == before
+
+
+def test_a_full_disk_leaves_the_earlier_file_intact(qtbot, window, prompts, tmp_path, monkeypatch):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    target = tmp_path / "existing.json"
+    target.write_text("earlier export")
+
+    def full(_fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("wizard.io.os.fsync", full)
+    prompts.answers.append(str(target))
+    click(qtbot, page.json.button)
+    assert "No space left on device" in page.json.status.text()
+    assert target.read_text() == "earlier export"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_servers_that_cannot_hold_the_gpu_are_disabled_with_the_reason(qtbot, window, catalog):
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    pick(hw.gpu, "h100-sxm5-80gb")
+    fits = {s.id for s in catalog.servers_for_gpu(catalog.gpus["h100-sxm5-80gb"])}
+    assert fits
+    for sid in catalog.servers:
+        assert hw.server.enabled(sid) == (sid in fits), sid
+    pcie_only = next(s for s in catalog.servers if s not in fits)
+    assert "Not available:" in hw.server.reason(pcie_only)
+    # NVLink is on the SXM baseboard: checked, and not a choice
+    assert hw.nvlink.isChecked() and not hw.nvlink.isEnabled()
+
+
+def test_network_choices_follow_the_fabric(qtbot, window):
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    pick(hw.gpu, "a100-pcie-80gb")
+    pick(hw.fabric, Fabric.IB_HDR)
+    assert not hw.rdma.enabled(Rdma.ROCE) and "Ethernet" in hw.rdma.reason(Rdma.ROCE)
+    assert not hw.nic.enabled("cx5-25g-2p")
+    pick(hw.fabric, Fabric.GBE_25)
+    assert not hw.rdma.enabled(Rdma.INFINIBAND)
+    pick(hw.rdma, Rdma.NONE)
+    assert not hw.gdr.isEnabled() and "needs RDMA" in hw.gdr_note.text()
+
+
+def test_catalog_problems_appear_under_the_field(qtbot, window, tmp_path):
+    _open(window, tmp_path, "llm-serving")  # GPUDirect RDMA on, ConnectX-7, 200 GbE RoCE
+    window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    assert hw.problems() == []
+    pick(hw.fabric, Fabric.GBE_100)
+    pick(hw.nic, "intel-e810-cqda2")  # no GPUDirect RDMA support
+    row = hw.errors.rows["gpudirect_rdma"][1]
+    assert row.error.isVisibleTo(hw)
+    assert "does not support it" in row.error.text()
+    assert "E810" in row.error.text()
+    assert "GPUDirect" in hw.reason.text()
+    assert not window.wizard.currentPage().isComplete()
+    click(qtbot, hw.gdr)  # turning it off resolves it
+    assert not hw.gdr.isChecked() and not hw.gdr.isEnabled()
+    assert hw.problems() == []
+
+
+def test_recommend_fills_the_hardware_and_says_why(qtbot, window, tmp_path):
+    _open(window, tmp_path, "bert-large-25gbe")
+    window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    click(qtbot, hw.recommend_button)
+    chosen = window.doc.get("hardware")
+    assert chosen.gpu == "a100-pcie-80gb"  # the GPU stays
+    assert hw.explain.isVisible() and "Server" in hw.explain.text()
+    assert hw.server.get() == chosen.server
+    assert chosen.fabric is not Fabric.GBE_25  # data-parallel training crosses hosts
+    assert hw.problems() == []
+
+
+def test_review_follows_an_edit_on_another_page_quickly(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    ha = window.wizard.page_of(PageId.HA)
+    hosts = review.cards.cards["hosts"].value
+    assert hosts.text() == "8"
+    pick(ha.level, HaLevel.N2)  # as if edited on the HA page
+    expected = size(window.doc.design(), window.catalog).cluster.hosts_total
+    assert expected == 9
+    qtbot.waitUntil(lambda: hosts.text() == "9", timeout=500)
+
+
+def test_sharing_mode_change_is_checked_against_the_gpu(qtbot, window, tmp_path):
+    _open(window, tmp_path, "llm-serving")
+    window.wizard.go_to(PageId.SHARING)
+    page = window.wizard.page_of(PageId.SHARING)
+    combo = page.combos[0]
+    # live migration is required: passthrough is disabled with the reason
+    assert not combo.enabled(SharingMode.PASSTHROUGH)
+    assert "live-migrate" in combo.reason(SharingMode.PASSTHROUGH)
+    pick(combo, SharingMode.MIG)
+    assert window.doc.get("workloads")[0].sharing_mode is SharingMode.MIG
+    assert page.problems() == []
