@@ -29,6 +29,7 @@ from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.gui.terms import tip
 from wizard.gui.widgets.inputs import Choice, int_spin
+from wizard.gui.widgets.workload_editor import short_source
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, max_boards
 from wizard.model.design import FABRIC_GBPS, Design, Fabric, Hardware, Rdma, SharingMode
 from wizard.recommend import gpus_per_host_max, recommend
@@ -499,7 +500,7 @@ def _table(title: str, rows: list[tuple[str, str]], source: str) -> str:
         f"<tr><td style='color:#5f6b73;padding-right:10px'>{k}</td><td>{v}</td></tr>"
         for k, v in rows
     )
-    short = source.split(" ; ")[0].split(", http")[0]
+    short = short_source(source)
     return (
         f"<p style='margin-bottom:2px'><b>{title}</b></p><table>{cells}</table>"
         f"<p style='color:#5f6b73;font-size:small;margin-top:2px'>Source: {short}</p>"

@@ -98,7 +98,7 @@ class WorkloadsPage(Page):
         splitter.addWidget(self.editor_scroll)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([540, 520])
+        splitter.setSizes([430, 630])
         self.body.addWidget(splitter, 1)
 
         self.add_button.clicked.connect(self.add_group)
@@ -167,6 +167,7 @@ class WorkloadsPage(Page):
         cells = [name, KIND_SHORT[WorkloadKind(kind)], f"{count:,}", sized]
         for c, text in enumerate(cells):
             item = QTableWidgetItem(str(text))
+            item.setToolTip(str(text))
             if c == 2:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(i, c, item)

@@ -68,7 +68,7 @@ class MemoryBars(QWidget):
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No workloads sized yet")
             return
         label_w = min(max(fm.horizontalAdvance(w.name) for w in self.rows) + 12, self.width() // 3)
-        value_w = fm.horizontalAdvance("0,000.0 GB") + 12
+        value_w = fm.horizontalAdvance("00,000.0 GB") + 12
         x0 = label_w
         width = max(self.width() - label_w - value_w, 50)
         top_gb = max([self.gpu_gb, *(w.memory_gb.total for w in self.rows)]) or 1
@@ -87,8 +87,9 @@ class MemoryBars(QWidget):
                            QColor(MEMORY_COLOURS[key]))  # fmt: skip
                 x += gb * scale
             p.setPen(QColor("#37474f"))
+            gpu_x = x0 + self.gpu_gb * scale if self.gpu_gb else 0
             p.drawText(
-                QRectF(x + 6, y, value_w, line * 1.6),
+                QRectF(max(x, gpu_x) + 6, y, value_w, line * 1.6),
                 Qt.AlignmentFlag.AlignVCenter,
                 f"{w.memory_gb.total:,.1f} GB",
             )

@@ -157,8 +157,7 @@ class WorkloadEditor(QWidget):
         self.preset_info = QLabel()
         self.preset_info.setObjectName("muted")
         self.preset_info.setWordWrap(True)
-        self.errors.add(f, "model", "Model", self.preset, term="preset")
-        f.addRow("", self.preset_info)
+        self.errors.add(f, "model", "Model", self.preset, term="preset", below=self.preset_info)
         self.custom_box = QWidget()
         cf = QFormLayout(self.custom_box)
         cf.setContentsMargins(0, 0, 0, 0)
@@ -529,4 +528,13 @@ def _preset_text(p: ModelPreset) -> str:
         if p.hidden_size
         else f"{p.layers} layers, {p.forward_gflops_per_sample:g} GFLOPs per sample forward"
     )
-    return f"{_params(p.parameters)} parameters; {shape}. Source: {p.source}"
+    return f"{_params(p.parameters)} parameters; {shape}. Source: {short_source(p.source)}"
+
+
+def short_source(source: str) -> str:
+    """The first reference of a source, without its URL (the catalog keeps the whole text)."""
+    first = source.split(" ; ")[0]
+    for marker in (", http", " http"):
+        if marker in first:
+            first = first.split(marker)[0]
+    return first.rstrip(" ,;")
