@@ -31,6 +31,10 @@ def test_wheel_carries_catalogs_examples_and_resources(wheel):
     for name in shipped:
         assert f"resources/examples/{name}" in names
     assert "wizard/cli.py" in names
+    icons = sorted(p.name for p in (ROOT / "resources" / "icons").glob("*.svg"))
+    assert "app.svg" in icons
+    for name in icons:
+        assert f"resources/icons/{name}" in names
     assert not any(n.startswith("tests/") for n in names)
 
 
