@@ -206,7 +206,18 @@ class HardwarePage(Page):
         if hw is None:
             self.gpu.setCurrentIndex(0)
         self._fill_servers(self._gpu(), hw.server if hw else None)
-        if hw is not None:
+        if hw is None:  # a new design: the model's defaults for everything but the choices
+            defaults = {k: f.default for k, f in Hardware.model_fields.items() if not f.is_required()}
+            self.gpus_per_host.setValue(1)
+            self.nic.put(defaults["nic"])
+            self.nics_per_host.setValue(defaults["nics_per_host"])
+            self.fabric.put(defaults["fabric"])
+            self.rdma.put(defaults["rdma"])
+            self.gdr.setChecked(defaults["gpudirect_rdma"])
+            self.nvlink.setChecked(defaults["nvlink"])
+            self.storage.put(defaults["storage"])
+            self.mixed.setChecked(defaults["vgpu_mixed_sizes"])
+        else:
             self.gpus_per_host.setValue(hw.gpus_per_host)
             self.nic.put(hw.nic)
             self.nics_per_host.setValue(hw.nics_per_host)
