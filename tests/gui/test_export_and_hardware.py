@@ -132,3 +132,32 @@ def test_sharing_mode_change_is_checked_against_the_gpu(qtbot, window, tmp_path)
     pick(combo, SharingMode.MIG)
     assert window.doc.get("workloads")[0].sharing_mode is SharingMode.MIG
     assert page.problems() == []
+
+
+def test_sharing_page_shows_the_engines_mode_comparison(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.SHARING)
+    page = window.wizard.page_of(PageId.SHARING)
+    result = window.live.current()
+    options = result.sharing_comparison
+    assert options and page.comparison.isVisible()
+    assert page.comparison.columnCount() == len(options)
+    for c, option in enumerate(options):
+        first = page.comparison.item(0, c).text()
+        assert first == "yes" if option.available else first == f"no: {option.reason}"
+        if option.available:
+            assert page.comparison.item(1, c).text() == f"{option.gpus:,}"
+    mig = next(c for c, o in enumerate(options) if o.mode == "mig")
+    assert "does not support MIG" in page.comparison.item(0, mig).text()
+
+
+def test_review_lists_every_packed_gpu_once(qtbot, window, tmp_path):
+    _open(window, tmp_path, "mig-shared")
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    packing = window.live.current().packing
+    counted = sum(
+        int(review.placement.item(r, 2).text()) for r in range(review.placement.rowCount())
+    )
+    assert counted == sum(len(h.gpus) for h in packing.hosts)
+    assert review.cards.cards["utilization"].value.text() == f"{packing.mean_utilization:.0%}"

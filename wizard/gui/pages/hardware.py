@@ -207,7 +207,9 @@ class HardwarePage(Page):
             self.gpu.setCurrentIndex(0)
         self._fill_servers(self._gpu(), hw.server if hw else None)
         if hw is None:  # a new design: the model's defaults for everything but the choices
-            defaults = {k: f.default for k, f in Hardware.model_fields.items() if not f.is_required()}
+            defaults = {
+                k: f.default for k, f in Hardware.model_fields.items() if not f.is_required()
+            }
             self.gpus_per_host.setValue(1)
             self.nic.put(defaults["nic"])
             self.nics_per_host.setValue(defaults["nics_per_host"])

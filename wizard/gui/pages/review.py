@@ -25,12 +25,14 @@ from wizard.model.result import Result, Severity, WorkloadResult
 WORKLOAD_COLUMNS = (
     "Workload",
     "GPUs",
+    "Sharing",
     "Layout",
     "Memory / GPU",
     "Time to train",
     "Allreduce / iteration",
     "Tokens/s",
 )
+PLACEMENT_COLUMNS = ("GPU layout", "Mode", "GPUs", "Mean utilization", "Memory used / GPU")
 CALC_COLUMNS = ("Figure", "Value", "Unit", "Formula", "Inputs", "Source")
 
 
@@ -97,9 +99,9 @@ class ReviewPage(Page):
         bars_title.setObjectName("sectionTitle")
         self.workloads = _table(WORKLOAD_COLUMNS)
         h = self.workloads.horizontalHeader()
-        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for c in range(1, len(WORKLOAD_COLUMNS)):
+        for c in range(len(WORKLOAD_COLUMNS)):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.tabs.addTab(_tab(bars_title, self.bars, self.workloads), "Summary")
 
         # Warnings and decisions
@@ -119,6 +121,17 @@ class ReviewPage(Page):
         v.addWidget(dt)
         v.addWidget(self.decisions, 3)
         self.tabs.addTab(w, "Warnings and decisions")
+
+        # Placement: identical GPU layouts counted together (thousands of GPUs stay readable).
+        self.placement = _table(PLACEMENT_COLUMNS)
+        ph = self.placement.horizontalHeader()
+        ph.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in range(1, len(PLACEMENT_COLUMNS)):
+            ph.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        self.placement_note = QLabel()
+        self.placement_note.setObjectName("muted")
+        self.placement_note.setWordWrap(True)
+        self.tabs.addTab(_tab(self.placement_note, self.placement), "GPU placement")
 
         # Bill of materials and diagrams come from parts of the product not built yet.
         self.bom_note = QLabel(
@@ -166,7 +179,7 @@ class ReviewPage(Page):
             self.problem.setText("The design does not size yet:\n" + "\n".join(lines))
             self.cards.clear()
             self.bars.set_data([], 0)
-            for t in (self.workloads, self.calcs):
+            for t in (self.workloads, self.calcs, self.placement):
                 t.setRowCount(0)
             self.warnings.clear()
             self.decisions.clear()
@@ -189,6 +202,7 @@ class ReviewPage(Page):
         gpu = self.catalog.gpus.get(r.gpu)
         self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
         self._workloads(r.workloads)
+        self._placement(r)
         self._warnings(r)
         self._calculations(r)
         self.update_complete()
@@ -200,9 +214,13 @@ class ReviewPage(Page):
             layout = f"{w.replicas:,} × {w.gpus_per_replica} GPU"
             if w.layout:
                 layout += f" (TP {w.layout.tensor_parallel} × PP {w.layout.pipeline_parallel})"
+            sharing = " ".join(x for x in (w.sharing_mode, w.slot_profile) if x) or "—"
+            if w.gpus_allocated is not None:
+                sharing += f" · {w.gpus_allocated:,.2f} GPUs packed"
             cells = [
                 w.name,
                 f"{w.gpus_total:,}",
+                sharing,
                 layout,
                 _num(w.memory_gb.total, "GB"),
                 _num(w.time_to_train_hours, "h"),
@@ -212,11 +230,43 @@ class ReviewPage(Page):
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if c in (1, 3, 4, 6):
+                item.setToolTip(text)
+                if c in (1, 4, 5, 7):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
                 t.setItem(i, c, item)
+
+    def _placement(self, r: Result) -> None:
+        t = self.placement
+        if r.packing is None:
+            t.setRowCount(0)
+            self.placement_note.setText("Not available: the sizing gave no GPU placement.")
+            return
+        groups: dict[tuple[str, str], list] = {}
+        for host in r.packing.hosts:
+            for g in host.gpus:
+                groups.setdefault((g.layout, g.mode), []).append(g)
+        rows = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        t.setRowCount(len(rows))
+        for i, ((layout, mode), gpus) in enumerate(rows):
+            util = sum(g.utilization for g in gpus) / len(gpus)
+            mem = sum(g.memory_used_gb for g in gpus) / len(gpus)
+            for c, text in enumerate(
+                [layout, mode, f"{len(gpus):,}", f"{util:.0%}", f"{mem:,.1f} GB"]
+            ):
+                item = QTableWidgetItem(text)
+                if c >= 2:
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                t.setItem(i, c, item)
+        p = r.packing
+        self.placement_note.setText(
+            f"{p.gpus_used:,} GPUs on {p.hosts_used:,} hosts carry the workloads, at "
+            f"{p.mean_utilization:.0%} mean utilization; GPUs with the same layout are counted "
+            "together."
+        )
 
     def _warnings(self, r: Result) -> None:
         self.warnings.clear()

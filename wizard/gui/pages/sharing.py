@@ -23,11 +23,18 @@ from wizard.gui.widgets.workload_editor import KIND_SHORT, MODE_LABELS
 from wizard.model.catalog import Gpu
 from wizard.model.design import SharingMode, WorkloadGroup
 
-COMPARISON_COLUMNS = (
-    "Mode",
-    "GPUs",
+MODE_SHORT = {
+    "as-designed": "As designed",
+    "passthrough": "Passthrough",
+    "vgpu": "vGPU",
+    "mig": "MIG",
+    "remote": "Remote pool",
+}
+COMPARISON_ROWS = (
+    "Can serve this design",
+    "Physical GPUs",
     "Hosts",
-    "Utilization",
+    "Mean GPU utilization",
     "Isolation",
     "Live migration",
     "HA behaviour",
@@ -76,7 +83,7 @@ class SharingPage(Page):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         h.setSectionResizeMode(4, QHeaderView.ResizeMode.Fixed)
         self.table.setColumnWidth(4, 290)
-        self.body.addWidget(self.table, 2)
+        self.body.addWidget(self.table)
         self.mode_errors = QLabel()
         self.mode_errors.setObjectName("problem")
         self.mode_errors.setWordWrap(True)
@@ -95,15 +102,19 @@ class SharingPage(Page):
         self.comparison_note.setObjectName("note")
         self.comparison_note.setWordWrap(True)
         bv.addWidget(self.comparison_note)
-        self.comparison = QTableWidget(0, len(COMPARISON_COLUMNS))
-        self.comparison.setHorizontalHeaderLabels(COMPARISON_COLUMNS)
-        self.comparison.verticalHeader().hide()
+        # Modes side by side: one column per mode, one row per property.
+        self.comparison = QTableWidget(len(COMPARISON_ROWS), 0)
+        self.comparison.setVerticalHeaderLabels(COMPARISON_ROWS)
         self.comparison.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.comparison.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.comparison.setWordWrap(True)
-        ch = self.comparison.horizontalHeader()
-        for c in range(len(COMPARISON_COLUMNS)):
-            ch.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        ch.setSectionResizeMode(len(COMPARISON_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.comparison.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.comparison.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.comparison.verticalHeader().setDefaultAlignment(
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        )
         bv.addWidget(self.comparison)
         self.body.addWidget(box, 3)
         self.comparison_box = box
@@ -132,6 +143,13 @@ class SharingPage(Page):
             combo.currentIndexChanged.connect(lambda _i, row=i: self._mode_changed(row))
             self.table.setCellWidget(i, 4, combo)
             self.combos.append(combo)
+        # As tall as its rows (up to eight), so the comparison below gets the space.
+        rows = min(len(groups), 8) or 1
+        self.table.setFixedHeight(
+            self.table.horizontalHeader().height()
+            + rows * self.table.verticalHeader().defaultSectionSize()
+            + 2 * self.table.frameWidth()
+        )
         self._show_live()
 
     def _gpu(self) -> Gpu | None:
@@ -196,15 +214,20 @@ class SharingPage(Page):
             )
         else:
             self.comparison_note.setText(
-                "What this design needs under each mode, from the sizing engine. Greyed rows "
-                "cannot serve every group; the Caveats column says why."
+                "What this design needs under each mode, from the sizing engine. Greyed columns "
+                "cannot serve every group; the first row says why."
             )
         self.comparison.setVisible(bool(options))
         self.body.setStretchFactor(self.comparison_box, 3 if options else 0)
-        self.comparison.setRowCount(len(options))
-        for r, o in enumerate(options):
+        self.comparison.setColumnCount(len(options))
+        self.comparison.setHorizontalHeaderLabels(
+            [MODE_SHORT.get(o.mode, o.label) for o in options]
+        )
+        for c, o in enumerate(options):
+            self.comparison.horizontalHeaderItem(c).setToolTip(o.label)
+        for c, o in enumerate(options):
             cells = [
-                o.label,
+                "yes" if o.available else f"no: {o.reason}",
                 f"{o.gpus:,}" if o.available else "—",
                 f"{o.hosts_total:,} ({o.hosts_for_capacity:,} for capacity)"
                 if o.available
@@ -214,11 +237,12 @@ class SharingPage(Page):
                 o.live_migration,
                 o.ha_behaviour,
                 o.licences,
-                "; ".join(([o.reason] if o.reason else []) + o.caveats),
+                "\n".join(f"• {x}" for x in o.caveats) or "none",
             ]
-            for c, text in enumerate(cells):
+            for r, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
                 if not o.available:
                     item.setForeground(QBrush(QColor("#8a949b")))
                 if o.mode == "as-designed":

@@ -16,7 +16,7 @@ PARTS = (
     ("activations", "activations"),
     ("kv_cache", "KV cache"),
     ("overhead", "overhead"),
-    ("workspace", "reserved (whole GPU or per-user need)"),
+    ("workspace", "reserved per user or job"),
 )
 
 
@@ -53,7 +53,7 @@ class MemoryBars(QWidget):
 
     def sizeHint(self) -> QSize:
         line = self._line()
-        return QSize(600, int(line * (2.6 + 2.0 * max(len(self.rows), 1))))
+        return QSize(600, int(line * (4.0 + 2.0 * max(len(self.rows), 1))))
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
@@ -112,6 +112,9 @@ class MemoryBars(QWidget):
         for key, label in PARTS:
             if not any(getattr(w.memory_gb, key) for w in self.rows):
                 continue
+            if lx + line + fm.horizontalAdvance(label) > self.width():  # wrap the legend
+                lx = float(x0)
+                ly += line * 1.4
             p.fillRect(
                 QRectF(lx, ly + line * 0.2, line * 0.8, line * 0.8), QColor(MEMORY_COLOURS[key])
             )
