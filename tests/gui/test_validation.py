@@ -29,7 +29,7 @@ def test_custom_model_error_appears_under_the_field_and_blocks_next(qtbot, windo
     assert not next_button(window).isEnabled()
     assert "hidden_size (4096)" in page.reason.text()
     # The table flags the group; the Design still holds its last valid version.
-    assert page.table.item(0, 5).toolTip().startswith("Model")
+    assert page.table.item(0, 4).toolTip().startswith("Model")
     assert window.doc.get("workloads")[0].model.custom.heads == 32  # the default shape
     type_into(qtbot, ed.c_heads, "16")
     assert not row.error.isVisibleTo(ed)

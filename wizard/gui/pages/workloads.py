@@ -34,7 +34,7 @@ from wizard.gui.pages.base import Page
 from wizard.gui.widgets.workload_editor import KIND_SHORT, MODE_LABELS, WorkloadEditor
 from wizard.model.design import ModelChoice, WorkloadGroup, WorkloadKind
 
-COLUMNS = ("Name", "Kind", "Members", "Sized from", "GPUs", "")
+COLUMNS = ("Name", "Kind", "Members", "GPUs", "")
 DEFAULT_PRESET = "llama-3-8b"
 
 
@@ -163,17 +163,17 @@ class WorkloadsPage(Page):
         name = shown.get("name", g.name)
         kind = shown.get("kind", g.kind)
         count = shown.get("count", g.count)
-        sized = "known GPUs" if g.gpus_per_member is not None else _sized_text(g)
-        cells = [name, KIND_SHORT[WorkloadKind(kind)], f"{count:,}", sized]
+        sized = "known GPUs per member" if g.gpus_per_member is not None else _sized_text(g)
+        cells = [name, KIND_SHORT[WorkloadKind(kind)], f"{count:,}"]
         for c, text in enumerate(cells):
             item = QTableWidgetItem(str(text))
-            item.setToolTip(str(text))
+            item.setToolTip(f"{name}: sized from {sized}" if c < 2 else str(text))
             if c == 2:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(i, c, item)
         status = QTableWidgetItem(icon("error") if row.error else icon("ok"), "")
         status.setToolTip(row.error or f"Valid. Sharing: {MODE_LABELS[g.sharing_mode]}")
-        self.table.setItem(i, 5, status)
+        self.table.setItem(i, 4, status)
 
     def _show_gpus(self) -> None:
         result = self.live.result
@@ -188,7 +188,7 @@ class WorkloadsPage(Page):
                 if result
                 else "Shown once the hardware is chosen"
             )
-            self.table.setItem(i, 4, item)
+            self.table.setItem(i, 3, item)
 
     def _select(self, i: int) -> None:
         has = 0 <= i < len(self.rows)
