@@ -199,6 +199,14 @@ def _catalog_columns() -> dict[str, list[tuple[str, Callable[[Any], Any]]]]:
             ("heads", lambda m: m.heads),
             ("KV heads", lambda m: m.kv_heads),
         ],
+        "software": [
+            ("id", lambda r: r.id),
+            ("name", lambda r: r.name),
+            ("release", lambda r: r.release),
+            ("vGPU", lambda r: r.vgpu_branch),
+            ("driver", lambda r: r.driver_branch),
+            ("GPU Operator", lambda r: r.gpu_operator or None),
+        ],
     }
 
 
@@ -280,7 +288,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("catalog", help="list a catalog")
     p.add_argument(
-        "kind", choices=["gpus", "servers", "storage", "nics", "switches", "licences", "models"]
+        "kind",
+        choices=[
+            "gpus",
+            "servers",
+            "storage",
+            "nics",
+            "switches",
+            "licences",
+            "models",
+            "software",
+        ],
     )
     p.add_argument("--json", action="store_true", help="every field of every entry, as JSON")
     p.set_defaults(func=cmd_catalog)

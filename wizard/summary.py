@@ -58,6 +58,7 @@ def summary_lines(r: Result) -> list[str]:
                 "after packing (the figure above counts whole GPUs)"
             )
     lines += _sharing_lines(r)
+    lines += _platform_lines(r)
     if r.warnings:
         lines += ["", "Warnings:"]
         lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
@@ -87,4 +88,31 @@ def _sharing_lines(r: Result) -> list[str]:
                 else "-"
             )
             lines.append(f"  {m.label:<34} {figures}{state}")
+    return lines
+
+
+def _platform_lines(r: Result) -> list[str]:
+    lines: list[str] = []
+    s = r.storage
+    if s is not None:
+        lines += [
+            "",
+            f"Storage: {s.system_name or 'none chosen'}"
+            + (f", {s.nodes} node(s), {_num(s.usable_tb, 'TB', 0)} usable" if s.nodes else ""),
+            f"  capacity needed       {_num(s.capacity_needed_tb, 'TB', 2)}",
+            f"  read needed           {_num(s.read_gbs_needed, 'GB/s', 2)} "
+            f"({_num(s.read_gbs_per_host_needed, 'GB/s', 2)} per host)",
+            f"  GPUDirect Storage     {'yes' if s.gpudirect_storage else 'no'}",
+        ]
+    sw = r.software
+    if sw is not None:
+        lines += [
+            "",
+            f"Software: {sw.release_name or '-'} (vGPU {sw.vgpu_branch}, driver "
+            f"{sw.driver_branch}), Kubernetes {sw.kubernetes}, server "
+            f"{sw.certification.status}",
+        ]
+        lines += [f"  {c.layer}: {c.name} {c.version}".rstrip() for c in sw.components]
+        lines.append("  Settings before go-live:")
+        lines += [f"    [{i.scope}] {i.setting} = {i.value}" for i in sw.checklist]
     return lines

@@ -26,7 +26,7 @@ def test_catalog_gpus_table_and_json():
     assert all(m["source"] for m in models.values())
 
 
-@pytest.mark.parametrize("kind", ["servers", "storage", "nics", "switches", "licences"])
+@pytest.mark.parametrize("kind", ["servers", "storage", "nics", "switches", "licences", "software"])
 def test_catalog_every_kind(kind):
     proc = run_cli("catalog", kind)
     assert proc.returncode == 0, proc.stderr

@@ -44,6 +44,13 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
     server = _lookup(catalog.servers, hw.server, "hardware.server", "server", out)
     nic = _lookup(catalog.nics, hw.nic, "hardware.nic", "NIC", out)
     _lookup(catalog.storage, hw.storage, "hardware.storage", "storage system", out)
+    _lookup(
+        catalog.software,
+        design.platform.nvaie_release,
+        "platform.nvaie_release",
+        "NVIDIA AI Enterprise release",
+        out,
+    )
     for i, group in enumerate(design.workloads):
         if group.model is not None and group.model.preset is not None:
             _lookup(

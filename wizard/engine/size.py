@@ -7,6 +7,8 @@ from wizard.engine.cluster import ha_hosts
 from wizard.engine.compat import check_design
 from wizard.engine.record import Recorder
 from wizard.engine.sharing_checks import sharing_checks
+from wizard.engine.software import plan_software
+from wizard.engine.storage import plan_storage
 from wizard.engine.workload import WorkloadSizer
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog
@@ -45,6 +47,8 @@ def size(design: Design, catalog: Catalog) -> Result:
     comparison = sharing.compare(design, gpu, need_list, chosen)
     _decisions(design, workloads, cluster, rec, gpu.name)
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
+    storage = plan_storage(design, catalog, gpu, workloads, rec)
+    software = plan_software(design, catalog, gpu, server, workloads, storage, rec)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,
@@ -67,6 +71,8 @@ def size(design: Design, catalog: Catalog) -> Result:
         decisions=rec.decisions,
         packing=chosen.packing,
         sharing_comparison=comparison,
+        storage=storage,
+        software=software,
         assumptions=assumptions,
     )
 

@@ -306,6 +306,22 @@ class Licence(Sourced):
     part_number: str = ""
 
 
+# ---------------------------------------------------------------------------------- software
+
+
+class SoftwareRelease(Sourced):
+    """One NVIDIA AI Enterprise infrastructure release and the branches it pins together."""
+
+    name: str
+    release: str = Field(description="The release whose component versions are quoted, e.g. 5.3")
+    vgpu_branch: int = Field(ge=10, le=99, description="NVIDIA vGPU software branch, e.g. 17")
+    vgpu_version: str = Field(default="", description="vGPU host and guest driver version")
+    driver_branch: str = Field(pattern=r"^R\d{3}$", description="Data Center driver branch")
+    driver_version: str = ""
+    gpu_operator: str = ""
+    network_operator: str = ""
+
+
 # ---------------------------------------------------------------------------------- ML models
 
 
@@ -371,6 +387,7 @@ class Catalog(Strict):
     switches: dict[str, Switch]
     licences: dict[str, Licence]
     models: dict[str, ModelPreset]
+    software: dict[str, SoftwareRelease]
 
     def servers_for_gpu(self, gpu: Gpu) -> list[Server]:
         """Servers that can physically hold at least one of this GPU."""
@@ -406,4 +423,5 @@ CATALOG_KINDS: dict[str, type[Sourced]] = {
     "switches": Switch,
     "licences": Licence,
     "models": ModelPreset,
+    "software": SoftwareRelease,
 }

@@ -371,6 +371,67 @@ class Assumptions(Model):
         return value
 
 
+# ------------------------------------------------------------------------ data and platform
+
+
+class DataPlan(Model):
+    """What the shared storage must hold and feed. Defaults are stated assumptions."""
+
+    dataset_gb: Positive | None = Field(
+        default=None,
+        le=1e12,
+        description="Training data on shared storage, GB (one version). Replaces the size derived "
+        "from the workloads (samples x bytes per sample, tokens x bytes per token).",
+    )
+    dataset_versions: int = Field(
+        default=2, ge=1, le=1000, description="Versions of the dataset kept (current + previous)."
+    )
+    checkpoint_copies: int = Field(
+        default=3, ge=0, le=10_000, description="Checkpoints kept per training job."
+    )
+    growth_headroom: float = Field(
+        default=0.25,
+        ge=0,
+        le=100,
+        allow_inf_nan=False,
+        description="Capacity added for growth, as a share of the need (0.25 = 25 %).",
+    )
+    read_gbs_per_gpu: float = Field(
+        default=0,
+        ge=0,
+        le=1000,
+        allow_inf_nan=False,
+        description="Read throughput, GB/s, each GPU of a group not sized from a model needs "
+        "(development, HPC, capacity-analysis groups); 0 when unknown.",
+    )
+    storage_nodes: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="Storage nodes to check against the need; None lets the engine size them.",
+    )
+
+
+class KubernetesPlatform(StrEnum):
+    NONE = "none"
+    VKS = "vks"  # vSphere Kubernetes Service (formerly Tanzu Kubernetes Grid Service)
+    OPENSHIFT = "openshift"  # Red Hat OpenShift Container Platform on vSphere VMs
+    UPSTREAM = "upstream"  # upstream Kubernetes on VMs
+
+
+class PlatformChoice(Model):
+    """The software platform the GPUs are consumed through."""
+
+    kubernetes: KubernetesPlatform = Field(
+        default=KubernetesPlatform.NONE,
+        description="Kubernetes on the VMs, which decides how the NVIDIA operators are installed.",
+    )
+    nvaie_release: Ref | None = Field(
+        default=None,
+        description="NVIDIA AI Enterprise release (software catalog id); None picks the newest.",
+    )
+
+
 # ---------------------------------------------------------------------------------- design
 
 
@@ -381,6 +442,8 @@ class Design(Model):
     hardware: Hardware
     ha: HaPolicy = HaPolicy()
     assumptions: Assumptions = Assumptions()
+    data: DataPlan = DataPlan()
+    platform: PlatformChoice = PlatformChoice()
 
     @field_validator("workloads")
     @classmethod

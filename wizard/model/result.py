@@ -10,6 +10,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from wizard.model.platform import SoftwareResult, StorageResult
+
 
 class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -189,4 +191,6 @@ class Result(Out):
     decisions: list[Decision]
     packing: Packing | None = None
     sharing_comparison: list[ModeOption] = Field(default_factory=list)
+    storage: StorageResult | None = None
+    software: SoftwareResult | None = None
     assumptions: dict[str, float | int | str | bool]
