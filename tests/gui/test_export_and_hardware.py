@@ -161,3 +161,28 @@ def test_review_lists_every_packed_gpu_once(qtbot, window, tmp_path):
     )
     assert counted == sum(len(h.gpus) for h in packing.hosts)
     assert review.cards.cards["utilization"].value.text() == f"{packing.mean_utilization:.0%}"
+
+
+def test_data_plan_and_platform_are_edited_on_their_pages(qtbot, window, tmp_path):
+    from tests.gui.helpers import type_into
+    from wizard.model.design import KubernetesPlatform
+
+    _open(window, tmp_path)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    window.wizard.go_to(PageId.HARDWARE)
+    type_into(qtbot, hw.dataset_gb, "5000")
+    type_into(qtbot, hw.headroom, "50")
+    data = window.doc.get("data")
+    assert data.dataset_gb == 5000 and data.growth_headroom == 0.5
+    window.wizard.go_to(PageId.SHARING)
+    sharing = window.wizard.page_of(PageId.SHARING)
+    pick(sharing.kubernetes, KubernetesPlatform.VKS)
+    assert window.doc.get("platform").kubernetes is KubernetesPlatform.VKS
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    result = window.live.current()
+    assert result.software.kubernetes == "vks"
+    assert "Kubernetes: vks" in review.software.headline.text()
+    assert result.storage.datasets_gb > 0
+    shown = review.storage.summary.item(2, 1).text()
+    assert shown == f"{result.storage.datasets_gb:,.1f} GB"

@@ -134,3 +134,18 @@ class FormErrors:
             ) > len(best):
                 best = key
         return best
+
+
+def align_labels(*forms: QFormLayout) -> None:
+    """Give the label columns of several forms one width, so stacked boxes line up."""
+    labels = [
+        item.widget()
+        for form in forms
+        for row in range(form.rowCount())
+        if (item := form.itemAt(row, QFormLayout.ItemRole.LabelRole)) is not None
+        and item.widget() is not None
+    ]
+    if labels:
+        width = max(label.sizeHint().width() for label in labels)
+        for label in labels:
+            label.setMinimumWidth(width)

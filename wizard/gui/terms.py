@@ -89,6 +89,20 @@ TERMS: dict[str, str] = {
     "nvlink": "NVIDIA's GPU-to-GPU link, much faster than PCIe: bridges join pairs of PCIe boards, "
     "SXM boards have it on the baseboard (NVSwitch).",
     "storage": "The shared storage system that feeds training data to the hosts.",
+    "dataset_gb": "The training data on shared storage, one version, in GB; leave it to be "
+    "derived from the workloads' dataset sizes.",
+    "dataset_versions": "How many versions of the dataset are kept side by side (current and "
+    "previous).",
+    "checkpoint_copies": "Checkpoints (saved training states) kept per training job, to resume "
+    "or roll back.",
+    "growth_headroom": "Capacity added on top of today's need for growth.",
+    "read_gbs_per_gpu": "Read throughput each GPU of a group not sized from a model needs from "
+    "storage; 0 when unknown.",
+    "storage_nodes": "Storage nodes to check against the need; leave it to the engine to size them.",
+    "kubernetes": "Kubernetes on the VMs, if any; it decides how the NVIDIA GPU and network "
+    "operators are installed.",
+    "nvaie_release": "The NVIDIA AI Enterprise release whose host driver, guest driver and "
+    "operators go together.",
     "vgpu_mixed_sizes": "Whether one GPU may carry vGPUs of different sizes (newer vGPU releases); "
     "otherwise every vGPU on a GPU has the same profile.",
     "ha_level": "Spare capacity for host failures: N+1 adds enough hosts to survive one failure, "

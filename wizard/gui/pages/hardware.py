@@ -24,14 +24,22 @@ from PySide6.QtWidgets import (
 from wizard.engine.compat import _why_not as compat_why_not
 from wizard.engine.compat import check_design
 from wizard.errors import UserError
-from wizard.gui.forms import FormErrors, error_items
+from wizard.gui.forms import FormErrors, align_labels, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.gui.terms import tip
-from wizard.gui.widgets.inputs import Choice, int_spin
+from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, double_spin, int_spin
 from wizard.gui.widgets.workload_editor import short_source
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, max_boards
-from wizard.model.design import FABRIC_GBPS, Design, Fabric, Hardware, Rdma, SharingMode
+from wizard.model.design import (
+    FABRIC_GBPS,
+    DataPlan,
+    Design,
+    Fabric,
+    Hardware,
+    Rdma,
+    SharingMode,
+)
 from wizard.recommend import gpus_per_host_max, recommend
 
 FABRIC_LABELS = {
@@ -104,10 +112,6 @@ class HardwarePage(Page):
         self.errors.add(f, "server", "Server", self.server)
         self.errors.add(f, "gpus_per_host", "GPUs per host", self.gpus_per_host, self.gpus_note)
         self.errors.add(f, "nvlink", "NVLink", self.nvlink, term="nvlink", below=self.nvlink_note)
-        self.storage = Choice([("None chosen", None)])
-        for s in catalog.storage.values():
-            self.storage.add(f"{s.vendor} {s.model}", s.id)
-        self.errors.add(f, "storage", "Training-data storage", self.storage)
         self.mixed = QCheckBox("Mixed-size vGPUs on one GPU")
         self.errors.add(f, "vgpu_mixed_sizes", "vGPU sizes", self.mixed)
         left.addWidget(box)
@@ -131,6 +135,7 @@ class HardwarePage(Page):
         self.errors.add(f, "nics_per_host", "NICs per host", self.nics_per_host)
         self.errors.add(f, "gpudirect_rdma", "GPUDirect", self.gdr, below=self.gdr_note)
         left.addWidget(box)
+        left.addWidget(self._data_box(catalog))
         left.addStretch(1)
         self.errors.keyword_routes = [
             ("RoCE", "rdma"),
@@ -151,6 +156,7 @@ class HardwarePage(Page):
         columns.addLayout(left, 3)
         columns.addWidget(specs_box, 2)
         self.body.addLayout(columns)
+        align_labels(*(b.layout() for b in self.findChildren(QGroupBox) if b is not specs_box))
 
         for w in (self.gpu, self.server, self.fabric, self.rdma, self.nic, self.storage):
             w.currentIndexChanged.connect(self._edited)
@@ -160,6 +166,73 @@ class HardwarePage(Page):
             w.toggled.connect(self._edited)
         self.recommend_button.clicked.connect(self.recommend)
         self._reload()
+
+    def _data_box(self, catalog) -> QGroupBox:
+        """Storage for the training data: the system (a hardware choice) and the data plan."""
+        box = QGroupBox("Storage and training data")
+        f = QFormLayout(box)
+        f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.storage = Choice([("None chosen", None)])
+        for s in catalog.storage.values():
+            self.storage.add(f"{s.vendor} {s.model}", s.id)
+        self.errors.add(f, "storage", "Storage system", self.storage)
+        self.data_errors = FormErrors()
+        self.dataset_gb = OptionalDouble(1e12, 0, "derived from the workloads")
+        self.dataset_gb.setSuffix(" GB")
+        self.versions = int_spin(1, 1000, 2)
+        self.checkpoints = int_spin(0, 10_000, 3)
+        self.headroom = double_spin(0, 10_000, 0, 25)
+        self.headroom.setSuffix(" %")
+        self.read_per_gpu = OptionalDouble(1000, 2, "unknown")
+        self.read_per_gpu.setSuffix(" GB/s")
+        self.nodes = OptionalSpin(1, 100_000, "sized by the engine")
+        self.data_errors.add(f, "dataset_gb", "Dataset size", self.dataset_gb)
+        self.data_errors.add(f, "dataset_versions", "Dataset versions", self.versions)
+        self.data_errors.add(f, "checkpoint_copies", "Checkpoints per job", self.checkpoints)
+        self.data_errors.add(f, "growth_headroom", "Growth headroom", self.headroom)
+        self.data_errors.add(f, "read_gbs_per_gpu", "Read per GPU (other groups)",
+                             self.read_per_gpu)  # fmt: skip
+        self.data_errors.add(f, "storage_nodes", "Storage nodes", self.nodes)
+        for w in (self.dataset_gb, self.headroom, self.read_per_gpu):
+            w.valueChanged.connect(self._data_edited)
+        for w in (self.versions, self.checkpoints, self.nodes):
+            w.valueChanged.connect(self._data_edited)
+        self._data_problems: list[str] = []
+        return box
+
+    def _load_data(self) -> None:
+        d: DataPlan = self.doc.get("data")
+        self.dataset_gb.put(d.dataset_gb)
+        self.versions.setValue(d.dataset_versions)
+        self.checkpoints.setValue(d.checkpoint_copies)
+        self.headroom.setValue(d.growth_headroom * 100)
+        self.read_per_gpu.put(d.read_gbs_per_gpu or None)
+        self.nodes.put(d.storage_nodes)
+        self._validate_data(commit=False)
+
+    def _data_edited(self) -> None:
+        if not self._loading:
+            self._validate_data(commit=True)
+            self.update_complete()
+
+    def _validate_data(self, commit: bool) -> None:
+        values = {
+            "dataset_gb": self.dataset_gb.get(),
+            "dataset_versions": self.versions.value(),
+            "checkpoint_copies": self.checkpoints.value(),
+            "growth_headroom": self.headroom.value() / 100,
+            "read_gbs_per_gpu": self.read_per_gpu.get() or 0,
+            "storage_nodes": self.nodes.get(),
+        }
+        try:
+            plan = DataPlan.model_validate(values)
+            items: list[tuple[str, str]] = []
+        except ValidationError as exc:
+            plan = None
+            items = error_items(exc)
+        self._data_problems = self.data_errors.show(items)
+        if plan is not None and commit:
+            self.commit("data", plan)
 
     # ------------------------------------------------------------------ helpers
 
@@ -230,6 +303,7 @@ class HardwarePage(Page):
             self.storage.put(hw.storage)
             self.mixed.setChecked(hw.vgpu_mixed_sizes)
         self._validate(commit=False)
+        self._load_data()
 
     # ------------------------------------------------------------------ widgets -> Design
 
@@ -379,7 +453,7 @@ class HardwarePage(Page):
         return check_design(design, self.catalog)
 
     def problems(self) -> list[str]:
-        return list(self._problems)
+        return list(self._problems) + list(self._data_problems)
 
     # ------------------------------------------------------------------ recommend
 
@@ -481,6 +555,20 @@ class HardwarePage(Page):
                         ("Certification", server.certification.value),
                     ],
                     server.source,
+                )
+            )
+        storage = self.catalog.storage.get(str(self.storage.get()))
+        if storage is not None:
+            parts.append(
+                _table(
+                    f"{storage.vendor} {storage.model}",
+                    [
+                        ("Usable per node", f"{storage.usable_capacity_tb_per_node:g} TB"),
+                        ("Read per node", f"{storage.read_throughput_gbs_per_node:g} GB/s"),
+                        ("Protocols", ", ".join(storage.protocols)),
+                        ("GPUDirect Storage", "yes" if storage.gpudirect_storage else "no"),
+                    ],
+                    storage.source,
                 )
             )
         if nic is not None:

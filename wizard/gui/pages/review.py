@@ -20,6 +20,7 @@ from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.memory_bars import MemoryBars
+from wizard.gui.widgets.result_tables import SoftwareView, StorageView
 from wizard.model.result import Result, Severity, WorkloadResult
 
 WORKLOAD_COLUMNS = (
@@ -133,6 +134,11 @@ class ReviewPage(Page):
         self.placement_note.setWordWrap(True)
         self.tabs.addTab(_tab(self.placement_note, self.placement), "GPU placement")
 
+        self.storage = StorageView()
+        self.tabs.addTab(self.storage, "Storage")
+        self.software = SoftwareView()
+        self.tabs.addTab(self.software, "Software")
+
         # Bill of materials and diagrams come from parts of the product not built yet.
         self.bom_note = QLabel(
             "Not available: the bill of materials is not part of the sizing result yet."
@@ -203,6 +209,8 @@ class ReviewPage(Page):
         self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
         self._workloads(r.workloads)
         self._placement(r)
+        self.storage.show_result(r.storage)
+        self.software.show_result(r.software)
         self._warnings(r)
         self._calculations(r)
         self.update_complete()

@@ -7,7 +7,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -15,14 +17,20 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from wizard.gui.forms import clean_message
+from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages.base import Page
 from wizard.gui.terms import tip
 from wizard.gui.widgets.inputs import Choice
 from wizard.gui.widgets.workload_editor import KIND_SHORT, MODE_LABELS
 from wizard.model.catalog import Gpu
-from wizard.model.design import SharingMode, WorkloadGroup
+from wizard.model.design import KubernetesPlatform, PlatformChoice, SharingMode, WorkloadGroup
 
+KUBERNETES_LABELS = {
+    KubernetesPlatform.NONE: "None: GPUs used directly in VMs",
+    KubernetesPlatform.VKS: "vSphere Kubernetes Service (VKS)",
+    KubernetesPlatform.OPENSHIFT: "Red Hat OpenShift on vSphere VMs",
+    KubernetesPlatform.UPSTREAM: "Upstream Kubernetes on VMs",
+}
 MODE_SHORT = {
     "as-designed": "As designed",
     "passthrough": "Passthrough",
@@ -96,6 +104,24 @@ class SharingPage(Page):
         legend.setWordWrap(True)
         self.body.addWidget(legend)
 
+        platform = QGroupBox("Software platform")
+        pbox = QHBoxLayout(platform)
+        pf, pf2 = QFormLayout(), QFormLayout()
+        pbox.addLayout(pf, 1)
+        pbox.addLayout(pf2, 1)
+        self.platform_errors = FormErrors()
+        self.kubernetes = Choice.of(KubernetesPlatform, KUBERNETES_LABELS)
+        self.release = Choice([("The newest in the catalog", None)])
+        for r in sorted(catalog.software.values(), key=lambda r: r.release, reverse=True):
+            self.release.add(f"{r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch})", r.id)
+        row = QHBoxLayout()
+        self.platform_errors.add(pf, "kubernetes", "Kubernetes", self.kubernetes)
+        self.platform_errors.add(pf2, "nvaie_release", "NVIDIA AI Enterprise", self.release)
+        self.kubernetes.currentIndexChanged.connect(self._platform_edited)
+        self.release.currentIndexChanged.connect(self._platform_edited)
+        row.addWidget(platform)
+        self.body.addLayout(row)
+
         box = QGroupBox("Side-by-side comparison for this design")
         bv = QVBoxLayout(box)
         self.comparison_note = QLabel()
@@ -115,6 +141,7 @@ class SharingPage(Page):
         self.comparison.verticalHeader().setDefaultAlignment(
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         )
+        self.comparison.setMinimumHeight(300)
         bv.addWidget(self.comparison)
         self.body.addWidget(box, 3)
         self.comparison_box = box
@@ -123,6 +150,9 @@ class SharingPage(Page):
         self._reload()
 
     def load(self) -> None:
+        platform: PlatformChoice = self.doc.get("platform")
+        self.kubernetes.put(platform.kubernetes)
+        self.release.put(platform.nvaie_release)
         groups: list[WorkloadGroup] = self.doc.get("workloads")
         gpu = self._gpu()
         for old in self.combos:
@@ -151,6 +181,19 @@ class SharingPage(Page):
             + 2 * self.table.frameWidth()
         )
         self._show_live()
+
+    def _platform_edited(self) -> None:
+        if self._loading:
+            return
+        try:
+            choice = PlatformChoice.model_validate(
+                {"kubernetes": self.kubernetes.get(), "nvaie_release": self.release.get()}
+            )
+        except ValidationError as exc:
+            self.platform_errors.show(error_items(exc))
+            return
+        self.platform_errors.clear()
+        self.commit("platform", choice)
 
     def _gpu(self) -> Gpu | None:
         hw = self.doc.get("hardware")
