@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from wizard.engine import sharing, sources
+from wizard.engine.buildout import build_out
 from wizard.engine.cluster import ha_hosts
 from wizard.engine.compat import check_design
 from wizard.engine.record import Recorder
@@ -49,6 +50,7 @@ def size(design: Design, catalog: Catalog) -> Result:
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
     storage = plan_storage(design, catalog, gpu, workloads, rec)
     software = plan_software(design, catalog, gpu, server, workloads, storage, rec)
+    built = build_out(design, catalog, gpu, server, cluster, workloads, rec)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,
@@ -56,6 +58,9 @@ def size(design: Design, catalog: Catalog) -> Result:
         "gradient_bytes": a.gradient_bytes,
         "framework_overhead_gb": a.framework_overhead_gb,
         "sharp": a.sharp,
+        "fabric_oversubscription": a.fabric_oversubscription,
+        "max_rack_power_kw": a.max_rack_power_kw,
+        "rack_units": a.rack_units,
         "communication_overlap": "none (upper bound on time)",
         "placement": "best-fit decreasing: fractional slots onto GPUs, then GPUs and whole "
         "replicas onto hosts, a replica kept inside one host where it fits",
@@ -73,6 +78,10 @@ def size(design: Design, catalog: Catalog) -> Result:
         sharing_comparison=comparison,
         storage=storage,
         software=software,
+        topology=built.topology,
+        power=built.power,
+        racks=built.racks,
+        bom=built.bom,
         assumptions=assumptions,
     )
 

@@ -55,6 +55,13 @@ class Nvlink(Strict):
     max_gpus_bridged: int = Field(
         default=0, ge=0, le=8, description="GPUs joined by bridges (2 or 4); 0 if none."
     )
+    bridges_per_group: int = Field(
+        default=1,
+        ge=1,
+        le=4,
+        description="Bridge boards one bridged group needs for the stated bandwidth (an A100 "
+        "PCIe pair takes three); counted in the bill of materials.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Nvlink:
@@ -282,7 +289,23 @@ class Switch(Sourced):
     rack_units: int = Field(ge=1, le=20)
     power_w: PositiveFloat
     sharp: bool = Field(default=False, description="In-network reduction (SHARP) support.")
+    uplink_ports: int = Field(
+        default=0,
+        ge=0,
+        le=64,
+        description="Dedicated uplink ports beside the main ones (e.g. 12 x 100 GbE on a 48 x "
+        "25 GbE leaf); 0 when uplinks are taken from the main ports.",
+    )
+    uplink_speed_gbps: PositiveFloat | None = Field(
+        default=None, description="Speed of the dedicated uplink ports, Gb/s."
+    )
     part_number: str = ""
+
+    @model_validator(mode="after")
+    def _uplinks(self) -> Switch:
+        if bool(self.uplink_ports) != (self.uplink_speed_gbps is not None):
+            raise ValueError("uplink_ports and uplink_speed_gbps go together")
+        return self
 
 
 # ---------------------------------------------------------------------------------- licences

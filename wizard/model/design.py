@@ -283,6 +283,18 @@ class Hardware(Model):
     vgpu_mixed_sizes: bool = Field(
         default=False, description="The vGPU release and platform allow mixed-size vGPUs."
     )
+    service_fabric: Fabric = Field(
+        default=Fabric.GBE_25,
+        description="Ethernet speed of the host ports for management, vMotion and storage "
+        "(the service network, apart from the GPU fabric).",
+    )
+    service_ports_per_host: int = Field(
+        default=2,
+        ge=0,
+        le=8,
+        description="Service-network ports per host, on the server's own (OCP / LOM) adapter; "
+        "2 gives a redundant pair. 0 carries that traffic on the GPU fabric NICs.",
+    )
 
     @model_validator(mode="after")
     def _rdma(self) -> Hardware:
@@ -293,6 +305,11 @@ class Hardware(Model):
             raise ValueError(f"InfiniBand RDMA needs an InfiniBand fabric, not {self.fabric.value}")
         if self.gpudirect_rdma and self.rdma is Rdma.NONE:
             raise ValueError("GPUDirect RDMA needs RDMA (RoCE v2 or InfiniBand)")
+        if self.service_fabric in (Fabric.IB_HDR, Fabric.IB_NDR):
+            raise ValueError(
+                f"service_fabric carries management and vMotion, so it is Ethernet, not "
+                f"{self.service_fabric.value}"
+            )
         return self
 
 
@@ -362,6 +379,13 @@ class Assumptions(Model):
     sharp: bool = Field(default=False, description="In-network reduction (SHARP) on the fabric.")
     max_rack_power_kw: float = Field(default=15.0, gt=0, le=1000, allow_inf_nan=False)
     rack_units: int = Field(default=42, ge=10, le=60)
+    fabric_oversubscription: float = Field(
+        default=1.0,
+        ge=1,
+        le=20,
+        allow_inf_nan=False,
+        description="Leaf downlink to uplink bandwidth ratio of the fabrics; 1 is non-blocking.",
+    )
 
     @field_validator("gradient_bytes")
     @classmethod
@@ -432,6 +456,30 @@ class PlatformChoice(Model):
     )
 
 
+# -------------------------------------------------------------------------------- licensing
+
+
+DEFAULT_CORES_PER_SOCKET = 32
+
+
+class Licensing(Model):
+    """Software licences in the bill of materials; ``None`` leaves a licence out."""
+
+    gpu_software: Ref | None = Field(
+        default="nvidia-ai-enterprise", description="Licence catalog id counted per GPU."
+    )
+    platform: Ref | None = Field(
+        default="vmware-vcf", description="Virtualization platform licence catalog id."
+    )
+    cores_per_socket: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="CPU cores per socket of the chosen servers, for per-core platform licences. "
+        f"The catalog does not know which CPU is ordered; unset assumes {DEFAULT_CORES_PER_SOCKET}.",
+    )
+
+
 # ---------------------------------------------------------------------------------- design
 
 
@@ -444,6 +492,7 @@ class Design(Model):
     assumptions: Assumptions = Assumptions()
     data: DataPlan = DataPlan()
     platform: PlatformChoice = PlatformChoice()
+    licensing: Licensing = Licensing()
 
     @field_validator("workloads")
     @classmethod

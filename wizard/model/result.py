@@ -10,6 +10,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from wizard.model.buildout import Bom, Power, Racks, Topology
 from wizard.model.platform import SoftwareResult, StorageResult
 
 
@@ -193,4 +194,8 @@ class Result(Out):
     sharing_comparison: list[ModeOption] = Field(default_factory=list)
     storage: StorageResult | None = None
     software: SoftwareResult | None = None
+    topology: Topology | None = None
+    power: Power | None = None
+    racks: Racks | None = None
+    bom: Bom | None = None
     assumptions: dict[str, float | int | str | bool]
