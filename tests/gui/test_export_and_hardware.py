@@ -186,3 +186,63 @@ def test_data_plan_and_platform_are_edited_on_their_pages(qtbot, window, tmp_pat
     assert result.storage.datasets_gb > 0
     shown = review.storage.summary.item(2, 1).text()
     assert shown == f"{result.storage.datasets_gb:,.1f} GB"
+
+
+def test_bom_export_as_csv_and_xlsx_with_a_price_list(qtbot, window, prompts, tmp_path):
+    import csv
+
+    from openpyxl import load_workbook
+
+    from tests.conftest import ROOT
+
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    result = window.live.current()
+    out = tmp_path / "bom.csv"
+    prompts.answers.append(str(out))
+    click(qtbot, page.bom.button)
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [r["item"] for r in rows] == [ln.item for ln in result.bom.lines]
+    assert all(r["unit_price"] == "" for r in rows)
+    assert page.bom.open_button.isVisible()
+    # with the sample price list (made-up figures, in the design's currency)
+    prompts.answers.append(str(ROOT / "resources" / "examples" / "prices-sample.toml"))
+    click(qtbot, page.prices_button)
+    xlsx = tmp_path / "bom.xlsx"
+    prompts.answers.append(str(xlsx))
+    click(qtbot, page.bom.button)
+    sheet = load_workbook(xlsx).active
+    header = [c.value for c in sheet[1]]
+    server = next(
+        [c.value for c in row]
+        for row in sheet.iter_rows(min_row=2)
+        if row[1].value == "server:dell-c4140"
+    )
+    assert server[header.index("total_price")] == 8 * 11111
+
+
+def test_a_price_list_in_another_currency_is_refused(qtbot, window, prompts, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    usd = tmp_path / "usd.csv"
+    usd.write_text("item,unit_price,currency\nserver:dell-c4140,5,USD\n", encoding="utf-8")
+    page.set_prices(usd)
+    target = tmp_path / "bom.csv"
+    prompts.answers.append(str(target))
+    click(qtbot, page.bom.button)
+    assert page.bom.status.text().startswith("Not written:")
+    assert "USD" in page.bom.status.text()
+    assert not target.exists()
+
+
+def test_review_shows_the_bom_power_and_racks(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    r = window.live.current()
+    assert review.bom.lines.rowCount() == len(r.bom.lines)
+    assert review.cards.cards["power"].value.text() == f"{r.power.total_kw:,.1f}"
+    assert review.cards.cards["racks"].value.text() == str(len(r.racks.racks))
+    assert review.power.racks.rowCount() == len(r.racks.racks)

@@ -15,16 +15,20 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
 )
 
+from reports.bom_export import bom_csv, bom_xlsx
+from wizard.engine.bom import apply_prices
 from wizard.errors import UserError
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.gui.prompts import Prompt, PromptKind
-from wizard.io import save_design
+from wizard.io import atomic_write_bytes, save_design
+from wizard.pricing import check_currency, load_prices
 
 
 class ExportRow:
@@ -105,22 +109,42 @@ class ExportPage(Page):
         grid.setColumnStretch(2, 1)
         self.pdf = ExportRow(grid, 0, "pdf", "PDF proposal…", "PDF proposal")
         self.json = ExportRow(grid, 1, "json", "Design file (JSON)…", "design file")
-        self.bom = ExportRow(grid, 2, "table", "Bill of materials (CSV)…", "bill of materials")
+        self.bom = ExportRow(grid, 2, "table", "Bill of materials (CSV, XLSX)…",
+                             "bill of materials")  # fmt: skip
         self.body.addWidget(box)
+        prices = QGroupBox("Prices for the bill of materials (optional)")
+        pl = QHBoxLayout(prices)
+        self.prices_button = QPushButton(icon("open"), "Price list…")
+        self.prices_button.setToolTip(
+            "A .toml or .csv file of your own prices, in the design's currency; none ship with "
+            "the program"
+        )
+        self.prices_clear = QPushButton("No prices")
+        self.prices_label = QLabel("No price list: the BOM is written without prices.")
+        self.prices_label.setObjectName("muted")
+        self.prices_label.setWordWrap(True)
+        pl.addWidget(self.prices_button)
+        pl.addWidget(self.prices_clear)
+        pl.addWidget(self.prices_label, 1)
+        self.body.addWidget(prices)
+        self.price_list: Path | None = None
+        self.prices_button.clicked.connect(self.choose_prices)
+        self.prices_clear.clicked.connect(lambda: self.set_prices(None))
         self.summary = QLabel()
         self.summary.setObjectName("muted")
         self.summary.setWordWrap(True)
         self.body.addWidget(self.summary)
         self.body.addStretch(1)
         self.pdf.unavailable("the PDF report is not built yet")
-        self.bom.unavailable("the bill of materials is not built yet")
         self.json.button.clicked.connect(self.export_json)
+        self.bom.button.clicked.connect(self.export_bom)
         self.live.updated.connect(self._show_state)
         self._show_state()
 
     def _show_state(self) -> None:
         design = self.live.design
         self.json.button.setEnabled(design is not None)
+        self.bom.button.setEnabled(self.live.result is not None)
         if design is None:
             self.summary.setText(
                 "The design is not complete yet, so there is nothing to export: "
@@ -160,6 +184,51 @@ class ExportPage(Page):
             self._failed(self.json, exc.problems[0])
             return None
         self.json.done(path)
+        return path
+
+    def choose_prices(self) -> None:
+        answer = self.prompt(
+            Prompt(PromptKind.OPEN_FILE, "Choose a price list", path=str(Path.home()),
+                   file_filter="Price lists (*.toml *.csv)")
+        )  # fmt: skip
+        if answer:
+            self.set_prices(Path(str(answer)))
+
+    def set_prices(self, path: Path | None) -> None:
+        self.price_list = path
+        self.prices_label.setText(
+            f"Prices from {path}" if path else "No price list: the BOM is written without prices."
+        )
+
+    def export_bom(self) -> Path | None:
+        result = self.live.current()
+        design = self.live.design
+        if result is None or design is None or result.bom is None:
+            return None
+        path = self._ask_path(
+            "Export the bill of materials", f"{self._stem()}-bom.csv",
+            "CSV (*.csv);;Excel workbook (*.xlsx)",
+        )  # fmt: skip
+        if path is None:
+            return None
+        if path.suffix.lower() not in (".csv", ".xlsx"):
+            path = path.with_name(path.name + ".csv")
+        self.bom.busy()
+        try:
+            bom = result.bom
+            if self.price_list is not None:
+                prices = load_prices(self.price_list)
+                check_currency(prices, design.project.currency, str(self.price_list))
+                bom = apply_prices(bom, prices)
+            data = bom_csv(bom).encode("utf-8") if path.suffix.lower() == ".csv" else bom_xlsx(bom)
+            atomic_write_bytes(path, data)
+        except UserError as exc:
+            self._failed(self.bom, exc.problems[0])
+            return None
+        except OSError as exc:
+            self._failed(self.bom, f"{path}: cannot be written: {exc.strerror or exc}")
+            return None
+        self.bom.done(path)
         return path
 
     def _failed(self, row: ExportRow, message: str) -> None:

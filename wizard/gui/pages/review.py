@@ -20,7 +20,7 @@ from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.memory_bars import MemoryBars
-from wizard.gui.widgets.result_tables import SoftwareView, StorageView
+from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.result import Result, Severity, WorkloadResult
 
 WORKLOAD_COLUMNS = (
@@ -85,10 +85,11 @@ class ReviewPage(Page):
                 ("gpus", "GPUs in total", "Hosts × GPUs per host"),
                 ("demand", "GPUs the workloads need", "Sum over workload groups"),
                 ("after", "GPUs after failures", "GPUs left after the HA policy's failures"),
-                ("per_host", "GPUs per host", ""),
                 ("utilization", "mean GPU utilization", "From the placement of every workload"),
+                ("power", "kW at full load", "Hosts and network at full load"),
+                ("racks", "racks", "Racks for hosts and network, within the power limit"),
             ],
-            columns=6,
+            columns=7,
         )
         self.body.addWidget(self.cards)
         self.tabs = QTabWidget()
@@ -121,7 +122,7 @@ class ReviewPage(Page):
         v.addWidget(self.warnings, 2)
         v.addWidget(dt)
         v.addWidget(self.decisions, 3)
-        self.tabs.addTab(w, "Warnings and decisions")
+        self.tabs.addTab(w, "Warnings && decisions")
 
         # Placement: identical GPU layouts counted together (thousands of GPUs stay readable).
         self.placement = _table(PLACEMENT_COLUMNS)
@@ -132,19 +133,19 @@ class ReviewPage(Page):
         self.placement_note = QLabel()
         self.placement_note.setObjectName("muted")
         self.placement_note.setWordWrap(True)
-        self.tabs.addTab(_tab(self.placement_note, self.placement), "GPU placement")
+        self.tabs.addTab(_tab(self.placement_note, self.placement), "Placement")
 
         self.storage = StorageView()
         self.tabs.addTab(self.storage, "Storage")
         self.software = SoftwareView()
         self.tabs.addTab(self.software, "Software")
 
-        # Bill of materials and diagrams come from parts of the product not built yet.
-        self.bom_note = QLabel(
-            "Not available: the bill of materials is not part of the sizing result yet."
-        )
-        self.bom_note.setObjectName("note")
-        self.tabs.addTab(_tab(self.bom_note, stretch_last=False), "Bill of materials")
+        self.bom = BomView()
+        self.tabs.addTab(self.bom, "BOM")
+        self.power = PowerView()
+        self.tabs.addTab(self.power, "Power && racks")
+
+        # The diagrams are drawn by the PDF report, which is not part of this build yet.
         self.diagram_note = QLabel(
             "Not available: the topology and cluster diagrams are drawn by the PDF report, "
             "which is not built yet."
@@ -199,7 +200,8 @@ class ReviewPage(Page):
         self.cards.set("demand", f"{c.gpus_demand:,}")
         self.cards.set("after", f"{c.gpus_after_failures:,}",
                        f"after {c.host_failures_tolerated} host failure(s)")  # fmt: skip
-        self.cards.set("per_host", f"{c.gpus_per_host}")
+        self.cards.set("power", f"{r.power.total_kw:,.1f}" if r.power else "—")
+        self.cards.set("racks", f"{len(r.racks.racks)}" if r.racks else "—")
         self.cards.set(
             "utilization", f"{r.packing.mean_utilization:.0%}" if r.packing else "—",
             None if r.packing else "Not available: the engine does not place workloads on "
@@ -210,6 +212,8 @@ class ReviewPage(Page):
         self._workloads(r.workloads)
         self._placement(r)
         self.storage.show_result(r.storage)
+        self.bom.show_result(r.bom)
+        self.power.show_result(r.power, r.racks)
         self.software.show_result(r.software)
         self._warnings(r)
         self._calculations(r)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard.model.buildout import Bom, Power, Racks
 from wizard.model.platform import SoftwareResult, StorageResult
 
 
@@ -165,4 +166,114 @@ class SoftwareView(QWidget):
         fill(
             self.checklist,
             [[i.scope, i.setting, i.value, ", ".join(i.modes), i.reason] for i in s.checklist],
+        )
+
+
+class BomView(QWidget):
+    """The bill of materials as the engine lists it; prices only from a user's price list."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        v = QVBoxLayout(self)
+        self.note = QLabel()
+        self.note.setObjectName("muted")
+        self.note.setWordWrap(True)
+        self.lines = table(
+            ("Category", "Description", "Part number", "Quantity", "Unit", "Source"), stretch=1
+        )
+        v.addWidget(self.note)
+        v.addWidget(self.lines, 1)
+
+    def show_result(self, bom: Bom | None) -> None:
+        if bom is None:
+            self.note.setText("The bill of materials is not part of this result.")
+            fill(self.lines, [])
+            return
+        self.note.setText(
+            f"{len(bom.lines)} lines. No prices ship with the program: the Export page writes the "
+            "BOM as CSV or XLSX, priced from your own price list if you give one."
+        )
+        fill(
+            self.lines,
+            [
+                [
+                    ln.category.value,
+                    ln.description,
+                    ln.part_number or "—",
+                    f"{ln.quantity:,}",
+                    ln.unit,
+                    ln.source,
+                ]
+                for ln in bom.lines
+            ],
+            right=(3,),
+        )
+
+
+class PowerView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        v = QVBoxLayout(self)
+        self.power_note = QLabel()
+        self.power_note.setWordWrap(True)
+        self.items = table(("Item", "Count", "W each", "W total", "Source"), stretch=4)
+        self.racks_note = QLabel()
+        self.racks_note.setWordWrap(True)
+        self.racks = table(("Rack", "Role", "Used U", "Power", "Hosts"), stretch=4)
+        v.addWidget(_title("Power"))
+        v.addWidget(self.power_note)
+        v.addWidget(self.items, 2)
+        v.addWidget(_title("Racks"))
+        v.addWidget(self.racks_note)
+        v.addWidget(self.racks, 2)
+
+    def show_result(self, power: Power | None, racks: Racks | None) -> None:
+        if power is None:
+            self.power_note.setText("Power is not part of this result.")
+            fill(self.items, [])
+        else:
+            self.power_note.setText(
+                f"<b>{power.total_kw:,.1f} kW</b> in total ({power.btu_per_hour:,.0f} BTU/h of "
+                f"heat): {power.hosts} hosts at {power.host_w:,.0f} W each "
+                f"({power.gpu_w_per_host:,.0f} W of GPUs + {power.baseline_w_per_host:,.0f} W "
+                f"platform) and {power.network_w:,.0f} W of network. Power supplies installed: "
+                f"{power.psu_installed_w:,.0f} W per host, {power.psu_redundant_w:,.0f} W with "
+                "half of them failed."
+            )
+            fill(
+                self.items,
+                [
+                    [
+                        i.item,
+                        f"{i.count:,}",
+                        f"{i.watts_each:,.0f}",
+                        f"{i.watts_total:,.0f}",
+                        i.source,
+                    ]
+                    for i in power.items
+                ],
+                right=(1, 2, 3),
+            )
+        if racks is None:
+            self.racks_note.setText("Racks are not part of this result.")
+            fill(self.racks, [])
+            return
+        self.racks_note.setText(
+            f"{len(racks.racks)} rack{'s' if len(racks.racks) != 1 else ''} of {racks.rack_units}U at {racks.power_limit_kw:g} kW each: "
+            f"{racks.host_racks} for hosts, {racks.network_racks} for the network; at most "
+            f"{racks.hosts_per_rack} hosts per rack, limited by {racks.limited_by}."
+        )
+        fill(
+            self.racks,
+            [
+                [
+                    r.name,
+                    r.role,
+                    f"{r.used_u} / {r.height_u}",
+                    f"{r.power_w / 1000:,.1f} / {r.power_limit_w / 1000:,.1f} kW",
+                    ", ".join(str(h + 1) for h in r.hosts) or "—",
+                ]
+                for r in racks.racks
+            ],
+            right=(2, 3),
         )
