@@ -62,11 +62,11 @@ def memory(data: ReportData, width: float = 480) -> Drawing | None:
     bar_h, bar_gap = 12, 6
     legend_h = 14 * math.ceil(len(used) / 4)
     plot_h = len(rows) * (bar_h + bar_gap) + bar_gap
-    height = plot_h + 28 + legend_h + (12 if note else 0) + 6
+    height = 12 + plot_h + 28 + legend_h + (12 if note else 0) + 6
     d = new_drawing(width, height)
     name_w = width * 0.28
     x0, x1 = name_w + 6, width - 42
-    y0 = height - plot_h - 4
+    y0 = height - plot_h - 12
     capacity = data.gpu.memory_gb
     top = max(capacity, max(w.memory_gb.total for w in rows)) * 1.05
     _axis(d, x0, x1, y0, y0 + plot_h, top, "GB per GPU")

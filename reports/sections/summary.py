@@ -18,7 +18,7 @@ MODE_NAMES = {
     SharingMode.PASSTHROUGH: "passthrough (DirectPath I/O)",
     SharingMode.VGPU: "NVIDIA vGPU",
     SharingMode.MIG: "MIG",
-    SharingMode.REMOTE: "remote GPU pool",
+    SharingMode.REMOTE: "a remote GPU pool",
 }
 
 
