@@ -52,8 +52,9 @@ class Story:
         key = f"s{self.section}.{self.subsection}"
         return [CondPageBreak(90), Heading(text, self.s.h2, 1, key)]
 
-    def h3(self, title: str) -> Paragraph:
-        return Paragraph(escape(title), self.s.h3)
+    def h3(self, title: str) -> list[Flowable]:
+        """A run-in heading, moved to the next page rather than left alone at the bottom."""
+        return [CondPageBreak(70), Spacer(1, 6), Paragraph(escape(title), self.s.h3)]
 
     # ------------------------------------------------------------------------- text
 

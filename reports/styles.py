@@ -53,6 +53,7 @@ class Styles:
     cell_bold: ParagraphStyle
     cell_right: ParagraphStyle
     cell_mono: ParagraphStyle
+    cell_small: ParagraphStyle
     figure: ParagraphStyle
     figure_label: ParagraphStyle
     toc1: ParagraphStyle
@@ -115,6 +116,9 @@ def make_styles() -> Styles:
         cell_bold=ParagraphStyle("CellBold", parent=cell, fontName=SANS_BOLD),
         cell_right=ParagraphStyle("CellRight", parent=cell, alignment=TA_RIGHT),
         cell_mono=ParagraphStyle("CellMono", parent=cell, fontName=MONO, fontSize=7.5),
+        cell_small=ParagraphStyle(
+            "CellSmall", parent=cell, fontSize=6.5, leading=8, textColor=MUTED
+        ),
         figure=ParagraphStyle(
             "Figure",
             parent=body,

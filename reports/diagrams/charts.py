@@ -10,8 +10,8 @@ from reportlab.graphics.shapes import Drawing, Line, Rect
 
 from reports.data import ReportData
 from reports.diagrams.common import label, new_drawing
-from reports.fonts import SANS_BOLD, text_width
-from reports.numbers import num
+from reports.fonts import SANS, SANS_BOLD, text_width
+from reports.numbers import num, pct
 from reports.styles import ERROR, INK, MUTED, RULE, SERIES
 
 MAX_BARS = 30
@@ -109,18 +109,18 @@ def sharing(data: ReportData, width: float = 480) -> Drawing | None:
         return None
     bar_h, bar_gap = 14, 8
     plot_h = len(options) * (bar_h + bar_gap) + bar_gap
-    height = plot_h + 30
+    height = plot_h + 40
     d = new_drawing(width, height)
     name_w = width * 0.24
     x0, x1 = name_w + 6, width - 150
-    y0 = 24
+    y0 = 36
     top = max([o.gpus for o in options if o.available] + [1]) * 1.1
     _axis(d, x0, x1, y0, y0 + plot_h, top, "GPUs")
     scale = (x1 - x0) / top
     for i, o in enumerate(options):
         y = y0 + plot_h - (i + 1) * (bar_h + bar_gap)
-        font = SANS_BOLD if o.mode == "as-designed" else None
-        d.add(label(name_w, y + 4, o.label, name_w, 7.5, "end", **({"font": font} if font else {})))
+        font = SANS_BOLD if o.mode == "as-designed" else SANS
+        d.add(label(name_w, y + 4, o.label, name_w, 7.5, "end", font=font))
         if not o.available:
             d.add(
                 label(x0 + 2, y + 4, f"not available: {o.reason}", width - x0 - 4, 7, color=MUTED)
@@ -130,7 +130,7 @@ def sharing(data: ReportData, width: float = 480) -> Drawing | None:
         d.add(Rect(x0, y, w, bar_h, fillColor=SERIES[0], strokeColor=None))
         util = Rect(x0, y, w * o.mean_utilization, 3, fillColor=SERIES[2], strokeColor=None)
         d.add(util)
-        text = f"{num(o.gpus)} GPUs, {num(o.hosts_total)} hosts, {o.mean_utilization:.0%} used"
+        text = f"{num(o.gpus)} GPUs, {num(o.hosts_total)} hosts, {pct(o.mean_utilization)} used"
         d.add(label(x0 + w + 4, y + 4, text, width - (x0 + w + 4), 7))
     d.add(Rect(0, 2, 8, 8, fillColor=SERIES[0], strokeColor=None))
     d.add(label(11, 3, "GPUs needed", 80, 7))

@@ -90,7 +90,7 @@ def _entry_rows(st: Story) -> list[list]:
     rows: list[list] = [["Kind", "Entry", "Figures used", "Source"]]
     for kind, name, figures, entry in items:
         source = entry.source + (f" ({entry.source_note})" if entry.source_note else "")
-        rows.append([kind, f"{name} [{entry.id}]", figures, source])
+        rows.append([kind, f"{name} [{entry.id}]", figures, st.p(source, st.s.cell_small)])
     return rows
 
 

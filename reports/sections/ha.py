@@ -3,7 +3,7 @@ cluster-level calculations."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import Flowable
 
 from reports.numbers import num
 from reports.sections import calculations
@@ -57,6 +57,6 @@ def build(st: Story) -> list[Flowable] | None:
     ]
     calcs = st.data.calculations("cluster.")
     if calcs:
-        flow += [Spacer(1, 8), st.h3("Calculations")]
+        flow += st.h3("Calculations")
         flow.append(calculations.table(st, calcs, "cluster."))
     return flow

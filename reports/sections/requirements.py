@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import Flowable
 
 from reports.numbers import num, value
 from reports.story import Story
@@ -146,5 +146,5 @@ def build(st: Story) -> list[Flowable] | None:
     ]
     flow.append(st.table(rows, [2.6, 1.6, 0.9, 2.1, 1.3, 2], right=(2,)))
     for g in d.workloads:
-        flow += [Spacer(1, 6), st.h3(g.name), st.pairs(answers(st, g))]
+        flow += [*st.h3(g.name), st.pairs(answers(st, g))]
     return flow

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import Flowable
 
 from reports.diagrams import charts
 from reports.numbers import num, pct
@@ -91,7 +91,7 @@ def build(st: Story) -> list[Flowable] | None:
         flow.append(st.table(rows, [1.6, 0.7, 0.7, 0.7, 1.8, 1.5, 1.8, 1.5], right=(1, 2, 3)))
         caveats = [f"{o.label}: {c}" for o in r.sharing_comparison for c in o.caveats]
         if caveats:
-            flow += [Spacer(1, 6), st.h3("Caveats"), *st.bullets(caveats)]
+            flow += [*st.h3("Caveats"), *st.bullets(caveats)]
     if r.packing is not None:
         p = r.packing
         flow += st.h2("GPU layouts")

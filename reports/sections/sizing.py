@@ -3,7 +3,7 @@ the calculation log that produced them."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import Flowable
 
 from reports.diagrams import charts
 from reports.numbers import num, pct, unit
@@ -124,6 +124,6 @@ def build(st: Story) -> list[Flowable] | None:
         prefix = f"workloads[{i}]."
         calcs = st.data.calculations(prefix)
         if calcs:
-            flow += [Spacer(1, 6), st.h3("Calculations")]
+            flow += st.h3("Calculations")
             flow.append(calculations.table(st, calcs, prefix))
     return flow

@@ -96,3 +96,32 @@ def test_svg_for_the_wizard(example_data):
     assert set(render.font_files()) >= {"DejaVuSans", "DejaVuSans-Bold"}
     with pytest.raises(KeyError, match="unknown diagram"):
         render.drawing_svg("nope", data)
+
+
+def _with_comparison(data):
+    from wizard.model.result import ModeOption
+
+    def option(mode, label, gpus, util, available=True, reason=""):
+        return ModeOption(
+            mode=mode, label=label, available=available, reason=reason, gpus=gpus,
+            hosts_for_capacity=gpus // 2, hosts_total=gpus // 2 + 1, mean_utilization=util,
+            isolation="hardware", live_migration="no", ha_behaviour="restart", licences="none",
+            caveats=["a caveat"],
+        )  # fmt: skip
+
+    options = [
+        option("as-designed", "As designed", 16, 0.9),
+        option("passthrough", "Passthrough (whole GPUs)", 1400, 0.42),
+        option("mig", "MIG", 0, 0, available=False, reason="the T4 has no MIG " * 8),
+    ]
+    result = data.result.model_copy(update={"sharing_comparison": options})
+    return type(data)(design=data.design, catalog=data.catalog, result=result)
+
+
+@pytest.mark.parametrize("width", [480, 300])
+def test_sharing_chart_labels_fit(example_data, width):
+    drawing = DIAGRAMS["sharing"].draw(_with_comparison(example_data("starter")), width)
+    assert_labels_fit(drawing)
+    texts = [s.text for s in _strings(drawing)]
+    assert "1,400 GPUs, 701 hosts, 42 % used" in texts
+    assert any(t.startswith("not available: the T4 has no MIG") for t in texts)
