@@ -92,9 +92,10 @@ class Story:
         header: bool = True,
         right: Sequence[int] = (),
         mono: Sequence[int] = (),
+        spans: Sequence[tuple[int, int, int]] = (),
     ) -> Table:
         """A table over the full text width; ``widths`` are shares of it. Long tables split across
-        pages and repeat their header row."""
+        pages and repeat their header row. ``spans`` are (row, first column, last column)."""
         total = sum(widths)
         cols = [self.width * w / total for w in widths]
         body = []
@@ -113,6 +114,8 @@ class Story:
             body.append(out)
         t = Table(body, colWidths=cols, repeatRows=1 if header else 0, hAlign="LEFT")
         t.setStyle(table_style(header=header, rows=len(body)))
+        for row, first, last in spans:
+            t.setStyle([("SPAN", (first, row), (last, row))])
         return t
 
     def pairs(self, items: Sequence[tuple[str, Cell]], label_share: float = 0.35) -> Table:

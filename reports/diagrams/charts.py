@@ -9,7 +9,7 @@ import math
 from reportlab.graphics.shapes import Drawing, Line, Rect
 
 from reports.data import ReportData
-from reports.diagrams.common import label, new_drawing
+from reports.diagrams.common import WHITE, label, new_drawing
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.numbers import num, pct
 from reports.styles import ERROR, INK, MUTED, RULE, SERIES
@@ -122,6 +122,7 @@ def sharing(data: ReportData, width: float = 480) -> Drawing | None:
         font = SANS_BOLD if o.mode == "as-designed" else SANS
         d.add(label(name_w, y + 4, o.label, name_w, 7.5, "end", font=font))
         if not o.available:
+            d.add(Rect(x0, y, width - x0, bar_h, fillColor=WHITE, strokeColor=None))
             d.add(
                 label(x0 + 2, y + 4, f"not available: {o.reason}", width - x0 - 4, 7, color=MUTED)
             )

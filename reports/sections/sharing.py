@@ -72,6 +72,7 @@ def build(st: Story) -> list[Flowable] | None:
         rows: list[list] = [
             ["Mode", "GPUs", "Hosts", "Used", "Isolation", "Live migration", "HA", "Licences"]
         ]
+        spans = []
         for o in r.sharing_comparison:
             if o.available:
                 rows.append(
@@ -87,8 +88,11 @@ def build(st: Story) -> list[Flowable] | None:
                     ]
                 )
             else:
+                spans.append((len(rows), 4, 7))
                 rows.append([o.label, "–", "–", "–", f"not available: {o.reason}", "", "", ""])
-        flow.append(st.table(rows, [1.6, 0.7, 0.7, 0.7, 1.8, 1.5, 1.8, 1.5], right=(1, 2, 3)))
+        flow.append(
+            st.table(rows, [1.7, 0.75, 0.75, 0.7, 1.7, 1.4, 1.7, 1.4], right=(1, 2, 3), spans=spans)
+        )
         caveats = [f"{o.label}: {c}" for o in r.sharing_comparison for c in o.caveats]
         if caveats:
             flow += [*st.h3("Caveats"), *st.bullets(caveats)]
@@ -102,5 +106,5 @@ def build(st: Story) -> list[Flowable] | None:
                 "needs. MIG layouts give each instance's profile and its memory-slice start."
             )
         )
-        flow.append(st.table(layout_rows(p), [0.8, 0.6, 0.9, 3.2, 2.8, 0.7], right=(5,)))
+        flow.append(st.table(layout_rows(p), [0.6, 0.5, 1.3, 3.1, 2.6, 0.7], right=(5,)))
     return flow
