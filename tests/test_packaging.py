@@ -31,6 +31,8 @@ def test_wheel_carries_catalogs_examples_and_resources(wheel):
     for name in shipped:
         assert f"resources/examples/{name}" in names
     assert "wizard/cli.py" in names
+    for font in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE-DejaVu.txt"):
+        assert f"resources/fonts/{font}" in names
     assert not any(n.startswith("tests/") for n in names)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from reportlab.graphics.shapes import Drawing
 
 from reports.data import ReportData
-from reports.diagrams import architecture, charts
+from reports.diagrams import architecture, bandwidth, charts, fabric, host, racks
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,11 @@ DIAGRAMS: dict[str, DiagramSpec] = {
     "architecture": DiagramSpec("Logical architecture", architecture.draw),
     "memory": DiagramSpec("Memory per GPU by workload", charts.memory),
     "sharing": DiagramSpec("GPUs and utilization per sharing mode", charts.sharing),
+    "host": DiagramSpec("Host internal topology", host.draw),
+    "bandwidth": DiagramSpec("Bandwidth landscape", bandwidth.draw),
+    "fabric": DiagramSpec("Network fabric", fabric.draw),
+    "racks": DiagramSpec("Rack elevation", racks.draw),
+    "power": DiagramSpec("Power per rack", charts.power_per_rack),
 }
 
 

@@ -138,3 +138,52 @@ def sharing(data: ReportData, width: float = 480) -> Drawing | None:
     d.add(Rect(100, 2, 8, 3, fillColor=SERIES[2], strokeColor=None))
     d.add(label(111, 3, "share of those GPUs the workloads use (mean)", 250, 7))
     return d
+
+
+def power_per_rack(data: ReportData, width: float = 480) -> Drawing | None:
+    """Power per rack against the rack limit. Racks with the same role and load share one bar
+    ("rack-01 … rack-48, each"), so hundreds of racks stay readable."""
+    racks = getattr(data.result, "racks", None)
+    if racks is None or not racks.racks:
+        return None
+    groups: list[tuple[str, float, float, int]] = []  # label, watts, limit, count
+    run: list = []
+    for rack in [*racks.racks, None]:
+        if run and (
+            rack is None
+            or (rack.role, round(rack.power_w), rack.power_limit_w)
+            != (run[0].role, round(run[0].power_w), run[0].power_limit_w)
+        ):
+            name = run[0].name if len(run) == 1 else f"{run[0].name} … {run[-1].name}"
+            groups.append((name, run[0].power_w, run[0].power_limit_w, len(run)))
+            run = []
+        if rack is not None:
+            run.append(rack)
+    groups = groups[:MAX_BARS]
+    bar_h, bar_gap = 12, 6
+    plot_h = len(groups) * (bar_h + bar_gap) + bar_gap
+    height = 12 + plot_h + 28
+    d = new_drawing(width, height)
+    name_w = width * 0.3
+    x0, x1 = name_w + 6, width - 70
+    y0 = 22
+    limit = max(g[2] for g in groups)
+    top = max(limit, max(g[1] for g in groups)) * 1.08 / 1000
+    _axis(d, x0, x1, y0, y0 + plot_h, top, "kW per rack")
+    scale = (x1 - x0) / top
+    for i, (name, watts, lim, count) in enumerate(groups):
+        y = y0 + plot_h - (i + 1) * (bar_h + bar_gap)
+        d.add(label(name_w, y + 3, name, name_w, 7, "end"))
+        over = watts > lim
+        d.add(Rect(x0, y, watts / 1000 * scale, bar_h, fillColor=ERROR if over else SERIES[0],
+                   strokeColor=None))  # fmt: skip
+        text = f"{watts / 1000:.1f} kW" + (f" each ({count} racks)" if count > 1 else "")
+        end = x0 + watts / 1000 * scale + 3
+        d.add(label(end, y + 3, text, width - end, 6.5))
+    cx = x0 + limit / 1000 * scale
+    d.add(Line(cx, y0, cx, y0 + plot_h, strokeColor=ERROR, strokeWidth=0.8, strokeDashArray=[3, 2]))
+    limit_text = f"limit {limit / 1000:g} kW"
+    anchor = "end" if cx + text_width(limit_text, size=6.5) / 2 > width else "middle"
+    d.add(label(cx, y0 + plot_h + 2, limit_text, cx if anchor == "end" else width, 6.5, anchor,
+                color=ERROR))  # fmt: skip
+    return d

@@ -11,13 +11,19 @@ from reportlab.platypus import Flowable
 
 from reports.sections import (
     appendix,
+    bom,
     decisions,
     ha,
+    network,
+    power,
     requirements,
     risks,
     sharing,
     sizing,
+    software,
+    storage,
     summary,
+    topology,
 )
 from reports.story import Story
 
@@ -34,6 +40,12 @@ SECTIONS: list[Section] = [
     Section("Sizing per workload", sizing.build),
     Section("Sharing modes and GPU layouts", sharing.build),
     Section("Cluster size and high availability", ha.build),
+    Section("Host topology", topology.build),
+    Section("Network fabric", network.build),
+    Section("Storage and data path", storage.build),
+    Section("Software stack and platform checklist", software.build),
+    Section("Power and space", power.build),
+    Section("Bill of materials", bom.build),
     Section("Design decisions", decisions.build),
     Section("Risks and warnings", risks.build),
     Section("Appendix", appendix.build),
