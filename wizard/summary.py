@@ -52,10 +52,39 @@ def summary_lines(r: Result) -> list[str]:
             lines.append(f"    time to train {_num(w.time_to_train_hours, 'h')}")
         if w.inference_tokens_per_s_total is not None:
             lines.append(f"    throughput {_num(w.inference_tokens_per_s_total, 'tokens/s', 0)}")
+        if w.sharing_mode and w.gpus_total:
+            lines.append(
+                f"    {w.sharing_mode}: {w.slot_profile}; {_num(w.gpus_allocated, 'GPUs', 2)} "
+                "after packing (the figure above counts whole GPUs)"
+            )
+    lines += _sharing_lines(r)
     if r.warnings:
         lines += ["", "Warnings:"]
         lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
     if r.decisions:
         lines += ["", "Design decisions:"]
         lines += [f"  ({d.id}) {d.text} Reason: {d.reason}" for d in r.decisions]
+    return lines
+
+
+def _sharing_lines(r: Result) -> list[str]:
+    lines: list[str] = []
+    if r.packing is not None:
+        layouts: dict[str, int] = {}
+        for h in r.packing.hosts:
+            for g in h.gpus:
+                if g.mode != "free":
+                    layouts[g.layout] = layouts.get(g.layout, 0) + 1
+        lines += ["", f"GPU layouts ({r.packing.mean_utilization:.0%} mean utilization):"]
+        lines += [f"  {n} x {layout}" for layout, n in sorted(layouts.items(), key=lambda x: -x[1])]
+    if r.sharing_comparison:
+        lines += ["", "Sharing modes compared:"]
+        for m in r.sharing_comparison:
+            state = "" if m.available else f"  (not possible: {m.reason})"
+            figures = (
+                f"{m.gpus} GPUs, {m.hosts_total} hosts, {m.mean_utilization:.0%} utilization"
+                if m.gpus
+                else "-"
+            )
+            lines.append(f"  {m.label:<34} {figures}{state}")
     return lines

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from wizard.engine import sources
-from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
+from wizard.engine import sharing, sources
+from wizard.engine.cluster import ha_hosts
 from wizard.engine.compat import check_design
 from wizard.engine.record import Recorder
+from wizard.engine.sharing_checks import sharing_checks
 from wizard.engine.workload import WorkloadSizer
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog
@@ -26,8 +27,24 @@ def size(design: Design, catalog: Catalog) -> Result:
         WorkloadSizer(i, group, design, catalog, gpu, server, rec).size()
         for i, group in enumerate(design.workloads)
     ]
-    cluster = _cluster(design, workloads, rec)
+    need_list = sharing.needs(design, gpu, workloads)
+    chosen = sharing.pack(
+        design, gpu, need_list, {g.name: g.sharing_mode for g in design.workloads}
+    )
+    workloads = [
+        w.model_copy(
+            update={
+                "sharing_mode": g.sharing_mode.value,
+                "slot_profile": chosen.profile_by_workload.get(w.name),
+                "gpus_allocated": chosen.share_by_workload.get(w.name, 0.0),
+            }
+        )
+        for g, w in zip(design.workloads, workloads, strict=True)
+    ]
+    cluster = _cluster(design, workloads, chosen, rec)
+    comparison = sharing.compare(design, gpu, need_list, chosen)
     _decisions(design, workloads, cluster, rec, gpu.name)
+    sharing_checks(design, gpu, workloads, chosen, comparison, rec)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,
@@ -36,7 +53,9 @@ def size(design: Design, catalog: Catalog) -> Result:
         "framework_overhead_gb": a.framework_overhead_gb,
         "sharp": a.sharp,
         "communication_overlap": "none (upper bound on time)",
-        "placement": "whole GPUs; replicas kept inside one host where they fit",
+        "placement": "best-fit decreasing: fractional slots onto GPUs, then GPUs and whole "
+        "replicas onto hosts, a replica kept inside one host where it fits",
+        "development_concurrency": "a slot is held only by users active at once",
     }
     return Result(
         gpu=gpu.id,
@@ -46,25 +65,25 @@ def size(design: Design, catalog: Catalog) -> Result:
         calculations=rec.calculations,
         warnings=rec.warnings,
         decisions=rec.decisions,
+        packing=chosen.packing,
+        sharing_comparison=comparison,
         assumptions=assumptions,
     )
 
 
-def _cluster(design: Design, workloads: list[WorkloadResult], rec: Recorder) -> Cluster:
+def _cluster(
+    design: Design, workloads: list[WorkloadResult], chosen: sharing.ModePacking, rec: Recorder
+) -> Cluster:
     gph = design.hardware.gpus_per_host
-    demands = [
-        Demand(w.gpus_per_replica, w.gpus_total // w.gpus_per_replica)
-        for w in workloads
-        if w.gpus_total and w.gpus_per_replica
-    ]
     demand = int(
         rec.calc(
             "cluster.gpus_demand",
-            "sum of GPUs over workload groups",
-            {w.name: w.gpus_total for w in workloads},
-            sum(w.gpus_total for w in workloads),
+            "physical GPUs after packing every group's slots under its sharing mode "
+            "(best-fit decreasing)",
+            {w.name: round(w.gpus_allocated or 0.0, 4) for w in workloads},
+            chosen.gpus,
             "GPUs",
-            sources.DERIVED,
+            sharing.PACKING_SOURCE,
         )
     )
     for w in workloads:
@@ -77,10 +96,10 @@ def _cluster(design: Design, workloads: list[WorkloadResult], rec: Recorder) -> 
     cap = int(
         rec.calc(
             "cluster.hosts_for_capacity",
-            "fewest hosts holding every replica whole (best-fit decreasing); ceil(GPUs / GPUs per "
-            "host) when every replica needs one GPU",
+            "fewest hosts holding every packed GPU and every replica whole (best-fit "
+            "decreasing); ceil(GPUs / GPUs per host) when every replica needs one GPU",
             {"gpus_demand": demand, "gpus_per_host": gph},
-            hosts_needed(demands, gph),
+            chosen.hosts,
             "hosts",
             sources.SEED_WHITE_PAPER,
         )

@@ -93,6 +93,13 @@ class WorkloadResult(Out):
     gpus_for_target_time: int | None = None
     inference_tokens_per_s_per_replica: float | None = None
     inference_tokens_per_s_total: float | None = None
+    sharing_mode: str | None = None
+    slot_profile: str | None = Field(
+        default=None, description="vGPU profile, MIG profile, 'whole GPU' or 'GPU share'"
+    )
+    gpus_allocated: float | None = Field(
+        default=None, description="Physical GPUs this group takes after packing (fractions add up)"
+    )
 
 
 class Cluster(Out):

@@ -1,0 +1,230 @@
+"""Packing under each sharing mode, the comparison, and the bundled mig-shared example."""
+
+import json
+import time
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from wizard.engine import sharing, vgpu
+from wizard.engine.cluster import Demand, hosts_needed
+from wizard.engine.mig import parse_layout, validate_layout
+from wizard.engine.size import size
+from wizard.model.design import Design, SharingMode
+
+EXAMPLES = sorted((ROOT / "resources" / "examples").glob("*.json"))
+
+
+def _design(name: str, **changes) -> Design:
+    data = json.loads((ROOT / "resources" / "examples" / f"{name}.json").read_text())
+    for path, value in changes.items():
+        *parents, leaf = path.split(".")
+        node = data
+        for p in parents:
+            node = node[int(p)] if p.isdigit() else node[p]
+        node[leaf] = value
+    return Design.model_validate(data)
+
+
+def _mixed(mode: str | None = None) -> Design:
+    """The mig-shared workloads without constraints, so every mode may serve them."""
+    d = json.loads((ROOT / "resources" / "examples" / "mig-shared.json").read_text())
+    for g in d["workloads"]:
+        g["constraints"] = {"remote_ok": True}
+        if mode:
+            g["sharing_mode"] = mode
+    return Design.model_validate(d)
+
+
+def test_mig_shared_example_shows_per_gpu_layouts_in_nvidia_form(tmp_path):
+    proc = run_cli("size", str(ROOT / "resources/examples/mig-shared.json"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    r = json.loads(proc.stdout)
+    layouts = [g["layout"] for h in r["packing"]["hosts"] for g in h["gpus"]]
+    assert "3g.40gb@0 + 2g.20gb@4 + 1g.10gb@6" in layouts
+    # 40 users x 1g.10gb at 7 per GPU: 40 = 5 x 7 + 5, one of the five on the mixed GPU
+    assert layouts.count(" + ".join(f"1g.10gb@{s}" for s in range(7))) == 5
+    assert r["cluster"]["gpus_demand"] == 7
+    gpu = _catalog().gpus[r["gpu"]]
+    for layout in layouts:
+        if layout != "free":
+            assert validate_layout(gpu, parse_layout(layout)) == [], layout
+
+
+def _catalog():
+    from wizard.catalog_loader import load_catalog
+
+    return load_catalog(include_user=False)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_has_a_sharing_comparison(catalog, path):
+    design = Design.model_validate_json(path.read_text())
+    r = size(design, catalog)
+    modes = [m.mode for m in r.sharing_comparison]
+    assert modes == ["as-designed", "passthrough", "vgpu", "mig", "remote"]
+    designed = r.sharing_comparison[0]
+    assert designed.gpus == r.cluster.gpus_demand == r.packing.gpus_used
+    assert designed.hosts_for_capacity == r.cluster.hosts_for_capacity
+    assert designed.hosts_total == r.cluster.hosts_total
+    gpu = catalog.gpus[r.gpu]
+    if not gpu.mig_capable:
+        mig_row = r.sharing_comparison[3]
+        assert not mig_row.available and "does not support MIG" in mig_row.reason
+
+
+@pytest.mark.parametrize("mode", ["passthrough", "vgpu", "mig", "remote"])
+def test_mixed_design_packs_validly_under_each_mode(catalog, mode):
+    """Fine-tuning + inference + 40 data scientists at 10 GB, all in one mode."""
+    design = _mixed(mode)
+    r = size(design, catalog)
+    gpu = catalog.gpus[r.gpu]
+    gpus = [g for h in r.packing.hosts for g in h.gpus if g.mode != "free"]
+    assert len(gpus) == r.cluster.gpus_demand
+    for g in gpus:
+        assert 0 < g.utilization <= 1
+        assert g.memory_used_gb <= gpu.memory_gb + 1e-6
+        if g.mode == "mig":
+            assert validate_layout(gpu, parse_layout(g.layout)) == [], g.layout
+        if g.mode == "vgpu":
+            profiles = {p.name: p for p in gpu.vgpu.profiles}
+            counts: dict[str, int] = {}
+            for s in g.slots:
+                counts[s.profile] = counts.get(s.profile, 0) + 1
+            assert len(counts) == 1  # equal-size mode: one profile per physical GPU
+            ((name, n),) = counts.items()
+            assert n <= profiles[name].max_per_gpu
+    users = sum(s.workload == "Data scientists" for g in gpus for s in g.slots)
+    assert users == 40
+    expected = {"passthrough": 42, "vgpu": 7, "mig": 7, "remote": 6}[mode]
+    assert r.cluster.gpus_demand == expected
+    assert r.packing.mean_utilization == pytest.approx(sum(g.utilization for g in gpus) / len(gpus))
+
+
+def test_sharing_raises_utilization_over_whole_gpus(catalog):
+    rows = {m.mode: m for m in size(_mixed(), catalog).sharing_comparison}
+    assert rows["passthrough"].mean_utilization < 0.3  # the seeds' siloed GPUs
+    for mode in ("vgpu", "mig", "remote"):
+        assert rows[mode].available
+        assert rows[mode].mean_utilization > 2 * rows["passthrough"].mean_utilization
+        assert rows[mode].gpus < rows["passthrough"].gpus
+
+
+def test_vgpu_equal_size_versus_mixed_size(catalog):
+    """One 40C and two 20C vGPUs: two GPUs in equal-size mode, one in mixed-size mode (40 + 20
+    + 20 = 80 GB), within the catalog's mixed-size maxima."""
+    gpu = catalog.gpus["a100-pcie-80gb"]
+    p40 = vgpu.choose_profile(gpu, 40)
+    p20 = vgpu.choose_profile(gpu, 20)
+    assert (p40.framebuffer_gb, p20.framebuffer_gb) == (40, 20)
+    for mixed, expected in ((False, 2), (True, 1)):
+        gpus: list[vgpu.VgpuState] = []
+        for p in (p40, p20, p20):
+            for i, st in enumerate(gpus):
+                nxt = st.place(gpu, p, 0.1, mixed)
+                if nxt is not None:
+                    gpus[i] = nxt
+                    break
+            else:
+                gpus.append(vgpu.VgpuState().place(gpu, p, 0.1, mixed))
+        assert len(gpus) == expected
+    # equal-size maximum: A100D-20C at most 4 per GPU; a fifth needs another GPU
+    st = vgpu.VgpuState()
+    for _ in range(p20.max_per_gpu):
+        st = st.place(gpu, p20, 0.0, False)
+    assert st.place(gpu, p20, 0.0, False) is None
+
+
+def test_mixed_sizes_in_a_design(catalog):
+    d = _mixed("vgpu")
+    equal = size(d, catalog).cluster.gpus_demand
+    mixed = size(d.model_copy(update={"hardware": d.hardware.model_copy(
+        update={"vgpu_mixed_sizes": True})}), catalog)  # fmt: skip
+    assert mixed.cluster.gpus_demand <= equal
+    layouts = [g.layout for h in mixed.packing.hosts for g in h.gpus]
+    assert any(" + " in layout for layout in layouts)  # two sizes share a GPU
+
+
+def test_passthrough_ha_keeps_whole_gpus_for_restart(catalog):
+    d = _design("bert-large-25gbe", **{"ha.level": "n+1"})
+    r = size(d, catalog)
+    assert r.cluster.hosts_for_ha == 1
+    assert r.cluster.gpus_after_failures >= r.cluster.gpus_demand
+    row = next(m for m in r.sharing_comparison if m.mode == "passthrough")
+    assert row.live_migration.startswith("No")
+    assert "restart" in row.ha_behaviour
+    off = size(_design("bert-large-25gbe", **{"ha.passthrough_spares": False}), catalog)
+    assert "passthrough-no-restart-spares" in {w.code for w in off.warnings}
+
+
+def test_constraints_mark_modes_unavailable(catalog):
+    r = size(_design("mig-shared"), catalog)
+    rows = {m.mode: m for m in r.sharing_comparison}
+    assert rows["mig"].available and rows["passthrough"].available
+    assert not rows["vgpu"].available
+    assert "requires hardware isolation" in rows["vgpu"].reason
+    assert "does not accept remote GPUs" in rows["remote"].reason
+    live = size(_design("llm-serving"), catalog)
+    assert (
+        "requires live migration"
+        in {m.mode: m for m in live.sharing_comparison}["passthrough"].reason
+    )
+
+
+def test_remote_pool_states_end_of_availability_and_checks_network(catalog):
+    r = size(_design("starter"), catalog)
+    remote = next(m for m in r.sharing_comparison if m.mode == "remote")
+    assert any("ended the availability" in c for c in remote.caveats)
+    codes = {w.code for w in r.warnings}
+    assert "bitfusion-end-of-availability" in codes
+    assert "remote-without-rdma" in codes
+    # 2 T4 per host over one 10 GbE link: 2 x 10 Gb/s needed, 10 available
+    assert "remote-network-bandwidth" in codes
+    calc = next(c for c in r.calculations if c.id == "sharing.remote_gbps_per_host")
+    assert calc.value == 20
+    fast = size(_design("starter", **{"hardware.fabric": "25gbe"}), catalog)
+    assert "remote-network-bandwidth" not in {w.code for w in fast.warnings}
+
+
+def test_host_placement_matches_the_host_count_rule():
+    """Explicit placement uses as many hosts as the counting rule, replicas kept whole."""
+    from wizard.engine.packing import Unit, place_on_hosts
+
+    for gph, sizes in [
+        (4, [4, 4, 4, 2, 2, 1, 1, 1]),
+        (8, [3, 3, 3, 2, 1]),
+        (2, [1] * 7),
+        (8, [10]),
+    ]:
+        units = [Unit([f"r{i}"] * s) for i, s in enumerate(sizes)]
+        hosts = place_on_hosts(units, gph)
+        demands = [Demand(s, 1) for s in sizes]
+        assert len(hosts) == hosts_needed(demands, gph)
+        for i, s in enumerate(sizes):
+            if s <= gph:  # a replica that fits one host is never split
+                assert sum(1 for h in hosts if f"r{i}" in h) == 1
+
+
+def test_ten_thousand_users_pack_quickly(catalog):
+    d = _mixed("mig")
+    d.workloads[2].count = 10_000
+    d = Design.model_validate(d.model_dump())
+    start = time.perf_counter()
+    r = size(d, catalog)
+    assert r.cluster.gpus_demand == 1 + 1429  # ceil((10000 - 1) / 7) + the mixed GPU
+    assert time.perf_counter() - start < 5  # generous; the benchmark script measures it
+
+
+def test_needs_read_compute_share_from_targets(catalog):
+    r = size(_design("mig-shared"), catalog)
+    ft = r.workloads[0]
+    assert ft.time_to_train_hours < 24
+    need = sharing.needs(_design("mig-shared"), catalog.gpus[r.gpu], r.workloads)[0]
+    assert need.compute == pytest.approx(ft.time_to_train_hours / 24)
+
+
+def test_mode_problems_for_hardware(catalog):
+    d = _design("starter")
+    assert sharing.mode_problems(SharingMode.MIG, d, catalog.gpus["t4"]) == [
+        "the NVIDIA T4 does not support MIG"
+    ]

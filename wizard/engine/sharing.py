@@ -1,0 +1,461 @@
+"""GPU sharing modes: turn every workload group's demand into slots under its mode, pack them onto
+physical GPUs and hosts, and compare the modes side by side.
+
+A *need* is what a group asks of the hardware: ``count`` members, each needing ``gpus`` GPUs with
+``memory_gb`` and a ``compute`` share per GPU. A mode turns a need into slots:
+
+- passthrough: whole GPUs (DirectPath I/O), several per VM up to the host's GPUs;
+- vgpu: the smallest time-sliced C-series profile holding the memory, or a full-framebuffer
+  profile per GPU for multi-GPU members;
+- mig: the smallest MIG instance holding the memory and the compute share, placed at NVIDIA's
+  valid start positions; multi-GPU members take full-GPU instances;
+- remote: an arbitrary share of a pooled GPU reached over the network (Bitfusion-style), or whole
+  GPUs for multi-GPU members.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from wizard.engine import mig, vgpu
+from wizard.engine.cluster import ha_hosts
+from wizard.engine.packing import Item, Unit, pack_fractional, place_on_hosts
+from wizard.engine.workload import TRAINING_KINDS
+from wizard.model.catalog import Gpu
+from wizard.model.design import Design, SharingMode, WorkloadGroup
+from wizard.model.result import (
+    GpuAssignment,
+    HostAssignment,
+    ModeOption,
+    Packing,
+    Slot,
+    WorkloadResult,
+)
+
+PASSTHROUGH_SOURCE = (
+    "VMware KB 309986 'Configuring VMDirectPath I/O passthrough devices': up to 16 passthrough "
+    "devices per VM on ESXi 7.x, 32 on 8.0 (more on later updates); VMware vSphere Networking, "
+    "'DirectPath I/O': no vMotion, snapshots or suspend for such VMs"
+)
+REMOTE_SOURCE = (
+    "VMware vSphere Bitfusion 4.0 User Guide, 'PVRDMA': network latency of 50 microseconds or less "
+    "recommended, PVRDMA over RDMA-capable adapters rather than VMXNET3; reference architecture "
+    "(2020) section 8: 10 Gb/s between compute and GPU clusters for Bitfusion access"
+)
+PACKING_SOURCE = (
+    "Best-fit decreasing bin packing (Johnson et al., 'Worst-case performance bounds for simple "
+    "one-dimensional packing algorithms', SIAM J. Comput. 3(4), 1974) under the sharing mode's "
+    "rules: NVIDIA MIG placements, vGPU maximum counts per GPU, whole GPUs for passthrough"
+)
+BITFUSION_EOA = (
+    "VMware ended the availability of vSphere Bitfusion; plan network-attached GPU pools only for "
+    "an existing Bitfusion estate or an equivalent product"
+)
+
+LABELS = {
+    "as-designed": "As designed (each group's mode)",
+    SharingMode.PASSTHROUGH.value: "Passthrough (DirectPath I/O)",
+    SharingMode.VGPU.value: "Time-sliced vGPU (C-series)",
+    SharingMode.MIG.value: "MIG-backed vGPU / MIG",
+    SharingMode.REMOTE.value: "Network-attached GPU pool",
+}
+
+
+@dataclass(frozen=True)
+class Need:
+    workload: str
+    count: int  # members (replicas, active users) needing the same thing
+    gpus: int  # GPUs per member
+    memory_gb: float  # per GPU
+    compute: float  # share of one GPU's compute, per GPU
+    demand: float  # share of one GPU the stated need takes
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    """One slot to place; ``whole`` slots take a GPU alone."""
+
+    workload: str
+    kind: str
+    profile: str | None
+    memory_gb: float
+    compute: float
+    share: float
+    demand: float
+    whole: bool
+
+
+def needs(design: Design, gpu: Gpu, workloads: list[WorkloadResult]) -> list[Need]:
+    """What each group asks of the GPUs, read from its sized result."""
+    out = []
+    for group, w in zip(design.workloads, workloads, strict=True):
+        if not w.gpus_total or not w.gpus_per_replica:
+            continue
+        members = w.gpus_total // w.gpus_per_replica
+        mem = min(w.memory_gb.total, gpu.memory_gb)
+        if w.gpus_per_replica > 1 or w.sized_from == "gpus_per_member":
+            compute = 1.0
+            mem = gpu.memory_gb if w.sized_from != "model" else mem
+        elif w.sized_from == "shared":
+            compute = _shared_compute(group, gpu)
+        elif group.kind in TRAINING_KINDS:
+            compute = _training_load(group, w)
+        else:
+            compute = _inference_load(group, w)
+        demand = min(1.0, max(mem / gpu.memory_gb, compute))
+        out.append(Need(w.name, members, w.gpus_per_replica, mem, compute, demand))
+    return out
+
+
+def _shared_compute(group: WorkloadGroup, gpu: Gpu) -> float:
+    s = group.shared
+    assert s is not None
+    if s.gpu_fraction is not None:
+        return s.gpu_fraction
+    if s.gpu_memory_gb is not None:
+        return min(1.0, s.gpu_memory_gb / gpu.memory_gb)  # compute in proportion to memory
+    return 1.0
+
+
+def _training_load(group: WorkloadGroup, w: WorkloadResult) -> float:
+    """Share of a GPU a one-GPU job needs to finish in its target time; 1 without a target.
+
+    A job that a whole GPU finishes in 8 h with a 24 h target needs a third of a GPU, so a
+    partition with at least a third of the compute (and memory bandwidth) still meets it.
+    """
+    tr = group.training
+    if tr is None or not tr.target_hours or not w.time_to_train_hours or w.replicas != 1:
+        return 1.0
+    return min(1.0, w.time_to_train_hours / tr.target_hours)
+
+
+def _inference_load(group: WorkloadGroup, w: WorkloadResult) -> float:
+    """Share of a replica's throughput the target needs; 1 without a target."""
+    inf = group.inference
+    per = w.inference_tokens_per_s_per_replica
+    if inf is None or not per or not w.replicas:
+        return 1.0
+    target = inf.target_tokens_per_s
+    if inf.target_requests_per_s:
+        target = inf.target_requests_per_s * inf.output_tokens
+    if not target:
+        return 1.0
+    return min(1.0, target / (per * w.replicas))
+
+
+def slot_for(mode: SharingMode, need: Need, gpu: Gpu) -> SlotSpec:
+    """The slot one GPU of a member takes under ``mode``."""
+    whole = SlotSpec(need.workload, "whole", None, gpu.memory_gb, 1.0, 1.0, need.demand, True)
+    multi = need.gpus > 1
+    if mode is SharingMode.PASSTHROUGH:
+        return whole
+    if mode is SharingMode.VGPU:
+        p = vgpu.full_profile(gpu) if multi else vgpu.choose_profile(gpu, need.memory_gb)
+        if p is None:
+            p = vgpu.full_profile(gpu)
+        assert p is not None, "vGPU mode is offered only on vGPU-capable GPUs"
+        sh = vgpu.share(gpu, p)
+        return SlotSpec(
+            need.workload, "vgpu", p.name, p.framebuffer_gb, need.compute, sh, need.demand,
+            sh >= 1 or multi,
+        )  # fmt: skip
+    if mode is SharingMode.MIG:
+        p = None if multi else mig.choose_profile(gpu, need.memory_gb, need.compute)
+        p = p or mig.full_profile(gpu)
+        assert p is not None, "MIG mode is offered only on MIG-capable GPUs"
+        sh = mig.share(gpu, p)
+        return SlotSpec(need.workload, "mig", p.name, p.memory_gb, sh, sh, need.demand, multi)
+    if multi or need.demand >= 1:
+        return SlotSpec(need.workload, "remote", None, gpu.memory_gb, 1.0, 1.0, need.demand, True)
+    return SlotSpec(
+        need.workload, "remote", None, need.memory_gb, need.compute, need.demand, need.demand,
+        False,
+    )  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- GPU states
+
+
+@dataclass(frozen=True)
+class RemoteState:
+    memory_gb: float = 0.0
+    compute: float = 0.0
+    shares: int = 0
+
+
+class _Packer:
+    """Per-mode rules for putting fractional slots on one GPU."""
+
+    def __init__(self, gpu: Gpu, mixed: bool) -> None:
+        self.gpu = gpu
+        self.mixed = mixed
+        self.mig_profiles = {p.name: p for p in gpu.mig.profiles} if gpu.mig else {}
+        self.vgpu_profiles = {p.name: p for p in gpu.vgpu.profiles} if gpu.vgpu else {}
+
+    def empty(self, kind: str) -> Hashable:
+        return {"mig": mig.MigState(), "vgpu": vgpu.VgpuState(), "remote": RemoteState()}[kind]
+
+    def place(self, state: Hashable, s: SlotSpec) -> Hashable | None:
+        if isinstance(state, mig.MigState):
+            return state.place(self.gpu, self.mig_profiles[s.profile or ""])
+        if isinstance(state, vgpu.VgpuState):
+            return state.place(self.gpu, self.vgpu_profiles[s.profile or ""], s.compute, self.mixed)
+        assert isinstance(state, RemoteState)
+        mem = state.memory_gb + s.memory_gb
+        comp = state.compute + s.compute
+        if mem > self.gpu.memory_gb + 1e-6 or comp > 1 + 1e-9:
+            return None
+        return RemoteState(round(mem, 6), round(comp, 9), state.shares + 1)
+
+    def fullness(self, state: Hashable) -> float:
+        g = self.gpu
+        if isinstance(state, mig.MigState):
+            assert g.mig is not None
+            return max(
+                state.compute / g.mig.compute_slices,
+                (g.mig.memory_slices - state.free_slices(g)) / g.mig.memory_slices,
+            )
+        if isinstance(state, vgpu.VgpuState):
+            return max(state.framebuffer_gb / g.memory_gb, state.compute)
+        assert isinstance(state, RemoteState)
+        return max(state.memory_gb / g.memory_gb, state.compute)
+
+
+def layout_of(state: Hashable | None, slots: list[SlotSpec]) -> str:
+    if isinstance(state, mig.MigState):
+        return mig.layout_text(state.instances)
+    if isinstance(state, vgpu.VgpuState):
+        return state.text()
+    if isinstance(state, RemoteState):
+        return f"remote pool: {state.shares} share(s), {state.memory_gb:g} GB"
+    s = slots[0]
+    if s.kind == "mig":
+        return f"{s.profile}@0"
+    if s.kind == "vgpu":
+        return f"{s.profile} x1"
+    return "remote pool: whole GPU" if s.kind == "remote" else "whole GPU (passthrough)"
+
+
+@dataclass
+class ModePacking:
+    packing: Packing
+    gpus: int
+    hosts: int
+    share_by_workload: dict[str, float]
+    profile_by_workload: dict[str, str]
+
+
+def pack(
+    design: Design,
+    gpu: Gpu,
+    need_list: list[Need],
+    mode_of: dict[str, SharingMode],
+    detail: bool = True,
+) -> ModePacking:
+    """Pack every need under its mode (``mode_of`` by workload name) onto GPUs and hosts;
+    ``detail`` builds the per-host, per-GPU listing."""
+    packer = _Packer(gpu, design.hardware.vgpu_mixed_sizes and vgpu.mixed_supported(gpu))
+    units: list[Unit[tuple[Hashable | None, list[SlotSpec]]]] = []
+    fractional: dict[str, list[Item[SlotSpec]]] = {}
+    share_by: dict[str, float] = {}
+    profile_by: dict[str, str] = {}
+    for n in need_list:
+        s = slot_for(mode_of[n.workload], n, gpu)
+        share_by[n.workload] = share_by.get(n.workload, 0.0) + n.count * n.gpus * s.share
+        profile_by[n.workload] = s.profile or ("whole GPU" if s.whole else "GPU share")
+        if s.whole:
+            state = None
+            if s.kind == "mig":
+                state = mig.MigState().place(gpu, packer.mig_profiles[s.profile or ""])
+            units.extend(Unit([(state, [s]) for _ in range(n.gpus)]) for _ in range(n.count))
+        else:
+            fractional.setdefault(s.kind, []).append(Item(s, s.share, n.count))
+    for kind in sorted(fractional):
+        bins = pack_fractional(fractional[kind], packer.empty(kind), packer.place, packer.fullness)
+        units.extend(Unit([(b.state, b.payloads)]) for b in bins)
+    hosts = place_on_hosts(units, design.hardware.gpus_per_host)
+    out_hosts: list[HostAssignment] = []
+    used = 0
+    busy = 0.0
+    for h, positions in enumerate(hosts):
+        if not detail:  # counts and utilization only, for the comparison rows
+            cells = [c for c in positions if c is not None]
+            used += len(cells)
+            busy += sum(min(1.0, sum(s.demand for s in c[1])) for c in cells)
+            continue
+        gpus = []
+        for g, cell in enumerate(positions):
+            if cell is None:
+                free = GpuAssignment(
+                    host=h, gpu=g, mode="free", layout="free", slots=[],
+                    memory_used_gb=0, compute_used=0, utilization=0,
+                )  # fmt: skip
+                gpus.append(free)
+                continue
+            state, slots = cell
+            used += 1
+            util = min(1.0, sum(s.demand for s in slots))
+            busy += util
+            gpus.append(
+                GpuAssignment(
+                    host=h,
+                    gpu=g,
+                    mode=slots[0].kind if slots[0].kind != "whole" else "passthrough",
+                    layout=layout_of(state, slots),
+                    slots=_slots(slots, state),
+                    memory_used_gb=min(gpu.memory_gb, sum(s.memory_gb for s in slots)),
+                    compute_used=min(1.0, sum(s.compute for s in slots)),
+                    utilization=util,
+                )
+            )
+        out_hosts.append(HostAssignment(host=h, gpus=gpus))
+    packing = Packing(
+        hosts=out_hosts,
+        gpus_used=used,
+        hosts_used=len(hosts),
+        mean_utilization=busy / used if used else 0.0,
+    )
+    return ModePacking(packing, used, len(hosts), share_by, profile_by)
+
+
+def _slots(specs: list[SlotSpec], state: Hashable | None) -> list[Slot]:
+    """Slots in placement order; MIG slots carry the start of the instance they occupy."""
+    starts: dict[str, list[int]] = {}
+    if isinstance(state, mig.MigState):
+        for inst in state.instances:
+            starts.setdefault(inst.profile, []).append(inst.start)
+    out = []
+    for s in specs:
+        start = None
+        if s.kind == "mig":
+            free = starts.get(s.profile or "", [])
+            start = free.pop(0) if free else 0
+        out.append(
+            Slot(
+                workload=s.workload,
+                kind=s.kind,
+                profile=s.profile,
+                start=start,
+                memory_gb=s.memory_gb,
+                compute_share=s.compute,
+                demand_share=s.demand,
+            )
+        )
+    return out
+
+
+# ----------------------------------------------------------------------------- comparison
+
+
+def mode_problems(mode: SharingMode, design: Design, gpu: Gpu) -> list[str]:
+    """Why ``mode`` cannot serve every group of this design on this GPU."""
+    out = []
+    if mode is SharingMode.MIG and not gpu.mig_capable:
+        out.append(f"the {gpu.name} does not support MIG")
+    if mode is SharingMode.VGPU and not gpu.vgpu_capable:
+        out.append(f"the {gpu.name} does not support NVIDIA vGPU")
+    for g in design.workloads:
+        c = g.constraints
+        why = []
+        if c.isolation_required and mode in (SharingMode.VGPU, SharingMode.REMOTE):
+            why.append("requires hardware isolation")
+        if c.live_migration_required and mode is SharingMode.PASSTHROUGH:
+            why.append("requires live migration")
+        if mode is SharingMode.REMOTE and not c.remote_ok:
+            why.append("does not accept remote GPUs")
+        if why:
+            out.append(f"{g.name} {' and '.join(why)}")
+    return out
+
+
+def _properties(mode: str, modes: set[SharingMode]) -> tuple[str, str, str, str, list[str]]:
+    """Isolation, live migration, HA behaviour, licences, caveats for one row."""
+    if mode == "as-designed":
+        parts = [_properties(m.value, {m}) for m in sorted(modes)]
+        join = "; ".join
+        return (
+            join(f"{m.value}: {p[0]}" for m, p in zip(sorted(modes), parts, strict=True)),
+            join(f"{m.value}: {p[1]}" for m, p in zip(sorted(modes), parts, strict=True)),
+            join(f"{m.value}: {p[2]}" for m, p in zip(sorted(modes), parts, strict=True)),
+            join(sorted({p[3] for p in parts})),
+            [c for p in parts for c in p[4]],
+        )
+    if mode == SharingMode.PASSTHROUGH.value:
+        return (
+            "Full: a whole GPU per VM",
+            "No (DirectPath I/O VMs cannot vMotion)",
+            "VMs restart on another host with a free GPU; maintenance needs them powered off",
+            "vSphere; NVIDIA AI Enterprise per GPU if its software stack is used",
+            ["Whole GPUs sit idle when their user does (25-30 % utilization in enterprises)"],
+        )
+    if mode == SharingMode.VGPU.value:
+        return (
+            "Framebuffer isolated; compute time-sliced between vGPUs (no fault isolation)",
+            "Yes (vGPU vMotion)",
+            "VMs move away for maintenance; after a failure they restart where a matching "
+            "vGPU profile is free",
+            "vSphere; NVIDIA AI Enterprise per GPU",
+            ["Time-sliced vGPUs contend for the GPU's engines: a busy neighbour slows the rest"],
+        )
+    if mode == SharingMode.MIG.value:
+        return (
+            "Hardware: dedicated compute slices, memory and cache per instance",
+            "Yes with MIG-backed vGPU on releases that support its migration (check the release)",
+            "VMs restart where a matching MIG instance can be placed; placements can fragment",
+            "vSphere; NVIDIA AI Enterprise per GPU",
+            ["Instance sizes are fixed steps (1/7 of compute, 1/8 of memory); re-partitioning a "
+             "GPU needs its instances idle"],
+        )  # fmt: skip
+    return (
+        "None between users of a pooled GPU beyond memory partitioning",
+        "Client VMs: yes (no local GPU); GPU server VMs use passthrough",
+        "Clients reconnect to surviving pool servers; pool capacity drops with the failed host",
+        "vSphere Bitfusion (end of availability) or an equivalent product",
+        [BITFUSION_EOA, "Needs a low-latency network (50 us or less; RDMA/PVRDMA recommended)"],
+    )
+
+
+def compare(
+    design: Design,
+    gpu: Gpu,
+    need_list: list[Need],
+    as_designed: ModePacking,
+) -> list[ModeOption]:
+    """One row for the design as chosen, then one per mode the GPU allows, all groups in it."""
+    rows = [_row("as-designed", design, as_designed, [])]
+    for mode in SharingMode:
+        hw = [p for p in mode_problems(mode, design, gpu) if p.startswith("the ")]
+        if hw:
+            row = ModeOption(
+                mode=mode.value, label=LABELS[mode.value], available=False,
+                reason="; ".join(hw), gpus=0, hosts_for_capacity=0, hosts_total=0,
+                mean_utilization=0, isolation="", live_migration="", ha_behaviour="",
+                licences="", caveats=[],
+            )  # fmt: skip
+            rows.append(row)
+            continue
+        mp = pack(design, gpu, need_list, {n.workload: mode for n in need_list}, detail=False)
+        rows.append(_row(mode.value, design, mp, mode_problems(mode, design, gpu)))
+    return rows
+
+
+def _row(mode: str, design: Design, mp: ModePacking, problems: list[str]) -> ModeOption:
+    modes = {g.sharing_mode for g in design.workloads} or {SharingMode.PASSTHROUGH}
+    iso, live, ha, lic, caveats = _properties(mode, modes)
+    ha_extra = ha_hosts(design.ha, mp.hosts)
+    return ModeOption(
+        mode=mode,
+        label=LABELS[mode],
+        available=not problems,
+        reason="; ".join(problems),
+        gpus=mp.gpus,
+        hosts_for_capacity=mp.hosts,
+        hosts_total=mp.hosts + ha_extra.ha_hosts + ha_extra.maintenance_hosts,
+        mean_utilization=mp.packing.mean_utilization,
+        isolation=iso,
+        live_migration=live,
+        ha_behaviour=ha,
+        licences=lic,
+        caveats=list(dict.fromkeys(caveats)),
+    )

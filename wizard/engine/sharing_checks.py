@@ -1,0 +1,160 @@
+"""Decisions and warnings that follow from how the design shares its GPUs."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from wizard.engine import mig, vgpu
+from wizard.engine.record import Recorder
+from wizard.engine.sharing import (
+    PACKING_SOURCE,
+    REMOTE_SOURCE,
+    ModePacking,
+)
+from wizard.model.catalog import Gpu
+from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode
+from wizard.model.result import ModeOption, Severity, WorkloadResult
+
+REMOTE_GBPS_PER_GPU = 10.0  # reference architecture, section 8, design decision 6
+
+
+def sharing_checks(
+    design: Design,
+    gpu: Gpu,
+    workloads: list[WorkloadResult],
+    chosen: ModePacking,
+    comparison: list[ModeOption],
+    rec: Recorder,
+) -> None:
+    p = chosen.packing
+    busy = sum(g.utilization for h in p.hosts for g in h.gpus)
+    rec.calc(
+        "sharing.mean_utilization",
+        "sum over used GPUs of the share their slots' stated needs take / GPUs used",
+        {"busy_gpu_equivalents": round(busy, 4), "gpus_used": p.gpus_used},
+        p.mean_utilization,
+        "share of GPU",
+        PACKING_SOURCE,
+    )
+    _profile_decisions(design, gpu, workloads, rec)
+    _layout_decisions(chosen, rec)
+    _remote_network(design, chosen, rec)
+    _passthrough(design, rec)
+    if design.hardware.vgpu_mixed_sizes and not vgpu.mixed_supported(gpu):
+        rec.warn(
+            "vgpu-mixed-sizes-unsupported",
+            f"hardware.vgpu_mixed_sizes is set but the {gpu.name} has no mixed-size vGPU "
+            "maxima in the catalog; every physical GPU holds one vGPU size",
+        )
+    _compare_decision(comparison, rec)
+
+
+def _profile_decisions(
+    design: Design, gpu: Gpu, workloads: list[WorkloadResult], rec: Recorder
+) -> None:
+    for g, w in zip(design.workloads, workloads, strict=True):
+        if not w.gpus_total or g.sharing_mode is SharingMode.PASSTHROUGH:
+            continue
+        need = w.memory_gb.total
+        one = w.gpus_per_replica == 1
+        if g.sharing_mode is SharingMode.MIG and w.slot_profile:
+            rec.decide(
+                f"{g.name}: each member runs in a {w.slot_profile} MIG instance."
+                if one
+                else f"{g.name}: each member's {w.gpus_per_replica} GPUs are full-GPU "
+                f"{w.slot_profile} MIG instances.",
+                f"The smallest instance holding {need:,.1f} GB and the group's compute share on "
+                f"the {gpu.name}, at one of NVIDIA's valid placements"
+                if one
+                else "A member needing several whole GPUs gets full-GPU instances",
+            )
+        elif g.sharing_mode is SharingMode.VGPU and w.slot_profile:
+            rec.decide(
+                f"{g.name}: each VM gets the {w.slot_profile} vGPU profile"
+                + ("." if one else f" on each of its {w.gpus_per_replica} GPUs."),
+                f"The smallest C-series profile with at least {need:,.1f} GB of framebuffer"
+                if one
+                else "Multi-vGPU VMs use full-framebuffer profiles, which every vGPU-capable GPU "
+                "supports in multi-vGPU configurations (NVIDIA Virtual GPU Software User Guide)",
+            )
+
+
+def _layout_decisions(chosen: ModePacking, rec: Recorder) -> None:
+    layouts = Counter(
+        g.layout for h in chosen.packing.hosts for g in h.gpus if g.mode in ("mig", "vgpu")
+    )
+    if not layouts:
+        return
+    text = "; ".join(f"{n} GPU(s) as {layout}" for layout, n in layouts.most_common(8))
+    more = len(layouts) - 8
+    rec.decide(
+        f"Shared GPUs are partitioned as: {text}"
+        + (f"; and {more} other layouts." if more > 0 else "."),
+        "Slots are packed largest first onto the fullest GPU that still takes them, within "
+        "NVIDIA's per-GPU maxima and MIG placements (" + mig.SOURCE.split(":")[0] + ")",
+    )
+
+
+def _remote_network(design: Design, chosen: ModePacking, rec: Recorder) -> None:
+    hw = design.hardware
+    remote_hosts = [
+        sum(s.demand_share for g in h.gpus for s in g.slots if s.kind == "remote")
+        for h in chosen.packing.hosts
+    ]
+    worst = max(remote_hosts, default=0.0)
+    if not worst:
+        return
+    have = FABRIC_GBPS[hw.fabric] * max(1, hw.nics_per_host)
+    need = rec.calc(
+        "sharing.remote_gbps_per_host",
+        "busiest pool host's remote GPU-equivalents x Gb/s per client GPU",
+        {"gpu_equivalents": round(worst, 4), "gbps_per_gpu": REMOTE_GBPS_PER_GPU},
+        worst * REMOTE_GBPS_PER_GPU,
+        "Gb/s",
+        REMOTE_SOURCE,
+    )
+    if need > have + 1e-9:
+        rec.warn(
+            "remote-network-bandwidth",
+            f"A GPU pool host serves {worst:g} GPU-equivalents to remote clients, about {need:g} "
+            f"Gb/s at {REMOTE_GBPS_PER_GPU:g} Gb/s each, more than its {have:g} Gb/s "
+            f"({max(1, hw.nics_per_host)} x {hw.fabric.value}); add NICs or a faster fabric",
+        )
+    if hw.rdma is Rdma.NONE:
+        rec.warn(
+            "remote-without-rdma",
+            "Remote GPU access over TCP adds latency; Bitfusion guidance is 50 microseconds or "
+            "less, with PVRDMA over RDMA-capable adapters (hardware.rdma)",
+            Severity.INFO,
+        )
+
+
+def _passthrough(design: Design, rec: Recorder) -> None:
+    groups = [g.name for g in design.workloads if g.sharing_mode is SharingMode.PASSTHROUGH]
+    if groups and not design.ha.passthrough_spares:
+        rec.warn(
+            "passthrough-no-restart-spares",
+            f"{', '.join(groups)}: passthrough VMs cannot live-migrate and ha.passthrough_spares "
+            "is off, so after a host failure they wait for the host to return",
+        )
+
+
+def _compare_decision(rows: list[ModeOption], rec: Recorder) -> None:
+    designed = rows[0]
+    usable = [r for r in rows[1:] if r.available and r.gpus]
+    if not usable or not designed.gpus:
+        return
+    best = min(usable, key=lambda r: (r.gpus, -r.mean_utilization))
+    whole = next((r for r in rows if r.mode == SharingMode.PASSTHROUGH.value), None)
+    line = (
+        f"As designed the workloads take {designed.gpus} GPUs at {designed.mean_utilization:.0%} "
+        f"mean utilization; {best.label} would take {best.gpus}"
+    )
+    if whole is not None and whole.gpus and whole.mode != best.mode:
+        line += f" and whole GPUs (passthrough) {whole.gpus}"
+    rec.decide(
+        line + ".",
+        "Sharing modes compared on the same demand; whole GPUs siloed per user are used only "
+        "25-30 % of the time (VMware reference architecture 'Sharing GPUs in Machine Learning "
+        "Environments', section 3)",
+    )
