@@ -62,7 +62,9 @@ class Styles:
 
 def make_styles() -> Styles:
     register_fonts()
-    body = ParagraphStyle("Body", fontName=SANS, fontSize=9.5, leading=13.5, textColor=INK)
+    body = ParagraphStyle(
+        "Body", fontName=SANS, bulletFontName=SANS, fontSize=9.5, leading=13.5, textColor=INK
+    )
     cell = ParagraphStyle("Cell", parent=body, fontSize=8, leading=10)
     return Styles(
         title=ParagraphStyle(

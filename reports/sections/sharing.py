@@ -9,6 +9,7 @@ from reportlab.platypus import Flowable
 
 from reports.diagrams import charts
 from reports.numbers import num, pct
+from reports.sections import calculations
 from reports.story import Story
 from wizard.model.result import Packing
 
@@ -69,33 +70,32 @@ def build(st: Story) -> list[Flowable] | None:
         chart = charts.sharing(st.data, st.width)
         if chart is not None:
             flow.append(st.figure(chart, "GPUs and mean utilization per sharing mode."))
-        rows: list[list] = [
-            ["Mode", "GPUs", "Hosts", "Used", "Isolation", "Live migration", "HA", "Licences"]
-        ]
-        spans = []
+        rows: list[list] = [["Mode", "GPUs", "Hosts", "Used", "Available"]]
         for o in r.sharing_comparison:
-            if o.available:
-                rows.append(
-                    [
-                        o.label,
-                        num(o.gpus),
-                        num(o.hosts_total),
-                        pct(o.mean_utilization),
-                        o.isolation,
-                        o.live_migration,
-                        o.ha_behaviour,
-                        o.licences,
-                    ]
-                )
-            else:
-                spans.append((len(rows), 4, 7))
-                rows.append([o.label, "–", "–", "–", f"not available: {o.reason}", "", "", ""])
-        flow.append(
-            st.table(rows, [1.7, 0.75, 0.75, 0.7, 1.7, 1.4, 1.7, 1.4], right=(1, 2, 3), spans=spans)
-        )
-        caveats = [f"{o.label}: {c}" for o in r.sharing_comparison for c in o.caveats]
-        if caveats:
-            flow += [*st.h3("Caveats"), *st.bullets(caveats)]
+            rows.append(
+                [
+                    o.label,
+                    num(o.gpus) if o.available else "–",
+                    num(o.hosts_total) if o.available else "–",
+                    pct(o.mean_utilization) if o.available else "–",
+                    "yes" if o.available else f"no: {o.reason}",
+                ]
+            )
+        flow.append(st.table(rows, [2.4, 0.7, 0.7, 0.7, 4], right=(1, 2, 3)))
+        for o in r.sharing_comparison:
+            flow += st.h3(o.label)
+            pairs = [
+                ("Isolation", o.isolation),
+                ("Live migration", o.live_migration),
+                ("High availability", o.ha_behaviour),
+                ("Licences", o.licences),
+            ]
+            pairs += [("Caveat", c) for c in o.caveats]
+            flow.append(st.pairs(pairs, 0.22))
+        calcs = st.data.calculations("sharing.")
+        if calcs:
+            flow += st.h3("Calculations")
+            flow.append(calculations.table(st, calcs, "sharing."))
     if r.packing is not None:
         p = r.packing
         flow += st.h2("GPU layouts")

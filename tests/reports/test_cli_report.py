@@ -78,3 +78,17 @@ def test_mig_config_without_mig_groups_says_why(tmp_path):
     proc = run_cli("mig-config", str(design))
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: mig-config: ")
+
+
+def test_mig_config_for_the_mig_example(tmp_path):
+    design = tmp_path / "d.json"
+    run_cli("example", "mig-shared", "-o", str(design))
+    out = tmp_path / "mig.yaml"
+    proc = run_cli("mig-config", str(design), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert "version: v1\nmig-configs:\n" in text
+    assert "\n  host-1:\n    - devices: [" in text
+    assert '"1g.10gb": 7' in text
+    # the HA reserve host is named, since a VM restarted there needs the same instances
+    assert "# host-3: reserve for HA and maintenance" in text

@@ -69,7 +69,7 @@ def test_hosts_with_mig_get_one_config_each(example_data):
 
 def test_no_packing_or_no_mig_is_refused_plainly(example_data):
     with pytest.raises(UserError, match="no GPU layout"):
-        mig_parted_yaml(example_data("starter").result)
+        mig_parted_yaml(_result(example_data, None))
     packing = Packing(hosts=[HostAssignment(host=0, gpus=[_whole(0, 0)])], gpus_used=1,
                       hosts_used=1, mean_utilization=1)  # fmt: skip
     with pytest.raises(UserError, match="sharing_mode 'mig'"):
