@@ -112,7 +112,14 @@ class Story:
                     style = self.s.cell
                 out.append(self.cell(value, style))
             body.append(out)
-        t = Table(body, colWidths=cols, repeatRows=1 if header else 0, hAlign="LEFT")
+        t = Table(
+            body,
+            colWidths=cols,
+            repeatRows=1 if header else 0,
+            hAlign="LEFT",
+            spaceBefore=2,
+            spaceAfter=8,
+        )
         t.setStyle(table_style(header=header, rows=len(body)))
         for row, first, last in spans:
             t.setStyle([("SPAN", (first, row), (last, row))])

@@ -82,6 +82,7 @@ def make_styles() -> Styles:
             textColor=ACCENT,
             spaceBefore=16,
             spaceAfter=8,
+            keepWithNext=1,
         ),
         h2=ParagraphStyle(
             "H2",
@@ -91,6 +92,7 @@ def make_styles() -> Styles:
             leading=15,
             spaceBefore=10,
             spaceAfter=5,
+            keepWithNext=1,
         ),
         h3=ParagraphStyle(
             "H3",
@@ -100,6 +102,7 @@ def make_styles() -> Styles:
             leading=13,
             spaceBefore=6,
             spaceAfter=3,
+            keepWithNext=1,
         ),
         body=ParagraphStyle("BodySpaced", parent=body, spaceAfter=6),
         small=ParagraphStyle("Small", parent=body, fontSize=8, leading=10.5, textColor=MUTED),

@@ -171,6 +171,7 @@ def power_per_rack(data: ReportData, width: float = 480) -> Drawing | None:
     top = max(limit, max(g[1] for g in groups)) * 1.08 / 1000
     _axis(d, x0, x1, y0, y0 + plot_h, top, "kW per rack")
     scale = (x1 - x0) / top
+    values: list[tuple[float, float, str]] = []
     for i, (name, watts, lim, count) in enumerate(groups):
         y = y0 + plot_h - (i + 1) * (bar_h + bar_gap)
         d.add(label(name_w, y + 3, name, name_w, 7, "end"))
@@ -179,9 +180,14 @@ def power_per_rack(data: ReportData, width: float = 480) -> Drawing | None:
                    strokeColor=None))  # fmt: skip
         text = f"{watts / 1000:.1f} kW" + (f" each ({count} racks)" if count > 1 else "")
         end = x0 + watts / 1000 * scale + 3
-        d.add(label(end, y + 3, text, width - end, 6.5))
+        values.append((end, y, text))
     cx = x0 + limit / 1000 * scale
     d.add(Line(cx, y0, cx, y0 + plot_h, strokeColor=ERROR, strokeWidth=0.8, strokeDashArray=[3, 2]))
+    for end, y, text in values:  # on a white ground, so the limit line does not cross them
+        shown = label(end, y + 3, text, width - end, 6.5)
+        w = text_width(shown.text, size=shown.fontSize)
+        d.add(Rect(end - 1, y + 1, w + 2, bar_h - 2, fillColor=WHITE, strokeColor=None))
+        d.add(shown)
     limit_text = f"limit {limit / 1000:g} kW"
     anchor = "end" if cx + text_width(limit_text, size=6.5) / 2 > width else "middle"
     d.add(label(cx, y0 + plot_h + 2, limit_text, cx if anchor == "end" else width, 6.5, anchor,

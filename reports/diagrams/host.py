@@ -12,6 +12,7 @@ from reportlab.lib import colors
 
 from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing
+from reports.fonts import text_width
 from reports.numbers import num
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
 
@@ -110,7 +111,10 @@ def draw_layout(host: HostTopology, width: float = 480) -> Drawing:
         cx, y, w = pos[dev.id]
         fill = FILLS.get(dev.kind.value, ZEBRA)
         d.add(box(cx - w / 2, y, w, BOX_H, fill, stroke=RULE, radius=2))
-        d.add(label(cx, y + 7, dev.name, w - 3, 6.5, "middle", color=INK))
+        name = dev.name
+        if text_width(name, size=6.5) > w - 3 and " (" in name:
+            name = name.split(" (")[0]  # "GPU 0 (H100 SXM5 80GB)" -> "GPU 0"; the model is above
+        d.add(label(cx, y + 7, name, w - 3, 6.5, "middle", color=INK))
     # NVLink bridges and NVSwitch below the GPUs
     y_nv = height - levels * ROW_H - 4
     bridges = 0

@@ -14,7 +14,7 @@ from reports.styles import ACCENT_LIGHT, ERROR, INK, MUTED, RULE
 SWITCH_FILL = "#fdebd3"
 RACK_W = 74
 GAP = 10
-U_H = 6.0
+U_H = 7.0
 
 
 def draw(data: ReportData, width: float = 480) -> Drawing | None:
@@ -30,7 +30,8 @@ def draw(data: ReportData, width: float = 480) -> Drawing | None:
     units = max(r.height_u for r in racks.racks)
     rack_h = units * U_H
     height = rack_h + 40
-    d = new_drawing(width, height)
+    used_w = len(shown) * (RACK_W + GAP) - GAP
+    d = new_drawing(min(width, used_w), height)
     y0 = 26
     for i, rack in enumerate(shown):
         x = i * (RACK_W + GAP)

@@ -9,6 +9,12 @@ from reports.diagrams import fabric
 from reports.numbers import num
 from reports.story import Story
 
+PLANE_NAMES = {
+    "compute": "Compute network (GPU fabric)",
+    "service": "Service network",
+    "oob": "Out-of-band management network",
+}
+
 
 def build(st: Story) -> list[Flowable] | None:
     topo = getattr(st.data.result, "topology", None)
@@ -28,7 +34,7 @@ def build(st: Story) -> list[Flowable] | None:
         ]
         flow.append(st.table(rows, [1.3, 1, 1.6, 0.6, 0.6, 3.4], right=(3, 4)))
     for plane in f.planes:
-        flow += st.h2(f"{plane.name.capitalize()} network")
+        flow += st.h2(PLANE_NAMES.get(plane.name, f"{plane.name.capitalize()} network"))
         over = (
             f"{plane.oversubscription:g}:1 (target {plane.oversubscription_target:g}:1)"
             if plane.oversubscription is not None
@@ -46,15 +52,8 @@ def build(st: Story) -> list[Flowable] | None:
                 ]
             )
         )
-        rows = [["Tier", "Switch", "Count", "Down", "Up", "Gb/s", "U", "W each"]]
-        rows += [
-            [t.role, t.model, num(t.count), num(t.downlinks), num(t.uplinks),
-             num(t.port_speed_gbps), num(t.rack_units), num(t.power_w)]
-            for t in plane.tiers
-        ]  # fmt: skip
-        flow.append(
-            st.table(rows, [0.8, 2.6, 0.7, 0.7, 0.6, 0.7, 0.5, 0.8], right=(2, 3, 4, 5, 6, 7))
-        )
+        if plane.tiers:
+            flow.append(_tiers(st, plane))
         if plane.cables:
             rows = [["Cables", "Between", "Gb/s", "Count", "Optics"]]
             rows += [
@@ -63,3 +62,13 @@ def build(st: Story) -> list[Flowable] | None:
             ]
             flow.append(st.table(rows, [4, 1.2, 0.7, 0.7, 0.7], right=(2, 3, 4)))
     return flow
+
+
+def _tiers(st: Story, plane) -> Flowable:
+    rows: list[list] = [["Tier", "Switch", "Count", "Down", "Up", "Gb/s", "U", "W each"]]
+    rows += [
+        [t.role, t.model, num(t.count), num(t.downlinks), num(t.uplinks),
+         num(t.port_speed_gbps), num(t.rack_units), num(t.power_w)]
+        for t in plane.tiers
+    ]  # fmt: skip
+    return st.table(rows, [0.8, 2.6, 0.7, 0.7, 0.6, 0.7, 0.5, 0.8], right=(2, 3, 4, 5, 6, 7))

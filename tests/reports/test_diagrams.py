@@ -59,7 +59,7 @@ def test_labels_fit_from_two_hosts_to_two_hundred(catalog, name, factor, hosts, 
     for spec in DIAGRAMS.values():
         drawing = spec.draw(data, width)
         if drawing is not None:
-            assert drawing.width == width
+            assert drawing.width <= width
             assert_labels_fit(drawing)
 
 
