@@ -24,7 +24,16 @@ def wheel(tmp_path_factory):
 
 def test_wheel_carries_catalogs_examples_and_resources(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for kind in ("gpus", "servers", "storage", "nics", "switches", "licences", "models"):
+    for kind in (
+        "gpus",
+        "servers",
+        "storage",
+        "nics",
+        "switches",
+        "licences",
+        "models",
+        "software",
+    ):
         assert f"catalogs/{kind}.toml" in names
     shipped = sorted(p.name for p in (ROOT / "resources" / "examples").glob("*.json"))
     assert shipped, "no example designs"

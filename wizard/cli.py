@@ -143,8 +143,35 @@ def cmd_mig_config(args: argparse.Namespace) -> int:
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
-    _checked(args)
-    raise NotBuiltError("bom: the bill of materials is not built yet")
+    from wizard.engine.bom import apply_prices
+    from wizard.engine.size import size
+    from wizard.io import atomic_write_bytes
+
+    out = Path(args.output)
+    fmt = out.suffix.lower()
+    if fmt not in (".csv", ".xlsx"):
+        raise UserError(f"{args.output}: the bill of materials is written as .csv or .xlsx")
+    design, catalog = _checked(args)
+    bom = size(design, catalog).bom
+    assert bom is not None
+    if args.prices:
+        from wizard.pricing import check_currency, load_prices
+
+        prices = load_prices(args.prices)
+        check_currency(prices, design.project.currency, args.prices)
+        bom = apply_prices(bom, prices)
+    from reports.bom_export import bom_csv, bom_xlsx
+
+    data = bom_csv(bom).encode("utf-8") if fmt == ".csv" else bom_xlsx(bom)
+    try:
+        atomic_write_bytes(out, data)
+    except OSError as exc:
+        raise UserError(f"{args.output}: cannot be written: {exc.strerror or exc}") from None
+    priced = f", {bom.total:,.2f} {bom.currency} priced" if bom.currency else ""
+    _err(f"wrote {args.output}: {len(bom.lines)} lines{priced}")
+    if bom.unpriced_items:
+        _err(f"no price for: {', '.join(bom.unpriced_items)}")
+    return EXIT_OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -255,6 +282,14 @@ def _catalog_columns() -> dict[str, list[tuple[str, Callable[[Any], Any]]]]:
             ("heads", lambda m: m.heads),
             ("KV heads", lambda m: m.kv_heads),
         ],
+        "software": [
+            ("id", lambda r: r.id),
+            ("name", lambda r: r.name),
+            ("release", lambda r: r.release),
+            ("vGPU", lambda r: r.vgpu_branch),
+            ("driver", lambda r: r.driver_branch),
+            ("GPU Operator", lambda r: r.gpu_operator or None),
+        ],
     }
 
 
@@ -325,6 +360,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bom", help="write the bill of materials (CSV or XLSX)")
     p.add_argument("design", metavar="DESIGN")
     p.add_argument("-o", "--output", required=True, metavar="OUT.csv|OUT.xlsx")
+    p.add_argument(
+        "--prices",
+        metavar="FILE",
+        help="price list (.toml or .csv) in the design's currency; without it, no prices",
+    )
     p.set_defaults(func=cmd_bom)
 
     p = sub.add_parser(
@@ -340,7 +380,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("catalog", help="list a catalog")
     p.add_argument(
-        "kind", choices=["gpus", "servers", "storage", "nics", "switches", "licences", "models"]
+        "kind",
+        choices=[
+            "gpus",
+            "servers",
+            "storage",
+            "nics",
+            "switches",
+            "licences",
+            "models",
+            "software",
+        ],
     )
     p.add_argument("--json", action="store_true", help="every field of every entry, as JSON")
     p.set_defaults(func=cmd_catalog)

@@ -58,6 +58,8 @@ def summary_lines(r: Result) -> list[str]:
                 "after packing (the figure above counts whole GPUs)"
             )
     lines += _sharing_lines(r)
+    lines += _platform_lines(r)
+    lines += _build_out(r)
     if r.warnings:
         lines += ["", "Warnings:"]
         lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
@@ -87,4 +89,57 @@ def _sharing_lines(r: Result) -> list[str]:
                 else "-"
             )
             lines.append(f"  {m.label:<34} {figures}{state}")
+    return lines
+
+
+def _platform_lines(r: Result) -> list[str]:
+    lines: list[str] = []
+    s = r.storage
+    if s is not None:
+        lines += [
+            "",
+            f"Storage: {s.system_name or 'none chosen'}"
+            + (f", {s.nodes} node(s), {_num(s.usable_tb, 'TB', 0)} usable" if s.nodes else ""),
+            f"  capacity needed       {_num(s.capacity_needed_tb, 'TB', 2)}",
+            f"  read needed           {_num(s.read_gbs_needed, 'GB/s', 2)} "
+            f"({_num(s.read_gbs_per_host_needed, 'GB/s', 2)} per host)",
+            f"  GPUDirect Storage     {'yes' if s.gpudirect_storage else 'no'}",
+        ]
+    sw = r.software
+    if sw is not None:
+        lines += [
+            "",
+            f"Software: {sw.release_name or '-'} (vGPU {sw.vgpu_branch}, driver "
+            f"{sw.driver_branch}), Kubernetes {sw.kubernetes}, server "
+            f"{sw.certification.status}",
+        ]
+        lines += [f"  {c.layer}: {c.name} {c.version}".rstrip() for c in sw.components]
+        lines.append("  Settings before go-live:")
+        lines += [f"    [{i.scope}] {i.setting} = {i.value}" for i in sw.checklist]
+    return lines
+
+
+def _build_out(r: Result) -> list[str]:
+    lines: list[str] = []
+    if r.topology and r.topology.hosts:
+        h = r.topology.hosts[0]
+        lines += [
+            "",
+            "Host and network:",
+            f"  {h.hosts} x {h.server_name}: {h.sockets} CPUs, {h.pcie_switches} PCIe switch(es), "
+            f"{h.gpus} GPUs (NVLink: {h.nvlink}), {h.nics} GPU-fabric NIC(s)",
+        ]
+        for p in r.topology.fabric.planes:
+            kit = ", ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or p.note
+            lines.append(f"  {p.name:<8} {p.technology}, {p.host_ports} host ports: {kit}")
+    if r.power and r.racks:
+        lines += [
+            f"  power    {_num(r.power.host_w, 'W', 0)} per host, {_num(r.power.total_kw, 'kW')} "
+            f"in all, {_num(r.power.btu_per_hour, 'BTU/h', 0)}",
+            f"  racks    {r.racks.host_racks} for hosts (up to {r.racks.hosts_per_rack} each, "
+            f"{r.racks.limited_by}), {r.racks.network_racks} for network",
+        ]
+    if r.bom:
+        lines += ["", "Bill of materials:"]
+        lines += [f"  {ln.quantity:>6} {ln.unit:<13} {ln.description[:80]}" for ln in r.bom.lines]
     return lines

@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
-from wizard.model.catalog import Catalog, FormFactor, Gpu, ModelArch, Server, max_boards
+from wizard.model.catalog import (
+    Catalog,
+    FormFactor,
+    Gpu,
+    LicenceUnit,
+    ModelArch,
+    Server,
+    max_boards,
+)
 from wizard.model.design import Design, Rdma, SharingMode
 
 T = TypeVar("T")
@@ -44,6 +52,23 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
     server = _lookup(catalog.servers, hw.server, "hardware.server", "server", out)
     nic = _lookup(catalog.nics, hw.nic, "hardware.nic", "NIC", out)
     _lookup(catalog.storage, hw.storage, "hardware.storage", "storage system", out)
+    _lookup(
+        catalog.software,
+        design.platform.nvaie_release,
+        "platform.nvaie_release",
+        "NVIDIA AI Enterprise release",
+        out,
+    )
+    lic = design.licensing
+    gpu_lic = _lookup(catalog.licences, lic.gpu_software, "licensing.gpu_software", "licence", out)
+    if gpu_lic is not None and gpu_lic.unit is not LicenceUnit.PER_GPU:
+        out.append(
+            Problem(
+                "licensing.gpu_software",
+                f"'{gpu_lic.id}' is licensed {gpu_lic.unit.value}, not per GPU",
+            )
+        )
+    _lookup(catalog.licences, lic.platform, "licensing.platform", "licence", out)
     for i, group in enumerate(design.workloads):
         if group.model is not None and group.model.preset is not None:
             _lookup(

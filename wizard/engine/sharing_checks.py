@@ -81,7 +81,10 @@ def _profile_decisions(
 
 def _layout_decisions(chosen: ModePacking, rec: Recorder) -> None:
     layouts = Counter(
-        g.layout for h in chosen.packing.hosts for g in h.gpus if g.mode in ("mig", "vgpu")
+        g.layout
+        for h in chosen.packing.hosts
+        for g in h.gpus
+        if g.mode == "mig" or (g.mode == "vgpu" and len(g.slots) > 1)
     )
     if not layouts:
         return

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from wizard.engine import sharing, sources
+from wizard.engine.buildout import build_out
 from wizard.engine.cluster import ha_hosts
 from wizard.engine.compat import check_design
 from wizard.engine.record import Recorder
 from wizard.engine.sharing_checks import sharing_checks
+from wizard.engine.software import plan_software
+from wizard.engine.storage import plan_storage
 from wizard.engine.workload import WorkloadSizer
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog
@@ -45,6 +48,9 @@ def size(design: Design, catalog: Catalog) -> Result:
     comparison = sharing.compare(design, gpu, need_list, chosen)
     _decisions(design, workloads, cluster, rec, gpu.name)
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
+    storage = plan_storage(design, catalog, gpu, workloads, rec)
+    software = plan_software(design, catalog, gpu, server, workloads, storage, rec)
+    built = build_out(design, catalog, gpu, server, cluster, workloads, rec)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,
@@ -52,6 +58,9 @@ def size(design: Design, catalog: Catalog) -> Result:
         "gradient_bytes": a.gradient_bytes,
         "framework_overhead_gb": a.framework_overhead_gb,
         "sharp": a.sharp,
+        "fabric_oversubscription": a.fabric_oversubscription,
+        "max_rack_power_kw": a.max_rack_power_kw,
+        "rack_units": a.rack_units,
         "communication_overlap": "none (upper bound on time)",
         "placement": "best-fit decreasing: fractional slots onto GPUs, then GPUs and whole "
         "replicas onto hosts, a replica kept inside one host where it fits",
@@ -67,6 +76,12 @@ def size(design: Design, catalog: Catalog) -> Result:
         decisions=rec.decisions,
         packing=chosen.packing,
         sharing_comparison=comparison,
+        storage=storage,
+        software=software,
+        topology=built.topology,
+        power=built.power,
+        racks=built.racks,
+        bom=built.bom,
         assumptions=assumptions,
     )
 

@@ -55,6 +55,13 @@ class Nvlink(Strict):
     max_gpus_bridged: int = Field(
         default=0, ge=0, le=8, description="GPUs joined by bridges (2 or 4); 0 if none."
     )
+    bridges_per_group: int = Field(
+        default=1,
+        ge=1,
+        le=4,
+        description="Bridge boards one bridged group needs for the stated bandwidth (an A100 "
+        "PCIe pair takes three); counted in the bill of materials.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Nvlink:
@@ -282,7 +289,23 @@ class Switch(Sourced):
     rack_units: int = Field(ge=1, le=20)
     power_w: PositiveFloat
     sharp: bool = Field(default=False, description="In-network reduction (SHARP) support.")
+    uplink_ports: int = Field(
+        default=0,
+        ge=0,
+        le=64,
+        description="Dedicated uplink ports beside the main ones (e.g. 12 x 100 GbE on a 48 x "
+        "25 GbE leaf); 0 when uplinks are taken from the main ports.",
+    )
+    uplink_speed_gbps: PositiveFloat | None = Field(
+        default=None, description="Speed of the dedicated uplink ports, Gb/s."
+    )
     part_number: str = ""
+
+    @model_validator(mode="after")
+    def _uplinks(self) -> Switch:
+        if bool(self.uplink_ports) != (self.uplink_speed_gbps is not None):
+            raise ValueError("uplink_ports and uplink_speed_gbps go together")
+        return self
 
 
 # ---------------------------------------------------------------------------------- licences
@@ -304,6 +327,22 @@ class Licence(Sourced):
     )
     term: str = Field(description="e.g. subscription 1-5 years, perpetual")
     part_number: str = ""
+
+
+# ---------------------------------------------------------------------------------- software
+
+
+class SoftwareRelease(Sourced):
+    """One NVIDIA AI Enterprise infrastructure release and the branches it pins together."""
+
+    name: str
+    release: str = Field(description="The release whose component versions are quoted, e.g. 5.3")
+    vgpu_branch: int = Field(ge=10, le=99, description="NVIDIA vGPU software branch, e.g. 17")
+    vgpu_version: str = Field(default="", description="vGPU host and guest driver version")
+    driver_branch: str = Field(pattern=r"^R\d{3}$", description="Data Center driver branch")
+    driver_version: str = ""
+    gpu_operator: str = ""
+    network_operator: str = ""
 
 
 # ---------------------------------------------------------------------------------- ML models
@@ -371,6 +410,7 @@ class Catalog(Strict):
     switches: dict[str, Switch]
     licences: dict[str, Licence]
     models: dict[str, ModelPreset]
+    software: dict[str, SoftwareRelease]
 
     def servers_for_gpu(self, gpu: Gpu) -> list[Server]:
         """Servers that can physically hold at least one of this GPU."""
@@ -406,4 +446,5 @@ CATALOG_KINDS: dict[str, type[Sourced]] = {
     "switches": Switch,
     "licences": Licence,
     "models": ModelPreset,
+    "software": SoftwareRelease,
 }

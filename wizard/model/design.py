@@ -283,6 +283,18 @@ class Hardware(Model):
     vgpu_mixed_sizes: bool = Field(
         default=False, description="The vGPU release and platform allow mixed-size vGPUs."
     )
+    service_fabric: Fabric = Field(
+        default=Fabric.GBE_25,
+        description="Ethernet speed of the host ports for management, vMotion and storage "
+        "(the service network, apart from the GPU fabric).",
+    )
+    service_ports_per_host: int = Field(
+        default=2,
+        ge=0,
+        le=8,
+        description="Service-network ports per host, on the server's own (OCP / LOM) adapter; "
+        "2 gives a redundant pair. 0 carries that traffic on the GPU fabric NICs.",
+    )
 
     @model_validator(mode="after")
     def _rdma(self) -> Hardware:
@@ -293,6 +305,11 @@ class Hardware(Model):
             raise ValueError(f"InfiniBand RDMA needs an InfiniBand fabric, not {self.fabric.value}")
         if self.gpudirect_rdma and self.rdma is Rdma.NONE:
             raise ValueError("GPUDirect RDMA needs RDMA (RoCE v2 or InfiniBand)")
+        if self.service_fabric in (Fabric.IB_HDR, Fabric.IB_NDR):
+            raise ValueError(
+                f"service_fabric carries management and vMotion, so it is Ethernet, not "
+                f"{self.service_fabric.value}"
+            )
         return self
 
 
@@ -362,6 +379,13 @@ class Assumptions(Model):
     sharp: bool = Field(default=False, description="In-network reduction (SHARP) on the fabric.")
     max_rack_power_kw: float = Field(default=15.0, gt=0, le=1000, allow_inf_nan=False)
     rack_units: int = Field(default=42, ge=10, le=60)
+    fabric_oversubscription: float = Field(
+        default=1.0,
+        ge=1,
+        le=20,
+        allow_inf_nan=False,
+        description="Leaf downlink to uplink bandwidth ratio of the fabrics; 1 is non-blocking.",
+    )
 
     @field_validator("gradient_bytes")
     @classmethod
@@ -369,6 +393,91 @@ class Assumptions(Model):
         if value not in (0.5, 1, 2, 4):
             raise ValueError("gradient_bytes must be 4 (FP32), 2 (BF16/FP16), 1 or 0.5")
         return value
+
+
+# ------------------------------------------------------------------------ data and platform
+
+
+class DataPlan(Model):
+    """What the shared storage must hold and feed. Defaults are stated assumptions."""
+
+    dataset_gb: Positive | None = Field(
+        default=None,
+        le=1e12,
+        description="Training data on shared storage, GB (one version). Replaces the size derived "
+        "from the workloads (samples x bytes per sample, tokens x bytes per token).",
+    )
+    dataset_versions: int = Field(
+        default=2, ge=1, le=1000, description="Versions of the dataset kept (current + previous)."
+    )
+    checkpoint_copies: int = Field(
+        default=3, ge=0, le=10_000, description="Checkpoints kept per training job."
+    )
+    growth_headroom: float = Field(
+        default=0.25,
+        ge=0,
+        le=100,
+        allow_inf_nan=False,
+        description="Capacity added for growth, as a share of the need (0.25 = 25 %).",
+    )
+    read_gbs_per_gpu: float = Field(
+        default=0,
+        ge=0,
+        le=1000,
+        allow_inf_nan=False,
+        description="Read throughput, GB/s, each GPU of a group not sized from a model needs "
+        "(development, HPC, capacity-analysis groups); 0 when unknown.",
+    )
+    storage_nodes: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="Storage nodes to check against the need; None lets the engine size them.",
+    )
+
+
+class KubernetesPlatform(StrEnum):
+    NONE = "none"
+    VKS = "vks"  # vSphere Kubernetes Service (formerly Tanzu Kubernetes Grid Service)
+    OPENSHIFT = "openshift"  # Red Hat OpenShift Container Platform on vSphere VMs
+    UPSTREAM = "upstream"  # upstream Kubernetes on VMs
+
+
+class PlatformChoice(Model):
+    """The software platform the GPUs are consumed through."""
+
+    kubernetes: KubernetesPlatform = Field(
+        default=KubernetesPlatform.NONE,
+        description="Kubernetes on the VMs, which decides how the NVIDIA operators are installed.",
+    )
+    nvaie_release: Ref | None = Field(
+        default=None,
+        description="NVIDIA AI Enterprise release (software catalog id); None picks the newest.",
+    )
+
+
+# -------------------------------------------------------------------------------- licensing
+
+
+DEFAULT_CORES_PER_SOCKET = 32
+
+
+class Licensing(Model):
+    """Software licences in the bill of materials; ``None`` leaves a licence out."""
+
+    gpu_software: Ref | None = Field(
+        default="nvidia-ai-enterprise", description="Licence catalog id counted per GPU."
+    )
+    platform: Ref | None = Field(
+        default="vmware-vcf", description="Virtualization platform licence catalog id."
+    )
+    cores_per_socket: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="CPU cores per socket of the chosen servers, for per-core platform licences. "
+        f"The catalog does not know which CPU is ordered; unset assumes {DEFAULT_CORES_PER_SOCKET}.",
+    )
 
 
 # ---------------------------------------------------------------------------------- design
@@ -381,6 +490,9 @@ class Design(Model):
     hardware: Hardware
     ha: HaPolicy = HaPolicy()
     assumptions: Assumptions = Assumptions()
+    data: DataPlan = DataPlan()
+    platform: PlatformChoice = PlatformChoice()
+    licensing: Licensing = Licensing()
 
     @field_validator("workloads")
     @classmethod

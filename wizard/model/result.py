@@ -10,6 +10,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from wizard.model.buildout import Bom, Power, Racks, Topology
+from wizard.model.platform import SoftwareResult, StorageResult
+
 
 class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -189,4 +192,10 @@ class Result(Out):
     decisions: list[Decision]
     packing: Packing | None = None
     sharing_comparison: list[ModeOption] = Field(default_factory=list)
+    storage: StorageResult | None = None
+    software: SoftwareResult | None = None
+    topology: Topology | None = None
+    power: Power | None = None
+    racks: Racks | None = None
+    bom: Bom | None = None
     assumptions: dict[str, float | int | str | bool]

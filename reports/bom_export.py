@@ -1,0 +1,85 @@
+"""The bill of materials as CSV or XLSX: one row per line, then totals per category when the
+lines carry prices."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from wizard.model.buildout import Bom
+
+COLUMNS = (
+    "category",
+    "item",
+    "part_number",
+    "description",
+    "quantity",
+    "unit",
+    "unit_price",
+    "total_price",
+    "currency",
+    "source",
+)
+
+
+def bom_rows(bom: Bom) -> list[list[str | int | float | None]]:
+    rows: list[list[str | int | float | None]] = [list(COLUMNS)]
+    for ln in bom.lines:
+        rows.append(
+            [
+                ln.category.value,
+                ln.item,
+                ln.part_number,
+                ln.description,
+                ln.quantity,
+                ln.unit,
+                ln.unit_price,
+                ln.total_price,
+                bom.currency if ln.unit_price is not None else None,
+                ln.source,
+            ]
+        )
+    if bom.currency:
+        for cat, total in bom.totals_by_category.items():
+            rows.append(["total", cat, "", f"total {cat}", None, "", None, total, bom.currency, ""])
+        rows.append(
+            ["total", "all", "", "total, priced lines", None, "", None, bom.total, bom.currency, ""]
+        )
+        if bom.unpriced_items:
+            rows.append(
+                ["note", "", "", "no price for: " + ", ".join(bom.unpriced_items), None] + [""] * 5
+            )
+    return rows
+
+
+def bom_csv(bom: Bom) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in bom_rows(bom):
+        writer.writerow(
+            ["" if v is None else (f"{v:.2f}" if isinstance(v, float) else v) for v in row]
+        )
+    return out.getvalue()
+
+
+def bom_xlsx(bom: Bom) -> bytes:
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Bill of materials"
+    for row in bom_rows(bom):
+        ws.append(row)
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    widths = {"A": 14, "B": 34, "C": 20, "D": 80, "E": 10, "F": 14, "G": 14, "H": 16, "I": 9}
+    for col, width in widths.items():
+        ws.column_dimensions[col].width = width
+    for row in ws.iter_rows(min_row=2, min_col=7, max_col=8):
+        for cell in row:
+            cell.number_format = "#,##0.00"
+    ws.freeze_panes = "A2"
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()

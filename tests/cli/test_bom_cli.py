@@ -1,0 +1,92 @@
+"""``gpuwizard bom``: CSV and XLSX, with and without a price list; bad input exits 2."""
+
+import csv
+import json
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+
+SAMPLE = ROOT / "resources" / "examples" / "prices-sample.toml"
+
+
+@pytest.fixture
+def design(tmp_path):
+    path = tmp_path / "d.json"
+    assert run_cli("example", "enterprise", "-o", str(path)).returncode == 0
+    return path
+
+
+def test_bom_csv_without_prices(tmp_path, design):
+    out = tmp_path / "bom.csv"
+    proc = run_cli("bom", str(design), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    by_item = {r["item"]: r for r in rows}
+    assert by_item["server:dell-c4140"]["quantity"] == "8"
+    assert by_item["gpu:v100-sxm2-32gb"]["quantity"] == "32"
+    assert by_item["licence:nvidia-ai-enterprise"]["quantity"] == "32"
+    assert all(r["unit_price"] == "" for r in rows)
+
+
+def test_bom_csv_with_the_sample_price_list(tmp_path, design):
+    out = tmp_path / "bom.csv"
+    proc = run_cli("bom", str(design), "-o", str(out), "--prices", str(SAMPLE))
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    server = next(r for r in rows if r["item"] == "server:dell-c4140")
+    assert float(server["total_price"]) == 8 * 11111
+    totals = {r["item"]: float(r["total_price"]) for r in rows if r["category"] == "total"}
+    assert totals["all"] == pytest.approx(sum(v for k, v in totals.items() if k != "all"))
+    assert "no price for" in proc.stderr  # cables are not in the sample
+
+
+def test_bom_xlsx(tmp_path, design):
+    from openpyxl import load_workbook
+
+    out = tmp_path / "bom.xlsx"
+    assert run_cli("bom", str(design), "-o", str(out)).returncode == 0
+    ws = load_workbook(out).active
+    assert [c.value for c in ws[1]][:5] == [
+        "category",
+        "item",
+        "part_number",
+        "description",
+        "quantity",
+    ]
+
+
+def test_price_list_in_another_currency_is_refused(tmp_path, design):
+    prices = tmp_path / "p.csv"
+    prices.write_text("item,unit_price,currency\nserver:dell-c4140,5,USD\n", encoding="utf-8")
+    proc = run_cli("bom", str(design), "-o", str(tmp_path / "b.csv"), "--prices", str(prices))
+    assert proc.returncode == 2
+    assert "prices are in USD" in proc.stderr and "EUR" in proc.stderr
+    assert not (tmp_path / "b.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("item,unit_price,currency\nserver:x,cheap,EUR\n", "unit_price is not a number"),
+        ("name,price\n", "first row must be"),
+        ("item,unit_price,currency\nserver:x,-5,EUR\n", "greater than or equal to 0"),
+    ],
+)
+def test_bad_price_lists_name_the_problem(tmp_path, design, text, message):
+    prices = tmp_path / "p.csv"
+    prices.write_text(text, encoding="utf-8")
+    proc = run_cli("bom", str(design), "-o", str(tmp_path / "b.csv"), "--prices", str(prices))
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+
+
+def test_bom_refuses_an_unknown_format(tmp_path, design):
+    proc = run_cli("bom", str(design), "-o", str(tmp_path / "b.pdf"))
+    assert proc.returncode == 2 and ".csv or .xlsx" in proc.stderr
+
+
+def test_size_json_has_topology_power_racks_bom(design):
+    proc = run_cli("size", str(design), "--json")
+    doc = json.loads(proc.stdout)
+    assert doc["topology"]["hosts"][0]["server"] == "dell-c4140"
+    assert doc["power"]["total_w"] > 0 and doc["racks"]["racks"] and doc["bom"]["lines"]

@@ -1,0 +1,131 @@
+"""The bill of materials: quantities equal the topology's counts for every bundled example;
+licences by their unit; prices only from a price list."""
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.bundled import example_names
+from wizard.engine.bom import apply_prices
+from wizard.engine.size import size
+from wizard.io import design_from_dict
+from wizard.model.prices import PriceList
+
+
+def _qty(result, category: str) -> dict[str, int]:
+    return {ln.item: ln.quantity for ln in result.bom.lines if ln.category == category}
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_bom_quantities_equal_topology_counts(sized, name):
+    r = sized[name]
+    c, t, host = r.cluster, r.topology.totals, r.topology.hosts[0]
+    devices = {
+        k: sum(1 for d in host.devices if d.kind == k) for k in ("gpu", "nic", "nvlink-bridge")
+    }
+    assert _qty(r, "server") == {f"server:{r.server}": c.hosts_total}
+    assert t.hosts == host.hosts == c.hosts_total
+    gpb = r.topology.hosts[0].gpus // r.topology.hosts[0].gpu_boards
+    assert _qty(r, "gpu") == {f"gpu:{r.gpu}": c.gpus_total // gpb}
+    assert devices["gpu"] * c.hosts_total == c.gpus_total == t.gpus
+    nics = _qty(r, "nic")
+    assert sum(nics.values()) == devices["nic"] * c.hosts_total
+    assert nics == {f"nic:{k}": v for k, v in t.nics.items()}
+    bridges = sum(_qty(r, "nvlink-bridge").values())
+    assert bridges == devices["nvlink-bridge"] * c.hosts_total == t.nvlink_bridges
+    planes = r.topology.fabric.planes
+    tiers = [x for p in planes for x in p.tiers]
+    assert sum(_qty(r, "switch").values()) == sum(x.count for x in tiers)
+    assert sum(_qty(r, "cable").values()) == sum(cb.count for p in planes for cb in p.cables)
+    assert sum(_qty(r, "transceiver").values()) == sum(
+        cb.transceivers for p in planes for cb in p.cables
+    )
+    racked = [i for rack in r.racks.racks for i in rack.items]
+    assert sum(i.kind == "server" for i in racked) == c.hosts_total
+    assert sum(i.kind == "switch" for i in racked) == sum(x.count for x in tiers)
+    assert _qty(r, "licence")["licence:nvidia-ai-enterprise"] == c.gpus_total
+
+
+def test_size_json_carries_the_build_out_for_every_example(sized):
+    for r in sized.values():
+        doc = r.model_dump(mode="json")
+        assert all(doc[k] for k in ("topology", "power", "racks", "bom", "decisions"))
+        assert doc["topology"]["fabric"]["planes"]
+
+
+def test_nvlink_bridges_counted_per_pair(catalog):
+    """Four A100 PCIe per host in two bridged pairs, three bridges each: 6 per host."""
+    doc = design_dict("bert-large-25gbe")
+    doc["hardware"]["nvlink"] = True
+    r = size(design_from_dict(doc), catalog)
+    assert _qty(r, "nvlink-bridge") == {"nvlink-bridge:a100-pcie-80gb": 6 * r.cluster.hosts_total}
+
+
+@pytest.mark.parametrize(("cores", "per_cpu"), [(24, 24), (12, 16), (None, 32)])
+def test_per_core_platform_licences(catalog, cores, per_cpu):
+    """VCF: per core with a 16-core minimum per CPU (Broadcom KB 313548); unset assumes 32."""
+    doc = design_dict("enterprise")
+    if cores:
+        doc["licensing"] = {"cores_per_socket": cores}
+    r = size(design_from_dict(doc), catalog)
+    assert _qty(r, "licence")["licence:vmware-vcf"] == 8 * 2 * per_cpu
+    assert ("licence-cores-assumed" in {w.code for w in r.warnings}) == (cores is None)
+
+
+def test_licences_can_be_left_out_or_changed(catalog):
+    doc = design_dict("enterprise")
+    doc["licensing"] = {"gpu_software": None, "platform": "vmware-vvf"}
+    r = size(design_from_dict(doc), catalog)
+    assert set(_qty(r, "licence")) == {"licence:vmware-vvf"}
+
+
+def test_prices_by_item_or_part_number_with_totals_per_category(sized):
+    bom = sized["enterprise"].bom
+    prices = PriceList(
+        currency="EUR",
+        prices={"server:dell-c4140": 10.0, "MCX516A-CCAT": 2.5, "licence:vmware-vcf": 1.0},
+    )
+    priced = apply_prices(bom, prices)
+    by_item = {ln.item: ln for ln in priced.lines}
+    assert by_item["server:dell-c4140"].total_price == 80.0
+    assert by_item["nic:cx5-100g-2p"].unit_price == 2.5  # matched by its part number
+    assert priced.totals_by_category == {"server": 80.0, "nic": 20.0, "licence": 512.0}
+    assert priced.total == 612.0
+    assert "gpu:v100-sxm2-32gb" in priced.unpriced_items
+    assert bom.currency is None and all(ln.unit_price is None for ln in bom.lines)
+
+
+@pytest.mark.parametrize(
+    ("licensing", "message"),
+    [
+        (
+            {"gpu_software": "vmware-vcf"},
+            "licensing.gpu_software: 'vmware-vcf' is licensed per-core",
+        ),
+        ({"platform": "nope"}, "licensing.platform: unknown licence 'nope'"),
+    ],
+)
+def test_licence_choices_are_checked(catalog, licensing, message):
+    from wizard.engine.compat import check_design
+
+    doc = design_dict("enterprise")
+    doc["licensing"] = licensing
+    problems = [str(p) for p in check_design(design_from_dict(doc), catalog)]
+    assert any(p.startswith(message) for p in problems), problems
+
+
+def test_bridge_count_is_in_the_calculation_log(catalog):
+    from tests.engine.conftest import calc
+
+    doc = design_dict("bert-large-25gbe")
+    doc["hardware"]["nvlink"] = True
+    c = calc(size(design_from_dict(doc), catalog), "topology.nvlink_bridges_per_host")
+    assert (c.value, c.inputs) == (6, {"groups": 2, "bridges_per_group": 3})
+
+
+def test_no_hosts_means_nothing_to_build(catalog):
+    doc = design_dict("bert-large-25gbe")  # N+0
+    doc["workloads"][0]["count"] = 0
+    r = size(design_from_dict(doc), catalog)
+    assert r.cluster.hosts_total == 0
+    assert (r.topology.fabric.planes, r.racks.racks, r.bom.lines) == ([], [], [])
+    assert r.power.total_w == 0

@@ -1,0 +1,123 @@
+"""Power, heat and racks: watts per host, cluster kW, BTU/h, racks at the power limit and
+height, and host placement that honours a rack failure domain."""
+
+from itertools import pairwise
+
+import pytest
+
+from tests.engine.conftest import calc, design_dict
+from wizard.engine.power import BTU_PER_HOUR_PER_W
+from wizard.engine.size import size
+from wizard.io import design_from_dict
+
+
+def _sized(catalog, name: str, catalog_override=None, **sections):
+    doc = design_dict(name)
+    for key, value in sections.items():
+        doc[key] = {**doc.get(key, {}), **value}
+    return size(design_from_dict(doc), catalog_override or catalog)
+
+
+def _codes(result) -> set[str]:
+    return {w.code for w in result.warnings}
+
+
+def test_btu_conversion_is_nist():
+    """NIST SP 811, B.8: 1 BTU_IT/h = 0.2930711 W."""
+    assert pytest.approx(1 / 0.2930711, rel=1e-6) == BTU_PER_HOUR_PER_W
+
+
+def test_enterprise_power_worked_example(sized):
+    """C4140: 4 x V100 SXM2 at 300 W + 450 W baseline = 1,650 W per host; 8 hosts = 13,200 W;
+    switches: one SN4600C (466 W) and two SN3420 (240 W) = 946 W; 14,146 W = 48,268 BTU/h."""
+    r = sized["enterprise"]
+    p = r.power
+    assert (p.gpu_w_per_host, p.baseline_w_per_host, p.host_w) == (1200, 450, 1650)
+    assert (p.hosts_w, p.network_w, p.total_w) == (13_200, 946, 14_146)
+    assert p.total_kw == pytest.approx(14.146)
+    assert p.btu_per_hour == pytest.approx(14_146 * 3.412142)
+    assert calc(r, "power.btu_per_hour").source.startswith("NIST")
+    assert (p.psu_installed_w, p.psu_redundant_w) == (4800, 2400)
+
+
+def test_racks_at_the_power_limit(catalog):
+    """At 5 kW per rack: floor(5,000 / 1,650) = 3 hosts per rack, so 8 hosts take 3, 3 and 2,
+    and the switches a network rack of their own."""
+    r = _sized(catalog, "enterprise", assumptions={"max_rack_power_kw": 5})
+    racks = r.racks
+    assert (racks.hosts_per_rack, racks.limited_by) == (3, "power")
+    assert [len(x.hosts) for x in racks.racks] == [3, 3, 2, 0]
+    assert [x.role for x in racks.racks] == ["hosts", "hosts", "hosts", "network"]
+    assert all(x.power_w <= 5000 for x in racks.racks)
+    assert sorted(h for x in racks.racks for h in x.hosts) == list(range(8))
+
+
+def test_racks_at_the_space_limit(catalog):
+    """Ten 4U DSS 8440 hosts in 12U racks: floor(12 / 4) = 3 per rack when power allows."""
+    doc_hw = {"gpu": "t4", "server": "dell-dss8440", "gpus_per_host": 2}
+    r = _sized(catalog, "starter", hardware=doc_hw, assumptions={"rack_units": 12})
+    assert (r.racks.hosts_per_rack, r.racks.limited_by) == (3, "space")
+    for rack in r.racks.racks:
+        assert rack.used_u <= 12
+        units = sorted((i.u_position, i.u_position + i.height_u) for i in rack.items)
+        assert all(a[1] <= b[0] for a, b in pairwise(units))  # no overlap
+
+
+def test_one_rack_holds_a_small_cluster_with_its_switches(sized):
+    (rack,) = sized["starter"].racks.racks
+    assert rack.role == "hosts+network" and len(rack.hosts) == 8
+    assert rack.used_u == 8 * 2 + 3  # eight 2U hosts and three 1U switches
+
+
+def test_rack_failure_domain_places_hosts_per_rack(catalog):
+    """Rack domain of 2 hosts: N+1 adds a rack's worth (2 hosts) to the 7 for capacity, and no
+    rack holds more than 2, so losing any rack leaves 7 hosts."""
+    r = _sized(catalog, "enterprise", ha={"failure_domain": "rack", "hosts_per_rack": 2})
+    assert r.cluster.hosts_total == 9
+    host_racks = [x for x in r.racks.racks if x.hosts]
+    assert [len(x.hosts) for x in host_racks] == [2, 2, 2, 2, 1]
+    assert r.racks.limited_by == "failure-domain"
+    assert min(9 - len(x.hosts) for x in host_racks) >= r.cluster.hosts_for_capacity
+
+
+# ------------------------------------------------------------------------ warnings raised
+
+
+def test_host_over_the_rack_limit_is_warned(catalog):
+    r = _sized(catalog, "gpt3-175b", assumptions={"max_rack_power_kw": 5})  # 8.6 kW hosts
+    assert "rack-power-over-limit" in _codes(r)
+    assert all(len(x.hosts) <= 1 for x in r.racks.racks)
+
+
+def test_host_over_its_power_supplies(catalog):
+    weak = catalog.servers["dell-c4140"].model_copy(update={"psu_w": 800})
+    cat = catalog.model_copy(update={"servers": {**catalog.servers, "dell-c4140": weak}})
+    r = _sized(catalog, "enterprise", catalog_override=cat)  # 1,650 W > 2 x 800 W
+    (w,) = [w for w in r.warnings if w.code == "host-power-over-psu"]
+    assert w.severity == "error"
+
+
+def test_host_over_its_redundant_supply_capacity(sized):
+    """XE9680: 8 x 700 W + 3,000 W = 8,600 W > 3 x 2,800 W left with three of six supplies."""
+    assert "host-power-over-psu-redundancy" in _codes(sized["gpt3-175b"])
+    assert "host-power-over-psu-redundancy" not in _codes(sized["enterprise"])
+
+
+def test_rack_failure_domain_without_hosts_per_rack(catalog):
+    r = _sized(catalog, "enterprise", ha={"failure_domain": "rack"})
+    assert "rack-domain-unsized" in _codes(r)
+
+
+def test_rack_domain_larger_than_a_rack_holds(catalog):
+    r = _sized(
+        catalog,
+        "enterprise",
+        ha={"failure_domain": "rack", "hosts_per_rack": 6},
+        assumptions={"max_rack_power_kw": 5},
+    )
+    assert "rack-domain-smaller-than-planned" in _codes(r)
+
+
+def test_whole_rack_loss_beyond_host_ha_is_noted(sized):
+    (w,) = [w for w in sized["starter"].warnings if w.code == "rack-failure-exceeds-ha"]
+    assert w.severity == "info"

@@ -1,0 +1,258 @@
+"""The data path: capacity for datasets, checkpoints and model files, the read throughput that
+keeps the GPUs fed, the storage system and NICs against it, and GPUDirect Storage eligibility."""
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.engine.conftest import calc, design_dict
+from wizard.bundled import example_names
+from wizard.engine.size import size
+from wizard.engine.storage import host_network_gbs, token_bytes
+from wizard.io import design_from_dict
+from wizard.model.design import Design
+
+
+def _size(doc, catalog):
+    return size(design_from_dict(doc), catalog)
+
+
+def _codes(result):
+    return {w.code: w for w in result.warnings}
+
+
+# --------------------------------------------------------------------------- worked examples
+
+
+def test_imagenet_resnet50_read_throughput(sized):
+    """ResNet-50 on an A100 PCIe 80GB, BF16: 312 dense TFLOPS (A100 datasheet) x 0.4 (stated
+    utilization) / (3 x 8.18 GFLOPs per 224x224 image, forward + 2 x backward) = 5,086 images/s;
+    x 110 kB per ImageNet JPEG (138 GB / 1,281,167 images, image-net.org) = 0.559 GB/s."""
+    r = sized["imagenet-resnet50"]
+    images = 312e12 * 0.4 / (3 * 8.18e9)
+    assert images == pytest.approx(5085.6, abs=0.1)
+    assert calc(r, "storage.workloads[0].samples_per_s_per_gpu").value == pytest.approx(images)
+    assert calc(r, "storage.workloads[0].read_gbs_per_gpu").value == pytest.approx(0.5594, abs=1e-4)
+    (need,) = r.storage.needs
+    assert need.read_gbs == pytest.approx(0.5594, abs=1e-4)  # one GPU in the example
+    assert r.storage.read_gbs_needed == pytest.approx(need.read_gbs)
+    # Two GPUs per host: a host full of ResNet-50 GPUs reads twice as much.
+    assert r.storage.read_gbs_per_host_needed == pytest.approx(2 * 0.5594, abs=1e-4)
+
+
+def test_imagenet_dataset_and_checkpoints(sized, catalog):
+    """1.28 M images x 110 kB = 140.8 GB per version, 2 versions kept by default; a ResNet-50
+    checkpoint with SGD + momentum in BF16 is 25.6 M x (2 weights + 4 momentum + 4 FP32 master)
+    = 0.256 GB, 3 kept."""
+    s = sized["imagenet-resnet50"].storage
+    (need,) = s.needs
+    assert need.dataset_gb == pytest.approx(140.8)
+    assert s.datasets_gb == pytest.approx(281.6)
+    assert catalog.models["resnet-50"].parameters == pytest.approx(25.6e6, rel=0.01)
+    assert need.checkpoint_gb == pytest.approx(catalog.models["resnet-50"].parameters * 10 / 1e9)
+    assert s.checkpoints_gb == pytest.approx(3 * need.checkpoint_gb)
+    assert s.capacity_needed_tb == pytest.approx((281.6 + s.checkpoints_gb) * 1.25 / 1000)
+
+
+def test_checkpoint_of_zero_7_5b_model(catalog):
+    """ZeRO paper: a 7.5 B-parameter model trained with mixed-precision Adam holds 16 x 7.5 B =
+    120 GB of model states; the checkpoint leaves out the 2-byte FP16 gradients: 14 x 7.5 B =
+    105 GB (weights 15 + FP32 master 30 + momentum 30 + variance 30)."""
+    doc = design_dict("bert-large-25gbe")
+    w = doc["workloads"][0]
+    w["model"] = {"custom": {"parameters": 7.5e9, "layers": 32, "hidden_size": 4096, "heads": 32}}
+    w.update(precision="fp16", optimizer="adam", sequence_length=1024)
+    w["parallelism"] = {"data_parallel": 1, "zero_stage": 3}
+    w["training"] = {"dataset_tokens": 1e9}
+    r = _size(doc, catalog)
+    assert r.storage.needs[0].checkpoint_gb == pytest.approx(105)
+    # Tokenized with the custom model's default 32,000-entry vocabulary: 2 bytes per token.
+    assert r.storage.needs[0].dataset_gb == pytest.approx(2.0)
+
+
+def test_llm_training_reads_tokens(catalog):
+    """Llama 2 7B (32,000-entry vocabulary, 2 bytes per token) on 2 T tokens (Llama 2 paper):
+    4,000 GB tokenized; an H100 SXM at 989 BF16 TFLOPS x 0.4 consumes 989e12 x 0.4 / (6 x
+    6.74 B) tokens/s, about 19.6 kB/s: language-model training is light on storage reads."""
+    doc = design_dict("gpt3-175b")
+    w = doc["workloads"][0]
+    w.update(kind="training", model={"preset": "llama-2-7b"}, precision="bf16", optimizer="adamw")
+    w["training"] = {"dataset_tokens": 2e12}
+    w["parallelism"] = {"data_parallel": 8}
+    r = _size(doc, catalog)
+    params = catalog.models["llama-2-7b"].parameters
+    peak = catalog.gpus["h100-sxm5-80gb"].tflops.bf16
+    tokens = peak * 1e12 * 0.4 / (6 * params)
+    assert calc(r, "storage.workloads[0].tokens_per_s_per_gpu").value == pytest.approx(tokens)
+    need = r.storage.needs[0]
+    assert need.dataset_gb == pytest.approx(4000)
+    assert need.read_gbs_per_gpu == pytest.approx(tokens * 2 / 1e9)
+    assert need.read_gbs_per_gpu < 1e-4
+
+
+def test_token_bytes_follow_megatron_dtype():
+    assert token_bytes(32_000) == 2
+    assert token_bytes(65_499) == 2
+    assert token_bytes(65_500) == 4
+    assert token_bytes(128_256) == 4  # Llama 3
+
+
+def test_serving_keeps_model_files_not_datasets(sized):
+    """Llama 3 70B served in BF16: 70.6 B x 2 bytes of weights, no dataset, no reads per request."""
+    s = sized["llm-serving"].storage
+    (need,) = s.needs
+    assert need.model_files_gb == pytest.approx(70.6e9 * 2 / 1e9, rel=0.01)
+    assert (need.dataset_gb, need.read_gbs) == (0, 0)
+
+
+# ------------------------------------------------------------------------ storage system
+
+
+def test_engine_sizes_storage_nodes_for_throughput(catalog):
+    """Enterprise cluster, 28 GPUs at a stated 2 GB/s each = 56 GB/s; an Isilon F800 node reads
+    3.75 GB/s, so ceil(56 / 3.75) = 15 nodes, above the 4-node minimum."""
+    doc = design_dict("enterprise")
+    doc["data"] = {"read_gbs_per_gpu": 2}
+    s = _size(doc, catalog).storage
+    assert s.read_gbs_needed == pytest.approx(56)
+    assert (s.nodes_for_throughput, s.nodes, s.nodes_given) == (15, 15, False)
+    assert s.read_gbs_available == pytest.approx(15 * 3.75)
+    assert s.rack_units == 15
+
+
+def test_minimum_nodes_when_the_need_is_small(sized):
+    s = sized["imagenet-resnet50"].storage
+    assert (s.nodes_for_capacity, s.nodes_for_throughput, s.nodes) == (1, 1, 3)  # F900 min 3
+    assert s.usable_tb == pytest.approx(3 * 295)
+
+
+def test_throughput_below_need_warns(catalog):
+    doc = design_dict("enterprise")
+    doc["data"] = {"read_gbs_per_gpu": 2, "storage_nodes": 4}
+    r = _size(doc, catalog)
+    w = _codes(r)["storage-throughput-below-need"]
+    assert "15.00 GB/s for a need of 56.00 GB/s" in w.message and "15 nodes" in w.message
+
+
+def test_capacity_below_need_warns(catalog):
+    """1 PB of data x 2 versions x 1.25 headroom = 2,500 TB against 4 x 185 TB = 740 TB."""
+    doc = design_dict("enterprise")
+    doc["data"] = {"dataset_gb": 1e6, "storage_nodes": 4}
+    r = _size(doc, catalog)
+    assert r.storage.capacity_needed_tb == pytest.approx(2500)
+    assert "14 nodes are needed" in _codes(r)["storage-capacity-below-need"].message
+
+
+def test_fewer_nodes_than_the_system_minimum_warns(catalog):
+    doc = design_dict("enterprise")
+    doc["data"] = {"storage_nodes": 2}
+    assert "storage-below-minimum-nodes" in _codes(_size(doc, catalog))
+
+
+def test_no_storage_chosen_is_said(sized):
+    r = sized["llm-serving"]
+    assert r.storage.system is None and r.storage.nodes is None
+    assert "storage-not-chosen" in _codes(r)
+
+
+def test_groups_without_a_model_are_named_when_no_rate_is_given(sized):
+    w = _codes(sized["enterprise"])["storage-need-not-modelled"]
+    assert "Data scientists" in w.message and w.severity == "info"
+
+
+# -------------------------------------------------------------------------------- NICs
+
+
+def test_nic_below_storage_need_warns(catalog):
+    """Starter: one NIC on 10 GbE carries 1.25 GB/s; two GPUs at 1 GB/s each need 2 GB/s."""
+    doc = design_dict("starter")
+    doc["data"] = {"read_gbs_per_gpu": 1}
+    r = _size(doc, catalog)
+    assert r.storage.host_network_gbs == pytest.approx(1.25)
+    assert r.storage.read_gbs_per_host_needed == pytest.approx(2)
+    assert "nic-below-storage-need" in _codes(r)
+
+
+def test_host_network_is_capped_by_nic_port_and_pcie(catalog):
+    doc = design_dict("gpt3-175b")  # 8 x ConnectX-7 NDR on ib-ndr
+    design = Design.model_validate(doc)
+    cx7 = catalog.nics["cx7-ndr-1p"]
+    assert host_network_gbs(design, cx7) == pytest.approx(8 * 400 / 8)
+    # The same card in a Gen3 x16 slot: 15.75 GB/s = 126 Gb/s per NIC (PCI-SIG).
+    gen3 = cx7.model_copy(update={"pcie_gen": 3})
+    assert host_network_gbs(design, gen3) == pytest.approx(8 * 15.75)
+    # A 25 GbE port on a 100 GbE fabric runs at 25 Gb/s.
+    doc["hardware"].update(fabric="100gbe", rdma="roce-v2")
+    assert host_network_gbs(Design.model_validate(doc), catalog.nics["bcm-p225p"]) == (
+        pytest.approx(8 * 25 / 8)
+    )
+
+
+# ------------------------------------------------------------------- GPUDirect Storage
+
+
+def test_gpudirect_storage_eligible_with_gds_storage_rdma_nic_and_passthrough(sized):
+    s = sized["imagenet-resnet50"].storage
+    assert s.gpudirect_storage and s.gpudirect_storage_blockers == []
+    assert calc(sized["imagenet-resnet50"], "storage.gpudirect_storage").value == 1
+
+
+def test_gpudirect_storage_blocked_without_rdma_warns(catalog):
+    doc = design_dict("imagenet-resnet50")
+    doc["hardware"]["rdma"] = "none"
+    r = _size(doc, catalog)
+    w = _codes(r)["gpudirect-storage-unavailable"]
+    assert w.severity == "warning" and "RoCE v2 or InfiniBand" in w.message
+    assert not r.storage.gpudirect_storage
+
+
+def test_gpudirect_storage_not_with_vgpu_on_ampere(catalog):
+    doc = design_dict("imagenet-resnet50")
+    doc["workloads"][0]["sharing_mode"] = "vgpu"
+    r = _size(doc, catalog)
+    assert any("Ampere" in b for b in r.storage.gpudirect_storage_blockers)
+
+
+def test_gpudirect_storage_needs_a_gds_nic(catalog):
+    doc = design_dict("imagenet-resnet50")
+    doc["hardware"]["nic"] = "intel-e810-cqda2"
+    r = _size(doc, catalog)
+    assert any("GPUDirect RDMA" in b for b in r.storage.gpudirect_storage_blockers)
+
+
+def test_storage_without_gds_is_an_info(sized):
+    w = _codes(sized["starter"])["gpudirect-storage-unavailable"]
+    assert w.severity == "info" and "does not offer GPUDirect Storage" in w.message
+
+
+# ----------------------------------------------------------------------- design and CLI
+
+
+def test_old_design_files_load_with_data_defaults():
+    design = Design.model_validate(design_dict("starter"))
+    assert design.data.checkpoint_copies == 3 and design.data.dataset_gb is None
+    assert design.platform.kubernetes.value == "none" and design.platform.nvaie_release is None
+
+
+@pytest.mark.parametrize("field,value", [("checkpoint_copies", -1), ("growth_headroom", -0.5),
+                                         ("dataset_gb", 0), ("storage_nodes", 0)])  # fmt: skip
+def test_bad_data_values_name_the_field(field, value):
+    doc = design_dict("starter")
+    doc["data"] = {field: value}
+    with pytest.raises(Exception) as info:
+        design_from_dict(doc)
+    assert f"data.{field}" in str(info.value)
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_every_example_carries_storage_and_software_in_the_cli_json(name, tmp_path):
+    out = tmp_path / f"{name}.json"
+    assert run_cli("example", name, "-o", str(out)).returncode == 0
+    proc = run_cli("size", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["storage"]["capacity_needed_tb"] >= 0
+    assert "gpudirect_storage" in doc["storage"]
+    assert doc["software"]["certification"]["server"] == doc["server"]
+    assert doc["software"]["checklist"] and doc["software"]["components"]

@@ -1,0 +1,162 @@
+"""Host topology: the PCIe tree, NVLink bridges and baseboards, GPU-NIC paths for GPUDirect
+RDMA, device groups, and the ring bottleneck the communication estimate reads from it."""
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.engine import links, topology
+from wizard.engine.size import size
+from wizard.io import design_from_dict
+from wizard.model.design import Hardware
+
+
+def _hw(**kw) -> Hardware:
+    return Hardware.model_validate({"gpu": "x", "server": "y", "gpus_per_host": 4, **kw})
+
+
+def _sized(catalog, name: str, hardware: dict | None = None, **sections):
+    doc = design_dict(name)
+    doc["hardware"] = {**doc["hardware"], **(hardware or {})}
+    for key, value in sections.items():
+        doc[key] = value
+    return size(design_from_dict(doc), catalog)
+
+
+def _codes(result) -> set[str]:
+    return {w.code for w in result.warnings}
+
+
+def _data_parallel_in_one_host(server: str, gpu: str, nvlink: bool) -> dict:
+    """BERT-Large with four data-parallel replicas inside one 4-GPU host."""
+    doc = design_dict("bert-large-25gbe")
+    doc["hardware"].update(gpu=gpu, server=server, gpus_per_host=4, nvlink=nvlink)
+    doc["workloads"][0]["parallelism"] = {"data_parallel": 4}
+    return doc
+
+
+def test_four_pcie_gpus_in_two_bridged_pairs_ring_at_pcie_speed_hgx_at_nvlink(catalog):
+    """Multi-GPU deep dive: NVLink works per bridged pair, so a 4-GPU ring crosses PCIe between
+    the pairs and runs at PCIe speed; an HGX board keeps the ring on NVLink."""
+    pcie_doc = _data_parallel_in_one_host("dell-r750xa", "a100-pcie-80gb", nvlink=True)
+    pcie = size(design_from_dict(pcie_doc), catalog)
+    host = pcie.topology.hosts[0]
+    pairs = [g.devices for g in host.device_groups if g.kind == "nvlink"]
+    assert pairs == [["gpu0", "gpu1"], ["gpu2", "gpu3"]]
+    assert host.nvlink_bridges == 6  # 2 pairs x 3 bridges (A100 PCIe needs three per pair)
+    (ring,) = pcie.topology.rings
+    assert ring.bottleneck == "PCIe Gen4 x16" and ring.bottleneck_gbs == pytest.approx(31.5)
+    assert {h.kind for h in ring.hops} == {"nvlink", "pcie", "cpu-interconnect"}
+    assert pcie.workloads[0].allreduce_link == ring.bottleneck  # one source for both
+    assert "A100 SXM4 80GB" in ring.nvswitch_alternative
+    assert "ring-bottleneck-pcie" in _codes(pcie)
+
+    hgx_doc = _data_parallel_in_one_host("dell-xe8545", "a100-sxm4-80gb", nvlink=True)
+    hgx = size(design_from_dict(hgx_doc), catalog)
+    (ring,) = hgx.topology.rings
+    assert ring.bottleneck.startswith("NVLink 3") and ring.bottleneck_gbs == pytest.approx(300)
+    assert "ring-bottleneck-pcie" not in _codes(hgx)
+    # the same gradients over a 9.5x faster link
+    assert pcie.workloads[0].allreduce_seconds_per_iteration == pytest.approx(
+        hgx.workloads[0].allreduce_seconds_per_iteration * 300 / 31.5
+    )
+
+
+def test_a_bridged_pair_alone_runs_at_nvlink(catalog):
+    gpu, server = catalog.gpus["a100-pcie-80gb"], catalog.servers["dell-r750xa"]
+    lay = topology.layout(gpu, server, _hw(nvlink=True))
+    (pair,) = topology.ring_links(lay, 2)
+    assert pair.kind == "nvlink" and pair.gbs == 300
+
+
+def test_pcie_tree_is_consistent(sized):
+    """Every parent and link end exists; GPUs, NICs and switches hang where the server says."""
+    for result in sized.values():
+        for host in result.topology.hosts:
+            ids = {d.id for d in host.devices}
+            assert all(d.parent in ids for d in host.devices if d.parent)
+            assert all(a in ids and b in ids for a, b in ((x.a, x.b) for x in host.links))
+            gpus = [d for d in host.devices if d.kind == "gpu"]
+            assert len(gpus) == host.gpus == result.cluster.gpus_per_host
+            switches = [d for d in host.devices if d.kind == "pcie-switch"]
+            assert len(switches) == host.pcie_switches
+            if switches:
+                assert all(g.parent.startswith("psw") for g in gpus)
+
+
+def test_c4140_gpus_and_nic_share_its_pcie_switch(sized):
+    """The enterprise example's C4140 has one PCIe switch with the GPUs and two NIC slots under
+    it, so every GPU can pair with the NIC for GPUDirect RDMA (a vSphere device group)."""
+    host = sized["enterprise"].topology.hosts[0]
+    assert {p.shared for p in host.gpu_nic_paths} == {"pcie-switch"}
+    assert next(g.devices for g in host.device_groups if g.kind == "gpu-nic") == ["gpu0", "nic0"]
+    assert host.nvlink == "baseboard"
+
+
+def test_cpu_interconnect_is_half_the_catalog_aggregate(catalog):
+    server = catalog.servers["dell-r750xa"]  # 3 UPI links x 11.2 GT/s x 2 B x 2 directions
+    assert links.cpu_interconnect(server).gbs == pytest.approx(134.4 / 2)
+
+
+def test_bandwidth_landscape_steps_down_from_hbm_to_the_nic(sized):
+    tiers = sized["gpt3-175b"].topology.bandwidth
+    assert [t.kind for t in tiers] == ["hbm", "nvlink", "pcie", "cpu-interconnect", "network"]
+    assert tiers[0].gbs == 3350 and tiers[1].gbs == 450 and tiers[2].gbs == 63
+    assert tiers[-1].gbs == pytest.approx(8 * 400 / 8)  # 8 NDR NICs, 400 Gb/s each
+
+
+# ------------------------------------------------------------------------ warnings raised
+
+
+def test_gpudirect_rdma_warns_for_gpus_without_a_nic_on_their_switch(catalog):
+    """llm-serving: 2 NICs on an XE9680 with 4 PCIe switches leave half the GPUs without a NIC
+    under their switch; one NIC per switch clears it."""
+    two = _sized(catalog, "llm-serving")
+    paths = two.topology.hosts[0].gpu_nic_paths
+    assert sum(p.gpudirect_ok for p in paths) == 4
+    assert "gpudirect-rdma-no-local-nic" in _codes(two)
+    four = _sized(catalog, "llm-serving", {"nics_per_host": 4})
+    assert all(p.gpudirect_ok for p in four.topology.hosts[0].gpu_nic_paths)
+    assert "gpudirect-rdma-no-local-nic" not in _codes(four)
+
+
+def test_rdma_training_on_a_server_without_gdr_affinity_is_warned(catalog):
+    """BERT over RoCE on an R750xa: the NIC slots sit on their own root ports."""
+    r = _sized(catalog, "bert-large-25gbe", {"rdma": "roce-v2"})
+    assert "gpudirect-rdma-unavailable" in _codes(r)
+    assert not any(p.gpudirect_ok for p in r.topology.hosts[0].gpu_nic_paths)
+
+
+def test_nvlink_bridges_in_a_2u_server_are_flagged(catalog):
+    r = _sized(catalog, "bert-large-25gbe", {"nvlink": True})  # R750xa is 2U
+    assert "nvlink-bridge-2u" in _codes(r)
+    r3u = _sized(catalog, "bert-large-25gbe", {"server": "lenovo-sr670-v2", "nvlink": True})
+    assert "nvlink-bridge-2u" not in _codes(r3u)
+    assert r3u.topology.hosts[0].nvlink_bridges == 6
+
+
+def test_more_nics_than_slots_is_an_error(catalog):
+    r = _sized(catalog, "bert-large-25gbe", {"nics_per_host": 3})  # R750xa: 2 NIC slots
+    (w,) = [w for w in r.warnings if w.code == "nic-slots-exceeded"]
+    assert w.severity == "error"
+
+
+@pytest.mark.parametrize(
+    ("hardware", "message"),
+    [
+        (
+            {"server": "dell-dss8440", "gpu": "a100-pcie-40gb", "nvlink": True},
+            "hardware.nvlink: 'dell-dss8440' has no adjacent double-width slots",
+        ),
+        (
+            {"rdma": "roce-v2", "gpudirect_rdma": True, "nic": "cx6dx-100g-2p", "fabric": "100gbe"},
+            "hardware.gpudirect_rdma: 'dell-r750xa' puts no NIC slot under the GPUs' PCIe switch",
+        ),
+    ],
+)
+def test_bridges_or_gpudirect_the_server_cannot_take_are_design_errors(catalog, hardware, message):
+    from wizard.engine.compat import check_design
+
+    doc = design_dict("bert-large-25gbe")
+    doc["hardware"].update(hardware)
+    problems = [str(p) for p in check_design(design_from_dict(doc), catalog)]
+    assert any(p.startswith(message) for p in problems), problems

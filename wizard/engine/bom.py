@@ -1,0 +1,244 @@
+"""The bill of materials: every line counted from the topology totals, so quantities match the
+topology by construction; prices only from a user's price list."""
+
+from __future__ import annotations
+
+import math
+
+from wizard.engine import sources
+from wizard.engine.record import Recorder
+from wizard.model import buildout as bo
+from wizard.model.buildout import BomCategory as Cat
+from wizard.model.catalog import (
+    Catalog,
+    FormFactor,
+    Gpu,
+    Licence,
+    LicenceUnit,
+    PcieTopology,
+    Server,
+)
+from wizard.model.design import DEFAULT_CORES_PER_SOCKET, Design
+from wizard.model.prices import PriceList
+from wizard.model.result import Severity
+
+
+def _line(cat: Cat, item: str, part: str, text: str, qty: int, unit: str, src: str) -> bo.BomLine:
+    return bo.BomLine(
+        category=cat,
+        item=item,
+        part_number=part,
+        description=text,
+        quantity=qty,
+        unit=unit,
+        source=src,
+    )
+
+
+def bill_of_materials(
+    design: Design, catalog: Catalog, gpu: Gpu, server: Server, topo: bo.Topology, rec: Recorder
+) -> bo.Bom:
+    t = topo.totals
+    hw = design.hardware
+    lines = [
+        _line(
+            Cat.SERVER,
+            f"server:{server.id}",
+            "",
+            f"{server.vendor} {server.model}, {server.sockets} x {server.cpu_family}, "
+            f"{server.rack_units}U, configured for {hw.gpus_per_host} x {gpu.name} "
+            "(configure-to-order: CPUs, memory, drives and its own network ports per vendor quote)",
+            t.hosts,
+            "each",
+            f"catalog servers/{server.id}",
+        )
+    ]
+    hgx = "HGX" if server.pcie_topology is PcieTopology.HGX else "SXM"
+    board = (
+        f"on the {hgx} baseboard, ordered with the server"
+        if gpu.form_factor is FormFactor.SXM
+        else f"PCIe, {gpu.slot_width}-slot"
+    )
+    per_board = f", {gpu.gpus_per_board} GPUs per board" if gpu.gpus_per_board > 1 else ""
+    lines.append(
+        _line(
+            Cat.GPU,
+            f"gpu:{gpu.id}",
+            "",
+            f"{gpu.name}, {gpu.memory_gb:g} GB {gpu.memory_type} ({board}{per_board})",
+            t.gpu_boards,
+            "board",
+            f"catalog gpus/{gpu.id}",
+        )
+    )
+    for nic_id, qty in sorted(t.nics.items()):
+        nic = catalog.nics[nic_id]
+        lines.append(
+            _line(
+                Cat.NIC,
+                f"nic:{nic.id}",
+                nic.part_number,
+                f"{nic.vendor} {nic.model} (GPU fabric)",
+                qty,
+                "each",
+                f"catalog nics/{nic.id}",
+            )
+        )
+    if t.nvlink_bridges:
+        k = gpu.nvlink.bridges_per_group
+        lines.append(
+            _line(
+                Cat.NVLINK_BRIDGE,
+                f"nvlink-bridge:{gpu.id}",
+                "",
+                f"NVLink {gpu.nvlink.generation} bridge for {gpu.name} ({k} per bridged group)",
+                t.nvlink_bridges,
+                "each",
+                f"catalog gpus/{gpu.id} (nvlink.bridges_per_group)",
+            )
+        )
+    for sw_id, qty in sorted(t.switches.items()):
+        sw = catalog.switches[sw_id]
+        lines.append(
+            _line(
+                Cat.SWITCH,
+                f"switch:{sw.id}",
+                sw.part_number,
+                f"{sw.vendor} {sw.model}, {sw.ports} x {sw.port_speed_gbps:g} Gb/s, {sw.rack_units}U",
+                qty,
+                "each",
+                f"catalog switches/{sw.id}",
+            )
+        )
+    texts = {c.key: c for p in topo.fabric.planes for c in p.cables}
+    for key, qty in sorted(t.cables.items()):
+        lines.append(
+            _line(
+                Cat.CABLE,
+                f"cable:{key}",
+                "",
+                f"{texts[key].description} ({key.split('.')[0]} network)",
+                qty,
+                "each",
+                "fabric sizing",
+            )
+        )
+    for key, qty in sorted(t.transceivers.items()):
+        speed = texts[key].speed_gbps
+        lines.append(
+            _line(
+                Cat.TRANSCEIVER,
+                f"transceiver:{key}",
+                "",
+                f"{speed:g} Gb/s optical transceiver ({key.split('.')[0]} network, leaf-spine)",
+                qty,
+                "each",
+                "fabric sizing: one module at each end of a leaf-spine link",
+            )
+        )
+    lines += _licences(design, catalog, server, t, rec)
+    return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0])
+
+
+def _licences(
+    design: Design, catalog: Catalog, server: Server, t: bo.TopologyTotals, rec: Recorder
+) -> list[bo.BomLine]:
+    lic = design.licensing
+    out = []
+    if lic.gpu_software:
+        x = catalog.licences[lic.gpu_software]
+        out.append(
+            _line(
+                Cat.LICENCE,
+                f"licence:{x.id}",
+                x.part_number,
+                f"{_named(x)}, one per physical GPU ({x.term})",
+                t.gpus,
+                "GPU licence",
+                x.source,
+            )
+        )
+    if lic.platform:
+        x = catalog.licences[lic.platform]
+        if x.unit is LicenceUnit.PER_CORE:
+            cores = lic.cores_per_socket or DEFAULT_CORES_PER_SOCKET
+            if lic.cores_per_socket is None:
+                rec.warn(
+                    "licence-cores-assumed",
+                    f"{x.name} is licensed per core; the catalog does not know the CPU ordered "
+                    f"with the {server.vendor} {server.model}, so {cores} cores per socket are "
+                    "assumed (set licensing.cores_per_socket)",
+                    Severity.INFO,
+                )
+            qty = int(
+                rec.calc(
+                    "bom.platform_core_licences",
+                    "hosts x sockets x max(cores per socket, minimum per CPU)",
+                    {
+                        "hosts": t.hosts,
+                        "sockets": server.sockets,
+                        "cores_per_socket": cores,
+                        "minimum_per_cpu": x.min_units,
+                    },
+                    t.hosts * server.sockets * max(cores, x.min_units),
+                    "core licences",
+                    x.source
+                    + "; cores per socket: "
+                    + (
+                        "design input licensing.cores_per_socket"
+                        if lic.cores_per_socket
+                        else f"assumed {DEFAULT_CORES_PER_SOCKET} ({sources.ASSUMPTION})"
+                    ),
+                )
+            )
+            unit = "core licence"
+        else:
+            qty = {
+                LicenceUnit.PER_SOCKET: t.sockets,
+                LicenceUnit.PER_HOST: t.hosts,
+                LicenceUnit.PER_GPU: t.gpus,
+            }[x.unit]
+            qty = max(qty, x.min_units) if qty else 0
+            unit = f"{x.unit.value.removeprefix('per-')} licence"
+        out.append(
+            _line(
+                Cat.LICENCE,
+                f"licence:{x.id}",
+                x.part_number,
+                f"{_named(x)} ({x.unit.value}, minimum {x.min_units}; {x.term})",
+                qty,
+                unit,
+                x.source,
+            )
+        )
+    return out
+
+
+def _named(x: Licence) -> str:
+    """'NVIDIA AI Enterprise', not 'NVIDIA NVIDIA AI Enterprise'."""
+    vendor_words = x.vendor.replace("(", " ").replace(")", " ").split()
+    return x.name if x.name.split()[0] in vendor_words else f"{x.vendor} {x.name}"
+
+
+def apply_prices(bom: bo.Bom, prices: PriceList) -> bo.Bom:
+    """Unit prices by item key, else by part number; totals per category over priced lines."""
+    lines, totals, missing = [], {}, []
+    for ln in bom.lines:
+        price = prices.prices.get(ln.item)
+        if price is None and ln.part_number:
+            price = prices.prices.get(ln.part_number)
+        if price is None:
+            missing.append(ln.item)
+            lines.append(ln.model_copy(update={"unit_price": None, "total_price": None}))
+            continue
+        total = price * ln.quantity
+        totals[ln.category.value] = totals.get(ln.category.value, 0.0) + total
+        lines.append(ln.model_copy(update={"unit_price": price, "total_price": total}))
+    grand = math.fsum(totals.values())
+    return bo.Bom(
+        lines=lines,
+        currency=prices.currency,
+        totals_by_category=totals,
+        total=grand,
+        unpriced_items=missing,
+    )

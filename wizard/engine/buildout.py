@@ -1,0 +1,128 @@
+"""From a sized cluster to a buildable design: host topology, fabric, power, racks, BOM.
+
+One call from ``size()`` after the cluster is known; host counts come from the Cluster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.engine import bom, fabric, power, racks, topology
+from wizard.engine.record import Recorder
+from wizard.model import buildout as bo
+from wizard.model.catalog import Catalog, Gpu, Server
+from wizard.model.design import Design
+from wizard.model.result import Cluster, WorkloadResult
+
+
+@dataclass(frozen=True)
+class BuildOut:
+    topology: bo.Topology
+    power: bo.Power
+    racks: bo.Racks
+    bom: bo.Bom
+
+
+def build_out(
+    design: Design,
+    catalog: Catalog,
+    gpu: Gpu,
+    server: Server,
+    cluster: Cluster,
+    workloads: list[WorkloadResult],
+    rec: Recorder,
+) -> BuildOut:
+    hw = design.hardware
+    nic = catalog.nics.get(hw.nic) if hw.nic else None
+    hosts = cluster.hosts_total
+    lay = topology.layout(gpu, server, hw)
+    host = topology.host_topology(lay, nic, hw, hosts)
+    multi_host = any(
+        w.allreduce_link and w.gpus_per_replica * w.replicas > hw.gpus_per_host for w in workloads
+    )
+    topology.check(lay, nic, hw, multi_host, rec)
+    if lay.bridge_groups:
+        rec.calc(
+            "topology.nvlink_bridges_per_host",
+            "bridged GPU groups per host x bridges per group",
+            {"groups": len(lay.bridge_groups), "bridges_per_group": gpu.nvlink.bridges_per_group},
+            lay.bridges,
+            "bridges",
+            f"{gpu.name} in the GPU catalog (nvlink.bridges_per_group; see its source_note); "
+            + topology.SEED_NVLINK_BRIDGE,
+        )
+    _decide_host(host, nic.model if nic else None, hw.gpudirect_rdma, rec)
+    ring_list = topology.rings(lay, hw, catalog, workloads, rec)
+    net = fabric.fabric(design, catalog, nic, hosts, multi_host, rec)
+    topo = bo.Topology(
+        hosts=[host],
+        bandwidth=topology.bandwidth_landscape(lay, hw),
+        rings=ring_list,
+        fabric=net,
+        totals=totals([host], net),
+    )
+    pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec)
+    rk = racks.racks(design, server, pw, net.planes, hosts, cluster.host_failures_tolerated, rec)
+    return BuildOut(topo, pw, rk, bom.bill_of_materials(design, catalog, gpu, server, topo, rec))
+
+
+def totals(hosts: list[bo.HostTopology], net: bo.NetworkFabric) -> bo.TopologyTotals:
+    """Cluster-wide counts: per-layout counts times the hosts built like it, plus the fabric."""
+    nics: dict[str, int] = {}
+    for h in hosts:
+        for d in h.devices:
+            if d.kind is bo.DeviceKind.NIC:
+                nics[d.model] = nics.get(d.model, 0) + h.hosts
+    switches: dict[str, int] = {}
+    cables: dict[str, int] = {}
+    optics: dict[str, int] = {}
+    for p in net.planes:
+        for t in p.tiers:
+            switches[t.switch] = switches.get(t.switch, 0) + t.count
+        for c in p.cables:
+            cables[c.key] = cables.get(c.key, 0) + c.count
+            if c.transceivers:
+                optics[c.key] = optics.get(c.key, 0) + c.transceivers
+    return bo.TopologyTotals(
+        hosts=sum(h.hosts for h in hosts),
+        sockets=sum(h.hosts * h.sockets for h in hosts),
+        gpus=sum(h.hosts * h.gpus for h in hosts),
+        gpu_boards=sum(h.hosts * h.gpu_boards for h in hosts),
+        nics={k: v for k, v in nics.items() if v},
+        nvlink_bridges=sum(h.hosts * h.nvlink_bridges for h in hosts),
+        pcie_switches=sum(h.hosts * h.pcie_switches for h in hosts),
+        switches=switches,
+        cables=cables,
+        transceivers=optics,
+    )
+
+
+def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorder) -> None:
+    gpu = host.gpu_name
+    if host.nvlink == "baseboard":
+        board = next(d for d in host.devices if d.kind is bo.DeviceKind.NVSWITCH)
+        rec.decide(
+            f"The {host.gpus} {gpu} GPUs of each host are joined by the {board.name}.",
+            "Gradient rings inside a host stay on NVLink, off PCIe and the CPU interconnect.",
+        )
+    elif host.nvlink == "bridge":
+        groups = [g for g in host.device_groups if g.kind == "nvlink"]
+        rec.decide(
+            f"Each host's {gpu} GPUs are joined in {len(groups)} NVLink-bridged group(s) of "
+            f"{len(groups[0].devices) if groups else 0}, {host.nvlink_bridges} bridge(s) per host.",
+            "Bridged GPUs exchange gradients over NVLink; between groups traffic crosses PCIe, "
+            "so replicas needing more GPUs than a group run at PCIe speed.",
+        )
+    if nic and host.nics:
+        ok = sum(1 for p in host.gpu_nic_paths if p.gpudirect_ok)
+        where = (
+            "under the GPUs' PCIe switches or root complexes"
+            if ok
+            else "on root ports of their own (the server has no NIC slot beside its GPUs)"
+        )
+        rec.decide(
+            f"Each host has {host.nics} x {nic} for GPU traffic, placed {where}; "
+            f"{ok} of {host.gpus} GPUs have a NIC on their own switch or root complex.",
+            "GPUDirect RDMA needs the NIC and the GPU under the same PCIe switch or root complex"
+            + (" and the design uses it." if gdr else "."),
+        )

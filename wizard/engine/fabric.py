@@ -1,0 +1,461 @@
+"""The network fabric: NICs per host by role, and leaf/spine switches for each network.
+
+Three networks, as NVIDIA's Enterprise Reference Architecture builds GPU clusters (see
+``NVIDIA_ERA``): the GPU (compute) fabric for
+gradient and remote-GPU traffic, over RDMA where chosen; the service network for management,
+vMotion and storage on the server's own ports; out-of-band management for the BMCs. Each
+switched network is a two-tier leaf/spine (folded Clos) sized from its host ports, the leaf
+switch's radix and the stated oversubscription.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from wizard.engine import sources
+from wizard.engine.record import Recorder
+from wizard.model import buildout as bo
+from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
+from wizard.model.design import FABRIC_GBPS, Design, Fabric, Rdma
+from wizard.model.result import Severity
+
+CLOS = (
+    "Two-tier leaf/spine (folded Clos): leaves = ceil(host ports / downlinks per leaf), "
+    "oversubscription = downlink / uplink bandwidth per leaf (Al-Fares et al., A Scalable, "
+    "Commodity Data Center Network Architecture, SIGCOMM 2008, section 2.1)"
+)
+NVIDIA_ERA = (
+    "NVIDIA Enterprise Reference Architecture, HGX AI Factory (H100/H200/B200), Networking "
+    "Physical Topologies, https://docs.nvidia.com/enterprise-reference-architectures/"
+    "hgx-ai-factory-h100-h200-b200/latest/networking-physical-topologies.html: three fabrics "
+    "(compute east/west, converged north/south, out-of-band management); the compute fabric "
+    "is a full non-blocking fat tree in a leaf-spine manner; converged ports go to two "
+    "separate switches for redundancy"
+)
+SEED_RDMA = (
+    "VMware, Sharing GPUs in Machine Learning Environments (2020), sections 4.2-4.3.1: RDMA, "
+    "RoCE v2 (routable), PVRDMA in vSphere (vMotion supported)"
+)
+
+FABRIC_LABEL = {
+    Fabric.GBE_10: "Ethernet 10 GbE",
+    Fabric.GBE_25: "Ethernet 25 GbE",
+    Fabric.GBE_40: "Ethernet 40 GbE",
+    Fabric.GBE_100: "Ethernet 100 GbE",
+    Fabric.GBE_200: "Ethernet 200 GbE",
+    Fabric.GBE_400: "Ethernet 400 GbE",
+    Fabric.IB_HDR: "InfiniBand HDR 200 Gb/s",
+    Fabric.IB_NDR: "InfiniBand NDR 400 Gb/s",
+}
+
+RDMA_TEXT = {
+    Rdma.NONE: "none (TCP/IP)",
+    Rdma.ROCE: "RoCE v2: RDMA over routable UDP/IP on Ethernet; the fabric needs congestion "
+    "control (PFC / ECN) configured end to end",
+    Rdma.INFINIBAND: "InfiniBand: native RDMA; VMs reach the HCA by passthrough or SR-IOV",
+    Rdma.PVRDMA: "PVRDMA: vSphere's paravirtual RDMA adapter over RoCE; VMs keep vMotion, "
+    "GPUDirect RDMA is not available through it",
+}
+
+
+@dataclass(frozen=True)
+class _Pick:
+    switch: Switch
+    breakout: int  # host ports per switch port
+
+
+def pick_switch(catalog: Catalog, kind: SwitchKind, speed: float) -> _Pick | None:
+    """Native speed first, then breakout (a 400 G port as 2 x 200 G, a 100 G port as
+    4 x 25 G), then a faster port run at the lower speed; lower port speed, then more ports."""
+    best: tuple[tuple, _Pick] | None = None
+    for sw in sorted(catalog.switches.values(), key=lambda s: s.id):
+        if sw.kind is not kind or sw.port_speed_gbps < speed:
+            continue
+        ratio = sw.port_speed_gbps / speed
+        if ratio == 1:
+            rank, breakout = 0, 1
+        elif ratio.is_integer() and int(ratio) in (2, 4) and sw.port_speed_gbps >= 100:
+            rank, breakout = 1, int(ratio)
+        else:
+            rank, breakout = 2, 1
+        key = (rank, sw.port_speed_gbps, -sw.ports * breakout, sw.id)
+        if best is None or key < best[0]:
+            best = (key, _Pick(sw, breakout))
+    return best[1] if best else None
+
+
+def _leaf_downlinks(leaf: _Pick, speed: float, oversub: float) -> tuple[int, int, float]:
+    """Most host ports one leaf takes while its uplinks keep the oversubscription: returns
+    (downlinks, uplinks, uplink speed)."""
+    sw, r = leaf.switch, leaf.breakout
+    up_speed = sw.uplink_speed_gbps or sw.port_speed_gbps
+    for down in range(sw.ports * r, 0, -1):
+        up = math.ceil(down * speed / (oversub * up_speed) - 1e-9)
+        phys = math.ceil(down / r)
+        fits = (
+            up <= sw.uplink_ports and phys <= sw.ports if sw.uplink_ports else phys + up <= sw.ports
+        )
+        if fits:
+            return down, up, up_speed
+    return 0, 0, up_speed
+
+
+def size_plane(
+    name: str,
+    host_ports: int,
+    speed: float,
+    kind: SwitchKind,
+    redundant: bool,
+    oversub: float,
+    catalog: Catalog,
+    rec: Recorder,
+    technology: str,
+    rdma: str,
+) -> bo.Plane:
+    key = f"fabric.{name}"
+    rec.calc(
+        f"{key}.host_ports",
+        "hosts x ports per host",
+        {"host_ports": host_ports},
+        host_ports,
+        "ports",
+        sources.DERIVED,
+    )
+    plane = {
+        "name": name,
+        "technology": technology,
+        "rdma": rdma,
+        "speed_gbps": speed,
+        "host_ports": host_ports,
+        "redundant": redundant,
+        "oversubscription_target": oversub,
+    }
+    leaf = pick_switch(catalog, kind, speed)
+    if leaf is None:
+        rec.warn(
+            "no-switch-for-speed",
+            f"The switch catalog has no {kind.value} switch with {speed:g} Gb/s ports for the "
+            f"{name} network; its {host_ports} host ports are counted but no switch is chosen",
+        )
+        cable = _host_cables(name, host_ports, speed, 1, [host_ports], None)
+        return bo.Plane(**plane, oversubscription=None, tiers=[], cables=[cable])
+    sw, r = leaf.switch, leaf.breakout
+    single_cap = sw.ports * r
+    pair = 2 if redundant else 1
+    tiers: list[bo.SwitchTier] = []
+    cables: list[bo.CableRun] = []
+    if math.ceil(host_ports / pair) <= single_cap:
+        leaves = pair
+        built = None
+        per_leaf = _even(host_ports, leaves)
+        note = "one switch tier: every host port fits the leaf switch" + (
+            "es of a redundant pair" if redundant else ""
+        )
+        tiers.append(_tier("leaf", leaf, leaves, max(per_leaf), 0, speed))
+        if redundant:
+            cables.append(
+                bo.CableRun(
+                    key=f"{name}.peer-link.{sw.port_speed_gbps:g}g",
+                    between="peer-link",
+                    speed_gbps=sw.port_speed_gbps,
+                    count=2,
+                    description=f"{sw.port_speed_gbps:g} Gb/s peer-link cable between the leaf pair",
+                )
+            )
+    else:
+        down, up, up_speed = _leaf_downlinks(leaf, speed, oversub)
+        leaves = math.ceil(host_ports / down)
+        if redundant and leaves % 2:
+            leaves += 1
+        per_leaf = _even(host_ports, leaves)
+        down = max(per_leaf)
+        up = math.ceil(down * speed / (oversub * up_speed) - 1e-9)
+        spine = pick_switch(catalog, kind, up_speed)
+        spines, up = _spines(leaves, up, leaf, spine, up_speed, rec, name)
+        built = down * speed / (up * up_speed)
+        note = f"two tiers: {leaves} leaves, {spines} spines"
+        tiers.append(_tier("leaf", leaf, leaves, down, up, speed))
+        if spine is not None:
+            tiers.append(
+                _tier("spine", _Pick(spine.switch, 1), spines, leaves * up // spines, 0, up_speed)
+            )
+        links = leaves * up
+        cables.append(
+            bo.CableRun(
+                key=f"{name}.leaf-spine.{up_speed:g}g",
+                between="leaf-spine",
+                speed_gbps=up_speed,
+                count=links,
+                description=f"{up_speed:g} Gb/s leaf-to-spine fibre, one optical module at each end",
+                transceivers=2 * links,
+            )
+        )
+        rec.calc(
+            f"{key}.spines",
+            "ceil(leaves x uplinks per leaf / spine ports), uplinks spread evenly over spines",
+            {
+                "leaves": leaves,
+                "uplinks_per_leaf": up,
+                "spine_ports": spine.switch.ports if spine else 0,
+            },
+            spines,
+            "switches",
+            CLOS,
+        )
+        rec.calc(
+            f"{key}.oversubscription",
+            "downlinks x host speed / (uplinks x uplink speed), per leaf",
+            {"downlinks": down, "speed_gbps": speed, "uplinks": up, "uplink_gbps": up_speed},
+            built,
+            ":1",
+            CLOS + "; target: " + (NVIDIA_ERA if oversub == 1 else sources.ASSUMPTION),
+        )
+    rec.calc(
+        f"{key}.leaves",
+        "ceil(host ports / downlinks per leaf)"
+        + (", even for redundant pairs" if redundant else ""),
+        {"host_ports": host_ports, "downlinks_per_leaf": max(per_leaf), "leaf": sw.id},
+        leaves,
+        "switches",
+        CLOS,
+    )
+    cables.insert(0, _host_cables(name, host_ports, speed, r, per_leaf, sw))
+    return bo.Plane(**plane, oversubscription=built, tiers=tiers, cables=cables, note=note)
+
+
+def _even(total: int, parts: int) -> list[int]:
+    base, extra = divmod(total, parts)
+    return [base + 1] * extra + [base] * (parts - extra)
+
+
+def _tier(role: str, pick: _Pick, count: int, down: int, up: int, speed: float) -> bo.SwitchTier:
+    sw = pick.switch
+    return bo.SwitchTier(
+        role=role,
+        switch=sw.id,
+        model=f"{sw.vendor} {sw.model}",
+        count=count,
+        downlinks=down,
+        uplinks=up,
+        port_speed_gbps=speed,
+        breakout=pick.breakout,
+        rack_units=sw.rack_units,
+        power_w=sw.power_w,
+    )
+
+
+def _spines(
+    leaves: int,
+    up: int,
+    leaf: _Pick,
+    spine: _Pick | None,
+    up_speed: float,
+    rec: Recorder,
+    name: str,
+) -> tuple[int, int]:
+    """Spines so that every leaf reaches every spine with the same number of links."""
+    if spine is None:
+        rec.warn(
+            "no-switch-for-speed",
+            f"The switch catalog has no spine switch with {up_speed:g} Gb/s ports for the {name} "
+            "network; spines are counted by port but no model is chosen",
+        )
+        return 1, up
+    ports = spine.switch.ports
+    sw = leaf.switch
+    room = sw.uplink_ports or sw.ports  # upper bound on uplinks a leaf can give
+    up = max(up, 2)  # two spines at least, so one failing leaves every leaf connected
+    for count in range(max(math.ceil(leaves * up / ports), 2), up + 1):
+        per = math.ceil(up / count)
+        if leaves * per <= ports and per * count <= room:
+            return count, per * count
+    rec.warn(
+        "fabric-exceeds-two-tiers",
+        f"The {name} network needs {leaves} leaves, more than a {spine.switch.model} spine has "
+        f"ports ({ports}); a third switch tier or larger spines are needed - the counts shown "
+        "are a lower bound",
+    )
+    return max(math.ceil(leaves * up / ports), 1), up
+
+
+def _host_cables(
+    name: str, ports: int, speed: float, breakout: int, per_leaf: list[int], sw: Switch | None
+) -> bo.CableRun:
+    if breakout > 1 and sw is not None:
+        count = sum(math.ceil(n / breakout) for n in per_leaf)
+        text = (
+            f"breakout cable, 1 x {sw.port_speed_gbps:g} Gb/s to {breakout} x {speed:g} Gb/s "
+            "(switch to hosts)"
+        )
+    else:
+        count = ports
+        text = f"{speed:g} Gb/s host-to-leaf cable (DAC in the rack, AOC across racks)"
+    return bo.CableRun(
+        key=f"{name}.host-leaf.{speed:g}g",
+        between="host-leaf",
+        speed_gbps=speed,
+        count=count,
+        description=text,
+    )
+
+
+def fabric(
+    design: Design, catalog: Catalog, nic: Nic | None, hosts: int, multi_host: bool, rec: Recorder
+) -> bo.NetworkFabric:
+    hw, a = design.hardware, design.assumptions
+    oversub = a.fabric_oversubscription
+    speed = FABRIC_GBPS[hw.fabric]
+    ib = hw.fabric in (Fabric.IB_HDR, Fabric.IB_NDR)
+    roles: list[bo.NicRole] = []
+    planes: list[bo.Plane] = []
+    compute = nic is not None and hw.nics_per_host > 0
+    if compute and nic is not None:
+        if nic.port_speed_gbps < speed:
+            rec.warn(
+                "nic-slower-than-fabric",
+                f"The {nic.model} ports run at {nic.port_speed_gbps:g} Gb/s, below the "
+                f"{speed:g} Gb/s fabric",
+                Severity.ERROR,
+            )
+        roles.append(
+            bo.NicRole(
+                role="gpu-rdma",
+                network="compute",
+                adapter=nic.id,
+                ports_per_host=hw.nics_per_host,
+                speed_gbps=speed,
+                note=f"{hw.nics_per_host} x {nic.model}, one port each on the GPU fabric; "
+                f"RDMA: {hw.rdma.value}" + ("; GPUDirect RDMA" if hw.gpudirect_rdma else ""),
+            )
+        )
+    if compute and hosts:
+        planes.append(
+            size_plane(
+                "compute",
+                hosts * hw.nics_per_host,
+                speed,
+                SwitchKind.INFINIBAND if ib else SwitchKind.ETHERNET,
+                False,
+                oversub,
+                catalog,
+                rec,
+                FABRIC_LABEL[hw.fabric],
+                hw.rdma.value,
+            )
+        )
+    service = hw.service_ports_per_host > 0
+    s_speed = FABRIC_GBPS[hw.service_fabric]
+    for role, what in (("management", "ESXi management"), ("vmotion", "vMotion")) + (
+        (("storage", "storage (NFS / iSCSI / vSAN)"),) if hw.storage else ()
+    ):
+        roles.append(
+            bo.NicRole(
+                role=role,
+                network="service" if service else "compute",
+                adapter="onboard" if service else (nic.id if nic else "onboard"),
+                ports_per_host=hw.service_ports_per_host if service else hw.nics_per_host,
+                speed_gbps=s_speed if service else speed,
+                note=f"{what} on its own VLAN, sharing the "
+                + ("service ports" if service else "GPU fabric NICs"),
+            )
+        )
+    if service and hosts:
+        planes.append(
+            size_plane(
+                "service",
+                hosts * hw.service_ports_per_host,
+                s_speed,
+                SwitchKind.ETHERNET,
+                hw.service_ports_per_host >= 2,
+                oversub,
+                catalog,
+                rec,
+                FABRIC_LABEL[hw.service_fabric],
+                "none",
+            )
+        )
+    roles.append(
+        bo.NicRole(
+            role="oob",
+            network="oob",
+            adapter="onboard",
+            ports_per_host=1,
+            speed_gbps=1,
+            note="BMC (iDRAC / iLO / XCC) port",
+        )
+    )
+    if hosts:
+        planes.append(
+            bo.Plane(
+                name="oob",
+                technology="Ethernet 1 GbE",
+                rdma="none",
+                speed_gbps=1,
+                host_ports=hosts,
+                redundant=False,
+                oversubscription_target=1,
+                oversubscription=None,
+                tiers=[],
+                cables=[
+                    bo.CableRun(
+                        key="oob.host-oob.1g",
+                        between="host-oob",
+                        speed_gbps=1,
+                        count=hosts,
+                        description="1 GbE RJ45 patch cable, BMC to the out-of-band network",
+                    )
+                ],
+                note="BMC ports join the data centre's out-of-band management network, whose "
+                "switches are not sized here",
+            )
+        )
+    if oversub > 1 and multi_host and compute:
+        rec.warn(
+            "fabric-oversubscribed-training",
+            f"Training spans hosts over a {oversub:g}:1 oversubscribed GPU fabric: when every "
+            "host sends at once the rings slow down by up to that factor; training fabrics are "
+            "normally non-blocking (1:1)",
+        )
+    _decide(design, planes, rec)
+    return bo.NetworkFabric(
+        rdma_technology=hw.rdma.value,
+        rdma_note=RDMA_TEXT[hw.rdma] + f" ({SEED_RDMA.split(':')[0]})",
+        nic_roles=roles,
+        planes=planes,
+    )
+
+
+def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
+    hw, o = design.hardware, design.assumptions.fabric_oversubscription
+    for p in planes:
+        if p.name == "oob":
+            rec.decide(
+                "Each host's BMC connects to the out-of-band management network over 1 GbE.",
+                "Hardware management stays reachable when the host or its data networks fail.",
+            )
+            continue
+        kit = " and ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or "no catalog switch"
+        if p.name == "compute":
+            reason = (
+                "Synchronous training waits for the slowest link, so the GPU fabric is a "
+                "non-blocking leaf/spine, as in NVIDIA's Enterprise Reference Architecture for "
+                "HGX clusters."
+                if o == 1
+                else f"A stated design assumption of {o:g}:1, editable in the design's assumptions."
+            )
+            rec.decide(
+                f"The GPU fabric is {p.technology} with RDMA {p.rdma}: {kit} for {p.host_ports} "
+                f"host ports ({hw.nics_per_host} per host) at {o:g}:1 oversubscription.",
+                reason,
+            )
+        else:
+            rec.decide(
+                f"Management{', vMotion and storage' if hw.storage else ' and vMotion'} share "
+                f"{hw.service_ports_per_host} x {p.speed_gbps:g} GbE ports per host on a separate "
+                f"service network: {kit}.",
+                "Keeps vMotion and storage traffic off the GPU fabric"
+                + (
+                    "; a port pair on two leaves survives a switch failure." if p.redundant else "."
+                ),
+            )

@@ -1,0 +1,85 @@
+"""Link bandwidths inside and between hosts, each with its source.
+
+Bandwidths are per direction: in a ring every GPU sends to one neighbour while it receives from
+the other, so a link's one-way rate is what bounds it. GB/s for buses, Gb/s for NICs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.engine import sources
+from wizard.model.catalog import Gpu, Nic, Server
+from wizard.model.design import FABRIC_GBPS, Hardware
+
+# PCIe x16 one-way bandwidth by generation, GB/s (PCI-SIG: GT/s per lane x 16 lanes x 128/130).
+PCIE_X16_GBS: dict[int, float] = {3: 15.75, 4: 31.5, 5: 63.0, 6: 121.0}
+
+
+@dataclass(frozen=True)
+class Link:
+    name: str
+    gbs: float  # GB/s, one direction
+    source: str
+    kind: str = "pcie"  # 'pcie', 'nvlink', 'cpu-interconnect' or 'network'
+
+    @property
+    def gbps(self) -> float:
+        return self.gbs * 8
+
+
+def pcie(gen: int, lanes: int) -> Link:
+    lanes = min(lanes, 16)
+    return Link(f"PCIe Gen{gen} x{lanes}", PCIE_X16_GBS[gen] * lanes / 16, sources.PCIE_SPEC)
+
+
+def gpu_pcie(gpu: Gpu, server: Server) -> Link:
+    """The GPU board's slot: the lower of the board's and the server's PCIe generation."""
+    return pcie(min(gpu.pcie_gen, server.pcie_gen), gpu.pcie_lanes)
+
+
+def nic_pcie(nic: Nic, server: Server) -> Link:
+    return pcie(min(nic.pcie_gen, server.pcie_gen), nic.pcie_lanes)
+
+
+def switch_uplink(server: Server) -> Link:
+    """A PCIe switch's x16 link up to its CPU root complex (the switch runs at the server's
+    generation)."""
+    return pcie(server.pcie_gen, 16)
+
+
+def nvlink(gpu: Gpu, through: str) -> Link:
+    return Link(
+        f"NVLink {gpu.nvlink.generation} ({through})",
+        gpu.nvlink.bandwidth_gbs / 2,
+        f"{gpu.name} NVLink bandwidth from the GPU catalog ({gpu.source}); half each way",
+        "nvlink",
+    )
+
+
+def cpu_interconnect(server: Server) -> Link:
+    """The catalog gives the aggregate of both directions; a ring uses one."""
+    return Link(
+        "CPU interconnect (UPI / Infinity Fabric)",
+        server.cpu_interconnect_gbs / 2,
+        f"{server.vendor} {server.model} from the server catalog ({server.source}); "
+        "aggregate bidirectional figure, half each way",
+        "cpu-interconnect",
+    )
+
+
+def nic(hw: Hardware) -> Link:
+    """A ring between hosts crosses each host's NICs; NCCL spreads its rings over all of them."""
+    per_nic = FABRIC_GBPS[hw.fabric]
+    total = per_nic * max(hw.nics_per_host, 1)
+    label = (
+        f"{hw.nics_per_host} x {per_nic:g} Gb/s {hw.fabric.value}"
+        if hw.nics_per_host > 1
+        else f"{per_nic:g} Gb/s {hw.fabric.value}"
+    )
+    return Link(
+        label,
+        total / 8,
+        f"{sources.SEED_MULTI_GPU}: a 25 Gb/s link carries 3.125 GB/s",
+        "network",
+    )

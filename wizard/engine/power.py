@@ -1,0 +1,125 @@
+"""Power and heat: watts per host and for the cluster with its switches, and the heat load.
+
+A host draws its GPUs at TDP plus the server's stated platform baseline (CPUs, memory, fans,
+drives at load): an upper bound for planning, as the catalog's baseline is itself an estimate.
+"""
+
+from __future__ import annotations
+
+from wizard.engine import sources
+from wizard.engine.record import Recorder
+from wizard.model import buildout as bo
+from wizard.model.catalog import Gpu, Server
+from wizard.model.result import Severity
+
+BTU_PER_HOUR_PER_W = 3.412142
+BTU_SOURCE = (
+    "NIST Special Publication 811 (2008), Appendix B.8: 1 BTU_IT/h = 0.2930711 W, so "
+    "1 W = 3.412142 BTU/h"
+)
+PSU_REDUNDANCY = (
+    "Server catalog: psu_count x psu_w is the installed complement with redundant supplies "
+    "(1+1, 2+2, 3+3); with half of them failed, floor(psu_count / 2) x psu_w remains"
+)
+
+
+def power(
+    gpu: Gpu,
+    server: Server,
+    gpus_per_host: int,
+    hosts: int,
+    planes: list[bo.Plane],
+    rec: Recorder,
+) -> bo.Power:
+    boards = gpus_per_host // gpu.gpus_per_board
+    gpu_w = rec.calc(
+        "power.gpu_w_per_host",
+        "GPU boards per host x board TDP",
+        {"boards": boards, "tdp_w": gpu.tdp_w},
+        boards * gpu.tdp_w,
+        "W",
+        f"{gpu.name} TDP from the GPU catalog ({gpu.source})",
+    )
+    host_w = rec.calc(
+        "power.host_w",
+        "GPUs at TDP + platform baseline",
+        {"gpu_w": gpu_w, "baseline_w": server.baseline_power_w},
+        gpu_w + server.baseline_power_w,
+        "W",
+        f"{server.vendor} {server.model} baseline from the server catalog (a derived estimate, "
+        "see its source_note); GPU TDP from the GPU catalog",
+    )
+    installed = server.psu_count * server.psu_w
+    redundant = (server.psu_count // 2) * server.psu_w
+    name = f"{server.vendor} {server.model}"
+    if host_w > installed:
+        rec.warn(
+            "host-power-over-psu",
+            f"A host draws up to {host_w:,.0f} W, more than the {installed:,.0f} W of all "
+            f"{server.psu_count} supplies of the {name}",
+            Severity.ERROR,
+        )
+    elif server.psu_count >= 2 and host_w > redundant:
+        rec.warn(
+            "host-power-over-psu-redundancy",
+            f"A host draws up to {host_w:,.0f} W, more than the {redundant:,.0f} W left when half "
+            f"of the {name}'s {server.psu_count} x {server.psu_w:,.0f} W supplies fail: a supply "
+            "failure may throttle or stop the host",
+        )
+    items = [
+        bo.PowerItem(
+            item=f"{name} with {gpus_per_host} x {gpu.name}",
+            count=hosts,
+            watts_each=host_w,
+            watts_total=hosts * host_w,
+            source="GPUs at TDP + platform baseline",
+        )
+    ]
+    for p in planes:
+        for t in p.tiers:
+            items.append(
+                bo.PowerItem(
+                    item=f"{t.model} ({p.name} {t.role})",
+                    count=t.count,
+                    watts_each=t.power_w,
+                    watts_total=t.count * t.power_w,
+                    source="Switch catalog power_w (typical; see its source_note)",
+                )
+            )
+    net_w = sum(i.watts_total for i in items[1:])
+    total = rec.calc(
+        "power.total_w",
+        "hosts x host W + switches",
+        {"hosts": hosts, "host_w": host_w, "switches_w": net_w},
+        hosts * host_w + net_w,
+        "W",
+        sources.DERIVED,
+    )
+    btu = rec.calc(
+        "power.btu_per_hour",
+        "total W x 3.412142",
+        {"total_w": total},
+        total * BTU_PER_HOUR_PER_W,
+        "BTU/h",
+        BTU_SOURCE,
+    )
+    rec.decide(
+        f"Each host draws up to {host_w:,.0f} W ({boards} x {gpu.tdp_w:g} W GPU(s) plus a "
+        f"{server.baseline_power_w:,.0f} W platform baseline); the {hosts} hosts and their "
+        f"switches draw {total / 1000:,.1f} kW, a heat load of {btu:,.0f} BTU/h.",
+        "GPUs at TDP plus the platform at load is the planning upper bound for power and cooling.",
+    )
+    return bo.Power(
+        gpu_w_per_host=gpu_w,
+        baseline_w_per_host=server.baseline_power_w,
+        host_w=host_w,
+        psu_installed_w=installed,
+        psu_redundant_w=redundant,
+        hosts=hosts,
+        hosts_w=hosts * host_w,
+        network_w=net_w,
+        total_w=total,
+        total_kw=total / 1000,
+        btu_per_hour=btu,
+        items=items,
+    )

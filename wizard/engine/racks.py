@@ -1,0 +1,264 @@
+"""Rack space and placement: hosts per rack at the rack's power limit and height, and where
+each host and switch goes, honouring a rack failure domain."""
+
+from __future__ import annotations
+
+import math
+
+from wizard.engine import sources
+from wizard.engine.record import Recorder
+from wizard.model import buildout as bo
+from wizard.model.catalog import Server
+from wizard.model.design import Design, FailureDomain
+from wizard.model.result import Severity
+
+
+def _even(total: int, parts: int) -> list[int]:
+    base, extra = divmod(total, parts)
+    return [base + 1] * extra + [base] * (parts - extra)
+
+
+def racks(
+    design: Design,
+    server: Server,
+    power: bo.Power,
+    planes: list[bo.Plane],
+    hosts: int,
+    failures_tolerated: int,
+    rec: Recorder,
+) -> bo.Racks:
+    a, ha = design.assumptions, design.ha
+    height, limit = a.rack_units, a.max_rack_power_kw * 1000
+    host_u, host_w = server.rack_units, power.host_w
+    switches = [
+        (f"{p.name}-{t.role}-{n + 1:02d}", t.model, t.rack_units, t.power_w)
+        for p in planes
+        for t in sorted(p.tiers, key=lambda t: t.role != "spine")
+        for n in range(t.count)
+    ]
+    by_space = height // host_u
+    by_power = int(limit // host_w) if host_w else by_space
+    if by_power == 0:
+        rec.warn(
+            "rack-power-over-limit",
+            f"One host draws {host_w:,.0f} W, over the {a.max_rack_power_kw:g} kW rack limit: "
+            "each host gets a rack of its own and still exceeds it; raise the limit (high-density "
+            "racks, liquid cooling) or choose a lower-power configuration",
+        )
+        by_power = 1
+    per_rack = min(by_space, by_power)
+    limited = "space" if by_space <= by_power else "power"
+    rack_domain = ha.failure_domain is FailureDomain.RACK
+    if rack_domain and ha.hosts_per_rack:
+        if ha.hosts_per_rack < per_rack:
+            per_rack, limited = ha.hosts_per_rack, "failure-domain"
+        elif ha.hosts_per_rack > per_rack:
+            rec.warn(
+                "rack-domain-smaller-than-planned",
+                f"HA counts {ha.hosts_per_rack} hosts per rack, but only {per_rack} fit a rack "
+                f"({limited}); a rack failure loses fewer hosts than the reserve covers",
+                Severity.INFO,
+            )
+    elif rack_domain:
+        rec.warn(
+            "rack-domain-unsized",
+            f"The failure domain is a rack but ha.hosts_per_rack is not set, so the HA reserve "
+            f"covers {failures_tolerated} host(s), not a rack of up to {per_rack}; set "
+            "hosts_per_rack",
+        )
+    per_rack = rec.calc(
+        "racks.hosts_per_rack",
+        "min(floor(rack units / host units), floor(rack power limit / host W)"
+        + (", hosts per failure domain)" if limited == "failure-domain" else ")"),
+        {
+            "rack_units": height,
+            "host_units": host_u,
+            "rack_limit_w": limit,
+            "host_w": host_w,
+            "hosts_per_rack_ha": ha.hosts_per_rack or 0,
+        },
+        per_rack,
+        "hosts",
+        sources.ASSUMPTION + " (rack height and power limit); " + sources.DERIVED,
+    )
+    per_rack = int(per_rack)
+    sw_u = sum(s[2] for s in switches)
+    sw_w = sum(s[3] for s in switches)
+    out: list[bo.Rack] = []
+    if (
+        hosts
+        and hosts * host_u + sw_u <= height
+        and hosts * host_w + sw_w <= limit
+        and (hosts <= per_rack)
+    ):
+        out.append(
+            _rack("R01", "hosts+network", range(hosts), switches, server, height, power, limit)
+        )
+    elif hosts:
+        n_racks = math.ceil(hosts / per_rack)
+        first = 0
+        for i, count in enumerate(_even(hosts, n_racks)):
+            out.append(
+                _rack(
+                    f"R{i + 1:02d}",
+                    "hosts",
+                    range(first, first + count),
+                    [],
+                    server,
+                    height,
+                    power,
+                    limit,
+                )
+            )
+            first += count
+        out += _network_racks(switches, height, limit, len(out), rec)
+    host_racks = sum(1 for r in out if r.hosts)
+    net_racks = sum(1 for r in out if r.role == "network")
+    most = max((len(r.hosts) for r in out), default=0)
+    if hosts and not rack_domain and most > failures_tolerated:
+        rec.warn(
+            "rack-failure-exceeds-ha",
+            f"A rack holds up to {most} hosts while HA covers {failures_tolerated} host failure(s): "
+            "losing a whole rack (power, top-of-rack network) drops capacity below demand; set the "
+            "failure domain to rack to plan for it",
+            Severity.INFO,
+        )
+    for r in out:
+        if r.power_w > limit:
+            rec.warn(
+                "rack-power-over-limit",
+                f"Rack {r.name} draws {r.power_w:,.0f} W, over the {a.max_rack_power_kw:g} kW limit",
+            )
+    if hosts:
+        reason = {
+            "power": f"The {a.max_rack_power_kw:g} kW rack power limit binds before the "
+            f"{height}U of space: floor({limit:,.0f} / {host_w:,.0f}) = {per_rack} hosts.",
+            "space": f"{height}U racks hold floor({height} / {host_u}) = {by_space} hosts within "
+            f"the {a.max_rack_power_kw:g} kW power limit.",
+            "failure-domain": f"Each rack is one failure domain of {per_rack} hosts, which the "
+            "HA reserve covers.",
+        }[limited]
+        rec.decide(
+            f"The {hosts} hosts occupy {host_racks} rack(s) of {height}U at a "
+            f"{a.max_rack_power_kw:g} kW limit, up to {most} per rack"
+            + (f"; the switches take {net_racks} network rack(s)." if net_racks else "."),
+            reason,
+        )
+    return bo.Racks(
+        rack_units=height,
+        power_limit_kw=a.max_rack_power_kw,
+        hosts_per_rack=most,
+        limited_by=limited,
+        failure_domain=ha.failure_domain.value,
+        host_racks=host_racks,
+        network_racks=net_racks,
+        racks=out,
+    )
+
+
+def _rack(
+    name: str,
+    role: str,
+    host_ids: range,
+    switches: list[tuple[str, str, int, float]],
+    server: Server,
+    height: int,
+    power: bo.Power,
+    limit: float,
+) -> bo.Rack:
+    items: list[bo.RackItem] = []
+    u = 1
+    model = f"{server.vendor} {server.model}"
+    for h in host_ids:
+        items.append(
+            bo.RackItem(
+                name=f"host-{h + 1:02d}",
+                kind="server",
+                model=model,
+                u_position=u,
+                height_u=server.rack_units,
+                power_w=power.host_w,
+                host=h,
+            )
+        )
+        u += server.rack_units
+    top = height + 1
+    for sw_name, sw_model, sw_u, sw_w in switches:
+        top -= sw_u
+        items.append(
+            bo.RackItem(
+                name=sw_name,
+                kind="switch",
+                model=sw_model,
+                u_position=top,
+                height_u=sw_u,
+                power_w=sw_w,
+            )
+        )
+    return bo.Rack(
+        name=name,
+        role=role,
+        height_u=height,
+        power_limit_w=limit,
+        used_u=sum(i.height_u for i in items),
+        power_w=sum(i.power_w for i in items),
+        hosts=list(host_ids),
+        items=items,
+    )
+
+
+def _network_racks(
+    switches: list[tuple[str, str, int, float]],
+    height: int,
+    limit: float,
+    numbered: int,
+    rec: Recorder,
+) -> list[bo.Rack]:
+    """Switches fill network racks in order (spines first), by space and power."""
+    racks: list[list[tuple[str, str, int, float]]] = []
+    for sw in switches:
+        if (
+            not racks
+            or sum(s[2] for s in racks[-1]) + sw[2] > height
+            or (sum(s[3] for s in racks[-1]) + sw[3] > limit)
+        ):
+            racks.append([])
+        racks[-1].append(sw)
+    out = []
+    for i, content in enumerate(racks):
+        items = []
+        top = height + 1
+        for sw_name, sw_model, sw_u, sw_w in content:
+            top -= sw_u
+            items.append(
+                bo.RackItem(
+                    name=sw_name,
+                    kind="switch",
+                    model=sw_model,
+                    u_position=top,
+                    height_u=sw_u,
+                    power_w=sw_w,
+                )
+            )
+        out.append(
+            bo.Rack(
+                name=f"R{numbered + i + 1:02d}",
+                role="network",
+                height_u=height,
+                power_limit_w=limit,
+                used_u=sum(s[2] for s in content),
+                power_w=sum(s[3] for s in content),
+                hosts=[],
+                items=items,
+            )
+        )
+    if racks:
+        rec.calc(
+            "racks.network_racks",
+            "switches packed into racks by height and power limit",
+            {"switches": len(switches), "rack_units": height, "rack_limit_w": limit},
+            len(racks),
+            "racks",
+            sources.DERIVED,
+        )
+    return out

@@ -1,0 +1,622 @@
+"""The software stack and platform readiness: which NVIDIA components the design needs (and how
+the chosen Kubernetes platform installs them), whether the server is on NVIDIA's certified list,
+and the host BIOS, ESXi, vCenter and VM settings that passthrough, vGPU, MIG and large-BAR GPUs
+need before the first VM powers on."""
+
+from __future__ import annotations
+
+from wizard.engine.record import Recorder
+from wizard.errors import DesignError
+from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
+from wizard.model.design import Design, KubernetesPlatform, Rdma, SharingMode
+from wizard.model.platform import (
+    ChecklistItem,
+    ServerCertification,
+    SoftwareComponent,
+    SoftwareResult,
+    StorageResult,
+    VmMmio,
+)
+from wizard.model.result import Severity, WorkloadResult
+
+SEED_STACK = (
+    "vSphere ML Accelerator Spectrum Deep Dive - NVIDIA AI Enterprise Suite (F. Denneman, 2023): "
+    "passthrough needs no NVIDIA driver in the VMkernel; vGPU needs the NVD-AIE host VIB from the "
+    "'NVIDIA AI Enterprise Software Package for VMware vSphere', not the graphics 'Complete vGPU "
+    "Package'; host drivers support guest drivers of the same and the previous branch; GPU and "
+    "Network Operators; TKGS helm repo https://helm.ngc.nvidia.com/nvaie, OCP "
+    "https://helm.ngc.nvidia.com/nvidia; certified and qualified servers"
+)
+SETTINGS = (
+    "F. Denneman, vSphere ML Accelerator Spectrum Deep Dive - ESXi Host BIOS, VM, and vCenter "
+    "Settings (2023), requirements table, https://frankdenneman.nl/2023/05/30/vsphere-ml-"
+    "accelerator-spectrum-deep-dive-esxi-host-bios-vm-and-vcenter-settings/"
+)
+LARGE_BAR = (
+    "VMware, How to Enable Nvidia V100 GPU in Passthrough mode on vSphere (2018), https://blogs."
+    "vmware.com/apps/2018/10/how-to-enable-nvidia-v100-gpu-in-passthrough-mode-on-vsphere-for-"
+    "machine-learning-and-other-hpc-workloads.html: devices mapping more than 16 GB need 'above "
+    "4G decoding' in the host BIOS, EFI firmware, pciPassthru.use64bitMMIO and "
+    "pciPassthru.64bitMMIOSizeGB = GPUs x GPU memory rounded up to the next power of two (two "
+    "16 GB GPUs: 64, as restated by guides derived from it; the page's full text was not re-read)"
+)
+PASSTHROUGH_HOST = (
+    "VMware Edge Compute Stack 3.0 reference architecture, PCI passthrough for GPU cards, https://"
+    "docs.vmware.com/en/VMware-Edge-Compute-Stack/3.0/ecs-enterprise-edge-ref-arch/"
+    "GUID-412AD9B3-6B9B-4BE0-B833-9205ACBCF956.html"
+)
+VGPU_HOST = (
+    "NVIDIA Virtual GPU Software User Guide, Changing the Default Graphics Type in VMware vSphere "
+    "(Shared Direct), https://docs.nvidia.com/grid/latest/grid-vgpu-user-guide/index.html"
+)
+MIG_HOST = (
+    "NVIDIA Multi-Instance GPU User Guide, enabling MIG mode, https://docs.nvidia.com/datacenter/"
+    "tesla/mig-user-guide/ ; NVIDIA AI Enterprise vGPU for Compute, Host MIG Provisioning"
+)
+OPERATOR_NVAIE = (
+    "NVIDIA GPU Operator, NVIDIA AI Enterprise: virtualization platforms must use the vGPU guest "
+    "driver image, licensed through the NVIDIA License System with a client configuration token; "
+    "from NVAIE 5.0 installed by a script from NGC, https://docs.nvidia.com/datacenter/cloud-"
+    "native/gpu-operator/latest/install-gpu-operator-nvaie.html"
+)
+OPERATOR_OCP = (
+    "NVIDIA GPU Operator on Red Hat OpenShift: install the Node Feature Discovery Operator, then "
+    "the NVIDIA GPU Operator, from OperatorHub, https://docs.nvidia.com/datacenter/cloud-native/"
+    "openshift/latest/install-nfd.html and install-gpu-ocp.html"
+)
+OPERATOR_RDMA = (
+    "NVIDIA GPU Operator, GPUDirect RDMA and GPUDirect Storage: DMA-BUF or the nvidia-peermem "
+    "module, with the NVIDIA Network Operator for the NIC drivers and device plugins; the GDS "
+    "driver needs the open GPU kernel modules, https://docs.nvidia.com/datacenter/cloud-native/"
+    "gpu-operator/latest/gpu-operator-rdma.html"
+)
+FABRIC_MANAGER = (
+    "NVIDIA AI Enterprise Infra 4.10 documentation: Fabric Manager is updated in lockstep with the "
+    "GPU driver for NVSwitch systems, https://docs.nvidia.com/ai-enterprise/release-4/4.10/"
+    "index.html"
+)
+LICENCE_SERVICE = (
+    "F. Denneman, vSphere ML Accelerator Spectrum Deep Dive - NVAIE Cloud License Service Setup "
+    "(2023), https://frankdenneman.nl/2023/07/05/vsphere-ml-accelerator-spectrum-deep-dive-nvaie-"
+    "cloud-license-service-setup/ ; " + OPERATOR_NVAIE
+)
+PVRDMA = (
+    "VMware, Sharing GPUs in Machine Learning Environments, Reference Architecture (2020), "
+    "section 4.3.1 PVRDMA in vSphere"
+)
+BAR_POWER_OF_TWO = (
+    "PCI Express Base Specification: a memory BAR's size is a power of two, so a GPU's frame-"
+    "buffer BAR is its memory rounded up to the next power of two"
+)
+
+# Generations whose vGPUs are SR-IOV virtual functions (Denneman: "Enable on Ampere & Hopper").
+_SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
+# VMware: only devices mapping more than 16 GB need the large-BAR settings.
+_LARGE_BAR_GB = 16
+
+
+def next_power_of_two_above(value: float) -> int:
+    """The smallest power of two strictly above ``value``: VMware's sizing leaves room for the
+    GPUs' small BARs beside the frame buffer (two 16 GB GPUs: 64, not 32)."""
+    p = 1
+    while p <= value:
+        p *= 2
+    return p
+
+
+def next_power_of_two_at_least(value: float) -> int:
+    p = 1
+    while p < value:
+        p *= 2
+    return p
+
+
+def choose_release(design: Design, catalog: Catalog) -> SoftwareRelease | None:
+    wanted = design.platform.nvaie_release
+    if wanted is not None:
+        release = catalog.software.get(wanted)
+        if release is None:
+            known = ", ".join(sorted(catalog.software)) or "none"
+            raise DesignError(
+                f"platform.nvaie_release: unknown NVIDIA AI Enterprise release '{wanted}' "
+                f"(known: {known})"
+            )
+        return release
+    return max(catalog.software.values(), key=lambda r: r.vgpu_branch, default=None)
+
+
+class SoftwarePlanner:
+    def __init__(
+        self,
+        design: Design,
+        catalog: Catalog,
+        gpu: Gpu,
+        server: Server,
+        workloads: list[WorkloadResult],
+        storage: StorageResult | None,
+        rec: Recorder,
+    ) -> None:
+        self.d = design
+        self.gpu = gpu
+        self.server = server
+        self.workloads = workloads
+        self.storage = storage
+        self.rec = rec
+        self.release = choose_release(design, catalog)
+        used = [g for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
+        self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in design.workloads}
+        self.virtual = bool(self.modes & {SharingMode.VGPU, SharingMode.MIG})
+        self.large_bar = gpu.memory_gb > _LARGE_BAR_GB
+
+    # ------------------------------------------------------------------ components
+
+    def _release_text(self) -> tuple[str, str, str]:
+        r = self.release
+        if r is None:
+            return "", "", "no NVIDIA AI Enterprise release in the software catalog"
+        vgpu = f"vGPU {r.vgpu_version or r.vgpu_branch} ({r.name})"
+        driver = f"{r.driver_branch}" + (f" ({r.driver_version})" if r.driver_version else "")
+        return vgpu, driver, r.source
+
+    def components(self) -> list[SoftwareComponent]:
+        out: list[SoftwareComponent] = []
+        k8s = self.d.platform.kubernetes
+        hw = self.d.hardware
+        vgpu, driver, rsource = self._release_text()
+        r = self.release
+
+        def add(name: str, layer: str, version: str, needed_for: str, source: str) -> None:
+            out.append(
+                SoftwareComponent(
+                    name=name, layer=layer, version=version, needed_for=needed_for, source=source
+                )
+            )
+
+        add(
+            "NVIDIA AI Enterprise subscription",
+            "licensing",
+            r.name if r else "",
+            "One licence per physical GPU, whatever the sharing mode",
+            "NVIDIA AI Enterprise Licensing Guide (licences catalog, nvidia-ai-enterprise)",
+        )
+        if self.virtual:
+            add(
+                "NVIDIA Virtual GPU Manager (NVD-AIE host driver for vSphere)",
+                "esxi-host",
+                vgpu,
+                "vGPU and MIG-backed vGPU groups; install the NVIDIA AI Enterprise package for "
+                "vSphere, not the graphics 'Complete vGPU Package'",
+                f"{SEED_STACK}; {rsource}",
+            )
+            prev = f" (or {r.vgpu_branch - 1}.x while hosts are upgraded first)" if r else ""
+            add(
+                "NVIDIA vGPU for Compute guest driver",
+                "vm-guest",
+                (f"vGPU {r.vgpu_branch}.x" + prev) if r else "",
+                "VMs with vGPUs; the guest branch must match the host's or be one branch older",
+                f"{SEED_STACK}; {rsource}",
+            )
+            add(
+                "NVIDIA License System (Cloud License Service, or an on-premises Delegated "
+                "License Service for sites without internet access)",
+                "licensing",
+                "",
+                "vGPU guest drivers check out a licence with a client configuration token",
+                LICENCE_SERVICE,
+            )
+        if self.modes & {SharingMode.PASSTHROUGH, SharingMode.REMOTE}:
+            add(
+                "NVIDIA Data Center GPU driver",
+                "vm-guest",
+                driver,
+                "Passthrough VMs (and GPU-pool servers): the driver runs in the guest; ESXi needs "
+                "no NVIDIA driver",
+                f"{SEED_STACK}; {rsource}",
+            )
+        hgx8 = self.server.pcie_topology is PcieTopology.HGX and self._hgx_gpus() >= 8
+        if hgx8 and SharingMode.PASSTHROUGH in self.modes:
+            add(
+                "NVIDIA Fabric Manager",
+                "vm-guest",
+                f"same version as the driver ({driver or 'its branch'})",
+                "NVSwitch on the HGX 8-GPU board, passed through with the GPUs: the fabric must "
+                "be configured before NVLink traffic flows",
+                FABRIC_MANAGER,
+            )
+        if k8s is not KubernetesPlatform.NONE:
+            out += self._kubernetes(r)
+        if hw.gpudirect_rdma:
+            add(
+                "NCCL with GPUDirect RDMA (DMA-BUF or the nvidia-peermem module)",
+                "vm-guest",
+                "",
+                "Multi-node training: gradients move NIC-to-GPU without host-memory copies",
+                f"{OPERATOR_RDMA}; {SEED_STACK}",
+            )
+        if hw.rdma is Rdma.PVRDMA:
+            add(
+                "PVRDMA virtual adapters on a vSphere Distributed Switch",
+                "vm-guest",
+                "",
+                "RDMA between VMs that keeps vMotion; it does not carry GPUDirect RDMA",
+                PVRDMA,
+            )
+        if self.storage is not None and self.storage.gpudirect_storage:
+            add(
+                "GPUDirect Storage (nvidia-fs kernel module, cuFile)",
+                "vm-guest",
+                "",
+                "Training reads straight into GPU memory; needs the open GPU kernel modules "
+                "on Ada, Hopper and Blackwell",
+                OPERATOR_RDMA,
+            )
+        return out
+
+    def _hgx_gpus(self) -> int:
+        return max((s.max_gpus for s in self.server.gpu_support), default=0)
+
+    def _kubernetes(self, r: SoftwareRelease | None) -> list[SoftwareComponent]:
+        k8s, hw = self.d.platform.kubernetes, self.d.hardware
+        op = r.gpu_operator if r else ""
+        net = r.network_operator if r else ""
+        out: list[SoftwareComponent] = []
+        driver_note = (
+            "with the NVIDIA AI Enterprise vGPU guest driver image" if self.virtual else ""
+        )
+        if k8s is KubernetesPlatform.VKS:
+            out.append(
+                SoftwareComponent(
+                    name="NVIDIA GPU Operator (NVIDIA AI Enterprise helm repository "
+                    "https://helm.ngc.nvidia.com/nvaie)",
+                    layer="kubernetes",
+                    version=op,
+                    needed_for="vSphere Kubernetes Service GPU worker nodes (VM classes with the "
+                    f"vGPU profile or passthrough GPU) {driver_note}".strip(),
+                    source=f"{SEED_STACK}; {OPERATOR_NVAIE}",
+                )
+            )
+        elif k8s is KubernetesPlatform.OPENSHIFT:
+            out.append(
+                SoftwareComponent(
+                    name="Node Feature Discovery Operator (OperatorHub)",
+                    layer="kubernetes",
+                    version="",
+                    needed_for="Labels GPU nodes; a prerequisite of the GPU Operator on OpenShift",
+                    source=OPERATOR_OCP,
+                )
+            )
+            out.append(
+                SoftwareComponent(
+                    name="NVIDIA GPU Operator (certified operator from OperatorHub)",
+                    layer="kubernetes",
+                    version=op,
+                    needed_for=f"OpenShift GPU worker nodes {driver_note}".strip(),
+                    source=f"{OPERATOR_OCP}; {OPERATOR_NVAIE}",
+                )
+            )
+        else:
+            out.append(
+                SoftwareComponent(
+                    name="NVIDIA GPU Operator (helm repository https://helm.ngc.nvidia.com/nvidia)",
+                    layer="kubernetes",
+                    version=op,
+                    needed_for=f"Kubernetes GPU worker nodes {driver_note}".strip(),
+                    source=f"{SEED_STACK}; {OPERATOR_NVAIE}",
+                )
+            )
+        if SharingMode.MIG in self.modes:
+            out.append(
+                SoftwareComponent(
+                    name="MIG Manager (part of the GPU Operator)",
+                    layer="kubernetes",
+                    version=op,
+                    needed_for="Nodes whose GPUs are partitioned with MIG",
+                    source=SEED_STACK,
+                )
+            )
+        if hw.rdma in (Rdma.ROCE, Rdma.INFINIBAND):
+            where = "OperatorHub" if k8s is KubernetesPlatform.OPENSHIFT else "helm"
+            out.append(
+                SoftwareComponent(
+                    name=f"NVIDIA Network Operator ({where})",
+                    layer="kubernetes",
+                    version=net,
+                    needed_for="RDMA devices and drivers in pods; with the GPU Operator it "
+                    "enables GPUDirect RDMA",
+                    source=f"{OPERATOR_RDMA}; {SEED_STACK}",
+                )
+            )
+        return out
+
+    # ------------------------------------------------------------------ certification
+
+    def certification(self) -> ServerCertification:
+        s, rec = self.server, self.rec
+        where = s.certification_source or "no source in the server catalog"
+        name = f"{s.vendor} {s.model}"
+        if s.certification is Certification.CERTIFIED:
+            rec.decide(
+                f"The {name} is an NVIDIA-Certified System.",
+                "NVIDIA tested it with GPUs and networking for performance, manageability and "
+                f"security, the basis of NVIDIA AI Enterprise support (source: {where}).",
+            )
+        elif s.certification is Certification.QUALIFIED:
+            rec.warn(
+                "server-qualified-not-certified",
+                f"The {name} is qualified for its GPUs (thermal, mechanical, power) but not an "
+                f"NVIDIA-Certified System ({where})",
+                Severity.INFO,
+            )
+        elif s.certification is Certification.NONE:
+            rec.warn(
+                "server-not-certified",
+                f"The {name} is neither NVIDIA-Certified nor qualified ({where}); NVIDIA AI "
+                "Enterprise support assumes certified or qualified servers",
+            )
+        else:
+            rec.warn(
+                "server-certification-unknown",
+                f"The {name} is not on the NVIDIA-Certified Systems list as far as the catalog "
+                "knows; check https://www.nvidia.com/en-us/data-center/products/certified-systems/ "
+                "before proposing it",
+            )
+        if not self.gpu.nvaie_supported:
+            rec.warn(
+                "gpu-not-nvaie-supported",
+                f"The {self.gpu.name} is not listed as supported by NVIDIA AI Enterprise, so vGPU "
+                "for Compute and NVIDIA support are not available for it",
+            )
+        return ServerCertification(
+            server=s.id,
+            status=s.certification.value,
+            source=where,
+            gpu_nvaie_supported=self.gpu.nvaie_supported,
+        )
+
+    # ------------------------------------------------------------------ settings
+
+    def vm_mmio(self) -> list[VmMmio]:
+        if not self.large_bar:
+            return []
+        gph, out = self.d.hardware.gpus_per_host, []
+        for i, (g, w) in enumerate(zip(self.d.workloads, self.workloads, strict=True)):
+            if not w.gpus_total:
+                continue
+            mode = g.sharing_mode
+            if mode is SharingMode.REMOTE:
+                per_vm = gph  # the pool server VM holds the host's GPUs
+            elif mode is SharingMode.MIG:
+                per_vm = 1
+            else:
+                per_vm = min(w.gpus_per_replica, gph)
+            total = per_vm * self.gpu.memory_gb
+            size = int(
+                self.rec.calc(
+                    f"software.workloads[{i}].mmio_size_gb",
+                    "GPUs per VM x GPU memory, rounded up to the next power of two",
+                    {"gpus_per_vm": per_vm, "gpu_memory_gb": self.gpu.memory_gb, "mode": mode},
+                    next_power_of_two_above(total),
+                    "GB",
+                    LARGE_BAR,
+                )
+            )
+            out.append(
+                VmMmio(
+                    workload=g.name,
+                    mode=mode.value,
+                    gpus_per_vm=per_vm,
+                    gpu_memory_gb=self.gpu.memory_gb,
+                    mmio_size_gb=size,
+                )
+            )
+        if out:
+            values = "; ".join(f"{m.workload}: {m.mmio_size_gb}" for m in out)
+            self.rec.warn(
+                "mmio-setting-needed",
+                f"The {self.gpu.name} maps {self.gpu.memory_gb:g} GB, more than 16 GB: enable "
+                "above-4G decoding in the host BIOS, give the VMs EFI firmware and set "
+                "pciPassthru.use64bitMMIO = TRUE and pciPassthru.64bitMMIOSizeGB per VM "
+                f"({values})",
+                Severity.INFO,
+            )
+        return out
+
+    def checklist(self, mmio: list[VmMmio]) -> list[ChecklistItem]:
+        gpu, gph = self.gpu, self.d.hardware.gpus_per_host
+        present = {m.value for m in self.modes}
+        all_modes = ["passthrough", "vgpu", "mig", "remote"]
+        virtual = ["vgpu", "mig"]
+        direct = ["passthrough", "remote"]
+        items: list[ChecklistItem] = []
+
+        def add(scope: str, setting: str, value: str, modes: list[str], reason: str, src: str):
+            hit = [m for m in modes if m in present]
+            if hit:
+                items.append(
+                    ChecklistItem(
+                        scope=scope,
+                        setting=setting,
+                        value=value,
+                        modes=hit,
+                        reason=reason,
+                        source=src,
+                    )
+                )
+
+        add(
+            "host-bios",
+            "Intel VT-d / AMD I/O virtualization (IOMMU)",
+            "Enabled",
+            all_modes,
+            "Passthrough and vGPU map the GPU into VMs through the IOMMU",
+            SETTINGS,
+        )
+        if gpu.architecture.lower() in _SRIOV_ARCHITECTURES:
+            add(
+                "host-bios",
+                "SR-IOV",
+                "Enabled",
+                virtual,
+                f"{gpu.architecture} GPUs present each vGPU as an SR-IOV virtual function",
+                SETTINGS,
+            )
+        if self.large_bar:
+            add(
+                "host-bios",
+                "Above 4G decoding (memory-mapped I/O above 4 GB)",
+                "Enabled",
+                all_modes,
+                f"The {gpu.name} maps {gpu.memory_gb:g} GB of frame buffer, more than 16 GB",
+                f"{LARGE_BAR}; {SETTINGS}",
+            )
+            host_bar = gph * next_power_of_two_at_least(gpu.memory_gb)
+            self.rec.calc(
+                "software.host_mmio_gb",
+                "GPUs per host x GPU memory rounded up to a power of two (one BAR each)",
+                {"gpus_per_host": gph, "gpu_memory_gb": gpu.memory_gb},
+                host_bar,
+                "GB",
+                BAR_POWER_OF_TWO,
+            )
+            add(
+                "host-bios",
+                "64-bit MMIO window (MMIO high size / MMIO base; the name varies by vendor)",
+                f"Large enough for {host_bar} GB of GPU BARs ({gph} x {gpu.memory_gb:g} GB GPUs)",
+                all_modes,
+                "Every GPU's frame-buffer BAR must fit the window the firmware reserves above 4 GB",
+                BAR_POWER_OF_TWO,
+            )
+        add(
+            "esxi-host",
+            "Graphics device default type",
+            "Shared Direct (esxcli graphics host set --default-type SharedPassthru)",
+            virtual,
+            "vGPUs need the GPU in shared-direct mode, not shared (vSGA)",
+            VGPU_HOST,
+        )
+        add(
+            "esxi-host",
+            "NVIDIA AI Enterprise host driver (NVD-AIE VIB)",
+            self._release_text()[0] or "the release's vSphere package",
+            virtual,
+            "The graphics 'Complete vGPU Package' does not run compute vGPUs",
+            SEED_STACK,
+        )
+        add(
+            "esxi-host",
+            "MIG mode",
+            "Enabled on every GPU of the MIG hosts (nvidia-smi -i <gpu> -mig 1), then GPU reset",
+            ["mig"],
+            "MIG-backed vGPU profiles exist only on GPUs in MIG mode",
+            MIG_HOST,
+        )
+        add(
+            "esxi-host",
+            "PCI device passthrough",
+            "Toggle passthrough for each GPU (Configure > Hardware > PCI Devices), then reboot",
+            direct,
+            "(Dynamic) DirectPath I/O hands the whole GPU to one VM",
+            PASSTHROUGH_HOST,
+        )
+        add(
+            "vcenter",
+            "vgpu.hotmigrate.enabled",
+            "true",
+            virtual,
+            "Allows vMotion of VMs with vGPUs (host maintenance without stopping them)",
+            SETTINGS,
+        )
+        add("vm", "Firmware", "EFI", all_modes, "Large GPU BARs map only under EFI", SETTINGS)
+        add(
+            "vm",
+            "Memory reservation",
+            "Reserve all guest memory",
+            all_modes,
+            "The GPU DMAs into guest memory, which must never be swapped or ballooned",
+            SETTINGS,
+        )
+        if self.large_bar:
+            add(
+                "vm",
+                "pciPassthru.use64bitMMIO",
+                "TRUE",
+                all_modes,
+                "Places the GPU BARs above 4 GB in the VM",
+                f"{LARGE_BAR}; {SETTINGS}",
+            )
+            values = ", ".join(f"{m.mmio_size_gb} for {m.workload}" for m in mmio)
+            add(
+                "vm",
+                "pciPassthru.64bitMMIOSizeGB",
+                values or "GPUs per VM x GPU memory, rounded up to the next power of two",
+                all_modes,
+                "The VM's 64-bit MMIO window must hold every BAR of its GPUs",
+                LARGE_BAR,
+            )
+        add("guest-os", "Operating system", "A supported 64-bit OS", all_modes, "", SETTINGS)
+        add(
+            "guest-os",
+            "NVIDIA License System client configuration token",
+            "Placed in the guest (or the GPU Operator's licensing config map)",
+            virtual,
+            "vGPU guest drivers run unlicensed, with reduced capability, without it",
+            OPERATOR_NVAIE,
+        )
+        return items
+
+    # ------------------------------------------------------------------ the result
+
+    def plan(self) -> SoftwareResult:
+        r, k8s = self.release, self.d.platform.kubernetes
+        components = self.components()
+        cert = self.certification()
+        mmio = self.vm_mmio()
+        checklist = self.checklist(mmio)
+        if r is not None:
+            how = (
+                "as the design asks"
+                if self.d.platform.nvaie_release
+                else "the newest in the catalog"
+            )
+            self.rec.decide(
+                f"The platform runs {r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch}); "
+                "hosts and VMs take their drivers from the same release.",
+                f"{r.name} is {how}; a host driver supports guest drivers of its own branch and "
+                "the previous one only, so hosts are upgraded first and guests follow.",
+            )
+        if k8s is not KubernetesPlatform.NONE:
+            how = {
+                KubernetesPlatform.VKS: "from NVIDIA's AI Enterprise helm repository",
+                KubernetesPlatform.OPENSHIFT: "from OperatorHub, after the NFD Operator",
+                KubernetesPlatform.UPSTREAM: "from NVIDIA's helm repository",
+            }[k8s]
+            self.rec.decide(
+                f"Kubernetes ({k8s.value}) GPU nodes get their drivers and device plugins from the "
+                f"NVIDIA GPU Operator, installed {how}.",
+                "The operator keeps driver, container toolkit, device plugin, MIG manager and "
+                "monitoring consistent on every GPU node.",
+            )
+        return SoftwareResult(
+            nvaie_release=r.id if r else None,
+            release_name=r.name if r else None,
+            vgpu_branch=r.vgpu_branch if r else None,
+            driver_branch=r.driver_branch if r else None,
+            kubernetes=k8s.value,
+            components=components,
+            certification=cert,
+            checklist=checklist,
+            vm_mmio=mmio,
+        )
+
+
+def plan_software(
+    design: Design,
+    catalog: Catalog,
+    gpu: Gpu,
+    server: Server,
+    workloads: list[WorkloadResult],
+    storage: StorageResult | None,
+    rec: Recorder,
+) -> SoftwareResult:
+    """The software-stack and platform-readiness part of the Result."""
+    return SoftwarePlanner(design, catalog, gpu, server, workloads, storage, rec).plan()

@@ -1,0 +1,100 @@
+"""Result parts for the data path and the software platform: what storage must hold and feed,
+which NVIDIA components the design needs, and the host and VM settings to make before go-live."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DataNeed(Out):
+    """What one workload group asks of shared storage."""
+
+    workload: str
+    dataset_gb: float = Field(description="One version of the group's training data, GB")
+    dataset_basis: str = Field(description="How the dataset size was obtained")
+    checkpoint_gb: float = Field(description="One checkpoint of one job, GB")
+    checkpoints_gb: float = Field(description="Checkpoints kept for every job of the group, GB")
+    model_files_gb: float = Field(description="Model weights kept for serving, GB")
+    read_gbs: float = Field(description="Read throughput that keeps the group's GPUs fed, GB/s")
+    read_gbs_per_gpu: float
+    read_basis: str = Field(description="How the read throughput was obtained")
+
+
+class StorageResult(Out):
+    system: str | None = Field(description="Storage catalog id, or None when none was chosen")
+    system_name: str | None
+    needs: list[DataNeed]
+    datasets_gb: float = Field(description="All dataset versions kept, GB")
+    checkpoints_gb: float
+    model_files_gb: float
+    capacity_needed_tb: float = Field(description="Datasets, checkpoints and models plus headroom")
+    read_gbs_needed: float = Field(description="Cluster-wide read throughput, GB/s")
+    read_gbs_per_host_needed: float = Field(description="Busiest host's read throughput, GB/s")
+    host_network_gbs: float | None = Field(
+        description="What a host's NICs carry, GB/s (port speed capped by fabric and PCIe)"
+    )
+    nodes_for_capacity: int | None
+    nodes_for_throughput: int | None
+    nodes: int | None = Field(description="Storage nodes in the design (given or sized)")
+    nodes_given: bool
+    usable_tb: float | None
+    read_gbs_available: float | None
+    rack_units: int | None
+    gpudirect_storage: bool = Field(description="Every link of the GPUDirect Storage path is there")
+    gpudirect_storage_blockers: list[str] = Field(
+        description="Why GPUDirect Storage is not possible, one reason per missing link"
+    )
+
+
+class SoftwareComponent(Out):
+    name: str
+    layer: str = Field(
+        description="'esxi-host', 'vcenter', 'vm-guest', 'kubernetes' or 'licensing'"
+    )
+    version: str = Field(description="Branch or version to use; empty when not pinned")
+    needed_for: str
+    source: str
+
+
+class ChecklistItem(Out):
+    """One host BIOS, ESXi, vCenter or VM setting, and the sharing modes that need it."""
+
+    scope: str = Field(description="'host-bios', 'esxi-host', 'vcenter', 'vm' or 'guest-os'")
+    setting: str
+    value: str
+    modes: list[str] = Field(description="Sharing modes of this design that need it")
+    reason: str
+    source: str
+
+
+class VmMmio(Out):
+    """The 64-bit MMIO window a VM of one workload group needs for its GPUs' BARs."""
+
+    workload: str
+    mode: str
+    gpus_per_vm: int
+    gpu_memory_gb: float
+    mmio_size_gb: int = Field(description="Value for pciPassthru.64bitMMIOSizeGB")
+
+
+class ServerCertification(Out):
+    server: str
+    status: str = Field(description="'nvidia-certified', 'qualified', 'none' or 'unknown'")
+    source: str
+    gpu_nvaie_supported: bool
+
+
+class SoftwareResult(Out):
+    nvaie_release: str | None
+    release_name: str | None
+    vgpu_branch: int | None
+    driver_branch: str | None
+    kubernetes: str
+    components: list[SoftwareComponent]
+    certification: ServerCertification
+    checklist: list[ChecklistItem]
+    vm_mmio: list[VmMmio]
