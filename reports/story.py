@@ -34,6 +34,7 @@ class Story:
         self.section = 0
         self.subsection = 0
         self.figures = 0
+        self.shown_calculations: set[str] = set()  # ids already in a calculation table
 
     # ----------------------------------------------------------------------- headings
 

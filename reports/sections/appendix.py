@@ -6,6 +6,7 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.numbers import num, value
+from reports.sections import calculations
 from reports.story import Story
 from wizard.model.catalog import Sourced
 
@@ -103,6 +104,10 @@ def build(st: Story) -> list[Flowable] | None:
         for k, v in st.data.result.assumptions.items()
     ]
     flow.append(st.table(rows, [3, 3]))
+    rest = [c for c in st.data.result.calculations if c.id not in st.shown_calculations]
+    if rest:
+        flow += st.h2("Other calculations")
+        flow.append(calculations.table(st, rest, ""))
     flow += st.h2("Catalog entries used")
     flow.append(st.table(_entry_rows(st), [0.8, 2, 2.4, 4]))
     if st.sources:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.numbers import num
+from reports.sections import calculations
 from reports.story import Story
 
 
@@ -43,4 +44,5 @@ def build(st: Story) -> list[Flowable] | None:
         flow.append(
             st.p("Not in the price list, so not in the totals: " + ", ".join(bom.unpriced_items))
         )
+    flow += calculations.block(st, "bom.")
     return flow

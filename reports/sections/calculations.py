@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reportlab.platypus import Table
+from reportlab.platypus import Flowable, Table
 
 from reports.numbers import num, value
 from reports.story import Story
@@ -24,6 +24,7 @@ def inputs(calc: Calculation) -> str:
 def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:
     rows: list[list] = [["Quantity", "Formula", "Inputs", "Value", "Src."]]
     for c in calcs:
+        st.shown_calculations.add(c.id)
         rows.append(
             [
                 quantity(c, prefix),
@@ -34,3 +35,15 @@ def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:
             ]
         )
     return st.table(rows, [1.6, 2.6, 2.8, 1.3, 0.5], right=(3,))
+
+
+def block(st: Story, *prefixes: str) -> list[Flowable]:
+    """A "Calculations" heading and table for every calculation under ``prefixes`` not shown yet,
+    or nothing when there are none."""
+    calcs = [
+        c for p in prefixes for c in st.data.calculations(p) if c.id not in st.shown_calculations
+    ]
+    if not calcs:
+        return []
+    prefix = prefixes[0] if len(prefixes) == 1 else ""
+    return [*st.h3("Calculations"), table(st, calcs, prefix)]

@@ -7,6 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.diagrams import fabric
 from reports.numbers import num
+from reports.sections import calculations
 from reports.story import Story
 
 PLANE_NAMES = {
@@ -61,6 +62,8 @@ def build(st: Story) -> list[Flowable] | None:
                 for c in plane.cables
             ]
             flow.append(st.table(rows, [4, 1.2, 0.7, 0.7, 0.7], right=(2, 3, 4)))
+        flow += calculations.block(st, f"fabric.{plane.name}.")
+    flow += calculations.block(st, "fabric.")  # any not tied to one network
     return flow
 
 

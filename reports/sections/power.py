@@ -7,6 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.diagrams import charts, racks
 from reports.numbers import num
+from reports.sections import calculations
 from reports.story import Story
 
 
@@ -60,4 +61,5 @@ def build(st: Story) -> list[Flowable] | None:
         chart = charts.power_per_rack(st.data, st.width)
         if chart is not None:
             flow.append(st.figure(chart, "Power per rack against the rack's limit."))
+    flow += calculations.block(st, "power.", "racks.")
     return flow

@@ -83,15 +83,16 @@ def build(st: Story) -> list[Flowable] | None:
             )
         flow.append(st.table(rows, [2.4, 0.7, 0.7, 0.7, 4], right=(1, 2, 3)))
         for o in r.sharing_comparison:
-            flow += st.h3(o.label)
             pairs = [
                 ("Isolation", o.isolation),
                 ("Live migration", o.live_migration),
                 ("High availability", o.ha_behaviour),
                 ("Licences", o.licences),
             ]
-            pairs += [("Caveat", c) for c in o.caveats]
-            flow.append(st.pairs(pairs, 0.22))
+            pairs = [(k, v) for k, v in pairs if v] + [("Caveat", c) for c in o.caveats]
+            if pairs:  # a mode that cannot serve the design may have nothing more to say
+                flow += st.h3(o.label)
+                flow.append(st.pairs(pairs, 0.22))
         calcs = st.data.calculations("sharing.")
         if calcs:
             flow += st.h3("Calculations")

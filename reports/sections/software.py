@@ -6,6 +6,7 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.numbers import num
+from reports.sections import calculations
 from reports.story import Story
 
 
@@ -44,7 +45,7 @@ def build(st: Story) -> list[Flowable] | None:
             [x.scope, x.setting, x.value, ", ".join(x.modes), x.reason, st.cite(x.source)]
             for x in sw.checklist
         ]
-        flow.append(st.table(rows, [1, 2, 1.2, 1, 3, 0.5]))
+        flow.append(st.table(rows, [0.9, 1.8, 1.8, 0.8, 3, 0.55]))
     if sw.vm_mmio:
         flow += st.h2("VM memory-mapped I/O")
         rows = [["Workload", "Mode", "GPUs per VM", "GPU memory GB", "64bitMMIOSizeGB"]]
@@ -53,4 +54,5 @@ def build(st: Story) -> list[Flowable] | None:
             for v in sw.vm_mmio
         ]
         flow.append(st.table(rows, [3, 1, 1, 1.2, 1.4], right=(2, 3, 4)))
+    flow += calculations.block(st, "software.")
     return flow

@@ -6,6 +6,7 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.numbers import num, unit
+from reports.sections import calculations
 from reports.story import Story
 
 
@@ -16,14 +17,14 @@ def build(st: Story) -> list[Flowable] | None:
     flow: list[Flowable] = []
     if s.needs:
         rows: list[list] = [
-            ["Workload", "Dataset GB", "Checkpoints GB", "Model files GB", "Read GB/s", "Basis"]
+            ["Workload", "Dataset GB", "Check­points GB", "Models GB", "Read GB/s", "Basis"]
         ]
         rows += [
             [n.workload, num(n.dataset_gb), num(n.checkpoints_gb), num(n.model_files_gb),
              num(n.read_gbs), f"{n.dataset_basis}; {n.read_basis}"]
             for n in s.needs
         ]  # fmt: skip
-        flow.append(st.table(rows, [2, 1, 1.1, 1.1, 0.9, 3.4], right=(1, 2, 3, 4)))
+        flow.append(st.table(rows, [1.7, 0.95, 1.1, 0.9, 0.85, 3.5], right=(1, 2, 3, 4)))
     pairs = [
         ("Storage system", s.system_name or "none chosen"),
         ("Capacity needed", unit(s.capacity_needed_tb, "TB")),
@@ -48,4 +49,5 @@ def build(st: Story) -> list[Flowable] | None:
     if s.gpudirect_storage_blockers:
         flow += [*st.h3("What stands in the way of GPUDirect Storage")]
         flow += st.bullets(s.gpudirect_storage_blockers)
+    flow += calculations.block(st, "storage.")
     return flow

@@ -34,8 +34,16 @@ def headline(data: ReportData) -> list[tuple[str, str]]:
             f"GPUs left after {failures} host failure{'s' if failures != 1 else ''}",
             num(c.gpus_after_failures),
         ),
-        ("workload groups", num(len(data.result.workloads))),
+        fifth(data),
     ]
+
+
+def fifth(data: ReportData) -> tuple[str, str]:
+    """Power when the Result has it (what a facility asks first), else the workload groups."""
+    power = getattr(data.result, "power", None)
+    if power is not None:
+        return ("kW for the whole cluster", num(power.total_kw, 1))
+    return ("workload groups", num(len(data.result.workloads)))
 
 
 def _cards(st: Story) -> Table:

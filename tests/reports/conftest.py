@@ -41,3 +41,13 @@ def squash(text: str) -> str:
 
 def page_texts(reader: PdfReader) -> list[str]:
     return [p.extract_text() for p in reader.pages]
+
+
+def contents_pages(texts: list[str]) -> list[int]:
+    """0-based indices of the table-of-contents pages: those with dot leaders."""
+    return [i for i, t in enumerate(texts) if ".  .  .  ." in t]
+
+
+def summary_page(texts: list[str]) -> str:
+    """Text of the first page after the contents: the executive summary."""
+    return texts[contents_pages(texts)[-1] + 1]

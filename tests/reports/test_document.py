@@ -8,7 +8,7 @@ from pypdf.generic import IndirectObject
 
 from reports.sections import SECTIONS
 from reports.sections.summary import headline, paragraph
-from tests.reports.conftest import page_texts, squash
+from tests.reports.conftest import contents_pages, page_texts, squash, summary_page
 
 TITLES = [s.title for s in SECTIONS]
 ALWAYS = [
@@ -25,7 +25,8 @@ ALWAYS = [
 def _headings(texts: list[str]) -> dict[str, int]:
     """Numbered section headings ('3 Sizing per workload') -> 1-based page, after the contents."""
     found: dict[str, int] = {}
-    for page, text in enumerate(texts[2:], start=3):
+    first = contents_pages(texts)[-1] + 1
+    for page, text in enumerate(texts[first:], start=first + 1):
         for line in text.splitlines():
             m = re.fullmatch(r"(\d+(?:\.\d+)?)\s+(.+?)", line.strip())
             if m and m.group(2) in TITLES:
@@ -44,13 +45,27 @@ def test_sections_present_in_order(example_pdf, example_data, name):
     r = example_data(name).result
     has_sharing = bool(r.sharing_comparison or r.packing)
     assert ("Sharing modes and GPU layouts" in found) == has_sharing
+    for title, part in [
+        ("Host topology", r.topology),
+        ("Network fabric", r.topology),
+        ("Storage and data path", r.storage),
+        ("Software stack and platform checklist", r.software),
+        ("Power and space", r.power or r.racks),
+        ("Bill of materials", r.bom),
+    ]:
+        assert (title in found) == (part is not None), title
+    assert list(found) == [s.title for s in SECTIONS if s.title in found]  # in report order
 
 
 def test_contents_page_numbers_match_the_headings(example_pdf):
     _, reader = example_pdf("enterprise")
     found = _headings(page_texts(reader))
     entries = {}
-    for line in reader.pages[1].extract_text(extraction_mode="layout").splitlines():
+    toc = [reader.pages[i] for i in contents_pages(page_texts(reader))]
+    lines = [
+        line for page in toc for line in page.extract_text(extraction_mode="layout").splitlines()
+    ]
+    for line in lines:
         m = re.fullmatch(r"\s*\d+\s+(.+?)\s+[. ]+\s(\d+)\s*", line)
         if m:
             entries[m.group(1)] = int(m.group(2))
@@ -69,7 +84,7 @@ def test_headline_numbers_are_the_results(example_pdf, example_data, name):
     assert figures["GPUs the workloads need"] == f"{c.gpus_demand:,}"
     assert f"{c.gpus_after_failures:,}" in figures.values()
     _, reader = example_pdf(name)
-    summary = squash(reader.pages[2].extract_text())
+    summary = squash(summary_page(page_texts(reader)))
     for label, v in headline(data):
         assert squash(v + label) in summary or squash(v) in summary
     assert squash(paragraph(data)) in summary
@@ -77,7 +92,7 @@ def test_headline_numbers_are_the_results(example_pdf, example_data, name):
 
 def test_enterprise_summary_states_the_reference_cluster(example_pdf):
     _, reader = example_pdf("enterprise")
-    text = " ".join(reader.pages[2].extract_text().split())
+    text = " ".join(summary_page(page_texts(reader)).split())
     assert (
         "The design provides 32 NVIDIA Tesla V100 SXM2 32GB GPUs in 8 Dell PowerEdge C4140" in text
     )
@@ -184,3 +199,24 @@ def test_outline_holds_the_sections(example_pdf):
     titles = [" ".join(o.title.split()) for o in reader.outline if not isinstance(o, list)]
     assert titles[0] == "1 Executive summary"
     assert titles[-1].endswith("Appendix")
+
+
+@pytest.mark.parametrize("name", ["enterprise", "llm-serving"])
+def test_bom_lines_are_in_the_report(example_pdf, example_data, name):
+    bom = example_data(name).result.bom
+    assert bom is not None and bom.lines
+    _, reader = example_pdf(name)
+    texts = page_texts(reader)
+    start = next(i for i, t in enumerate(texts) if re.search(r"^\d+\s+Bill of materials$", t, re.M)
+                 and ".  .  ." not in t)  # fmt: skip
+    section = squash("".join(texts[start : start + 4]))
+    for line in bom.lines:
+        row = squash(f"{line.description}{line.quantity:,}{line.unit}")
+        assert row in section, line.item
+
+
+def test_fifth_headline_number_is_the_power(example_data):
+    data = example_data("enterprise")
+    label, value = headline(data)[4]
+    assert label == "kW for the whole cluster"
+    assert value == f"{data.result.power.total_kw:.1f}"
