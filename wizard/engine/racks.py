@@ -140,7 +140,7 @@ def racks(
         }[limited]
         rec.decide(
             f"The {hosts} hosts occupy {host_racks} rack(s) of {height}U at a "
-            f"{a.max_rack_power_kw:g} kW limit, up to {most} per rack"
+            f"{a.max_rack_power_kw:g} kW limit, {most} in the fullest rack (room for {per_rack})"
             + (f"; the switches take {net_racks} network rack(s)." if net_racks else "."),
             reason,
         )
