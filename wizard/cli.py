@@ -18,7 +18,17 @@ from wizard import __version__
 from wizard.errors import NotBuiltError, UserError
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
-SUBCOMMANDS = ("size", "report", "bom", "validate", "catalog", "schema", "example", "gui")
+SUBCOMMANDS = (
+    "size",
+    "report",
+    "bom",
+    "mig-config",
+    "validate",
+    "catalog",
+    "schema",
+    "example",
+    "gui",
+)
 
 
 def _out(text: str = "") -> None:
@@ -81,9 +91,55 @@ def cmd_size(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _write_bytes(path: str, data: bytes) -> None:
+    from wizard.io import atomic_write_bytes
+
+    try:
+        atomic_write_bytes(path, data)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+
+
+def _date(text: str | None):
+    import datetime as dt
+
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"--date: not a date in the form YYYY-MM-DD (got {text!r})") from None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    _checked(args)
-    raise NotBuiltError("report: the PDF report is not built yet")
+    from reports.data import build_data
+    from reports.document import ReportOptions, build_pdf
+
+    date = _date(args.date)
+    design, catalog = _checked(args)
+    options = ReportOptions(
+        page_size=args.page_size, date=date, logo_base=Path(args.design).resolve().parent
+    )
+    pdf = build_pdf(build_data(design, catalog), options)
+    for notice in options.notices:
+        _err(f"note: {notice}")
+    _write_bytes(args.output, pdf)
+    _err(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def cmd_mig_config(args: argparse.Namespace) -> int:
+    from reports.exports.mig_parted import mig_parted_yaml
+    from wizard.engine.size import size
+
+    design, catalog = _checked(args)
+    text = mig_parted_yaml(size(design, catalog), design.project.project_name)
+    if args.output:
+        _write_bytes(args.output, text.encode("utf-8"))
+        _err(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
@@ -302,6 +358,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="write the PDF proposal for a design")
     p.add_argument("design", metavar="DESIGN")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    p.add_argument(
+        "--page-size", choices=["a4", "letter"], default="a4", help="paper size (default a4)"
+    )
+    p.add_argument(
+        "--date",
+        metavar="YYYY-MM-DD",
+        help="date on the cover and in the PDF metadata (default: the design's project.date, "
+        "else today); the same design and date give a byte-identical PDF",
+    )
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("bom", help="write the bill of materials (CSV or XLSX)")
@@ -313,6 +378,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="price list (.toml or .csv) in the design's currency; without it, no prices",
     )
     p.set_defaults(func=cmd_bom)
+
+    p = sub.add_parser(
+        "mig-config", help="write the per-host MIG partition config for nvidia-mig-parted"
+    )
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("-o", "--output", metavar="FILE.yaml", help="write here instead of to stdout")
+    p.set_defaults(func=cmd_mig_config)
 
     p = sub.add_parser("validate", help="check a design file against the schema and catalogs")
     p.add_argument("design", metavar="DESIGN")

@@ -136,13 +136,3 @@ def test_schema_result_names_the_required_keys():
     assert {"cluster", "workloads", "calculations", "warnings", "decisions"} <= set(
         schema["properties"]
     )
-
-
-@pytest.mark.parametrize("command", [["report", "-o", "x.pdf"]])
-def test_parts_not_built_say_so_and_exit_non_zero(tmp_path, command):
-    path = tmp_path / "d.json"
-    run_cli("example", "starter", "-o", str(path))
-    proc = run_cli(command[0], str(path), *command[1:], cwd=tmp_path)
-    assert proc.returncode == 1
-    assert "not built yet" in proc.stderr
-    assert not (tmp_path / command[-1]).exists()
