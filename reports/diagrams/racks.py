@@ -5,13 +5,14 @@ an ellipsis and the last, with the count written out."""
 from __future__ import annotations
 
 from reportlab.graphics.shapes import Drawing, Rect
+from reportlab.lib.colors import HexColor
 
 from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing
 from reports.fonts import SANS_BOLD
 from reports.styles import ACCENT_LIGHT, ERROR, INK, MUTED, RULE
 
-SWITCH_FILL = "#fdebd3"
+SWITCH_FILL = HexColor("#fdebd3")  # a Color: the SVG renderer takes no strings
 RACK_W = 74
 GAP = 10
 U_H = 7.0

@@ -98,6 +98,16 @@ def test_svg_for_the_wizard(example_data):
         render.drawing_svg("nope", data)
 
 
+@pytest.mark.parametrize("name", ["enterprise", "llm-serving", "mig-shared"])
+def test_every_diagram_renders_as_svg(example_data, name):
+    """The wizard shows every diagram through SVG; each one must render, not only in the PDF."""
+    data = example_data(name)
+    names = [n for n, _ in render.drawing_names(data)]
+    assert "racks" in names
+    for diagram in names:
+        assert "<svg" in render.drawing_svg(diagram, data)
+
+
 def _with_comparison(data):
     from wizard.model.result import ModeOption
 
