@@ -69,9 +69,32 @@ def main(argv: list[str] | None = None) -> int:
         path = args.out / f"{args.example}-{pid + 1}-{pid.name.lower()}{suffix}.png"
         window.grab().save(str(path))
         print(path)
+        if pid is PageId.REVIEW:
+            path = args.out / f"{args.example}-{pid + 1}-review-diagrams{suffix}.png"
+            _diagrams(app, window.wizard.page_of(PageId.REVIEW)).save(str(path))
+            print(path)
+            window.wizard.page_of(PageId.REVIEW).tabs.setCurrentIndex(0)
     window.doc.dirty = False
     window.close()
     return 0
+
+
+def _diagrams(app, review):
+    """The Review page's Diagrams tab once its background drawing is done."""
+    import time
+
+    review.tabs.setCurrentIndex(review.diagrams_tab)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        app.processEvents()
+        views = review.diagrams.views
+        if not review.diagram_job.running and views and all(not v.pixmap().isNull() for v in views):
+            break
+        time.sleep(0.02)
+    for _ in range(20):  # let the scroll area take the drawings' heights
+        app.processEvents()
+        time.sleep(0.01)
+    return review.window().grab()
 
 
 if __name__ == "__main__":

@@ -246,3 +246,44 @@ def test_review_shows_the_bom_power_and_racks(qtbot, window, tmp_path):
     assert review.cards.cards["power"].value.text() == f"{r.power.total_kw:,.1f}"
     assert review.cards.cards["racks"].value.text() == str(len(r.racks.racks))
     assert review.power.racks.rowCount() == len(r.racks.racks)
+
+
+def test_pdf_export_failure_is_shown_and_the_earlier_file_kept(qtbot, window, prompts, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    prompts.answers.append(str(tmp_path / "missing" / "out.pdf"))
+    click(qtbot, page.pdf.button)
+    qtbot.waitUntil(lambda: page.pdf.status.text().startswith("Not written:"), timeout=60_000)
+    assert "No such file or directory" in page.pdf.status.text()
+    assert page.pdf.button.isEnabled() and not page.pdf.progress.isVisible()
+    assert prompts.asked[-1].kind is PromptKind.ERROR
+
+
+def test_mig_partitions_export_only_for_mig_designs(qtbot, window, prompts, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    assert not page.mig.button.isEnabled()  # the enterprise design uses no MIG
+    window.doc.dirty = False
+    _open(window, tmp_path, "mig-shared")
+    window.wizard.go_to(PageId.EXPORT)
+    assert page.mig.button.isEnabled()
+    out = tmp_path / "mig.yaml"
+    prompts.answers.append(str(out))
+    click(qtbot, page.mig.button)
+    assert "mig-configs" in out.read_text()
+
+
+def test_review_draws_the_reports_diagrams_off_the_edit_path(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    assert not review.diagram_job.running  # nothing drawn while the tab is not shown
+    review.tabs.setCurrentIndex(review.diagrams_tab)
+    qtbot.waitUntil(lambda: len(review.diagrams.views) >= 5, timeout=30_000)
+    titles = [v.toolTip() for v in review.diagrams.views]
+    assert "Logical architecture" in titles and "Rack elevation" in titles
+    qtbot.waitUntil(
+        lambda: all(not v.pixmap().isNull() for v in review.diagrams.views), timeout=5000
+    )

@@ -1,7 +1,8 @@
-"""A user drives the whole wizard, from an empty design to written files."""
+"""A user drives the whole wizard, from an empty design to a written PDF and design file."""
 
 from __future__ import annotations
 
+from pypdf import PdfReader
 from PySide6.QtCore import Qt
 
 from tests.gui.helpers import click, go_next, next_button, pick, type_into
@@ -12,7 +13,7 @@ from wizard.io import load_design
 from wizard.model.design import HaLevel, SharingMode, WorkloadKind
 
 
-def test_empty_design_to_saved_design_and_exported_file(qtbot, window, prompts, tmp_path):
+def test_empty_design_to_written_pdf_and_saved_design(qtbot, window, prompts, tmp_path):
     w = window
     wiz = w.wizard
     assert wiz.currentId() == PageId.PROJECT
@@ -87,6 +88,16 @@ def test_empty_design_to_saved_design_and_exported_file(qtbot, window, prompts, 
     click(qtbot, export.json.button)
     assert load_design(out) == design
     assert export.json.open_button.isVisible()
+
+    # The PDF proposal is written in the background, with progress, then an Open button.
+    pdf = tmp_path / "acme.pdf"
+    prompts.answers.append(str(pdf))
+    click(qtbot, export.pdf.button)
+    assert export.pdf.progress.isVisible() and not export.pdf.button.isEnabled()
+    qtbot.waitUntil(export.pdf.open_button.isVisible, timeout=60_000)
+    assert export.pdf.status.text().startswith(f"Wrote {pdf}")
+    text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert "Acme chat platform" in text and "Chat service" in text
 
     # Save (Ctrl+S asks for a name the first time); the unsaved marker goes away.
     saved = tmp_path / "acme.json"

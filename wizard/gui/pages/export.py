@@ -25,9 +25,13 @@ from reports.bom_export import bom_csv, bom_xlsx
 from wizard.engine.bom import apply_prices
 from wizard.errors import UserError
 from wizard.gui.icons import icon
+from wizard.gui.jobs import Job
 from wizard.gui.pages.base import Page
 from wizard.gui.prompts import Prompt, PromptKind
+from wizard.gui.reporting import WrittenPdf, page_sizes, write_pdf
+from wizard.gui.widgets.inputs import Choice
 from wizard.io import atomic_write_bytes, save_design
+from wizard.model.design import SharingMode
 from wizard.pricing import check_currency, load_prices
 
 
@@ -100,17 +104,27 @@ class ExportPage(Page):
             catalog,
             live,
             "Export",
-            "Write the proposal, the design file and the bill of materials. A failed write "
-            "never touches an existing file or the design in this window.",
+            "Write the proposal, the design file, the bill of materials and deployment "
+            "snippets. A failed write never touches an existing file or the design in this "
+            "window.",
         )
         self.prompt = prompt
         box = QGroupBox("Files")
         grid = QGridLayout(box)
         grid.setColumnStretch(2, 1)
         self.pdf = ExportRow(grid, 0, "pdf", "PDF proposal…", "PDF proposal")
+        self.page_size = Choice([(size.upper() if size == "a4" else size.title(), size)
+                                 for size in page_sizes()])  # fmt: skip
+        self.page_size.setToolTip("Paper size of the PDF proposal")
+        self.page_size.setMinimumContentsLength(6)
+        grid.addWidget(self.page_size, 0, 4)
         self.json = ExportRow(grid, 1, "json", "Design file (JSON)…", "design file")
         self.bom = ExportRow(grid, 2, "table", "Bill of materials (CSV, XLSX)…",
                              "bill of materials")  # fmt: skip
+        self.mig = ExportRow(grid, 3, "table", "MIG partitions (YAML)…", "MIG partition config")
+        self.mig.button.setToolTip(
+            "Per-host MIG layouts for nvidia-mig-parted, when a group uses MIG"
+        )
         self.body.addWidget(box)
         prices = QGroupBox("Prices for the bill of materials (optional)")
         pl = QHBoxLayout(prices)
@@ -135,16 +149,29 @@ class ExportPage(Page):
         self.summary.setWordWrap(True)
         self.body.addWidget(self.summary)
         self.body.addStretch(1)
-        self.pdf.unavailable("the PDF report is not built yet")
+        self.pdf_job = Job(self)
+        self.pdf_job.finished.connect(self._pdf_written)
+        self.pdf_job.failed.connect(lambda msg: self._failed(self.pdf, msg))
+        self.pdf.button.clicked.connect(self.export_pdf)
         self.json.button.clicked.connect(self.export_json)
         self.bom.button.clicked.connect(self.export_bom)
+        self.mig.button.clicked.connect(self.export_mig)
         self.live.updated.connect(self._show_state)
         self._show_state()
 
     def _show_state(self) -> None:
         design = self.live.design
         self.json.button.setEnabled(design is not None)
-        self.bom.button.setEnabled(self.live.result is not None)
+        sized = self.live.result is not None
+        self.bom.button.setEnabled(sized)
+        if not self.pdf_job.running:
+            self.pdf.button.setEnabled(sized)
+        uses_mig = sized and any(
+            g.sharing_mode is SharingMode.MIG for g in (design.workloads if design else [])
+        )
+        self.mig.button.setEnabled(uses_mig)
+        if sized and not uses_mig:
+            self.mig.status.setText("Only for designs where a group uses MIG.")
         if design is None:
             self.summary.setText(
                 "The design is not complete yet, so there is nothing to export: "
@@ -184,6 +211,55 @@ class ExportPage(Page):
             self._failed(self.json, exc.problems[0])
             return None
         self.json.done(path)
+        return path
+
+    def export_pdf(self) -> None:
+        """Write the proposal in the background; the page shows progress, then an Open button."""
+        design = self.doc.design()
+        if design is None or self.live.current() is None:
+            return
+        path = self._ask_path("Export the PDF proposal", f"{self._stem()}.pdf", "PDF (*.pdf)")
+        if path is None:
+            return
+        if path.suffix.lower() != ".pdf":
+            path = path.with_name(path.name + ".pdf")
+        self.pdf.busy()
+        catalog = self.catalog
+        size = str(self.page_size.get())
+        base = self.doc.path.parent if self.doc.path else None
+        self.pdf_job.start(lambda: write_pdf(design, catalog, path, size, base))
+
+    def _pdf_written(self, written: object) -> None:
+        assert isinstance(written, WrittenPdf)
+        self.pdf.done(written.path)
+        if written.notices:
+            self.pdf.status.setText(
+                f"Wrote {written.path} ({written.size_bytes / 1e6:,.1f} MB). Note: "
+                + "; ".join(written.notices)
+            )
+
+    def export_mig(self) -> Path | None:
+        from reports.exports.mig_parted import mig_parted_yaml
+
+        result = self.live.current()
+        design = self.live.design
+        if result is None or design is None:
+            return None
+        path = self._ask_path("Export the MIG partitions", f"{self._stem()}-mig.yaml",
+                              "YAML (*.yaml *.yml)")  # fmt: skip
+        if path is None:
+            return None
+        self.mig.busy()
+        try:
+            text = mig_parted_yaml(result, design.project.project_name)
+            atomic_write_bytes(path, text.encode("utf-8"))
+        except UserError as exc:
+            self._failed(self.mig, exc.problems[0])
+            return None
+        except OSError as exc:
+            self._failed(self.mig, f"{path}: cannot be written: {exc.strerror or exc}")
+            return None
+        self.mig.done(path)
         return path
 
     def choose_prices(self) -> None:

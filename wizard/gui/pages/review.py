@@ -17,8 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from wizard.gui.icons import icon
+from wizard.gui.jobs import Job
 from wizard.gui.pages.base import Page
+from wizard.gui.reporting import font_files, render_diagrams
 from wizard.gui.widgets.cards import CardRow
+from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.result import Result, Severity, WorkloadResult
@@ -145,14 +148,16 @@ class ReviewPage(Page):
         self.power = PowerView()
         self.tabs.addTab(self.power, "Power && racks")
 
-        # The diagrams are drawn by the PDF report, which is not part of this build yet.
-        self.diagram_note = QLabel(
-            "Not available: the topology and cluster diagrams are drawn by the PDF report, "
-            "which is not built yet."
+        # The PDF's own drawings, rendered in the background and only while they are on screen.
+        self.diagrams = DiagramsView()
+        self.diagrams_tab = self.tabs.addTab(self.diagrams, "Diagrams")
+        self.diagram_job = Job(self)
+        self.diagram_job.finished.connect(self._diagrams_ready)
+        self.diagram_job.failed.connect(
+            lambda msg: self.diagrams.show_message(f"The diagrams could not be drawn: {msg}")
         )
-        self.diagram_note.setObjectName("note")
-        self.diagram_note.setWordWrap(True)
-        self.tabs.addTab(_tab(self.diagram_note, stretch_last=False), "Diagrams")
+        self._diagrams_revision = -1
+        self.tabs.currentChanged.connect(lambda _i: self._maybe_draw())
 
         # Calculation log
         self.calcs = _table(CALC_COLUMNS)
@@ -165,11 +170,36 @@ class ReviewPage(Page):
         self.tabs.addTab(_tab(calc_note, self.calcs), "Calculations")
 
         self.live.updated.connect(self.show_result)
+        self.live.updated.connect(self._maybe_draw)
         self.show_result()
 
     def initializePage(self) -> None:
         self.live.current()
         super().initializePage()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._maybe_draw()
+
+    def _maybe_draw(self) -> None:
+        """Draw the diagrams when they are on screen and out of date (never on the edit path)."""
+        if not self.isVisible() or self.tabs.currentIndex() != self.diagrams_tab:
+            return
+        r, design = self.live.result, self.live.design
+        if r is None or design is None:
+            self.diagrams.show_message("Shown once the design sizes.")
+            return
+        if self._diagrams_revision == self.live.revision:
+            return
+        self._diagrams_revision = self.live.revision
+        self.diagrams.status.setText("Drawing…")
+        catalog = self.catalog
+        self.diagram_job.start(lambda: (font_files(), render_diagrams(design, catalog, r)))
+
+    def _diagrams_ready(self, value: object) -> None:
+        fonts, diagrams = value  # type: ignore[misc]
+        register_fonts(fonts)
+        self.diagrams.show_diagrams(diagrams)
 
     def problems(self) -> list[str]:
         if self.live.result is None:
