@@ -1,7 +1,7 @@
 """The ``gpuwizard`` command: the GUI with no sub-command, headless sub-commands otherwise.
 
 Exit codes: 0 success, 2 bad input (one line per problem, naming the field and value),
-1 internal error or a part of the product that is not built yet.
+1 internal error.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
-from wizard.errors import NotBuiltError, UserError
+from wizard.errors import UserError
+from wizard.model.catalog import CATALOG_KINDS
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 SUBCOMMANDS = (
@@ -393,16 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("catalog", help="list a catalog")
     p.add_argument(
         "kind",
-        choices=[
-            "gpus",
-            "servers",
-            "storage",
-            "nics",
-            "switches",
-            "licences",
-            "models",
-            "software",
-        ],
+        choices=list(CATALOG_KINDS),
     )
     p.add_argument("--json", action="store_true", help="every field of every entry, as JSON")
     p.set_defaults(func=cmd_catalog)
@@ -440,6 +432,15 @@ def _route(argv: list[str]) -> list[str]:
     return [*argv, "gui"]
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at devnull so Python's exit-time flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -453,11 +454,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in exc.problems:
             _err(f"error: {line}")
         return EXIT_BAD_INPUT
-    except NotBuiltError as exc:
-        _err(f"not available: {exc}")
-        return EXIT_INTERNAL
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader (e.g. `| head`) left; nothing more to say
+        _quiet_stdout()
+        return EXIT_OK
     except Exception as exc:
         if args.debug:
             raise

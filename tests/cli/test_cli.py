@@ -136,3 +136,20 @@ def test_schema_result_names_the_required_keys():
     assert {"cluster", "workloads", "calculations", "warnings", "decisions"} <= set(
         schema["properties"]
     )
+
+
+def test_a_reader_that_stops_early_gets_no_error(tmp_path):
+    """`gpuwizard size d.json --json | head` ends quietly, as Unix tools do."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "d.json"
+    run_cli("example", "enterprise", "-o", str(path))
+    proc = subprocess.run(
+        f"'{sys.executable}' -m wizard size '{path}' --json | head -c 10",
+        shell=True,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.stdout == '{\n  "schem'
+    assert "error" not in proc.stderr

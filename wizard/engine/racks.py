@@ -182,6 +182,22 @@ def _rack(
             )
         )
         u += server.rack_units
+    items += _switch_items(switches, height)
+    return bo.Rack(
+        name=name,
+        role=role,
+        height_u=height,
+        power_limit_w=limit,
+        used_u=sum(i.height_u for i in items),
+        power_w=sum(i.power_w for i in items),
+        hosts=list(host_ids),
+        items=items,
+    )
+
+
+def _switch_items(switches: list[tuple[str, str, int, float]], height: int) -> list[bo.RackItem]:
+    """Switches stacked from the top of the rack down, where the cabling enters."""
+    items = []
     top = height + 1
     for sw_name, sw_model, sw_u, sw_w in switches:
         top -= sw_u
@@ -195,16 +211,7 @@ def _rack(
                 power_w=sw_w,
             )
         )
-    return bo.Rack(
-        name=name,
-        role=role,
-        height_u=height,
-        power_limit_w=limit,
-        used_u=sum(i.height_u for i in items),
-        power_w=sum(i.power_w for i in items),
-        hosts=list(host_ids),
-        items=items,
-    )
+    return items
 
 
 def _network_racks(
@@ -226,20 +233,7 @@ def _network_racks(
         racks[-1].append(sw)
     out = []
     for i, content in enumerate(racks):
-        items = []
-        top = height + 1
-        for sw_name, sw_model, sw_u, sw_w in content:
-            top -= sw_u
-            items.append(
-                bo.RackItem(
-                    name=sw_name,
-                    kind="switch",
-                    model=sw_model,
-                    u_position=top,
-                    height_u=sw_u,
-                    power_w=sw_w,
-                )
-            )
+        items = _switch_items(content, height)
         out.append(
             bo.Rack(
                 name=f"R{numbered + i + 1:02d}",
