@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint format bench clean
+.PHONY: run test install lint format bench sample clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -34,6 +34,10 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+
+sample: $(STAMP)
+	$(PY) -m wizard example enterprise -o docs/sample-enterprise.json
+	$(PY) -m wizard report docs/sample-enterprise.json -o docs/sample-enterprise.pdf --date 2026-11-02
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

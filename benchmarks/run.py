@@ -52,6 +52,20 @@ def main() -> None:
         design = _generated(gpus, users)
         label = f"size() {gpus} GPUs, {users} users"
         print(f"{label:<34} {_time(lambda d=design: size(d, catalog), 5) * 1000:>10.2f}")
+    for name, design in (
+        ("enterprise", design_from_text(example_text("enterprise"))),
+        ("4096 GPUs, 10000 users", _generated(4096, 10_000)),
+    ):
+        label = f"PDF report {name}"
+        print(f"{label:<34} {_time(lambda d=design: _report(d, catalog), 3) * 1000:>10.2f}")
+
+
+def _report(design, catalog) -> bytes:
+    """Sizing plus the whole PDF, as ``gpuwizard report`` does it (without the file write)."""
+    from reports.data import build_data
+    from reports.document import build_pdf
+
+    return build_pdf(build_data(design, catalog))
 
 
 if __name__ == "__main__":

@@ -28,11 +28,11 @@ def catalog():
     return load_catalog(include_user=False)
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None):
-    """Run the CLI in a subprocess, as a user would."""
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, clear: bool = False):
+    """Run the CLI in a subprocess, as a user would (``clear``: with exactly ``env``)."""
     import subprocess
 
-    full_env = {**os.environ, **(env or {})}
+    full_env = dict(env or {}) if clear else {**os.environ, **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "wizard", *args],
         capture_output=True,

@@ -34,19 +34,31 @@ def test_run_with_missing_libraries_prints_the_install_line(monkeypatch, capsys)
     assert "sudo apt-get install -y libxcb-cursor0 libxcb-icccm4" in capsys.readouterr().out
 
 
-def test_headless_job_sizes_the_enterprise_example(tmp_path):
+def test_headless_job_sizes_the_enterprise_example_and_writes_its_report(tmp_path, capsys):
     code = launch.run_headless(tmp_path)
+    assert code == 0
     assert (tmp_path / "enterprise.json").is_file()
-    # The PDF report is not built yet: the job says so and fails rather than pretending.
-    assert code == 1
-    assert not (tmp_path / "enterprise.pdf").exists()
+    pdf = tmp_path / "enterprise.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF-")
+    out = capsys.readouterr().out
+    assert "GPUs total            32" in out
+    assert out.rstrip().splitlines()[-1] == f"PDF report: {pdf}"
 
 
-def test_gui_entry_says_plainly_it_is_not_built(tmp_path):
-    proc = run_cli()
+def test_gui_entry_without_a_display_says_so(tmp_path):
+    import os
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}  # fmt: skip
+    proc = run_cli(env=env, clear=True)
     assert proc.returncode == 1
-    assert "not built yet" in proc.stderr
+    assert "No display found" in proc.stderr
     bad = tmp_path / "bad.json"
     bad.write_text("{")
     proc = run_cli(str(bad))
     assert proc.returncode == 2 and "not valid JSON" in proc.stderr
+
+
+def test_offscreen_rendering_needs_no_xcb_libraries():
+    assert not preflight.uses_xcb({"QT_QPA_PLATFORM": "offscreen"})
+    assert preflight.uses_xcb({"DISPLAY": ":0"})

@@ -7,6 +7,7 @@ import zipfile
 import pytest
 
 from tests.conftest import ROOT
+from wizard.model.catalog import CATALOG_KINDS
 
 
 @pytest.fixture(scope="module")
@@ -24,22 +25,19 @@ def wheel(tmp_path_factory):
 
 def test_wheel_carries_catalogs_examples_and_resources(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for kind in (
-        "gpus",
-        "servers",
-        "storage",
-        "nics",
-        "switches",
-        "licences",
-        "models",
-        "software",
-    ):
+    for kind in CATALOG_KINDS:
         assert f"catalogs/{kind}.toml" in names
     shipped = sorted(p.name for p in (ROOT / "resources" / "examples").glob("*.json"))
     assert shipped, "no example designs"
     for name in shipped:
         assert f"resources/examples/{name}" in names
     assert "wizard/cli.py" in names
+    icons = sorted(p.name for p in (ROOT / "resources" / "icons").glob("*.svg"))
+    assert "app.svg" in icons
+    for name in icons:
+        assert f"resources/icons/{name}" in names
+    for font in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE-DejaVu.txt"):
+        assert f"resources/fonts/{font}" in names
     assert not any(n.startswith("tests/") for n in names)
 
 

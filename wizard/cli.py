@@ -1,7 +1,7 @@
 """The ``gpuwizard`` command: the GUI with no sub-command, headless sub-commands otherwise.
 
 Exit codes: 0 success, 2 bad input (one line per problem, naming the field and value),
-1 internal error or a part of the product that is not built yet.
+1 internal error.
 """
 
 from __future__ import annotations
@@ -15,10 +15,21 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
-from wizard.errors import NotBuiltError, UserError
+from wizard.errors import UserError
+from wizard.model.catalog import CATALOG_KINDS
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
-SUBCOMMANDS = ("size", "report", "bom", "validate", "catalog", "schema", "example", "gui")
+SUBCOMMANDS = (
+    "size",
+    "report",
+    "bom",
+    "mig-config",
+    "validate",
+    "catalog",
+    "schema",
+    "example",
+    "gui",
+)
 
 
 def _out(text: str = "") -> None:
@@ -91,9 +102,55 @@ def cmd_size(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _write_bytes(path: str, data: bytes) -> None:
+    from wizard.io import atomic_write_bytes
+
+    try:
+        atomic_write_bytes(path, data)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+
+
+def _date(text: str | None):
+    import datetime as dt
+
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"--date: not a date in the form YYYY-MM-DD (got {text!r})") from None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    _checked(args)
-    raise NotBuiltError("report: the PDF report is not built yet")
+    from reports.data import build_data
+    from reports.document import ReportOptions, build_pdf
+
+    date = _date(args.date)
+    design, catalog = _checked(args)
+    options = ReportOptions(
+        page_size=args.page_size, date=date, logo_base=Path(args.design).resolve().parent
+    )
+    pdf = build_pdf(build_data(design, catalog), options)
+    for notice in options.notices:
+        _err(f"note: {notice}")
+    _write_bytes(args.output, pdf)
+    _err(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def cmd_mig_config(args: argparse.Namespace) -> int:
+    from reports.exports.mig_parted import mig_parted_yaml
+    from wizard.engine.size import size
+
+    design, catalog = _checked(args)
+    text = mig_parted_yaml(size(design, catalog), design.project.project_name)
+    if args.output:
+        _write_bytes(args.output, text.encode("utf-8"))
+        _err(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
@@ -263,9 +320,21 @@ def cmd_catalog(args: argparse.Namespace) -> int:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
+    from wizard.preflight import apt_line, has_display, missing_packages, uses_xcb
+
     if args.design:
         _design(args.design)  # refuse a bad file here, with the same message as validate
-    raise NotBuiltError("the wizard window is not built yet; the sub-commands work headless")
+    if not has_display():
+        _err("No display found: the wizard needs a desktop (the sub-commands work headless).")
+        return EXIT_INTERNAL
+    missing = missing_packages() if uses_xcb() else []
+    if missing:
+        _err("The wizard window needs system libraries that are missing. Install them with:")
+        _err(f"  {apt_line(missing)}")
+        return EXIT_INTERNAL
+    from wizard.gui.app import main as gui_main
+
+    return gui_main(args.design)
 
 
 # ------------------------------------------------------------------------------- parser
@@ -299,6 +368,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="write the PDF proposal for a design")
     p.add_argument("design", metavar="DESIGN")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    p.add_argument(
+        "--page-size", choices=["a4", "letter"], default="a4", help="paper size (default a4)"
+    )
+    p.add_argument(
+        "--date",
+        metavar="YYYY-MM-DD",
+        help="date on the cover and in the PDF metadata (default: the design's project.date, "
+        "else today); the same design and date give a byte-identical PDF",
+    )
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("bom", help="write the bill of materials (CSV or XLSX)")
@@ -311,6 +389,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_bom)
 
+    p = sub.add_parser(
+        "mig-config", help="write the per-host MIG partition config for nvidia-mig-parted"
+    )
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("-o", "--output", metavar="FILE.yaml", help="write here instead of to stdout")
+    p.set_defaults(func=cmd_mig_config)
+
     p = sub.add_parser("validate", help="check a design file against the schema and catalogs")
     p.add_argument("design", metavar="DESIGN")
     p.set_defaults(func=cmd_validate)
@@ -318,16 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("catalog", help="list a catalog")
     p.add_argument(
         "kind",
-        choices=[
-            "gpus",
-            "servers",
-            "storage",
-            "nics",
-            "switches",
-            "licences",
-            "models",
-            "software",
-        ],
+        choices=list(CATALOG_KINDS),
     )
     p.add_argument("--json", action="store_true", help="every field of every entry, as JSON")
     p.set_defaults(func=cmd_catalog)
@@ -365,6 +441,15 @@ def _route(argv: list[str]) -> list[str]:
     return [*argv, "gui"]
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at devnull so Python's exit-time flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -378,11 +463,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in exc.problems:
             _err(f"error: {line}")
         return EXIT_BAD_INPUT
-    except NotBuiltError as exc:
-        _err(f"not available: {exc}")
-        return EXIT_INTERNAL
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader (e.g. `| head`) left; nothing more to say
+        _quiet_stdout()
+        return EXIT_OK
     except Exception as exc:
         if args.debug:
             raise

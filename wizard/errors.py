@@ -24,10 +24,6 @@ class CatalogError(UserError):
     """A catalog file or entry is invalid."""
 
 
-class NotBuiltError(Exception):
-    """A feature whose part of the product does not exist yet: said plainly, not pretended."""
-
-
 def _short(value: Any, limit: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

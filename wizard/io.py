@@ -131,8 +131,18 @@ def design_to_text(design: Design) -> str:
     return design.model_dump_json(indent=2, exclude_defaults=False) + "\n"
 
 
+def _new_file_mode(target: Path) -> int:
+    """The replaced file's mode, or 0666 less the umask for a new file."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half."""
+    """Write ``text`` (UTF-8, ``\\n`` line ends) so readers see the old file or the new one."""
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
@@ -148,12 +158,15 @@ def _refuse_read_only(target: Path) -> None:
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: temporary file, fsync, rename."""
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, never half."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     _refuse_read_only(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        # mkstemp makes the file private (0600); give it the mode a plain open() would.
+        if hasattr(os, "fchmod"):  # POSIX; Windows files have no such mode bits
+            os.fchmod(fd, _new_file_mode(target))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

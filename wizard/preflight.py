@@ -44,5 +44,11 @@ def missing_packages(find=ctypes.util.find_library) -> list[str]:
     return [pkg for lib, pkg in XCB_LIBRARIES.items() if find(lib) is None]
 
 
+def uses_xcb(environ: dict[str, str] | None = None) -> bool:
+    """Whether Qt will load its xcb plugin (not when told to render offscreen, say)."""
+    env = os.environ if environ is None else environ
+    return not env.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal", "vnc"))
+
+
 def apt_line(packages: list[str]) -> str:
     return "sudo apt-get install -y " + " ".join(packages)

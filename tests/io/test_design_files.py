@@ -215,3 +215,20 @@ def test_failed_write_leaves_previous_file_and_no_temp(tmp_path, monkeypatch):
         save_design(design.model_copy(update={"workloads": []}), path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["d.json"]
+
+
+def test_written_files_get_the_usual_permissions(tmp_path):
+    import os
+    import stat
+
+    from wizard.io import atomic_write_bytes
+
+    umask = os.umask(0o022)
+    try:
+        atomic_write_bytes(tmp_path / "new.pdf", b"%PDF-")
+        assert stat.S_IMODE((tmp_path / "new.pdf").stat().st_mode) == 0o644
+        (tmp_path / "new.pdf").chmod(0o600)
+        atomic_write_bytes(tmp_path / "new.pdf", b"%PDF-2")
+        assert stat.S_IMODE((tmp_path / "new.pdf").stat().st_mode) == 0o600
+    finally:
+        os.umask(umask)

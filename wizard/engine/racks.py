@@ -143,7 +143,7 @@ def racks(
         }[limited]
         rec.decide(
             f"The {hosts} hosts occupy {host_racks} rack(s) of {height}U at a "
-            f"{a.max_rack_power_kw:g} kW limit, up to {most} per rack"
+            f"{a.max_rack_power_kw:g} kW limit, {most} in the fullest rack (room for {per_rack})"
             + (f"; the switches take {net_racks} network rack(s)." if net_racks else "."),
             reason,
         )
@@ -185,6 +185,22 @@ def _rack(
             )
         )
         u += server.rack_units
+    items += _switch_items(switches, height)
+    return bo.Rack(
+        name=name,
+        role=role,
+        height_u=height,
+        power_limit_w=limit,
+        used_u=sum(i.height_u for i in items),
+        power_w=sum(i.power_w for i in items),
+        hosts=list(host_ids),
+        items=items,
+    )
+
+
+def _switch_items(switches: list[tuple[str, str, int, float]], height: int) -> list[bo.RackItem]:
+    """Switches stacked from the top of the rack down, where the cabling enters."""
+    items = []
     top = height + 1
     for sw_name, sw_model, sw_u, sw_w in switches:
         top -= sw_u
@@ -198,16 +214,7 @@ def _rack(
                 power_w=sw_w,
             )
         )
-    return bo.Rack(
-        name=name,
-        role=role,
-        height_u=height,
-        power_limit_w=limit,
-        used_u=sum(i.height_u for i in items),
-        power_w=sum(i.power_w for i in items),
-        hosts=list(host_ids),
-        items=items,
-    )
+    return items
 
 
 def _network_racks(
@@ -229,20 +236,7 @@ def _network_racks(
         racks[-1].append(sw)
     out = []
     for i, content in enumerate(racks):
-        items = []
-        top = height + 1
-        for sw_name, sw_model, sw_u, sw_w in content:
-            top -= sw_u
-            items.append(
-                bo.RackItem(
-                    name=sw_name,
-                    kind="switch",
-                    model=sw_model,
-                    u_position=top,
-                    height_u=sw_u,
-                    power_w=sw_w,
-                )
-            )
+        items = _switch_items(content, height)
         out.append(
             bo.Rack(
                 name=f"R{numbered + i + 1:02d}",

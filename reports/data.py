@@ -1,0 +1,52 @@
+"""What every section, diagram and export reads: the design, the catalog entries it names and the
+sized Result, bundled so each part is a function of one value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.model.catalog import Catalog, Gpu, Nic, Server, Storage
+from wizard.model.design import Design
+from wizard.model.result import Calculation, Result
+
+
+@dataclass(frozen=True)
+class ReportData:
+    design: Design
+    catalog: Catalog
+    result: Result
+
+    @property
+    def gpu(self) -> Gpu:
+        return self.catalog.gpus[self.result.gpu]
+
+    @property
+    def server(self) -> Server:
+        return self.catalog.servers[self.result.server]
+
+    @property
+    def nic(self) -> Nic | None:
+        ref = self.design.hardware.nic
+        return self.catalog.nics.get(ref) if ref else None
+
+    @property
+    def storage(self) -> Storage | None:
+        ref = self.design.hardware.storage
+        return self.catalog.storage.get(ref) if ref else None
+
+    def calculations(self, prefix: str) -> list[Calculation]:
+        return [c for c in self.result.calculations if c.id.startswith(prefix)]
+
+    def calculation(self, id: str) -> Calculation | None:
+        return next((c for c in self.result.calculations if c.id == id), None)
+
+    def title(self) -> str:
+        p = self.design.project
+        return p.project_name or "GPU infrastructure design"
+
+
+def build_data(design: Design, catalog: Catalog) -> ReportData:
+    """Size the design and bundle it with its catalog: the one call a caller needs."""
+    from wizard.engine.size import size
+
+    return ReportData(design=design, catalog=catalog, result=size(design, catalog))

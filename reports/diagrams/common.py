@@ -1,0 +1,90 @@
+"""Drawing helpers shared by the diagrams: boxes and labels that always fit their space."""
+
+from __future__ import annotations
+
+from reportlab.graphics.shapes import Drawing, Group, Line, Rect, String
+from reportlab.lib import colors
+
+from reports.fonts import SANS, SANS_BOLD, fit
+from reports.styles import INK, MUTED
+
+WHITE = colors.white
+
+
+def new_drawing(width: float, height: float) -> Drawing:
+    """A Drawing whose initial font is the embedded one (reportlab's default is Helvetica, which
+    would appear in the PDF's font list unembedded)."""
+    d = Drawing(width, height)
+    d.initialFontName = SANS
+    return d
+
+
+def label(
+    x: float,
+    y: float,
+    text: str,
+    width: float,
+    size: float = 7.5,
+    anchor: str = "start",
+    font: str = SANS,
+    color=INK,
+    min_size: float = 5.5,
+) -> String:
+    """A label no wider than ``width``: shrunk, then cut with an ellipsis if it must be."""
+    shown, fitted = fit(text, width, font, size, min_size)
+    return String(x, y, shown, fontName=font, fontSize=fitted, fillColor=color, textAnchor=anchor)
+
+
+def box(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    fill,
+    stroke=MUTED,
+    title: str | None = None,
+    title_size: float = 8,
+    radius: float = 3,
+    stroke_width: float = 0.6,
+) -> Group:
+    g = Group(
+        Rect(
+            x,
+            y,
+            w,
+            h,
+            rx=radius,
+            ry=radius,
+            fillColor=fill,
+            strokeColor=stroke,
+            strokeWidth=stroke_width,
+        )
+    )
+    if title:
+        g.add(label(x + 6, y + h - title_size - 4, title, w - 12, title_size, font=SANS_BOLD))
+    return g
+
+
+def lines_in_box(
+    x: float,
+    top: float,
+    w: float,
+    items: list[str],
+    size: float = 7,
+    leading: float = 9.5,
+    max_lines: int = 8,
+    color=INK,
+) -> Group:
+    """Up to ``max_lines`` labels top-down; a last line says how many more were left out."""
+    g = Group()
+    shown = items if len(items) <= max_lines else items[: max_lines - 1]
+    for i, text in enumerate(shown):
+        g.add(label(x, top - (i + 1) * leading, text, w, size, color=color, min_size=size))
+    if len(shown) < len(items):
+        more = len(items) - len(shown)
+        g.add(label(x, top - max_lines * leading, f"+ {more} more", w, size, color=MUTED))
+    return g
+
+
+def connector(x1: float, y1: float, x2: float, y2: float, color=MUTED, width: float = 0.8) -> Line:
+    return Line(x1, y1, x2, y2, strokeColor=color, strokeWidth=width)

@@ -1,0 +1,253 @@
+"""The PDF proposal: page templates (cover, body), table of contents, headers and footers with
+page X of Y, outline, metadata. Sections come from ``reports.sections``; this module only lays
+them out.
+
+Reproducible: the canvas runs in reportlab's invariant mode and the only date in the document is
+the one passed in, so the same design and date give the same bytes.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from io import BytesIO
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from reports import sections
+from reports.data import ReportData
+from reports.fonts import SANS, SANS_BOLD, register_fonts
+from reports.logo import load_logo
+from reports.story import Heading, Story
+from reports.styles import (
+    ACCENT,
+    MARGIN_BOTTOM,
+    MARGIN_TOP,
+    MARGIN_X,
+    MUTED,
+    PAGE_SIZES,
+    RULE,
+    make_styles,
+)
+from wizard import __version__
+
+TITLE = "GPU infrastructure proposal"
+
+
+@dataclass
+class ReportOptions:
+    page_size: str = "a4"
+    date: dt.date | None = None  # cover and footer date; default: the design's, else today
+    logo_base: Path | None = None  # folder a relative logo path is taken from
+    notices: list[str] = field(default_factory=list)  # filled: what the reader should know
+
+
+class NumberedCanvas(Canvas):
+    """Holds every page until the end so the footer can say "page X of Y"."""
+
+    def __init__(self, *args, report_date: dt.date, **kwargs) -> None:
+        kwargs["initialFontName"] = SANS  # no unembedded Helvetica in the font list
+        super().__init__(*args, **kwargs)
+        self._pages: list[dict] = []
+        # Creation and modification date: the report's date (midnight UTC), not the run's.
+        stamp = self._doc._timeStamp
+        epoch = calendar.timegm(report_date.timetuple())
+        stamp.t, stamp.lt = epoch, time.gmtime(epoch)
+        stamp.YMDhms = tuple(stamp.lt)[:6]
+        stamp.dhh = stamp.dmm = 0
+        stamp.tzname = "UTC"
+
+    def showPage(self) -> None:
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._pages)
+        for state in self._pages:
+            self.__dict__.update(state)
+            if self._pageNumber > 1:  # the cover carries no number
+                width, _ = self._pagesize
+                self.setFont(SANS, 7.5)
+                self.setFillColor(MUTED)
+                self.drawRightString(
+                    width - MARGIN_X, MARGIN_BOTTOM - 9 * mm, f"Page {self._pageNumber} of {total}"
+                )
+            super().showPage()
+        super().save()
+
+
+class ProposalTemplate(BaseDocTemplate):
+    def __init__(self, buffer: BytesIO, data: ReportData, date: dt.date, pagesize) -> None:
+        project = data.design.project
+        super().__init__(
+            buffer,
+            pagesize=pagesize,
+            leftMargin=MARGIN_X,
+            rightMargin=MARGIN_X,
+            topMargin=MARGIN_TOP,
+            bottomMargin=MARGIN_BOTTOM,
+            title=f"{TITLE}: {data.title()}",
+            author=project.architect or "gpuwizard",
+            subject=(f"GPU infrastructure for {project.customer}" if project.customer else TITLE),
+            creator=f"gpuwizard {__version__}",
+            keywords=["GPU", "machine learning", "reference architecture"],
+            invariant=1,
+            lang="en",
+        )
+        self.data = data
+        self.date = date
+        w, h = pagesize
+        frame = Frame(
+            MARGIN_X, MARGIN_BOTTOM, w - 2 * MARGIN_X, h - MARGIN_TOP - MARGIN_BOTTOM, id="body"
+        )
+        cover = Frame(MARGIN_X, MARGIN_BOTTOM, w - 2 * MARGIN_X, h - 60 * mm - MARGIN_BOTTOM)
+        self.addPageTemplates(
+            [
+                PageTemplate("cover", [cover], onPage=self._cover_page, pagesize=pagesize),
+                PageTemplate("body", [frame], onPage=self._body_page, pagesize=pagesize),
+            ]
+        )
+
+    def afterFlowable(self, flowable) -> None:
+        if isinstance(flowable, Heading):
+            self.canv.bookmarkPage(flowable.toc_key)
+            plain = flowable.getPlainText()
+            self.canv.addOutlineEntry(plain, flowable.toc_key, flowable.toc_level, closed=True)
+            self.notify("TOCEntry", (flowable.toc_level, plain, self.page, flowable.toc_key))
+
+    def _cover_page(self, canv: Canvas, doc) -> None:
+        w, h = doc.pagesize
+        canv.saveState()
+        canv.setFillColor(ACCENT)
+        canv.rect(0, h - 38 * mm, w, 38 * mm, stroke=0, fill=1)
+        canv.setFillColorRGB(1, 1, 1)
+        canv.setFont(SANS_BOLD, 11)
+        canv.drawString(MARGIN_X, h - 22 * mm, TITLE.upper())
+        canv.setFont(SANS, 8)
+        canv.setFillColor(MUTED)
+        canv.drawString(
+            MARGIN_X,
+            MARGIN_BOTTOM - 9 * mm,
+            f"Prepared with gpuwizard {__version__}. Every figure is traced in the calculation "
+            "log of this document.",
+        )
+        canv.restoreState()
+
+    def _body_page(self, canv: Canvas, doc) -> None:
+        w, h = doc.pagesize
+        project = self.data.design.project
+        left = self.data.title()
+        if project.customer:
+            left = f"{left} · {project.customer}"
+        canv.saveState()
+        canv.setStrokeColor(RULE)
+        canv.setLineWidth(0.5)
+        canv.line(MARGIN_X, h - MARGIN_TOP + 6 * mm, w - MARGIN_X, h - MARGIN_TOP + 6 * mm)
+        canv.line(MARGIN_X, MARGIN_BOTTOM - 6 * mm, w - MARGIN_X, MARGIN_BOTTOM - 6 * mm)
+        canv.setFont(SANS, 7.5)
+        canv.setFillColor(MUTED)
+        _draw_clipped(canv, MARGIN_X, h - MARGIN_TOP + 8 * mm, left, (w - 2 * MARGIN_X) * 0.7)
+        canv.drawRightString(w - MARGIN_X, h - MARGIN_TOP + 8 * mm, TITLE)
+        canv.drawString(MARGIN_X, MARGIN_BOTTOM - 9 * mm, self.date.isoformat())
+        canv.restoreState()
+
+
+def _draw_clipped(canv: Canvas, x: float, y: float, text: str, width: float) -> None:
+    from reports.fonts import fit
+
+    shown, size = fit(text, width, SANS, 7.5, 7.5)
+    canv.setFont(SANS, size)
+    canv.drawString(x, y, shown)
+
+
+def _cover(story: Story, options: ReportOptions, date: dt.date) -> list:
+    s = story.s
+    data = story.data
+    project = data.design.project
+    flow: list = []
+    if project.logo_path:
+        image, notice = load_logo(project.logo_path, options.logo_base, 70 * mm, 28 * mm)
+        if notice:
+            options.notices.append(notice)
+        if image is not None:
+            flow += [image, Spacer(1, 8 * mm)]
+    flow += [
+        Paragraph(escape(data.title()), s.title),
+        Spacer(1, 4 * mm),
+        Paragraph(
+            escape(f"for {project.customer}") if project.customer else "Reference architecture",
+            s.subtitle,
+        ),
+        Spacer(1, 10 * mm),
+    ]
+    r = data.result
+    rows = [
+        ("Customer", project.customer or "–"),
+        ("Project", project.project_name or "–"),
+        ("Architect", project.architect or "–"),
+        ("Date", date.isoformat()),
+        (
+            "Design",
+            f"{r.cluster.hosts_total} × {data.server.vendor} {data.server.model}, "
+            f"{r.cluster.gpus_total} × {data.gpu.name}",
+        ),
+    ]
+    flow.append(story.pairs(rows, 0.22))
+    if project.notes:
+        flow += [Spacer(1, 8 * mm), story.p(project.notes, s.small)]
+    return flow
+
+
+def build_pdf(data: ReportData, options: ReportOptions | None = None) -> bytes:
+    """The whole proposal as PDF bytes. Notices (e.g. an unusable logo) land in
+    ``options.notices``; nothing here raises for a valid Result."""
+    options = options or ReportOptions()
+    register_fonts()
+    pagesize = PAGE_SIZES[options.page_size]
+    date = options.date or data.design.project.date or dt.date.today()
+    styles = make_styles()
+    width = pagesize[0] - 2 * MARGIN_X
+    notices_before = len(options.notices)
+
+    def story_for_pass() -> list:
+        del options.notices[notices_before:]
+        story = Story(data, styles, width)
+        flow = _cover(story, options, date)
+        flow += [NextPageTemplate("body"), PageBreak()]
+        toc = TableOfContents(
+            levelStyles=[styles.toc1, styles.toc2],
+            dotsMinLevel=0,
+            tableStyle=TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), SANS),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ]
+            ),
+        )
+        flow += [Paragraph("Contents", styles.h1), toc, PageBreak()]
+        flow += sections.build_all(story)
+        return flow
+
+    buffer = BytesIO()
+    doc = ProposalTemplate(buffer, data, date, pagesize)
+    doc.multiBuild(story_for_pass(), canvasmaker=partial(NumberedCanvas, report_date=date))
+    return buffer.getvalue()

@@ -1,0 +1,1 @@
+"""Files other tools read: the MIG partition config for NVIDIA's mig-parted."""

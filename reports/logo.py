@@ -1,0 +1,53 @@
+"""The customer's logo on the cover: checked before use, so a missing, corrupt or huge file gives
+a one-line notice and a cover without a logo, never a crash."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from pathlib import Path
+
+from reportlab.lib.utils import ImageReader
+from reportlab.platypus import Image
+
+MAX_BYTES = 10 * 1024 * 1024
+MAX_PIXELS = 25_000_000
+
+
+def load_logo(
+    path_text: str, base: Path | None, max_w: float, max_h: float
+) -> tuple[Image | None, str | None]:
+    """The logo as a flowable fitted into ``max_w`` x ``max_h`` points, or a notice saying why
+    there is none. A relative path is taken from ``base`` (the design file's folder)."""
+    where = f"project.logo_path: {path_text!r}"
+    path = Path(path_text).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            return None, f"{where} is not a file; the cover has no logo"
+        if size > MAX_BYTES:
+            return None, (
+                f"{where} is {size / 1e6:.1f} MB, more than the {MAX_BYTES // 2**20} MB a "
+                "logo may be; the cover has no logo"
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, f"{where} cannot be read ({exc.strerror or exc}); the cover has no logo"
+    try:
+        reader = ImageReader(BytesIO(data))
+        w, h = reader.getSize()
+        if w <= 0 or h <= 0 or w * h > MAX_PIXELS:
+            return None, (
+                f"{where} is {w} x {h} pixels, more than a logo needs; the cover has no logo"
+            )
+        reader.getRGBData()  # decode now: a corrupt file fails here, not while drawing
+    except Exception as exc:  # PIL raises many types for a bad image
+        return None, (
+            f"{where} is not a readable PNG or JPEG image ({type(exc).__name__}); "
+            "the cover has no logo"
+        )
+    scale = min(max_w / w, max_h / h, 1.0)
+    image = Image(BytesIO(data), width=w * scale, height=h * scale)
+    image.hAlign = "LEFT"
+    return image, None

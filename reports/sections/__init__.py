@@ -1,0 +1,67 @@
+"""The proposal's sections, in reading order. Each is a function of the report data that returns
+its flowables, or ``None`` when the Result holds nothing for it: a section is left out rather
+than filled with guesses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reportlab.platypus import Flowable
+
+from reports.sections import (
+    appendix,
+    bom,
+    decisions,
+    ha,
+    network,
+    power,
+    requirements,
+    risks,
+    sharing,
+    sizing,
+    software,
+    storage,
+    summary,
+    topology,
+)
+from reports.story import Story
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    build: Callable[[Story], list[Flowable] | None]
+
+
+SECTIONS: list[Section] = [
+    Section("Executive summary", summary.build),
+    Section("Requirements", requirements.build),
+    Section("Sizing per workload", sizing.build),
+    Section("Sharing modes and GPU layouts", sharing.build),
+    Section("Cluster size and high availability", ha.build),
+    Section("Host topology", topology.build),
+    Section("Network fabric", network.build),
+    Section("Storage and data path", storage.build),
+    Section("Software stack and platform checklist", software.build),
+    Section("Power and space", power.build),
+    Section("Bill of materials", bom.build),
+    Section("Design decisions", decisions.build),
+    Section("Risks and warnings", risks.build),
+    Section("Appendix", appendix.build),
+]
+
+
+def build_all(story: Story) -> list[Flowable]:
+    """Every section with data, numbered in order. The appendix comes last because it lists the
+    sources the other sections cited."""
+    out: list[Flowable] = []
+    for section in SECTIONS:
+        saved = (story.section, story.subsection)
+        heading = story.h1(section.title)
+        body = section.build(story)
+        if body is None:
+            story.section, story.subsection = saved
+            continue
+        out += heading + body
+    return out

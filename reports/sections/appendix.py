@@ -1,0 +1,120 @@
+"""Appendix: the stated assumptions, the catalog entries the design uses with their sources, the
+numbered list of sources cited in the calculation tables, and a glossary."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.numbers import num, value
+from reports.sections import calculations
+from reports.story import Story
+from wizard.model.catalog import Sourced
+
+ASSUMPTION_LABELS = {
+    "achievable_utilization": "Share of peak TFLOPS a training job sustains",
+    "link_efficiency": "Share of a link's line rate the allreduce achieves",
+    "gradient_bytes": "Bytes per gradient element",
+    "framework_overhead_gb": "Framework overhead per GPU (GB)",
+    "sharp": "In-network reduction (SHARP)",
+    "communication_overlap": "Overlap of communication with compute",
+    "placement": "Placement",
+}
+
+GLOSSARY = [
+    ("Allreduce", "Collective operation that sums gradients across data-parallel workers; a "
+     "ring allreduce moves 2 (N − 1) / N times the gradient size per worker."),
+    ("Data parallel (DP)", "Each replica holds the whole model and processes a share of the "
+     "batch; gradients are averaged by allreduce."),
+    ("DirectPath I/O (passthrough)", "A VM owns a whole physical GPU; no sharing and no live "
+     "migration."),
+    ("GPUDirect RDMA", "NICs read and write GPU memory directly, bypassing host memory."),
+    ("HA admission control", "vSphere HA policy that keeps enough spare capacity to restart "
+     "VMs after the tolerated host failures."),
+    ("KV cache", "Keys and values of past tokens kept per sequence during inference."),
+    ("MIG", "Multi-Instance GPU: hardware partitioning of one GPU into isolated instances with "
+     "their own memory and compute slices."),
+    ("N+1, N+2", "Hosts added so the demand still fits after one or two host failures."),
+    ("NVLink / NVSwitch", "GPU-to-GPU links (bridges or an NVSwitch baseboard) much faster than "
+     "PCIe."),
+    ("Pipeline parallel (PP)", "Layers split into stages on different GPUs."),
+    ("RDMA, RoCE v2, PVRDMA", "Remote direct memory access over InfiniBand or Ethernet (RoCE); "
+     "PVRDMA is vSphere's paravirtual RDMA device."),
+    ("Remote GPU pool", "GPUs reached over the network from CPU-only VMs (as with vSphere "
+     "Bitfusion)."),
+    ("Tensor parallel (TP)", "Each layer's matrices split across GPUs; needs fast links."),
+    ("vGPU", "NVIDIA virtual GPU: time-sliced (or MIG-backed) shares of a GPU given to VMs, "
+     "which can live-migrate."),
+    ("ZeRO", "Sharding of optimizer states (stage 1), gradients (2) and weights (3) across "
+     "data-parallel workers."),
+]  # fmt: skip
+
+
+def _entry_rows(st: Story) -> list[list]:
+    data = st.data
+    g, s = data.gpu, data.server
+    items: list[tuple[str, str, str, Sourced]] = [
+        (
+            "GPU",
+            g.name,
+            f"{num(g.memory_gb)} GB {g.memory_type}, {num(g.memory_bandwidth_gbs)} GB/s, "
+            f"{num(g.tdp_w)} W, {g.form_factor.value}",
+            g,
+        ),
+        (
+            "Server",
+            f"{s.vendor} {s.model}",
+            f"{s.rack_units} U, {s.sockets} sockets, PCIe Gen{s.pcie_gen}, {s.pcie_topology.value}",
+            s,
+        ),
+    ]
+    if data.nic:
+        n = data.nic
+        items.append(("NIC", n.model, f"{n.ports} × {num(n.port_speed_gbps)} Gb/s", n))
+    if data.storage:
+        t = data.storage
+        items.append(
+            (
+                "Storage",
+                f"{t.vendor} {t.model}",
+                f"{num(t.usable_capacity_tb_per_node)} TB and "
+                f"{num(t.read_throughput_gbs_per_node)} GB/s per node",
+                t,
+            )
+        )
+    seen: set[str] = set()
+    for group in data.design.workloads:
+        ref = group.model.preset if group.model else None
+        if ref and ref not in seen and ref in data.catalog.models:
+            seen.add(ref)
+            m = data.catalog.models[ref]
+            items.append(("Model", m.name, f"{num(m.parameters)} parameters", m))
+    rows: list[list] = [["Kind", "Entry", "Figures used", "Source"]]
+    for kind, name, figures, entry in items:
+        source = entry.source + (f" ({entry.source_note})" if entry.source_note else "")
+        rows.append([kind, f"{name} [{entry.id}]", figures, st.p(source, st.s.cell_small)])
+    return rows
+
+
+def build(st: Story) -> list[Flowable] | None:
+    flow: list[Flowable] = []
+    flow += st.h2("Assumptions")
+    rows: list[list] = [["Assumption", "Value"]]
+    rows += [
+        [ASSUMPTION_LABELS.get(k, k.replace("_", " ")), value(v)]
+        for k, v in st.data.result.assumptions.items()
+    ]
+    flow.append(st.table(rows, [3, 3]))
+    rest = [c for c in st.data.result.calculations if c.id not in st.shown_calculations]
+    if rest:
+        flow += st.h2("Other calculations")
+        flow.append(calculations.table(st, rest, ""))
+    flow += st.h2("Catalog entries used")
+    flow.append(st.table(_entry_rows(st), [0.8, 2, 2.4, 4]))
+    if st.sources:
+        flow += st.h2("Sources")
+        rows = [["No.", "Source"]]
+        rows += [[f"[{n}]", text] for text, n in sorted(st.sources.items(), key=lambda x: x[1])]
+        flow.append(st.table(rows, [0.5, 9]))
+    flow += st.h2("Glossary")
+    flow.append(st.table([["Term", "Meaning"], *GLOSSARY], [2, 6]))
+    return flow

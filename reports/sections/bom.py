@@ -1,0 +1,48 @@
+"""Bill of materials: every line with its part number, quantity and source, priced where the
+design's price list has prices."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.numbers import num
+from reports.sections import calculations
+from reports.story import Story
+
+
+def _money(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.2f}"
+
+
+def build(st: Story) -> list[Flowable] | None:
+    bom = getattr(st.data.result, "bom", None)
+    if bom is None:
+        return None
+    priced = bom.total is not None
+    header = ["Category", "Part number", "Description", "Qty", "Unit"]
+    widths = [1, 1.5, 3.6, 0.6, 1]
+    if priced:
+        header += [f"Unit price ({bom.currency})", f"Total ({bom.currency})"]
+        widths += [1.1, 1.1]
+    header.append("Src.")
+    widths.append(0.5)
+    rows: list[list] = [header]
+    for line in bom.lines:
+        row = [line.category.value, line.part_number or "–", line.description, num(line.quantity),
+               line.unit]  # fmt: skip
+        if priced:
+            row += [_money(line.unit_price), _money(line.total_price)]
+        row.append(st.cite(line.source))
+        rows.append(row)
+    right = (3, 5, 6) if priced else (3,)
+    flow: list[Flowable] = [st.table(rows, widths, right=right)]
+    if priced:
+        totals = [(k, _money(v)) for k, v in bom.totals_by_category.items()]
+        totals.append(("Total", f"{_money(bom.total)} {bom.currency}"))
+        flow.append(st.pairs(totals))
+    if bom.unpriced_items:
+        flow.append(
+            st.p("Not in the price list, so not in the totals: " + ", ".join(bom.unpriced_items))
+        )
+    flow += calculations.block(st, "bom.")
+    return flow

@@ -1,0 +1,77 @@
+"""Network fabric: the NIC roles on each host, the leaf/spine switches of every network and the
+cables between them."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.diagrams import fabric
+from reports.numbers import num
+from reports.sections import calculations
+from reports.story import Story
+
+PLANE_NAMES = {
+    "compute": "Compute network (GPU fabric)",
+    "service": "Service network",
+    "oob": "Out-of-band management network",
+}
+
+
+def build(st: Story) -> list[Flowable] | None:
+    topo = getattr(st.data.result, "topology", None)
+    if topo is None:
+        return None
+    f = topo.fabric
+    flow: list[Flowable] = [st.p(f"RDMA: {f.rdma_technology}. {f.rdma_note}".strip())]
+    drawing = fabric.draw(st.data, st.width)
+    if drawing is not None:
+        flow.append(st.figure(drawing, "Networks, their switch tiers and the hosts below them."))
+    if f.nic_roles:
+        flow += st.h2("NIC ports per host")
+        rows: list[list] = [["Role", "Network", "Adapter", "Ports", "Gb/s", "Note"]]
+        rows += [
+            [n.role, n.network, n.adapter, num(n.ports_per_host), num(n.speed_gbps), n.note]
+            for n in f.nic_roles
+        ]
+        flow.append(st.table(rows, [1.3, 1, 1.6, 0.6, 0.6, 3.4], right=(3, 4)))
+    for plane in f.planes:
+        flow += st.h2(PLANE_NAMES.get(plane.name, f"{plane.name.capitalize()} network"))
+        over = (
+            f"{plane.oversubscription:g}:1 (target {plane.oversubscription_target:g}:1)"
+            if plane.oversubscription is not None
+            else "one switch tier"
+        )
+        flow.append(
+            st.pairs(
+                [
+                    ("Technology", f"{plane.technology}, {num(plane.speed_gbps)} Gb/s"),
+                    ("RDMA", plane.rdma),
+                    ("Host ports", num(plane.host_ports)),
+                    ("Redundant leaf pair", "yes" if plane.redundant else "no"),
+                    ("Oversubscription", over),
+                    *([("Note", plane.note)] if plane.note else []),
+                ]
+            )
+        )
+        if plane.tiers:
+            flow.append(_tiers(st, plane))
+        if plane.cables:
+            rows = [["Cables", "Between", "Gb/s", "Count", "Optics"]]
+            rows += [
+                [c.description, c.between, num(c.speed_gbps), num(c.count), num(c.transceivers)]
+                for c in plane.cables
+            ]
+            flow.append(st.table(rows, [4, 1.2, 0.7, 0.7, 0.7], right=(2, 3, 4)))
+        flow += calculations.block(st, f"fabric.{plane.name}.")
+    flow += calculations.block(st, "fabric.")  # any not tied to one network
+    return flow
+
+
+def _tiers(st: Story, plane) -> Flowable:
+    rows: list[list] = [["Tier", "Switch", "Count", "Down", "Up", "Gb/s", "U", "W each"]]
+    rows += [
+        [t.role, t.model, num(t.count), num(t.downlinks), num(t.uplinks),
+         num(t.port_speed_gbps), num(t.rack_units), num(t.power_w)]
+        for t in plane.tiers
+    ]  # fmt: skip
+    return st.table(rows, [0.8, 2.6, 0.7, 0.7, 0.6, 0.7, 0.5, 0.8], right=(2, 3, 4, 5, 6, 7))

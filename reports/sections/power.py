@@ -1,0 +1,65 @@
+"""Power and space: watts per host and for the cluster, racks and what limits them, the rack
+elevations and power per rack."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.diagrams import charts, racks
+from reports.numbers import num
+from reports.sections import calculations
+from reports.story import Story
+
+
+def build(st: Story) -> list[Flowable] | None:
+    p = getattr(st.data.result, "power", None)
+    rk = getattr(st.data.result, "racks", None)
+    if p is None and rk is None:
+        return None
+    flow: list[Flowable] = []
+    if p is not None:
+        flow += st.h2("Power")
+        flow.append(
+            st.pairs(
+                [
+                    (
+                        "Per host",
+                        f"{num(p.host_w)} W (GPUs {num(p.gpu_w_per_host)} W, platform "
+                        f"{num(p.baseline_w_per_host)} W)",
+                    ),
+                    (
+                        "Power supplies per host",
+                        f"{num(p.psu_installed_w)} W installed, "
+                        f"{num(p.psu_redundant_w)} W with half failed",
+                    ),
+                    ("Hosts", f"{num(p.hosts)} × {num(p.host_w)} W = {num(p.hosts_w)} W"),
+                    ("Network", f"{num(p.network_w)} W"),
+                    ("Total", f"{num(p.total_kw)} kW ({num(p.btu_per_hour)} BTU/h)"),
+                ]
+            )
+        )
+        if p.items:
+            rows: list[list] = [["Item", "Count", "W each", "W total", "Src."]]
+            rows += [
+                [i.item, num(i.count), num(i.watts_each), num(i.watts_total), st.cite(i.source)]
+                for i in p.items
+            ]
+            flow.append(st.table(rows, [4, 0.8, 1, 1, 0.5], right=(1, 2, 3)))
+    if rk is not None:
+        flow += st.h2("Racks")
+        flow.append(
+            st.p(
+                f"{num(rk.host_racks)} rack(s) of hosts and {num(rk.network_racks)} for network, "
+                f"{rk.rack_units} U and {num(rk.power_limit_kw)} kW each; at most "
+                f"{rk.hosts_per_rack} hosts per rack, limited by {rk.limited_by} (failure domain: "
+                f"{rk.failure_domain})."
+            )
+        )
+        elevation = racks.draw(st.data, st.width)
+        if elevation is not None:
+            flow.append(st.figure(elevation, "Rack elevations: units, contents and power."))
+        chart = charts.power_per_rack(st.data, st.width)
+        if chart is not None:
+            flow.append(st.figure(chart, "Power per rack against the rack's limit."))
+    flow += calculations.block(st, "power.", "racks.")
+    return flow

@@ -1,0 +1,111 @@
+"""Sharing modes: the side-by-side comparison for this design, and where every workload runs
+(MIG instances and vGPU profiles per GPU). Left out while the Result holds neither."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from reportlab.platypus import Flowable
+
+from reports.diagrams import charts
+from reports.numbers import num, pct
+from reports.sections import calculations
+from reports.story import Story
+from wizard.model.result import Packing
+
+PER_GPU_ROWS = 64  # above this many GPUs, identical layouts are grouped
+
+
+def _ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 5] -> '1–3, 5'."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def layout_rows(packing: Packing) -> list[list[str]]:
+    gpus = [(h.host, g) for h in packing.hosts for g in h.gpus]
+    if len(gpus) <= PER_GPU_ROWS:
+        rows = [["Host", "GPU", "Mode", "Layout", "Workloads", "Used"]]
+        for host, g in gpus:
+            names = sorted({s.workload for s in g.slots})
+            rows.append(
+                [
+                    str(host + 1),
+                    str(g.gpu),
+                    g.mode,
+                    g.layout,
+                    ", ".join(names) or "free",
+                    pct(g.utilization),
+                ]
+            )
+        return rows
+    groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for host, g in gpus:
+        names = ", ".join(sorted({s.workload for s in g.slots})) or "free"
+        groups[(g.mode, g.layout, names)].append(host + 1)
+    rows = [["Hosts", "GPUs", "Mode", "Layout", "Workloads", ""]]
+    for (mode, layout, names), hosts in groups.items():
+        rows.append([_ranges(sorted(set(hosts))), num(len(hosts)), mode, layout, names, ""])
+    return rows
+
+
+def build(st: Story) -> list[Flowable] | None:
+    r = st.data.result
+    if not r.sharing_comparison and r.packing is None:
+        return None
+    flow: list[Flowable] = []
+    if r.sharing_comparison:
+        flow += st.h2("Comparison of sharing modes")
+        flow.append(
+            st.p(
+                "The same workloads under each way of giving VMs GPUs: how many GPUs and hosts "
+                "each needs, how well it uses them, and what it gives up."
+            )
+        )
+        chart = charts.sharing(st.data, st.width)
+        if chart is not None:
+            flow.append(st.figure(chart, "GPUs and mean utilization per sharing mode."))
+        rows: list[list] = [["Mode", "GPUs", "Hosts", "Used", "Available"]]
+        for o in r.sharing_comparison:
+            rows.append(
+                [
+                    o.label,
+                    num(o.gpus) if o.available else "–",
+                    num(o.hosts_total) if o.available else "–",
+                    pct(o.mean_utilization) if o.available else "–",
+                    "yes" if o.available else f"no: {o.reason}",
+                ]
+            )
+        flow.append(st.table(rows, [2.4, 0.7, 0.7, 0.7, 4], right=(1, 2, 3)))
+        for o in r.sharing_comparison:
+            pairs = [
+                ("Isolation", o.isolation),
+                ("Live migration", o.live_migration),
+                ("High availability", o.ha_behaviour),
+                ("Licences", o.licences),
+            ]
+            pairs = [(k, v) for k, v in pairs if v] + [("Caveat", c) for c in o.caveats]
+            if pairs:  # a mode that cannot serve the design may have nothing more to say
+                flow += st.h3(o.label)
+                flow.append(st.pairs(pairs, 0.22))
+        calcs = st.data.calculations("sharing.")
+        if calcs:
+            flow += st.h3("Calculations")
+            flow.append(calculations.table(st, calcs, "sharing."))
+    if r.packing is not None:
+        p = r.packing
+        flow += st.h2("GPU layouts")
+        flow.append(
+            st.p(
+                f"Where every workload runs: {num(p.gpus_used)} GPUs on {num(p.hosts_used)} "
+                f"hosts are used, {pct(p.mean_utilization)} of them on average by the stated "
+                "needs. MIG layouts give each instance's profile and its memory-slice start."
+            )
+        )
+        flow.append(st.table(layout_rows(p), [0.6, 0.5, 1.3, 3.1, 2.6, 0.7], right=(5,)))
+    return flow

@@ -1,0 +1,129 @@
+"""Sizing per workload: the memory chart, an overview, then for each group its key figures and
+the calculation log that produced them."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.diagrams import charts
+from reports.numbers import num, pct, unit
+from reports.sections import calculations
+from reports.story import Story
+from wizard.model.result import WorkloadResult
+
+
+def replicas_total(w: WorkloadResult) -> int:
+    """Replicas across the group: per member when sized from a model, already a total else."""
+    return w.replicas * w.members if w.sized_from == "model" else w.replicas
+
+
+def gpu_count_text(w: WorkloadResult) -> str:
+    if w.sized_from == "model":
+        return (
+            f"{num(w.gpus_total)} ({num(w.members)} member(s) × {num(w.replicas)} replica(s) × "
+            f"{num(w.gpus_per_replica)} GPU(s))"
+        )
+    who = "active user(s)" if w.sized_from == "shared" else "member(s)"
+    return f"{num(w.gpus_total)} ({num(w.replicas)} {who} × {num(w.gpus_per_replica)} GPU(s))"
+
+
+def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
+    m = w.memory_gb
+    out = [("GPUs", gpu_count_text(w))]
+    if w.sized_from == "model":
+        parts = [
+            ("weights", m.weights),
+            ("gradients", m.gradients),
+            ("optimizer", m.optimizer),
+            ("activations", m.activations),
+            ("KV cache", m.kv_cache),
+            ("overhead", m.overhead),
+        ]
+        out.append(
+            (
+                "Memory per GPU",
+                f"{num(m.total)} GB: "
+                + ", ".join(f"{name} {num(v)}" for name, v in parts if v > 0),
+            )
+        )
+        out.append(("Memory per replica", unit(w.memory_gb_per_replica, "GB")))
+    elif m.total:
+        out.append(("Memory per GPU", f"{num(m.total)} GB"))
+    if w.layout:
+        lay = w.layout
+        out.append(
+            (
+                "Parallel layout",
+                f"DP {lay.data_parallel} × TP {lay.tensor_parallel} × PP "
+                f"{lay.pipeline_parallel}, ZeRO {lay.zero_stage} "
+                f"({'chosen by the sizing' if lay.chosen_by_engine else 'as given'}): "
+                f"{lay.reason}",
+            )
+        )
+    if w.training_flops:
+        out.append(("Training compute", unit(w.training_flops, "FLOPs")))
+    if w.compute_seconds_per_iteration is not None:
+        out.append(("Compute per iteration", unit(w.compute_seconds_per_iteration, "s")))
+    if w.allreduce_gb_per_gpu_per_iteration is not None:
+        out.append(
+            (
+                "Allreduce per GPU per iteration",
+                f"{num(w.allreduce_gb_per_gpu_per_iteration)} GB over {w.allreduce_link or '–'}"
+                f", {unit(w.allreduce_seconds_per_iteration, 's')}",
+            )
+        )
+    if w.communication_share is not None:
+        out.append(("Communication share of an iteration", pct(w.communication_share)))
+    if w.time_to_train_hours is not None:
+        out.append(("Time to train (no overlap)", unit(w.time_to_train_hours, "h")))
+    if w.gpus_for_target_time is not None:
+        out.append(("GPUs for the target time", num(w.gpus_for_target_time)))
+    if w.inference_tokens_per_s_total is not None:
+        out.append(
+            (
+                "Inference throughput",
+                f"{num(w.inference_tokens_per_s_total)} tokens/s "
+                f"({num(w.inference_tokens_per_s_per_replica)} per replica)",
+            )
+        )
+    return out
+
+
+def build(st: Story) -> list[Flowable] | None:
+    r = st.data.result
+    if not r.workloads:
+        return None
+    flow: list[Flowable] = [
+        st.p(
+            "Each workload group is sized on its own: memory per GPU decides how many GPUs a "
+            "replica needs, compute and communication decide how long work takes, and the "
+            "members and replicas give the GPU count. Every figure below comes with the formula, "
+            "the inputs substituted into it and its source (numbered in the appendix)."
+        )
+    ]
+    chart = charts.memory(st.data, st.width)
+    if chart is not None:
+        flow.append(
+            st.figure(
+                chart,
+                f"Memory per GPU by component for each workload group, against the "
+                f"{num(st.data.gpu.memory_gb)} GB of one {st.data.gpu.name}.",
+            )
+        )
+    rows: list[list] = [["Group", "Kind", "GPUs / replica", "Replicas", "Members", "GPUs"]]
+    rows += [
+        [w.name, w.kind, num(w.gpus_per_replica), num(replicas_total(w)), num(w.members),
+         num(w.gpus_total)]
+        for w in r.workloads
+    ]  # fmt: skip
+    rows.append(["Total", "", "", "", "", num(sum(w.gpus_total for w in r.workloads))])
+    flow.append(st.table(rows, [3, 1.3, 1.2, 1, 1, 1], right=(2, 3, 4, 5)))
+    for i, w in enumerate(r.workloads):
+        flow += st.h2(w.name)
+        flow.append(st.pairs(key_figures(w), 0.3))
+        prefix = f"workloads[{i}]."
+        calcs = st.data.calculations(prefix)
+        if calcs:
+            flow += st.h3("Calculations")
+            flow.append(calculations.table(st, calcs, prefix))
+    return flow

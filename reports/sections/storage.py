@@ -1,0 +1,53 @@
+"""Storage and the data path: what each workload keeps and reads, how many storage nodes that
+takes, and whether GPUDirect Storage works end to end."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.numbers import num, unit
+from reports.sections import calculations
+from reports.story import Story
+
+
+def build(st: Story) -> list[Flowable] | None:
+    s = getattr(st.data.result, "storage", None)
+    if s is None:
+        return None
+    flow: list[Flowable] = []
+    if s.needs:
+        rows: list[list] = [
+            ["Workload", "Dataset GB", "Check­points GB", "Models GB", "Read GB/s", "Basis"]
+        ]
+        rows += [
+            [n.workload, num(n.dataset_gb), num(n.checkpoints_gb), num(n.model_files_gb),
+             num(n.read_gbs), f"{n.dataset_basis}; {n.read_basis}"]
+            for n in s.needs
+        ]  # fmt: skip
+        flow.append(st.table(rows, [1.7, 0.95, 1.1, 0.9, 0.85, 3.5], right=(1, 2, 3, 4)))
+    pairs = [
+        ("Storage system", s.system_name or "none chosen"),
+        ("Capacity needed", unit(s.capacity_needed_tb, "TB")),
+        ("Read throughput needed", unit(s.read_gbs_needed, "GB/s")),
+        ("Busiest host reads", unit(s.read_gbs_per_host_needed, "GB/s")),
+        ("A host's network carries", unit(s.host_network_gbs, "GB/s")),
+    ]
+    if s.nodes is not None:
+        pairs += [
+            (
+                "Storage nodes",
+                f"{num(s.nodes)} ({'given' if s.nodes_given else 'sized'}; "
+                f"{num(s.nodes_for_capacity)} for capacity, {num(s.nodes_for_throughput)} for "
+                "throughput)",
+            ),
+            ("Usable capacity", unit(s.usable_tb, "TB")),
+            ("Read throughput available", unit(s.read_gbs_available, "GB/s")),
+            ("Rack units", num(s.rack_units)),
+        ]
+    pairs.append(("GPUDirect Storage", "yes, every link is there" if s.gpudirect_storage else "no"))
+    flow.append(st.pairs(pairs))
+    if s.gpudirect_storage_blockers:
+        flow += [*st.h3("What stands in the way of GPUDirect Storage")]
+        flow += st.bullets(s.gpudirect_storage_blockers)
+    flow += calculations.block(st, "storage.")
+    return flow

@@ -1,0 +1,77 @@
+"""Host topology: each host layout's PCIe tree and NVLink, the device groups a VM gets, which
+GPUs reach a NIC for GPUDirect RDMA, the bandwidth landscape and each workload's ring."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.diagrams import bandwidth, host
+from reports.numbers import num
+from reports.story import Story
+
+
+def build(st: Story) -> list[Flowable] | None:
+    topo = getattr(st.data.result, "topology", None)
+    if topo is None:
+        return None
+    flow: list[Flowable] = []
+    for layout in topo.hosts:
+        flow += st.h2(f"Host layout: {layout.name}")
+        flow.append(
+            st.p(
+                f"{num(layout.hosts)} host(s) of this layout: {layout.server_name}, "
+                f"{layout.sockets} socket(s), {layout.gpus} × {layout.gpu_name}, "
+                f"{layout.nics} NIC(s), PCIe topology {layout.pcie_topology}, NVLink "
+                f"{layout.nvlink}."
+            )
+        )
+        flow.append(
+            st.figure(
+                host.draw_layout(layout, st.width),
+                f"Inside one {layout.server_name}: PCIe tree, GPUs, NICs and NVLink.",
+            )
+        )
+        if layout.device_groups:
+            rows: list[list] = [["Device group", "Kind", "Devices", "Why"]]
+            rows += [[g.name, g.kind, ", ".join(g.devices), g.reason] for g in layout.device_groups]
+            flow.append(st.table(rows, [1.5, 1, 2.5, 4]))
+        if layout.gpu_nic_paths:
+            ok = sum(p.gpudirect_ok for p in layout.gpu_nic_paths)
+            flow.append(
+                st.p(
+                    f"GPUDirect RDMA: {ok} of {len(layout.gpu_nic_paths)} GPUs share a PCIe "
+                    "switch or root complex with a NIC."
+                )
+            )
+            rows = [["GPU", "Nearest NIC", "Shared point", "GPUDirect RDMA"]]
+            rows += [
+                [p.gpu, p.nic or "–", p.shared, "yes" if p.gpudirect_ok else "no"]
+                for p in layout.gpu_nic_paths
+            ]
+            flow.append(st.table(rows, [1, 1.5, 2, 1.5]))
+    if topo.bandwidth:
+        flow += st.h2("Bandwidth landscape")
+        rows = [["Tier", "GB/s", "Basis", "Src."]]
+        rows += [[t.name, num(t.gbs), t.basis, st.cite(t.source)] for t in topo.bandwidth]
+        drawing = bandwidth.draw(st.data, st.width)
+        if drawing is not None:
+            flow.append(
+                st.figure(drawing, "From GPU memory to the network: each tier on a log scale.")
+            )
+        flow.append(st.table(rows, [3, 1, 3, 0.5], right=(1,)))
+    if topo.rings:
+        flow += st.h2("Gradient rings")
+        rows = [["Workload", "GPUs in ring", "Spans hosts", "Slowest link", "GB/s", "Alternative"]]
+        rows += [
+            [
+                r.workload,
+                num(r.ring_gpus),
+                "yes" if r.spans_hosts else "no",
+                r.bottleneck,
+                num(r.bottleneck_gbs),
+                r.nvswitch_alternative or "–",
+            ]
+            for r in topo.rings
+        ]
+        flow.append(st.table(rows, [2, 0.9, 0.8, 2.2, 0.8, 2], right=(1, 4)))
+    return flow

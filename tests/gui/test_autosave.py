@@ -1,0 +1,94 @@
+"""Autosave to the state directory, and recovery after a crash (a killed process)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+from tests.gui.helpers import type_into
+from wizard.bundled import example_text
+from wizard.gui import autosave
+from wizard.gui.prompts import DISCARD, RECOVER, PromptKind
+from wizard.gui.wizard import PageId
+
+
+def _crash(tmp_path) -> tuple:
+    state = tmp_path / "state"
+    state.mkdir()
+    design = tmp_path / "enterprise.json"
+    design.write_text(example_text("enterprise"))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.gui.crashing_window", str(state), str(design)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline().strip()
+        assert line == "autosaved", proc.stderr.read() if proc.poll() is not None else line
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    assert list(state.glob("autosave-*.json"))
+    return state, design
+
+
+def test_the_next_start_offers_the_autosave_of_a_crashed_window(qtbot, make_window, prompts,
+                                                                 tmp_path):  # fmt: skip
+    state, design = _crash(tmp_path)
+    w = make_window(state_dir=state)
+    prompts.answers.append(RECOVER)
+    assert w.offer_recovery()
+    question = prompts.asked[-1]
+    assert question.kind is PromptKind.QUESTION and "enterprise.json" in question.text
+    assert w.doc.get("project").customer == "Edited before the crash"
+    assert w.wizard.page_of(PageId.PROJECT).customer.text() == "Edited before the crash"
+    assert w.doc.path == design.resolve() and w.isWindowModified()
+    # the crashed window's file is gone; this window's own autosave holds the recovered work
+    files = list(state.glob("autosave-*.json"))
+    assert files == [w.autosaver.path]
+    # the file on disk was never touched
+    assert "Edited before the crash" not in design.read_text()
+
+
+def test_declining_recovery_discards_the_autosave(qtbot, make_window, prompts, tmp_path):
+    state, _ = _crash(tmp_path)
+    w = make_window(state_dir=state)
+    prompts.answers.append(DISCARD)
+    assert not w.offer_recovery()
+    assert not list(state.glob("autosave-*.json"))
+    assert not w.offer_recovery()  # nothing asked the second time
+    assert len(prompts.asked) == 1
+
+
+def test_autosave_writes_only_after_changes_and_a_clean_close_removes_it(qtbot, make_window,
+                                                                         tmp_path):  # fmt: skip
+    w = make_window(autosave_ms=50)
+    assert not w.autosaver.save_now()  # nothing changed yet
+    type_into(qtbot, w.wizard.page_of(PageId.PROJECT).customer, "Draft")
+    qtbot.waitUntil(lambda: w.autosaver.path.exists(), timeout=3000)
+    orphans_seen_by_others = autosave.find_orphans(w.autosaver.directory)
+    assert orphans_seen_by_others == []  # a live window's autosave is not an orphan
+    # a draft without hardware (not yet a valid design file) is autosaved section by section
+    assert "Draft" in w.autosaver.path.read_text()
+    w.doc.dirty = False
+    assert w.close()
+    assert not w.autosaver.path.exists()
+
+
+def test_an_unwritable_state_directory_is_reported_not_fatal(qtbot, make_window, tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the state directory should be")
+    w = make_window(state_dir=blocker / "state")
+    type_into(qtbot, w.wizard.page_of(PageId.PROJECT).customer, "Draft")
+    assert not w.autosaver.save_now()
+    assert w.autosaver.last_error and "not-a-dir" in w.autosaver.last_error
+    w.live.refresh()
+    assert "autosave failed" in w.status.text()

@@ -1,0 +1,289 @@
+"""Export failures, the hardware page's checks and recommendation, and the live review."""
+
+from __future__ import annotations
+
+import errno
+
+from tests.gui.helpers import click, pick
+from wizard.bundled import example_text
+from wizard.engine.size import size
+from wizard.gui.prompts import PromptKind
+from wizard.gui.wizard import PageId
+from wizard.model.design import Fabric, HaLevel, Rdma, SharingMode
+
+
+def _open(window, tmp_path, name="enterprise"):
+    path = tmp_path / f"{name}.json"
+    path.write_text(example_text(name))
+    assert window.open_path(path)
+    return path
+
+
+def test_export_to_an_unwritable_place_says_so_and_loses_nothing(qtbot, window, prompts,
+                                                                 tmp_path):  # fmt: skip
+    _open(window, tmp_path)
+    assert window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    before = window.doc.design()
+    prompts.answers.append(str(tmp_path / "no-such-folder" / "out.json"))
+    click(qtbot, page.json.button)
+    assert page.json.status.text().startswith("Not written:")
+    assert "No such file or directory" in page.json.status.text()
+    assert prompts.asked[-1].kind is PromptKind.ERROR
+    assert page.json.button.isEnabled() and not page.json.open_button.isVisible()
+    assert window.doc.design() == before
+
+
+def test_a_full_disk_leaves_the_earlier_file_intact(qtbot, window, prompts, tmp_path, monkeypatch):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    target = tmp_path / "existing.json"
+    target.write_text("earlier export")
+
+    def full(_fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("wizard.io.os.fsync", full)
+    prompts.answers.append(str(target))
+    click(qtbot, page.json.button)
+    assert "No space left on device" in page.json.status.text()
+    assert target.read_text() == "earlier export"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_servers_that_cannot_hold_the_gpu_are_disabled_with_the_reason(qtbot, window, catalog):
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    pick(hw.gpu, "h100-sxm5-80gb")
+    fits = {s.id for s in catalog.servers_for_gpu(catalog.gpus["h100-sxm5-80gb"])}
+    assert fits
+    for sid in catalog.servers:
+        assert hw.server.enabled(sid) == (sid in fits), sid
+    pcie_only = next(s for s in catalog.servers if s not in fits)
+    assert "Not available:" in hw.server.reason(pcie_only)
+    # NVLink is on the SXM baseboard: checked, and not a choice
+    assert hw.nvlink.isChecked() and not hw.nvlink.isEnabled()
+
+
+def test_network_choices_follow_the_fabric(qtbot, window):
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    pick(hw.gpu, "a100-pcie-80gb")
+    pick(hw.fabric, Fabric.IB_HDR)
+    assert not hw.rdma.enabled(Rdma.ROCE) and "Ethernet" in hw.rdma.reason(Rdma.ROCE)
+    assert not hw.nic.enabled("cx5-25g-2p")
+    pick(hw.fabric, Fabric.GBE_25)
+    assert not hw.rdma.enabled(Rdma.INFINIBAND)
+    pick(hw.rdma, Rdma.NONE)
+    assert not hw.gdr.isEnabled() and "needs RDMA" in hw.gdr_note.text()
+
+
+def test_catalog_problems_appear_under_the_field(qtbot, window, tmp_path):
+    _open(window, tmp_path, "llm-serving")  # GPUDirect RDMA on, ConnectX-7, 200 GbE RoCE
+    window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    assert hw.problems() == []
+    pick(hw.fabric, Fabric.GBE_100)
+    pick(hw.nic, "intel-e810-cqda2")  # no GPUDirect RDMA support
+    row = hw.errors.rows["gpudirect_rdma"][1]
+    assert row.error.isVisibleTo(hw)
+    assert "does not support it" in row.error.text()
+    assert "E810" in row.error.text()
+    assert "GPUDirect" in hw.reason.text()
+    assert not window.wizard.currentPage().isComplete()
+    click(qtbot, hw.gdr)  # turning it off resolves it
+    assert not hw.gdr.isChecked() and not hw.gdr.isEnabled()
+    assert hw.problems() == []
+
+
+def test_recommend_fills_the_hardware_and_says_why(qtbot, window, tmp_path):
+    _open(window, tmp_path, "bert-large-25gbe")
+    window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    click(qtbot, hw.recommend_button)
+    chosen = window.doc.get("hardware")
+    assert chosen.gpu == "a100-pcie-80gb"  # the GPU stays
+    assert hw.explain.isVisible() and "Server" in hw.explain.text()
+    assert hw.server.get() == chosen.server
+    assert chosen.fabric is not Fabric.GBE_25  # data-parallel training crosses hosts
+    assert hw.problems() == []
+
+
+def test_review_follows_an_edit_on_another_page_quickly(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    ha = window.wizard.page_of(PageId.HA)
+    hosts = review.cards.cards["hosts"].value
+    assert hosts.text() == "8"
+    pick(ha.level, HaLevel.N2)  # as if edited on the HA page
+    expected = size(window.doc.design(), window.catalog).cluster.hosts_total
+    assert expected == 9
+    qtbot.waitUntil(lambda: hosts.text() == "9", timeout=500)
+
+
+def test_sharing_mode_change_is_checked_against_the_gpu(qtbot, window, tmp_path):
+    _open(window, tmp_path, "llm-serving")
+    window.wizard.go_to(PageId.SHARING)
+    page = window.wizard.page_of(PageId.SHARING)
+    combo = page.combos[0]
+    # live migration is required: passthrough is disabled with the reason
+    assert not combo.enabled(SharingMode.PASSTHROUGH)
+    assert "live-migrate" in combo.reason(SharingMode.PASSTHROUGH)
+    pick(combo, SharingMode.MIG)
+    assert window.doc.get("workloads")[0].sharing_mode is SharingMode.MIG
+    assert page.problems() == []
+
+
+def test_sharing_page_shows_the_engines_mode_comparison(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.SHARING)
+    page = window.wizard.page_of(PageId.SHARING)
+    result = window.live.current()
+    options = result.sharing_comparison
+    assert options and page.comparison.isVisible()
+    assert page.comparison.columnCount() == len(options)
+    for c, option in enumerate(options):
+        first = page.comparison.item(0, c).text()
+        assert first == "yes" if option.available else first == f"no: {option.reason}"
+        if option.available:
+            assert page.comparison.item(1, c).text() == f"{option.gpus:,}"
+    mig = next(c for c, o in enumerate(options) if o.mode == "mig")
+    assert "does not support MIG" in page.comparison.item(0, mig).text()
+
+
+def test_review_lists_every_packed_gpu_once(qtbot, window, tmp_path):
+    _open(window, tmp_path, "mig-shared")
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    packing = window.live.current().packing
+    counted = sum(
+        int(review.placement.item(r, 2).text()) for r in range(review.placement.rowCount())
+    )
+    assert counted == sum(len(h.gpus) for h in packing.hosts)
+    assert review.cards.cards["utilization"].value.text() == f"{packing.mean_utilization:.0%}"
+
+
+def test_data_plan_and_platform_are_edited_on_their_pages(qtbot, window, tmp_path):
+    from tests.gui.helpers import type_into
+    from wizard.model.design import KubernetesPlatform
+
+    _open(window, tmp_path)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    window.wizard.go_to(PageId.HARDWARE)
+    type_into(qtbot, hw.dataset_gb, "5000")
+    type_into(qtbot, hw.headroom, "50")
+    data = window.doc.get("data")
+    assert data.dataset_gb == 5000 and data.growth_headroom == 0.5
+    window.wizard.go_to(PageId.SHARING)
+    sharing = window.wizard.page_of(PageId.SHARING)
+    pick(sharing.kubernetes, KubernetesPlatform.VKS)
+    assert window.doc.get("platform").kubernetes is KubernetesPlatform.VKS
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    result = window.live.current()
+    assert result.software.kubernetes == "vks"
+    assert "Kubernetes: vks" in review.software.headline.text()
+    assert result.storage.datasets_gb > 0
+    shown = review.storage.summary.item(2, 1).text()
+    assert shown == f"{result.storage.datasets_gb:,.1f} GB"
+
+
+def test_bom_export_as_csv_and_xlsx_with_a_price_list(qtbot, window, prompts, tmp_path):
+    import csv
+
+    from openpyxl import load_workbook
+
+    from tests.conftest import ROOT
+
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    result = window.live.current()
+    out = tmp_path / "bom.csv"
+    prompts.answers.append(str(out))
+    click(qtbot, page.bom.button)
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [r["item"] for r in rows] == [ln.item for ln in result.bom.lines]
+    assert all(r["unit_price"] == "" for r in rows)
+    assert page.bom.open_button.isVisible()
+    # with the sample price list (made-up figures, in the design's currency)
+    prompts.answers.append(str(ROOT / "resources" / "examples" / "prices-sample.toml"))
+    click(qtbot, page.prices_button)
+    xlsx = tmp_path / "bom.xlsx"
+    prompts.answers.append(str(xlsx))
+    click(qtbot, page.bom.button)
+    sheet = load_workbook(xlsx).active
+    header = [c.value for c in sheet[1]]
+    server = next(
+        [c.value for c in row]
+        for row in sheet.iter_rows(min_row=2)
+        if row[1].value == "server:dell-c4140"
+    )
+    assert server[header.index("total_price")] == 8 * 11111
+
+
+def test_a_price_list_in_another_currency_is_refused(qtbot, window, prompts, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    usd = tmp_path / "usd.csv"
+    usd.write_text("item,unit_price,currency\nserver:dell-c4140,5,USD\n", encoding="utf-8")
+    page.set_prices(usd)
+    target = tmp_path / "bom.csv"
+    prompts.answers.append(str(target))
+    click(qtbot, page.bom.button)
+    assert page.bom.status.text().startswith("Not written:")
+    assert "USD" in page.bom.status.text()
+    assert not target.exists()
+
+
+def test_review_shows_the_bom_power_and_racks(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    r = window.live.current()
+    assert review.bom.lines.rowCount() == len(r.bom.lines)
+    assert review.cards.cards["power"].value.text() == f"{r.power.total_kw:,.1f}"
+    assert review.cards.cards["racks"].value.text() == str(len(r.racks.racks))
+    assert review.power.racks.rowCount() == len(r.racks.racks)
+
+
+def test_pdf_export_failure_is_shown_and_the_earlier_file_kept(qtbot, window, prompts, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    prompts.answers.append(str(tmp_path / "missing" / "out.pdf"))
+    click(qtbot, page.pdf.button)
+    qtbot.waitUntil(lambda: page.pdf.status.text().startswith("Not written:"), timeout=60_000)
+    assert "No such file or directory" in page.pdf.status.text()
+    assert page.pdf.button.isEnabled() and not page.pdf.progress.isVisible()
+    assert prompts.asked[-1].kind is PromptKind.ERROR
+
+
+def test_mig_partitions_export_only_for_mig_designs(qtbot, window, prompts, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    assert not page.mig.button.isEnabled()  # the enterprise design uses no MIG
+    window.doc.dirty = False
+    _open(window, tmp_path, "mig-shared")
+    window.wizard.go_to(PageId.EXPORT)
+    assert page.mig.button.isEnabled()
+    out = tmp_path / "mig.yaml"
+    prompts.answers.append(str(out))
+    click(qtbot, page.mig.button)
+    assert "mig-configs" in out.read_text()
+
+
+def test_review_draws_the_reports_diagrams_off_the_edit_path(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    assert not review.diagram_job.running  # nothing drawn while the tab is not shown
+    review.tabs.setCurrentIndex(review.diagrams_tab)
+    qtbot.waitUntil(lambda: len(review.diagrams.views) >= 5, timeout=30_000)
+    titles = [v.toolTip() for v in review.diagrams.views]
+    assert "Logical architecture" in titles and "Rack elevation" in titles
+    qtbot.waitUntil(
+        lambda: all(not v.pixmap().isNull() for v in review.diagrams.views), timeout=5000
+    )

@@ -1,0 +1,125 @@
+"""Open, save, recent files, the unsaved marker and the question before losing changes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+
+from tests.gui.helpers import type_into
+from wizard.bundled import example_text
+from wizard.gui.prompts import CANCEL, DISCARD, SAVE, PromptKind
+from wizard.gui.wizard import PageId
+from wizard.io import design_from_text, load_design
+
+
+def _example(tmp_path, name="enterprise"):
+    path = tmp_path / f"{name}.json"
+    path.write_text(example_text(name), encoding="utf-8")
+    return path
+
+
+def test_open_save_round_trip(qtbot, window, prompts, tmp_path):
+    src = _example(tmp_path)
+    assert window.open_path(src)
+    assert window.windowTitle().startswith("enterprise.json") and not window.isWindowModified()
+    assert window.doc.design() == design_from_text(example_text("enterprise"))
+    # every page shows the opened design
+    assert window.wizard.page_of(PageId.PROJECT).customer.text() == "Example Corp"
+    assert window.wizard.page_of(PageId.HARDWARE).gpu.get() == "v100-sxm2-32gb"
+    assert len(window.wizard.page_of(PageId.WORKLOADS).rows) == 5
+    copy = tmp_path / "copy.json"
+    prompts.answers.append(str(copy))
+    assert window.save_as()
+    assert load_design(copy) == load_design(src)
+    assert window.windowTitle().startswith("copy.json")
+
+
+def test_unsaved_marker_follows_edits_and_saves(qtbot, window, tmp_path):
+    src = _example(tmp_path)
+    window.open_path(src)
+    type_into(qtbot, window.wizard.page_of(PageId.PROJECT).customer, "Changed Corp")
+    assert window.isWindowModified() and "[*]" in window.windowTitle()
+    assert window.save()  # to the same path, no question asked
+    assert not window.isWindowModified()
+    assert load_design(src).project.customer == "Changed Corp"
+
+
+def test_closing_with_unsaved_changes_asks(qtbot, make_window, prompts, tmp_path):
+    w = make_window()
+    type_into(qtbot, w.wizard.page_of(PageId.PROJECT).customer, "Unsaved")
+    prompts.answers.append(CANCEL)
+    assert not w.close()
+    assert w.isVisible()
+    assert prompts.asked[-1].kind is PromptKind.QUESTION
+    assert set(prompts.asked[-1].buttons) == {SAVE, DISCARD, CANCEL}
+    # Save needs a complete design: the hardware is missing, so it says so and stays open.
+    prompts.answers.append(SAVE)
+    assert not w.close()
+    assert prompts.asked[-1].kind is PromptKind.ERROR
+    assert "hardware" in "\n".join(prompts.asked[-1].details)
+    prompts.answers.append(DISCARD)
+    assert w.close()
+
+
+def test_save_answer_writes_the_file_before_closing(qtbot, make_window, prompts, tmp_path):
+    w = make_window()
+    w.open_path(_example(tmp_path, "starter"))
+    type_into(qtbot, w.wizard.page_of(PageId.PROJECT).architect, "A. Architect")
+    prompts.answers.append(SAVE)
+    assert w.close()
+    assert load_design(tmp_path / "starter.json").project.architect == "A. Architect"
+
+
+def test_new_and_open_ask_first_when_there_are_changes(qtbot, window, prompts, tmp_path):
+    type_into(qtbot, window.wizard.page_of(PageId.PROJECT).customer, "Work in progress")
+    prompts.answers.append(CANCEL)
+    window.new_design()
+    assert window.doc.get("project").customer == "Work in progress"
+    prompts.answers.append(DISCARD)
+    window.new_design()
+    assert window.doc.get("project").customer == ""
+    assert window.wizard.page_of(PageId.PROJECT).customer.text() == ""
+
+
+def test_recent_files_are_remembered_in_order(qtbot, window, tmp_path):
+    a = _example(tmp_path, "starter")
+    b = _example(tmp_path, "enterprise")
+    window.open_path(a)
+    assert window.recent_files() == [str(a.resolve())]  # one item still reads as a list
+    window.open_path(b)
+    window.open_path(a)
+    assert window.recent_files() == [str(a.resolve()), str(b.resolve())]
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    assert settings.value("recent_files", [], type=list) == window.recent_files()
+    window._fill_recent()
+    titles = [a.text() for a in window.recent_menu.actions()]
+    assert titles[0].endswith("starter.json")
+
+
+def test_a_bad_file_is_refused_with_the_field_named(qtbot, window, prompts, tmp_path):
+    bad = tmp_path / "bad.json"
+    text = example_text("starter").replace('"count": 8', '"count": -3', 1)
+    assert text != example_text("starter")
+    bad.write_text(text)
+    assert not window.open_path(bad)
+    error = prompts.asked[-1]
+    assert error.kind is PromptKind.ERROR
+    assert any("count" in line and "-3" in line for line in [error.text, *error.details])
+    assert window.doc.path is None
+
+
+def test_file_menu_has_the_standard_shortcuts(window):
+    from PySide6.QtGui import QKeySequence
+
+    K = QKeySequence.StandardKey
+    for action, key in (
+        (window.new_action, K.New),
+        (window.open_action, K.Open),
+        (window.save_action, K.Save),
+        (window.save_as_action, K.SaveAs),
+        (window.quit_action, K.Quit),
+    ):
+        assert action.shortcut() == QKeySequence(key)
+    texts = [a.text() for a in window.menuBar().actions()[0].menu().actions()]
+    assert {"&New", "&Open…", "Open &Recent", "&Save", "Save &As…", "&Export…", "&Quit"} <= set(
+        texts
+    )

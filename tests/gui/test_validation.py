@@ -1,0 +1,118 @@
+"""Bad answers show a message under the field that caused them; Next waits, saying why;
+Back keeps what was typed."""
+
+from __future__ import annotations
+
+from tests.gui.helpers import back_button, click, go_next, next_button, pick, type_into
+from wizard.gui.wizard import PageId
+from wizard.model.design import WorkloadKind
+
+
+def _to_workloads(qtbot, w):
+    type_into(qtbot, w.wizard.page_of(PageId.PROJECT).project_name, "Validation")
+    go_next(qtbot, w)
+    page = w.wizard.page_of(PageId.WORKLOADS)
+    click(qtbot, page.add_button)
+    return page
+
+
+def test_custom_model_error_appears_under_the_field_and_blocks_next(qtbot, window):
+    page = _to_workloads(qtbot, window)
+    ed = page.editor
+    pick(ed.preset, "__custom__")
+    type_into(qtbot, ed.c_hidden, "4096")
+    type_into(qtbot, ed.c_heads, "30")
+    # The whole-model rule names both fields and appears next to the model answers.
+    row = ed.errors.rows["model"][1]
+    assert row.error.isVisibleTo(ed)
+    assert "hidden_size (4096) must be a multiple of heads (30)" in row.error.text()
+    assert not next_button(window).isEnabled()
+    assert "hidden_size (4096)" in page.reason.text()
+    # The table flags the group; the Design still holds its last valid version.
+    assert page.table.item(0, 4).toolTip().startswith("Model")
+    assert window.doc.get("workloads")[0].model.custom.heads == 32  # the default shape
+    type_into(qtbot, ed.c_heads, "16")
+    assert not row.error.isVisibleTo(ed)
+    assert next_button(window).isEnabled()
+    assert window.doc.get("workloads")[0].model.custom.heads == 16
+
+
+def test_duplicate_names_and_empty_names_are_refused(qtbot, window):
+    page = _to_workloads(qtbot, window)
+    click(qtbot, page.add_button)
+    ed = page.editor
+    first = page.rows[0].group.name
+    type_into(qtbot, ed.name, first)
+    assert (
+        f"'{first}' is already the name of another group" in ed.errors.rows["name"][1].error.text()
+    )
+    assert not next_button(window).isEnabled()
+    type_into(qtbot, ed.name, "")
+    assert "Name" in ed.errors.rows["name"][1].error.text()
+    type_into(qtbot, ed.name, "Second")
+    assert next_button(window).isEnabled()
+
+
+def test_an_invalid_draft_survives_switching_rows(qtbot, window):
+    page = _to_workloads(qtbot, window)
+    click(qtbot, page.add_button)
+    page.table.selectRow(0)
+    pick(page.editor.preset, "__custom__")
+    type_into(qtbot, page.editor.c_heads, "31")
+    page.table.selectRow(1)
+    assert page.editor.preset.get() != "__custom__" or page.editor.c_heads.value() != 31
+    page.table.selectRow(0)
+    assert page.editor.c_heads.value() == 31
+    assert not next_button(window).isEnabled()
+
+
+def test_only_the_questions_of_the_kind_are_shown(qtbot, window):
+    ed = _to_workloads(qtbot, window).editor
+    shown = {}
+    for kind in WorkloadKind:
+        pick(ed.kind, kind)
+        shown[kind] = {
+            name
+            for name in ("model_box", "train_box", "par_box", "inf_box", "shared_box")
+            if getattr(ed, name).isVisibleTo(ed)
+        }
+    assert shown[WorkloadKind.TRAINING] == {"model_box", "train_box", "par_box"}
+    assert shown[WorkloadKind.FINE_TUNING] == {"model_box", "train_box", "par_box"}
+    assert shown[WorkloadKind.INFERENCE] == {"model_box", "par_box", "inf_box"}
+    assert shown[WorkloadKind.DEVELOPMENT] == {"shared_box"}
+    assert shown[WorkloadKind.HPC] == {"shared_box"}
+    click(qtbot, ed.by_count)
+    assert not any(
+        getattr(ed, n).isVisibleTo(ed)
+        for n in ("model_box", "train_box", "par_box", "inf_box", "shared_box")
+    )
+
+
+def test_terms_have_one_sentence_tooltips(qtbot, window):
+    ed = _to_workloads(qtbot, window).editor
+    for widget in (ed.precision, ed.micro_batch, ed.recompute, ed.zero, ed.tp, ed.pp, ed.epochs,
+                   ed.concurrent, ed.context):  # fmt: skip
+        text = widget.toolTip()
+        assert text.endswith(".") and text.count(". ") == 0, text
+    assert "KV cache" in ed.kv_note.text()
+
+
+def test_back_keeps_what_was_typed(qtbot, window):
+    w = window
+    project = w.wizard.page_of(PageId.PROJECT)
+    type_into(qtbot, project.customer, "Keep Co")
+    page = _to_workloads(qtbot, w)
+    type_into(qtbot, page.editor.name, "Kept group")
+    type_into(qtbot, page.editor.count, "7")
+    go_next(qtbot, w)
+    hw = w.wizard.page_of(PageId.HARDWARE)
+    pick(hw.gpu, "a30")
+    click(qtbot, back_button(w))
+    assert w.wizard.currentId() == PageId.WORKLOADS
+    assert page.editor.name.text() == "Kept group" and page.editor.count.value() == 7
+    click(qtbot, back_button(w))
+    assert project.customer.text() == "Keep Co"
+    assert project.project_name.text() == "Validation"
+    go_next(qtbot, w)
+    go_next(qtbot, w)
+    assert hw.gpu.get() == "a30"

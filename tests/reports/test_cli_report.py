@@ -1,0 +1,95 @@
+"""``gpuwizard report`` and ``gpuwizard mig-config`` as a user runs them."""
+
+import pytest
+from pypdf import PdfReader
+
+from tests.conftest import run_cli
+from tests.reports.conftest import page_texts, summary_page
+from wizard.bundled import example_names
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_report_for_every_bundled_example(tmp_path, name):
+    design = tmp_path / f"{name}.json"
+    assert run_cli("example", name, "-o", str(design)).returncode == 0
+    out = tmp_path / "out.pdf"
+    proc = run_cli("report", str(design), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert f"wrote {out}" in proc.stderr
+    reader = PdfReader(out)
+    assert len(reader.pages) >= 6
+    assert "Executive summary" in summary_page(page_texts(reader))
+
+
+def test_letter_paper_and_a_fixed_date(tmp_path):
+    design = tmp_path / "d.json"
+    run_cli("example", "starter", "-o", str(design))
+    out = tmp_path / "letter.pdf"
+    proc = run_cli(
+        "report", str(design), "-o", str(out), "--page-size", "letter", "--date", "2030-05-06"
+    )
+    assert proc.returncode == 0, proc.stderr
+    reader = PdfReader(out)
+    assert float(reader.pages[0].mediabox.width) == 612
+    assert "2030-05-06" in reader.pages[0].extract_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--date", "2030-02-30"], "--date: not a date in the form YYYY-MM-DD (got '2030-02-30')"),
+        (["--page-size", "a3"], "invalid choice: 'a3'"),
+    ],
+)
+def test_bad_report_options_exit_2(tmp_path, args, message):
+    design = tmp_path / "d.json"
+    run_cli("example", "starter", "-o", str(design))
+    proc = run_cli("report", str(design), "-o", str(tmp_path / "x.pdf"), *args)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_unwritable_output_is_a_one_line_error(tmp_path):
+    design = tmp_path / "d.json"
+    run_cli("example", "starter", "-o", str(design))
+    target = tmp_path / "missing-dir" / "x.pdf"
+    proc = run_cli("report", str(design), "-o", str(target))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"error: {target}: cannot be written")
+
+
+def test_a_missing_logo_is_a_note_not_a_failure(tmp_path):
+    import json
+
+    design = tmp_path / "d.json"
+    run_cli("example", "starter", "-o", str(design))
+    doc = json.loads(design.read_text())
+    doc["project"]["logo_path"] = "logo.png"
+    design.write_text(json.dumps(doc))
+    proc = run_cli("report", str(design), "-o", str(tmp_path / "x.pdf"))
+    assert proc.returncode == 0
+    assert "note: project.logo_path: 'logo.png' cannot be read" in proc.stderr
+
+
+def test_mig_config_without_mig_groups_says_why(tmp_path):
+    design = tmp_path / "d.json"
+    run_cli("example", "starter", "-o", str(design))
+    proc = run_cli("mig-config", str(design))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: mig-config: ")
+
+
+def test_mig_config_for_the_mig_example(tmp_path):
+    design = tmp_path / "d.json"
+    run_cli("example", "mig-shared", "-o", str(design))
+    out = tmp_path / "mig.yaml"
+    proc = run_cli("mig-config", str(design), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert "version: v1\nmig-configs:\n" in text
+    assert "\n  host-1:\n    - devices: [" in text
+    assert '"1g.10gb": 7' in text
+    # the HA reserve host is named, since a VM restarted there needs the same instances
+    assert "# host-3: reserve for HA and maintenance" in text

@@ -1,0 +1,137 @@
+"""Diagrams and charts: labels stay inside the drawing and never overlap, for 2 hosts or 200;
+the wizard gets them as SVG through reports.render."""
+
+import pytest
+from reportlab.graphics.shapes import Group, String
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from reports import render
+from reports.data import build_data
+from reports.diagrams import DIAGRAMS
+from wizard.bundled import example_text
+from wizard.io import design_from_text
+
+
+def _strings(node):
+    for item in node.contents if isinstance(node, Group) else []:
+        if isinstance(item, String):
+            yield item
+        elif isinstance(item, Group):
+            assert item.transform == (1, 0, 0, 1, 0, 0), "the checks assume untransformed groups"
+            yield from _strings(item)
+
+
+def _box(s: String):
+    w = stringWidth(s.text, s.fontName, s.fontSize)
+    x = {"start": s.x, "middle": s.x - w / 2, "end": s.x - w}[s.textAnchor]
+    return x, s.y - s.fontSize * 0.2, x + w, s.y + s.fontSize * 0.8
+
+
+def assert_labels_fit(drawing):
+    boxes = [(_box(s), s.text) for s in _strings(drawing) if s.text]
+    assert boxes
+    for (x0, y0, x1, y1), text in boxes:
+        assert x0 >= -0.5 and x1 <= drawing.width + 0.5, f"{text!r} runs off the drawing"
+        assert y0 >= -0.5 and y1 <= drawing.height + 0.5, f"{text!r} runs off the drawing"
+    for i, (a, ta) in enumerate(boxes):
+        for b, tb in boxes[i + 1 :]:
+            overlap = (
+                a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+            )
+            assert not overlap, f"{ta!r} overlaps {tb!r}"
+
+
+def _scaled(catalog, name: str, factor: int):
+    """A bundled example with every group's count multiplied: from a few hosts to hundreds."""
+    design = design_from_text(example_text(name))
+    groups = [g.model_copy(update={"count": g.count * factor}) for g in design.workloads]
+    return build_data(design.model_copy(update={"workloads": groups}), catalog)
+
+
+@pytest.mark.parametrize(
+    ("name", "factor", "hosts"),
+    [("llm-serving", 1, 2), ("enterprise", 1, 8), ("starter", 25, 176), ("enterprise", 28, 197)],
+)
+@pytest.mark.parametrize("width", [480, 300])
+def test_labels_fit_from_two_hosts_to_two_hundred(catalog, name, factor, hosts, width):
+    data = _scaled(catalog, name, factor)
+    assert data.result.cluster.hosts_total == hosts
+    for spec in DIAGRAMS.values():
+        drawing = spec.draw(data, width)
+        if drawing is not None:
+            assert drawing.width <= width
+            assert_labels_fit(drawing)
+
+
+def test_large_cluster_is_summarized_not_crammed(catalog):
+    data = _scaled(catalog, "enterprise", 28)  # 197 hosts
+    texts = [s.text for s in _strings(DIAGRAMS["architecture"].draw(data, 480))]
+    tiles = [t for t in texts if t.startswith("host ")]
+    assert len(tiles) <= 20
+    assert "host 197" in texts
+    assert any(t.startswith("… ") and t.endswith(" more") for t in texts)
+
+
+def test_memory_chart_has_a_bar_per_model_sized_group(example_data):
+    data = example_data("bert-large-25gbe")
+    texts = [s.text for s in _strings(DIAGRAMS["memory"].draw(data, 480))]
+    assert "BERT-Large pre-training" in texts
+    assert "22.34" in texts  # total GB per GPU, as in the Result
+    assert data.result.workloads[0].memory_gb.total == pytest.approx(22.338, abs=1e-3)
+
+
+def test_charts_without_data_are_absent(example_data):
+    data = example_data("enterprise")  # every group sized by whole GPUs; no comparison yet
+    assert DIAGRAMS["memory"].draw(data, 480) is None
+    if not data.result.sharing_comparison:
+        assert DIAGRAMS["sharing"].draw(data, 480) is None
+
+
+def test_svg_for_the_wizard(example_data):
+    data = example_data("bert-large-25gbe")
+    names = [n for n, _ in render.drawing_names(data)]
+    assert names[:2] == ["architecture", "memory"]
+    svg = render.drawing_svg("architecture", data)
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "BERT-Large" in svg
+    assert set(render.font_files()) >= {"DejaVuSans", "DejaVuSans-Bold"}
+    with pytest.raises(KeyError, match="unknown diagram"):
+        render.drawing_svg("nope", data)
+
+
+@pytest.mark.parametrize("name", ["enterprise", "llm-serving", "mig-shared"])
+def test_every_diagram_renders_as_svg(example_data, name):
+    """The wizard shows every diagram through SVG; each one must render, not only in the PDF."""
+    data = example_data(name)
+    names = [n for n, _ in render.drawing_names(data)]
+    assert "racks" in names
+    for diagram in names:
+        assert "<svg" in render.drawing_svg(diagram, data)
+
+
+def _with_comparison(data):
+    from wizard.model.result import ModeOption
+
+    def option(mode, label, gpus, util, available=True, reason=""):
+        return ModeOption(
+            mode=mode, label=label, available=available, reason=reason, gpus=gpus,
+            hosts_for_capacity=gpus // 2, hosts_total=gpus // 2 + 1, mean_utilization=util,
+            isolation="hardware", live_migration="no", ha_behaviour="restart", licences="none",
+            caveats=["a caveat"],
+        )  # fmt: skip
+
+    options = [
+        option("as-designed", "As designed", 16, 0.9),
+        option("passthrough", "Passthrough (whole GPUs)", 1400, 0.42),
+        option("mig", "MIG", 0, 0, available=False, reason="the T4 has no MIG " * 8),
+    ]
+    result = data.result.model_copy(update={"sharing_comparison": options})
+    return type(data)(design=data.design, catalog=data.catalog, result=result)
+
+
+@pytest.mark.parametrize("width", [480, 300])
+def test_sharing_chart_labels_fit(example_data, width):
+    drawing = DIAGRAMS["sharing"].draw(_with_comparison(example_data("starter")), width)
+    assert_labels_fit(drawing)
+    texts = [s.text for s in _strings(drawing)]
+    assert "1,400 GPUs, 701 hosts, 42 % used" in texts
+    assert any(t.startswith("not available: the T4 has no MIG") for t in texts)

@@ -1,0 +1,73 @@
+"""The customer logo: shown when usable; a missing, corrupt or huge file gives a notice naming
+the field and a cover without a logo, never a crash."""
+
+import io
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from reports.document import ReportOptions, build_pdf
+from reports.logo import load_logo
+
+
+def _with_logo(data, path: str):
+    design = data.design
+    project = design.project.model_copy(update={"logo_path": path})
+    return type(data)(design=design.model_copy(update={"project": project}), catalog=data.catalog,
+                      result=data.result)  # fmt: skip
+
+
+def _images_on_cover(pdf: bytes) -> int:
+    return len(PdfReader(io.BytesIO(pdf)).pages[0].images)
+
+
+def test_a_good_logo_is_on_the_cover(example_data, tmp_path):
+    Image.new("RGB", (400, 100), (200, 30, 30)).save(tmp_path / "logo.png")
+    options = ReportOptions(logo_base=tmp_path)
+    pdf = build_pdf(_with_logo(example_data("starter"), "logo.png"), options)
+    assert options.notices == []
+    assert _images_on_cover(pdf) == 1
+
+
+def _corrupt(tmp_path):
+    (tmp_path / "bad.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"garbage" * 100)
+    return "bad.png", "not a readable PNG or JPEG image"
+
+
+def _missing(tmp_path):
+    return "nowhere.png", "cannot be read"
+
+
+def _huge_pixels(tmp_path):
+    Image.new("1", (6000, 5000)).save(tmp_path / "huge.png")
+    return "huge.png", "6000 x 5000 pixels"
+
+
+def _huge_file(tmp_path):
+    (tmp_path / "big.png").write_bytes(b"\0" * (11 * 1024 * 1024))
+    return "big.png", "MB, more than"
+
+
+def _directory(tmp_path):
+    (tmp_path / "dir.png").mkdir()
+    return "dir.png", "is not a file"
+
+
+@pytest.mark.parametrize("case", [_corrupt, _missing, _huge_pixels, _huge_file, _directory])
+def test_unusable_logo_gives_a_notice_and_a_cover_without_it(example_data, tmp_path, case):
+    path, expected = case(tmp_path)
+    options = ReportOptions(logo_base=tmp_path)
+    pdf = build_pdf(_with_logo(example_data("starter"), path), options)
+    assert len(options.notices) == 1
+    assert options.notices[0].startswith(f"project.logo_path: {path!r}")
+    assert expected in options.notices[0]
+    assert _images_on_cover(pdf) == 0
+
+
+def test_logo_is_fitted_into_its_box(tmp_path):
+    Image.new("RGB", (3000, 300)).save(tmp_path / "wide.png")
+    image, notice = load_logo(str(tmp_path / "wide.png"), None, 200, 80)
+    assert notice is None
+    assert image.drawWidth == pytest.approx(200)
+    assert image.drawHeight == pytest.approx(20)

@@ -1,0 +1,55 @@
+""" "Recommend for me": each choice comes from the catalog and the engine, with its reason."""
+
+from __future__ import annotations
+
+from wizard.bundled import example_text
+from wizard.engine.compat import check_design
+from wizard.io import design_from_text
+from wizard.model.catalog import max_boards
+from wizard.model.design import Fabric, Rdma
+from wizard.recommend import recommend, recommend_nic, recommend_server
+
+
+def _design(name):
+    return design_from_text(example_text(name))
+
+
+def test_server_holds_the_most_of_the_gpu(catalog):
+    gpu = catalog.gpus["h100-sxm5-80gb"]
+    server, why = recommend_server(catalog, gpu)
+    most = max(max_boards(s, gpu) for s in catalog.servers.values())
+    assert max_boards(server, gpu) == most == 8
+    assert "holds 8" in why
+
+
+def test_every_recommendation_passes_the_catalog_checks(catalog):
+    for name in ("starter", "enterprise", "bert-large-25gbe", "llm-serving", "gpt3-175b"):
+        design = _design(name)
+        for keep in (True, False):
+            rec = recommend(design, catalog, keep_gpu=keep)
+            trial = design.model_copy(update={"hardware": rec.hardware})
+            assert check_design(trial, catalog) == [], (name, keep)
+            assert {"server", "gpus_per_host", "fabric"} <= set(rec.reasons)
+            if not keep:
+                assert "gpu" in rec.reasons
+
+
+def test_remote_pools_get_100gbe_pvrdma_as_in_the_reference_architecture(catalog):
+    rec = recommend(_design("enterprise"), catalog)
+    assert rec.hardware.fabric is Fabric.GBE_100 and rec.hardware.rdma is Rdma.PVRDMA
+    assert "PVRDMA" in rec.reasons["fabric"]
+
+
+def test_training_across_hosts_gets_rdma_and_gpudirect(catalog):
+    rec = recommend(_design("bert-large-25gbe"), catalog)
+    assert rec.hardware.rdma is Rdma.ROCE
+    assert rec.hardware.gpudirect_rdma
+    nic = catalog.nics[rec.hardware.nic]
+    assert nic.gpudirect_rdma and nic.port_speed_gbps >= 100
+
+
+def test_nic_is_the_slowest_that_suffices(catalog):
+    nic, _ = recommend_nic(catalog, Fabric.GBE_25, Rdma.NONE)
+    assert nic.port_speed_gbps == 25
+    nic, _ = recommend_nic(catalog, Fabric.IB_NDR, Rdma.INFINIBAND)
+    assert "infiniband" in nic.protocols and nic.port_speed_gbps >= 400

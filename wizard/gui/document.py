@@ -1,0 +1,150 @@
+"""The open design, section by section, with its file path and unsaved-changes state.
+
+A new design has no hardware yet, and the Design model requires it, so the document keeps each
+section of the Design as its own validated model and builds the whole Design when every section
+is there. Widgets never hold the truth: they write validated sections here and listen for changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+from PySide6.QtCore import QObject, Signal
+
+from wizard.errors import DesignError, describe_validation_error
+from wizard.model.design import SCHEMA_VERSION, Design
+
+SECTIONS: tuple[str, ...] = tuple(name for name in Design.model_fields if name != "schema_version")
+
+
+def _default(name: str) -> Any:
+    field = Design.model_fields[name]
+    return None if field.is_required() else field.get_default(call_default_factory=True)
+
+
+class DesignDocument(QObject):
+    """The single source of truth for the window: one Design, possibly still missing sections."""
+
+    changed = Signal(object)  # the origin of the edit (a page), or None
+    replaced = Signal()  # a whole new design was loaded: every page reloads its widgets
+    state_changed = Signal()  # path or unsaved-changes flag
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._parts: dict[str, Any] = {name: _default(name) for name in SECTIONS}
+        self.path: Path | None = None
+        self.dirty = False
+        self.revision = 0
+
+    # ----------------------------------------------------------------- sections
+
+    def get(self, name: str) -> Any:
+        return self._parts[name]
+
+    def set(self, name: str, value: Any, origin: object = None) -> None:
+        """Store an already validated section; a no-op when nothing changed."""
+        if name not in self._parts:
+            raise KeyError(name)
+        if self._parts[name] == value:
+            return
+        self._parts[name] = value
+        self.revision += 1
+        self._mark(True)
+        self.changed.emit(origin)
+
+    def missing(self) -> list[str]:
+        return [name for name in SECTIONS if self._parts[name] is None]
+
+    def design(self) -> Design | None:
+        """The whole Design, or None while a required section (the hardware) is missing."""
+        if self.missing():
+            return None
+        try:
+            return Design.model_validate({"schema_version": SCHEMA_VERSION, **self._dump()})
+        except ValidationError:
+            return None
+
+    def design_problems(self) -> list[str]:
+        """Why :meth:`design` is None, one line per problem."""
+        missing = self.missing()
+        if missing:
+            return [f"{name}: not chosen yet" for name in missing]
+        try:
+            Design.model_validate({"schema_version": SCHEMA_VERSION, **self._dump()})
+        except ValidationError as exc:
+            return describe_validation_error(exc)
+        return []
+
+    def _dump(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, value in self._parts.items():
+            if value is None:
+                continue
+            if isinstance(value, list):
+                out[name] = [v.model_dump(mode="json") for v in value]
+            else:
+                out[name] = value.model_dump(mode="json")
+        return out
+
+    def partial_dict(self) -> dict[str, Any]:
+        """Every section that is there, as JSON-ready data (for autosave of a draft)."""
+        return self._dump()
+
+    # ---------------------------------------------------------------- whole files
+
+    def load(self, design: Design, path: Path | None) -> None:
+        for name in SECTIONS:
+            self._parts[name] = getattr(design, name)
+        self.path = path
+        self.revision += 1
+        self.dirty = False
+        self.replaced.emit()
+        self.changed.emit(None)
+        self.state_changed.emit()
+
+    def load_partial(self, data: dict[str, Any], path: Path | None, dirty: bool = True) -> None:
+        """Load a draft section by section; a section that does not validate is refused whole."""
+        parts: dict[str, Any] = {name: _default(name) for name in SECTIONS}
+        problems: list[str] = []
+        for name, raw in data.items():
+            if name not in parts:
+                problems.append(f"{name}: unknown section")
+                continue
+            adapter: TypeAdapter[Any] = TypeAdapter(Design.model_fields[name].annotation)
+            try:
+                parts[name] = adapter.validate_python(raw)
+            except ValidationError as exc:
+                problems += describe_validation_error(exc, prefix=f"{name}.")
+        if problems:
+            raise DesignError(problems)
+        self._parts = parts
+        self.path = path
+        self.revision += 1
+        self.dirty = dirty
+        self.replaced.emit()
+        self.changed.emit(None)
+        self.state_changed.emit()
+
+    def new(self) -> None:
+        self._parts = {name: _default(name) for name in SECTIONS}
+        self.path = None
+        self.revision += 1
+        self.dirty = False
+        self.replaced.emit()
+        self.changed.emit(None)
+        self.state_changed.emit()
+
+    def mark_saved(self, path: Path) -> None:
+        self.path = path
+        self._mark(False, force=True)
+
+    def _mark(self, dirty: bool, force: bool = False) -> None:
+        if self.dirty != dirty or force:
+            self.dirty = dirty
+            self.state_changed.emit()
+
+    @property
+    def display_name(self) -> str:
+        return self.path.name if self.path else "Untitled design"

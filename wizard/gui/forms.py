@@ -1,0 +1,151 @@
+"""Form rows with an inline error under the widget, and routing of pydantic errors to them.
+
+A page validates its part of the Design with pydantic; each error's location (a field path such as
+``inference.context_length``) finds the row that edits that field, and the message appears right
+under that widget, naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pydantic import ValidationError
+from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from wizard.errors import field_path
+from wizard.gui.terms import tip
+
+
+def clean_message(msg: str) -> str:
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            return msg[len(prefix) :]
+    return msg
+
+
+def error_items(exc: ValidationError) -> list[tuple[str, str]]:
+    """``(field path, message)`` per problem, with the offending value where pydantic gives it."""
+    out = []
+    for err in exc.errors(include_url=False):
+        path = field_path(err["loc"]) if err["loc"] else ""
+        msg = clean_message(err["msg"])
+        if err["type"] not in ("value_error", "assertion_error", "missing") and "input" in err:
+            value = err["input"]
+            if not isinstance(value, dict | list):
+                msg += f" (got {value!r})"
+        out.append((path, msg))
+    return out
+
+
+class FieldRow(QWidget):
+    """A widget (plus optional trailing widgets) with an error line beneath it."""
+
+    def __init__(self, widget: QWidget, *extra: QWidget, below: QWidget | None = None,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.widget = widget
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        line = QHBoxLayout()
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(widget, 1)
+        for w in extra:
+            line.addWidget(w)
+        outer.addLayout(line)
+        if below is not None:
+            outer.addWidget(below)
+        self.error = QLabel()
+        self.error.setObjectName("fieldError")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        outer.addWidget(self.error)
+
+    def set_error(self, message: str | None) -> None:
+        self.error.setText(message or "")
+        self.error.setVisible(bool(message))
+        self.widget.setProperty("invalid", bool(message))
+        self.widget.style().unpolish(self.widget)
+        self.widget.style().polish(self.widget)
+
+
+class FormErrors:
+    """Rows keyed by field path, each with its human label, receiving errors by path prefix."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, tuple[str, FieldRow]] = {}
+        self.fallback: QLabel | None = None
+        # Whole-model errors have no field path; a keyword in the message picks the row instead.
+        self.keyword_routes: list[tuple[str, str]] = []
+
+    def add(
+        self,
+        form: QFormLayout,
+        path: str,
+        label: str,
+        widget: QWidget,
+        *extra: QWidget,
+        term: str | None = None,
+        below: QWidget | None = None,
+    ) -> FieldRow:
+        row = FieldRow(widget, *extra, below=below)
+        text = tip(term or path.split(".")[-1])
+        label_widget = QLabel(label + ":")
+        label_widget.setBuddy(widget)
+        if text:
+            label_widget.setToolTip(text)
+            widget.setToolTip(text)
+        form.addRow(label_widget, row)
+        self.rows[path] = (label, row)
+        return row
+
+    def clear(self) -> None:
+        for _, row in self.rows.values():
+            row.set_error(None)
+        if self.fallback is not None:
+            self.fallback.hide()
+
+    def show(self, items: Iterable[tuple[str, str]]) -> list[str]:
+        """Put each message under its row (the longest matching path); return readable lines."""
+        self.clear()
+        lines: list[str] = []
+        shown: dict[str, list[str]] = {}
+        for path, msg in items:
+            if not path:
+                path = next((p for word, p in self.keyword_routes if word in msg), "")
+            key = self._match(path)
+            label = self.rows[key][0] if key else ""
+            lines.append(f"{label}: {msg}" if label else msg)
+            shown.setdefault(key, []).append(msg)
+        for key, msgs in shown.items():
+            if key:
+                label = self.rows[key][0]
+                self.rows[key][1].set_error("\n".join(f"{label}: {m}" for m in msgs))
+            elif self.fallback is not None:
+                self.fallback.setText("\n".join(msgs))
+                self.fallback.show()
+        return lines
+
+    def _match(self, path: str) -> str:
+        best = ""
+        for key in self.rows:
+            if (path == key or path.startswith(key + ".") or path.startswith(key + "[")) and len(
+                key
+            ) > len(best):
+                best = key
+        return best
+
+
+def align_labels(*forms: QFormLayout) -> None:
+    """Give the label columns of several forms one width, so stacked boxes line up."""
+    labels = [
+        item.widget()
+        for form in forms
+        for row in range(form.rowCount())
+        if (item := form.itemAt(row, QFormLayout.ItemRole.LabelRole)) is not None
+        and item.widget() is not None
+    ]
+    if labels:
+        width = max(label.sizeHint().width() for label in labels)
+        for label in labels:
+            label.setMinimumWidth(width)

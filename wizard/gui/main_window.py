@@ -1,0 +1,395 @@
+"""The main window: the File menu, the title with the unsaved marker, the wizard, and safety
+(ask before losing changes, autosave, recovery)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QToolButton,
+    QWidget,
+)
+
+from wizard import __version__
+from wizard.bundled import example_names, example_text
+from wizard.errors import DesignError, UserError
+from wizard.gui import autosave
+from wizard.gui.document import DesignDocument
+from wizard.gui.icons import icon
+from wizard.gui.prompts import CANCEL, DISCARD, RECOVER, SAVE, Prompt, PromptKind
+from wizard.gui.sizing import LiveResult
+from wizard.gui.wizard import GpuWizard, PageId
+from wizard.io import design_from_text, load_design, save_design
+from wizard.model.catalog import Catalog
+
+RECENT_KEY = "recent_files"
+MAX_RECENT = 8
+DESIGN_FILTER = "gpuwizard designs (*.json);;All files (*)"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, catalog: Catalog, settings: QSettings | None = None,
+                 state_dir: Path | None = None, autosave_ms: int = autosave.AUTOSAVE_MS,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.catalog = catalog
+        self.settings = settings or QSettings()
+        self.state_dir = state_dir or autosave.state_dir()
+        self.doc = DesignDocument(self)
+        self.live = LiveResult(self.doc, catalog, self)
+        self._build_actions()
+        # Pages reach the prompt through the window, so replacing window.prompt covers them too.
+        self.wizard = GpuWizard(
+            self.doc,
+            catalog,
+            self.live,
+            lambda request: self.prompt(request),
+            self._file_buttons(),
+            parent=self,
+        )
+        self.wizard.setWindowFlags(Qt.WindowType.Widget)
+        self.setCentralWidget(self.wizard)
+        self.wizard.page_of(PageId.PROJECT).browse_logo.connect(self._browse_logo)
+        self._build_menus()
+        self.autosaver = autosave.Autosaver(self.doc, self.state_dir, autosave_ms, self)
+        self.status = QLabel()
+        self.statusBar().addPermanentWidget(self.status)
+        self.doc.state_changed.connect(self._update_title)
+        self.live.updated.connect(self._update_status)
+        self.setWindowIcon(icon("app"))
+        self.resize(1280, 800)
+        self.setMinimumSize(1024, 680)
+        self._update_title()
+        self.live.refresh()
+
+    # ------------------------------------------------------------------ the one prompt
+
+    def prompt(self, request: Prompt) -> object:
+        """Every dialog goes through here (tests replace this method)."""
+        k = request.kind
+        if k is PromptKind.OPEN_FILE:
+            path, _ = QFileDialog.getOpenFileName(
+                self, request.title, request.path, request.file_filter
+            )
+            return path or None
+        if k is PromptKind.SAVE_FILE:
+            path, _ = QFileDialog.getSaveFileName(
+                self, request.title, request.path, request.file_filter
+            )
+            return path or None
+        box = QMessageBox(self)
+        box.setWindowTitle(request.title)
+        box.setText(request.text)
+        if request.details:
+            box.setDetailedText("\n".join(request.details))
+        box.setIcon(
+            {
+                PromptKind.QUESTION: QMessageBox.Icon.Question,
+                PromptKind.INFO: QMessageBox.Icon.Information,
+                PromptKind.ERROR: QMessageBox.Icon.Critical,
+            }[k]
+        )
+        buttons = {}
+        for text in request.buttons or ("OK",):
+            role = (
+                QMessageBox.ButtonRole.RejectRole
+                if text == CANCEL
+                else QMessageBox.ButtonRole.DestructiveRole
+                if text == DISCARD
+                else QMessageBox.ButtonRole.AcceptRole
+            )
+            buttons[box.addButton(text, role)] = text
+            if text == request.default:
+                box.setDefaultButton(list(buttons)[-1])
+        box.exec()
+        return buttons.get(box.clickedButton(), CANCEL)
+
+    def _error(self, title: str, problems: list[str]) -> None:
+        text = problems[0] if len(problems) == 1 else f"{len(problems)} problems:"
+        self.prompt(Prompt(PromptKind.ERROR, title, text, details=problems[:200]))
+
+    # ------------------------------------------------------------------ actions and menus
+
+    def _action(self, text: str, icon_name: str | None, slot, shortcut=None, tip="") -> QAction:
+        action = QAction(icon(icon_name) if icon_name else icon("none"), text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        action.setStatusTip(tip)
+        action.setToolTip(tip or text.replace("&", "").replace("…", ""))
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        self.new_action = self._action("&New", "new", self.new_design, K.New, "Start a new design")
+        self.open_action = self._action("&Open…", "open", self.open_dialog, K.Open,
+                                        "Open a design file")  # fmt: skip
+        self.save_action = self._action("&Save", "save", self.save, K.Save, "Save the design")
+        self.save_as_action = self._action("Save &As…", "save-as", self.save_as, K.SaveAs,
+                                           "Save the design under a new name")  # fmt: skip
+        self.export_action = self._action("&Export…", "export", self.show_export,
+                                          QKeySequence("Ctrl+E"), "Go to the export page")  # fmt: skip
+        self.quit_action = self._action("&Quit", "quit", self.close, K.Quit, "Close the window")
+        self.recent_menu = QMenu("Open &Recent", self)
+        self.recent_menu.setIcon(icon("recent"))
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.examples_menu = QMenu("Open E&xample", self)
+        for name in example_names():
+            self.examples_menu.addAction(name, lambda n=name: self.open_example(n))
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(self.new_action)
+        file_menu.addAction(self.open_action)
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addMenu(self.examples_menu)
+        file_menu.addSeparator()
+        file_menu.addAction(self.save_action)
+        file_menu.addAction(self.save_as_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        go = self.menuBar().addMenu("&Go")
+        for pid in PageId:
+            title = self.wizard.page(pid).title()
+            go.addAction(f"&{pid + 1}  {title}", QKeySequence(f"Alt+{pid + 1}"),
+                         lambda p=pid: self.wizard.go_to(p))  # fmt: skip
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction("&About gpuwizard", self._about)
+
+    def _file_buttons(self) -> list[QWidget]:
+        """The File actions as buttons on the Project page."""
+        out: list[QWidget] = []
+        for action in (self.new_action, self.open_action, self.save_action, self.save_as_action):
+            b = QToolButton()
+            b.setDefaultAction(action)
+            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            out.append(b)
+        for menu in (self.recent_menu, self.examples_menu):
+            b = QToolButton()
+            b.setText(menu.title().replace("&", ""))
+            b.setIcon(menu.icon())
+            b.setMenu(menu)
+            b.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            out.append(b)
+        return out
+
+    # ------------------------------------------------------------------ title and status
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.doc.display_name}[*] — gpuwizard")
+        self.setWindowModified(self.doc.dirty)
+
+    def _update_status(self) -> None:
+        r = self.live.result
+        if r is not None:
+            c = r.cluster
+            text = f"{c.hosts_total} hosts · {c.gpus_total} GPUs · {len(r.warnings)} warning(s)"
+        else:
+            text = "not sized yet"
+        if self.autosaver.last_error:
+            text += f" · autosave failed: {self.autosaver.last_error}"
+        self.status.setText(text)
+
+    def _about(self) -> None:
+        self.prompt(
+            Prompt(
+                PromptKind.INFO,
+                "About gpuwizard",
+                f"gpuwizard {__version__}: design GPU infrastructure for machine learning on "
+                "virtualized platforms. Every catalog figure carries its source.",
+            )
+        )
+
+    # ------------------------------------------------------------------ files
+
+    def maybe_save(self) -> bool:
+        """Ask before unsaved changes are lost. True when it is fine to go on."""
+        if not self.doc.dirty:
+            return True
+        answer = self.prompt(
+            Prompt(
+                PromptKind.QUESTION,
+                "Unsaved changes",
+                f"Save the changes to {self.doc.display_name} first?",
+                buttons=(SAVE, DISCARD, CANCEL),
+                default=SAVE,
+            )
+        )
+        if answer == SAVE:
+            return self.save()
+        return answer == DISCARD
+
+    def new_design(self) -> None:
+        if self.maybe_save():
+            self.doc.new()
+            self.autosaver.clear()
+            self.wizard.restart_at_start()
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        start = str(self.doc.path.parent) if self.doc.path else str(Path.home())
+        path = self.prompt(Prompt(PromptKind.OPEN_FILE, "Open a design", path=start,
+                                  file_filter=DESIGN_FILTER))  # fmt: skip
+        if path:
+            self.open_path(Path(str(path)), ask=False)
+
+    def open_path(self, path: Path, ask: bool = True) -> bool:
+        if ask and not self.maybe_save():
+            return False
+        try:
+            design = load_design(path)
+        except DesignError as exc:
+            self._error(f"{path.name} cannot be opened", exc.problems)
+            self._forget_recent(path)
+            return False
+        self.doc.load(design, path.resolve())
+        self.autosaver.clear()
+        self._remember(path.resolve())
+        self.wizard.restart_at_start()
+        return True
+
+    def open_example(self, name: str) -> None:
+        if not self.maybe_save():
+            return
+        self.doc.load(design_from_text(example_text(name), name), None)
+        self.wizard.restart_at_start()
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._write(self.doc.path)
+
+    def save_as(self) -> bool:
+        if not self._complete_for_saving():
+            return False
+        start = self.doc.path or Path.home() / f"{self._suggested_stem()}.json"
+        path = self.prompt(Prompt(PromptKind.SAVE_FILE, "Save the design as", path=str(start),
+                                  file_filter=DESIGN_FILTER))  # fmt: skip
+        if not path:
+            return False
+        target = Path(str(path))
+        if target.suffix.lower() != ".json":
+            target = target.with_name(target.name + ".json")
+        return self._write(target)
+
+    def _complete_for_saving(self) -> bool:
+        if self.doc.design() is not None:
+            return True
+        self._error(
+            "The design cannot be saved yet",
+            ["A design file needs every section; still missing or invalid:",
+             *self.doc.design_problems()],
+        )  # fmt: skip
+        return False
+
+    def _write(self, path: Path) -> bool:
+        design = self.doc.design()
+        if design is None:
+            self._complete_for_saving()
+            return False
+        try:
+            save_design(design, path)
+        except UserError as exc:
+            self._error(f"{path.name} was not saved", exc.problems)
+            return False
+        self.doc.mark_saved(path.resolve())
+        self.autosaver.clear()
+        self._remember(path.resolve())
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def _suggested_stem(self) -> str:
+        name = self.doc.get("project").project_name or "design"
+        return "".join(ch if ch.isalnum() else "-" for ch in name).strip("-") or "design"
+
+    def _browse_logo(self) -> None:
+        path = self.prompt(Prompt(PromptKind.OPEN_FILE, "Choose the customer's logo",
+                                  path=str(Path.home()),
+                                  file_filter="Images (*.png *.jpg *.jpeg *.svg)"))  # fmt: skip
+        if path:
+            self.wizard.page_of(PageId.PROJECT).set_logo(str(path))
+
+    def show_export(self) -> None:
+        if not self.wizard.go_to(PageId.EXPORT):
+            page = self.wizard.currentPage()
+            self.statusBar().showMessage(
+                f"Export needs a complete design first: {page.reason.text()}", 8000
+            )
+
+    # ------------------------------------------------------------------ recent files
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value(RECENT_KEY, [], type=list)
+        return [str(v) for v in value if v]
+
+    def _remember(self, path: Path) -> None:
+        files = [str(path)] + [f for f in self.recent_files() if f != str(path)]
+        self.settings.setValue(RECENT_KEY, files[:MAX_RECENT])
+        self.settings.sync()
+
+    def _forget_recent(self, path: Path) -> None:
+        files = [f for f in self.recent_files() if Path(f) != path.resolve()]
+        self.settings.setValue(RECENT_KEY, files)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for i, f in enumerate(files):
+            action = self.recent_menu.addAction(f"&{i + 1}  {Path(f).name}",
+                                                lambda p=f: self.open_path(Path(p)))  # fmt: skip
+            action.setToolTip(f)
+            action.setStatusTip(f)
+        if not files:
+            self.recent_menu.addAction("No recent designs").setEnabled(False)
+
+    # ------------------------------------------------------------------ crash recovery
+
+    def offer_recovery(self) -> bool:
+        """If an earlier window crashed, offer its autosave. True when a design was recovered."""
+        orphans = autosave.find_orphans(self.state_dir)
+        if not orphans:
+            return False
+        newest = orphans[0]
+        what = newest.design_path.name if newest.design_path else "an untitled design"
+        answer = self.prompt(
+            Prompt(
+                PromptKind.QUESTION,
+                "Recover unsaved work?",
+                f"gpuwizard did not close cleanly last time. Recover the changes to {what} "
+                f"autosaved at {newest.saved_at.replace('T', ' ')}?",
+                buttons=(RECOVER, DISCARD),
+                default=RECOVER,
+            )
+        )
+        if answer != RECOVER:
+            autosave.discard(orphans)
+            return False
+        try:
+            self.doc.load_partial(newest.sections, newest.design_path, dirty=True)
+        except UserError as exc:
+            self._error(f"The autosave {newest.path} cannot be recovered", exc.problems)
+            return False
+        self.autosaver.save_now()
+        autosave.discard(orphans)
+        self.wizard.restart_at_start()
+        return True
+
+    # ------------------------------------------------------------------ closing
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.maybe_save():
+            self.autosaver.clear()
+            event.accept()
+        else:
+            event.ignore()

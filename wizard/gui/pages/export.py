@@ -1,0 +1,312 @@
+"""Page 7: the PDF proposal, the design file and the bill of materials.
+
+Every write is atomic (a temporary file renamed over the target), so a failed export (an
+unwritable folder, a full disk) leaves any earlier file intact; the failure is shown on the page
+and in a message, and the design in the window is untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+)
+
+from reports.bom_export import bom_csv, bom_xlsx
+from wizard.engine.bom import apply_prices
+from wizard.errors import UserError
+from wizard.gui.icons import icon
+from wizard.gui.jobs import Job
+from wizard.gui.pages.base import Page
+from wizard.gui.prompts import Prompt, PromptKind
+from wizard.gui.reporting import WrittenPdf, page_sizes, write_pdf
+from wizard.gui.widgets.inputs import Choice
+from wizard.io import atomic_write_bytes, save_design
+from wizard.model.design import SharingMode
+from wizard.pricing import check_currency, load_prices
+
+
+class ExportRow:
+    """A button that writes one file, a progress bar, a status line and an Open button."""
+
+    def __init__(self, grid: QGridLayout, row: int, icon_name: str, text: str, what: str):
+        self.what = what
+        self.button = QPushButton(icon(icon_name), text)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setObjectName("muted")
+        self.open_button = QPushButton(icon("folder"), "Open")
+        self.open_button.hide()
+        self.path: Path | None = None
+        grid.addWidget(self.button, row, 0)
+        grid.addWidget(self.progress, row, 1)
+        grid.addWidget(self.status, row, 2)
+        grid.addWidget(self.open_button, row, 3)
+        self.open_button.clicked.connect(self.open)
+
+    def busy(self) -> None:
+        self.progress.show()
+        self.button.setEnabled(False)
+        self.open_button.hide()
+        self.status.setObjectName("muted")
+        self.status.setText(f"Writing the {self.what}…")
+        self._restyle()
+
+    def done(self, path: Path) -> None:
+        self.path = path
+        self.progress.hide()
+        self.button.setEnabled(True)
+        self.status.setObjectName("muted")
+        self.status.setText(f"Wrote {path}")
+        self.open_button.show()
+        self._restyle()
+
+    def failed(self, message: str) -> None:
+        self.progress.hide()
+        self.button.setEnabled(True)
+        self.status.setObjectName("fieldError")
+        self.status.setText(f"Not written: {message}")
+        self._restyle()
+
+    def unavailable(self, reason: str) -> None:
+        self.button.setEnabled(False)
+        self.status.setObjectName("note")
+        self.status.setText(f"Not available: {reason}")
+        self._restyle()
+
+    def open(self) -> None:
+        if self.path is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.path)))
+
+    def _restyle(self) -> None:
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)
+
+
+class ExportPage(Page):
+    def __init__(self, doc, catalog, live, prompt: Callable[[Prompt], object]) -> None:
+        super().__init__(
+            doc,
+            catalog,
+            live,
+            "Export",
+            "Write the proposal, the design file, the bill of materials and deployment "
+            "snippets. A failed write never touches an existing file or the design in this "
+            "window.",
+        )
+        self.prompt = prompt
+        box = QGroupBox("Files")
+        grid = QGridLayout(box)
+        grid.setColumnStretch(2, 1)
+        self.pdf = ExportRow(grid, 0, "pdf", "PDF proposal…", "PDF proposal")
+        self.page_size = Choice([(size.upper() if size == "a4" else size.title(), size)
+                                 for size in page_sizes()])  # fmt: skip
+        self.page_size.setToolTip("Paper size of the PDF proposal")
+        self.page_size.setMinimumContentsLength(6)
+        grid.addWidget(self.page_size, 0, 4)
+        self.json = ExportRow(grid, 1, "json", "Design file (JSON)…", "design file")
+        self.bom = ExportRow(grid, 2, "table", "Bill of materials (CSV, XLSX)…",
+                             "bill of materials")  # fmt: skip
+        self.mig = ExportRow(grid, 3, "table", "MIG partitions (YAML)…", "MIG partition config")
+        self.mig.button.setToolTip(
+            "Per-host MIG layouts for nvidia-mig-parted, when a group uses MIG"
+        )
+        self.body.addWidget(box)
+        prices = QGroupBox("Prices for the bill of materials (optional)")
+        pl = QHBoxLayout(prices)
+        self.prices_button = QPushButton(icon("open"), "Price list…")
+        self.prices_button.setToolTip(
+            "A .toml or .csv file of your own prices, in the design's currency; none ship with "
+            "the program"
+        )
+        self.prices_clear = QPushButton("No prices")
+        self.prices_label = QLabel("No price list: the BOM is written without prices.")
+        self.prices_label.setObjectName("muted")
+        self.prices_label.setWordWrap(True)
+        pl.addWidget(self.prices_button)
+        pl.addWidget(self.prices_clear)
+        pl.addWidget(self.prices_label, 1)
+        self.body.addWidget(prices)
+        self.price_list: Path | None = None
+        self.prices_button.clicked.connect(self.choose_prices)
+        self.prices_clear.clicked.connect(lambda: self.set_prices(None))
+        self.summary = QLabel()
+        self.summary.setObjectName("muted")
+        self.summary.setWordWrap(True)
+        self.body.addWidget(self.summary)
+        self.body.addStretch(1)
+        self.pdf_job = Job(self)
+        self.pdf_job.finished.connect(self._pdf_written)
+        self.pdf_job.failed.connect(lambda msg: self._failed(self.pdf, msg))
+        self.pdf.button.clicked.connect(self.export_pdf)
+        self.json.button.clicked.connect(self.export_json)
+        self.bom.button.clicked.connect(self.export_bom)
+        self.mig.button.clicked.connect(self.export_mig)
+        self.live.updated.connect(self._show_state)
+        self._show_state()
+
+    def _show_state(self) -> None:
+        design = self.live.design
+        self.json.button.setEnabled(design is not None)
+        sized = self.live.result is not None
+        self.bom.button.setEnabled(sized)
+        if not self.pdf_job.running:
+            self.pdf.button.setEnabled(sized)
+        uses_mig = sized and any(
+            g.sharing_mode is SharingMode.MIG for g in (design.workloads if design else [])
+        )
+        self.mig.button.setEnabled(uses_mig)
+        if sized and not uses_mig:
+            self.mig.status.setText("Only for designs where a group uses MIG.")
+        if design is None:
+            self.summary.setText(
+                "The design is not complete yet, so there is nothing to export: "
+                + "; ".join(self.live.problems[:3])
+            )
+        else:
+            name = design.project.project_name or "this design"
+            self.summary.setText(f"Exports of {name}, as it is now in the window.")
+
+    def _ask_path(self, title: str, suggestion: str, file_filter: str) -> Path | None:
+        start = self.doc.path.parent if self.doc.path else Path.home()
+        answer = self.prompt(
+            Prompt(PromptKind.SAVE_FILE, title, path=str(start / suggestion),
+                   file_filter=file_filter)
+        )  # fmt: skip
+        return Path(str(answer)) if answer else None
+
+    def _stem(self) -> str:
+        if self.doc.path:
+            return self.doc.path.stem
+        p = self.doc.get("project")
+        return "".join(ch if ch.isalnum() else "-" for ch in (p.project_name or "design")).strip(
+            "-"
+        )
+
+    def export_json(self) -> Path | None:
+        design = self.doc.design()
+        if design is None:
+            return None
+        path = self._ask_path("Export the design file", f"{self._stem()}.json", "Design (*.json)")
+        if path is None:
+            return None
+        self.json.busy()
+        try:
+            save_design(design, path)
+        except UserError as exc:
+            self._failed(self.json, exc.problems[0])
+            return None
+        self.json.done(path)
+        return path
+
+    def export_pdf(self) -> None:
+        """Write the proposal in the background; the page shows progress, then an Open button."""
+        design = self.doc.design()
+        if design is None or self.live.current() is None:
+            return
+        path = self._ask_path("Export the PDF proposal", f"{self._stem()}.pdf", "PDF (*.pdf)")
+        if path is None:
+            return
+        if path.suffix.lower() != ".pdf":
+            path = path.with_name(path.name + ".pdf")
+        self.pdf.busy()
+        catalog = self.catalog
+        size = str(self.page_size.get())
+        base = self.doc.path.parent if self.doc.path else None
+        self.pdf_job.start(lambda: write_pdf(design, catalog, path, size, base))
+
+    def _pdf_written(self, written: object) -> None:
+        assert isinstance(written, WrittenPdf)
+        self.pdf.done(written.path)
+        if written.notices:
+            self.pdf.status.setText(
+                f"Wrote {written.path} ({written.size_bytes / 1e6:,.1f} MB). Note: "
+                + "; ".join(written.notices)
+            )
+
+    def export_mig(self) -> Path | None:
+        from reports.exports.mig_parted import mig_parted_yaml
+
+        result = self.live.current()
+        design = self.live.design
+        if result is None or design is None:
+            return None
+        path = self._ask_path("Export the MIG partitions", f"{self._stem()}-mig.yaml",
+                              "YAML (*.yaml *.yml)")  # fmt: skip
+        if path is None:
+            return None
+        self.mig.busy()
+        try:
+            text = mig_parted_yaml(result, design.project.project_name)
+            atomic_write_bytes(path, text.encode("utf-8"))
+        except UserError as exc:
+            self._failed(self.mig, exc.problems[0])
+            return None
+        except OSError as exc:
+            self._failed(self.mig, f"{path}: cannot be written: {exc.strerror or exc}")
+            return None
+        self.mig.done(path)
+        return path
+
+    def choose_prices(self) -> None:
+        answer = self.prompt(
+            Prompt(PromptKind.OPEN_FILE, "Choose a price list", path=str(Path.home()),
+                   file_filter="Price lists (*.toml *.csv)")
+        )  # fmt: skip
+        if answer:
+            self.set_prices(Path(str(answer)))
+
+    def set_prices(self, path: Path | None) -> None:
+        self.price_list = path
+        self.prices_label.setText(
+            f"Prices from {path}" if path else "No price list: the BOM is written without prices."
+        )
+
+    def export_bom(self) -> Path | None:
+        result = self.live.current()
+        design = self.live.design
+        if result is None or design is None or result.bom is None:
+            return None
+        path = self._ask_path(
+            "Export the bill of materials", f"{self._stem()}-bom.csv",
+            "CSV (*.csv);;Excel workbook (*.xlsx)",
+        )  # fmt: skip
+        if path is None:
+            return None
+        if path.suffix.lower() not in (".csv", ".xlsx"):
+            path = path.with_name(path.name + ".csv")
+        self.bom.busy()
+        try:
+            bom = result.bom
+            if self.price_list is not None:
+                prices = load_prices(self.price_list)
+                check_currency(prices, design.project.currency, str(self.price_list))
+                bom = apply_prices(bom, prices)
+            data = bom_csv(bom).encode("utf-8") if path.suffix.lower() == ".csv" else bom_xlsx(bom)
+            atomic_write_bytes(path, data)
+        except UserError as exc:
+            self._failed(self.bom, exc.problems[0])
+            return None
+        except OSError as exc:
+            self._failed(self.bom, f"{path}: cannot be written: {exc.strerror or exc}")
+            return None
+        self.bom.done(path)
+        return path
+
+    def _failed(self, row: ExportRow, message: str) -> None:
+        row.failed(message)
+        self.prompt(Prompt(PromptKind.ERROR, f"The {row.what} was not written", message))

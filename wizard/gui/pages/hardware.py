@@ -1,0 +1,625 @@
+"""Page 3: GPU, server, GPUs per host, network and links, with the reasons choices do not fit.
+
+Servers that cannot hold the chosen GPU are listed below the ones that can, disabled, each with
+its reason; the same goes for RDMA flavours and NICs that do not match the fabric. Whatever the
+catalog checks (wizard.engine.compat) still find appears under the field it concerns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+)
+
+from wizard.engine.compat import _why_not as compat_why_not
+from wizard.engine.compat import check_design
+from wizard.errors import UserError
+from wizard.gui.forms import FormErrors, align_labels, error_items
+from wizard.gui.icons import icon
+from wizard.gui.pages.base import Page
+from wizard.gui.terms import tip
+from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, double_spin, int_spin
+from wizard.gui.widgets.workload_editor import short_source
+from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, max_boards
+from wizard.model.design import (
+    FABRIC_GBPS,
+    DataPlan,
+    Design,
+    Fabric,
+    Hardware,
+    Rdma,
+    SharingMode,
+)
+from wizard.recommend import gpus_per_host_max, recommend
+
+FABRIC_LABELS = {
+    Fabric.GBE_10: "10 GbE",
+    Fabric.GBE_25: "25 GbE",
+    Fabric.GBE_40: "40 GbE",
+    Fabric.GBE_100: "100 GbE",
+    Fabric.GBE_200: "200 GbE",
+    Fabric.GBE_400: "400 GbE",
+    Fabric.IB_HDR: "InfiniBand HDR (200 Gb/s)",
+    Fabric.IB_NDR: "InfiniBand NDR (400 Gb/s)",
+}
+RDMA_LABELS = {
+    Rdma.NONE: "None (TCP/IP)",
+    Rdma.ROCE: "RoCE v2 (RDMA over Ethernet)",
+    Rdma.INFINIBAND: "InfiniBand",
+    Rdma.PVRDMA: "PVRDMA (paravirtual RDMA for VMs)",
+}
+
+
+class HardwarePage(Page):
+    def __init__(self, doc, catalog, live) -> None:
+        super().__init__(
+            doc,
+            catalog,
+            live,
+            "Hardware",
+            "The GPU, the server that holds it and the network between hosts. Choices that "
+            "cannot work together are disabled or flagged with the reason.",
+        )
+        self._problems: list[str] = []
+        top = QHBoxLayout()
+        self.recommend_button = QPushButton(icon("recommend"), "Recommend for me")
+        self.recommend_button.setToolTip(
+            "Fill the hardware from the workloads, keeping the GPU if one is chosen, and say why"
+        )
+        top.addWidget(self.recommend_button)
+        top.addStretch(1)
+        self.body.addLayout(top)
+        self.explain = QLabel()
+        self.explain.setObjectName("explain")
+        self.explain.setWordWrap(True)
+        self.explain.hide()
+        self.body.addWidget(self.explain)
+
+        columns = QHBoxLayout()
+        left = QVBoxLayout()
+        self.errors = FormErrors()
+        box = QGroupBox("Hosts")
+        f = QFormLayout(box)
+        f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.gpu = Choice([("Choose a GPU…", None)])
+        for g in catalog.gpus.values():
+            self.gpu.add(f"{g.name}  ·  {g.memory_gb:g} GB  ·  {g.tdp_w:.0f} W", g.id)
+        for g in catalog.gpus.values():
+            if not catalog.servers_for_gpu(g):
+                self.gpu.set_reason(g.id, "no catalog server can hold it")
+        self.gpu_flag = QLabel()
+        self.gpu_flag.setObjectName("note")
+        self.gpu_flag.setWordWrap(True)
+        self.server = Choice()
+        self.gpus_per_host = int_spin(1, 16, 1)
+        self.gpus_note = QLabel()
+        self.gpus_note.setObjectName("muted")
+        self.nvlink = QCheckBox("NVLink bridges / NVSwitch")
+        self.nvlink_note = QLabel()
+        self.nvlink_note.setObjectName("muted")
+        self.nvlink_note.setWordWrap(True)
+        self.errors.add(f, "gpu", "GPU", self.gpu, below=self.gpu_flag)
+        self.errors.add(f, "server", "Server", self.server)
+        self.errors.add(f, "gpus_per_host", "GPUs per host", self.gpus_per_host, self.gpus_note)
+        self.errors.add(f, "nvlink", "NVLink", self.nvlink, term="nvlink", below=self.nvlink_note)
+        self.mixed = QCheckBox("Mixed-size vGPUs on one GPU")
+        self.errors.add(f, "vgpu_mixed_sizes", "vGPU sizes", self.mixed)
+        left.addWidget(box)
+
+        box = QGroupBox("Network")
+        f = QFormLayout(box)
+        f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.fabric = Choice.of(Fabric, FABRIC_LABELS)
+        self.rdma = Choice.of(Rdma, RDMA_LABELS)
+        self.gdr = QCheckBox("GPUDirect RDMA")
+        self.gdr_note = QLabel()
+        self.gdr_note.setObjectName("muted")
+        self.gdr_note.setWordWrap(True)
+        self.nic = Choice([("No dedicated NIC chosen", None)])
+        for n in catalog.nics.values():
+            self.nic.add(f"{n.vendor} {n.model}", n.id)
+        self.nics_per_host = int_spin(0, 16, 1)
+        self.errors.add(f, "fabric", "Fabric", self.fabric)
+        self.errors.add(f, "rdma", "RDMA", self.rdma)
+        self.errors.add(f, "nic", "NIC", self.nic)
+        self.errors.add(f, "nics_per_host", "NICs per host", self.nics_per_host)
+        self.errors.add(f, "gpudirect_rdma", "GPUDirect", self.gdr, below=self.gdr_note)
+        left.addWidget(box)
+        left.addWidget(self._data_box(catalog))
+        left.addStretch(1)
+        self.errors.keyword_routes = [
+            ("RoCE", "rdma"),
+            ("InfiniBand RDMA", "rdma"),
+            ("GPUDirect", "gpudirect_rdma"),
+        ]
+
+        specs_box = QGroupBox("Key specifications")
+        sv = QVBoxLayout(specs_box)
+        self.specs = QLabel()
+        self.specs.setWordWrap(True)
+        self.specs.setTextFormat(Qt.TextFormat.RichText)
+        self.specs.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.specs.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        sv.addWidget(self.specs)
+        sv.addStretch(1)
+        specs_box.setMinimumWidth(340)
+        columns.addLayout(left, 3)
+        columns.addWidget(specs_box, 2)
+        self.body.addLayout(columns)
+        align_labels(*(b.layout() for b in self.findChildren(QGroupBox) if b is not specs_box))
+
+        for w in (self.gpu, self.server, self.fabric, self.rdma, self.nic, self.storage):
+            w.currentIndexChanged.connect(self._edited)
+        for w in (self.gpus_per_host, self.nics_per_host):
+            w.valueChanged.connect(self._edited)
+        for w in (self.nvlink, self.gdr, self.mixed):
+            w.toggled.connect(self._edited)
+        self.recommend_button.clicked.connect(self.recommend)
+        self._reload()
+
+    def _data_box(self, catalog) -> QGroupBox:
+        """Storage for the training data: the system (a hardware choice) and the data plan."""
+        box = QGroupBox("Storage and training data")
+        f = QFormLayout(box)
+        f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.storage = Choice([("None chosen", None)])
+        for s in catalog.storage.values():
+            self.storage.add(f"{s.vendor} {s.model}", s.id)
+        self.errors.add(f, "storage", "Storage system", self.storage)
+        self.data_errors = FormErrors()
+        self.dataset_gb = OptionalDouble(1e12, 0, "derived from the workloads")
+        self.dataset_gb.setSuffix(" GB")
+        self.versions = int_spin(1, 1000, 2)
+        self.checkpoints = int_spin(0, 10_000, 3)
+        self.headroom = double_spin(0, 10_000, 0, 25)
+        self.headroom.setSuffix(" %")
+        self.read_per_gpu = OptionalDouble(1000, 2, "unknown")
+        self.read_per_gpu.setSuffix(" GB/s")
+        self.nodes = OptionalSpin(1, 100_000, "sized by the engine")
+        self.data_errors.add(f, "dataset_gb", "Dataset size", self.dataset_gb)
+        self.data_errors.add(f, "dataset_versions", "Dataset versions", self.versions)
+        self.data_errors.add(f, "checkpoint_copies", "Checkpoints per job", self.checkpoints)
+        self.data_errors.add(f, "growth_headroom", "Growth headroom", self.headroom)
+        self.data_errors.add(f, "read_gbs_per_gpu", "Read per GPU (other groups)",
+                             self.read_per_gpu)  # fmt: skip
+        self.data_errors.add(f, "storage_nodes", "Storage nodes", self.nodes)
+        for w in (self.dataset_gb, self.headroom, self.read_per_gpu):
+            w.valueChanged.connect(self._data_edited)
+        for w in (self.versions, self.checkpoints, self.nodes):
+            w.valueChanged.connect(self._data_edited)
+        self._data_problems: list[str] = []
+        return box
+
+    def _load_data(self) -> None:
+        d: DataPlan = self.doc.get("data")
+        self.dataset_gb.put(d.dataset_gb)
+        self.versions.setValue(d.dataset_versions)
+        self.checkpoints.setValue(d.checkpoint_copies)
+        self.headroom.setValue(d.growth_headroom * 100)
+        self.read_per_gpu.put(d.read_gbs_per_gpu or None)
+        self.nodes.put(d.storage_nodes)
+        self._validate_data(commit=False)
+
+    def _data_edited(self) -> None:
+        if not self._loading:
+            self._validate_data(commit=True)
+            self.update_complete()
+
+    def _validate_data(self, commit: bool) -> None:
+        values = {
+            "dataset_gb": self.dataset_gb.get(),
+            "dataset_versions": self.versions.value(),
+            "checkpoint_copies": self.checkpoints.value(),
+            "growth_headroom": self.headroom.value() / 100,
+            "read_gbs_per_gpu": self.read_per_gpu.get() or 0,
+            "storage_nodes": self.nodes.get(),
+        }
+        try:
+            plan = DataPlan.model_validate(values)
+            items: list[tuple[str, str]] = []
+        except ValidationError as exc:
+            plan = None
+            items = error_items(exc)
+        self._data_problems = self.data_errors.show(items)
+        if plan is not None and commit:
+            self.commit("data", plan)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _gpu(self) -> Gpu | None:
+        return self.catalog.gpus.get(str(self.gpu.get()))
+
+    def _server(self) -> Server | None:
+        return self.catalog.servers.get(str(self.server.get()))
+
+    def _nic(self) -> Nic | None:
+        return self.catalog.nics.get(str(self.nic.get()))
+
+    def _fill_servers(self, gpu: Gpu | None, keep: str | None) -> None:
+        self.server.blockSignals(True)
+        self.server.clear()
+        if gpu is None:
+            self.server.add("Choose a GPU first", None)
+        else:
+            fits = self.catalog.servers_for_gpu(gpu)
+            self.server.add("Choose a server…", None)
+            for s in sorted(fits, key=lambda s: (s.vendor, s.model)):
+                n = gpus_per_host_max(s, gpu)
+                self.server.add(
+                    f"{s.vendor} {s.model}  ·  up to {n} GPUs  ·  {s.rack_units}U", s.id
+                )
+            rest = [s for s in self.catalog.servers.values() if s not in fits]
+            if rest:
+                self.server.insertSeparator(self.server.count())
+                for s in sorted(rest, key=lambda s: (s.vendor, s.model)):
+                    reason = _why_not(s, gpu)
+                    self.server.add(f"{s.vendor} {s.model}  —  cannot hold it: {reason}", s.id)
+                    self.server.set_reason(s.id, reason)
+        self.server.put(keep)
+        if self.server.currentIndex() < 0 or not self.server.enabled(keep):
+            self.server.setCurrentIndex(0)
+        self.server.blockSignals(False)
+
+    # ------------------------------------------------------------------ Design -> widgets
+
+    def load(self) -> None:
+        hw: Hardware | None = self.doc.get("hardware")
+        gpu_id = hw.gpu if hw else None
+        self.gpu.put(gpu_id)
+        if hw is None:
+            self.gpu.setCurrentIndex(0)
+        self._fill_servers(self._gpu(), hw.server if hw else None)
+        if hw is None:  # a new design: the model's defaults for everything but the choices
+            defaults = {
+                k: f.default for k, f in Hardware.model_fields.items() if not f.is_required()
+            }
+            self.gpus_per_host.setValue(1)
+            self.nic.put(defaults["nic"])
+            self.nics_per_host.setValue(defaults["nics_per_host"])
+            self.fabric.put(defaults["fabric"])
+            self.rdma.put(defaults["rdma"])
+            self.gdr.setChecked(defaults["gpudirect_rdma"])
+            self.nvlink.setChecked(defaults["nvlink"])
+            self.storage.put(defaults["storage"])
+            self.mixed.setChecked(defaults["vgpu_mixed_sizes"])
+        else:
+            self.gpus_per_host.setValue(hw.gpus_per_host)
+            self.nic.put(hw.nic)
+            self.nics_per_host.setValue(hw.nics_per_host)
+            self.fabric.put(hw.fabric)
+            self.rdma.put(hw.rdma)
+            self.gdr.setChecked(hw.gpudirect_rdma)
+            self.nvlink.setChecked(hw.nvlink)
+            self.storage.put(hw.storage)
+            self.mixed.setChecked(hw.vgpu_mixed_sizes)
+        self._validate(commit=False)
+        self._load_data()
+
+    # ------------------------------------------------------------------ widgets -> Design
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "gpu": self.gpu.get(),
+            "server": self.server.get(),
+            "gpus_per_host": self.gpus_per_host.value(),
+            "nic": self.nic.get(),
+            "nics_per_host": self.nics_per_host.value(),
+            "fabric": self.fabric.get(),
+            "rdma": self.rdma.get(),
+            "gpudirect_rdma": self.gdr.isChecked(),
+            "nvlink": self.nvlink.isChecked(),
+            "storage": self.storage.get(),
+            "vgpu_mixed_sizes": self.mixed.isChecked(),
+        }
+
+    def _edited(self) -> None:
+        if self._loading:
+            return
+        sender = self.sender()
+        if sender is self.gpu:
+            self._loading = True
+            try:
+                self._fill_servers(self._gpu(), str(self.server.get() or ""))
+                self._fit_to_gpu()
+            finally:
+                self._loading = False
+        elif sender is self.server:
+            self._loading = True
+            try:
+                self._fit_to_gpu()
+            finally:
+                self._loading = False
+        self.explain.hide()
+        self._validate(commit=True)
+        self.update_complete()
+
+    def _fit_to_gpu(self) -> None:
+        """After a GPU or server change: GPUs per host within what the server holds."""
+        gpu, server = self._gpu(), self._server()
+        if gpu and server:
+            most = gpus_per_host_max(server, gpu)
+            if most:
+                step = gpu.gpus_per_board
+                value = min(self.gpus_per_host.value(), most)
+                self.gpus_per_host.setValue(max(step, value // step * step))
+        if gpu and gpu.nvlink.kind is NvlinkKind.SXM:
+            self.nvlink.setChecked(True)
+
+    def _constrain(self) -> None:
+        """Enable, disable and explain the choices that depend on others."""
+        gpu, server, nic = self._gpu(), self._server(), self._nic()
+        fabric = self.fabric.get()
+        ib = isinstance(fabric, Fabric) and fabric.value.startswith("ib-")
+        self.rdma.set_reason(Rdma.ROCE, "RoCE runs over Ethernet" if ib else None, tip("rdma"))
+        self.rdma.set_reason(
+            Rdma.INFINIBAND, None if ib else "needs an InfiniBand fabric", tip("rdma")
+        )
+        for n in self.catalog.nics.values():
+            self.nic.set_reason(n.id, _nic_reason(n, fabric))
+        if gpu and server:
+            most = gpus_per_host_max(server, gpu)
+            self.gpus_per_host.setSingleStep(gpu.gpus_per_board)
+            self.gpus_note.setText(f"of at most {most}")
+        else:
+            self.gpus_note.setText("")
+        # NVLink
+        nv_reason = None
+        if gpu is None:
+            nv_reason = "choose a GPU first"
+        elif gpu.nvlink.kind is NvlinkKind.NONE:
+            nv_reason = f"the {gpu.name} has no NVLink"
+        elif gpu.nvlink.kind is NvlinkKind.SXM:
+            nv_reason = (
+                f"always present: SXM boards link over the baseboard "
+                f"(NVLink {gpu.nvlink.generation}, {gpu.nvlink.bandwidth_gbs:g} GB/s per GPU)"
+            )
+        elif server is not None and not server.nvlink_bridge_support:
+            nv_reason = f"the {server.model} has no adjacent double-width slots for NVLink bridges"
+        sxm = gpu is not None and gpu.nvlink.kind is NvlinkKind.SXM
+        self.nvlink.setEnabled(nv_reason is None)
+        self.nvlink_note.setText(nv_reason or tip("nvlink"))
+        if nv_reason and not sxm and self.nvlink.isChecked():
+            self.nvlink.setChecked(False)
+        # GPUDirect RDMA
+        gdr_reason = None
+        if self.rdma.get() is Rdma.NONE:
+            gdr_reason = "needs RDMA (RoCE v2 or InfiniBand)"
+        elif nic is not None and not nic.gpudirect_rdma:
+            gdr_reason = f"the {nic.model} does not support it"
+        elif server is not None and not server.gdr_affinity:
+            gdr_reason = (
+                f"the {server.model} puts no NIC slot under the GPUs' PCIe switch or root complex"
+            )
+        self.gdr.setEnabled(gdr_reason is None or self.gdr.isChecked())
+        self.gdr_note.setText(
+            f"Not available: {gdr_reason}" if gdr_reason else tip("gpudirect_rdma")
+        )
+        # vGPU mixed sizes
+        self.mixed.setEnabled(gpu is not None and gpu.vgpu_capable)
+        # GPU flags from the workloads' sharing modes
+        flags = []
+        if gpu is not None:
+            modes = {g.sharing_mode for g in self.doc.get("workloads")}
+            if SharingMode.MIG in modes and not gpu.mig_capable:
+                flags.append("no MIG, which a workload group's sharing mode uses")
+            if SharingMode.VGPU in modes and not gpu.vgpu_capable:
+                flags.append("no NVIDIA vGPU, which a workload group's sharing mode uses")
+        self.gpu_flag.setText(("⚠ " + "; ".join(flags)) if flags else "")
+        self.gpu_flag.setVisible(bool(flags))
+
+    def _validate(self, commit: bool) -> None:
+        self._constrain()
+        values = self.values()
+        items: list[tuple[str, str]] = []
+        missing = [
+            ("gpu", "choose a GPU"),
+            ("server", "choose a server that can hold the GPU"),
+        ]
+        for key, msg in missing:
+            if values[key] is None:
+                items.append((key, msg))
+        hw = None
+        if not items:
+            try:
+                hw = Hardware.model_validate(values)
+            except ValidationError as exc:
+                items = error_items(exc)
+        if hw is not None:
+            for p in self._compat(hw):
+                if p.field.startswith("hardware."):
+                    items.append((p.field.removeprefix("hardware."), p.message))
+        self._problems = self.errors.show(items)
+        self._show_specs()
+        if hw is not None and commit:
+            self.commit("hardware", hw)
+
+    def _compat(self, hw: Hardware):
+        parts = self.doc.partial_dict()
+        parts["hardware"] = hw.model_dump(mode="json")
+        try:
+            design = Design.model_validate(parts)
+        except ValidationError:
+            design = Design(hardware=hw)
+        return check_design(design, self.catalog)
+
+    def problems(self) -> list[str]:
+        return list(self._problems) + list(self._data_problems)
+
+    # ------------------------------------------------------------------ recommend
+
+    def recommend(self) -> None:
+        parts = self.doc.partial_dict()
+        values = self.values()
+        gpu = values["gpu"]
+        placeholder = next(iter(self.catalog.servers))
+        current = self.doc.get("hardware")
+        base = (
+            current.model_dump(mode="json")
+            if current is not None
+            else {"gpu": gpu or next(iter(self.catalog.gpus)), "server": placeholder,
+                  "gpus_per_host": 1}
+        )  # fmt: skip
+        if gpu:
+            base["gpu"] = gpu
+        parts["hardware"] = base
+        try:
+            design = Design.model_validate(parts)
+            rec = recommend(design, self.catalog, keep_gpu=bool(gpu))
+        except (ValidationError, UserError) as exc:
+            msg = exc.problems[0] if isinstance(exc, UserError) else str(exc).splitlines()[0]
+            self.explain.setText(f"No recommendation: {msg}")
+            self.explain.show()
+            return
+        self.doc.set("hardware", rec.hardware, origin=None)  # reloads this page too
+        labels = {
+            "gpu": "GPU",
+            "server": "Server",
+            "gpus_per_host": "GPUs per host",
+            "nvlink": "NVLink",
+            "fabric": "Network",
+            "nic": "NIC",
+            "gpudirect_rdma": "GPUDirect RDMA",
+        }
+        lines = [f"<b>{labels.get(k, k)}</b>: {v}" for k, v in rec.reasons.items()]
+        self.explain.setText("Recommended. " + "<br>".join(lines))
+        self.explain.show()
+
+    # ------------------------------------------------------------------ specs
+
+    def _show_specs(self) -> None:
+        gpu, server, nic = self._gpu(), self._server(), self._nic()
+        parts = []
+        if gpu is not None:
+            t = gpu.tflops
+            perf = ", ".join(
+                f"{name} {v:g}"
+                for name, v in (("FP64", t.fp64), ("FP32", t.fp32), ("TF32", t.tf32),
+                                ("FP16", t.fp16), ("BF16", t.bf16), ("FP8", t.fp8),
+                                ("INT8", t.int8))
+                if v
+            )  # fmt: skip
+            nv = (
+                f"NVLink {gpu.nvlink.generation} ({gpu.nvlink.kind.value}), "
+                f"{gpu.nvlink.bandwidth_gbs:g} GB/s"
+                if gpu.nvlink.kind is not NvlinkKind.NONE
+                else "none"
+            )
+            mig = (
+                f"yes, {len(gpu.mig.profiles)} profiles, up to "
+                f"{max(p.max_count for p in gpu.mig.profiles)} instances"
+                if gpu.mig
+                else "no"
+            )
+            vgpu = f"yes, {len(gpu.vgpu.profiles)} C-series profiles" if gpu.vgpu else "no"
+            parts.append(
+                _table(
+                    gpu.name,
+                    [
+                        ("Memory", f"{gpu.memory_gb:g} GB {gpu.memory_type}"),
+                        ("Memory bandwidth", f"{gpu.memory_bandwidth_gbs:,.0f} GB/s"),
+                        ("Dense TFLOPS", perf),
+                        ("Board power", f"{gpu.tdp_w:.0f} W"),
+                        ("Form factor", _form(gpu)),
+                        ("PCIe", f"Gen {gpu.pcie_gen} x{gpu.pcie_lanes}"),
+                        ("NVLink", nv),
+                        ("MIG", mig),
+                        ("vGPU", vgpu),
+                    ],
+                    gpu.source,
+                )
+            )
+        if server is not None:
+            hold = gpus_per_host_max(server, gpu) if gpu else None
+            parts.append(
+                _table(
+                    f"{server.vendor} {server.model}",
+                    [
+                        ("Size", f"{server.rack_units}U, {server.sockets} sockets"),
+                        ("CPU", server.cpu_family),
+                        ("PCIe", f"Gen {server.pcie_gen}, {server.pcie_topology.value}"),
+                        ("Holds", f"{hold} of this GPU" if hold else "—"),
+                        ("Power supplies", f"{server.psu_count} × {server.psu_w:,.0f} W"),
+                        ("NIC slots", str(server.nic_slots)),
+                        ("GPUDirect affinity", "yes" if server.gdr_affinity else "no"),
+                        ("NVLink bridges", "yes" if server.nvlink_bridge_support else "no"),
+                        ("Certification", server.certification.value),
+                    ],
+                    server.source,
+                )
+            )
+        storage = self.catalog.storage.get(str(self.storage.get()))
+        if storage is not None:
+            parts.append(
+                _table(
+                    f"{storage.vendor} {storage.model}",
+                    [
+                        ("Usable per node", f"{storage.usable_capacity_tb_per_node:g} TB"),
+                        ("Read per node", f"{storage.read_throughput_gbs_per_node:g} GB/s"),
+                        ("Protocols", ", ".join(storage.protocols)),
+                        ("GPUDirect Storage", "yes" if storage.gpudirect_storage else "no"),
+                    ],
+                    storage.source,
+                )
+            )
+        if nic is not None:
+            parts.append(
+                _table(
+                    f"{nic.vendor} {nic.model}",
+                    [
+                        ("Ports", f"{nic.ports} × {nic.port_speed_gbps:g} Gb/s"),
+                        ("PCIe", f"Gen {nic.pcie_gen} x{nic.pcie_lanes}"),
+                        ("RDMA", ", ".join(nic.rdma) or "none"),
+                        ("GPUDirect RDMA", "yes" if nic.gpudirect_rdma else "no"),
+                    ],
+                    nic.source,
+                )
+            )
+        self.specs.setText(
+            "".join(parts) or "<i>Choose a GPU to see its specifications and sources.</i>"
+        )
+
+
+def _form(gpu: Gpu) -> str:
+    if gpu.form_factor.value == "sxm":
+        return "SXM module"
+    board = f", {gpu.gpus_per_board} GPUs per board" if gpu.gpus_per_board > 1 else ""
+    return f"PCIe, {gpu.slot_width}-slot{board}"
+
+
+def _table(title: str, rows: list[tuple[str, str]], source: str) -> str:
+    cells = "".join(
+        f"<tr><td style='color:#5f6b73;padding-right:10px'>{k}</td><td>{v}</td></tr>"
+        for k, v in rows
+    )
+    short = short_source(source)
+    return (
+        f"<p style='margin-bottom:2px'><b>{title}</b></p><table>{cells}</table>"
+        f"<p style='color:#5f6b73;font-size:small;margin-top:2px'>Source: {short}</p>"
+    )
+
+
+def _nic_reason(nic: Nic, fabric: object) -> str | None:
+    if not isinstance(fabric, Fabric):
+        return None
+    ib = fabric.value.startswith("ib-")
+    if ib and "infiniband" not in nic.protocols:
+        return "does not speak InfiniBand"
+    if not ib and "ethernet" not in nic.protocols:
+        return "does not speak Ethernet"
+    if nic.port_speed_gbps < FABRIC_GBPS[fabric]:
+        return f"its ports run at {nic.port_speed_gbps:g} Gb/s, below the fabric's {FABRIC_GBPS[fabric]:g}"
+    return None
+
+
+def _why_not(server: Server, gpu: Gpu) -> str:
+    return compat_why_not(server, gpu) if max_boards(server, gpu) == 0 else ""

@@ -1,0 +1,169 @@
+"""Page 1: who the design is for, and the file it lives in."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from pydantic import ValidationError
+from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QToolButton,
+    QWidget,
+)
+
+from wizard.gui.forms import FormErrors, error_items
+from wizard.gui.icons import icon
+from wizard.gui.pages.base import Page
+from wizard.model.design import ProjectInfo
+
+LOGO_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
+CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CNY", "INR", "AUD", "CAD", "SEK", "NOK", "DKK")
+
+
+class ProjectPage(Page):
+    """Customer, project, architect, date, logo, currency and notes; file actions at hand."""
+
+    browse_logo = Signal()  # the window asks for a file through its one prompt method
+
+    def __init__(self, doc, catalog, live, file_actions: list[QWidget] | None = None) -> None:
+        super().__init__(
+            doc,
+            catalog,
+            live,
+            "Project",
+            "Who the design is for. These details go on the proposal's cover.",
+        )
+        if file_actions:
+            bar = QHBoxLayout()
+            for w in file_actions:
+                bar.addWidget(w)
+            bar.addStretch(1)
+            self.body.addLayout(bar)
+        form = self.form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.errors = FormErrors()
+        self.customer = QLineEdit()
+        self.customer.setPlaceholderText("e.g. Example Corp")
+        self.project_name = QLineEdit()
+        self.project_name.setPlaceholderText("e.g. Research GPU cluster")
+        self.architect = QLineEdit()
+        self.has_date = QCheckBox("Dated")
+        self.date = QDateEdit()
+        self.date.setCalendarPopup(True)
+        self.date.setDisplayFormat("yyyy-MM-dd")
+        self.logo = QLineEdit()
+        self.logo.setPlaceholderText("optional PNG, JPEG or SVG")
+        self.logo_button = QToolButton()
+        self.logo_button.setText("Browse…")
+        self.logo_button.setIcon(icon("open"))
+        self.logo_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.logo_preview = QLabel()
+        self.logo_preview.setFixedHeight(48)
+        self.currency = QComboBox()
+        self.currency.setEditable(True)
+        self.currency.addItems(CURRENCIES)
+        self.notes = QPlainTextEdit()
+        self.notes.setPlaceholderText("Anything the proposal should say about the customer's goals")
+        self.notes.setMinimumHeight(120)
+
+        self.errors.add(form, "customer", "Customer", self.customer)
+        self.errors.add(form, "project_name", "Project name", self.project_name)
+        self.errors.add(form, "architect", "Architect", self.architect)
+        self.errors.add(form, "date", "Date", self.date, self.has_date)
+        self.errors.add(form, "logo_path", "Customer logo", self.logo, self.logo_button)
+        form.addRow("", self.logo_preview)
+        self.errors.add(form, "currency", "Currency", self.currency)
+        self.errors.add(form, "notes", "Notes", self.notes)
+        self.body.addLayout(form)
+        self.body.addStretch(1)
+        self._problems: list[str] = []
+
+        for w in (self.customer, self.project_name, self.architect, self.logo):
+            w.textChanged.connect(self._edited)
+        self.notes.textChanged.connect(self._edited)
+        self.currency.currentTextChanged.connect(self._edited)
+        self.date.dateChanged.connect(self._edited)
+        self.has_date.toggled.connect(self._edited)
+        self.has_date.toggled.connect(self.date.setEnabled)
+        self.logo_button.clicked.connect(self.browse_logo)
+        self._reload()
+
+    def load(self) -> None:
+        p: ProjectInfo = self.doc.get("project")
+        self.customer.setText(p.customer)
+        self.project_name.setText(p.project_name)
+        self.architect.setText(p.architect)
+        self.has_date.setChecked(p.date is not None)
+        self.date.setEnabled(p.date is not None)
+        d = p.date or dt.date.today()
+        self.date.setDate(QDate(d.year, d.month, d.day))
+        self.logo.setText(p.logo_path or "")
+        self.currency.setCurrentText(p.currency)
+        if self.notes.toPlainText() != p.notes:
+            self.notes.setPlainText(p.notes)
+        self._validate(commit=False)
+
+    def values(self) -> dict:
+        q = self.date.date()
+        return {
+            "customer": self.customer.text().strip(),
+            "project_name": self.project_name.text().strip(),
+            "architect": self.architect.text().strip(),
+            "date": dt.date(q.year(), q.month(), q.day()) if self.has_date.isChecked() else None,
+            "logo_path": self.logo.text().strip() or None,
+            "currency": self.currency.currentText().strip().upper(),
+            "notes": self.notes.toPlainText(),
+        }
+
+    def _edited(self) -> None:
+        if not self._loading:
+            self._validate(commit=True)
+            self.update_complete()
+
+    def _validate(self, commit: bool) -> None:
+        values = self.values()
+        items: list[tuple[str, str]] = []
+        try:
+            info = ProjectInfo.model_validate(values)
+        except ValidationError as exc:
+            info = None
+            items = error_items(exc)
+        if not values["project_name"]:
+            items.append(("project_name", "give the project a name; it is the proposal's title"))
+        logo = values["logo_path"]
+        if logo:
+            path = Path(logo).expanduser()
+            if path.suffix.lower() not in LOGO_SUFFIXES:
+                items.append(("logo_path", f"'{path.name}' is not a PNG, JPEG or SVG file"))
+            elif not path.is_file():
+                items.append(("logo_path", f"no file at {path}"))
+        self._problems = self.errors.show(items)
+        self._show_logo(logo if not any(p == "logo_path" for p, _ in items) else None)
+        if info is not None and commit:
+            self.commit("project", info)
+
+    def _show_logo(self, logo: str | None) -> None:
+        pixmap = QPixmap(str(Path(logo).expanduser())) if logo else QPixmap()
+        self.form.setRowVisible(self.logo_preview, not pixmap.isNull())
+        if pixmap.isNull():
+            self.logo_preview.clear()
+        else:
+            self.logo_preview.setPixmap(
+                pixmap.scaledToHeight(48, Qt.TransformationMode.SmoothTransformation)
+            )
+
+    def set_logo(self, path: str) -> None:
+        self.logo.setText(path)
+
+    def problems(self) -> list[str]:
+        return list(self._problems)

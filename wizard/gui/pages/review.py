@@ -1,0 +1,340 @@
+"""Page 6: the live result. It refreshes a moment after any edit on any page (see sizing.py)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wizard.gui.icons import icon
+from wizard.gui.jobs import Job
+from wizard.gui.pages.base import Page
+from wizard.gui.reporting import font_files, render_diagrams
+from wizard.gui.widgets.cards import CardRow
+from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
+from wizard.gui.widgets.memory_bars import MemoryBars
+from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
+from wizard.model.result import Result, Severity, WorkloadResult
+
+WORKLOAD_COLUMNS = (
+    "Workload",
+    "GPUs",
+    "Sharing",
+    "Layout",
+    "Memory / GPU",
+    "Time to train",
+    "Allreduce / iteration",
+    "Tokens/s",
+)
+PLACEMENT_COLUMNS = ("GPU layout", "Mode", "GPUs", "Mean utilization", "Memory used / GPU")
+CALC_COLUMNS = ("Figure", "Value", "Unit", "Formula", "Inputs", "Source")
+
+
+def _num(v: float | None, unit: str = "", digits: int = 1) -> str:
+    if v is None:
+        return "—"
+    return f"{v:,.{digits}f}{(' ' + unit) if unit else ''}"
+
+
+def _table(columns: tuple[str, ...]) -> QTableWidget:
+    t = QTableWidget(0, len(columns))
+    t.setHorizontalHeaderLabels(columns)
+    t.verticalHeader().hide()
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setAlternatingRowColors(True)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    return t
+
+
+def _tab(*widgets: QWidget, stretch_last: bool = True) -> QWidget:
+    w = QWidget()
+    v = QVBoxLayout(w)
+    for i, child in enumerate(widgets):
+        v.addWidget(child, 1 if stretch_last and i == len(widgets) - 1 else 0)
+    if not stretch_last:
+        v.addStretch(1)
+    return w
+
+
+class ReviewPage(Page):
+    scrolling = False
+
+    def __init__(self, doc, catalog, live) -> None:
+        super().__init__(
+            doc,
+            catalog,
+            live,
+            "Review",
+            "The sized design. It follows every change on the earlier pages.",
+        )
+        self.problem = QLabel()
+        self.problem.setObjectName("problem")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        self.body.addWidget(self.problem)
+        self.cards = CardRow(
+            [
+                ("hosts", "hosts", "Hosts for capacity, HA and maintenance"),
+                ("gpus", "GPUs in total", "Hosts × GPUs per host"),
+                ("demand", "GPUs the workloads need", "Sum over workload groups"),
+                ("after", "GPUs after failures", "GPUs left after the HA policy's failures"),
+                ("utilization", "mean GPU utilization", "From the placement of every workload"),
+                ("power", "kW at full load", "Hosts and network at full load"),
+                ("racks", "racks", "Racks for hosts and network, within the power limit"),
+            ],
+            columns=7,
+        )
+        self.body.addWidget(self.cards)
+        self.tabs = QTabWidget()
+        self.body.addWidget(self.tabs, 1)
+
+        # Summary
+        self.bars = MemoryBars()
+        bars_title = QLabel("GPU memory per workload (GB per GPU of a replica)")
+        bars_title.setObjectName("sectionTitle")
+        self.workloads = _table(WORKLOAD_COLUMNS)
+        h = self.workloads.horizontalHeader()
+        for c in range(len(WORKLOAD_COLUMNS)):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.tabs.addTab(_tab(bars_title, self.bars, self.workloads), "Summary")
+
+        # Warnings and decisions
+        self.warnings = QListWidget()
+        self.warnings.setWordWrap(True)
+        self.decisions = QListWidget()
+        self.decisions.setWordWrap(True)
+        self.decisions.setAlternatingRowColors(True)
+        wt = QLabel("Warnings")
+        wt.setObjectName("sectionTitle")
+        dt = QLabel("Design decisions")
+        dt.setObjectName("sectionTitle")
+        w = QWidget()
+        v = QVBoxLayout(w)
+        v.addWidget(wt)
+        v.addWidget(self.warnings, 2)
+        v.addWidget(dt)
+        v.addWidget(self.decisions, 3)
+        self.tabs.addTab(w, "Warnings && decisions")
+
+        # Placement: identical GPU layouts counted together (thousands of GPUs stay readable).
+        self.placement = _table(PLACEMENT_COLUMNS)
+        ph = self.placement.horizontalHeader()
+        ph.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in range(1, len(PLACEMENT_COLUMNS)):
+            ph.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        self.placement_note = QLabel()
+        self.placement_note.setObjectName("muted")
+        self.placement_note.setWordWrap(True)
+        self.tabs.addTab(_tab(self.placement_note, self.placement), "Placement")
+
+        self.storage = StorageView()
+        self.tabs.addTab(self.storage, "Storage")
+        self.software = SoftwareView()
+        self.tabs.addTab(self.software, "Software")
+
+        self.bom = BomView()
+        self.tabs.addTab(self.bom, "BOM")
+        self.power = PowerView()
+        self.tabs.addTab(self.power, "Power && racks")
+
+        # The PDF's own drawings, rendered in the background and only while they are on screen.
+        self.diagrams = DiagramsView()
+        self.diagrams_tab = self.tabs.addTab(self.diagrams, "Diagrams")
+        self.diagram_job = Job(self)
+        self.diagram_job.finished.connect(self._diagrams_ready)
+        self.diagram_job.failed.connect(
+            lambda msg: self.diagrams.show_message(f"The diagrams could not be drawn: {msg}")
+        )
+        self._diagrams_revision = -1
+        self.tabs.currentChanged.connect(lambda _i: self._maybe_draw())
+
+        # Calculation log
+        self.calcs = _table(CALC_COLUMNS)
+        ch = self.calcs.horizontalHeader()
+        for c in range(len(CALC_COLUMNS)):
+            ch.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
+        ch.setStretchLastSection(True)
+        calc_note = QLabel("How every figure was reached: formula, inputs and source.")
+        calc_note.setObjectName("muted")
+        self.tabs.addTab(_tab(calc_note, self.calcs), "Calculations")
+
+        self.live.updated.connect(self.show_result)
+        self.live.updated.connect(self._maybe_draw)
+        self.show_result()
+
+    def initializePage(self) -> None:
+        self.live.current()
+        super().initializePage()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._maybe_draw()
+
+    def _maybe_draw(self) -> None:
+        """Draw the diagrams when they are on screen and out of date (never on the edit path)."""
+        if not self.isVisible() or self.tabs.currentIndex() != self.diagrams_tab:
+            return
+        r, design = self.live.result, self.live.design
+        if r is None or design is None:
+            self.diagrams.show_message("Shown once the design sizes.")
+            return
+        if self._diagrams_revision == self.live.revision:
+            return
+        self._diagrams_revision = self.live.revision
+        self.diagrams.status.setText("Drawing…")
+        catalog = self.catalog
+        self.diagram_job.start(lambda: (font_files(), render_diagrams(design, catalog, r)))
+
+    def _diagrams_ready(self, value: object) -> None:
+        fonts, diagrams = value  # type: ignore[misc]
+        register_fonts(fonts)
+        self.diagrams.show_diagrams(diagrams)
+
+    def problems(self) -> list[str]:
+        if self.live.result is None:
+            return self.live.problems or ["the design does not size yet"]
+        return []
+
+    # ------------------------------------------------------------------ showing
+
+    def show_result(self) -> None:
+        r = self.live.result
+        self.problem.setVisible(r is None)
+        if r is None:
+            lines = self.live.problems or ["the design is not complete"]
+            self.problem.setText("The design does not size yet:\n" + "\n".join(lines))
+            self.cards.clear()
+            self.bars.set_data([], 0)
+            for t in (self.workloads, self.calcs, self.placement):
+                t.setRowCount(0)
+            self.warnings.clear()
+            self.decisions.clear()
+            self.update_complete()
+            return
+        c = r.cluster
+        self.cards.set("hosts", f"{c.hosts_total:,}",
+                       f"{c.hosts_for_capacity} for capacity + {c.hosts_for_ha} for HA + "
+                       f"{c.hosts_for_maintenance} for maintenance")  # fmt: skip
+        self.cards.set("gpus", f"{c.gpus_total:,}")
+        self.cards.set("demand", f"{c.gpus_demand:,}")
+        self.cards.set("after", f"{c.gpus_after_failures:,}",
+                       f"after {c.host_failures_tolerated} host failure(s)")  # fmt: skip
+        self.cards.set("power", f"{r.power.total_kw:,.1f}" if r.power else "—")
+        self.cards.set("racks", f"{len(r.racks.racks)}" if r.racks else "—")
+        self.cards.set(
+            "utilization", f"{r.packing.mean_utilization:.0%}" if r.packing else "—",
+            None if r.packing else "Not available: the engine does not place workloads on "
+            "individual GPUs yet",
+        )  # fmt: skip
+        gpu = self.catalog.gpus.get(r.gpu)
+        self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
+        self._workloads(r.workloads)
+        self._placement(r)
+        self.storage.show_result(r.storage)
+        self.bom.show_result(r.bom)
+        self.power.show_result(r.power, r.racks)
+        self.software.show_result(r.software)
+        self._warnings(r)
+        self._calculations(r)
+        self.update_complete()
+
+    def _workloads(self, rows: list[WorkloadResult]) -> None:
+        t = self.workloads
+        t.setRowCount(len(rows))
+        for i, w in enumerate(rows):
+            layout = f"{w.replicas:,} × {w.gpus_per_replica} GPU"
+            if w.layout:
+                layout += f" (TP {w.layout.tensor_parallel} × PP {w.layout.pipeline_parallel})"
+            sharing = " ".join(x for x in (w.sharing_mode, w.slot_profile) if x) or "—"
+            if w.gpus_allocated is not None:
+                sharing += f" · {w.gpus_allocated:,.2f} GPUs packed"
+            cells = [
+                w.name,
+                f"{w.gpus_total:,}",
+                sharing,
+                layout,
+                _num(w.memory_gb.total, "GB"),
+                _num(w.time_to_train_hours, "h"),
+                _num(w.allreduce_seconds_per_iteration, "s", 3)
+                + (f" over {w.allreduce_link}" if w.allreduce_link else ""),
+                _num(w.inference_tokens_per_s_total, "", 0),
+            ]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if c in (1, 4, 5, 7):
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                t.setItem(i, c, item)
+
+    def _placement(self, r: Result) -> None:
+        t = self.placement
+        if r.packing is None:
+            t.setRowCount(0)
+            self.placement_note.setText("Not available: the sizing gave no GPU placement.")
+            return
+        groups: dict[tuple[str, str], list] = {}
+        for host in r.packing.hosts:
+            for g in host.gpus:
+                groups.setdefault((g.layout, g.mode), []).append(g)
+        rows = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        t.setRowCount(len(rows))
+        for i, ((layout, mode), gpus) in enumerate(rows):
+            util = sum(g.utilization for g in gpus) / len(gpus)
+            mem = sum(g.memory_used_gb for g in gpus) / len(gpus)
+            for c, text in enumerate(
+                [layout, mode, f"{len(gpus):,}", f"{util:.0%}", f"{mem:,.1f} GB"]
+            ):
+                item = QTableWidgetItem(text)
+                if c >= 2:
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                t.setItem(i, c, item)
+        p = r.packing
+        self.placement_note.setText(
+            f"{p.gpus_used:,} GPUs on {p.hosts_used:,} hosts carry the workloads, at "
+            f"{p.mean_utilization:.0%} mean utilization; GPUs with the same layout are counted "
+            "together."
+        )
+
+    def _warnings(self, r: Result) -> None:
+        self.warnings.clear()
+        icons = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
+        for w in r.warnings:
+            item = QListWidgetItem(icon(icons[w.severity]), w.message)
+            item.setToolTip(w.code)
+            self.warnings.addItem(item)
+        if not r.warnings:
+            self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
+        self.decisions.clear()
+        for d in r.decisions:
+            self.decisions.addItem(f"{d.id}. {d.text}\n    Reason: {d.reason}")
+
+    def _calculations(self, r: Result) -> None:
+        t = self.calcs
+        t.setRowCount(len(r.calculations))
+        for i, c in enumerate(r.calculations):
+            inputs = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                               for k, v in c.inputs.items())  # fmt: skip
+            for col, text in enumerate(
+                [c.id, f"{c.value:,.6g}", c.unit, c.formula, inputs, c.source]
+            ):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                t.setItem(i, col, item)
+        t.resizeColumnsToContents()
+        for col, most in ((3, 320), (4, 320), (0, 300)):
+            t.setColumnWidth(col, min(t.columnWidth(col), most))

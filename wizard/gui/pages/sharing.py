@@ -1,0 +1,313 @@
+"""Page 4: how each workload group gets its GPUs, and the engine's side-by-side comparison."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+from wizard.gui.forms import FormErrors, clean_message, error_items
+from wizard.gui.pages.base import Page
+from wizard.gui.terms import tip
+from wizard.gui.widgets.inputs import Choice
+from wizard.gui.widgets.workload_editor import KIND_SHORT, MODE_LABELS
+from wizard.model.catalog import Gpu
+from wizard.model.design import KubernetesPlatform, PlatformChoice, SharingMode, WorkloadGroup
+
+KUBERNETES_LABELS = {
+    KubernetesPlatform.NONE: "None: GPUs used directly in VMs",
+    KubernetesPlatform.VKS: "vSphere Kubernetes Service (VKS)",
+    KubernetesPlatform.OPENSHIFT: "Red Hat OpenShift on vSphere VMs",
+    KubernetesPlatform.UPSTREAM: "Upstream Kubernetes on VMs",
+}
+MODE_SHORT = {
+    "as-designed": "As designed",
+    "passthrough": "Passthrough",
+    "vgpu": "vGPU",
+    "mig": "MIG",
+    "remote": "Remote pool",
+}
+COMPARISON_ROWS = (
+    "Can serve this design",
+    "Physical GPUs",
+    "Hosts",
+    "Mean GPU utilization",
+    "Isolation",
+    "Live migration",
+    "HA behaviour",
+    "Licences",
+    "Caveats",
+)
+
+
+def mode_reason(mode: SharingMode, group: WorkloadGroup, gpu: Gpu | None) -> str | None:
+    """Why ``group`` cannot use ``mode`` (from its constraints and the GPU), or None."""
+    c = group.constraints
+    if mode is SharingMode.PASSTHROUGH and c.live_migration_required:
+        return "passthrough VMs cannot live-migrate, which this group requires"
+    if mode in (SharingMode.VGPU, SharingMode.REMOTE) and c.isolation_required:
+        return "no hardware isolation, which this group requires"
+    if mode is SharingMode.REMOTE and not c.remote_ok:
+        return "the group does not accept remote GPUs (see its constraints)"
+    if gpu is not None and mode is SharingMode.MIG and not gpu.mig_capable:
+        return f"the {gpu.name} has no MIG"
+    if gpu is not None and mode is SharingMode.VGPU and not gpu.vgpu_capable:
+        return f"the {gpu.name} does not support NVIDIA vGPU"
+    return None
+
+
+class SharingPage(Page):
+    def __init__(self, doc, catalog, live) -> None:
+        super().__init__(
+            doc,
+            catalog,
+            live,
+            "Sharing mode",
+            "How each group's VMs get GPUs. Modes a group cannot use are disabled, with the "
+            "reason in the tooltip.",
+        )
+        self._problems: list[str] = []
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(
+            ["Workload group", "Kind", "GPUs", "Constraints", "Sharing mode"]
+        )
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        h = self.table.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in (1, 2, 3):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(4, QHeaderView.ResizeMode.Fixed)
+        self.table.setColumnWidth(4, 290)
+        self.body.addWidget(self.table)
+        self.mode_errors = QLabel()
+        self.mode_errors.setObjectName("problem")
+        self.mode_errors.setWordWrap(True)
+        self.mode_errors.hide()
+        self.body.addWidget(self.mode_errors)
+        legend = QLabel(
+            "<br>".join(f"<b>{MODE_LABELS[m]}</b>: {tip(m.value)}" for m in SharingMode)
+        )
+        legend.setObjectName("muted")
+        legend.setWordWrap(True)
+        self.body.addWidget(legend)
+
+        platform = QGroupBox("Software platform")
+        pbox = QHBoxLayout(platform)
+        pf, pf2 = QFormLayout(), QFormLayout()
+        pbox.addLayout(pf, 1)
+        pbox.addLayout(pf2, 1)
+        self.platform_errors = FormErrors()
+        self.kubernetes = Choice.of(KubernetesPlatform, KUBERNETES_LABELS)
+        self.release = Choice([("The newest in the catalog", None)])
+        for r in sorted(catalog.software.values(), key=lambda r: r.release, reverse=True):
+            self.release.add(f"{r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch})", r.id)
+        row = QHBoxLayout()
+        self.platform_errors.add(pf, "kubernetes", "Kubernetes", self.kubernetes)
+        self.platform_errors.add(pf2, "nvaie_release", "NVIDIA AI Enterprise", self.release)
+        self.kubernetes.currentIndexChanged.connect(self._platform_edited)
+        self.release.currentIndexChanged.connect(self._platform_edited)
+        row.addWidget(platform)
+        self.body.addLayout(row)
+
+        box = QGroupBox("Side-by-side comparison for this design")
+        bv = QVBoxLayout(box)
+        self.comparison_note = QLabel()
+        self.comparison_note.setObjectName("note")
+        self.comparison_note.setWordWrap(True)
+        bv.addWidget(self.comparison_note)
+        # Modes side by side: one column per mode, one row per property.
+        self.comparison = QTableWidget(len(COMPARISON_ROWS), 0)
+        self.comparison.setVerticalHeaderLabels(COMPARISON_ROWS)
+        self.comparison.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.comparison.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.comparison.setWordWrap(True)
+        self.comparison.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.comparison.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.comparison.verticalHeader().setDefaultAlignment(
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        )
+        self.comparison.setMinimumHeight(300)
+        bv.addWidget(self.comparison)
+        self.body.addWidget(box, 3)
+        self.comparison_box = box
+        self.combos: list[Choice] = []
+        self.live.updated.connect(self._show_live)
+        self._reload()
+
+    def load(self) -> None:
+        platform: PlatformChoice = self.doc.get("platform")
+        self.kubernetes.put(platform.kubernetes)
+        self.release.put(platform.nvaie_release)
+        groups: list[WorkloadGroup] = self.doc.get("workloads")
+        gpu = self._gpu()
+        for old in self.combos:
+            old.hide()
+            old.deleteLater()
+        self.table.setRowCount(0)
+        self.table.setRowCount(len(groups))
+        self.combos = []
+        for i, g in enumerate(groups):
+            cells = [g.name, KIND_SHORT[g.kind], "—", _constraints(g)]
+            for c, text in enumerate(cells):
+                self.table.setItem(i, c, QTableWidgetItem(text))
+            combo = Choice.of(SharingMode, MODE_LABELS)
+            for m in SharingMode:
+                combo.set_reason(m, mode_reason(m, g, gpu), tip(m.value))
+            combo.put(g.sharing_mode)
+            combo.setToolTip(tip("sharing_mode"))
+            combo.currentIndexChanged.connect(lambda _i, row=i: self._mode_changed(row))
+            self.table.setCellWidget(i, 4, combo)
+            self.combos.append(combo)
+        # As tall as its rows (up to eight), so the comparison below gets the space.
+        rows = min(len(groups), 8) or 1
+        self.table.setFixedHeight(
+            self.table.horizontalHeader().height()
+            + rows * self.table.verticalHeader().defaultSectionSize()
+            + 2 * self.table.frameWidth()
+        )
+        self._show_live()
+
+    def _platform_edited(self) -> None:
+        if self._loading:
+            return
+        try:
+            choice = PlatformChoice.model_validate(
+                {"kubernetes": self.kubernetes.get(), "nvaie_release": self.release.get()}
+            )
+        except ValidationError as exc:
+            self.platform_errors.show(error_items(exc))
+            return
+        self.platform_errors.clear()
+        self.commit("platform", choice)
+
+    def _gpu(self) -> Gpu | None:
+        hw = self.doc.get("hardware")
+        return self.catalog.gpus.get(hw.gpu) if hw is not None else None
+
+    def _mode_changed(self, row: int) -> None:
+        if self._loading:
+            return
+        groups: list[WorkloadGroup] = list(self.doc.get("workloads"))
+        if not 0 <= row < len(groups):
+            return
+        mode = self.combos[row].get()
+        try:
+            updated = WorkloadGroup.model_validate(
+                {**groups[row].model_dump(), "sharing_mode": mode}
+            )
+        except ValidationError as exc:
+            self.mode_errors.setText(
+                f"{groups[row].name}: " + clean_message(exc.errors()[0]["msg"])
+            )
+            self.mode_errors.show()
+            return
+        groups[row] = updated
+        self.commit("workloads", groups)
+        self.live.refresh()
+        self.update_complete()
+
+    def _show_live(self) -> None:
+        result = self.live.result
+        groups = self.doc.get("workloads")
+        for i in range(min(len(groups), self.table.rowCount())):
+            text = "—"
+            if result is not None and i < len(result.workloads):
+                text = f"{result.workloads[i].gpus_total:,}"
+            item = QTableWidgetItem(text)
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(i, 2, item)
+        # problems the catalog checks find in the modes (e.g. MIG on a GPU without MIG)
+        lines = []
+        for p in self.live.compat:
+            if p.field.startswith("workloads[") and p.field.endswith(".sharing_mode"):
+                index = int(p.field[len("workloads[") : p.field.index("]")])
+                name = groups[index].name if index < len(groups) else p.field
+                lines.append(f"{name}: {p.message}")
+        self._problems = lines
+        self.mode_errors.setText("\n".join(lines))
+        self.mode_errors.setVisible(bool(lines))
+        self._show_comparison()
+        self.update_complete()
+
+    def _show_comparison(self) -> None:
+        result = self.live.result
+        options = result.sharing_comparison if result is not None else []
+        if result is None:
+            reason = self.live.problems[0] if self.live.problems else "the design is not complete"
+            self.comparison_note.setText(f"Shown once the design sizes ({reason}).")
+        elif not options:
+            self.comparison_note.setText(
+                "Not available: this version of the sizing engine does not compare the sharing "
+                "modes yet."
+            )
+        else:
+            self.comparison_note.setText(
+                "What this design needs under each mode, from the sizing engine. Greyed columns "
+                "cannot serve every group; the first row says why."
+            )
+        self.comparison.setVisible(bool(options))
+        self.body.setStretchFactor(self.comparison_box, 3 if options else 0)
+        self.comparison.setColumnCount(len(options))
+        self.comparison.setHorizontalHeaderLabels(
+            [MODE_SHORT.get(o.mode, o.label) for o in options]
+        )
+        for c, o in enumerate(options):
+            self.comparison.horizontalHeaderItem(c).setToolTip(o.label)
+        for c, o in enumerate(options):
+            cells = [
+                "yes" if o.available else f"no: {o.reason}",
+                f"{o.gpus:,}" if o.available else "—",
+                f"{o.hosts_total:,} ({o.hosts_for_capacity:,} for capacity)"
+                if o.available
+                else "—",
+                f"{o.mean_utilization:.0%}" if o.available else "—",
+                o.isolation,
+                o.live_migration,
+                o.ha_behaviour,
+                o.licences,
+                "\n".join(f"• {x}" for x in o.caveats) or "none",
+            ]
+            for r, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+                if not o.available:
+                    item.setForeground(QBrush(QColor("#8a949b")))
+                if o.mode == "as-designed":
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                self.comparison.setItem(r, c, item)
+        self.comparison.resizeRowsToContents()
+
+    def problems(self) -> list[str]:
+        if not self.doc.get("workloads"):
+            return ["add a workload group on the Workloads page"]
+        return list(self._problems)
+
+
+def _constraints(g: WorkloadGroup) -> str:
+    c = g.constraints
+    out = []
+    if c.isolation_required:
+        out.append("isolation")
+    if c.live_migration_required:
+        out.append("live migration")
+    if c.remote_ok:
+        out.append("remote OK")
+    return ", ".join(out) or "none"

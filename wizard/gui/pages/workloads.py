@@ -1,0 +1,315 @@
+"""Page 2: the workload groups, in a table, with an editor for the selected one.
+
+The Design holds only groups that validate. While the editor holds an answer that does not, the
+row keeps that draft (so switching rows loses nothing), shows the problem, and Next stays
+disabled with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wizard.gui.forms import error_items
+from wizard.gui.icons import icon
+from wizard.gui.pages.base import Page
+from wizard.gui.widgets.workload_editor import KIND_SHORT, MODE_LABELS, WorkloadEditor
+from wizard.model.design import ModelChoice, WorkloadGroup, WorkloadKind
+
+COLUMNS = ("Name", "Kind", "Members", "GPUs", "")
+DEFAULT_PRESET = "llama-3-8b"
+
+
+@dataclass
+class Row:
+    group: WorkloadGroup  # the last version that validated (what the Design holds)
+    draft: dict[str, Any] | None = None  # the editor's answers when they do not validate
+    error: str | None = None
+
+
+class WorkloadsPage(Page):
+    scrolling = False
+
+    def __init__(self, doc, catalog, live) -> None:
+        super().__init__(
+            doc,
+            catalog,
+            live,
+            "Workloads",
+            "What the GPUs are for. Add a group per kind of work; the editor asks only what "
+            "that kind needs. Hover a label for a one-sentence explanation.",
+        )
+        self.rows: list[Row] = []
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        lv.addWidget(self.table, 1)
+        buttons = QHBoxLayout()
+        self.add_button = self._button("Add", "add", "Add a workload group (Insert)")
+        self.dup_button = self._button("Duplicate", "duplicate", "Copy the selected group")
+        self.edit_button = self._button("Edit", "edit", "Edit the selected group (Enter)")
+        self.remove_button = self._button("Remove", "remove", "Remove the selected group (Delete)")
+        for b in (self.add_button, self.dup_button, self.edit_button, self.remove_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        lv.addLayout(buttons)
+        self.empty_note = QLabel("No workload groups yet: press Add to describe the first one.")
+        self.empty_note.setObjectName("note")
+        lv.addWidget(self.empty_note)
+        splitter.addWidget(left)
+
+        self.editor = WorkloadEditor(catalog)
+        self.editor_scroll = QScrollArea()
+        self.editor_scroll.setWidgetResizable(True)
+        self.editor_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.editor_scroll.setWidget(self.editor)
+        self.editor_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.editor_scroll.setMinimumWidth(420)
+        splitter.addWidget(self.editor_scroll)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([430, 630])
+        self.body.addWidget(splitter, 1)
+
+        self.add_button.clicked.connect(self.add_group)
+        self.dup_button.clicked.connect(self.duplicate_group)
+        self.edit_button.clicked.connect(self.edit_group)
+        self.remove_button.clicked.connect(self.remove_group)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.table.activated.connect(lambda _index: self.edit_group())
+        self.editor.edited.connect(self._editor_edited)
+        self.live.updated.connect(self._show_gpus)
+        QShortcut(QKeySequence(Qt.Key.Key_Insert), self, self.add_group)
+        delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table)
+        delete.activated.connect(self.remove_group)
+        self._reload()
+
+    def _button(self, text: str, icon_name: str, tooltip: str) -> QPushButton:
+        b = QPushButton(icon(icon_name), text)
+        b.setToolTip(tooltip)
+        return b
+
+    # ------------------------------------------------------------------ Design <-> rows
+
+    def load(self) -> None:
+        current = self.table.currentRow()
+        self.rows = [Row(g) for g in self.doc.get("workloads")]
+        self._fill_table()
+        if self.rows:
+            self._select(min(max(current, 0), len(self.rows) - 1))
+        else:
+            self._select(-1)
+
+    def on_external_change(self) -> None:
+        groups: list[WorkloadGroup] = self.doc.get("workloads")
+        if len(groups) != len(self.rows):
+            self.load()
+            return
+        for row, group in zip(self.rows, groups, strict=True):
+            if row.group != group:
+                row.group = group
+                if row.draft is None:
+                    self._refresh_row(self.rows.index(row))
+        i = self.table.currentRow()
+        if 0 <= i < len(self.rows) and self.rows[i].draft is None:
+            self.editor.load(self.rows[i].group)
+
+    def _store(self) -> None:
+        self.commit("workloads", [r.group for r in self.rows])
+
+    # ------------------------------------------------------------------ table
+
+    def _fill_table(self) -> None:
+        self.table.setRowCount(len(self.rows))
+        for i in range(len(self.rows)):
+            self._refresh_row(i)
+        self.empty_note.setVisible(not self.rows)
+        self._show_gpus()
+
+    def _refresh_row(self, i: int) -> None:
+        row = self.rows[i]
+        g = row.group
+        shown = row.draft or {}
+        name = shown.get("name", g.name)
+        kind = shown.get("kind", g.kind)
+        count = shown.get("count", g.count)
+        sized = "known GPUs per member" if g.gpus_per_member is not None else _sized_text(g)
+        cells = [name, KIND_SHORT[WorkloadKind(kind)], f"{count:,}"]
+        for c, text in enumerate(cells):
+            item = QTableWidgetItem(str(text))
+            item.setToolTip(f"{name}: sized from {sized}" if c < 2 else str(text))
+            if c == 2:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(i, c, item)
+        status = QTableWidgetItem(icon("error") if row.error else icon("ok"), "")
+        status.setToolTip(row.error or f"Valid. Sharing: {MODE_LABELS[g.sharing_mode]}")
+        self.table.setItem(i, 4, status)
+
+    def _show_gpus(self) -> None:
+        result = self.live.result
+        for i, row in enumerate(self.rows):
+            text = "—"
+            if result is not None and i < len(result.workloads) and row.draft is None:
+                text = f"{result.workloads[i].gpus_total:,}"
+            item = QTableWidgetItem(text)
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setToolTip(
+                "GPUs this group needs, from the live sizing"
+                if result
+                else "Shown once the hardware is chosen"
+            )
+            self.table.setItem(i, 3, item)
+
+    def _select(self, i: int) -> None:
+        has = 0 <= i < len(self.rows)
+        if has:
+            self.table.selectRow(i)
+        else:
+            self.table.clearSelection()
+        self._selection_changed()
+
+    def _selection_changed(self) -> None:
+        i = self.table.currentRow() if self.table.selectionModel().hasSelection() else -1
+        has = 0 <= i < len(self.rows)
+        self.editor_scroll.setEnabled(has)
+        self.editor.setVisible(has)
+        for b in (self.dup_button, self.edit_button, self.remove_button):
+            b.setEnabled(has)
+        if has:
+            row = self.rows[i]
+            self.editor.load(row.draft if row.draft is not None else row.group)
+            self._validate_editor(i, commit=False)
+
+    # ------------------------------------------------------------------ actions
+
+    def _unique(self, base: str) -> str:
+        names = {r.group.name for r in self.rows} | {(r.draft or {}).get("name") for r in self.rows}
+        if base not in names:
+            return base
+        n = 2
+        while f"{base} {n}" in names:
+            n += 1
+        return f"{base} {n}"
+
+    def add_group(self) -> None:
+        preset = DEFAULT_PRESET if DEFAULT_PRESET in self.catalog.models else None
+        preset = preset or next(iter(self.catalog.models), None)
+        group = WorkloadGroup(
+            name=self._unique("Workload group"),
+            kind=WorkloadKind.TRAINING,
+            model=ModelChoice(preset=preset) if preset else None,
+            gpus_per_member=None if preset else 1,
+        )
+        self.rows.append(Row(group))
+        self._after_structure_change(len(self.rows) - 1)
+        self.editor.name.setFocus()
+        self.editor.name.selectAll()
+
+    def duplicate_group(self) -> None:
+        i = self.table.currentRow()
+        if not 0 <= i < len(self.rows):
+            return
+        src = self.rows[i]
+        base = (src.draft or {}).get("name") or src.group.name
+        copy = src.group.model_copy(update={"name": self._unique(f"{base} (copy)")})
+        draft = dict(src.draft, name=copy.name) if src.draft else None
+        self.rows.insert(i + 1, Row(copy, draft, src.error))
+        self._after_structure_change(i + 1)
+
+    def edit_group(self) -> None:
+        if 0 <= self.table.currentRow() < len(self.rows):
+            self.editor.name.setFocus()
+
+    def remove_group(self) -> None:
+        i = self.table.currentRow()
+        if not 0 <= i < len(self.rows):
+            return
+        del self.rows[i]
+        self._after_structure_change(min(i, len(self.rows) - 1))
+
+    def _after_structure_change(self, select: int) -> None:
+        self._fill_table()
+        self._store()
+        self._select(select)
+        self.update_complete()
+
+    # ------------------------------------------------------------------ editing
+
+    def _editor_edited(self) -> None:
+        i = self.table.currentRow()
+        if 0 <= i < len(self.rows):
+            self._validate_editor(i, commit=True)
+            self._refresh_row(i)
+            self._show_gpus()
+            self.update_complete()
+
+    def _validate_editor(self, i: int, commit: bool) -> None:
+        values = self.editor.values()
+        items: list[tuple[str, str]] = []
+        group = None
+        try:
+            group = WorkloadGroup.model_validate(values)
+        except ValidationError as exc:
+            items = error_items(exc)
+        others = {r.group.name for j, r in enumerate(self.rows) if j != i}
+        if values["name"] and values["name"] in others:
+            items.append(("name", f"'{values['name']}' is already the name of another group"))
+            group = None
+        lines = self.editor.errors.show(items)
+        row = self.rows[i]
+        if group is None:
+            row.draft = values
+            row.error = lines[0] if lines else "does not validate"
+        else:
+            row.draft = None
+            row.error = None
+            if commit and group != row.group:
+                row.group = group
+                self._store()
+
+    def problems(self) -> list[str]:
+        if not self.rows:
+            return ["add at least one workload group"]
+        return [
+            f"group '{(r.draft or {}).get('name') or r.group.name}': {r.error}"
+            for r in self.rows
+            if r.error
+        ]
+
+
+def _sized_text(g: WorkloadGroup) -> str:
+    if g.model is None:
+        return "per-user need" if g.shared else "—"
+    if g.model.preset:
+        return g.model.preset
+    return "custom model"

@@ -1,0 +1,69 @@
+"""The live result: the engine re-runs a moment after the last edit, never on every keystroke.
+
+``size()`` takes well under a millisecond for the bundled designs, so it runs on the GUI thread;
+the short debounce only collapses bursts of edits (typing, spin-box auto-repeat) into one run.
+Anything slow (diagram rendering) listens to :attr:`LiveResult.updated` and runs elsewhere.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from wizard.engine.compat import Problem, check_design
+from wizard.engine.size import size
+from wizard.errors import UserError
+from wizard.gui.document import DesignDocument
+from wizard.model.catalog import Catalog
+from wizard.model.design import Design
+from wizard.model.result import Result
+
+DEBOUNCE_MS = 120
+
+
+class LiveResult(QObject):
+    """Holds the latest Result (or the reasons there is none) for the open design."""
+
+    updated = Signal()
+
+    def __init__(self, doc: DesignDocument, catalog: Catalog, parent: QObject | None = None):
+        super().__init__(parent)
+        self.doc = doc
+        self.catalog = catalog
+        self.design: Design | None = None
+        self.result: Result | None = None
+        self.problems: list[str] = []
+        self.compat: list[Problem] = []
+        self.revision = -1
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.refresh)
+        doc.changed.connect(lambda _origin: self._timer.start())
+
+    def refresh(self) -> None:
+        """Size the design now (also what the debounce timer calls)."""
+        self._timer.stop()
+        self.revision = self.doc.revision
+        self.design = self.doc.design()
+        self.result = None
+        self.compat = []
+        if self.design is None:
+            self.problems = self.doc.design_problems()
+        else:
+            self.compat = check_design(self.design, self.catalog)
+            try:
+                self.result = size(self.design, self.catalog)
+                self.problems = []
+            except UserError as exc:
+                self.problems = exc.problems
+            except Exception as exc:  # an engine bug must not take the window down
+                self.problems = [
+                    f"internal error in the sizing engine: {type(exc).__name__}: {exc}"
+                ]
+        self.updated.emit()
+
+    def current(self) -> Result | None:
+        """The result for the design as it is now, sizing at once if an edit is pending."""
+        if self.revision != self.doc.revision:
+            self.refresh()
+        return self.result

@@ -1,0 +1,137 @@
+"""Small input widgets: spin boxes with a 'none' value, and enum combo boxes with per-item
+reasons (an item that cannot be chosen is disabled and its tooltip says why)."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox, QWidget
+
+
+class OptionalSpin(QSpinBox):
+    """An integer where the minimum means 'not given' (shown as ``none_text``)."""
+
+    def __init__(self, low: int, high: int, none_text: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setRange(low - 1, high)
+        self.setSpecialValueText(none_text)
+        self._low = low
+
+    def get(self) -> int | None:
+        v = self.value()
+        return None if v < self._low else v
+
+    def put(self, value: int | None) -> None:
+        self.setValue(self.minimum() if value is None else value)
+
+
+class OptionalDouble(QDoubleSpinBox):
+    """A float where 0 means 'not given' (shown as ``none_text``)."""
+
+    def __init__(self, high: float, decimals: int, none_text: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setDecimals(decimals)
+        self.setRange(0, high)
+        self.setSpecialValueText(none_text)
+        self.setGroupSeparatorShown(True)
+
+    def get(self) -> float | None:
+        v = self.value()
+        return None if v <= 0 else v
+
+    def put(self, value: float | None) -> None:
+        self.setValue(0 if value is None else value)
+
+
+def int_spin(low: int, high: int, value: int = 1) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setGroupSeparatorShown(True)
+    return spin
+
+
+def double_spin(low: float, high: float, decimals: int, value: float) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setDecimals(decimals)
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setGroupSeparatorShown(True)
+    return spin
+
+
+class Choice(QComboBox):
+    """A combo box of (label, value) pairs that can disable items with a reason.
+
+    Values live in a Python list (Qt would turn a StrEnum into a plain str); each item's data is
+    its index in that list.
+    """
+
+    def __init__(self, items: list[tuple[str, object]] | None = None, parent=None):
+        super().__init__(parent)
+        self._values: list[object] = []
+        # Long item texts must not widen the page: the popup shows them whole.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(16)
+        for label, value in items or []:
+            self.add(label, value)
+
+    @classmethod
+    def of(cls, enum: type[Enum], labels: dict[object, str] | None = None) -> Choice:
+        return cls([((labels or {}).get(m, str(m.value)), m) for m in enum])
+
+    def add(self, label: str, value: object) -> None:
+        self._values.append(value)
+        self.addItem(label, len(self._values) - 1)
+
+    def clear(self) -> None:
+        super().clear()
+        self._values = []
+
+    def value_at(self, index: int) -> object:
+        key = self.itemData(index)
+        return None if key is None else self._values[key]
+
+    def index_of(self, value: object) -> int:
+        for i in range(self.count()):
+            key = self.itemData(i)
+            if key is not None and self._values[key] == value:
+                return i
+        return -1
+
+    def get(self) -> object:
+        return self.value_at(self.currentIndex()) if self.currentIndex() >= 0 else None
+
+    def put(self, value: object) -> None:
+        i = self.index_of(value)
+        if i >= 0:
+            self.setCurrentIndex(i)
+
+    def _item(self, value: object):
+        i = self.index_of(value)
+        model = self.model()
+        if i < 0 or not isinstance(model, QStandardItemModel):
+            return None
+        return model.item(i)
+
+    def set_reason(self, value: object, reason: str | None, base_tip: str = "") -> None:
+        """Disable the item for ``value`` with ``reason``, or enable it again when None."""
+        item = self._item(value)
+        if item is None:
+            return
+        if reason:
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+            item.setToolTip(f"Not available: {reason}")
+        else:
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEnabled)
+            item.setToolTip(base_tip)
+
+    def enabled(self, value: object) -> bool:
+        item = self._item(value)
+        return item is not None and bool(item.flags() & Qt.ItemFlag.ItemIsEnabled)
+
+    def reason(self, value: object) -> str:
+        item = self._item(value)
+        return item.toolTip() if item is not None else ""

@@ -1,0 +1,279 @@
+"""Read-only tables of Result parts for the Review page: storage and the software platform."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wizard.model.buildout import Bom, Power, Racks
+from wizard.model.platform import SoftwareResult, StorageResult
+
+
+def table(columns: tuple[str, ...], stretch: int | None = None) -> QTableWidget:
+    t = QTableWidget(0, len(columns))
+    t.setHorizontalHeaderLabels(columns)
+    t.verticalHeader().hide()
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setAlternatingRowColors(True)
+    t.setWordWrap(True)
+    h = t.horizontalHeader()
+    for c in range(len(columns)):
+        h.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
+    if stretch is not None:
+        h.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    t.setProperty("stretch", stretch)
+    # Wrapped rows take their height from the column widths, known only once laid out.
+    t.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    return t
+
+
+MAX_COLUMN = 300  # wider texts wrap inside the cell instead of scrolling the table sideways
+
+
+def fill(t: QTableWidget, rows: list[list[str]], right: tuple[int, ...] = ()) -> None:
+    t.setRowCount(len(rows))
+    for r, cells in enumerate(rows):
+        for c, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            item.setToolTip(text)
+            if c in right:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            t.setItem(r, c, item)
+    stretch = t.property("stretch")
+    for c in range(t.columnCount()):
+        if c != stretch:
+            t.resizeColumnToContents(c)
+            t.setColumnWidth(c, min(t.columnWidth(c), MAX_COLUMN))
+
+
+def _n(v: float | int | None, unit: str = "", digits: int = 1) -> str:
+    if v is None:
+        return "—"
+    return f"{v:,.{digits}f} {unit}".rstrip() if isinstance(v, float) else f"{v:,} {unit}".rstrip()
+
+
+def _title(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName("sectionTitle")
+    return label
+
+
+class StorageView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        v = QVBoxLayout(self)
+        self.summary = table(("Figure", "Value"), stretch=1)
+        self.needs = table(
+            ("Workload", "Dataset", "Checkpoints", "Model files", "Read GB/s", "Basis"), stretch=5
+        )
+        self.gds = QLabel()
+        self.gds.setWordWrap(True)
+        self.gds.setObjectName("muted")
+        v.addWidget(_title("Shared storage for training data"))
+        v.addWidget(self.summary, 3)
+        v.addWidget(self.gds)
+        v.addWidget(_title("Per workload"))
+        v.addWidget(self.needs, 2)
+
+    def show_result(self, s: StorageResult | None) -> None:
+        if s is None:
+            fill(self.summary, [["Storage", "not part of this result"]])
+            fill(self.needs, [])
+            self.gds.setText("")
+            return
+        fill(
+            self.summary,
+            [
+                ["System", s.system_name or "none chosen"],
+                ["Capacity needed (with headroom)", _n(s.capacity_needed_tb, "TB", 2)],
+                ["Datasets (all versions)", _n(s.datasets_gb, "GB")],
+                ["Checkpoints", _n(s.checkpoints_gb, "GB")],
+                ["Model files", _n(s.model_files_gb, "GB")],
+                ["Read throughput needed", _n(s.read_gbs_needed, "GB/s", 2)],
+                ["Busiest host's read", _n(s.read_gbs_per_host_needed, "GB/s", 2)],
+                ["A host's network carries", _n(s.host_network_gbs, "GB/s", 2)],
+                ["Nodes" + (" (given)" if s.nodes_given else " (sized)"), _n(s.nodes)],
+                [
+                    "Nodes for capacity / for throughput",
+                    f"{_n(s.nodes_for_capacity)} / {_n(s.nodes_for_throughput)}",
+                ],
+                ["Usable capacity", _n(s.usable_tb, "TB")],
+                ["Read throughput available", _n(s.read_gbs_available, "GB/s", 1)],
+                ["Rack units", _n(s.rack_units, "U")],
+            ],
+        )
+        self.gds.setText(
+            "GPUDirect Storage: possible on every link of the path."
+            if s.gpudirect_storage
+            else "GPUDirect Storage is not possible: " + "; ".join(s.gpudirect_storage_blockers)
+        )
+        fill(
+            self.needs,
+            [
+                [
+                    n.workload,
+                    _n(n.dataset_gb, "GB"),
+                    _n(n.checkpoints_gb, "GB"),
+                    _n(n.model_files_gb, "GB"),
+                    _n(n.read_gbs, "", 2),
+                    f"{n.dataset_basis}; {n.read_basis}",
+                ]
+                for n in s.needs
+            ],
+            right=(1, 2, 3, 4),
+        )
+
+
+class SoftwareView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        v = QVBoxLayout(self)
+        self.headline = QLabel()
+        self.headline.setWordWrap(True)
+        self.components = table(("Layer", "Component", "Version", "Needed for"), stretch=3)
+        self.checklist = table(("Where", "Setting", "Value", "Modes", "Why"), stretch=4)
+        v.addWidget(self.headline)
+        v.addWidget(_title("Components"))
+        v.addWidget(self.components, 2)
+        v.addWidget(_title("Settings before go-live"))
+        v.addWidget(self.checklist, 3)
+
+    def show_result(self, s: SoftwareResult | None) -> None:
+        if s is None:
+            self.headline.setText("The software platform is not part of this result.")
+            fill(self.components, [])
+            fill(self.checklist, [])
+            return
+        cert = s.certification
+        self.headline.setText(
+            f"<b>{s.release_name or 'No NVIDIA AI Enterprise release'}</b>"
+            + (f" · vGPU {s.vgpu_branch}" if s.vgpu_branch else "")
+            + (f" · driver {s.driver_branch}" if s.driver_branch else "")
+            + f" · Kubernetes: {s.kubernetes} · server certification: {cert.status}"
+        )
+        fill(
+            self.components,
+            [[c.layer, c.name, c.version or "—", c.needed_for] for c in s.components],
+        )
+        fill(
+            self.checklist,
+            [[i.scope, i.setting, i.value, ", ".join(i.modes), i.reason] for i in s.checklist],
+        )
+
+
+class BomView(QWidget):
+    """The bill of materials as the engine lists it; prices only from a user's price list."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        v = QVBoxLayout(self)
+        self.note = QLabel()
+        self.note.setObjectName("muted")
+        self.note.setWordWrap(True)
+        self.lines = table(
+            ("Category", "Description", "Part number", "Quantity", "Unit", "Source"), stretch=1
+        )
+        v.addWidget(self.note)
+        v.addWidget(self.lines, 1)
+
+    def show_result(self, bom: Bom | None) -> None:
+        if bom is None:
+            self.note.setText("The bill of materials is not part of this result.")
+            fill(self.lines, [])
+            return
+        self.note.setText(
+            f"{len(bom.lines)} lines. No prices ship with the program: the Export page writes the "
+            "BOM as CSV or XLSX, priced from your own price list if you give one."
+        )
+        fill(
+            self.lines,
+            [
+                [
+                    ln.category.value,
+                    ln.description,
+                    ln.part_number or "—",
+                    f"{ln.quantity:,}",
+                    ln.unit,
+                    ln.source,
+                ]
+                for ln in bom.lines
+            ],
+            right=(3,),
+        )
+
+
+class PowerView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        v = QVBoxLayout(self)
+        self.power_note = QLabel()
+        self.power_note.setWordWrap(True)
+        self.items = table(("Item", "Count", "W each", "W total", "Source"), stretch=4)
+        self.racks_note = QLabel()
+        self.racks_note.setWordWrap(True)
+        self.racks = table(("Rack", "Role", "Used U", "Power", "Hosts"), stretch=4)
+        v.addWidget(_title("Power"))
+        v.addWidget(self.power_note)
+        v.addWidget(self.items, 2)
+        v.addWidget(_title("Racks"))
+        v.addWidget(self.racks_note)
+        v.addWidget(self.racks, 2)
+
+    def show_result(self, power: Power | None, racks: Racks | None) -> None:
+        if power is None:
+            self.power_note.setText("Power is not part of this result.")
+            fill(self.items, [])
+        else:
+            self.power_note.setText(
+                f"<b>{power.total_kw:,.1f} kW</b> in total ({power.btu_per_hour:,.0f} BTU/h of "
+                f"heat): {power.hosts} hosts at {power.host_w:,.0f} W each "
+                f"({power.gpu_w_per_host:,.0f} W of GPUs + {power.baseline_w_per_host:,.0f} W "
+                f"platform) and {power.network_w:,.0f} W of network. Power supplies installed: "
+                f"{power.psu_installed_w:,.0f} W per host, {power.psu_redundant_w:,.0f} W with "
+                "half of them failed."
+            )
+            fill(
+                self.items,
+                [
+                    [
+                        i.item,
+                        f"{i.count:,}",
+                        f"{i.watts_each:,.0f}",
+                        f"{i.watts_total:,.0f}",
+                        i.source,
+                    ]
+                    for i in power.items
+                ],
+                right=(1, 2, 3),
+            )
+        if racks is None:
+            self.racks_note.setText("Racks are not part of this result.")
+            fill(self.racks, [])
+            return
+        self.racks_note.setText(
+            f"{len(racks.racks)} rack{'s' if len(racks.racks) != 1 else ''} of {racks.rack_units}U at {racks.power_limit_kw:g} kW each: "
+            f"{racks.host_racks} for hosts, {racks.network_racks} for the network; at most "
+            f"{racks.hosts_per_rack} hosts per rack, limited by {racks.limited_by}."
+        )
+        fill(
+            self.racks,
+            [
+                [
+                    r.name,
+                    r.role,
+                    f"{r.used_u} / {r.height_u}",
+                    f"{r.power_w / 1000:,.1f} / {r.power_limit_w / 1000:,.1f} kW",
+                    ", ".join(str(h + 1) for h in r.hosts) or "—",
+                ]
+                for r in racks.racks
+            ],
+            right=(2, 3),
+        )

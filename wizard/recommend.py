@@ -1,0 +1,268 @@
+""" "Recommend for me" on the hardware page: a choice of hardware with the reason for each part.
+
+Qt-free so it can be tested headless. The GPU is chosen by sizing the design on every GPU that
+can serve it (the engine decides, not a rule of thumb); the server, network and NIC follow from
+the chosen GPU and from the traffic the sized design has between hosts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wizard.engine.size import size
+from wizard.errors import UserError
+from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server, max_boards
+from wizard.model.design import (
+    FABRIC_GBPS,
+    Design,
+    Fabric,
+    Hardware,
+    Rdma,
+    SharingMode,
+    WorkloadKind,
+)
+from wizard.model.result import Result, Severity
+
+TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
+
+
+@dataclass
+class Recommendation:
+    hardware: Hardware
+    reasons: dict[str, str] = field(default_factory=dict)  # Hardware field -> why
+
+
+def gpus_per_host_max(server: Server, gpu: Gpu) -> int:
+    """GPUs the server holds, within the design's limit per host, in whole boards."""
+    limit = Hardware.model_fields["gpus_per_host"].metadata
+    most = min(m.le for m in limit if hasattr(m, "le"))
+    per_board = gpu.gpus_per_board
+    return min(max_boards(server, gpu) * per_board, most // per_board * per_board)
+
+
+def recommend_server(catalog: Catalog, gpu: Gpu) -> tuple[Server, str] | None:
+    """The server that holds the most of this GPU; ties go to NVIDIA-Certified systems, then to
+    those with GPUDirect RDMA affinity, then to fewer rack units."""
+    servers = catalog.servers_for_gpu(gpu)
+    if not servers:
+        return None
+
+    def key(s: Server) -> tuple:
+        bridges = gpu.nvlink.kind.value == "bridge" and s.nvlink_bridge_support
+        return (
+            -gpus_per_host_max(s, gpu),
+            s.certification is not Certification.CERTIFIED,
+            not s.gdr_affinity,
+            not bridges,
+            s.rack_units,
+            s.id,
+        )
+
+    best = min(servers, key=key)
+    n = gpus_per_host_max(best, gpu)
+    extras = []
+    if best.certification is Certification.CERTIFIED:
+        extras.append("NVIDIA-Certified")
+    if best.gdr_affinity:
+        extras.append("NICs can share a PCIe switch or root complex with the GPUs (GPUDirect RDMA)")
+    why = (
+        f"holds {n} {gpu.name} GPUs, the most of the {len(servers)} catalog servers that can take "
+        f"this GPU" + (f"; {'; '.join(extras)}" if extras else "")
+    )
+    return best, why
+
+
+def _spans_hosts(result: Result, gpus_per_host: int) -> bool:
+    """Whether GPU traffic crosses the network: a replica larger than a host, or data-parallel
+    training whose replicas cannot all share one host."""
+    for w in result.workloads:
+        if not w.gpus_total:
+            continue
+        if w.gpus_per_replica > gpus_per_host:
+            return True
+        data_parallel = w.kind in ("training", "fine-tuning") and w.sized_from == "model"
+        if data_parallel and w.replicas > 1 and w.gpus_per_replica * w.replicas > gpus_per_host:
+            return True
+    return False
+
+
+def recommend_network(design: Design, result: Result | None, gpu: Gpu) -> tuple[Fabric, Rdma, str]:
+    modes = {g.sharing_mode for g in design.workloads}
+    if SharingMode.REMOTE in modes:
+        return (
+            Fabric.GBE_100,
+            Rdma.PVRDMA,
+            "remote GPU pools reach GPUs over the network; the reference architecture gives them "
+            "100 GbE with PVRDMA for minimal latency",
+        )
+    if result is not None and _spans_hosts(result, design.hardware.gpus_per_host):
+        fabric = Fabric.GBE_200 if gpu.pcie_gen >= 5 else Fabric.GBE_100
+        return (
+            fabric,
+            Rdma.ROCE,
+            "training traffic crosses hosts every iteration (gradient allreduce); at 25 GbE it "
+            "dominates the iteration (the seed's BERT-Large example: 870 ms per iteration), so "
+            f"{FABRIC_GBPS[fabric]:g} GbE with RoCE v2 matches a PCIe Gen {gpu.pcie_gen} GPU better",
+        )
+    return (
+        Fabric.GBE_25,
+        Rdma.NONE,
+        "no GPU traffic crosses hosts in this design; 25 GbE carries data loading and management",
+    )
+
+
+def recommend_nic(catalog: Catalog, fabric: Fabric, rdma: Rdma) -> tuple[Nic, str] | None:
+    """The slowest sufficient NIC that speaks the fabric and the RDMA flavour, preferring plain
+    NICs over DPUs and GPUDirect RDMA support."""
+    ib = fabric.value.startswith("ib-")
+    speed = FABRIC_GBPS[fabric]
+    wanted_rdma = {Rdma.ROCE: "roce-v2", Rdma.INFINIBAND: "infiniband", Rdma.PVRDMA: "roce-v2"}
+    candidates = [
+        n
+        for n in catalog.nics.values()
+        if ("infiniband" if ib else "ethernet") in n.protocols
+        and n.port_speed_gbps >= speed
+        and (rdma is Rdma.NONE or wanted_rdma[rdma] in n.rdma)
+    ]
+    if not candidates:
+        return None
+    best = min(
+        candidates,
+        key=lambda n: (n.port_speed_gbps, not n.gpudirect_rdma, n.kind.value != "nic", n.id),
+    )
+    why = f"{best.ports} x {best.port_speed_gbps:g} Gb/s, the slowest catalog NIC that runs {fabric.value}"
+    if rdma is not Rdma.NONE:
+        why += f" with {rdma.value}"
+    if best.gpudirect_rdma:
+        why += "; supports GPUDirect RDMA"
+    return best, why
+
+
+@dataclass(frozen=True)
+class _Scored:
+    gpu: Gpu
+    server: Server
+    result: Result
+    power_w: float
+
+
+def _required_modes(design: Design) -> set[SharingMode]:
+    return {g.sharing_mode for g in design.workloads}
+
+
+def _candidate(design: Design, catalog: Catalog, gpu: Gpu) -> _Scored | None:
+    modes = _required_modes(design)
+    training = any(g.kind in TRAINING_KINDS for g in design.workloads)
+    if training and gpu.gpus_per_board > 1:
+        return None  # boards of several small GPUs (A16) are made for virtual desktops
+    if SharingMode.MIG in modes and not gpu.mig_capable:
+        return None
+    if SharingMode.VGPU in modes and not gpu.vgpu_capable:
+        return None
+    pick = recommend_server(catalog, gpu)
+    if pick is None:
+        return None
+    server, _ = pick
+    hw = design.hardware.model_copy(
+        update={
+            "gpu": gpu.id,
+            "server": server.id,
+            "gpus_per_host": gpus_per_host_max(server, gpu),
+            "nic": None,
+            "nvlink": gpu.nvlink.kind.value == "sxm",
+            "gpudirect_rdma": False,
+        }
+    )
+    trial = design.model_copy(update={"hardware": hw})
+    try:
+        result = size(trial, catalog)
+    except (UserError, ValueError):
+        return None
+    c = result.cluster
+    power = c.hosts_total * server.baseline_power_w + c.gpus_total * gpu.tdp_w / gpu.gpus_per_board
+    return _Scored(gpu, server, result, power)
+
+
+def recommend_gpu(design: Design, catalog: Catalog) -> tuple[Gpu, str] | None:
+    """Size the design on every GPU that supports its sharing modes; pick the one with the fewest
+    sizing warnings, then the fewest hosts, then the least power (GPU TDP plus host baseline)."""
+    scored = [s for g in catalog.gpus.values() if (s := _candidate(design, catalog, g))]
+    if not scored:
+        return None
+
+    def warnings(s: _Scored) -> int:
+        return sum(w.severity is not Severity.INFO for w in s.result.warnings)
+
+    ranked = sorted(
+        scored,
+        key=lambda s: (warnings(s), s.result.cluster.hosts_total, s.power_w, s.gpu.id),
+    )
+    best = ranked[0]
+    c = best.result.cluster
+    modes = ", ".join(sorted(m.value for m in _required_modes(design))) or "any"
+    why = (
+        f"sized on all {len(scored)} GPUs that suit the sharing modes ({modes}) and fit a catalog "
+        f"server: {c.hosts_total} hosts and {c.gpus_total} GPUs at about {best.power_w / 1000:,.1f} kW, "
+        "the fewest hosts and then the least power"
+        + (" with no sizing warnings" if not warnings(best) else "")
+        + ". Next: "
+        + "; ".join(
+            f"{s.gpu.name} ({s.result.cluster.hosts_total} hosts, {s.power_w / 1000:,.1f} kW)"
+            for s in ranked[1:3]
+        )
+    )
+    return best.gpu, why
+
+
+def recommend(design: Design, catalog: Catalog, keep_gpu: bool = True) -> Recommendation:
+    """A whole hardware choice for ``design``. With ``keep_gpu`` the design's GPU stays and the
+    rest is chosen around it."""
+    reasons: dict[str, str] = {}
+    gpu = catalog.gpus.get(design.hardware.gpu) if keep_gpu else None
+    if gpu is None:
+        picked = recommend_gpu(design, catalog)
+        if picked is None:
+            raise UserError("no catalog GPU and server can serve these workloads")
+        gpu, reasons["gpu"] = picked
+    pick = recommend_server(catalog, gpu)
+    if pick is None:
+        raise UserError(f"no catalog server can hold the {gpu.name}")
+    server, reasons["server"] = pick
+    per_host = gpus_per_host_max(server, gpu)
+    reasons["gpus_per_host"] = (
+        f"every slot filled: {per_host} per host keeps multi-GPU jobs inside one host"
+    )
+    hw = design.hardware.model_copy(
+        update={
+            "gpu": gpu.id,
+            "server": server.id,
+            "gpus_per_host": per_host,
+            "nvlink": gpu.nvlink.kind.value == "sxm"
+            or (gpu.nvlink.kind.value == "bridge" and server.nvlink_bridge_support),
+            "gpudirect_rdma": False,
+            "rdma": Rdma.NONE,
+            "nic": None,
+        }
+    )
+    if hw.nvlink:
+        reasons["nvlink"] = (
+            "on the SXM baseboard" if gpu.nvlink.kind.value == "sxm" else "bridges fit this server"
+        )
+    trial = design.model_copy(update={"hardware": hw})
+    try:
+        result = size(trial, catalog)
+    except (UserError, ValueError):
+        result = None
+    fabric, rdma, reasons["fabric"] = recommend_network(trial, result, gpu)
+    nic = recommend_nic(catalog, fabric, rdma)
+    update: dict[str, object] = {"fabric": fabric, "rdma": rdma}
+    if nic is not None:
+        update["nic"] = nic[0].id
+        reasons["nic"] = nic[1]
+        if rdma is Rdma.ROCE and nic[0].gpudirect_rdma and server.gdr_affinity:
+            update["gpudirect_rdma"] = True
+            reasons["gpudirect_rdma"] = (
+                "the NIC and the server's PCIe layout allow it; it skips host memory on every "
+                "transfer between GPUs in different hosts"
+            )
+    return Recommendation(Hardware.model_validate({**hw.model_dump(), **update}), reasons)
