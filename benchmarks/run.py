@@ -1,21 +1,65 @@
-"""Speed of the sizing engine on the bundled examples and on generated designs.
+"""Speed and memory of gpuwizard at every scale, against the budgets in the README.
 
-Run with ``python benchmarks/run.py``; prints a table. Budgets live in the README.
+Run from the repository root with ``python benchmarks/run.py`` (``--quick`` skips the GUI and
+the largest growth step); it prints the machine and one table, and takes a minute or two.
+
+- ``size()`` for every bundled example (budget: 50 ms each);
+- ``size()`` for generated designs of 8, 64, 512 and 4,096 GPUs with development users in
+  proportion (10,000 at 4,096 GPUs; budget: 1 s), mixing passthrough training jobs, MIG and
+  time-sliced vGPU users and a vGPU inference service;
+- peak Python memory of one ``size()`` (tracemalloc) and the process's peak RSS;
+- growth: the time at 2n over the time at n, against n log n's ratio 2 (1 + ln 2 / ln n);
+- the PDF report of every example and of the largest design: time and pages (``enterprise``
+  budget: 3 s);
+- the wizard window's cold start to its first page shown, in a fresh process (budget: 1.5 s).
 """
 
 from __future__ import annotations
 
+import argparse
+import math
+import os
 import platform
+import resource
 import statistics
+import subprocess
+import sys
+import textwrap
 import time
+import tracemalloc
+from pathlib import Path
 
-from wizard.bundled import example_names, example_text
-from wizard.catalog_loader import load_catalog
-from wizard.engine.size import size
-from wizard.io import design_from_dict, design_from_text
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from wizard.bundled import example_names, example_text  # noqa: E402
+from wizard.catalog_loader import load_catalog  # noqa: E402
+from wizard.engine.size import size  # noqa: E402
+from wizard.io import design_from_dict, design_from_text  # noqa: E402
+
+EXAMPLE_BUDGET_S = 0.050
+LARGE_BUDGET_S = 1.0
+PDF_BUDGET_S = 3.0
+GUI_BUDGET_S = 1.5
+NOISE = 1.25  # timing noise allowed on the growth ratio
 
 
-def _time(fn, repeat: int = 20) -> float:
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} logical cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def median_time(fn, repeat: int) -> float:
     samples = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -24,48 +68,176 @@ def _time(fn, repeat: int = 20) -> float:
     return statistics.median(samples)
 
 
-def _generated(gpus: int, users: int):
-    per_host = 8
-    return design_from_dict(
-        {
-            "workloads": [
-                {"name": "Training jobs", "kind": "training", "count": max(gpus // 4, 1),
-                 "gpus_per_member": 4},
-                {"name": "Data scientists", "kind": "development", "count": users,
-                 "shared": {"gpu_memory_gb": 10, "concurrency": 0.5}},
-            ],
-            "hardware": {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": per_host},
-        }
-    )  # fmt: skip
+def peak_memory_mb(fn) -> float:
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+
+
+def generated(gpus: int):
+    """A design of about ``gpus`` GPUs: four-GPU passthrough training jobs, a vGPU inference
+    service, and development users in proportion (10,000 at 4,096 GPUs), half on MIG 1g.10gb
+    instances and half on 20 GB time-sliced vGPUs, half of them active at once."""
+    users = round(10_000 * gpus / 4096)
+    mig_users, vgpu_users = users // 2, users - users // 2
+    # Active users take about 1/7 (MIG) and 1/4 (vGPU) of a GPU each; training fills the rest.
+    dev_gpus = mig_users * 0.5 / 7 + vgpu_users * 0.5 / 4
+    jobs = max(1, round((gpus - dev_gpus) * 0.9 / 4))
+    doc = {
+        "workloads": [
+            {"name": "Training jobs", "kind": "training", "count": jobs, "gpus_per_member": 4},
+            {"name": "Assistant", "kind": "inference", "count": max(1, gpus // 64),
+             "model": {"preset": "llama-3-8b"}, "precision": "fp8",
+             "inference": {"context_length": 4096, "concurrent_sequences": 4},
+             "sharing_mode": "vgpu"},
+            {"name": "Data scientists (MIG)", "kind": "development", "count": mig_users,
+             "shared": {"gpu_memory_gb": 10, "concurrency": 0.5},
+             "constraints": {"isolation_required": True}, "sharing_mode": "mig"},
+            {"name": "Data scientists (vGPU)", "kind": "development", "count": vgpu_users,
+             "shared": {"gpu_memory_gb": 20, "concurrency": 0.5}, "sharing_mode": "vgpu"},
+        ],
+        "hardware": {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8,
+                     "nic": "cx7-ndr-1p", "nics_per_host": 8, "fabric": "ib-ndr",
+                     "rdma": "infiniband", "nvlink": True},
+        "ha": {"level": "n+1"},
+    }  # fmt: skip
+    doc["workloads"] = [w for w in doc["workloads"] if w["count"]]
+    return design_from_dict(doc), users
+
+
+def row(case: str, value: str, budget: str = "", verdict: str = "") -> None:
+    print(f"{case:<52} {value:>14} {budget:>10} {verdict:>7}")
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def bench_size(catalog, quick: bool) -> None:
+    for name in example_names():
+        design = design_from_text(example_text(name))
+        t = median_time(lambda d=design: size(d, catalog), 20)
+        row(f"size() {name}", f"{t * 1000:.1f} ms", "50 ms", verdict(t < EXAMPLE_BUDGET_S))
+    times: dict[int, float] = {}
+    for gpus in (8, 64, 512, 1024, 2048, 4096, *(() if quick else (8192,))):
+        design, users = generated(gpus)
+        result = size(design, catalog)
+        t = median_time(lambda d=design: size(d, catalog), 5 if gpus <= 4096 else 3)
+        times[gpus] = t
+        label = f"size() {result.cluster.gpus_demand:,} GPUs, {users:,} users"
+        budget = "1 s" if gpus == 4096 else ""
+        ok = verdict(t < LARGE_BUDGET_S) if gpus == 4096 else ""
+        row(label, f"{t * 1000:.1f} ms", budget, ok)
+        if gpus in (512, 4096):
+            mb = peak_memory_mb(lambda d=design: size(d, catalog))
+            row(f"  peak Python memory, {gpus:,}-GPU design", f"{mb:.1f} MB")
+    for n in sorted(times):
+        if 2 * n in times and n >= 512:
+            ratio = times[2 * n] / times[n]
+            bound = 2 * (1 + math.log(2) / math.log(n))
+            row(
+                f"growth size() {n:,} -> {2 * n:,} GPUs (t(2n)/t(n))",
+                f"{ratio:.2f}",
+                f"{bound:.2f}",
+                verdict(ratio <= bound * NOISE),
+            )
+
+
+def bench_pdf(catalog) -> None:
+    try:
+        from pypdf import PdfReader
+
+        from reports.data import build_data
+        from reports.document import ReportOptions, build_pdf
+    except ImportError as exc:
+        row(f"PDF report: not available ({exc.name})", "-")
+        return
+    import io
+
+    cases = [(n, design_from_text(example_text(n))) for n in example_names()]
+    cases.append(("largest (4,096 GPUs, 10,000 users)", generated(4096)[0]))
+    for name, design in cases:
+        start = time.perf_counter()
+        pdf = build_pdf(build_data(design, catalog), ReportOptions())
+        t = time.perf_counter() - start
+        pages = len(PdfReader(io.BytesIO(pdf)).pages)
+        enterprise = name == "enterprise"
+        row(
+            f"PDF {name} ({pages} pages)",
+            f"{t * 1000:.0f} ms",
+            "3 s" if enterprise else "",
+            verdict(t < PDF_BUDGET_S) if enterprise else "",
+        )
+
+
+COLD_START = textwrap.dedent(
+    """
+    import sys, time
+    t0 = float(sys.argv[1])
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+    app = QApplication(sys.argv[:1])
+
+    def shown():
+        from wizard.gui.main_window import MainWindow
+        windows = [w for w in app.topLevelWidgets() if isinstance(w, MainWindow)]
+        if windows and windows[0].isVisible() and windows[0].wizard.currentPage() is not None:
+            app.processEvents()
+            print(f"{time.time() - t0:.4f}", flush=True)
+            app.exit(0)
+        else:
+            QTimer.singleShot(5, shown)
+
+    QTimer.singleShot(0, shown)
+    from wizard.cli import main
+    sys.exit(main(["--no-user-catalog", "gui"]))
+    """
+)
+
+
+def bench_gui() -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    samples = []
+    for _ in range(3):
+        start = time.time()
+        proc = subprocess.run(
+            [sys.executable, "-c", COLD_START, repr(start)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        lines = proc.stdout.split()
+        if proc.returncode != 0 or not lines:
+            row("GUI cold start: failed", proc.stderr.strip().splitlines()[-1:][0] or "?")
+            return
+        samples.append(float(lines[-1]))
+    t = statistics.median(samples)
+    row(
+        "GUI cold start to first page (offscreen)",
+        f"{t * 1000:.0f} ms",
+        "1.5 s",
+        verdict(t < GUI_BUDGET_S),
+    )
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip the GUI and 8,192 GPUs")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    row("case", "measured", "budget", "")
+    row("-" * 52, "-" * 14, "-" * 10, "-" * 7)
     catalog = load_catalog(include_user=False)
-    print(
-        f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}"
-    )
-    print(f"{'case':<34} {'median ms':>10}")
-    for name in example_names():
-        design = design_from_text(example_text(name))
-        print(f"{'size() ' + name:<34} {_time(lambda d=design: size(d, catalog)) * 1000:>10.2f}")
-    for gpus, users in ((8, 0), (64, 0), (512, 0), (4096, 10_000)):
-        design = _generated(gpus, users)
-        label = f"size() {gpus} GPUs, {users} users"
-        print(f"{label:<34} {_time(lambda d=design: size(d, catalog), 5) * 1000:>10.2f}")
-    for name, design in (
-        ("enterprise", design_from_text(example_text("enterprise"))),
-        ("4096 GPUs, 10000 users", _generated(4096, 10_000)),
-    ):
-        label = f"PDF report {name}"
-        print(f"{label:<34} {_time(lambda d=design: _report(d, catalog), 3) * 1000:>10.2f}")
-
-
-def _report(design, catalog) -> bytes:
-    """Sizing plus the whole PDF, as ``gpuwizard report`` does it (without the file write)."""
-    from reports.data import build_data
-    from reports.document import build_pdf
-
-    return build_pdf(build_data(design, catalog))
+    bench_size(catalog, args.quick)
+    bench_pdf(catalog)
+    if not args.quick:
+        bench_gui()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    row("peak RSS of this process", f"{rss:.0f} MB")
 
 
 if __name__ == "__main__":

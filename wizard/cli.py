@@ -141,10 +141,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_mig_config(args: argparse.Namespace) -> int:
     from reports.exports.mig_parted import mig_parted_yaml
-    from wizard.engine.size import size
 
     design, catalog = _checked(args)
-    text = mig_parted_yaml(size(design, catalog), design.project.project_name)
+    text = mig_parted_yaml(_sized(args, design, catalog), design.project.project_name)
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"))
         _err(f"wrote {args.output}")

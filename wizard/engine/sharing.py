@@ -15,12 +15,13 @@ A *need* is what a group asks of the hardware: ``count`` members, each needing `
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass
 
 from wizard.engine import mig, vgpu
-from wizard.engine.cluster import ha_hosts
-from wizard.engine.packing import Item, Unit, pack_fractional, place_on_hosts
+from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
+from wizard.engine.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.workload import TRAINING_KINDS
 from wizard.model.catalog import Gpu
 from wizard.model.design import Design, SharingMode, WorkloadGroup
@@ -256,7 +257,7 @@ def pack(
     """Pack every need under its mode (``mode_of`` by workload name) onto GPUs and hosts;
     ``detail`` builds the per-host, per-GPU listing."""
     packer = _Packer(gpu, design.hardware.vgpu_mixed_sizes and vgpu.mixed_supported(gpu))
-    units: list[Unit[tuple[Hashable | None, list[SlotSpec]]]] = []
+    whole: list[tuple[Need, SlotSpec]] = []
     fractional: dict[str, list[Item[SlotSpec]]] = {}
     share_by: dict[str, float] = {}
     profile_by: dict[str, str] = {}
@@ -265,25 +266,30 @@ def pack(
         share_by[n.workload] = share_by.get(n.workload, 0.0) + n.count * n.gpus * s.share
         profile_by[n.workload] = s.profile or ("whole GPU" if s.whole else "GPU share")
         if s.whole:
-            state = None
-            if s.kind == "mig":
-                state = mig.MigState().place(gpu, packer.mig_profiles[s.profile or ""])
-            units.extend(Unit([(state, [s]) for _ in range(n.gpus)]) for _ in range(n.count))
+            whole.append((n, s))
         else:
             fractional.setdefault(s.kind, []).append(Item(s, s.share, n.count))
-    for kind in sorted(fractional):
-        bins = pack_fractional(fractional[kind], packer.empty(kind), packer.place, packer.fullness)
-        units.extend(Unit([(b.state, b.payloads)]) for b in bins)
+    bins = [
+        b
+        for kind in sorted(fractional)
+        for b in pack_fractional(
+            fractional[kind], packer.empty(kind), packer.place, packer.fullness
+        )
+    ]
+    if not detail:
+        return _counted(design, whole, bins, share_by, profile_by)
+    units: list[Unit[tuple[Hashable | None, list[SlotSpec]]]] = []
+    for n, s in whole:
+        state = None
+        if s.kind == "mig":
+            state = mig.MigState().place(gpu, packer.mig_profiles[s.profile or ""])
+        units.extend(Unit([(state, [s]) for _ in range(n.gpus)]) for _ in range(n.count))
+    units.extend(Unit([(b.state, b.payloads)]) for b in bins)
     hosts = place_on_hosts(units, design.hardware.gpus_per_host)
     out_hosts: list[HostAssignment] = []
     used = 0
     busy = 0.0
     for h, positions in enumerate(hosts):
-        if not detail:  # counts and utilization only, for the comparison rows
-            cells = [c for c in positions if c is not None]
-            used += len(cells)
-            busy += sum(min(1.0, sum(s.demand for s in c[1])) for c in cells)
-            continue
         gpus = []
         for g, cell in enumerate(positions):
             if cell is None:
@@ -317,6 +323,29 @@ def pack(
         mean_utilization=busy / used if used else 0.0,
     )
     return ModePacking(packing, used, len(hosts), share_by, profile_by)
+
+
+def _counted(
+    design: Design,
+    whole: list[tuple[Need, SlotSpec]],
+    bins: list[Bin[Hashable, SlotSpec]],
+    share_by: dict[str, float],
+    profile_by: dict[str, str],
+) -> ModePacking:
+    """GPUs, hosts and utilization without the per-GPU listing, for the comparison rows: hosts
+    by the same best-fit decreasing as the placement, on counts per size (time independent of
+    the number of members)."""
+    used = sum(n.count * n.gpus for n, _ in whole) + len(bins)
+    busy = math.fsum(
+        [n.count * n.gpus * min(1.0, s.demand) for n, s in whole]
+        + [min(1.0, sum(s.demand for s in b.payloads)) for b in bins]
+    )
+    demands = [Demand(n.gpus, n.count) for n, _ in whole] + [Demand(1, len(bins))]
+    hosts = hosts_needed(demands, design.hardware.gpus_per_host)
+    packing = Packing(
+        hosts=[], gpus_used=used, hosts_used=hosts, mean_utilization=busy / used if used else 0.0
+    )
+    return ModePacking(packing, used, hosts, share_by, profile_by)
 
 
 def _slots(specs: list[SlotSpec], state: Hashable | None) -> list[Slot]:
