@@ -30,3 +30,25 @@ def test_engine_sizes_every_example_without_qt_or_reportlab():
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"
+
+
+def test_size_leaves_the_garbage_collector_as_it_found_it(catalog):
+    import gc
+    import json
+
+    from tests.conftest import ROOT
+    from wizard.engine.size import size
+    from wizard.model.design import Design
+
+    design = Design.model_validate(
+        json.loads((ROOT / "resources/examples/starter.json").read_text())
+    )
+    assert gc.isenabled()
+    size(design, catalog)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        size(design, catalog)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
