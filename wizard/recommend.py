@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wizard.engine.compat import fabric_protocol_problem
 from wizard.engine.size import size
 from wizard.errors import UserError
 from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server, max_boards
@@ -114,13 +115,12 @@ def recommend_network(design: Design, result: Result | None, gpu: Gpu) -> tuple[
 def recommend_nic(catalog: Catalog, fabric: Fabric, rdma: Rdma) -> tuple[Nic, str] | None:
     """The slowest sufficient NIC that speaks the fabric and the RDMA flavour, preferring plain
     NICs over DPUs and GPUDirect RDMA support."""
-    ib = fabric.value.startswith("ib-")
     speed = FABRIC_GBPS[fabric]
     wanted_rdma = {Rdma.ROCE: "roce-v2", Rdma.INFINIBAND: "infiniband", Rdma.PVRDMA: "roce-v2"}
     candidates = [
         n
         for n in catalog.nics.values()
-        if ("infiniband" if ib else "ethernet") in n.protocols
+        if fabric_protocol_problem(n, fabric) is None
         and n.port_speed_gbps >= speed
         and (rdma is Rdma.NONE or wanted_rdma[rdma] in n.rdma)
     ]

@@ -15,10 +15,11 @@ from wizard.model.catalog import (
     Gpu,
     LicenceUnit,
     ModelArch,
+    Nic,
     Server,
     max_boards,
 )
-from wizard.model.design import Design, Rdma, SharingMode
+from wizard.model.design import Design, Fabric, Rdma, SharingMode
 
 T = TypeVar("T")
 
@@ -81,7 +82,7 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
             out.append(
                 Problem(
                     "hardware.server",
-                    f"'{server.id}' cannot hold the {gpu.name} ({_why_not(server, gpu)})",
+                    f"'{server.id}' cannot hold the {gpu.name} ({why_not(server, gpu)})",
                 )
             )
         else:
@@ -123,11 +124,9 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
     if nic is not None:
         if hw.gpudirect_rdma and not nic.gpudirect_rdma:
             out.append(Problem("hardware.gpudirect_rdma", f"the {nic.model} does not support it"))
-        wants_ib = hw.fabric.value.startswith("ib-")
-        if wants_ib and "infiniband" not in nic.protocols:
-            out.append(Problem("hardware.nic", f"the {nic.model} does not speak InfiniBand"))
-        if not wants_ib and "ethernet" not in nic.protocols:
-            out.append(Problem("hardware.nic", f"the {nic.model} does not speak Ethernet"))
+        speaks = fabric_protocol_problem(nic, hw.fabric)
+        if speaks:
+            out.append(Problem("hardware.nic", f"the {nic.model} {speaks}"))
         if hw.rdma is Rdma.ROCE and "roce-v2" not in nic.rdma:
             out.append(Problem("hardware.rdma", f"the {nic.model} does not support RoCE v2"))
 
@@ -157,7 +156,15 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
     return out
 
 
-def _why_not(server: Server, gpu: Gpu) -> str:
+def fabric_protocol_problem(nic: Nic, fabric: Fabric) -> str | None:
+    """Why ``nic`` cannot carry the fabric's protocol (InfiniBand or Ethernet), or None."""
+    if fabric.value.startswith("ib-"):
+        return None if "infiniband" in nic.protocols else "does not speak InfiniBand"
+    return None if "ethernet" in nic.protocols else "does not speak Ethernet"
+
+
+def why_not(server: Server, gpu: Gpu) -> str:
+    """Why ``server`` cannot hold ``gpu``; the hardware page shows the same reason."""
     if server.pcie_topology.value == "hgx":
         if gpu.form_factor is not FormFactor.SXM:
             return "it is an HGX system for SXM GPUs; this GPU is PCIe"

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from wizard.engine.compat import _why_not as compat_why_not
-from wizard.engine.compat import check_design
+from wizard.engine.compat import check_design, fabric_protocol_problem
+from wizard.engine.compat import why_not as compat_why_not
 from wizard.errors import UserError
 from wizard.gui.forms import FormErrors, align_labels, error_items
 from wizard.gui.icons import icon
@@ -611,11 +611,9 @@ def _table(title: str, rows: list[tuple[str, str]], source: str) -> str:
 def _nic_reason(nic: Nic, fabric: object) -> str | None:
     if not isinstance(fabric, Fabric):
         return None
-    ib = fabric.value.startswith("ib-")
-    if ib and "infiniband" not in nic.protocols:
-        return "does not speak InfiniBand"
-    if not ib and "ethernet" not in nic.protocols:
-        return "does not speak Ethernet"
+    speaks = fabric_protocol_problem(nic, fabric)
+    if speaks:
+        return speaks
     if nic.port_speed_gbps < FABRIC_GBPS[fabric]:
         return f"its ports run at {nic.port_speed_gbps:g} Gb/s, below the fabric's {FABRIC_GBPS[fabric]:g}"
     return None
