@@ -27,8 +27,38 @@ from wizard.safe_read import decode_utf8, read_limited
 MAX_DESIGN_BYTES = 10_000_000
 MAX_DEPTH = 64
 
+
 # from-version -> function that turns a version-N document into a version-N+1 document.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+def _v1_inference(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 describes a serving load as benchmarks do: prompt and output tokens, the longest
+    context, time to first token and time between tokens. A version-1 ``context_length`` was the
+    longest prompt plus answer; its per-token ``latency_target_ms`` is the inter-token target."""
+    groups = doc.get("workloads")
+    if not isinstance(groups, list):
+        return doc
+    out = []
+    for group in groups:
+        inf = group.get("inference") if isinstance(group, dict) else None
+        if isinstance(inf, dict):
+            inf = dict(inf)
+            context = inf.pop("context_length", None)
+            output = inf.get("output_tokens", 256)
+            if isinstance(context, int) and not isinstance(context, bool):
+                inf.setdefault("max_context_tokens", context)
+                if isinstance(output, int) and not isinstance(output, bool):
+                    inf.setdefault("input_tokens", max(1, context - output))
+                    # a version-1 context shorter than its answer held the answer anyway
+                    inf["max_context_tokens"] = max(context, max(1, context - output) + output)
+            elif context is not None:
+                inf["max_context_tokens"] = context  # let validation name the bad value
+            if "latency_target_ms" in inf:
+                inf.setdefault("itl_target_ms", inf.pop("latency_target_ms"))
+            group = {**group, "inference": inf}
+        out.append(group)
+    return {**doc, "workloads": out}
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_inference}
 
 
 def _non_finite(value: Any, path: str = ""):

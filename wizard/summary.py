@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from wizard.model.result import Result
+from wizard.serving_text import serving_rows
 
 
 def _num(value: float | None, unit: str = "", digits: int = 1) -> str:
@@ -50,8 +51,8 @@ def summary_lines(r: Result) -> list[str]:
             )
         if w.time_to_train_hours is not None:
             lines.append(f"    time to train {_num(w.time_to_train_hours, 'h')}")
-        if w.inference_tokens_per_s_total is not None:
-            lines.append(f"    throughput {_num(w.inference_tokens_per_s_total, 'tokens/s', 0)}")
+        if w.serving is not None:
+            lines += [f"    {label.lower()}: {text}" for label, text in serving_rows(w.serving)]
         if w.sharing_mode and w.gpus_total:
             lines.append(
                 f"    {w.sharing_mode}: {w.slot_profile}; {_num(w.gpus_allocated, 'GPUs', 2)} "

@@ -75,13 +75,19 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
     if g.inference:
         i = g.inference
         out += [
-            ("Context / output tokens", f"{num(i.context_length)} / {num(i.output_tokens)}"),
-            ("Concurrent sequences", num(i.concurrent_sequences)),
+            (
+                "Prompt / output tokens (average)",
+                f"{num(i.input_tokens)} / {num(i.output_tokens)}",
+            ),
+            ("Longest request (tokens)", num(i.context_tokens)),
+            ("Requests in flight at the peak", num(i.concurrent_sequences)),
+            ("KV cache", "FP8" if i.kv_cache_precision else "16-bit (engine default)"),
         ]
         for name, v in (
             ("Target requests/s", i.target_requests_per_s),
-            ("Target tokens/s", i.target_tokens_per_s),
-            ("Latency target (ms)", i.latency_target_ms),
+            ("Target output tokens/s", i.target_tokens_per_s),
+            ("Time to first token, at most (ms)", i.ttft_target_ms),
+            ("Time between tokens, at most (ms)", i.itl_target_ms),
         ):
             if v is not None:
                 out.append((name, value(v)))

@@ -10,6 +10,7 @@ from reports.numbers import num, pct, unit
 from reports.sections import calculations
 from reports.story import Story
 from wizard.model.result import WorkloadResult
+from wizard.serving_text import serving_rows
 
 
 def replicas_total(w: WorkloadResult) -> int:
@@ -78,14 +79,8 @@ def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
         out.append(("Time to train (no overlap)", unit(w.time_to_train_hours, "h")))
     if w.gpus_for_target_time is not None:
         out.append(("GPUs for the target time", num(w.gpus_for_target_time)))
-    if w.inference_tokens_per_s_total is not None:
-        out.append(
-            (
-                "Inference throughput",
-                f"{num(w.inference_tokens_per_s_total)} tokens/s "
-                f"({num(w.inference_tokens_per_s_per_replica)} per replica)",
-            )
-        )
+    if w.serving is not None:
+        out += serving_rows(w.serving)
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from wizard.engine.expr import Formula
 from wizard.model.result import Calculation, Decision, Severity, Warning_
 
 
@@ -30,6 +31,26 @@ class Recorder:
         clean = {k: (round(v, 6) if isinstance(v, float) else v) for k, v in inputs.items()}
         self.calculations.append(
             Calculation(id=id, formula=formula, inputs=clean, value=value, unit=unit, source=source)
+        )
+        return value
+
+    def expr(
+        self, id: str, formula: Formula, inputs: dict[str, float], unit: str, source: str
+    ) -> float:
+        """Record a figure computed from its own formula with exactly the inputs logged
+        (unrounded), so anyone re-evaluating the log gets the same value."""
+        value = formula(**inputs)
+        if not math.isfinite(value):
+            raise ValueError(f"{id}: computed a non-finite value from {inputs}")
+        self.calculations.append(
+            Calculation(
+                id=id,
+                formula=formula.text,
+                inputs={k: inputs[k] for k in formula.names},
+                value=value,
+                unit=unit,
+                source=source,
+            )
         )
         return value
 

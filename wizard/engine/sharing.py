@@ -132,17 +132,14 @@ def _training_load(group: WorkloadGroup, w: WorkloadResult) -> float:
 
 
 def _inference_load(group: WorkloadGroup, w: WorkloadResult) -> float:
-    """Share of a replica's throughput the target needs; 1 without a target."""
-    inf = group.inference
-    per = w.inference_tokens_per_s_per_replica
-    if inf is None or not per or not w.replicas:
+    """Share of the replicas' throughput the target needs; 1 without a target."""
+    s = w.serving
+    if s is None or not w.replicas:
         return 1.0
-    target = inf.target_tokens_per_s
-    if inf.target_requests_per_s:
-        target = inf.target_requests_per_s * inf.output_tokens
-    if not target:
+    met = [t for t in s.targets if t.metric == "throughput"]
+    if not met:
         return 1.0
-    return min(1.0, target / (per * w.replicas))
+    return min(1.0, met[0].target / (s.tokens_per_s_per_replica * w.replicas))
 
 
 def slot_for(mode: SharingMode, need: Need, gpu: Gpu) -> SlotSpec:

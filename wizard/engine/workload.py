@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from wizard.engine import comms, compute, memory, sources
+from wizard.engine.inference import LAYOUT_SOURCE, Plan, ServingPlanner, transformer
 from wizard.engine.memory import Shape, Sharding
 from wizard.engine.record import Recorder
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
@@ -85,11 +86,6 @@ class WorkloadSizer:
                     * memory.activation_element_bytes(g.precision)
                     / 4
                 )
-        elif g.inference is not None and m.shape is not None:
-            tokens = g.inference.context_length
-            kv = memory.kv_cache_gb(
-                m.shape, g.precision, tokens, g.inference.concurrent_sequences, sh.model_parallel
-            )
         overhead = a.framework_overhead_gb
         total = w + grads + opt + act + kv + overhead
         mem = MemoryBreakdown(
@@ -191,23 +187,6 @@ class WorkloadSizer:
                     "GB per GPU",
                     f"{m.name} preset ({m.preset.source if m.preset else ''})",
                 )
-        if mem.kv_cache and g.inference and m.shape:
-            self.rec.calc(
-                f"{k}.memory.kv_cache",
-                "2 x layers x KV heads x head dim x bytes x context x sequences / (TP x PP)",
-                {
-                    "layers": m.shape.layers,
-                    "kv_heads": m.shape.kv_heads,
-                    "head_dim": m.shape.head_dim,
-                    "bytes": memory.KV_BYTES[g.precision],
-                    "context": g.inference.context_length,
-                    "sequences": g.inference.concurrent_sequences,
-                    "tp_x_pp": sh.model_parallel,
-                },
-                mem.kv_cache,
-                "GB per GPU",
-                memory.SOURCES["kv_cache"],
-            )
         self.rec.calc(
             f"{k}.memory.overhead",
             "CUDA context, framework workspace and fragmentation",
@@ -639,99 +618,97 @@ class WorkloadSizer:
         )
 
     def _inference(self) -> WorkloadResult:
-        g, m, a, rec, k = self.g, self.model, self.a, self.rec, self.key
+        g, m, rec = self.g, self.model, self.rec
         assert m is not None
-        inf = g.inference
+        if g.inference is None or m.shape is None:
+            return self._inference_unmodelled()
+        p = m.preset
+        planner = ServingPlanner(
+            self.key,
+            g,
+            self.design,
+            self.gpu,
+            self.server,
+            transformer(
+                m.name,
+                m.params,
+                m.active_params,
+                m.shape.layers,
+                m.shape.hidden,
+                m.shape.heads,
+                m.shape.kv_heads,
+                g.precision,
+                g.inference.kv_cache_precision,
+                p.experts if p else None,
+                p.experts_per_token if p else None,
+            ),
+            rec,
+        )
+        plan, par, by_engine = planner.choose()
+        if plan is None:
+            sh = Sharding(par.tensor, par.pipeline)
+            mem = self._memory(sh, record=True)
+            self._fit_messages(mem, sh, by_engine, "does not fit")
+            return self._model_result(mem, sh, 1, by_engine)
+        mem, serving = planner.record(plan, g.count)
+        sh = Sharding(par.tensor, par.pipeline)
+        self._fit_messages(mem, sh, by_engine, "fits")
+        rec.calc(
+            f"{self.key}.replicas",
+            "fewest replicas whose load meets every target (see the serving steps)",
+            {
+                "load_sequences": serving.load_sequences,
+                "sequences_per_replica": serving.sequences_per_replica,
+                "max_sequences_per_replica": serving.max_sequences_per_replica,
+            },
+            plan.replicas,
+            "replicas",
+            LAYOUT_SOURCE,
+        )
+        return self._model_result(
+            mem, sh, plan.replicas, by_engine, serving=serving, reason=self._serving_reason(plan)
+        )
+
+    def _serving_reason(self, plan: Plan) -> str:
+        t, pp = plan.par.tensor, plan.par.pipeline
+        where = (
+            f"tensor parallelism {t} inside one host"
+            if pp == 1
+            else f"tensor parallelism {t} in each host and {pp} pipeline stages across hosts"
+        )
+        if t == 1 and pp == 1:
+            where = "one GPU per replica"
+        targets = "meets every target" if not plan.misses else "comes closest to the targets"
+        return (
+            f"{where}, {plan.replicas} replica{'s' if plan.replicas != 1 else ''}: of the layouts "
+            f"serving stacks use, the fewest GPUs ({plan.gpus}) that hold the model with "
+            f"{self.a.serving_memory_utilization:.0%} of GPU memory planned and {targets}"
+        )
+
+    def _inference_unmodelled(self) -> WorkloadResult:
+        g = self.g
         sized, by_engine, fit = self.choose_layout(1)
         sh = sized.sharding
         mem = self._memory(sh, record=True)
         self._fit_messages(mem, sh, by_engine, fit)
-        gpr = sh.model_parallel
-        tokens_per_replica = tokens_total = None
-        replicas = 1
-        if inf is not None and m.shape is not None:
-            peak, path = compute.peak_tflops(self.gpu, g.precision)
-            weights_total = mem.weights * gpr
-            kv_per_seq = memory.kv_cache_gb(m.shape, g.precision, inf.context_length, 1, 1)
-            tps, bound = compute.decode_tokens_per_s(
-                weights_total,
-                kv_per_seq,
-                inf.concurrent_sequences,
-                self.gpu.memory_bandwidth_gbs,
-                m.active_params,
-                peak,
-                gpr,
-                a.achievable_utilization,
-            )
-            tokens_per_replica = rec.calc(
-                f"{k}.tokens_per_s_per_replica",
-                "sequences / max(bytes read per step / bandwidth, 2 x active parameters x sequences / compute)",
-                {
-                    "weights_gb": weights_total,
-                    "kv_gb_per_sequence": kv_per_seq,
-                    "sequences": inf.concurrent_sequences,
-                    "bandwidth_gbs": self.gpu.memory_bandwidth_gbs,
-                    "gpus": gpr,
-                    "peak_tflops": peak,
-                    "precision_path": path,
-                    "utilization": a.achievable_utilization,
-                    "bound": bound,
-                },
-                tps,
-                "tokens/s",
-                sources.DECODE_BOUND,
-            )
-            target = inf.target_tokens_per_s
-            if inf.target_requests_per_s:
-                target = rec.calc(
-                    f"{k}.target_tokens_per_s",
-                    "requests/s x output tokens per request",
-                    {
-                        "requests_per_s": inf.target_requests_per_s,
-                        "output_tokens": inf.output_tokens,
-                    },
-                    inf.target_requests_per_s * inf.output_tokens,
-                    "tokens/s",
-                    "Design input",
-                )
-            if target:
-                replicas = int(
-                    rec.calc(
-                        f"{k}.replicas",
-                        "ceil(target tokens/s / tokens/s per replica)",
-                        {"target": target, "per_replica": tps},
-                        math.ceil(target / tps - 1e-9),
-                        "replicas",
-                        sources.DERIVED,
-                    )
-                )
-            tokens_total = tps * replicas
-            if inf.latency_target_ms:
-                per_token_ms = 1000 * inf.concurrent_sequences / tps
-                if per_token_ms > inf.latency_target_ms:
-                    rec.warn(
-                        "latency-target-missed",
-                        f"{g.name}: about {per_token_ms:.1f} ms per generated token with "
-                        f"{inf.concurrent_sequences} concurrent sequences exceeds the "
-                        f"{inf.latency_target_ms:g} ms target; serve fewer sequences per replica",
-                    )
-        elif inf is not None and (inf.target_requests_per_s or inf.target_tokens_per_s):
-            rec.warn(
+        inf = g.inference
+        if inf is not None and (inf.target_requests_per_s or inf.target_tokens_per_s):
+            self.rec.warn(
                 "throughput-not-modelled",
-                f"{g.name}: throughput for non-transformer models is not modelled; one replica per member assumed",
+                f"{g.name}: throughput for non-transformer models is not modelled; one replica "
+                "per member assumed",
                 Severity.INFO,
             )
-        return self._model_result(
-            mem,
-            sh,
-            replicas,
-            by_engine,
-            inference_tokens_per_s_per_replica=tokens_per_replica,
-            inference_tokens_per_s_total=tokens_total,
-        )
+        return self._model_result(mem, sh, 1, by_engine)
 
     def _model_result(
-        self, mem: MemoryBreakdown, sh: Sharding, replicas: int, by_engine: bool, **figures: object
+        self,
+        mem: MemoryBreakdown,
+        sh: Sharding,
+        replicas: int,
+        by_engine: bool,
+        reason: str | None = None,
+        **figures: object,
     ) -> WorkloadResult:
         """The fields every model-sized group shares, plus its kind's own figures."""
         g, gpr = self.g, sh.model_parallel
@@ -741,7 +718,7 @@ class WorkloadSizer:
             pipeline_parallel=sh.pipeline,
             zero_stage=sh.zero_stage,
             chosen_by_engine=by_engine,
-            reason=self._layout_reason(mem, sh),
+            reason=reason or self._layout_reason(mem, sh),
         )
         return WorkloadResult.model_validate(
             {

@@ -49,14 +49,21 @@ TERMS: dict[str, str] = {
     "(e.g. from a capacity analysis), instead of sizing from a model.",
     "target_throughput": "The load the service must carry, in requests or generated tokens per "
     "second across all users.",
-    "context_length": "Tokens of prompt plus answer the model keeps in view per request; the KV "
-    "cache grows with it.",
-    "output_tokens": "Tokens the model generates per request.",
-    "concurrent_sequences": "Requests one model copy serves at the same time (continuous "
-    "batching); each holds its own KV cache.",
+    "input_tokens": "Average prompt length per request in tokens (question, chat history and "
+    "retrieved documents); processing it sets the time to first token.",
+    "max_context_tokens": "The longest prompt plus answer one request may hold; one such request "
+    "must fit in GPU memory beside the weights.",
+    "output_tokens": "Average tokens the model generates per request.",
+    "concurrent_sequences": "Requests being answered at the same time across the whole service "
+    "at the peak; each holds its own KV cache while it runs.",
+    "ttft_target_ms": "The longest acceptable wait from sending a request to the first word of "
+    "the answer, in milliseconds.",
+    "itl_target_ms": "The longest acceptable time between two generated tokens, in "
+    "milliseconds (about 50 ms reads faster than people do).",
+    "kv_cache_precision": "Serving engines keep the KV cache in 16 bits unless told otherwise; "
+    "FP8 halves it, so more requests fit, at a small accuracy cost.",
     "kv_cache": "The keys and values of every token already seen, kept in GPU memory so the model "
     "does not recompute them for each new token.",
-    "latency_target_ms": "The longest acceptable time per generated token, in milliseconds.",
     "shared_need": "How much GPU each user or job needs: whole GPUs, a memory amount, or a share "
     "of one GPU.",
     "gpus_per_job": "Whole GPUs one user or job needs at once.",

@@ -362,6 +362,12 @@ class ModelPreset(Sourced):
     active_parameters: PositiveFloat | None = Field(
         default=None, description="Parameters used per token (mixture of experts)."
     )
+    experts: int | None = Field(
+        default=None, ge=2, le=4096, description="Routed experts per MoE layer."
+    )
+    experts_per_token: int | None = Field(
+        default=None, ge=1, le=4096, description="Routed experts each token uses per layer."
+    )
     layers: int = Field(ge=1)
     hidden_size: int | None = Field(default=None, ge=1)
     ffn_hidden_size: int | None = Field(default=None, ge=1)
@@ -394,6 +400,13 @@ class ModelPreset(Sourced):
                 raise ValueError(f"transformer presets need {', '.join(missing)}")
             if self.heads and self.kv_heads and self.heads % self.kv_heads:
                 raise ValueError("heads must be a multiple of kv_heads")
+        if (self.experts is None) != (self.experts_per_token is None):
+            raise ValueError("give both experts and experts_per_token, or neither")
+        if self.experts is not None and self.experts_per_token is not None:
+            if self.experts_per_token >= self.experts:
+                raise ValueError("experts_per_token must be fewer than experts")
+            if self.active_parameters is None or self.active_parameters >= self.parameters:
+                raise ValueError("an MoE preset needs active_parameters below parameters")
         return self
 
 

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Text = Annotated[str, Field(max_length=20_000)]
@@ -155,12 +155,68 @@ class Training(Model):
 
 
 class Inference(Model):
+    """An LLM service's load and targets, in the terms serving benchmarks use.
+
+    The load is the larger of ``concurrent_sequences`` and what a throughput target implies
+    through Little's law (requests in flight = requests/s x seconds per request)."""
+
+    input_tokens: int = Field(
+        default=1024, ge=1, le=10_000_000, description="Average prompt tokens per request."
+    )
+    output_tokens: int = Field(
+        default=256, ge=1, le=10_000_000, description="Average generated tokens per request."
+    )
+    max_context_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000_000,
+        description="Longest prompt plus answer one request may hold; one such request must fit "
+        "beside the weights. None: input plus output tokens.",
+    )
+    concurrent_sequences: int = Field(
+        default=1,
+        ge=1,
+        le=1_000_000,
+        description="Requests in flight across the whole service at the peak.",
+    )
     target_requests_per_s: Positive | None = None
-    target_tokens_per_s: Positive | None = None
-    context_length: int = Field(default=4096, ge=1, le=10_000_000)
-    output_tokens: int = Field(default=256, ge=1, le=10_000_000)
-    concurrent_sequences: int = Field(default=1, ge=1, le=1_000_000)
-    latency_target_ms: Positive | None = None
+    target_tokens_per_s: Positive | None = Field(
+        default=None, description="Generated (output) tokens per second across the service."
+    )
+    ttft_target_ms: Positive | None = Field(
+        default=None, description="Longest acceptable time to the first token, ms."
+    )
+    itl_target_ms: Positive | None = Field(
+        default=None, description="Longest acceptable time between generated tokens, ms."
+    )
+    kv_cache_precision: Precision | None = Field(
+        default=None,
+        description="Precision of the KV cache; None keeps it 16-bit (32-bit for FP32 models), "
+        "as serving engines do unless told otherwise.",
+    )
+
+    @field_validator("kv_cache_precision")
+    @classmethod
+    def _kv_precision(cls, value: Precision | None) -> Precision | None:
+        if value in (Precision.TF32, Precision.INT4):
+            raise ValueError(f"a KV cache is not kept in {value.value}; use bf16, fp16 or fp8")
+        return value
+
+    @property
+    def context_tokens(self) -> int:
+        """The longest request the service must hold."""
+        return self.max_context_tokens or self.input_tokens + self.output_tokens
+
+    @model_validator(mode="after")
+    def _context(self) -> Inference:
+        if self.max_context_tokens is not None and self.max_context_tokens < (
+            self.input_tokens + self.output_tokens
+        ):
+            raise ValueError(
+                f"max_context_tokens ({self.max_context_tokens}) is shorter than an average "
+                f"request ({self.input_tokens} input + {self.output_tokens} output tokens)"
+            )
+        return self
 
 
 class SharedUse(Model):
@@ -390,6 +446,26 @@ class Assumptions(Model):
         "forward precision.",
     )
     framework_overhead_gb: float = Field(default=2.0, ge=0, le=1000, allow_inf_nan=False)
+    serving_memory_utilization: Fraction = Field(
+        default=0.9,
+        description="Share of each GPU's memory a serving engine plans for weights, KV cache and "
+        "workspace (vLLM's gpu_memory_utilization).",
+    )
+    decode_bandwidth_efficiency: Fraction = Field(
+        default=0.6,
+        description="Share of peak memory bandwidth a decoding step achieves (MBU).",
+    )
+    prefill_compute_efficiency: Fraction = Field(
+        default=0.5,
+        description="Share of peak dense tensor throughput prompt processing achieves (MFU).",
+    )
+    collective_latency_us: float = Field(
+        default=8.0,
+        ge=0,
+        le=10_000,
+        allow_inf_nan=False,
+        description="Fixed cost of one small all-reduce or stage hand-off, microseconds.",
+    )
     sharp: bool = Field(default=False, description="In-network reduction (SHARP) on the fabric.")
     max_rack_power_kw: float = Field(default=15.0, gt=0, le=1000, allow_inf_nan=False)
     rack_units: int = Field(default=42, ge=10, le=60)

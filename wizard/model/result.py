@@ -69,6 +69,41 @@ class Layout(Out):
     reason: str
 
 
+class TargetCheck(Out):
+    """One serving target against the figure the design delivers."""
+
+    metric: str = Field(description="'ttft', 'itl' or 'throughput'")
+    target: float
+    value: float
+    unit: str
+    met: bool
+    shortfall: float = Field(
+        description="How far the figure misses the target, as a share of the target; 0 when met"
+    )
+
+
+class ServingResult(Out):
+    """An LLM serving group at its planned load: per replica and for the service."""
+
+    input_tokens: int
+    output_tokens: int
+    max_context_tokens: int
+    kv_cache_bytes_per_element: float
+    load_sequences: int = Field(description="Requests in flight across the service at the peak")
+    sequences_per_replica: int
+    max_sequences_per_replica: int = Field(description="What the KV cache of a replica holds")
+    ttft_ms: float
+    itl_ms: float
+    prefill_ms: float = Field(description="One prompt alone, before any queueing")
+    decode_step_ms: float = Field(description="One decode step with the planned batch")
+    tokens_per_s_per_replica: float = Field(description="Generated tokens per second")
+    tokens_per_s_total: float
+    requests_per_s_total: float
+    decode_bound: str = Field(description="'memory bandwidth' or 'compute'")
+    accelerator: str = Field(description="What one GPU of a replica is: a whole GPU or a slice")
+    targets: list[TargetCheck]
+
+
 class WorkloadResult(Out):
     name: str
     kind: str
@@ -94,8 +129,7 @@ class WorkloadResult(Out):
     communication_hours_large_ring_limit: float | None = None
     time_to_train_hours: float | None = None
     gpus_for_target_time: int | None = None
-    inference_tokens_per_s_per_replica: float | None = None
-    inference_tokens_per_s_total: float | None = None
+    serving: ServingResult | None = None
     sharing_mode: str | None = None
     slot_profile: str | None = Field(
         default=None, description="vGPU profile, MIG profile, 'whole GPU' or 'GPU share'"

@@ -25,6 +25,7 @@ from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.result import Result, Severity, WorkloadResult
+from wizard.serving_text import serving_line
 
 WORKLOAD_COLUMNS = (
     "Workload",
@@ -34,7 +35,7 @@ WORKLOAD_COLUMNS = (
     "Memory / GPU",
     "Time to train",
     "Allreduce / iteration",
-    "Tokens/s",
+    "Serving at the planned load",
 )
 PLACEMENT_COLUMNS = ("GPU layout", "Mode", "GPUs", "Mean utilization", "Memory used / GPU")
 CALC_COLUMNS = ("Figure", "Value", "Unit", "Formula", "Inputs", "Source")
@@ -268,7 +269,7 @@ class ReviewPage(Page):
                 _num(w.time_to_train_hours, "h"),
                 _num(w.allreduce_seconds_per_iteration, "s", 3)
                 + (f" over {w.allreduce_link}" if w.allreduce_link else ""),
-                _num(w.inference_tokens_per_s_total, "", 0),
+                serving_line(w.serving) if w.serving else "—",
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)

@@ -244,23 +244,43 @@ class WorkloadEditor(QWidget):
             ]
         )
         self.tput_value = double_spin(0.001, 1e12, 1, 100)
-        self.context = int_spin(1, 10_000_000, 4096)
+        self.input_tokens = int_spin(1, 10_000_000, 1024)
         self.output_tokens = int_spin(1, 10_000_000, 256)
+        self.context = OptionalSpin(1, 10_000_000, "prompt + output")
         self.concurrent = int_spin(1, 1_000_000, 1)
+        self.ttft = OptionalDouble(1e9, 1, "no target")
+        self.ttft.setSuffix(" ms")
         self.latency = OptionalDouble(1e9, 1, "no target")
         self.latency.setSuffix(" ms")
+        self.kv_precision = Choice([("16-bit (engine default)", None), ("FP8", "fp8")])
         self.errors.add(
             f, "inference", "Target throughput", self.tput_kind, self.tput_value,
             term="target_throughput",
         )  # fmt: skip
-        self.errors.add(f, "inference.context_length", "Context length (tokens)", self.context)
+        self.errors.add(
+            f, "inference.input_tokens", "Prompt tokens per request", self.input_tokens,
+            term="input_tokens",
+        )  # fmt: skip
         self.errors.add(
             f, "inference.output_tokens", "Output tokens per request", self.output_tokens
         )
         self.errors.add(
-            f, "inference.concurrent_sequences", "Concurrent sequences", self.concurrent
-        )
-        self.errors.add(f, "inference.latency_target_ms", "Latency per token", self.latency)
+            f, "inference.max_context_tokens", "Longest request (tokens)", self.context,
+            term="max_context_tokens",
+        )  # fmt: skip
+        self.errors.add(f, "inference.concurrent_sequences", "Requests in flight", self.concurrent)
+        self.errors.add(
+            f, "inference.ttft_target_ms", "Time to first token, at most", self.ttft,
+            term="ttft_target_ms",
+        )  # fmt: skip
+        self.errors.add(
+            f, "inference.itl_target_ms", "Time between tokens, at most", self.latency,
+            term="itl_target_ms",
+        )  # fmt: skip
+        self.errors.add(
+            f, "inference.kv_cache_precision", "KV cache precision", self.kv_precision,
+            term="kv_cache_precision",
+        )  # fmt: skip
         self.kv_note = QLabel(f"KV cache: {tip('kv_cache')}")
         self.kv_note.setObjectName("muted")
         self.kv_note.setWordWrap(True)
@@ -317,7 +337,8 @@ class WorkloadEditor(QWidget):
             self.c_vocab, self.precision, self.optimizer, self.micro_batch, self.global_batch,
             self.seq_len, self.recompute, self.dataset_kind, self.dataset_value, self.epochs,
             self.target_hours, self.zero, self.dp, self.tp, self.pp, self.sp, self.tput_kind,
-            self.tput_value, self.context, self.output_tokens, self.concurrent, self.latency,
+            self.tput_value, self.input_tokens, self.output_tokens, self.context,
+            self.concurrent, self.ttft, self.latency, self.kv_precision,
             self.need_kind, self.need_value, self.gpus_per_job, self.concurrency, self.isolation,
             self.migration, self.remote_ok, self.mode,
         ]  # fmt: skip
@@ -420,10 +441,13 @@ class WorkloadEditor(QWidget):
             out["training"] = training
         elif kind is WorkloadKind.INFERENCE:
             inference: dict[str, Any] = {
-                "context_length": self.context.value(),
+                "input_tokens": self.input_tokens.value(),
                 "output_tokens": self.output_tokens.value(),
+                "max_context_tokens": self.context.get(),
                 "concurrent_sequences": self.concurrent.value(),
-                "latency_target_ms": self.latency.get(),
+                "ttft_target_ms": self.ttft.get(),
+                "itl_target_ms": self.latency.get(),
+                "kv_cache_precision": self.kv_precision.get(),
             }
             if self.tput_kind.get():
                 inference[str(self.tput_kind.get())] = self.tput_value.value()
@@ -496,10 +520,13 @@ class WorkloadEditor(QWidget):
                 self.tput_kind.put(key)
                 self.tput_value.setValue(inf[key])
                 break
-        self.context.setValue(inf.get("context_length", 4096))
+        self.input_tokens.setValue(inf.get("input_tokens", 1024))
         self.output_tokens.setValue(inf.get("output_tokens", 256))
+        self.context.put(inf.get("max_context_tokens"))
         self.concurrent.setValue(inf.get("concurrent_sequences", 1))
-        self.latency.put(inf.get("latency_target_ms"))
+        self.ttft.put(inf.get("ttft_target_ms"))
+        self.latency.put(inf.get("itl_target_ms"))
+        self.kv_precision.put(inf.get("kv_cache_precision"))
         sh = g.get("shared") or {}
         self.need_kind.put(None)
         for key in ("gpu_memory_gb", "gpu_fraction"):

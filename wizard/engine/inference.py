@@ -1,0 +1,418 @@
+"""Sizing an LLM serving group: the layout and replicas that meet every target at the planned
+load, with time to first token, time between tokens and throughput against each target.
+
+Layouts are those serving stacks use (vLLM, TensorRT-LLM, NVIDIA NIM): tensor parallelism of 1,
+2, 4 or 8 GPUs dividing the attention and KV heads, inside one host, where NVLink or NVSwitch
+carries its all-reduces; pipeline stages only across hosts, each stage a host's tensor-parallel
+group; every GPU planned to a memory headroom. Of the layouts that hold the model, the one
+meeting every target with the fewest GPUs wins; on a tie, the smaller tensor-parallel group (more
+replicas: a failed GPU takes less of the service away).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.engine import compute, serving, topology
+from wizard.engine import serving_physics as sp
+from wizard.engine.links import nic as nic_link
+from wizard.engine.memory import PARAM_BYTES
+from wizard.engine.record import Recorder
+from wizard.engine.serving import Capacity, Chain, Point, Request
+from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
+from wizard.model.catalog import Gpu, Server
+from wizard.model.design import Design, Inference, Precision, WorkloadGroup
+from wizard.model.result import MemoryBreakdown, ServingResult, Severity, TargetCheck
+
+TP_SIZES = (1, 2, 4, 8)
+LAYOUT_SOURCE = (
+    "vLLM distributed serving guide (tensor parallelism inside a node, pipeline parallelism "
+    "across nodes); NVIDIA Fabric Manager partitions of 1, 2, 4 or 8 GPUs on HGX systems"
+)
+
+
+def kv_bytes(precision: Precision, kv: Precision | None) -> float:
+    """Bytes per KV-cache element: the chosen KV precision, else 16-bit (32-bit for FP32 models),
+    which is what vLLM's and TensorRT-LLM's 'auto' KV cache type keeps whatever the weights."""
+    if kv is not None:
+        return {Precision.FP8: 1, Precision.INT8: 1, Precision.FP32: 4}.get(kv, 2)
+    return 4 if precision in (Precision.FP32, Precision.TF32) else 2
+
+
+def compute_precision(precision: Precision) -> Precision:
+    """The tensor-core path serving runs at: 4-bit weights are weight-only quantization (AWQ,
+    GPTQ), dequantized to 16-bit for the matrix products."""
+    return Precision.BF16 if precision is Precision.INT4 else precision
+
+
+@dataclass(frozen=True)
+class Plan:
+    par: Parallel
+    cap: Capacity
+    replicas: int
+    point: Point
+    misses: tuple[tuple[str, float], ...]  # (metric, shortfall) of targets not met
+
+    @property
+    def gpus(self) -> int:
+        return self.replicas * self.par.gpus
+
+
+@dataclass(frozen=True)
+class Load:
+    sequences: int  # in flight across the service
+    rate: float | None  # requests/s the service must carry
+
+
+class ServingPlanner:
+    """Plans one serving group; the sizer gives it the group, the hardware and the recorder."""
+
+    def __init__(
+        self,
+        key: str,
+        group: WorkloadGroup,
+        design: Design,
+        gpu: Gpu,
+        server: Server,
+        model: Transformer,
+        rec: Recorder,
+    ) -> None:
+        assert group.inference is not None
+        self.key = key
+        self.g = group
+        self.inf: Inference = group.inference
+        self.design = design
+        self.gpu = gpu
+        self.server = server
+        self.m = model
+        self.rec = rec
+        a = design.assumptions
+        self.eff = Efficiency(
+            a.decode_bandwidth_efficiency,
+            a.prefill_compute_efficiency,
+            a.link_efficiency,
+            a.collective_latency_us * 1e-6,
+        )
+        peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
+        self.acc = Accelerator(gpu.name, gpu.memory_gb, gpu.memory_bandwidth_gbs, peak)
+        self.req = Request(self.inf.input_tokens, self.inf.output_tokens, self.inf.context_tokens)
+        self.load = self._load()
+
+    # ------------------------------------------------------------------ inputs
+
+    def _load(self) -> Load:
+        inf = self.inf
+        rate = inf.target_requests_per_s
+        if inf.target_tokens_per_s:
+            from_tokens = inf.target_tokens_per_s / inf.output_tokens
+            rate = max(rate or 0.0, from_tokens)
+        return Load(inf.concurrent_sequences, rate)
+
+    def layouts(self) -> list[Parallel]:
+        """Tensor-parallel sizes dividing the heads inside one host; pipeline stages across
+        hosts only when a host's largest group cannot hold the model."""
+        m, p, hw = self.m, self.g.parallelism, self.design.hardware
+        valid = [
+            t
+            for t in TP_SIZES
+            if t <= hw.gpus_per_host
+            and m.heads % t == 0
+            and (m.kv_heads % t == 0 or t % m.kv_heads == 0)
+        ]
+        tps = [p.tensor_parallel] if p.tensor_parallel is not None else valid or [1]
+        if p.pipeline_parallel is not None:
+            return [self._parallel(t, p.pipeline_parallel) for t in tps]
+        out = [self._parallel(t, 1) for t in tps]
+        if not any(self._capacity(par).fits for par in out):
+            top = max(tps)
+            out = [self._parallel(top, pp) for pp in range(2, m.layers + 1)]
+        return out
+
+    def _parallel(self, t: int, pp: int) -> Parallel:
+        hw = self.design.hardware
+        tp_link = None
+        if t > 1:
+            path = topology.ring_path(self.gpu, self.server, hw, t, spans_hosts=False)
+            tp_link = min(path, key=lambda link: link.gbs) if path else None
+        pp_link = nic_link(hw) if pp > 1 else None
+        return Parallel(t, pp, tp_link, pp_link)
+
+    def _capacity(self, par: Parallel, chain: Chain | None = None) -> Capacity:
+        a = self.design.assumptions
+        return serving.capacity(
+            chain or Chain(),
+            self.m,
+            par,
+            self.acc,
+            self.req,
+            a.serving_memory_utilization,
+            a.framework_overhead_gb,
+        )
+
+    # ------------------------------------------------------------------ search
+
+    def _misses(self, point: Point, replicas: int) -> tuple[tuple[str, float], ...]:
+        inf, out = self.inf, []
+        if inf.ttft_target_ms and point.ttft_ms > inf.ttft_target_ms * 1.0001:
+            out.append(("ttft", point.ttft_ms / inf.ttft_target_ms - 1))
+        if inf.itl_target_ms and point.itl_ms > inf.itl_target_ms * 1.0001:
+            out.append(("itl", point.itl_ms / inf.itl_target_ms - 1))
+        if self.load.rate and point.requests_per_s * replicas < self.load.rate * 0.9999:
+            out.append(("throughput", 1 - point.requests_per_s * replicas / self.load.rate))
+        return tuple(out)
+
+    def _at_replicas(self, at, cap: Capacity, replicas: int) -> Point | None:
+        """The point one of ``replicas`` replicas runs at, or None if the load does not fit."""
+        per = serving.ceil_div(self.load.sequences, replicas)
+        if self.load.rate:
+            need = serving.sequences_for_rate(at, self.load.rate / replicas, cap.max_sequences)
+            if need is None:
+                return None
+            per = max(per, need)
+        if per > cap.max_sequences:
+            return None
+        return at(per)
+
+    def _plan(self, par: Parallel) -> Plan | None:
+        cap = self._capacity(par)
+        if not cap.fits:
+            return None
+        at = serving.quiet(self.m, par, self.acc, self.eff, self.req, cap.max_sequences)
+        fixed = self.g.parallelism.data_parallel
+        if fixed is not None:
+            point = self._at_replicas(at, cap, fixed) or at(
+                serving.ceil_div(self.load.sequences, fixed)
+            )
+            return Plan(par, cap, fixed, point, self._misses(point, fixed))
+        top = max(
+            serving.ceil_div(self.load.sequences, 1),
+            serving.ceil_div(self.load.rate or 0.0, at(1).requests_per_s),
+        )
+
+        def ok(r: int, latency: bool) -> bool:
+            point = self._at_replicas(at, cap, r)
+            if point is None:
+                return False
+            misses = self._misses(point, r)
+            return not any(latency or metric == "throughput" for metric, _ in misses)
+
+        # fewest replicas that carry the load in memory, then fewest that also meet latency
+        replicas = _first_true(lambda r: ok(r, False), 1, top)
+        if replicas is None:
+            replicas = top
+        best = _first_true(lambda r: ok(r, True), replicas, top)
+        replicas = best if best is not None else top
+        point = self._at_replicas(at, cap, replicas) or at(1)
+        return Plan(par, cap, replicas, point, self._misses(point, replicas))
+
+    def choose(self) -> tuple[Plan | None, Parallel, bool]:
+        """The plan, the layout it uses (or the best that does not fit), and whether the engine
+        chose it."""
+        p = self.g.parallelism
+        by_engine = p.tensor_parallel is None or p.pipeline_parallel is None
+        plans = [plan for par in self.layouts() if (plan := self._plan(par)) is not None]
+        if not plans:
+            candidates = self.layouts()
+            most = max(candidates, key=lambda par: (par.gpus, -par.pipeline))
+            return None, most, by_engine
+
+        def worst(plan: Plan) -> float:
+            return max((s for _, s in plan.misses), default=0.0)
+
+        met = [plan for plan in plans if not plan.misses]
+        pool = met or sorted(plans, key=worst)[:1]
+        best = min(pool, key=lambda pl: (pl.gpus, pl.par.pipeline, pl.par.tensor))
+        return best, best.par, by_engine
+
+    # ------------------------------------------------------------------ record
+
+    def record(self, plan: Plan, members: int) -> tuple[MemoryBreakdown, ServingResult]:
+        """Log every step of the chosen plan (each formula with its inputs) and return the
+        memory per GPU and the serving figures."""
+        k = f"{self.key}.serving"
+        chain = Chain(self.rec, k)
+        par = plan.par
+        cap = self._capacity(par, chain)
+        per = plan.point.sequences
+        point = serving.evaluate(
+            chain,
+            self.m,
+            par,
+            self.acc,
+            self.eff,
+            self.req,
+            per,
+            cap.context_in_flight,
+            cap.kv_gb_per_token,
+            cap.max_sequences,
+        )
+        kv_gb = chain(
+            "kv_cache_gb_per_gpu",
+            serving.KV_PER_GPU_GB,
+            "GB per GPU",
+            sp.KV_SOURCE,
+            sequences=min(per, cap.max_sequences),
+            context_in_flight=cap.context_in_flight,
+            kv_gb_per_token=cap.kv_gb_per_token,
+            kv_shards=sp.kv_shards(self.m, par.tensor),
+            pp=par.pipeline,
+        )
+        total_tps = chain(
+            "tokens_per_s_total",
+            serving.Formula("tokens_per_s_per_replica * replicas * members"),
+            "output tokens/s",
+            "Replicas serve independent requests",
+            tokens_per_s_per_replica=point.tokens_per_s,
+            replicas=plan.replicas,
+            members=members,
+        )
+        overhead = self.design.assumptions.framework_overhead_gb
+        mem = MemoryBreakdown(
+            weights=cap.weights_per_gpu_gb,
+            gradients=0.0,
+            optimizer=0.0,
+            activations=0.0,
+            kv_cache=kv_gb,
+            overhead=overhead,
+            workspace=0.0,
+            total=cap.weights_per_gpu_gb + kv_gb + overhead,
+        )
+        targets = self._targets(point, plan.replicas)
+        result = ServingResult(
+            input_tokens=self.req.input_tokens,
+            output_tokens=self.req.output_tokens,
+            max_context_tokens=self.req.max_context_tokens,
+            kv_cache_bytes_per_element=self.m.kv_bytes,
+            load_sequences=self.load.sequences,
+            sequences_per_replica=per,
+            max_sequences_per_replica=cap.max_sequences,
+            ttft_ms=point.ttft_ms,
+            itl_ms=point.itl_ms,
+            prefill_ms=point.prefill_s * 1000,
+            decode_step_ms=point.decode_step_s * 1000,
+            tokens_per_s_per_replica=point.tokens_per_s,
+            tokens_per_s_total=total_tps,
+            requests_per_s_total=point.requests_per_s * plan.replicas * members,
+            decode_bound=point.bound,
+            accelerator=self.acc.label,
+            targets=targets,
+        )
+        self._warn(plan, result)
+        return mem, result
+
+    def _targets(self, point: Point, replicas: int) -> list[TargetCheck]:
+        inf, out = self.inf, []
+
+        def check(metric: str, target: float, value: float, unit: str, lower: bool) -> None:
+            met = value <= target * 1.0001 if lower else value >= target * 0.9999
+            short = 0.0 if met else (value / target - 1 if lower else 1 - value / target)
+            out.append(TargetCheck(
+                metric=metric, target=target, value=value, unit=unit, met=met, shortfall=short
+            ))  # fmt: skip
+
+        if inf.ttft_target_ms:
+            check("ttft", inf.ttft_target_ms, point.ttft_ms, "ms", True)
+        if inf.itl_target_ms:
+            check("itl", inf.itl_target_ms, point.itl_ms, "ms", True)
+        if self.load.rate:
+            tokens = self.load.rate * inf.output_tokens
+            check("throughput", tokens, point.tokens_per_s * replicas, "output tokens/s", False)
+        return out
+
+    def _warn(self, plan: Plan, s: ServingResult) -> None:
+        g, gpu = self.g, self.gpu
+        names = {
+            "ttft": "time to first token",
+            "itl": "time between tokens",
+            "throughput": "throughput",
+        }
+        for t in s.targets:
+            if t.met:
+                continue
+            self.rec.warn(
+                f"serving-{t.metric}-target-missed",
+                f"{g.name}: {names[t.metric]} of {_fmt(t.value)} {t.unit} misses the target of "
+                f"{_fmt(t.target)} {t.unit} by {t.shortfall:.0%}; {self._remedy(t.metric, plan)}",
+            )
+        if s.sequences_per_replica > s.max_sequences_per_replica:
+            self.rec.warn(
+                "serving-kv-cache-full",
+                f"{g.name}: a replica's KV cache holds {s.max_sequences_per_replica} requests of "
+                f"the average size, fewer than the {s.sequences_per_replica} planned; the rest "
+                "wait for room, which lengthens the time to first token",
+            )
+        if plan.par.pipeline > 1:
+            self.rec.warn(
+                "serving-pipeline",
+                f"{g.name}: the model does not fit one host's {gpu.name} GPUs, so each replica "
+                f"runs {plan.par.pipeline} pipeline stages on {plan.par.pipeline} hosts; one "
+                "request's tokens pass the stages one after another",
+                Severity.INFO,
+            )
+
+    def _remedy(self, metric: str, plan: Plan) -> str:
+        """What would meet a missed target, from what this design could change."""
+        g, gpu, par = self.g, self.gpu, plan.par
+        options = []
+        if metric == "throughput":
+            options.append("more replicas (more GPUs)")
+        bigger = [t for t in TP_SIZES if t > par.tensor and t <= self.design.hardware.gpus_per_host]
+        if metric in ("ttft", "itl") and bigger and g.parallelism.tensor_parallel is not None:
+            options.append(f"tensor parallelism {bigger[0]} (more GPUs per replica)")
+        elif metric in ("ttft", "itl") and not bigger:
+            options.append("fewer requests in flight per replica (more replicas)")
+        if g.precision in (Precision.BF16, Precision.FP16, Precision.FP32) and gpu.tflops.fp8:
+            options.append("FP8 weights")
+        if metric == "itl":
+            options.append(
+                f"a GPU with more memory bandwidth than the {gpu.name}'s "
+                f"{gpu.memory_bandwidth_gbs:,.0f} GB/s"
+            )
+        else:
+            options.append(f"a GPU with more compute than the {gpu.name}")
+        return "what would meet it: " + ", ".join(options)
+
+
+def _first_true(test, lo: int, hi: int) -> int | None:
+    """The smallest n in [lo, hi] for which the monotone ``test`` holds, or None."""
+    if lo > hi or not test(hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if test(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _fmt(value: float) -> str:
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
+def transformer(
+    name: str,
+    params: float,
+    active: float,
+    shape_layers: int,
+    hidden: int,
+    heads: int,
+    kv_heads: int,
+    precision: Precision,
+    kv: Precision | None,
+    experts: int | None,
+    experts_per_token: int | None,
+) -> Transformer:
+    return Transformer(
+        name,
+        params,
+        active,
+        shape_layers,
+        hidden,
+        heads,
+        kv_heads,
+        PARAM_BYTES[precision],
+        kv_bytes(precision, kv),
+        experts or 0,
+        experts_per_token or 0,
+    )

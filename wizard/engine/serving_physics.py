@@ -1,0 +1,157 @@
+"""The roofline of LLM serving: what one replica does per prompt and per generated token.
+
+Two phases (Pope et al., arXiv:2211.05102, section 2; Agrawal et al., Sarathi-Serve,
+arXiv:2403.02310, section 2):
+
+- **prefill** processes a prompt of ``L`` tokens at once: ``2 x active parameters x L`` FLOPs
+  plus causal attention over the prompt, ``2 x layers x hidden x L^2``; compute-bound except for
+  very short prompts;
+- **decode** generates one token per sequence per step: each step reads the weights its tokens
+  touch and every sequence's KV cache once, so it is bound by memory bandwidth until the batch is
+  large enough for ``2 x active parameters`` FLOPs per token to dominate.
+
+Tensor parallelism (Shoeybi et al., Megatron-LM, arXiv:1909.08053, section 3) splits each layer
+over ``tp`` GPUs and adds two all-reduces of the activations per layer; pipeline parallelism
+puts consecutive layers on ``pp`` stages that a token passes one after another, so one sequence
+has one stage's GPUs working at a time, and only ``min(batch, pp)`` micro-batches in flight keep
+every stage busy (Narayanan et al., arXiv:2104.04473, section 2.2).
+
+Every formula here is a :class:`Formula`: the engine computes with it and the calculation log
+shows it with its inputs, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.engine.expr import Formula
+from wizard.engine.links import Link
+
+POPE = (
+    "Pope et al., Efficiently Scaling Transformer Inference, arXiv:2211.05102, sections 2-3 "
+    "(decode reads weights and KV cache each step; 2 x parameters FLOPs per token)"
+)
+KV_SOURCE = (
+    "Pope et al., arXiv:2211.05102, section 2 (KV cache per token = 2 x layers x KV heads x "
+    "head dim x bytes); Ainslie et al., GQA, arXiv:2305.13245"
+)
+MOE_SOURCE = (
+    "Jiang et al., Mixtral of Experts, arXiv:2401.04088, section 2 (each token is routed to k of "
+    "E experts per layer); expected distinct experts for uniform routing"
+)
+MEGATRON_TP = (
+    "Shoeybi et al., Megatron-LM, arXiv:1909.08053, section 3 (two all-reduces per layer in "
+    "the forward pass); ring all-reduce moves 2 (t - 1) / t of the data (NCCL)"
+)
+PIPELINE = (
+    "Narayanan et al., arXiv:2104.04473, section 2.2: pipeline stages run one after another for "
+    "one micro-batch; only min(batch, stages) micro-batches in flight overlap them"
+)
+PREFILL = (
+    "Kaplan et al., arXiv:2001.08361, section 2.1 (2 x parameters FLOPs per token in the "
+    "forward pass) plus causal attention 2 x layers x hidden x L^2 (Agrawal et al., "
+    "Sarathi-Serve, arXiv:2403.02310, section 2)"
+)
+
+KV_GB_PER_TOKEN = Formula("2 * layers * kv_heads * head_dim * kv_bytes / 1e9")
+CONTEXT_IN_FLIGHT = Formula("input_tokens + output_tokens / 2")
+MICRO_BATCH = Formula("sequences / min(sequences, pp)")
+EXPERTS_READ = Formula("experts * (1 - (1 - experts_per_token / experts) ** tokens)")
+WEIGHTS_READ_MOE_GB = Formula("(shared_params + experts_read * expert_params) * weight_bytes / 1e9")
+WEIGHTS_GB = Formula("parameters * weight_bytes / 1e9")
+DECODE_MEMORY_S = Formula(
+    "(weights_read_gb / (tp * pp) + batch * context * kv_gb_per_token / (kv_shards * pp))"
+    " / (bandwidth_gbs * mbu)"
+)
+DECODE_COMPUTE_S = Formula(
+    "batch * (2 * active_parameters + 4 * layers * context * hidden)"
+    " / (tp * pp * peak_tflops * 1e12 * mfu)"
+)
+ALLREDUCE_S = Formula(
+    "latency_s + 2 * (tp - 1) / tp * tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)"
+)
+HANDOFF_S = Formula("latency_s + tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)")
+DECODE_COMM_S = Formula("2 * layers / pp * allreduce_s + min(pp - 1, 1) * handoff_s")
+STAGE_S = Formula("max(memory_s, compute_s) + comm_s")
+DECODE_STEP_S = Formula("pp * stage_s")
+PREFILL_COMPUTE_S = Formula(
+    "(2 * active_parameters * tokens + 2 * layers * hidden * tokens ** 2)"
+    " / (tp * peak_tflops * 1e12 * mfu)"
+)
+PREFILL_MEMORY_S = Formula("weights_gb / (tp * bandwidth_gbs * mbu)")
+PREFILL_COMM_S = Formula("2 * layers * allreduce_s + (pp - 1) * handoff_s")
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    """What one GPU, or the slice of one a sharing mode gives, offers a replica."""
+
+    label: str
+    memory_gb: float
+    bandwidth_gbs: float
+    peak_tflops: float
+
+
+@dataclass(frozen=True)
+class Transformer:
+    """A served model: its shape, and what its weights and KV cache take per element."""
+
+    name: str
+    params: float
+    active_params: float
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    weight_bytes: float
+    kv_bytes: float
+    experts: int = 0  # routed experts per MoE layer; 0 for a dense model
+    experts_per_token: int = 0
+
+    @property
+    def head_dim(self) -> float:
+        return self.hidden / self.heads
+
+    @property
+    def moe(self) -> bool:
+        return self.experts > self.experts_per_token > 0
+
+    @property
+    def expert_params(self) -> float:
+        """One routed expert over all layers, from total = shared + E x e and
+        active = shared + k x e."""
+        if not self.moe:
+            return 0.0
+        return (self.params - self.active_params) / (self.experts - self.experts_per_token)
+
+    @property
+    def shared_params(self) -> float:
+        return self.params - self.experts * self.expert_params
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """A replica's layout and the links its collectives cross."""
+
+    tensor: int = 1
+    pipeline: int = 1
+    tp_link: Link | None = None  # slowest link of the tensor-parallel group
+    pp_link: Link | None = None  # link between pipeline stages (the NICs across hosts)
+
+    @property
+    def gpus(self) -> int:
+        return self.tensor * self.pipeline
+
+
+@dataclass(frozen=True)
+class Efficiency:
+    bandwidth: float  # achieved share of peak memory bandwidth while decoding (MBU)
+    compute: float  # achieved share of peak dense tensor FLOPS (MFU)
+    link: float  # achieved share of a link's rate in a collective
+    latency_s: float  # fixed cost of one small collective or stage hand-off
+
+
+def kv_shards(m: Transformer, tensor: int) -> int:
+    """GPUs a KV cache is split over: tensor parallelism splits the KV heads and replicates
+    them when there are fewer KV heads than GPUs (as vLLM and TensorRT-LLM do)."""
+    return min(tensor, m.kv_heads)
