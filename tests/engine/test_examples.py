@@ -48,7 +48,7 @@ def test_bert_large_over_25gbe(sized):
 def test_gpt3_does_not_fit_one_gpu(sized):
     r = sized["gpt3-175b"]
     (w,) = r.workloads
-    assert calc(r, "workloads[0].memory.weights_per_replica").value == pytest.approx(700)
+    assert calc(r, "workloads[0].serving.weights_gb").value == pytest.approx(700)
     assert not w.fits_one_gpu
     assert w.gpus_per_replica > 1
     assert w.memory_gb.total <= 80
@@ -68,7 +68,7 @@ def test_llm_serving_shows_kv_cache_share(sized):
     r = sized["llm-serving"]
     (w,) = r.workloads
     assert w.memory_gb.kv_cache > 0.2 * w.memory_gb.total
-    assert w.inference_tokens_per_s_total >= 2000
+    assert w.serving.tokens_per_s_total >= 2000
     assert w.memory_gb.total <= 80
 
 
