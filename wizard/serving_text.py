@@ -39,12 +39,7 @@ def serving_rows(s: ServingResult) -> list[tuple[str, str]]:
             f"{s.input_tokens:,} prompt + {s.output_tokens:,} output tokens on average; "
             f"up to {s.max_context_tokens:,} tokens",
         ),
-        (
-            "Load",
-            f"{s.load_sequences:,} request{'s' if s.load_sequences != 1 else ''} in flight; "
-            f"{s.sequences_per_replica:,} per replica (its KV cache holds "
-            f"{s.max_sequences_per_replica:,})",
-        ),
+        ("Load", load_text(s, replicas)),
         (METRICS["ttft"], with_target("ttft", figure(s.ttft_ms, "ms"))),
         (METRICS["itl"], with_target("itl", figure(s.itl_ms, "ms"))),
         (
@@ -67,6 +62,16 @@ def serving_rows(s: ServingResult) -> list[tuple[str, str]]:
         ),
         ("Each GPU of a replica", s.accelerator),
     ]
+
+
+def load_text(s: ServingResult, replicas: int) -> str:
+    planned = s.sequences_per_replica * replicas
+    text = f"{planned:,} request{'s' if planned != 1 else ''} in flight at the peak"
+    if replicas > 1:
+        text += f", {s.sequences_per_replica:,} per replica"
+    if planned > s.load_sequences:
+        text += f" ({s.load_sequences:,} given; the throughput target keeps more in flight)"
+    return text + f"; a replica's KV cache holds {s.max_sequences_per_replica:,}"
 
 
 def serving_line(s: ServingResult) -> str:

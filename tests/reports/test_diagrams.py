@@ -50,7 +50,13 @@ def _scaled(catalog, name: str, factor: int):
 
 @pytest.mark.parametrize(
     ("name", "factor", "hosts"),
-    [("llm-serving", 1, 2), ("enterprise", 1, 8), ("starter", 25, 176), ("enterprise", 28, 197)],
+    [
+        ("imagenet-resnet50", 1, 2),
+        ("llm-serving", 1, 3),
+        ("enterprise", 1, 8),
+        ("starter", 25, 176),
+        ("enterprise", 28, 197),
+    ],
 )
 @pytest.mark.parametrize("width", [480, 300])
 def test_labels_fit_from_two_hosts_to_two_hundred(catalog, name, factor, hosts, width):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine import compute, serving, topology
+from wizard.engine import compute, mig, serving, topology, vgpu
 from wizard.engine import serving_physics as sp
 from wizard.engine.links import nic as nic_link
 from wizard.engine.memory import PARAM_BYTES
@@ -21,7 +21,7 @@ from wizard.engine.record import Recorder
 from wizard.engine.serving import Capacity, Chain, Point, Request
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 from wizard.model.catalog import Gpu, Server
-from wizard.model.design import Design, Inference, Precision, WorkloadGroup
+from wizard.model.design import Design, Inference, Precision, SharingMode, WorkloadGroup
 from wizard.model.result import MemoryBreakdown, ServingResult, Severity, TargetCheck
 
 TP_SIZES = (1, 2, 4, 8)
@@ -45,17 +45,43 @@ def compute_precision(precision: Precision) -> Precision:
     return Precision.BF16 if precision is Precision.INT4 else precision
 
 
+SLICE_SOURCE = (
+    "NVIDIA Multi-Instance GPU User Guide, 'Terminology' and 'Supported Profiles': an instance "
+    "has its compute slices and its memory slices with their share of memory bandwidth; NVIDIA "
+    "Virtual GPU Software User Guide, 'Time-Sliced vGPU Scheduling': under load each vGPU gets "
+    "its time slice of the whole GPU"
+)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """A MIG instance or a time-sliced vGPU a one-GPU replica runs on."""
+
+    mode: SharingMode
+    profile: str
+    acc: Accelerator
+    share: float  # share of a physical GPU it takes from others
+    compute: float  # share of the GPU's compute it gives
+
+
 @dataclass(frozen=True)
 class Plan:
     par: Parallel
+    acc: Accelerator
     cap: Capacity
     replicas: int
     point: Point
     misses: tuple[tuple[str, float], ...]  # (metric, shortfall) of targets not met
+    slice: Slice | None = None
 
     @property
     def gpus(self) -> int:
         return self.replicas * self.par.gpus
+
+    @property
+    def gpu_share(self) -> float:
+        """Physical GPUs the plan takes: slices count by their share."""
+        return self.gpus * (self.slice.share if self.slice else 1.0)
 
 
 @dataclass(frozen=True)
@@ -137,13 +163,15 @@ class ServingPlanner:
         pp_link = nic_link(hw) if pp > 1 else None
         return Parallel(t, pp, tp_link, pp_link)
 
-    def _capacity(self, par: Parallel, chain: Chain | None = None) -> Capacity:
+    def _capacity(
+        self, par: Parallel, acc: Accelerator | None = None, chain: Chain | None = None
+    ) -> Capacity:
         a = self.design.assumptions
         return serving.capacity(
             chain or Chain(),
             self.m,
             par,
-            self.acc,
+            acc or self.acc,
             self.req,
             a.serving_memory_utilization,
             a.framework_overhead_gb,
@@ -173,17 +201,50 @@ class ServingPlanner:
             return None
         return at(per)
 
-    def _plan(self, par: Parallel) -> Plan | None:
-        cap = self._capacity(par)
+    def slices(self) -> list[Slice]:
+        """The MIG instances or time-sliced vGPUs a one-GPU replica could run on, under the
+        group's sharing mode; each gives its share of the GPU's compute and bandwidth."""
+        gpu, acc, out = self.gpu, self.acc, []
+        if self.g.sharing_mode is SharingMode.MIG and gpu.mig is not None:
+            m = gpu.mig
+            for p in gpu.mig.profiles:
+                if "+" in p.name or p.placement_size >= m.memory_slices:
+                    continue
+                c, b = p.compute_slices / m.compute_slices, p.memory_slices / m.memory_slices
+                label = (
+                    f"MIG {p.name} instance of the {gpu.name}: {p.compute_slices} of "
+                    f"{m.compute_slices} compute slices, {p.memory_slices} of {m.memory_slices} "
+                    "memory slices and their bandwidth"
+                )
+                a = Accelerator(label, p.memory_gb, acc.bandwidth_gbs * b, acc.peak_tflops * c)
+                out.append(Slice(SharingMode.MIG, p.name, a, mig.share(gpu, p), c))
+        if self.g.sharing_mode is SharingMode.VGPU and gpu.vgpu is not None:
+            for v in gpu.vgpu.profiles:
+                sh = vgpu.share(gpu, v)
+                if sh >= 1:
+                    continue
+                label = (
+                    f"{v.name} time-sliced vGPU of the {gpu.name}: {sh:.0%} of its compute "
+                    "and bandwidth when every vGPU on it is busy"
+                )
+                a = Accelerator(
+                    label, v.framebuffer_gb, acc.bandwidth_gbs * sh, acc.peak_tflops * sh
+                )
+                out.append(Slice(SharingMode.VGPU, v.name, a, sh, sh))
+        return out
+
+    def _plan(self, par: Parallel, sl: Slice | None = None) -> Plan | None:
+        acc = sl.acc if sl else self.acc
+        cap = self._capacity(par, acc)
         if not cap.fits:
             return None
-        at = serving.quiet(self.m, par, self.acc, self.eff, self.req, cap.max_sequences)
+        at = serving.quiet(self.m, par, acc, self.eff, self.req, cap.max_sequences)
         fixed = self.g.parallelism.data_parallel
         if fixed is not None:
             point = self._at_replicas(at, cap, fixed) or at(
                 serving.ceil_div(self.load.sequences, fixed)
             )
-            return Plan(par, cap, fixed, point, self._misses(point, fixed))
+            return Plan(par, acc, cap, fixed, point, self._misses(point, fixed), sl)
         top = max(
             serving.ceil_div(self.load.sequences, 1),
             serving.ceil_div(self.load.rate or 0.0, at(1).requests_per_s),
@@ -203,14 +264,18 @@ class ServingPlanner:
         best = _first_true(lambda r: ok(r, True), replicas, top)
         replicas = best if best is not None else top
         point = self._at_replicas(at, cap, replicas) or at(1)
-        return Plan(par, cap, replicas, point, self._misses(point, replicas))
+        return Plan(par, acc, cap, replicas, point, self._misses(point, replicas), sl)
 
     def choose(self) -> tuple[Plan | None, Parallel, bool]:
         """The plan, the layout it uses (or the best that does not fit), and whether the engine
         chose it."""
         p = self.g.parallelism
         by_engine = p.tensor_parallel is None or p.pipeline_parallel is None
-        plans = [plan for par in self.layouts() if (plan := self._plan(par)) is not None]
+        layouts = self.layouts()
+        plans = [plan for par in layouts if (plan := self._plan(par)) is not None]
+        one = [par for par in layouts if par.gpus == 1]
+        if one:
+            plans += [plan for sl in self.slices() if (plan := self._plan(one[0], sl))]
         if not plans:
             candidates = self.layouts()
             most = max(candidates, key=lambda par: (par.gpus, -par.pipeline))
@@ -221,7 +286,7 @@ class ServingPlanner:
 
         met = [plan for plan in plans if not plan.misses]
         pool = met or sorted(plans, key=worst)[:1]
-        best = min(pool, key=lambda pl: (pl.gpus, pl.par.pipeline, pl.par.tensor))
+        best = min(pool, key=lambda pl: (pl.gpu_share, pl.par.pipeline, pl.par.tensor, pl.replicas))
         return best, best.par, by_engine
 
     # ------------------------------------------------------------------ record
@@ -232,13 +297,13 @@ class ServingPlanner:
         k = f"{self.key}.serving"
         chain = Chain(self.rec, k)
         par = plan.par
-        cap = self._capacity(par, chain)
+        cap = self._capacity(par, plan.acc, chain)
         per = plan.point.sequences
         point = serving.evaluate(
             chain,
             self.m,
             par,
-            self.acc,
+            plan.acc,
             self.eff,
             self.req,
             per,
@@ -294,7 +359,10 @@ class ServingPlanner:
             tokens_per_s_total=total_tps,
             requests_per_s_total=point.requests_per_s * plan.replicas * members,
             decode_bound=point.bound,
-            accelerator=self.acc.label,
+            accelerator=plan.acc.label,
+            slice_profile=plan.slice.profile if plan.slice else None,
+            gpu_share=plan.slice.share if plan.slice else 1.0,
+            compute_share=plan.slice.compute if plan.slice else 1.0,
             targets=targets,
         )
         self._warn(plan, result)

@@ -71,6 +71,7 @@ class Need:
     memory_gb: float  # per GPU
     compute: float  # share of one GPU's compute, per GPU
     demand: float  # share of one GPU the stated need takes
+    profile: tuple[SharingMode, str] | None = None  # the slice a serving plan was sized on
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,10 @@ def needs(design: Design, gpu: Gpu, workloads: list[WorkloadResult]) -> list[Nee
         else:
             compute = _inference_load(group, w)
         demand = min(1.0, max(mem / gpu.memory_gb, compute))
-        out.append(Need(w.name, members, w.gpus_per_replica, mem, compute, demand))
+        profile = None
+        if w.serving is not None and w.serving.slice_profile is not None:
+            profile = (group.sharing_mode, w.serving.slice_profile)
+        out.append(Need(w.name, members, w.gpus_per_replica, mem, compute, demand, profile))
     return out
 
 
@@ -132,10 +136,13 @@ def _training_load(group: WorkloadGroup, w: WorkloadResult) -> float:
 
 
 def _inference_load(group: WorkloadGroup, w: WorkloadResult) -> float:
-    """Share of the replicas' throughput the target needs; 1 without a target."""
+    """The compute share a serving replica was planned on: a slice's share, a whole GPU
+    otherwise. A network-attached pool shares a GPU by the throughput the target needs."""
     s = w.serving
     if s is None or not w.replicas:
         return 1.0
+    if group.sharing_mode is not SharingMode.REMOTE:
+        return s.compute_share
     met = [t for t in s.targets if t.metric == "throughput"]
     if not met:
         return 1.0
@@ -148,8 +155,11 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu) -> SlotSpec:
     multi = need.gpus > 1
     if mode is SharingMode.PASSTHROUGH:
         return whole
+    planned = need.profile[1] if need.profile and need.profile[0] is mode else None
     if mode is SharingMode.VGPU:
         p = vgpu.full_profile(gpu) if multi else vgpu.choose_profile(gpu, need.memory_gb)
+        if planned and gpu.vgpu is not None:
+            p = next((v for v in gpu.vgpu.profiles if v.name == planned), p)
         if p is None:
             p = vgpu.full_profile(gpu)
         assert p is not None, "vGPU mode is offered only on vGPU-capable GPUs"
@@ -160,6 +170,8 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu) -> SlotSpec:
         )  # fmt: skip
     if mode is SharingMode.MIG:
         p = None if multi else mig.choose_profile(gpu, need.memory_gb, need.compute)
+        if planned and gpu.mig is not None:
+            p = next((x for x in gpu.mig.profiles if x.name == planned), p)
         p = p or mig.full_profile(gpu)
         assert p is not None, "MIG mode is offered only on MIG-capable GPUs"
         sh = mig.share(gpu, p)

@@ -101,6 +101,13 @@ class ServingResult(Out):
     requests_per_s_total: float
     decode_bound: str = Field(description="'memory bandwidth' or 'compute'")
     accelerator: str = Field(description="What one GPU of a replica is: a whole GPU or a slice")
+    slice_profile: str | None = Field(
+        default=None, description="The MIG or vGPU profile a one-GPU replica runs on, if any"
+    )
+    gpu_share: float = Field(default=1.0, description="Share of a physical GPU one replica takes")
+    compute_share: float = Field(
+        default=1.0, description="Share of a GPU's compute and bandwidth one replica gets"
+    )
     targets: list[TargetCheck]
 
 
