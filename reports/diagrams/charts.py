@@ -33,7 +33,8 @@ def nice_step(span: float, ticks: int = 5) -> float:
 
 
 def _axis(d: Drawing, x0: float, x1: float, y0: float, y1: float, top: float, unit: str):
-    step = nice_step(top)
+    # as many ticks as their labels (up to about 30 pt wide, e.g. "0.250") leave room for
+    step = nice_step(top, max(1, min(5, int((x1 - x0) // 32))))
     v = 0.0
     while v <= top + 1e-9:
         x = x0 + (x1 - x0) * v / top
