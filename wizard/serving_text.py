@@ -24,6 +24,16 @@ def target_text(t: TargetCheck) -> str:
     return f"target {bound} {figure(t.target, t.unit)}: {verdict}"
 
 
+SHORT = {"ttft": "first token", "itl": "between tokens", "throughput": "throughput"}
+
+
+def target_short(t: TargetCheck) -> str:
+    """A target in a few words, for a table cell: 'between tokens ≤ 100 ms: met'."""
+    sign = "≤" if t.metric in ("ttft", "itl") else "≥"
+    verdict = "met" if t.met else f"missed by {t.shortfall:.0%}"
+    return f"{SHORT[t.metric]} {sign} {figure(t.target, t.unit)}: {verdict}"
+
+
 def serving_rows(s: ServingResult) -> list[tuple[str, str]]:
     """(label, text) rows describing the group at its planned load."""
     by_metric = {t.metric: t for t in s.targets}
@@ -58,7 +68,8 @@ def serving_rows(s: ServingResult) -> list[tuple[str, str]]:
         (
             "Per request, alone",
             f"prompt {figure(s.prefill_ms, 'ms')}; one decode step at the planned batch "
-            f"{figure(s.decode_step_ms, 'ms')}, bound by {s.decode_bound}",
+            f"{figure(s.decode_step_ms, 'ms')}, bound by {s.decode_bound} (the time between "
+            "tokens also holds the pauses while other requests' prompts are processed)",
         ),
         ("Each GPU of a replica", s.accelerator),
     ]

@@ -71,7 +71,7 @@ class ServingSizer(SizerBase):
         )
         if t == 1 and pp == 1:
             where = "one GPU per replica"
-        targets = "meets every target" if not plan.misses else "comes closest to the targets"
+        targets = "meet every target" if not plan.misses else "come closest to the targets"
         return (
             f"{where}, {plan.replicas} replica{'s' if plan.replicas != 1 else ''}: of the layouts "
             f"serving stacks use, the fewest GPUs ({plan.gpus}) that hold the model with "

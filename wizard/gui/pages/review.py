@@ -25,7 +25,7 @@ from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.result import Result, Severity, WorkloadResult
-from wizard.serving_text import serving_line
+from wizard.serving_text import figure, target_short
 
 WORKLOAD_COLUMNS = (
     "Workload",
@@ -35,7 +35,14 @@ WORKLOAD_COLUMNS = (
     "Memory / GPU",
     "Time to train",
     "Allreduce / iteration",
-    "Serving at the planned load",
+)
+SERVING_COLUMNS = (
+    "Serving group",
+    "Time to first token",
+    "Time between tokens",
+    "Throughput",
+    "In flight",
+    "Targets",
 )
 PLACEMENT_COLUMNS = ("GPU layout", "Mode", "GPUs", "Mean utilization", "Memory used / GPU")
 CALC_COLUMNS = ("Figure", "Value", "Unit", "Formula", "Inputs", "Source")
@@ -108,7 +115,17 @@ class ReviewPage(Page):
         for c in range(len(WORKLOAD_COLUMNS)):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         h.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.tabs.addTab(_tab(bars_title, self.bars, self.workloads), "Summary")
+        self.serving_title = QLabel("LLM serving at the planned load")
+        self.serving_title.setObjectName("sectionTitle")
+        self.serving = _table(SERVING_COLUMNS)
+        sh = self.serving.horizontalHeader()
+        for c in range(len(SERVING_COLUMNS) - 1):
+            sh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        sh.setSectionResizeMode(len(SERVING_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        summary = _tab(bars_title, self.bars, self.workloads, self.serving_title, self.serving)
+        summary.layout().setStretch(2, 2)
+        summary.layout().setStretch(4, 1)
+        self.tabs.addTab(summary, "Summary")
 
         # Warnings and decisions
         self.warnings = QListWidget()
@@ -241,6 +258,7 @@ class ReviewPage(Page):
         gpu = self.catalog.gpus.get(r.gpu)
         self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
         self._workloads(r.workloads)
+        self._serving(r.workloads)
         self._placement(r)
         self.storage.show_result(r.storage)
         self.bom.show_result(r.bom)
@@ -269,15 +287,44 @@ class ReviewPage(Page):
                 _num(w.time_to_train_hours, "h"),
                 _num(w.allreduce_seconds_per_iteration, "s", 3)
                 + (f" over {w.allreduce_link}" if w.allreduce_link else ""),
-                serving_line(w.serving) if w.serving else "—",
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
-                if c in (1, 4, 5, 7):
+                if c in (1, 4, 5):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
+                t.setItem(i, c, item)
+
+    def _serving(self, rows: list[WorkloadResult]) -> None:
+        """TTFT, time between tokens and throughput of every serving group, against targets."""
+        served = [w for w in rows if w.serving is not None]
+        self.serving_title.setVisible(bool(served))
+        self.serving.setVisible(bool(served))
+        t = self.serving
+        t.setRowCount(len(served))
+        for i, w in enumerate(served):
+            s = w.serving
+            assert s is not None
+            missed = [x for x in s.targets if not x.met]
+            cells = [
+                w.name,
+                figure(s.ttft_ms, "ms"),
+                figure(s.itl_ms, "ms"),
+                figure(s.tokens_per_s_total, "tokens/s"),
+                f"{s.sequences_per_replica * w.replicas * max(w.members, 1):,}",
+                "; ".join(target_short(x) for x in s.targets) or "none given",
+            ]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if 1 <= c <= 4:
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                if c == 5 and missed:
+                    item.setForeground(Qt.GlobalColor.darkRed)
                 t.setItem(i, c, item)
 
     def _placement(self, r: Result) -> None:
