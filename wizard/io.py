@@ -43,7 +43,7 @@ def _v1_inference(doc: dict[str, Any]) -> dict[str, Any]:
             inf = dict(inf)
             context = inf.pop("context_length", None)
             output = inf.get("output_tokens", 256)
-            if isinstance(context, int) and not isinstance(context, bool):
+            if isinstance(context, int) and not isinstance(context, bool) and context >= 1:
                 inf.setdefault("max_context_tokens", context)
                 if isinstance(output, int) and not isinstance(output, bool):
                     inf.setdefault("input_tokens", max(1, context - output))

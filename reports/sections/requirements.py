@@ -81,7 +81,12 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
             ),
             ("Longest request (tokens)", num(i.context_tokens)),
             ("Requests in flight at the peak", num(i.concurrent_sequences)),
-            ("KV cache", "FP8" if i.kv_cache_precision else "16-bit (engine default)"),
+            (
+                "KV cache precision",
+                i.kv_cache_precision.value.upper()
+                if i.kv_cache_precision
+                else "16-bit (engine default)",
+            ),
         ]
         for name, v in (
             ("Target requests/s", i.target_requests_per_s),

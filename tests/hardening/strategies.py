@@ -132,15 +132,23 @@ def training(draw) -> dict[str, Any]:
 @st.composite
 def inference(draw) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "context_length": draw(st.sampled_from([1, 512, 4096, 131_072, 1_000_000])),
+        "input_tokens": draw(st.sampled_from([1, 512, 4096, 131_072, 1_000_000])),
         "output_tokens": draw(st.sampled_from([1, 256, 4096])),
         "concurrent_sequences": draw(st.sampled_from([1, 4, 64, 1000])),
     }
+    if draw(st.booleans()):
+        longer = draw(st.sampled_from([0, 1, 8192, 2_000_000]))
+        out["max_context_tokens"] = out["input_tokens"] + out["output_tokens"] + longer
     target = draw(st.sampled_from(["tokens", "requests", "none"]))
     if target == "tokens":
         out["target_tokens_per_s"] = draw(st.sampled_from([1.0, 150.0, 1e5, 1e9]))
     elif target == "requests":
         out["target_requests_per_s"] = draw(st.sampled_from([0.1, 10.0, 1e4]))
+    if draw(st.booleans()):
+        out["ttft_target_ms"] = draw(st.sampled_from([1e-3, 200.0, 2000.0]))
+    if draw(st.booleans()):
+        out["itl_target_ms"] = draw(st.sampled_from([1e-3, 20.0, 100.0]))
+    out["kv_cache_precision"] = draw(st.sampled_from([None, "fp8", "bf16"]))
     return out
 
 
@@ -276,7 +284,7 @@ def designs(draw, buildable_only: bool = True) -> dict[str, Any]:
     modes += [SharingMode.VGPU] if g.vgpu_capable else []
     n = draw(st.integers(0, 4))
     doc: dict[str, Any] = {
-        "schema_version": 1,
+        "schema_version": 2,
         "project": {"customer": draw(st.text(max_size=20)), "currency": "EUR"},
         "workloads": [draw(workload(f"group {i}", modes)) for i in range(n)],
         "hardware": draw(hardware(gpu, server, gph, coherent)),

@@ -232,3 +232,60 @@ def test_written_files_get_the_usual_permissions(tmp_path):
         assert stat.S_IMODE((tmp_path / "new.pdf").stat().st_mode) == 0o600
     finally:
         os.umask(umask)
+
+
+def _v1_serving(inference: dict) -> dict:
+    doc = minimal()
+    doc["schema_version"] = 1
+    doc["workloads"] = [
+        {
+            "name": "Chat",
+            "kind": "inference",
+            "model": {"preset": "llama-3-8b"},
+            "inference": inference,
+        }
+    ]
+    return doc
+
+
+def test_version_1_serving_load_is_migrated():
+    """Version 1's context_length was the longest prompt plus answer; its latency target was
+    per generated token."""
+    d = design_from_text(json.dumps(_v1_serving(
+        {"context_length": 8192, "output_tokens": 512, "latency_target_ms": 100}
+    )))  # fmt: skip
+    inf = d.workloads[0].inference
+    assert (inf.input_tokens, inf.output_tokens, inf.max_context_tokens) == (7680, 512, 8192)
+    assert inf.itl_target_ms == 100 and inf.ttft_target_ms is None
+    assert d.schema_version == SCHEMA_VERSION
+
+
+def test_version_1_context_shorter_than_its_answer_still_loads():
+    d = design_from_text(json.dumps(_v1_serving({"context_length": 100, "output_tokens": 256})))
+    inf = d.workloads[0].inference
+    assert (inf.input_tokens, inf.max_context_tokens) == (1, 257)
+
+
+def test_version_1_bad_context_is_named():
+    (line,) = problems(_v1_serving({"context_length": -5}))
+    assert "max_context_tokens" in line and "-5" in line
+
+
+def test_longest_request_shorter_than_an_average_one_is_refused():
+    doc = _v1_serving({})
+    doc["schema_version"] = SCHEMA_VERSION
+    doc["workloads"][0]["inference"] = {
+        "input_tokens": 4000,
+        "output_tokens": 500,
+        "max_context_tokens": 4096,
+    }
+    (line,) = problems(doc)
+    assert "max_context_tokens (4096)" in line and "4000 input + 500 output" in line
+
+
+def test_kv_cache_precision_must_be_one_a_cache_can_hold():
+    doc = _v1_serving({})
+    doc["schema_version"] = SCHEMA_VERSION
+    doc["workloads"][0]["inference"] = {"kv_cache_precision": "int4"}
+    (line,) = problems(doc)
+    assert "kv_cache_precision" in line and "int4" in line

@@ -150,8 +150,12 @@ class ServingPlanner:
             return [self._parallel(t, p.pipeline_parallel) for t in tps]
         out = [self._parallel(t, 1) for t in tps]
         if not any(self._capacity(par).fits for par in out):
+            # the fewest stages that hold it: more stages add no speed for a request, only
+            # room that more replicas give as well
             top = max(tps)
-            out = [self._parallel(top, pp) for pp in range(2, m.layers + 1)]
+            staged = (self._parallel(top, pp) for pp in range(2, m.layers + 1))
+            first = next((par for par in staged if self._capacity(par).fits), None)
+            out = [first] if first else [self._parallel(top, m.layers)] if m.layers > 1 else out
         return out
 
     def _parallel(self, t: int, pp: int) -> Parallel:

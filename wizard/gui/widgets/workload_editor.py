@@ -252,7 +252,16 @@ class WorkloadEditor(QWidget):
         self.ttft.setSuffix(" ms")
         self.latency = OptionalDouble(1e9, 1, "no target")
         self.latency.setSuffix(" ms")
-        self.kv_precision = Choice([("16-bit (engine default)", None), ("FP8", "fp8")])
+        self.kv_precision = Choice(
+            [
+                ("16-bit (engine default)", None),
+                ("FP8", "fp8"),
+                ("INT8", "int8"),
+                ("BF16", "bf16"),
+                ("FP16", "fp16"),
+                ("FP32", "fp32"),
+            ]
+        )
         self.errors.add(
             f, "inference", "Target throughput", self.tput_kind, self.tput_value,
             term="target_throughput",
