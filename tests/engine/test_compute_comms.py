@@ -52,15 +52,22 @@ def test_bert_large_over_25gbe_seed_numbers():
     assert 30_000 * 100 * seconds / 3600 == pytest.approx(725, abs=1)
 
 
-def test_decode_is_memory_bound_at_small_batch():
-    """One sequence: each token reads all weights. 140 GB at 3.35 TB/s -> ~24 tokens/s."""
-    tps, bound = compute.decode_tokens_per_s(140, 0.0, 1, 3350, 70e9, 989, 1, 0.4)
-    assert bound == "memory bandwidth"
-    assert tps == pytest.approx(3350 / 140)
-    # A huge batch becomes compute bound: 2 x params FLOPs per token.
-    tps, bound = compute.decode_tokens_per_s(140, 0.0, 100_000, 3350, 70e9, 989, 1, 0.4)
-    assert bound == "compute"
-    assert tps == pytest.approx(989e12 * 0.4 / (2 * 70e9))
+def test_decode_is_memory_bound_at_small_batch_and_compute_bound_at_large():
+    """70B in BF16 on one GPU (140 GB, 3,350 GB/s, 989 TFLOPS), context 0 for clarity: one
+    sequence reads 140 GB per token; a batch of 100,000 needs 2 x 70e9 FLOPs per token."""
+    from wizard.engine import serving_physics as sp
+
+    common = dict(weights_read_gb=140, tp=1, pp=1, context=0, kv_gb_per_token=0, kv_shards=1,
+                  bandwidth_gbs=3350, mbu=1.0)  # fmt: skip
+    flops = dict(active_parameters=70e9, layers=80, context=0, hidden=8192, tp=1, pp=1,
+                 peak_tflops=989, mfu=0.4)  # fmt: skip
+    one_mem = sp.DECODE_MEMORY_S(batch=1, **common)
+    one_cmp = sp.DECODE_COMPUTE_S(batch=1, **flops)
+    assert one_mem == pytest.approx(140 / 3350) and one_mem > one_cmp
+    big_mem = sp.DECODE_MEMORY_S(batch=100_000, **common)
+    big_cmp = sp.DECODE_COMPUTE_S(batch=100_000, **flops)
+    assert big_cmp > big_mem
+    assert 100_000 / big_cmp == pytest.approx(989e12 * 0.4 / (2 * 70e9))
 
 
 def test_pcie_bandwidth_by_generation():

@@ -83,14 +83,9 @@ def test_fp32_activations_take_twice_the_bytes():
 def test_kv_cache_per_token_llama2_70b_gqa():
     """Llama 2 70B: 80 layers, 8 KV heads of 128 dims, FP16: 2 x 80 x 8 x 128 x 2 = 327,680 B
     per token (GQA: 8x smaller than the 64-head MHA cache)."""
-    llama = Shape(layers=80, hidden=8192, heads=64, kv_heads=8)
-    assert memory.kv_cache_gb_per_token(llama, Precision.FP16) * 1e9 == pytest.approx(327_680)
-    mha = Shape(layers=80, hidden=8192, heads=64, kv_heads=64)
-    ratio = memory.kv_cache_gb_per_token(mha, Precision.FP16) / memory.kv_cache_gb_per_token(
-        llama, Precision.FP16
-    )
-    assert ratio == 8
-    # 4k context, 16 sequences, split over TP 4.
-    assert memory.kv_cache_gb(llama, Precision.FP16, 4096, 16, 4) == pytest.approx(
-        327_680 * 4096 * 16 / 4 / 1e9
-    )
+    from wizard.engine.serving_physics import KV_GB_PER_TOKEN
+
+    gqa = KV_GB_PER_TOKEN(layers=80, kv_heads=8, head_dim=128, kv_bytes=2)
+    assert gqa * 1e9 == pytest.approx(327_680)
+    mha = KV_GB_PER_TOKEN(layers=80, kv_heads=64, head_dim=128, kv_bytes=2)
+    assert mha / gqa == 8

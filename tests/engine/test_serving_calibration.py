@@ -166,7 +166,7 @@ KNOWN_GAPS = [
         id="N18-ttft",
     ),
     # Offline maximum throughput at tensor parallelism 4 and 8 in FP8: the roofline takes no
-    # account of the smaller per-GPU matrices, and comes out 35-50 % above the measurement.
+    # account of the smaller per-GPU matrices, and comes out 50-60 % above the measurement.
     pytest.param(
         Row("T6-H100", TRT, "70B", "fp8", H100, 4, 1000, 1000, None, None, None, 6932.8808),
         "throughput",

@@ -134,8 +134,12 @@ def _mig_design(**inference) -> dict:
         {"input_tokens": 1000, "output_tokens": 200, **inference},
         precision="fp8",
         group={"sharing_mode": "mig"},
-        hardware={"gpu": "h100-pcie-80gb", "server": "dell-r760xa", "gpus_per_host": 2,
-                  "nvlink": False},  # fmt: skip
+        hardware={
+            "gpu": "h100-pcie-80gb",
+            "server": "dell-r760xa",
+            "gpus_per_host": 2,
+            "nvlink": False,
+        },  # fmt: skip
     )
 
 

@@ -1,4 +1,4 @@
-"""Compute: training FLOPs, iterations, time to train, and inference throughput per replica."""
+"""Compute: peak throughput by precision, training FLOPs, iterations and time to train."""
 
 from __future__ import annotations
 
@@ -65,29 +65,3 @@ def gpus_for_target(
     flops: float, target_hours: float, peak_tflops_per_gpu: float, utilization: float
 ) -> float:
     return flops / (target_hours * SECONDS_PER_HOUR * peak_tflops_per_gpu * 1e12 * utilization)
-
-
-def decode_tokens_per_s(
-    weights_gb: float,
-    kv_gb_per_sequence: float,
-    sequences: int,
-    memory_bandwidth_gbs: float,
-    active_params: float,
-    peak_tflops_per_gpu: float,
-    gpus: int,
-    utilization: float,
-) -> tuple[float, str]:
-    """Tokens/s a replica generates for ``sequences`` concurrent sequences.
-
-    Each decoding step reads every weight once and each sequence's KV cache once, so the step
-    time is at least bytes / bandwidth; it is also at least 2 x active parameters FLOPs per token
-    over the sustained compute. The slower of the two bounds the step.
-    """
-    bytes_per_step_gb = weights_gb + kv_gb_per_sequence * sequences
-    memory_step_s = bytes_per_step_gb / (memory_bandwidth_gbs * gpus)
-    compute_step_s = (
-        2 * active_params * sequences / (peak_tflops_per_gpu * 1e12 * utilization * gpus)
-    )
-    step = max(memory_step_s, compute_step_s)
-    bound = "memory bandwidth" if memory_step_s >= compute_step_s else "compute"
-    return sequences / step, bound

@@ -1,5 +1,5 @@
-"""GPU memory of one replica, per GPU after sharding: weights, gradients, optimizer states,
-activations, KV cache and framework overhead. GB = 10^9 bytes."""
+"""GPU memory of one training replica, per GPU after sharding: weights, gradients, optimizer
+states, activations and framework overhead (serving memory: serving.py). GB = 10^9 bytes."""
 
 from __future__ import annotations
 
@@ -27,17 +27,6 @@ OPTIMIZER_BYTES: dict[Optimizer, float] = {
     Optimizer.SGD_MOMENTUM: 4,
     Optimizer.ADAM: 8,
     Optimizer.ADAMW: 8,
-}
-
-# Bytes per KV-cache element: the cache stays 16-bit under 4-bit weight quantization.
-KV_BYTES: dict[Precision, float] = {
-    Precision.FP32: 4,
-    Precision.TF32: 4,
-    Precision.BF16: 2,
-    Precision.FP16: 2,
-    Precision.FP8: 1,
-    Precision.INT8: 1,
-    Precision.INT4: 2,
 }
 
 
@@ -151,22 +140,10 @@ def activations_gb(
     return per_layer * shape.layers / GB
 
 
-def kv_cache_gb_per_token(shape: Shape, precision: Precision) -> float:
-    """2 (K and V) x layers x KV heads x head dim x bytes: grouped-query attention shrinks it."""
-    return 2 * shape.layers * shape.kv_heads * shape.head_dim * KV_BYTES[precision] / GB
-
-
-def kv_cache_gb(
-    shape: Shape, precision: Precision, tokens_per_sequence: int, sequences: int, shards: int
-) -> float:
-    return kv_cache_gb_per_token(shape, precision) * tokens_per_sequence * sequences / shards
-
-
 SOURCES = {
     "weights": sources.ZERO,
     "gradients": sources.SEED_MULTI_GPU,
     "optimizer": sources.ZERO,
     "activations": sources.KORTHIKANTI,
-    "kv_cache": sources.KV_CACHE,
     "overhead": sources.ASSUMPTION,
 }

@@ -29,16 +29,6 @@ NARAYANAN = (
     "Megatron-LM, SC21, arXiv:2104.04473, section 5.1 (8 N D with activation recomputation; "
     "52 % of peak sustained on A100)"
 )
-KV_CACHE = (
-    "Pope et al., Efficiently Scaling Transformer Inference, arXiv:2211.05102, section 2 "
-    "(KV cache = 2 x layers x KV heads x head dim x bytes per token); Ainslie et al., GQA, "
-    "arXiv:2305.13245"
-)
-DECODE_BOUND = (
-    "Pope et al., arXiv:2211.05102, section 2.1: small-batch decoding is memory-bandwidth bound "
-    "(every step reads the weights and the KV cache once); compute bound at 2 x parameters "
-    "FLOPs per token"
-)
 PCIE_SPEC = (
     "PCI-SIG PCI Express Base Specification: 8/16/32/64 GT/s per lane for Gen 3/4/5/6, "
     "128b/130b encoding (Gen 6: FLIT); x16 per direction = 15.75/31.5/63/121 GB/s"
