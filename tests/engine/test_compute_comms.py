@@ -57,10 +57,26 @@ def test_decode_is_memory_bound_at_small_batch_and_compute_bound_at_large():
     sequence reads 140 GB per token; a batch of 100,000 needs 2 x 70e9 FLOPs per token."""
     from wizard.engine import serving_physics as sp
 
-    common = dict(weights_read_gb=140, tp=1, pp=1, context=0, kv_gb_per_token=0, kv_shards=1,
-                  bandwidth_gbs=3350, mbu=1.0)  # fmt: skip
-    flops = dict(active_parameters=70e9, layers=80, context=0, hidden=8192, tp=1, pp=1,
-                 peak_tflops=989, mfu=0.4)  # fmt: skip
+    common = dict(
+        weights_read_gb=140,
+        tp=1,
+        pp=1,
+        context=0,
+        kv_gb_per_token=0,
+        kv_shards=1,
+        bandwidth_gbs=3350,
+        mbu=1.0,
+    )
+    flops = dict(
+        active_parameters=70e9,
+        layers=80,
+        context=0,
+        hidden=8192,
+        tp=1,
+        pp=1,
+        peak_tflops=989,
+        mfu=0.4,
+    )
     one_mem = sp.DECODE_MEMORY_S(batch=1, **common)
     one_cmp = sp.DECODE_COMPUTE_S(batch=1, **flops)
     assert one_mem == pytest.approx(140 / 3350) and one_mem > one_cmp

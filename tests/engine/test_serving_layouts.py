@@ -23,8 +23,12 @@ def serving_design(model: dict, inference: dict | None = None, **extra) -> dict:
         "inference": {"input_tokens": 1000, "output_tokens": 200, **(inference or {})},
     }
     group.update(extra.pop("group", {}))
-    hardware = {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8,
-                "nvlink": True}  # fmt: skip
+    hardware = {
+        "gpu": "h100-sxm5-80gb",
+        "server": "dell-xe9680",
+        "gpus_per_host": 8,
+        "nvlink": True,
+    }
     hardware.update(extra.pop("hardware", {}))
     return {"workloads": [group], "hardware": hardware, **extra}
 
@@ -34,8 +38,15 @@ def sized(doc: dict, catalog):
 
 
 def custom(heads: int, kv_heads: int, params: float = 60e9) -> dict:
-    return {"custom": {"parameters": params, "layers": 48, "hidden_size": heads * 128,
-                       "heads": heads, "kv_heads": kv_heads}}  # fmt: skip
+    return {
+        "custom": {
+            "parameters": params,
+            "layers": 48,
+            "hidden_size": heads * 128,
+            "heads": heads,
+            "kv_heads": kv_heads,
+        }
+    }
 
 
 def planner(doc: dict, catalog):
@@ -45,8 +56,19 @@ def planner(doc: dict, catalog):
     d = design_from_dict(doc)
     g = d.workloads[0]
     c = g.model.custom
-    m = transformer("m", c.parameters, c.parameters, c.layers, c.hidden_size, c.heads,
-                    c.kv_heads or c.heads, g.precision, None, None, None)  # fmt: skip
+    m = transformer(
+        "m",
+        c.parameters,
+        c.parameters,
+        c.layers,
+        c.hidden_size,
+        c.heads,
+        c.kv_heads or c.heads,
+        g.precision,
+        None,
+        None,
+        None,
+    )
     gpu, server = catalog.gpus[d.hardware.gpu], catalog.servers[d.hardware.server]
     return ServingPlanner("w", g, d, gpu, server, m, Recorder())
 
@@ -101,8 +123,7 @@ def test_a_latency_target_buys_a_wider_layout_only_when_needed(catalog):
 
 
 def test_the_fewest_replicas_that_carry_the_throughput(catalog):
-    doc = serving_design({"preset": "llama-3-8b"}, {"target_tokens_per_s": 20_000},
-                         precision="fp8")  # fmt: skip
+    doc = serving_design({"preset": "llama-3-8b"}, {"target_tokens_per_s": 20_000}, precision="fp8")
     w = sized(doc, catalog).workloads[0]
     assert w.serving.tokens_per_s_total >= 20_000
     doc["workloads"][0]["parallelism"] = {
@@ -139,7 +160,7 @@ def _mig_design(**inference) -> dict:
             "server": "dell-r760xa",
             "gpus_per_host": 2,
             "nvlink": False,
-        },  # fmt: skip
+        },
     )
 
 

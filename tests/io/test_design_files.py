@@ -251,9 +251,11 @@ def _v1_serving(inference: dict) -> dict:
 def test_version_1_serving_load_is_migrated():
     """Version 1's context_length was the longest prompt plus answer; its latency target was
     per generated token."""
-    d = design_from_text(json.dumps(_v1_serving(
-        {"context_length": 8192, "output_tokens": 512, "latency_target_ms": 100}
-    )))  # fmt: skip
+    d = design_from_text(
+        json.dumps(
+            _v1_serving({"context_length": 8192, "output_tokens": 512, "latency_target_ms": 100})
+        )
+    )
     inf = d.workloads[0].inference
     assert (inf.input_tokens, inf.output_tokens, inf.max_context_tokens) == (7680, 512, 8192)
     assert inf.itl_target_ms == 100 and inf.ttft_target_ms is None
