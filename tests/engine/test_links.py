@@ -2,6 +2,8 @@
 
 import pytest
 
+from wizard.errors import DesignError
+
 from tests.engine.conftest import design_dict
 from wizard.engine import comms
 from wizard.engine.size import size
@@ -38,15 +40,29 @@ def test_ring_across_hosts_is_bound_by_the_nic(catalog):
     assert link.gbs == pytest.approx(25 / 8)
 
 
-def test_sharp_halves_allreduce_traffic(catalog):
-    """NVIDIA AI Enterprise deep dive: SHARP roughly halves the allreduce operations."""
+def test_sharp_halves_allreduce_traffic_on_infiniband(catalog):
+    """NVIDIA AI Enterprise deep dive: SHARP roughly halves the allreduce operations. It runs in
+    NVIDIA Quantum InfiniBand switches, so the same job is moved onto one HDR 200 Gb/s NIC per host
+    (25 GB/s, still the slowest link of its ring)."""
     doc = design_dict("bert-large-25gbe")
+    doc["hardware"].update(fabric="ib-hdr", nic="cx6-hdr-1p", rdma="infiniband")
     plain = size(design_from_dict(doc), catalog).workloads[0]
     doc["assumptions"] = {"sharp": True}
     sharp = size(design_from_dict(doc), catalog).workloads[0]
     assert sharp.allreduce_gb_per_gpu_per_iteration == pytest.approx(
         plain.allreduce_gb_per_gpu_per_iteration / 2
     )
+
+
+def test_sharp_is_refused_where_the_switches_lack_it(catalog):
+    """The 25 GbE fabric is built with Spectrum Ethernet switches, whose catalog entries have no
+    in-network reduction: the option is refused with the reason, not silently applied."""
+    doc = design_dict("bert-large-25gbe")
+    doc["assumptions"] = {"sharp": True}
+    with pytest.raises(DesignError) as info:
+        size(design_from_dict(doc), catalog)
+    (line,) = info.value.problems
+    assert line.startswith("assumptions.sharp: ") and "does not" in line
 
 
 def test_link_efficiency_stretches_allreduce_time(catalog):

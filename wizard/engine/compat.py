@@ -17,9 +17,10 @@ from wizard.model.catalog import (
     ModelArch,
     Nic,
     Server,
+    SwitchKind,
     max_boards,
 )
-from wizard.model.design import Design, Fabric, Rdma, SharingMode
+from wizard.model.design import FABRIC_GBPS, Design, Fabric, FineTuningMethod, Rdma, SharingMode
 
 T = TypeVar("T")
 
@@ -60,6 +61,8 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
         "NVIDIA AI Enterprise release",
         out,
     )
+    out += _sharp_problems(design, catalog)
+    out += _method_problems(design, catalog)
     lic = design.licensing
     gpu_lic = _lookup(catalog.licences, lic.gpu_software, "licensing.gpu_software", "licence", out)
     if gpu_lic is not None and gpu_lic.unit is not LicenceUnit.PER_GPU:
@@ -151,6 +154,47 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
                 Problem(
                     f"workloads[{i}].inference.target_tokens_per_s",
                     f"'{preset.id}' is not a language model; give requests per second",
+                )
+            )
+    return out
+
+
+def _sharp_problems(design: Design, catalog: Catalog) -> list[Problem]:
+    """In-network reduction needs switches that do it (NVIDIA Quantum InfiniBand with SHARP);
+    the fabric's switch is the one the network is built with."""
+    from wizard.engine.fabric import pick_switch
+
+    if not design.assumptions.sharp:
+        return []
+    fabric = design.hardware.fabric
+    kind = SwitchKind.INFINIBAND if fabric.value.startswith("ib-") else SwitchKind.ETHERNET
+    pick = pick_switch(catalog, kind, FABRIC_GBPS[fabric])
+    if pick is not None and pick.switch.sharp:
+        return []
+    which = f"the {pick.switch.vendor} {pick.switch.model}" if pick else "no switch in the catalog"
+    return [
+        Problem(
+            "assumptions.sharp",
+            f"in-network reduction (SHARP) needs switches that perform it; the {fabric.value} "
+            f"fabric is built with {which}, which does not (SHARP runs on NVIDIA Quantum "
+            "InfiniBand switches)",
+        )
+    ]
+
+
+def _method_problems(design: Design, catalog: Catalog) -> list[Problem]:
+    out = []
+    for i, g in enumerate(design.workloads):
+        ft = g.fine_tuning
+        if ft is None or ft.method is FineTuningMethod.FULL or g.model is None:
+            continue
+        preset = catalog.models.get(g.model.preset) if g.model.preset else None
+        if preset is not None and preset.architecture is ModelArch.CNN:
+            out.append(
+                Problem(
+                    f"workloads[{i}].fine_tuning.method",
+                    f"'{ft.method.value}' adapts a transformer's projections; "
+                    f"'{preset.id}' is not a transformer",
                 )
             )
     return out

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine import compute, mig, serving, topology, vgpu
+from wizard.engine import compute, serving, topology
 from wizard.engine import serving_physics as sp
 from wizard.engine.links import nic as nic_link
 from wizard.engine.memory import PARAM_BYTES
 from wizard.engine.record import Recorder
 from wizard.engine.serving import Capacity, Chain, Point, Request
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
+from wizard.engine.slices import Slice, slices
 from wizard.model.catalog import Gpu, Server
-from wizard.model.design import Design, Inference, Precision, SharingMode, WorkloadGroup
+from wizard.model.design import Design, Inference, Precision, WorkloadGroup
 from wizard.model.result import MemoryBreakdown, ServingResult, Severity, TargetCheck
 
 TP_SIZES = (1, 2, 4, 8)
@@ -43,25 +44,6 @@ def compute_precision(precision: Precision) -> Precision:
     """The tensor-core path serving runs at: 4-bit weights are weight-only quantization (AWQ,
     GPTQ), dequantized to 16-bit for the matrix products."""
     return Precision.BF16 if precision is Precision.INT4 else precision
-
-
-SLICE_SOURCE = (
-    "NVIDIA Multi-Instance GPU User Guide, 'Terminology' and 'Supported Profiles': an instance "
-    "has its compute slices and its memory slices with their share of memory bandwidth; NVIDIA "
-    "Virtual GPU Software User Guide, 'Time-Sliced vGPU Scheduling': under load each vGPU gets "
-    "its time slice of the whole GPU"
-)
-
-
-@dataclass(frozen=True)
-class Slice:
-    """A MIG instance or a time-sliced vGPU a one-GPU replica runs on."""
-
-    mode: SharingMode
-    profile: str
-    acc: Accelerator
-    share: float  # share of a physical GPU it takes from others
-    compute: float  # share of the GPU's compute it gives
 
 
 @dataclass(frozen=True)
@@ -205,40 +187,14 @@ class ServingPlanner:
             return None
         return at(per)
 
-    def slices(self) -> list[Slice]:
-        """The MIG instances or time-sliced vGPUs a one-GPU replica could run on, under the
-        group's sharing mode; each gives its share of the GPU's compute and bandwidth."""
-        gpu, acc, out = self.gpu, self.acc, []
-        if self.g.sharing_mode is SharingMode.MIG and gpu.mig is not None:
-            m = gpu.mig
-            for p in gpu.mig.profiles:
-                if "+" in p.name or p.placement_size >= m.memory_slices:
-                    continue
-                c, b = p.compute_slices / m.compute_slices, p.memory_slices / m.memory_slices
-                label = (
-                    f"MIG {p.name} instance of the {gpu.name}: {p.compute_slices} of "
-                    f"{m.compute_slices} compute slices, {p.memory_slices} of {m.memory_slices} "
-                    "memory slices and their bandwidth"
-                )
-                a = Accelerator(label, p.memory_gb, acc.bandwidth_gbs * b, acc.peak_tflops * c)
-                out.append(Slice(SharingMode.MIG, p.name, a, mig.share(gpu, p), c))
-        if self.g.sharing_mode is SharingMode.VGPU and gpu.vgpu is not None:
-            for v in gpu.vgpu.profiles:
-                sh = vgpu.share(gpu, v)
-                if sh >= 1:
-                    continue
-                label = (
-                    f"{v.name} time-sliced vGPU of the {gpu.name}: {sh:.0%} of its compute "
-                    "and bandwidth when every vGPU on it is busy"
-                )
-                a = Accelerator(
-                    label, v.framebuffer_gb, acc.bandwidth_gbs * sh, acc.peak_tflops * sh
-                )
-                out.append(Slice(SharingMode.VGPU, v.name, a, sh, sh))
-        return out
+    def _slice_accelerator(self, sl: Slice) -> Accelerator:
+        acc = self.acc
+        return Accelerator(
+            sl.label, sl.memory_gb, acc.bandwidth_gbs * sl.bandwidth, acc.peak_tflops * sl.compute
+        )
 
     def _plan(self, par: Parallel, sl: Slice | None = None) -> Plan | None:
-        acc = sl.acc if sl else self.acc
+        acc = self._slice_accelerator(sl) if sl else self.acc
         cap = self._capacity(par, acc)
         if not cap.fits:
             return None
@@ -279,7 +235,8 @@ class ServingPlanner:
         plans = [plan for par in layouts if (plan := self._plan(par)) is not None]
         one = [par for par in layouts if par.gpus == 1]
         if one:
-            plans += [plan for sl in self.slices() if (plan := self._plan(one[0], sl))]
+            options = slices(self.gpu, self.g.sharing_mode)
+            plans += [plan for sl in options if (plan := self._plan(one[0], sl))]
         if not plans:
             candidates = self.layouts()
             most = max(candidates, key=lambda par: (par.gpus, -par.pipeline))

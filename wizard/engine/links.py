@@ -83,3 +83,30 @@ def nic(hw: Hardware) -> Link:
         f"{sources.SEED_MULTI_GPU}: a 25 Gb/s link carries 3.125 GB/s",
         "network",
     )
+
+
+# Share of a link's line rate that NCCL's ring all-reduce reaches (its bus bandwidth), by kind.
+EFFICIENCY: dict[str, float] = {
+    "nvlink": 0.8,
+    "pcie": 0.8,
+    "cpu-interconnect": 0.8,
+    "network": 0.92,
+}
+EFFICIENCY_SOURCE: dict[str, str] = {
+    "nvlink": "NVIDIA/nccl-tests issues 212 and 149 (NCCL maintainers): H100 NVLink 450 GB/s line "
+    "rate, ~20 % protocol overhead, 370 GB/s ring bus bandwidth (0.82); 8 x A100 NVSwitch about "
+    "230 of 300 GB/s (0.77)",
+    "pcie": "Same NCCL protocol overhead (~20 %) taken for PCIe; no cleaner public figure",
+    "cpu-interconnect": "Same NCCL protocol overhead (~20 %) taken for the CPU interconnect",
+    "network": "NVIDIA/nccl-tests issues 290 and 267: 46-49 GB/s bus bandwidth per NDR 400 Gb/s "
+    "NIC (50 GB/s); NVIDIA/nccl issue 812: 192 GB/s all-reduce bus bandwidth over a DGX A100's "
+    "8 x HDR 200 Gb/s (200 GB/s); 0.92-0.98, the low end taken",
+}
+
+
+def efficiency(link: Link, override: float | None) -> tuple[float, str]:
+    """The share of ``link``'s rate an all-reduce reaches: the design's figure if it gives one,
+    else the measured share for its kind, with the source."""
+    if override is not None:
+        return override, "Design assumption (assumptions.link_efficiency)"
+    return EFFICIENCY[link.kind], EFFICIENCY_SOURCE[link.kind]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from wizard.engine import serving_physics as sp
 from wizard.engine.expr import Formula
+from wizard.engine.links import efficiency
 from wizard.engine.record import Recorder
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 
@@ -161,7 +162,7 @@ def _allreduce(
         tokens=tokens,
         hidden=m.hidden,
         link_gbs=par.tp_link.gbs,
-        link_efficiency=eff.link,
+        link_efficiency=efficiency(par.tp_link, eff.link)[0],
     )
 
 
@@ -179,7 +180,7 @@ def _handoff(
         tokens=tokens,
         hidden=m.hidden,
         link_gbs=par.pp_link.gbs,
-        link_efficiency=eff.link,
+        link_efficiency=efficiency(par.pp_link, eff.link)[0],
     )
 
 

@@ -59,7 +59,14 @@ class ServingSizer(SizerBase):
             LAYOUT_SOURCE,
         )
         return self._model_result(
-            mem, sh, plan.replicas, by_engine, serving=serving, reason=self._serving_reason(plan)
+            mem,
+            sh,
+            plan.replicas,
+            by_engine,
+            serving=serving,
+            reason=self._serving_reason(plan),
+            planned_slice=serving.slice_profile,
+            planned_compute_share=serving.compute_share,
         )
 
     def _serving_reason(self, plan: Plan) -> str:

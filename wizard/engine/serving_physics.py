@@ -147,7 +147,7 @@ class Parallel:
 class Efficiency:
     bandwidth: float  # achieved share of peak memory bandwidth while decoding (MBU)
     compute: float  # achieved share of peak dense tensor FLOPS (MFU)
-    link: float  # achieved share of a link's rate in a collective
+    link: float | None  # share of a link's rate a collective reaches; None: measured per kind
     latency_s: float  # fixed cost of one small collective or stage hand-off
 
 

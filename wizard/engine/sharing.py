@@ -107,8 +107,8 @@ def needs(design: Design, gpu: Gpu, workloads: list[WorkloadResult]) -> list[Nee
             compute = _inference_load(group, w)
         demand = min(1.0, max(mem / gpu.memory_gb, compute))
         profile = None
-        if w.serving is not None and w.serving.slice_profile is not None:
-            profile = (group.sharing_mode, w.serving.slice_profile)
+        if w.planned_slice is not None:
+            profile = (group.sharing_mode, w.planned_slice)
         out.append(Need(w.name, members, w.gpus_per_replica, mem, compute, demand, profile))
     return out
 
@@ -124,12 +124,12 @@ def _shared_compute(group: WorkloadGroup, gpu: Gpu) -> float:
 
 
 def _training_load(group: WorkloadGroup, w: WorkloadResult) -> float:
-    """Share of a GPU a one-GPU job needs to finish in its target time; 1 without a target.
-
-    A job that a whole GPU finishes in 8 h with a 24 h target needs a third of a GPU, so a
-    partition with at least a third of the compute (and memory bandwidth) still meets it.
-    """
+    """The compute share a one-GPU job was planned on: its slice's when the sizing timed it on a
+    MIG instance or a vGPU (the slice that still meets the target time), else a whole GPU; a
+    network-attached pool shares a GPU by time on a whole GPU over the target time."""
     tr = group.training
+    if group.sharing_mode is not SharingMode.REMOTE:
+        return w.planned_compute_share
     if tr is None or not tr.target_hours or not w.time_to_train_hours or w.replicas != 1:
         return 1.0
     return min(1.0, w.time_to_train_hours / tr.target_hours)
@@ -142,7 +142,7 @@ def _inference_load(group: WorkloadGroup, w: WorkloadResult) -> float:
     if s is None or not w.replicas:
         return 1.0
     if group.sharing_mode is not SharingMode.REMOTE:
-        return s.compute_share
+        return w.planned_compute_share
     met = [t for t in s.targets if t.metric == "throughput"]
     if not met:
         return 1.0

@@ -14,7 +14,7 @@ from wizard.engine.software import plan_software
 from wizard.engine.storage import plan_storage
 from wizard.engine.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.errors import DesignError
-from wizard.model.catalog import Catalog
+from wizard.model.catalog import Catalog, Gpu
 from wizard.model.design import Design, HaLevel, SharingMode, WorkloadGroup
 from wizard.model.result import Cluster, Result, Severity, WorkloadResult
 
@@ -53,6 +53,7 @@ def _size(design: Design, catalog: Catalog) -> Result:
         for i, group in enumerate(design.workloads)
     ]
     _check_scale(design, workloads)
+    _check_peer_to_peer(design, workloads, gpu, rec)
     need_list = sharing.needs(design, gpu, workloads)
     chosen = sharing.pack(
         design, gpu, need_list, {g.name: g.sharing_mode for g in design.workloads}
@@ -77,14 +78,22 @@ def _size(design: Design, catalog: Catalog) -> Result:
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,
-        "link_efficiency": a.link_efficiency,
+        "link_efficiency": a.link_efficiency
+        if a.link_efficiency is not None
+        else "measured per link kind (NVLink/NVSwitch 0.8, PCIe 0.8, network 0.92)",
+        "utilization_includes_communication": a.utilization_includes_communication,
+        "serving_memory_utilization": a.serving_memory_utilization,
+        "decode_bandwidth_efficiency": a.decode_bandwidth_efficiency,
+        "prefill_compute_efficiency": a.prefill_compute_efficiency,
+        "collective_latency_us": a.collective_latency_us,
         "gradient_bytes": a.gradient_bytes,
         "framework_overhead_gb": a.framework_overhead_gb,
         "sharp": a.sharp,
         "fabric_oversubscription": a.fabric_oversubscription,
         "max_rack_power_kw": a.max_rack_power_kw,
         "rack_units": a.rack_units,
-        "communication_overlap": "none (upper bound on time)",
+        "communication_overlap": "gradient all-reduce overlapped with the backward pass; "
+        "tensor-parallel all-reduces and the pipeline bubble not hidden",
         "placement": "best-fit decreasing: fractional slots onto GPUs, then GPUs and whole "
         "replicas onto hosts, a replica kept inside one host where it fits",
         "development_concurrency": "a slot is held only by users active at once",
@@ -107,6 +116,34 @@ def _size(design: Design, catalog: Catalog) -> Result:
         bom=built.bom,
         assumptions=assumptions,
     )
+
+
+def _check_peer_to_peer(
+    design: Design, workloads: list[WorkloadResult], gpu: Gpu, rec: Recorder
+) -> None:
+    """A replica on several GPUs exchanges data GPU to GPU: MIG-backed vGPUs cannot do that at
+    all, and time-sliced vGPUs only over NVLink."""
+    refused = []
+    for i, (g, w) in enumerate(zip(design.workloads, workloads, strict=True)):
+        if w.gpus_per_replica <= 1 or not w.gpus_total:
+            continue
+        if g.sharing_mode is SharingMode.MIG:
+            refused.append(
+                f"workloads[{i}].sharing_mode: '{g.name}' needs {w.gpus_per_replica} GPUs per "
+                "replica, and MIG-backed vGPUs have no peer-to-peer transfers between GPUs; use "
+                "passthrough or full-framebuffer time-sliced vGPU for it"
+            )
+        elif g.sharing_mode is SharingMode.VGPU and not (
+            design.hardware.nvlink and gpu.nvlink.kind.value != "none"
+        ):
+            rec.warn(
+                "vgpu-no-peer-to-peer",
+                f"{g.name}: its {w.gpus_per_replica}-GPU replicas run on time-sliced vGPUs "
+                "without NVLink, and vGPUs have peer-to-peer transfers only over NVLink; the "
+                "GPUs exchange data through system memory, more slowly than the figures assume",
+            )
+    if refused:
+        raise DesignError(refused)
 
 
 def _check_scale(design: Design, workloads: list[WorkloadResult]) -> None:

@@ -509,3 +509,15 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
             "slot under a GPU's PCIe switch or root complex, so GPUDirect RDMA cannot be used and "
             "gradients are copied through host memory; servers with PCIe switch boards avoid this",
         )
+
+
+def nvlink_domain(gpu: Gpu, server: Server, hw: Hardware) -> int:
+    """GPUs one tensor-parallel group may span over NVLink: the whole host on an NVSwitch or
+    NVLink baseboard, a bridged group otherwise, one GPU without NVLink (tensor parallelism over
+    PCIe is never planned)."""
+    lay = layout(gpu, server, hw)
+    if lay.nvlink == "baseboard":
+        return hw.gpus_per_host
+    if lay.nvlink == "bridge" and lay.bridge_groups:
+        return min(len(g) for g in lay.bridge_groups)
+    return 1

@@ -49,6 +49,12 @@ TERMS: dict[str, str] = {
     "(e.g. from a capacity analysis), instead of sizing from a model.",
     "target_throughput": "The load the service must carry, in requests or generated tokens per "
     "second across all users.",
+    "fine_tuning": "Full fine-tuning trains every weight; LoRA freezes the model and trains small "
+    "low-rank adapters (far less memory); QLoRA also keeps the frozen model in 4 bits.",
+    "lora_rank": "The rank r of each adapter: it adds r x (inputs + outputs) trainable "
+    "parameters per adapted matrix; 8 to 64 is usual.",
+    "lora_targets": "Which projections get adapters: attention only, or attention and the MLP "
+    "(more parameters, usually better results).",
     "input_tokens": "Average prompt length per request in tokens (question, chat history and "
     "retrieved documents); processing it sets the time to first token.",
     "max_context_tokens": "The longest prompt plus answer one request may hold; one such request "

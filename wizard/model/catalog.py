@@ -368,6 +368,9 @@ class ModelPreset(Sourced):
     experts_per_token: int | None = Field(
         default=None, ge=1, le=4096, description="Routed experts each token uses per layer."
     )
+    tied_embeddings: bool = Field(
+        default=False, description="The output projection reuses the input embedding."
+    )
     layers: int = Field(ge=1)
     hidden_size: int | None = Field(default=None, ge=1)
     ffn_hidden_size: int | None = Field(default=None, ge=1)

@@ -91,6 +91,17 @@ class Recompute(StrEnum):
     FULL = "full"
 
 
+class FineTuningMethod(StrEnum):
+    FULL = "full"  # every weight trained
+    LORA = "lora"  # frozen 16-bit base, low-rank adapters trained (Hu et al. 2021)
+    QLORA = "qlora"  # frozen 4-bit base, low-rank adapters trained (Dettmers et al. 2023)
+
+
+class LoraTargets(StrEnum):
+    ATTENTION_MLP = "attention-mlp"  # every projection of attention and MLP
+    ATTENTION = "attention"  # query, key, value and output projections only
+
+
 class SharingMode(StrEnum):
     PASSTHROUGH = "passthrough"
     VGPU = "vgpu"
@@ -137,11 +148,21 @@ class ModelChoice(Model):
 class Parallelism(Model):
     """Degrees of parallelism; ``None`` asks the engine to choose."""
 
-    zero_stage: int = Field(default=0, ge=0, le=3)
+    zero_stage: int | None = Field(
+        default=None, ge=0, le=3, description="ZeRO / FSDP stage; None lets the engine choose."
+    )
     data_parallel: int | None = Field(default=None, ge=1, le=1_000_000)
     tensor_parallel: int | None = Field(default=None, ge=1, le=64)
     pipeline_parallel: int | None = Field(default=None, ge=1, le=1024)
     sequence_parallel: bool = False
+
+
+class FineTuning(Model):
+    """How a fine-tuning job trains: every weight, or low-rank adapters on a frozen base."""
+
+    method: FineTuningMethod = FineTuningMethod.FULL
+    lora_rank: int = Field(default=16, ge=1, le=4096, description="Adapter rank r.")
+    lora_targets: LoraTargets = LoraTargets.ATTENTION_MLP
 
 
 class Training(Model):
@@ -257,9 +278,14 @@ class WorkloadGroup(Model):
     micro_batch_size: int = Field(default=1, ge=1, le=1_000_000)
     global_batch_size: int | None = Field(default=None, ge=1, le=100_000_000)
     sequence_length: int = Field(default=2048, ge=1, le=10_000_000)
-    recompute: Recompute = Recompute.NONE
+    recompute: Recompute | None = Field(
+        default=None, description="Activation recomputation; None lets the engine choose."
+    )
     parallelism: Parallelism = Parallelism()
     training: Training | None = None
+    fine_tuning: FineTuning | None = Field(
+        default=None, description="Fine-tuning method; None is full fine-tuning."
+    )
     inference: Inference | None = None
     shared: SharedUse | None = None
     gpus_per_member: int | None = Field(
@@ -276,8 +302,16 @@ class WorkloadGroup(Model):
     def _kind_questions(self) -> WorkloadGroup:
         if self.gpus_per_member is None:
             self._check_questions()
+        self._check_fine_tuning()
         self._check_mode()
         return self
+
+    def _check_fine_tuning(self) -> None:
+        if self.fine_tuning is not None and self.kind is not WorkloadKind.FINE_TUNING:
+            raise ValueError(
+                f"fine_tuning (method {self.fine_tuning.method.value}) is for a fine-tuning "
+                f"group, not a {self.kind.value} group"
+            )
 
     def _check_questions(self) -> None:
         sized = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING, WorkloadKind.INFERENCE)
@@ -437,8 +471,15 @@ class Assumptions(Model):
     achievable_utilization: Fraction = Field(
         default=0.4, description="Share of peak TFLOPS a training job sustains (MFU)."
     )
-    link_efficiency: Fraction = Field(
-        default=1.0, description="Share of a link's line rate the allreduce achieves."
+    link_efficiency: Fraction | None = Field(
+        default=None,
+        description="Share of a link's line rate an all-reduce achieves; None uses the measured "
+        "share for each kind of link (NVLink/NVSwitch, PCIe, network).",
+    )
+    utilization_includes_communication: bool = Field(
+        default=False,
+        description="The utilization is a measured end-to-end figure (communication and "
+        "pipeline bubbles included), so they are not added again.",
     )
     gradient_bytes: float = Field(
         default=4,

@@ -67,6 +67,10 @@ class Layout(Out):
     zero_stage: int
     chosen_by_engine: bool
     reason: str
+    shard_group: int = Field(
+        default=1, description="Data-parallel GPUs that share the model states (ZeRO / FSDP)"
+    )
+    recompute: str | None = Field(default=None, description="'none', 'selective' or 'full'")
 
 
 class TargetCheck(Out):
@@ -136,6 +140,19 @@ class WorkloadResult(Out):
     communication_hours_large_ring_limit: float | None = None
     time_to_train_hours: float | None = None
     gpus_for_target_time: int | None = None
+    iteration_seconds: float | None = None
+    pipeline_bubble_share: float | None = Field(
+        default=None, description="Bubble time over ideal compute time, (p - 1) / m"
+    )
+    tensor_parallel_seconds_per_iteration: float | None = None
+    fine_tuning_method: str | None = Field(default=None, description="'full', 'lora' or 'qlora'")
+    planned_slice: str | None = Field(
+        default=None, description="MIG or vGPU profile a one-GPU member was planned on"
+    )
+    planned_compute_share: float = Field(
+        default=1.0, description="Share of a GPU's compute one member was planned on"
+    )
+    trainable_parameters: float | None = None
     serving: ServingResult | None = None
     sharing_mode: str | None = None
     slot_profile: str | None = Field(

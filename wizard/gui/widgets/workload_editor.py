@@ -34,6 +34,8 @@ from wizard.gui.widgets.inputs import (
 from wizard.model.catalog import Catalog, ModelPreset
 from wizard.model.design import (
     MAX_GROUP_COUNT,
+    FineTuningMethod,
+    LoraTargets,
     Optimizer,
     Precision,
     Recompute,
@@ -186,7 +188,23 @@ class WorkloadEditor(QWidget):
         self.micro_batch = int_spin(1, 1_000_000, 1)
         self.global_batch = OptionalSpin(1, 100_000_000, "micro-batch × data-parallel copies")
         self.seq_len = int_spin(1, 10_000_000, 2048)
-        self.recompute = Choice.of(Recompute, RECOMPUTE_LABELS)
+        self.recompute = Choice(
+            [("choose for me", None)] + [(RECOMPUTE_LABELS[r], r) for r in Recompute]
+        )
+        self.ft_method = Choice(
+            [
+                ("Full fine-tuning (every weight)", FineTuningMethod.FULL),
+                ("LoRA (16-bit base frozen, adapters trained)", FineTuningMethod.LORA),
+                ("QLoRA (4-bit base frozen, adapters trained)", FineTuningMethod.QLORA),
+            ]
+        )
+        self.lora_rank = int_spin(1, 4096, 16)
+        self.lora_targets = Choice(
+            [
+                ("attention and MLP projections", LoraTargets.ATTENTION_MLP),
+                ("attention projections only", LoraTargets.ATTENTION),
+            ]
+        )
         self.dataset_kind = Choice(
             [
                 ("not known", None),
@@ -199,6 +217,16 @@ class WorkloadEditor(QWidget):
         self.epochs = double_spin(0.01, 100_000, 2, 1)
         self.target_hours = OptionalDouble(1e9, 1, "no target")
         self.target_hours.setSuffix(" h")
+        self.ft_row = self.errors.add(
+            f, "fine_tuning.method", "Fine-tuning method", self.ft_method, term="fine_tuning"
+        )
+        self.rank_row = self.errors.add(
+            f, "fine_tuning.lora_rank", "Adapter rank", self.lora_rank, term="lora_rank"
+        )
+        self.targets_row = self.errors.add(
+            f, "fine_tuning.lora_targets", "Adapted projections", self.lora_targets,
+            term="lora_targets",
+        )  # fmt: skip
         self.errors.add(f, "optimizer", "Optimizer", self.optimizer)
         self.errors.add(f, "micro_batch_size", "Micro-batch size", self.micro_batch)
         self.errors.add(f, "global_batch_size", "Global batch size", self.global_batch)
@@ -216,6 +244,7 @@ class WorkloadEditor(QWidget):
         f = _form(self.par_box)
         self.zero = Choice(
             [
+                ("choose for me", None),
                 ("0: no sharding", 0),
                 ("1: shard optimizer states", 1),
                 ("2: and gradients", 2),
@@ -344,7 +373,8 @@ class WorkloadEditor(QWidget):
             self.name, self.kind, self.count, self.by_model, self.gpus_per_member,
             self.preset, self.c_params, self.c_layers, self.c_hidden, self.c_heads, self.c_kv,
             self.c_vocab, self.precision, self.optimizer, self.micro_batch, self.global_batch,
-            self.seq_len, self.recompute, self.dataset_kind, self.dataset_value, self.epochs,
+            self.seq_len, self.recompute, self.ft_method, self.lora_rank, self.lora_targets,
+            self.dataset_kind, self.dataset_value, self.epochs,
             self.target_hours, self.zero, self.dp, self.tp, self.pp, self.sp, self.tput_kind,
             self.tput_value, self.input_tokens, self.output_tokens, self.context,
             self.concurrent, self.ttft, self.latency, self.kv_precision,
@@ -377,6 +407,13 @@ class WorkloadEditor(QWidget):
         self.shared_box.setVisible(
             by_model and kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC)
         )
+        tuning = kind is WorkloadKind.FINE_TUNING
+        adapters = tuning and self.ft_method.get() is not FineTuningMethod.FULL
+        form = self.train_box.layout()
+        for row, show in ((self.ft_row, tuning), (self.rank_row, adapters),
+                          (self.targets_row, adapters)):  # fmt: skip
+            row.setVisible(show)
+            form.labelForField(row).setVisible(show)
         self.dataset_value.setEnabled(self.dataset_kind.get() is not None)
         self.tput_value.setEnabled(self.tput_kind.get() is not None)
         need = self.need_kind.get()
@@ -441,6 +478,13 @@ class WorkloadEditor(QWidget):
                 sequence_length=self.seq_len.value(),
                 recompute=self.recompute.get(),
             )
+            if kind is WorkloadKind.FINE_TUNING:
+                method = self.ft_method.get()
+                out["fine_tuning"] = {"method": method}
+                if method is not FineTuningMethod.FULL:
+                    out["fine_tuning"].update(
+                        lora_rank=self.lora_rank.value(), lora_targets=self.lora_targets.get()
+                    )
             training: dict[str, Any] = {
                 "epochs": self.epochs.value(),
                 "target_hours": self.target_hours.get(),
@@ -506,9 +550,14 @@ class WorkloadEditor(QWidget):
         self.micro_batch.setValue(g.get("micro_batch_size", 1))
         self.global_batch.put(g.get("global_batch_size"))
         self.seq_len.setValue(g.get("sequence_length", 2048))
-        self.recompute.put(Recompute(g.get("recompute", "none")))
+        rc = g.get("recompute")
+        self.recompute.put(Recompute(rc) if rc else None)
+        ft = g.get("fine_tuning") or {}
+        self.ft_method.put(FineTuningMethod(ft.get("method", "full")))
+        self.lora_rank.setValue(ft.get("lora_rank", 16))
+        self.lora_targets.put(LoraTargets(ft.get("lora_targets", "attention-mlp")))
         par = g.get("parallelism") or {}
-        self.zero.put(par.get("zero_stage", 0))
+        self.zero.put(par.get("zero_stage"))
         self.dp.put(par.get("data_parallel"))
         self.tp.put(par.get("tensor_parallel"))
         self.pp.put(par.get("pipeline_parallel"))
