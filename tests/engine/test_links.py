@@ -2,11 +2,10 @@
 
 import pytest
 
-from wizard.errors import DesignError
-
 from tests.engine.conftest import design_dict
 from wizard.engine import comms
 from wizard.engine.size import size
+from wizard.errors import DesignError
 from wizard.io import design_from_dict
 from wizard.model.design import Hardware
 

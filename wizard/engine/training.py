@@ -36,7 +36,9 @@ class TrainingSizer(SizerBase):
             vocabulary=(p.vocab_size if p else None)
             or (g.model.custom.vocab_size if g.model and g.model.custom else 0)
             or 0,
-            ffn=p.ffn_hidden_size if p else None,
+            ffn=p.ffn_hidden_size
+            if p
+            else (g.model.custom.ffn_hidden_size if g.model and g.model.custom else None),
             experts=(p.experts or 0) if p else 0,
             precision=g.precision,
             method=ft.method if ft else FineTuningMethod.FULL,
@@ -52,9 +54,19 @@ class TrainingSizer(SizerBase):
         )
 
     def _choose(self, job: Job, trainable: float) -> tuple[Strategy, bool, list[tuple]]:
+        tried: list[tuple[Strategy, float]] = []
+        for st in self._ladder(job):
+            total = memory_total(job, st, trainable)
+            tried.append((st, total))
+            if total <= self.gpu.memory_gb:
+                return st, True, tried
+        best = min(tried, key=lambda x: x[1])
+        return best[0], False, tried
+
+    def _ladder(self, job: Job) -> list[Strategy]:
         g, hw = self.g, self.design.hardware
         p = g.parallelism
-        strategies = ladder(
+        return ladder(
             job,
             p.tensor_parallel,
             p.pipeline_parallel,
@@ -65,14 +77,6 @@ class TrainingSizer(SizerBase):
             hw.gpus_per_host,
             topology.nvlink_domain(self.gpu, self.server, hw),
         )
-        tried: list[tuple[Strategy, float]] = []
-        for st in strategies:
-            total = memory_total(job, st, trainable)
-            tried.append((st, total))
-            if total <= self.gpu.memory_gb:
-                return st, True, tried
-        best = min(tried, key=lambda x: x[1])
-        return best[0], False, tried
 
     # ------------------------------------------------------------------ time
 
@@ -197,21 +201,26 @@ class TrainingSizer(SizerBase):
     def _slice(
         self, job: Job, st: Strategy, trainable: float, flops_iter: float | None,
         global_batch: int, iterations: float | None,
-    ) -> Slice | None:  # fmt: skip
-        """For a one-GPU job under MIG or time-sliced vGPU: the smallest slice that holds its
-        memory and still meets the target time, timed with the slice's share of compute."""
+    ) -> tuple[Slice, Strategy] | None:  # fmt: skip
+        """For a one-GPU job under MIG or time-sliced vGPU: the smallest slice that holds it (with
+        the first one-GPU strategy that fits the slice's memory) and still meets the target
+        time, timed with the slice's share of compute."""
         tr, g = self.g.training, self.g
         if st.gpus != 1 or flops_iter is None or not iterations or not tr or not tr.target_hours:
             return None
-        need = memory_total(job, st, trainable)
+        one_gpu = [s for s in self._ladder(job) if s.gpus == 1]
         for sl in slices(self.gpu, g.sharing_mode):
-            if sl.memory_gb < need:
+            fit = next(
+                (s for s in one_gpu if memory_total(job, s, trainable) <= sl.memory_gb), None
+            )
+            if fit is None:
                 continue
             self._share = sl.compute
-            t = self._time(Chain(), job, st, trainable, 1, flops_iter, global_batch)
+            f = self._flops_per_iteration(Chain(), job, fit, trainable, global_batch)
+            t = self._time(Chain(), job, fit, trainable, 1, f, global_batch)
             self._share = 1.0
             if iterations * float(t["iteration_s"] or 0) / 3600 <= tr.target_hours:
-                return sl
+                return sl, fit
         return None
 
     # ------------------------------------------------------------------ the group
@@ -285,10 +294,12 @@ class TrainingSizer(SizerBase):
         # A one-GPU job on a MIG instance or a vGPU is timed on that slice
         sl = None
         if units == 1 and not fixed_dp:
-            sl = self._slice(
+            found = self._slice(
                 job, st, trainable, flops_iter, global_batch,
                 iters_epoch * epochs if iters_epoch else None,
             )  # fmt: skip
+            if found is not None:
+                sl, st = found
         if sl is not None:
             self._share = sl.compute
             log(
@@ -346,7 +357,7 @@ class TrainingSizer(SizerBase):
             sharding,
             units * st.shard,
             by_engine,
-            reason=self._reason(st, fits, tried),
+            reason=self._reason(st, fits, tried, mem.total, sl),
             training_flops=flops,
             iterations_per_epoch=iters_epoch,
             compute_seconds_per_iteration=t.get("compute_s"),
@@ -409,7 +420,8 @@ class TrainingSizer(SizerBase):
         assert m is not None
         if job.shape is not None:
             p = m.preset
-            tied = 1 if (p and p.tied_embeddings) else 2
+            custom = g.model.custom if g.model else None
+            tied = 1 if (p and p.tied_embeddings) or (custom and custom.tied_embeddings) else 2
             vocab = job.vocabulary
             matrix = chain(
                 "matrix_parameters", tp_.NON_EMBEDDING_PARAMS, "parameters",
@@ -442,7 +454,6 @@ class TrainingSizer(SizerBase):
                 forward_gflops_per_sample=m.preset.forward_gflops_per_sample,
                 global_batch=global_batch,
             )  # fmt: skip
-        _ = g
         return None
 
     def _record_training_memory(
@@ -483,9 +494,16 @@ class TrainingSizer(SizerBase):
             total=total,
         )
 
-    def _reason(self, st: Strategy, fits: bool, tried: list[tuple[Strategy, float]]) -> str:
+    def _reason(
+        self, st: Strategy, fits: bool, tried: list[tuple[Strategy, float]], chosen: float,
+        sl: Slice | None,
+    ) -> str:  # fmt: skip
+        if sl is not None:
+            return (
+                f"{st.describe()} on a {sl.label}: {chosen:,.1f} GB fits its {sl.memory_gb:g} GB, "
+                "and it is the smallest slice that still meets the target time"
+            )
         gb = self.gpu.memory_gb
-        chosen = next(total for s, total in tried if s == st)
         rejected = [f"{s.describe()}: {total:,.0f} GB" for s, total in tried if s != st][:4]
         text = (
             f"{st.describe()}: {chosen:,.1f} GB per GPU "

@@ -118,6 +118,12 @@ class CustomModel(Model):
     heads: int = Field(ge=1, le=10_000)
     kv_heads: int | None = Field(default=None, ge=1, le=10_000)
     vocab_size: int = Field(default=32_000, ge=1, le=10_000_000)
+    ffn_hidden_size: int | None = Field(
+        default=None, ge=1, le=10_000_000, description="Feed-forward width; None: 4 x hidden."
+    )
+    tied_embeddings: bool = Field(
+        default=False, description="The output projection reuses the input embedding."
+    )
 
     @model_validator(mode="after")
     def _heads(self) -> CustomModel:
