@@ -133,3 +133,27 @@ def test_multi_gpu_replicas_are_refused_on_mig(catalog):
         sized(doc, catalog)
     (line,) = info.value.problems
     assert line.startswith("workloads[0].sharing_mode: ") and "peer-to-peer" in line
+
+
+def test_mlperf_llama2_70b_lora_on_one_dgx_h100(catalog):
+    """MLPerf Training v4.0, Llama 2 70B LoRA, NVIDIA's 1 x DGX H100 (eos_ngc24.04_nemo): 28.16
+    minutes (mean of the 10 runs' MLLOG times without the fastest and slowest, x the RCP scaling
+    factor 1.0034). The design is NVIDIA's configuration (config_DGXH100_1x8x4xtp4pp1cp1.sh:
+    FP8, TP 4, PP 1, sequence parallel; global batch 8, micro-batch 1; 8,192-token GovReport
+    sequences; LoRA rank 16 on the QKV and output projections) over the 3,072 samples a typical
+    run needed to reach the target loss (run_stop at samples_count 3072 in result_0)."""
+    doc = {
+        "workloads": [{
+            "name": "Llama 2 70B LoRA", "kind": "fine-tuning",
+            "model": {"preset": "llama-2-70b"}, "precision": "fp8",
+            "micro_batch_size": 1, "global_batch_size": 8, "sequence_length": 8192,
+            "parallelism": {"tensor_parallel": 4, "pipeline_parallel": 1, "data_parallel": 2,
+                            "sequence_parallel": True},
+            "fine_tuning": {"method": "lora", "lora_rank": 16, "lora_targets": "attention"},
+            "training": {"dataset_samples": 3072, "epochs": 1},
+        }],
+        "hardware": H100,
+    }  # fmt: skip
+    w = sized(doc, catalog).workloads[0]
+    assert w.gpus_total == 8
+    assert w.time_to_train_hours * 60 == pytest.approx(28.16, rel=0.15)

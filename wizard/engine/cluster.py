@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from wizard.engine.expr import Formula
 from wizard.model.design import FailureDomain, HaLevel, HaPolicy
 
 
@@ -70,6 +71,14 @@ class HaHosts:
     ha_hosts: int
     maintenance_hosts: int
     rule: str
+    formula: Formula
+    inputs: dict[str, float]
+
+
+PERCENT_RESERVE = Formula(
+    "ceil(hosts_for_capacity * reserve_percent / (100 - reserve_percent) - 1e-9)"
+)
+N_PLUS_K = Formula("failures * hosts_per_domain")
 
 
 def ha_hosts(policy: HaPolicy, capacity_hosts: int) -> HaHosts:
@@ -86,8 +95,10 @@ def ha_hosts(policy: HaPolicy, capacity_hosts: int) -> HaHosts:
             capacity_hosts * policy.reserve_percent / (100 - policy.reserve_percent) - 1e-9
         )
         rule = f"{policy.reserve_percent:g} % reserve: ceil({capacity_hosts} x {policy.reserve_percent:g} / (100 - {policy.reserve_percent:g}))"
-        return HaHosts(reserve, reserve, policy.maintenance_hosts, rule)
+        inputs = {"hosts_for_capacity": capacity_hosts, "reserve_percent": policy.reserve_percent}
+        return HaHosts(reserve, reserve, policy.maintenance_hosts, rule, PERCENT_RESERVE, inputs)
     k = {HaLevel.N0: 0, HaLevel.N1: 1, HaLevel.N2: 2}[policy.level]
     domain = "rack" if unit > 1 else "host"
     rule = f"{policy.level.value.upper()}: {k} {domain} failure(s) x {unit} host(s)"
-    return HaHosts(k * unit, k * unit, policy.maintenance_hosts, rule)
+    inputs = {"failures": k, "hosts_per_domain": unit}
+    return HaHosts(k * unit, k * unit, policy.maintenance_hosts, rule, N_PLUS_K, inputs)

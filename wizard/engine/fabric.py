@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from wizard.engine import sources
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
@@ -114,13 +115,12 @@ def size_plane(
     rdma: str,
 ) -> bo.Plane:
     key = f"fabric.{name}"
-    rec.calc(
+    rec.expr(
         f"{key}.host_ports",
-        "hosts x ports per host",
+        Formula("host_ports"),
         {"host_ports": host_ports},
-        host_ports,
         "ports",
-        sources.DERIVED,
+        f"{sources.DERIVED}: hosts x ports per host on this network",
     )
     plane = {
         "name": name,
@@ -153,6 +153,15 @@ def size_plane(
             "es of a redundant pair" if redundant else ""
         )
         tiers.append(_tier("leaf", leaf, leaves, max(per_leaf), 0, speed))
+        rec.expr(
+            f"{key}.leaves",
+            Formula("switches_per_pair"),
+            {"switches_per_pair": pair},
+            "switches",
+            f"{CLOS}: one {sw.vendor} {sw.model} "
+            + ("pair holds" if redundant else "switch holds")
+            + f" all {host_ports} host ports",
+        )
         if redundant:
             cables.append(
                 bo.CableRun(
@@ -165,6 +174,7 @@ def size_plane(
             )
     else:
         down, up, up_speed = _leaf_downlinks(leaf, speed, oversub)
+        first_down = down
         leaves = math.ceil(host_ports / down)
         if redundant and leaves % 2:
             leaves += 1
@@ -191,35 +201,32 @@ def size_plane(
                 transceivers=2 * links,
             )
         )
-        rec.calc(
+        rec.expr(
             f"{key}.spines",
-            "ceil(leaves x uplinks per leaf / spine ports), uplinks spread evenly over spines",
-            {
-                "leaves": leaves,
-                "uplinks_per_leaf": up,
-                "spine_ports": spine.switch.ports if spine else 0,
-            },
-            spines,
+            Formula("spines_searched"),
+            {"spines_searched": spines},
             "switches",
-            CLOS,
+            f"{CLOS}: the fewest spines, at least two and at least ceil({leaves} leaves x "
+            f"{up} uplinks / {spine.switch.ports if spine else 0} spine ports), that every leaf "
+            "reaches with the same number of links",
         )
-        rec.calc(
+        rec.expr(
             f"{key}.oversubscription",
-            "downlinks x host speed / (uplinks x uplink speed), per leaf",
+            Formula("downlinks * speed_gbps / (uplinks * uplink_gbps)"),
             {"downlinks": down, "speed_gbps": speed, "uplinks": up, "uplink_gbps": up_speed},
-            built,
             ":1",
             CLOS + "; target: " + (NVIDIA_ERA if oversub == 1 else sources.ASSUMPTION),
         )
-    rec.calc(
-        f"{key}.leaves",
-        "ceil(host ports / downlinks per leaf)"
-        + (", even for redundant pairs" if redundant else ""),
-        {"host_ports": host_ports, "downlinks_per_leaf": max(per_leaf), "leaf": sw.id},
-        leaves,
-        "switches",
-        CLOS,
-    )
+        rec.expr(
+            f"{key}.leaves",
+            Formula(
+                "ceil(ceil(host_ports / downlinks_per_leaf) / switches_per_pair) * switches_per_pair"
+            ),
+            {"host_ports": host_ports, "downlinks_per_leaf": first_down, "switches_per_pair": pair},
+            "switches",
+            f"{CLOS}; {sw.vendor} {sw.model} leaves"
+            + (", an even count for redundant pairs" if redundant else ""),
+        )
     cables.insert(0, _host_cables(name, host_ports, speed, r, per_leaf, sw))
     return bo.Plane(**plane, oversubscription=built, tiers=tiers, cables=cables, note=note)
 

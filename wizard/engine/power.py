@@ -7,6 +7,7 @@ drives at load): an upper bound for planning, as the catalog's baseline is itsel
 from __future__ import annotations
 
 from wizard.engine import sources
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
@@ -32,19 +33,17 @@ def power(
     rec: Recorder,
 ) -> bo.Power:
     boards = gpus_per_host // gpu.gpus_per_board
-    gpu_w = rec.calc(
+    gpu_w = rec.expr(
         "power.gpu_w_per_host",
-        "GPU boards per host x board TDP",
+        Formula("boards * tdp_w"),
         {"boards": boards, "tdp_w": gpu.tdp_w},
-        boards * gpu.tdp_w,
         "W",
         f"{gpu.name} TDP from the GPU catalog ({gpu.source})",
     )
-    host_w = rec.calc(
+    host_w = rec.expr(
         "power.host_w",
-        "GPUs at TDP + platform baseline",
+        Formula("gpu_w + baseline_w"),
         {"gpu_w": gpu_w, "baseline_w": server.baseline_power_w},
-        gpu_w + server.baseline_power_w,
         "W",
         f"{server.vendor} {server.model} baseline from the server catalog (a derived estimate, "
         "see its source_note); GPU TDP from the GPU catalog",
@@ -87,19 +86,17 @@ def power(
                 )
             )
     net_w = sum(i.watts_total for i in items[1:])
-    total = rec.calc(
+    total = rec.expr(
         "power.total_w",
-        "hosts x host W + switches",
+        Formula("hosts * host_w + switches_w"),
         {"hosts": hosts, "host_w": host_w, "switches_w": net_w},
-        hosts * host_w + net_w,
         "W",
         sources.DERIVED,
     )
-    btu = rec.calc(
+    btu = rec.expr(
         "power.btu_per_hour",
-        "total W x 3.412142",
-        {"total_w": total},
-        total * BTU_PER_HOUR_PER_W,
+        Formula("total_w * btu_per_watt_hour"),
+        {"total_w": total, "btu_per_watt_hour": BTU_PER_HOUR_PER_W},
         "BTU/h",
         BTU_SOURCE,
     )

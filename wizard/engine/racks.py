@@ -6,11 +6,21 @@ from __future__ import annotations
 import math
 
 from wizard.engine import sources
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Server
 from wizard.model.design import Design, FailureDomain
 from wizard.model.result import Severity
+
+# A host over the power limit still gets a rack of its own (and a warning): at least 1.
+HOSTS_PER_RACK = Formula(
+    "max(min(floor(rack_units / host_units), floor(rack_limit_w / host_w)), 1)"
+)
+HOSTS_PER_RACK_DOMAIN = Formula(
+    "min(max(min(floor(rack_units / host_units), floor(rack_limit_w / host_w)), 1),"
+    " hosts_per_failure_domain)"
+)
 
 
 def _even(total: int, parts: int) -> list[int]:
@@ -66,18 +76,17 @@ def racks(
             f"covers {failures_tolerated} host(s), not a rack of up to {per_rack}; set "
             "hosts_per_rack",
         )
-    per_rack = rec.calc(
+    domain = ha.hosts_per_rack if limited == "failure-domain" and ha.hosts_per_rack else 0
+    per_rack = rec.expr(
         "racks.hosts_per_rack",
-        "min(floor(rack units / host units), floor(rack power limit / host W)"
-        + (", hosts per failure domain)" if limited == "failure-domain" else ")"),
+        HOSTS_PER_RACK_DOMAIN if domain else HOSTS_PER_RACK,
         {
             "rack_units": height,
             "host_units": host_u,
             "rack_limit_w": limit,
             "host_w": host_w,
-            "hosts_per_rack_ha": ha.hosts_per_rack or 0,
+            **({"hosts_per_failure_domain": domain} if domain else {}),
         },
-        per_rack,
         "hosts",
         sources.ASSUMPTION + " (rack height and power limit); " + sources.DERIVED,
     )
@@ -250,12 +259,12 @@ def _network_racks(
             )
         )
     if racks:
-        rec.calc(
+        rec.expr(
             "racks.network_racks",
-            "switches packed into racks by height and power limit",
-            {"switches": len(switches), "rack_units": height, "rack_limit_w": limit},
-            len(racks),
+            Formula("racks_packed"),
+            {"racks_packed": len(racks)},
             "racks",
-            sources.DERIVED,
+            f"{sources.DERIVED}: {len(switches)} switches packed into racks of {height} U and "
+            f"{limit:,.0f} W",
         )
     return out

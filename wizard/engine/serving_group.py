@@ -3,6 +3,7 @@ for models whose serving is not modelled."""
 
 from __future__ import annotations
 
+from wizard.engine.expr import Formula
 from wizard.engine.inference import LAYOUT_SOURCE, Plan, ServingPlanner, transformer
 from wizard.engine.memory import Sharding
 from wizard.engine.sizer import SizerBase
@@ -38,26 +39,21 @@ class ServingSizer(SizerBase):
             rec,
         )
         plan, par, by_engine = planner.choose()
+        whole = self._weights_memory(Sharding(), record=False).total
         if plan is None:
             sh = Sharding(par.tensor, par.pipeline)
-            mem = self._memory(sh, record=True)
-            self._fit_messages(mem, sh, by_engine, "does not fit")
+            mem = self._weights_memory(sh, record=True)
+            self._fit_messages(mem, sh, by_engine, "does not fit", whole)
             return self._model_result(mem, sh, 1, by_engine)
         mem, serving = planner.record(plan, g.count)
         sh = Sharding(par.tensor, par.pipeline)
-        self._fit_messages(mem, sh, by_engine, "fits")
-        rec.calc(
-            f"{self.key}.replicas",
-            "fewest replicas whose load meets every target (see the serving steps)",
-            {
-                "load_sequences": serving.load_sequences,
-                "sequences_per_replica": serving.sequences_per_replica,
-                "max_sequences_per_replica": serving.max_sequences_per_replica,
-            },
-            plan.replicas,
-            "replicas",
-            LAYOUT_SOURCE,
-        )
+        self._fit_messages(mem, sh, by_engine, "fits", whole + mem.kv_cache * sh.model_parallel)
+        rec.expr(
+            f"{self.key}.replicas", Formula("replicas_searched"),
+            {"replicas_searched": plan.replicas}, "replicas",
+            f"{LAYOUT_SOURCE}: the fewest replicas whose load meets every target (the search "
+            f"tried fewer); {serving.sequences_per_replica} requests in flight per replica",
+        )  # fmt: skip
         return self._model_result(
             mem,
             sh,
@@ -87,10 +83,11 @@ class ServingSizer(SizerBase):
 
     def _inference_unmodelled(self) -> WorkloadResult:
         g = self.g
-        sized, by_engine, fit = self.choose_layout(1)
-        sh = sized.sharding
-        mem = self._memory(sh, record=True)
-        self._fit_messages(mem, sh, by_engine, fit)
+        sh = Sharding()
+        mem = self._weights_memory(sh, record=True)
+        fit = "fits" if mem.total <= self.gpu.memory_gb else "does not fit"
+        self._fit_messages(mem, sh, False, fit, mem.total)
+        by_engine = False
         inf = g.inference
         if inf is not None and (inf.target_requests_per_s or inf.target_tokens_per_s):
             self.rec.warn(

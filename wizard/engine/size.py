@@ -8,6 +8,7 @@ from wizard.engine import sharing, sources
 from wizard.engine.buildout import build_out
 from wizard.engine.cluster import ha_hosts
 from wizard.engine.compat import check_design
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.engine.sharing_checks import sharing_checks
 from wizard.engine.software import plan_software
@@ -182,16 +183,13 @@ def _cluster(
 ) -> Cluster:
     gph = design.hardware.gpus_per_host
     demand = int(
-        rec.calc(
-            "cluster.gpus_demand",
-            "physical GPUs after packing every group's slots under its sharing mode "
-            "(best-fit decreasing)",
-            {w.name: round(w.gpus_allocated or 0.0, 4) for w in workloads},
-            chosen.gpus,
-            "GPUs",
-            sharing.PACKING_SOURCE,
+        rec.expr(
+            "cluster.gpus_demand", Formula("packed_gpus"),
+            {"packed_gpus": chosen.gpus}, "GPUs",
+            sharing.PACKING_SOURCE + ": physical GPUs after packing every group's slots under "
+            "its sharing mode (see the placement)",
         )
-    )
+    )  # fmt: skip
     for w in workloads:
         if w.gpus_per_replica > gph and w.gpus_total:
             rec.warn(
@@ -200,57 +198,39 @@ def _cluster(
                 "host, so it spans hosts and its traffic crosses the network",
             )
     cap = int(
-        rec.calc(
-            "cluster.hosts_for_capacity",
-            "fewest hosts holding every packed GPU and every replica whole (best-fit "
-            "decreasing); ceil(GPUs / GPUs per host) when every replica needs one GPU",
-            {"gpus_demand": demand, "gpus_per_host": gph},
-            chosen.hosts,
-            "hosts",
-            sources.SEED_WHITE_PAPER,
+        rec.expr(
+            "cluster.hosts_for_capacity", Formula("packed_hosts"),
+            {"packed_hosts": chosen.hosts, "gpus_demand": demand, "gpus_per_host": gph}, "hosts",
+            sources.SEED_WHITE_PAPER + ": the fewest hosts holding every packed GPU and every "
+            "replica whole (best-fit decreasing); ceil(GPUs / GPUs per host) when every replica "
+            "needs one GPU",
         )
-    )
+    )  # fmt: skip
     ha = ha_hosts(design.ha, cap)
     hosts_ha = int(
-        rec.calc(
-            "cluster.hosts_for_ha",
-            ha.rule,
-            {"hosts_for_capacity": cap, "level": design.ha.level.value},
-            ha.ha_hosts,
-            "hosts",
-            sources.SEED_WHITE_PAPER,
-        )
-    )
+        rec.expr("cluster.hosts_for_ha", ha.formula, ha.inputs, "hosts",
+                 f"{sources.SEED_WHITE_PAPER}; {ha.rule}")
+    )  # fmt: skip
     total = int(
-        rec.calc(
-            "cluster.hosts_total",
-            "hosts for capacity + hosts for HA + maintenance hosts",
-            {"capacity": cap, "ha": hosts_ha, "maintenance": ha.maintenance_hosts},
-            cap + hosts_ha + ha.maintenance_hosts,
-            "hosts",
+        rec.expr(
+            "cluster.hosts_total", Formula("capacity + ha + maintenance"),
+            {"capacity": cap, "ha": hosts_ha, "maintenance": ha.maintenance_hosts}, "hosts",
             sources.SEED_WHITE_PAPER,
         )
-    )
+    )  # fmt: skip
     gpus_total = int(
-        rec.calc(
-            "cluster.gpus_total",
-            "hosts x GPUs per host",
-            {"hosts": total, "gpus_per_host": gph},
-            total * gph,
-            "GPUs",
-            sources.SEED_WHITE_PAPER,
+        rec.expr(
+            "cluster.gpus_total", Formula("hosts * gpus_per_host"),
+            {"hosts": total, "gpus_per_host": gph}, "GPUs", sources.SEED_WHITE_PAPER,
         )
-    )
+    )  # fmt: skip
     after = int(
-        rec.calc(
-            "cluster.gpus_after_failures",
-            "(hosts - failed hosts) x GPUs per host",
+        rec.expr(
+            "cluster.gpus_after_failures", Formula("(hosts - failed_hosts) * gpus_per_host"),
             {"hosts": total, "failed_hosts": ha.failures_tolerated, "gpus_per_host": gph},
-            (total - ha.failures_tolerated) * gph,
-            "GPUs",
-            sources.SEED_WHITE_PAPER,
+            "GPUs", sources.SEED_WHITE_PAPER,
         )
-    )
+    )  # fmt: skip
     after_maint = (total - ha.failures_tolerated - ha.maintenance_hosts) * gph
     ok = total - ha.failures_tolerated >= cap
     if design.ha.level is HaLevel.N0 and total and demand:

@@ -351,7 +351,8 @@ class TrainingSizer(SizerBase):
         sharding = memory.Sharding(
             st.tensor, st.pipeline, st.shard * units, st.zero, st.sequence_parallel
         )
-        self._fit_messages(mem, sharding, by_engine, "fits" if fits else "does not fit")
+        whole = memory_total(job, Strategy(recompute=st.recompute), trainable)
+        self._fit_messages(mem, sharding, by_engine, "fits" if fits else "does not fit", whole)
         result = self._model_result(
             mem,
             sharding,

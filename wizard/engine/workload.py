@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from wizard.engine import sources
+from wizard.engine.expr import Formula
 from wizard.engine.serving_group import ServingSizer
 from wizard.engine.sizer import TRAINING_KINDS, ModelInfo, SizerBase, resolve_model
 from wizard.engine.training import TrainingSizer
@@ -57,14 +58,11 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
     def _by_count(self, gpus: int, sized_from: str) -> WorkloadResult:
         g = self.g
         r = self._empty(gpus, self.gpu.memory_gb, sized_from)
-        total = self.rec.calc(
-            f"{self.key}.gpus",
-            "members x GPUs per member",
-            {"members": g.count, "gpus_per_member": gpus},
-            g.count * gpus,
-            "GPUs",
+        total = self.rec.expr(
+            f"{self.key}.gpus", Formula("members * gpus_per_member"),
+            {"members": g.count, "gpus_per_member": gpus}, "GPUs",
             f"{sources.SEED_WHITE_PAPER}: demand from a capacity analysis",
-        )
+        )  # fmt: skip
         return r.model_copy(update={"replicas": g.count, "gpus_total": int(total)})
 
     def _shared(self) -> WorkloadResult:
@@ -84,22 +82,17 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
         else:
             need = self.gpu.memory_gb
         whole = max(s.gpus_per_job, math.ceil(need / self.gpu.memory_gb - 1e-9))
-        active = math.ceil(g.count * s.concurrency - 1e-9)
-        self.rec.calc(
-            f"{self.key}.active_members",
-            "ceil(members x concurrency)",
-            {"members": g.count, "concurrency": s.concurrency},
-            active,
-            "users or jobs",
-            sources.ASSUMPTION,
-        )
-        total = self.rec.calc(
-            f"{self.key}.gpus",
-            "active members x whole GPUs each (whole-GPU placement)",
-            {"active": active, "gpus_each": whole},
-            active * whole,
-            "GPUs",
+        active = int(
+            self.rec.expr(
+                f"{self.key}.active_members", Formula("ceil(members * concurrency - 1e-9)"),
+                {"members": g.count, "concurrency": s.concurrency}, "users or jobs",
+                sources.ASSUMPTION,
+            )
+        )  # fmt: skip
+        total = self.rec.expr(
+            f"{self.key}.gpus", Formula("active * gpus_each"),
+            {"active": active, "gpus_each": whole}, "GPUs",
             "Whole-GPU placement: a partial need still takes a whole GPU in passthrough",
-        )
+        )  # fmt: skip
         r = self._empty(whole, need if whole == 1 else self.gpu.memory_gb, "shared")
         return r.model_copy(update={"replicas": active, "gpus_total": int(total)})
