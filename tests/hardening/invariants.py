@@ -43,6 +43,19 @@ def check_numbers(result: Result) -> list[str]:
     return out
 
 
+def check_calculations(result: Result) -> list[str]:
+    """The calculation log cannot lie: every formula, evaluated with its logged inputs, gives
+    its logged value."""
+    from wizard.engine.expr import evaluate
+
+    out = []
+    for c in result.calculations:
+        got = evaluate(c.formula, c.inputs)
+        if not math.isclose(got, c.value, rel_tol=1e-9, abs_tol=1e-12):
+            out.append(f"{c.id}: {c.formula} with {c.inputs} gives {got}, logged {c.value}")
+    return out
+
+
 def check_capacity(result: Result, design: Design) -> list[str]:
     c = result.cluster
     out = []
@@ -212,6 +225,7 @@ def check_buildout(result: Result) -> list[str]:
 def check(result: Result, design: Design, catalog: Catalog) -> list[str]:
     return (
         check_numbers(result)
+        + check_calculations(result)
         + check_capacity(result, design)
         + check_packing(result, design, catalog)
         + check_comparison(result)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from wizard.engine import sources
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
@@ -171,16 +172,15 @@ def _licences(
                     Severity.INFO,
                 )
             qty = int(
-                rec.calc(
+                rec.expr(
                     "bom.platform_core_licences",
-                    "hosts x sockets x max(cores per socket, minimum per CPU)",
+                    Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)"),
                     {
                         "hosts": t.hosts,
                         "sockets": server.sockets,
                         "cores_per_socket": cores,
                         "minimum_per_cpu": x.min_units,
                     },
-                    t.hosts * server.sockets * max(cores, x.min_units),
                     "core licences",
                     x.source
                     + "; cores per socket: "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizard.engine import bom, fabric, power, racks, topology
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Gpu, Server
@@ -42,11 +43,10 @@ def build_out(
     )
     topology.check(lay, nic, hw, multi_host, rec)
     if lay.bridge_groups:
-        rec.calc(
+        rec.expr(
             "topology.nvlink_bridges_per_host",
-            "bridged GPU groups per host x bridges per group",
+            Formula("groups * bridges_per_group"),
             {"groups": len(lay.bridge_groups), "bridges_per_group": gpu.nvlink.bridges_per_group},
-            lay.bridges,
             "bridges",
             f"{gpu.name} in the GPU catalog (nvlink.bridges_per_group; see its source_note); "
             + topology.SEED_NVLINK_BRIDGE,

@@ -17,6 +17,7 @@ FUNCTIONS: dict[str, Callable[..., float]] = {
     "ceil": math.ceil,
     "floor": math.floor,
     "sqrt": math.sqrt,
+    "log2": math.log2,
 }
 
 _OPS: dict[type, Callable[[float, float], float]] = {

@@ -16,24 +16,6 @@ class Recorder:
     decisions: list[Decision] = field(default_factory=list)
     _warned: set[tuple[str, str]] = field(default_factory=set, repr=False)
 
-    def calc(
-        self,
-        id: str,
-        formula: str,
-        inputs: dict[str, float | int | str],
-        value: float,
-        unit: str,
-        source: str,
-    ) -> float:
-        """Record a figure and return it, so a formula reads as one expression."""
-        if not math.isfinite(value):
-            raise ValueError(f"{id}: computed a non-finite value from {inputs}")
-        clean = {k: (round(v, 6) if isinstance(v, float) else v) for k, v in inputs.items()}
-        self.calculations.append(
-            Calculation(id=id, formula=formula, inputs=clean, value=value, unit=unit, source=source)
-        )
-        return value
-
     def expr(
         self, id: str, formula: Formula, inputs: dict[str, float], unit: str, source: str
     ) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from wizard.engine import mig, vgpu
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.engine.sharing import (
     PACKING_SOURCE,
@@ -28,13 +29,12 @@ def sharing_checks(
 ) -> None:
     p = chosen.packing
     busy = sum(g.utilization for h in p.hosts for g in h.gpus)
-    rec.calc(
+    rec.expr(
         "sharing.mean_utilization",
-        "sum over used GPUs of the share their slots' stated needs take / GPUs used",
-        {"busy_gpu_equivalents": round(busy, 4), "gpus_used": p.gpus_used},
-        p.mean_utilization,
+        Formula("busy_gpu_equivalents / max(gpus_used, 1)"),
+        {"busy_gpu_equivalents": busy, "gpus_used": p.gpus_used},
         "share of GPU",
-        PACKING_SOURCE,
+        PACKING_SOURCE + "; busy GPU-equivalents: the shares the slots' stated needs take",
     )
     _profile_decisions(design, gpu, workloads, rec)
     _layout_decisions(chosen, rec)
@@ -108,13 +108,12 @@ def _remote_network(design: Design, chosen: ModePacking, rec: Recorder) -> None:
     if not worst:
         return
     have = FABRIC_GBPS[hw.fabric] * max(1, hw.nics_per_host)
-    need = rec.calc(
+    need = rec.expr(
         "sharing.remote_gbps_per_host",
-        "busiest pool host's remote GPU-equivalents x Gb/s per client GPU",
-        {"gpu_equivalents": round(worst, 4), "gbps_per_gpu": REMOTE_GBPS_PER_GPU},
-        worst * REMOTE_GBPS_PER_GPU,
+        Formula("gpu_equivalents * gbps_per_gpu"),
+        {"gpu_equivalents": worst, "gbps_per_gpu": REMOTE_GBPS_PER_GPU},
         "Gb/s",
-        REMOTE_SOURCE,
+        REMOTE_SOURCE + "; the busiest pool host's remote GPU-equivalents",
     )
     if need > have + 1e-9:
         rec.warn(

@@ -5,6 +5,7 @@ need before the first VM powers on."""
 
 from __future__ import annotations
 
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
@@ -93,6 +94,11 @@ BAR_POWER_OF_TWO = (
 _SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
 # VMware: only devices mapping more than 16 GB need the large-BAR settings.
 _LARGE_BAR_GB = 16
+
+
+# The smallest power of two above GPUs x memory (VMware's rule), and GPUs x each BAR rounded up.
+MMIO_ABOVE = Formula("2 ** max(floor(log2(gpus_per_vm * gpu_memory_gb)) + 1, 0)")
+HOST_BARS = Formula("gpus_per_host * 2 ** max(ceil(log2(gpu_memory_gb)), 0)")
 
 
 def next_power_of_two_above(value: float) -> int:
@@ -389,13 +395,11 @@ class SoftwarePlanner:
                 per_vm = 1
             else:
                 per_vm = min(w.gpus_per_replica, gph)
-            total = per_vm * self.gpu.memory_gb
             size = int(
-                self.rec.calc(
+                self.rec.expr(
                     f"software.workloads[{i}].mmio_size_gb",
-                    "GPUs per VM x GPU memory, rounded up to the next power of two",
-                    {"gpus_per_vm": per_vm, "gpu_memory_gb": self.gpu.memory_gb, "mode": mode},
-                    next_power_of_two_above(total),
+                    MMIO_ABOVE,
+                    {"gpus_per_vm": per_vm, "gpu_memory_gb": self.gpu.memory_gb},
                     "GB",
                     LARGE_BAR,
                 )
@@ -470,11 +474,10 @@ class SoftwarePlanner:
                 f"{LARGE_BAR}; {SETTINGS}",
             )
             host_bar = gph * next_power_of_two_at_least(gpu.memory_gb)
-            self.rec.calc(
+            self.rec.expr(
                 "software.host_mmio_gb",
-                "GPUs per host x GPU memory rounded up to a power of two (one BAR each)",
+                HOST_BARS,
                 {"gpus_per_host": gph, "gpu_memory_gb": gpu.memory_gb},
-                host_bar,
                 "GB",
                 BAR_POWER_OF_TWO,
             )

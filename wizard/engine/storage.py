@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from wizard.engine import compute, memory, sources
 from wizard.engine.comms import PCIE_X16_GBS
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.engine.workload import TRAINING_KINDS, resolve_model
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
@@ -112,40 +113,36 @@ class StoragePlanner:
         if model is not None and g.kind in TRAINING_KINDS:
             dataset_gb, dataset_basis = self._dataset(key, g)
             per_param = checkpoint_bytes_per_param(g)
-            checkpoint = rec.calc(
+            checkpoint = rec.expr(
                 f"{key}.checkpoint_gb",
-                "parameters x (weight + optimizer state + master copy bytes)",
-                {
-                    "parameters": model.params,
-                    "bytes_per_parameter": per_param,
-                    "precision": g.precision.value,
-                    "optimizer": g.optimizer.value,
-                },
-                model.params * per_param / GB,
+                Formula("parameters * bytes_per_parameter / 1e9"),
+                {"parameters": model.params, "bytes_per_parameter": per_param},
                 "GB",
-                CHECKPOINT_STATE,
+                f"{CHECKPOINT_STATE}; {g.precision.value} weights, {g.optimizer.value} states "
+                "and the master copy",
             )
-            checkpoints = rec.calc(
+            checkpoints = rec.expr(
                 f"{key}.checkpoints_gb",
-                "checkpoint GB x copies kept x jobs",
+                Formula("checkpoint_gb * copies * jobs"),
                 {
                     "checkpoint_gb": checkpoint,
                     "copies": self.data.checkpoint_copies,
                     "jobs": g.count,
                 },
-                checkpoint * self.data.checkpoint_copies * g.count,
                 "GB",
                 sources.ASSUMPTION + " (data.checkpoint_copies)",
             )
             rate = self._model_rate(key, g, model.params, model.active_params)
         elif model is not None:
-            model_files = rec.calc(
+            model_files = rec.expr(
                 f"{key}.model_files_gb",
-                "parameters x bytes per parameter (one copy of the served weights)",
-                {"parameters": model.params, "precision": g.precision.value},
-                model.params * memory.PARAM_BYTES[g.precision] / GB,
+                Formula("parameters * bytes_per_parameter / 1e9"),
+                {
+                    "parameters": model.params,
+                    "bytes_per_parameter": memory.PARAM_BYTES[g.precision],
+                },
                 "GB",
-                sources.SEED_MULTI_GPU,
+                sources.SEED_MULTI_GPU + "; one copy of the served weights",
             )
             rate = _Rate(0.0, "serving reads its weights at start-up, not per request")
         if rate is None:
@@ -153,13 +150,12 @@ class StoragePlanner:
                 self.data.read_gbs_per_gpu,
                 "data.read_gbs_per_gpu (not derived: no model to derive it from)",
             )
-        read = rec.calc(
+        read = rec.expr(
             f"{key}.read_gbs",
-            "read GB/s per GPU x GPUs",
-            {"per_gpu_gbs": rate.per_gpu_gbs, "gpus": w.gpus_total, "basis": rate.basis},
-            rate.per_gpu_gbs * w.gpus_total,
+            Formula("per_gpu_gbs * gpus"),
+            {"per_gpu_gbs": rate.per_gpu_gbs, "gpus": w.gpus_total},
             "GB/s",
-            sources.DERIVED,
+            f"{sources.DERIVED}; per GPU: {rate.basis}",
         )
         return DataNeed(
             workload=g.name,
@@ -187,21 +183,19 @@ class StoragePlanner:
     def _dataset(self, key: str, g: WorkloadGroup) -> tuple[float, str]:
         tr, preset, vocab = g.training, self._preset(g), self._vocab(g)
         if tr is not None and tr.dataset_samples and preset and preset.sample_bytes:
-            gb = self.rec.calc(
+            gb = self.rec.expr(
                 f"{key}.dataset_gb",
-                "dataset samples x bytes per sample",
+                Formula("samples * sample_bytes / 1e9"),
                 {"samples": tr.dataset_samples, "sample_bytes": preset.sample_bytes},
-                tr.dataset_samples * preset.sample_bytes / GB,
                 "GB",
                 f"{preset.name} preset ({preset.source})",
             )
             return gb, "dataset_samples x sample_bytes"
         if tr is not None and tr.dataset_tokens and vocab:
-            gb = self.rec.calc(
+            gb = self.rec.expr(
                 f"{key}.dataset_gb",
-                "dataset tokens x bytes per token",
+                Formula("tokens * bytes_per_token / 1e9"),
                 {"tokens": tr.dataset_tokens, "bytes_per_token": token_bytes(vocab)},
-                tr.dataset_tokens * token_bytes(vocab) / GB,
                 "GB",
                 MEGATRON_TOKEN_BYTES,
             )
@@ -212,30 +206,26 @@ class StoragePlanner:
         """Samples or tokens one GPU consumes per second when compute bound, as bytes."""
         preset, vocab = self._preset(g), self._vocab(g)
         peak, path = compute.peak_tflops(self.gpu, g.precision)
-        sustained = peak * 1e12 * self.d.assumptions.achievable_utilization
         if preset is not None and preset.architecture is ModelArch.CNN:
             if not (preset.forward_gflops_per_sample and preset.sample_bytes):
                 return None
             factor = 4 if compute.flops_multiplier(g.recompute) == 8 else 3
-            per_sample = factor * preset.forward_gflops_per_sample * 1e9
-            samples = self.rec.calc(
+            samples = self.rec.expr(
                 f"{key}.samples_per_s_per_gpu",
-                f"peak x utilization / ({factor} x forward FLOPs per sample)",
+                Formula("peak_tflops * 1e12 * utilization / (passes * forward_flops_per_sample)"),
                 {
                     "peak_tflops": peak,
-                    "precision_path": path,
                     "utilization": self.d.assumptions.achievable_utilization,
+                    "passes": factor,
                     "forward_flops_per_sample": preset.forward_gflops_per_sample * 1e9,
                 },
-                sustained / per_sample,
                 "samples/s",
-                sources.NARAYANAN + "; utilization: " + sources.ASSUMPTION,
+                f"{sources.NARAYANAN}; {path} peak; utilization: {sources.ASSUMPTION}",
             )
-            gbs = self.rec.calc(
+            gbs = self.rec.expr(
                 f"{key}.read_gbs_per_gpu",
-                "samples/s x bytes per sample",
+                Formula("samples_per_s * sample_bytes / 1e9"),
                 {"samples_per_s": samples, "sample_bytes": preset.sample_bytes},
-                samples * preset.sample_bytes / GB,
                 "GB/s",
                 f"{preset.name} preset ({preset.source})",
             )
@@ -243,24 +233,22 @@ class StoragePlanner:
         if vocab is None:
             return None
         mult = compute.flops_multiplier(g.recompute)
-        tokens = self.rec.calc(
+        tokens = self.rec.expr(
             f"{key}.tokens_per_s_per_gpu",
-            f"peak x utilization / ({mult} x active parameters)",
+            Formula("peak_tflops * 1e12 * utilization / (flops_per_parameter * active_parameters)"),
             {
                 "peak_tflops": peak,
-                "precision_path": path,
                 "utilization": self.d.assumptions.achievable_utilization,
+                "flops_per_parameter": mult,
                 "active_parameters": active,
             },
-            sustained / (mult * active),
             "tokens/s",
-            sources.KAPLAN + "; utilization: " + sources.ASSUMPTION,
+            f"{sources.KAPLAN}; {path} peak; utilization: {sources.ASSUMPTION}",
         )
-        gbs = self.rec.calc(
+        gbs = self.rec.expr(
             f"{key}.read_gbs_per_gpu",
-            "tokens/s x bytes per token",
+            Formula("tokens_per_s * bytes_per_token / 1e9"),
             {"tokens_per_s": tokens, "bytes_per_token": token_bytes(vocab)},
-            tokens * token_bytes(vocab) / GB,
             "GB/s",
             MEGATRON_TOKEN_BYTES,
         )
@@ -276,49 +264,51 @@ class StoragePlanner:
         ]
         derived = sum(n.dataset_gb for n in needs)
         one_version = data.dataset_gb if data.dataset_gb is not None else derived
-        datasets = rec.calc(
+        datasets = rec.expr(
             "storage.datasets_gb",
-            "dataset GB (one version) x versions kept",
-            {
-                "dataset_gb": one_version,
-                "from": "data.dataset_gb" if data.dataset_gb is not None else "workloads",
-                "versions": data.dataset_versions,
-            },
-            one_version * data.dataset_versions,
+            Formula("dataset_gb * versions"),
+            {"dataset_gb": one_version, "versions": data.dataset_versions},
             "GB",
-            sources.ASSUMPTION + " (data.dataset_versions)",
+            sources.ASSUMPTION
+            + " (data.dataset_versions); one version "
+            + (
+                "as given (data.dataset_gb)"
+                if data.dataset_gb is not None
+                else "from the workloads"
+            ),
         )
         checkpoints = sum(n.checkpoints_gb for n in needs)
         models = sum(n.model_files_gb for n in needs)
-        capacity_tb = rec.calc(
+        capacity_tb = rec.expr(
             "storage.capacity_needed_tb",
-            "(datasets + checkpoints + model files) x (1 + growth headroom) / 1000",
+            Formula(
+                "(datasets_gb + checkpoints_gb + model_files_gb) * (1 + growth_headroom) / 1000"
+            ),
             {
                 "datasets_gb": datasets,
                 "checkpoints_gb": checkpoints,
                 "model_files_gb": models,
                 "growth_headroom": data.growth_headroom,
             },
-            (datasets + checkpoints + models) * (1 + data.growth_headroom) / 1000,
             "TB",
             sources.ASSUMPTION + " (data.growth_headroom)",
         )
-        read = rec.calc(
+        read = rec.expr(
             "storage.read_gbs_needed",
-            "sum of the groups' read GB/s",
-            {n.workload: n.read_gbs for n in needs},
-            sum(n.read_gbs for n in needs),
+            Formula("groups_read_gbs"),
+            {"groups_read_gbs": sum(n.read_gbs for n in needs)},
             "GB/s",
-            sources.DERIVED,
+            f"{sources.DERIVED}: the sum over the groups' read GB/s ("
+            + ", ".join(f"{n.workload} {n.read_gbs:,.3g}" for n in needs[:20])
+            + ")",
         )
-        per_host = rec.calc(
+        per_host = rec.expr(
             "storage.read_gbs_per_host_needed",
-            "largest read GB/s per GPU x GPUs per host",
+            Formula("per_gpu_gbs * gpus_per_host"),
             {
                 "per_gpu_gbs": max((n.read_gbs_per_gpu for n in needs), default=0.0),
                 "gpus_per_host": hw.gpus_per_host,
             },
-            max((n.read_gbs_per_gpu for n in needs), default=0.0) * hw.gpus_per_host,
             "GB/s",
             sources.DERIVED + "; a host full of the most demanding group's GPUs",
         )
@@ -326,13 +316,13 @@ class StoragePlanner:
         nic = self.catalog.nics.get(hw.nic) if hw.nic else None
         net = host_network_gbs(self.d, nic)
         if net is not None:
-            rec.calc(
+            rec.expr(
                 "storage.host_network_gbs",
-                "NICs per host x min(fabric, NIC port, NIC PCIe) Gb/s / 8",
-                {"nics_per_host": hw.nics_per_host, "fabric": hw.fabric.value},
-                net,
+                Formula("nics_per_host * nic_gbps / 8"),
+                {"nics_per_host": hw.nics_per_host, "nic_gbps": net * 8 / hw.nics_per_host},
                 "GB/s",
-                NIC_RATE,
+                f"{NIC_RATE}; per NIC the lowest of the {hw.fabric.value} fabric, the NIC port "
+                "and its PCIe link",
             )
             if per_host > net * 1.0001:
                 rec.warn(
@@ -398,37 +388,34 @@ class StoragePlanner:
         rec, given = self.rec, self.data.storage_nodes
         by_cap = math.ceil(capacity_tb / storage.usable_capacity_tb_per_node - 1e-9)
         by_read = math.ceil(read / storage.read_throughput_gbs_per_node - 1e-9)
-        rec.calc(
+        rec.expr(
             "storage.nodes_for_capacity",
-            "ceil(capacity TB / usable TB per node)",
+            Formula("ceil(capacity_tb / usable_tb_per_node - 1e-9)"),
             {"capacity_tb": capacity_tb, "usable_tb_per_node": storage.usable_capacity_tb_per_node},
-            by_cap,
             "nodes",
             f"{storage.model} ({storage.source})",
         )
-        rec.calc(
+        rec.expr(
             "storage.nodes_for_throughput",
-            "ceil(read GB/s / read GB/s per node)",
+            Formula("ceil(read_gbs / read_gbs_per_node - 1e-9)"),
             {"read_gbs": read, "read_gbs_per_node": storage.read_throughput_gbs_per_node},
-            by_read,
             "nodes",
             f"{storage.model} ({storage.source})",
         )
         nodes = int(
-            rec.calc(
+            rec.expr(
                 "storage.nodes",
-                "given" if given else "max(minimum nodes, nodes for capacity, for throughput)",
-                {
-                    "min_nodes": storage.min_nodes,
-                    "for_capacity": by_cap,
-                    "for_throughput": by_read,
-                    "given": given or 0,
-                },
-                given if given else max(storage.min_nodes, by_cap, by_read),
+                Formula("given")
+                if given
+                else Formula("max(min_nodes, for_capacity, for_throughput)"),
+                {"given": given}
+                if given
+                else {"min_nodes": storage.min_nodes, "for_capacity": by_cap,
+                      "for_throughput": by_read},
                 "nodes",
                 "Design input (data.storage_nodes)" if given else STORAGE_SIZING,
             )
-        )
+        )  # fmt: skip
         usable = nodes * storage.usable_capacity_tb_per_node
         available = nodes * storage.read_throughput_gbs_per_node
         name = f"{storage.vendor} {storage.model}"
@@ -506,14 +493,13 @@ class StoragePlanner:
 
     def _gds_outcome(self, storage: Storage | None, blockers: list[str]) -> None:
         rec = self.rec
-        rec.calc(
+        rec.expr(
             "storage.gpudirect_storage",
-            "storage offers GDS and NIC has GPUDirect RDMA and RDMA is RoCE v2 or InfiniBand "
-            "and no vGPU on an Ampere GPU",
-            {"missing_links": len(blockers), "why_not": "; ".join(blockers) or "none"},
-            0.0 if blockers else 1.0,
+            Formula("1 - min(missing_links, 1)"),
+            {"missing_links": len(blockers)},
             "1 = possible, 0 = not",
-            GDS_REQUIREMENTS,
+            f"{GDS_REQUIREMENTS}; storage with GDS, a NIC with GPUDirect RDMA, RoCE v2 or "
+            f"InfiniBand, no vGPU on an Ampere GPU; missing: {'; '.join(blockers) or 'none'}",
         )
         if not blockers:
             assert storage is not None
