@@ -193,3 +193,21 @@ def test_16_bit_fine_tuning_of_65b_needs_more_than_780_gb(catalog):
     del doc["workloads"][0]["fine_tuning"]
     w = sized(doc, catalog).workloads[0]
     assert w.memory_gb.total * w.gpus_per_replica > 780 or w.memory_gb_per_replica > 780
+
+
+def test_a_measured_zero3_throughput_is_not_charged_communication_again(catalog):
+    """Table 2, ZeRO-3 without model parallelism: 174.6 B parameters on 384 GPUs, batch 1,536,
+    micro-batch 4, a measured 144 TFLOP/s per GPU: 90 days for 300 B tokens. The figure is end
+    to end, so the engine adds no all-reduce to it (8 T P / (n X) x Eq. 3's terms = 90.4 days)."""
+    model = gpt(12288, 96, 96)
+    doc = job(model, 1, 1, 384, 1536,
+              group={"micro_batch_size": 4,
+                     "parallelism": {"tensor_parallel": 1, "pipeline_parallel": 1,
+                                     "data_parallel": 384, "zero_stage": 3},
+                     "training": {"dataset_tokens": 300e9, "epochs": 1}},
+              assumptions={"achievable_utilization": 144 / 312,
+                           "utilization_includes_communication": True})  # fmt: skip
+    w = sized(doc, catalog).workloads[0]
+    assert w.gpus_total == 384 and w.layout.zero_stage == 3 and w.layout.shard_group == 384
+    assert w.time_to_train_hours / 24 == pytest.approx(90, rel=0.15)
+    assert w.iteration_seconds == pytest.approx(w.compute_seconds_per_iteration)

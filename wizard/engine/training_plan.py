@@ -232,11 +232,13 @@ def ladder(
     def st(t: int = 1, p: int = 1, shard: int = 1, zero: int = 0, rc: Recompute = Recompute.NONE):
         return Strategy(t, p, shard, zero, rc, sequence_parallel)
 
+    if fixed_zero and fixed_dp:
+        # ZeRO as its paper defines it: the states sharded over every data-parallel rank
+        t, p = fixed_tp or 1, fixed_pp or 1
+        return [st(t, p, fixed_dp, fixed_zero, rc) for rc in cheap + full]
     if fixed_tp is not None or fixed_pp is not None:
         t, p = fixed_tp or 1, fixed_pp or 1
-        zero = fixed_zero or 0
-        shard = min(fixed_dp or 1, gpus_per_host) if zero else 1
-        return [st(t, p, shard, zero, rc) for rc in cheap + full]
+        return [st(t, p, 1, fixed_zero or 0, rc) for rc in cheap + full]
     shards = [s for s in (2, 4, 8) if s <= gpus_per_host]
     if fixed_dp is not None:
         shards = [s for s in shards if s <= fixed_dp]
