@@ -45,9 +45,25 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
         if g.kind is not WorkloadKind.INFERENCE:
             out += [
                 ("Optimizer", g.optimizer.value),
-                ("Activation recomputation", g.recompute.value),
-                ("ZeRO stage", str(g.parallelism.zero_stage)),
+                (
+                    "Activation recomputation",
+                    g.recompute.value if g.recompute else "chosen by the sizing",
+                ),
+                (
+                    "ZeRO stage",
+                    str(g.parallelism.zero_stage)
+                    if g.parallelism.zero_stage is not None
+                    else "chosen by the sizing",
+                ),
             ]
+            if g.fine_tuning is not None:
+                ft = g.fine_tuning
+                text = {"full": "full fine-tuning", "lora": "LoRA", "qlora": "QLoRA"}[
+                    ft.method.value
+                ]
+                if ft.method.value != "full":
+                    text += f", rank {ft.lora_rank} on the {ft.lora_targets.value} projections"
+                out.append(("Fine-tuning method", text))
             if g.global_batch_size:
                 out.append(("Global batch", num(g.global_batch_size)))
         par = g.parallelism

@@ -61,8 +61,34 @@ def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
                 f"{lay.reason}",
             )
         )
+    if w.fine_tuning_method:
+        method = {"full": "full fine-tuning", "lora": "LoRA", "qlora": "QLoRA (4-bit base)"}
+        out.append(
+            (
+                "Fine-tuning method",
+                f"{method.get(w.fine_tuning_method, w.fine_tuning_method)}, "
+                f"{num(w.trainable_parameters)} trainable parameters",
+            )
+        )
+    if w.layout and w.layout.recompute and w.layout.recompute != "none":
+        out.append(("Activation recomputation", w.layout.recompute))
     if w.training_flops:
         out.append(("Training compute", unit(w.training_flops, "FLOPs")))
+    if w.planned_slice:
+        out.append(
+            ("Runs on", f"a {w.planned_slice} slice, {pct(w.planned_compute_share)} of a GPU")
+        )
+    if w.iteration_seconds is not None:
+        out.append(("Time per iteration", unit(w.iteration_seconds, "s")))
+    if w.pipeline_bubble_share:
+        out.append(("Pipeline bubble", pct(w.pipeline_bubble_share) + " of the compute time"))
+    if w.tensor_parallel_seconds_per_iteration:
+        out.append(
+            (
+                "Tensor-parallel all-reduces per iteration",
+                unit(w.tensor_parallel_seconds_per_iteration, "s"),
+            )
+        )
     if w.compute_seconds_per_iteration is not None:
         out.append(("Compute per iteration", unit(w.compute_seconds_per_iteration, "s")))
     if w.allreduce_gb_per_gpu_per_iteration is not None:
@@ -74,9 +100,9 @@ def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
             )
         )
     if w.communication_share is not None:
-        out.append(("Communication share of an iteration", pct(w.communication_share)))
+        out.append(("Communication not hidden by compute", pct(w.communication_share)))
     if w.time_to_train_hours is not None:
-        out.append(("Time to train (no overlap)", unit(w.time_to_train_hours, "h")))
+        out.append(("Time to train", unit(w.time_to_train_hours, "h")))
     if w.gpus_for_target_time is not None:
         out.append(("GPUs for the target time", num(w.gpus_for_target_time)))
     if w.serving is not None:

@@ -2,41 +2,36 @@
 
 import pytest
 
-from wizard.engine import comms, compute
-from wizard.model.design import Recompute
+from wizard.engine import training_physics as tp_
+from wizard.engine.expr import Formula
+from wizard.engine.links import PCIE_X16_GBS
 
 
 def test_imagenet_iterations_per_epoch():
     """Multi-GPU deep dive: 1.28 M images / batch 32 = 40,000 iterations."""
-    assert compute.iterations_per_epoch(1_280_000, 32) == 40_000
-    assert compute.iterations_per_epoch(1_281_167, 32) == 40_037  # the exact ImageNet-1K size
+    it = Formula("ceil(dataset_samples / global_batch)")
+    assert it(dataset_samples=1_280_000, global_batch=32) == 40_000
+    assert it(dataset_samples=1_281_167, global_batch=32) == 40_037  # the exact ImageNet-1K
 
 
 def test_training_flops_6nd_and_8nd():
-    """Kaplan et al. 2020: C = 6ND; Narayanan et al. 2021: 8ND with full recomputation."""
-    assert compute.training_flops(175e9, 300e9, Recompute.NONE) == pytest.approx(3.15e23)
-    assert compute.training_flops(175e9, 300e9, Recompute.FULL) == pytest.approx(4.2e23)
-
-
-def test_time_and_gpus_for_target_are_inverse():
-    flops = 3.15e23
-    seconds = compute.seconds_for_flops(flops, 1024, 312, 0.5)
-    assert compute.gpus_for_target(flops, seconds / 3600, 312, 0.5) == pytest.approx(1024)
-
-
-def test_narayanan_gpt3_on_1024_a100():
-    """Narayanan et al. 2021, section 5.1: GPT-3 175B on 300B tokens with 1024 A100 at 140
-    TFLOP/s each takes about 34 days."""
-    days = compute.seconds_for_flops(8 * 175e9 * 300e9, 1024, 140, 1.0) / 86400
-    assert days == pytest.approx(34, abs=1)
+    """Kaplan et al. 2020: C = 6ND; Narayanan et al. 2021: 8ND with full recomputation (the
+    matrix products alone: attention and logits set to nothing)."""
+    common = dict(matrix_parameters=175e9, attention_passes=0, layers=96, sequence=2048,
+                  hidden=12288, logit_passes=0, vocabulary=0, adapter_passes=0,
+                  trainable_parameters=0)  # fmt: skip
+    assert tp_.FLOPS_PER_TOKEN(linear_passes=3, **common) * 300e9 == pytest.approx(3.15e23)
+    assert tp_.FLOPS_PER_TOKEN(linear_passes=4, **common) * 300e9 == pytest.approx(4.2e23)
 
 
 def test_ring_allreduce_factor():
-    assert comms.ring_allreduce_factor(1) == 0
-    assert comms.ring_allreduce_factor(2) == 1
-    assert comms.ring_allreduce_factor(4) == 1.5
-    assert comms.ring_allreduce_factor(1_000_000) == pytest.approx(2, rel=1e-5)
-    assert comms.ring_allreduce_factor(4, zero_stage=3) == 2.25
+    """2 (N - 1) / N of the gradients per GPU; 3 (N - 1) / N with ZeRO-3."""
+    ring = tp_.RING_GB
+    assert ring(ring_factor=2, data_parallel=1, gradient_gb=1) == 0
+    assert ring(ring_factor=2, data_parallel=2, gradient_gb=1) == 1
+    assert ring(ring_factor=2, data_parallel=4, gradient_gb=1) == 1.5
+    assert ring(ring_factor=2, data_parallel=1e6, gradient_gb=1) == pytest.approx(2, rel=1e-5)
+    assert ring(ring_factor=3, data_parallel=4, gradient_gb=1) == 2.25
 
 
 def test_bert_large_over_25gbe_seed_numbers():
@@ -46,8 +41,7 @@ def test_bert_large_over_25gbe_seed_numbers():
     assert gradient_gb == pytest.approx(1.36)
     per_iteration_gb = 2 * gradient_gb  # large-ring limit of 2(N-1)/N
     assert per_iteration_gb == pytest.approx(2.72)
-    link = comms.Link("25 GbE", 25 / 8, "seed")
-    seconds = comms.allreduce_seconds(per_iteration_gb, link, 1.0)
+    seconds = tp_.RING_S(ring_gb=per_iteration_gb, link_gbs=25 / 8, link_efficiency=1.0)
     assert seconds == pytest.approx(0.870, abs=0.001)
     assert 30_000 * 100 * seconds / 3600 == pytest.approx(725, abs=1)
 
@@ -87,5 +81,5 @@ def test_decode_is_memory_bound_at_small_batch_and_compute_bound_at_large():
 
 
 def test_pcie_bandwidth_by_generation():
-    assert comms.PCIE_X16_GBS[4] == pytest.approx(16 * 16 * 128 / 130 / 8, rel=0.01)
-    assert comms.PCIE_X16_GBS[5] == pytest.approx(2 * comms.PCIE_X16_GBS[4])
+    assert PCIE_X16_GBS[4] == pytest.approx(16 * 16 * 128 / 130 / 8, rel=0.01)
+    assert PCIE_X16_GBS[5] == pytest.approx(2 * PCIE_X16_GBS[4])

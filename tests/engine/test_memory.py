@@ -1,10 +1,30 @@
-"""Memory formulas against published worked examples."""
+"""Memory formulas against published worked examples, through the engine's own formulas
+(``training_plan.memory_parts``: each one computes and is logged as it is)."""
 
 import pytest
 
 from wizard.engine import memory
-from wizard.engine.memory import Shape, Sharding
-from wizard.model.design import Optimizer, Precision, Recompute
+from wizard.engine.memory import Shape
+from wizard.engine.training_plan import Job, Strategy, memory_parts
+from wizard.model.design import FineTuningMethod, LoraTargets, Optimizer, Precision, Recompute
+
+GPT3 = Shape(layers=96, hidden=12288, heads=96, kv_heads=96)
+
+
+def job(params: float, precision: Precision, optimizer: Optimizer, gradient_bytes: float,
+        shape: Shape | None = None, seq: int = 2048, micro: int = 1) -> Job:  # fmt: skip
+    return Job(
+        params=params, active_params=params, shape=shape, vocabulary=51_200, ffn=None,
+        experts=0, precision=precision, method=FineTuningMethod.FULL, lora_rank=16,
+        lora_targets=LoraTargets.ATTENTION_MLP, gradient_bytes=gradient_bytes,
+        optimizer_bytes=memory.OPTIMIZER_BYTES[optimizer],
+        master_bytes=memory.master_copy_bytes(precision), sequence=seq, micro_batch=micro,
+        overhead_gb=0.0, activation_gb_per_sample=None,
+    )  # fmt: skip
+
+
+def parts(j: Job, st: Strategy) -> dict[str, float]:
+    return {k: f(**inputs) for k, (f, inputs) in memory_parts(j, st, j.params).items()}
 
 
 def test_bytes_per_parameter_by_precision():
@@ -13,39 +33,33 @@ def test_bytes_per_parameter_by_precision():
 
 def test_gpt3_fp32_weights_are_700_gb():
     """Multi-GPU deep dive: GPT-3 175B in FP32 needs 700 GB before a single example."""
-    assert memory.weights_gb(175e9, Precision.FP32, Sharding()) == pytest.approx(700)
+    p = parts(job(175e9, Precision.FP32, Optimizer.SGD, 4), Strategy())
+    assert p["weights"] == pytest.approx(700)
 
 
 def test_mixed_precision_adam_is_16_bytes_per_parameter():
-    """ZeRO (Rajbhandari et al. 2020, 3.1): 2 + 2 + 12 = 16 bytes per parameter."""
-    assert memory.model_state_bytes_per_param(Precision.FP16, Optimizer.ADAM, 2) == 16
-    # With the seeds' FP32 gradients the gradient term is 4 bytes: 2 + 4 + 12.
-    assert memory.model_state_bytes_per_param(Precision.BF16, Optimizer.ADAMW, 4) == 18
-    assert memory.model_state_bytes_per_param(Precision.FP32, Optimizer.SGD, 4) == 8
-    assert memory.model_state_bytes_per_param(Precision.FP32, Optimizer.SGD_MOMENTUM, 4) == 12
+    """ZeRO (Rajbhandari et al. 2020, 3.1): 2 + 2 + 12 = 16 bytes per parameter; with the seeds'
+    FP32 gradients 2 + 4 + 12 = 18; FP32 SGD 4 + 4 = 8, with momentum 12."""
+    for precision, opt, grad, expected in [
+        (Precision.FP16, Optimizer.ADAM, 2, 16),
+        (Precision.BF16, Optimizer.ADAMW, 4, 18),
+        (Precision.FP32, Optimizer.SGD, 4, 8),
+        (Precision.FP32, Optimizer.SGD_MOMENTUM, 4, 12),
+    ]:
+        p = parts(job(1e9, precision, opt, grad), Strategy())
+        assert sum(p.values()) == pytest.approx(expected), (precision, opt)
 
 
-@pytest.mark.parametrize(
-    "stage, expected_gb",
-    [(0, 120.0), (1, 31.4), (2, 16.6), (3, 1.9)],
-)
+@pytest.mark.parametrize(("stage", "expected_gb"), [(0, 120.0), (1, 31.4), (2, 16.6), (3, 1.9)])
 def test_zero_stages_match_the_paper(stage, expected_gb):
     """ZeRO paper, Figure 1: 7.5B parameters, data parallel 64, mixed-precision Adam."""
-    sh = Sharding(data=64, zero_stage=stage)
-    total = (
-        memory.weights_gb(7.5e9, Precision.FP16, sh)
-        + memory.gradients_gb(7.5e9, 2, sh)
-        + memory.optimizer_gb(7.5e9, Precision.FP16, Optimizer.ADAM, sh)
-    )
-    assert total == pytest.approx(expected_gb, abs=0.05)
+    p = parts(job(7.5e9, Precision.FP16, Optimizer.ADAM, 2), Strategy(shard=64, zero=stage))
+    assert sum(p.values()) == pytest.approx(expected_gb, abs=0.05)
 
 
 def test_tensor_and_pipeline_parallel_divide_model_state():
-    sh = Sharding(tensor=4, pipeline=2)
-    assert memory.weights_gb(8e9, Precision.BF16, sh) == pytest.approx(8e9 * 2 / 8 / 1e9)
-
-
-GPT3 = Shape(layers=96, hidden=12288, heads=96, kv_heads=96)
+    p = parts(job(8e9, Precision.BF16, Optimizer.ADAM, 2), Strategy(tensor=4, pipeline=2))
+    assert p["weights"] == pytest.approx(8e9 * 2 / 8 / 1e9)
 
 
 def test_activation_per_layer_matches_korthikanti_table_2():
@@ -57,10 +71,11 @@ def test_activation_per_layer_matches_korthikanti_table_2():
     s, b, h, a, t = 2048, 1, 12288, 96, 8
     sbh = s * b * h
     att = 5 * a * s / h
+    j = job(175e9, Precision.BF16, Optimizer.ADAM, 2, GPT3, s, b)
 
     def per_layer(recompute, sp, tp=t):
-        sh = Sharding(tensor=tp, sequence_parallel=sp)
-        return memory.activation_bytes_per_layer(GPT3, s, b, recompute, sh, Precision.BF16)
+        st = Strategy(tensor=tp, recompute=recompute, sequence_parallel=sp)
+        return parts(j, st)["activations"] * 1e9 / GPT3.layers
 
     assert per_layer(Recompute.NONE, False, 1) == pytest.approx(sbh * (34 + att))
     assert per_layer(Recompute.NONE, False) == pytest.approx(sbh * (10 + 24 / t + att / t))
@@ -74,10 +89,9 @@ def test_activation_per_layer_matches_korthikanti_table_2():
 
 
 def test_fp32_activations_take_twice_the_bytes():
-    sh = Sharding()
-    bf16 = memory.activation_bytes_per_layer(GPT3, 128, 1, Recompute.NONE, sh, Precision.BF16)
-    fp32 = memory.activation_bytes_per_layer(GPT3, 128, 1, Recompute.NONE, sh, Precision.FP32)
-    assert fp32 == 2 * bf16
+    bf16 = parts(job(1e9, Precision.BF16, Optimizer.ADAM, 2, GPT3, 128), Strategy())
+    fp32 = parts(job(1e9, Precision.FP32, Optimizer.ADAM, 4, GPT3, 128), Strategy())
+    assert fp32["activations"] == 2 * bf16["activations"]
 
 
 def test_kv_cache_per_token_llama2_70b_gqa():

@@ -89,6 +89,8 @@ def test_every_calculation_reevaluates_to_its_value(sized):
     inputs by an independent walk of its syntax, gives its logged value."""
     checked = serving = 0
     for name, r in sized.items():
+        ids = [c.id for c in r.calculations]
+        assert len(ids) == len(set(ids)), (name, "a figure is logged twice")
         for c in r.calculations:
             assert evaluate(c.formula, c.inputs) == pytest.approx(c.value, rel=1e-12), (name, c.id)
             checked += 1

@@ -101,7 +101,9 @@ def model_choice():
 
 @st.composite
 def parallelism(draw) -> dict[str, Any]:
-    out: dict[str, Any] = {"zero_stage": draw(st.integers(0, 3))}
+    out: dict[str, Any] = {}
+    if draw(st.booleans()):
+        out["zero_stage"] = draw(st.integers(0, 3))
     if draw(st.booleans()):
         out["tensor_parallel"] = draw(st.sampled_from([1, 2, 4, 8, 16, 64]))
     if draw(st.booleans()):
@@ -194,7 +196,9 @@ def workload(draw, name: str, modes: list[SharingMode]) -> dict[str, Any]:
         group["count"] = draw(small_counts)
         group["precision"] = draw(st.sampled_from(list(Precision))).value
         group["optimizer"] = draw(st.sampled_from(list(Optimizer))).value
-        group["recompute"] = draw(st.sampled_from(list(Recompute))).value
+        rc = draw(st.sampled_from([None, *Recompute]))
+        if rc is not None:
+            group["recompute"] = rc.value
         group["micro_batch_size"] = draw(st.sampled_from([1, 4, 32, 1024]))
         group["sequence_length"] = draw(st.sampled_from([1, 512, 2048, 32_768]))
         if draw(st.booleans()):
@@ -205,6 +209,12 @@ def workload(draw, name: str, modes: list[SharingMode]) -> dict[str, Any]:
             group["inference"] = draw(inference())
         else:
             group["training"] = draw(training())
+            if kind is WorkloadKind.FINE_TUNING and draw(st.booleans()):
+                group["fine_tuning"] = {
+                    "method": draw(st.sampled_from(["full", "lora", "qlora"])),
+                    "lora_rank": draw(st.sampled_from([1, 16, 256])),
+                    "lora_targets": draw(st.sampled_from(["attention", "attention-mlp"])),
+                }
     return group
 
 

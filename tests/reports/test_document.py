@@ -118,9 +118,10 @@ def test_bert_large_figures_with_substituted_inputs(example_pdf):
     """The seed's BERT-Large numbers appear with the inputs that produced them."""
     _, reader = example_pdf("bert-large-25gbe")
     text = squash("".join(page_texts(reader)))
-    assert squash("parameters = 340,000,000; gradient_bytes = 4") in text
-    assert squash("2 x (N - 1) / N x gradient GB") in text
-    assert squash("N = 16; gradient_gb = 1.36") in text
+    assert squash("gradient_bytes = 4; pp = 1; tp = 1; trainable_parameters = 340,000,000") in text
+    assert squash("ring_factor * (data_parallel - 1) / data_parallel * gradient_gb") in text
+    assert squash("data_parallel = 16; gradient_gb = 1.36; ring_factor = 2") in text
+    # 2 x 15/16 x 1.36 GB; 3,000,000 iterations x 2 x 1.36 GB / 3.125 GB/s / 3,600 s
     assert squash("2.55 GB") in text and squash("725.3 h") in text
 
 

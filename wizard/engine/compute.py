@@ -1,13 +1,10 @@
-"""Compute: peak throughput by precision, training FLOPs, iterations and time to train."""
+"""Peak tensor throughput by precision, and the FLOPs per parameter per token of training."""
 
 from __future__ import annotations
-
-import math
 
 from wizard.model.catalog import Gpu
 from wizard.model.design import Precision, Recompute
 
-SECONDS_PER_HOUR = 3600.0
 
 # Which catalog throughput a precision runs at. Mixed precision trains on the 16-bit tensor
 # cores; FP32 "training" on A100 and later uses TF32 tensor cores only when TF32 is chosen.
@@ -37,31 +34,3 @@ def peak_tflops(gpu: Gpu, precision: Precision) -> tuple[float, str]:
 def flops_multiplier(recompute: Recompute) -> int:
     """6 (forward 2 + backward 4) per parameter per token; 8 when the forward is recomputed."""
     return 8 if recompute is Recompute.FULL else 6
-
-
-def training_flops(params: float, tokens: float, recompute: Recompute) -> float:
-    return flops_multiplier(recompute) * params * tokens
-
-
-def vision_training_flops(
-    forward_flops_per_sample: float, samples: float, recompute: Recompute
-) -> float:
-    """Backward costs twice the forward: 3x forward per sample, 4x with recomputation."""
-    factor = 4 if recompute is Recompute.FULL else 3
-    return factor * forward_flops_per_sample * samples
-
-
-def iterations_per_epoch(samples: float, global_batch: int) -> float:
-    return math.ceil(samples / global_batch)
-
-
-def seconds_for_flops(
-    flops: float, gpus: int, peak_tflops_per_gpu: float, utilization: float
-) -> float:
-    return flops / (gpus * peak_tflops_per_gpu * 1e12 * utilization)
-
-
-def gpus_for_target(
-    flops: float, target_hours: float, peak_tflops_per_gpu: float, utilization: float
-) -> float:
-    return flops / (target_hours * SECONDS_PER_HOUR * peak_tflops_per_gpu * 1e12 * utilization)

@@ -254,7 +254,7 @@ class TrainingSizer(SizerBase):
         # Iterations and FLOPs
         d0 = st.shard * units
         global_batch = g.global_batch_size or g.micro_batch_size * d0
-        iters_epoch = self._iterations(tr, global_batch, m.shape is not None)
+        iters_epoch = self._iterations(tr, global_batch, m.shape is not None, record=False)
         epochs = tr.epochs if tr else 1
         total_iters = iters_epoch * epochs if iters_epoch else None
         flops_iter = self._flops_per_iteration(quiet, job, st, trainable, global_batch)
