@@ -5,7 +5,6 @@ from __future__ import annotations
 from wizard.model.catalog import Gpu
 from wizard.model.design import Precision, Recompute
 
-
 # Which catalog throughput a precision runs at. Mixed precision trains on the 16-bit tensor
 # cores; FP32 "training" on A100 and later uses TF32 tensor cores only when TF32 is chosen.
 _TFLOPS_FIELD: dict[Precision, str] = {
