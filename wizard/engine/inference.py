@@ -17,8 +17,9 @@ from wizard.engine import compute, serving, topology
 from wizard.engine import serving_physics as sp
 from wizard.engine.links import nic as nic_link
 from wizard.engine.memory import PARAM_BYTES
-from wizard.engine.record import Recorder
-from wizard.engine.serving import Capacity, Chain, Point, Request
+from wizard.engine.record import Chain, Recorder
+from wizard.engine.search import first_true
+from wizard.engine.serving import Capacity, Point, Request
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 from wizard.engine.slices import Slice, slices
 from wizard.model.catalog import Gpu, Server
@@ -218,10 +219,10 @@ class ServingPlanner:
             return not any(latency or metric == "throughput" for metric, _ in misses)
 
         # fewest replicas that carry the load in memory, then fewest that also meet latency
-        replicas = _first_true(lambda r: ok(r, False), 1, top)
+        replicas = first_true(lambda r: ok(r, False), 1, top)
         if replicas is None:
             replicas = top
-        best = _first_true(lambda r: ok(r, True), replicas, top)
+        best = first_true(lambda r: ok(r, True), replicas, top)
         replicas = best if best is not None else top
         point = self._at_replicas(at, cap, replicas) or at(1)
         return Plan(par, acc, cap, replicas, point, self._misses(point, replicas), sl)
@@ -400,19 +401,6 @@ class ServingPlanner:
         else:
             options.append(f"a GPU with more compute than the {gpu.name}")
         return "what would meet it: " + ", ".join(options)
-
-
-def _first_true(test, lo: int, hi: int) -> int | None:
-    """The smallest n in [lo, hi] for which the monotone ``test`` holds, or None."""
-    if lo > hi or not test(hi):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if test(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
 
 
 def _fmt(value: float) -> str:

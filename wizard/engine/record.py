@@ -44,3 +44,16 @@ class Recorder:
 
     def decide(self, text: str, reason: str) -> None:
         self.decisions.append(Decision(id=len(self.decisions) + 1, text=text, reason=reason))
+
+
+class Chain:
+    """Evaluates the formulas, and logs each one when given a recorder and a key prefix."""
+
+    def __init__(self, rec: Recorder | None = None, key: str = "") -> None:
+        self.rec = rec
+        self.key = key
+
+    def __call__(self, name: str, f: Formula, unit: str, source: str, **inputs: float) -> float:
+        if self.rec is None:
+            return f(**inputs)
+        return self.rec.expr(f"{self.key}.{name}", f, inputs, unit, source)

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from wizard.engine import serving_physics as sp
 from wizard.engine.expr import Formula
 from wizard.engine.links import efficiency
-from wizard.engine.record import Recorder
+from wizard.engine.record import Chain
+from wizard.engine.search import first_true
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 
 LOAD_SOURCE = (
@@ -106,19 +107,6 @@ class Capacity:
     @property
     def fits(self) -> bool:
         return self.kv_room_gb >= self.longest_request_gb and self.max_sequences >= 1
-
-
-class Chain:
-    """Evaluates the formulas, and logs each one when given a recorder and a key prefix."""
-
-    def __init__(self, rec: Recorder | None = None, key: str = "") -> None:
-        self.rec = rec
-        self.key = key
-
-    def __call__(self, name: str, f: Formula, unit: str, source: str, **inputs: float) -> float:
-        if self.rec is None:
-            return f(**inputs)
-        return self.rec.expr(f"{self.key}.{name}", f, inputs, unit, source)
 
 
 def _weights_read(chain: Chain, m: Transformer, tokens: float, name: str) -> float:
@@ -484,16 +472,7 @@ def quiet(
 def sequences_for_rate(at: Callable[[int], Point], rate: float, most: int) -> int | None:
     """The fewest sequences in flight at which one replica carries ``rate`` requests/s (the
     concurrency the load settles at, by Little's law), or None if ``most`` cannot."""
-    if at(most).requests_per_s < rate:
-        return None
-    lo, hi = 1, most
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if at(mid).requests_per_s >= rate:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return first_true(lambda n: at(n).requests_per_s >= rate, 1, most)
 
 
 def ceil_div(a: float, b: float) -> int:

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from wizard.engine import memory, sources
 from wizard.engine.expr import Formula
 from wizard.engine.memory import Shape, Sharding
-from wizard.engine.record import Recorder
-from wizard.engine.serving import Chain
+from wizard.engine.record import Chain, Recorder
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
 from wizard.model.design import Design, WorkloadGroup, WorkloadKind
 from wizard.model.result import Layout, MemoryBreakdown, Severity, WorkloadResult

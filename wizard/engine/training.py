@@ -1,6 +1,6 @@
 """Sizing a training or fine-tuning group: the method, the strategy that fits memory, the replicas
 that meet the target time, and the time itself with its FLOPs, pipeline bubble and communication.
-Every figure is logged by the formula that computes it (``serving.Chain``)."""
+Every figure is logged by the formula that computes it (``record.Chain``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import math
 from wizard.engine import comms, compute, memory, sources, topology
 from wizard.engine import training_physics as tp_
 from wizard.engine.links import Link, efficiency
-from wizard.engine.serving import Chain
+from wizard.engine.record import Chain
+from wizard.engine.search import first_true
 from wizard.engine.sizer import SizerBase
 from wizard.engine.slices import SOURCE as slices_source
 from wizard.engine.slices import Slice, slices
@@ -274,7 +275,7 @@ class TrainingSizer(SizerBase):
                 assert its is not None and t.get("iteration_s") is not None
                 return its * epochs * float(t["iteration_s"] or 0) / 3600 <= tr.target_hours
 
-            n = _first(meets, 1, cap)
+            n = first_true(meets, 1, cap)
             units = n if n is not None else 1
             gpus_for_target = units * st.gpus if n is not None else None
             if n is None and tr.iterations_per_epoch is None:
@@ -546,16 +547,3 @@ class TrainingSizer(SizerBase):
                 f"{g.name}: no dataset size or iteration count, so time to train is not estimated",
                 Severity.INFO,
             )
-
-
-def _first(test, lo: int, hi: int) -> int | None:
-    """Smallest n in [lo, hi] where the (monotone) ``test`` holds, or None."""
-    if not test(hi):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if test(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
