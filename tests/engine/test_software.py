@@ -116,8 +116,10 @@ def test_volta_vgpu_needs_no_sr_iov(catalog):
 # ---------------------------------------------------------------------------- components
 
 
-def test_fabric_manager_for_passed_through_nvswitch_boards(sized):
-    assert "NVIDIA Fabric Manager" in _names(sized["gpt3-175b"])  # HGX H100 8-GPU, passthrough
+def test_fabric_manager_for_passed_through_nvswitch_boards(sized, catalog):
+    doc = design_dict("gpt3-175b")  # HGX H100 8-GPU
+    doc["workloads"][0]["sharing_mode"] = "passthrough"
+    assert "NVIDIA Fabric Manager" in _names(size(design_from_dict(doc), catalog))
     assert "NVIDIA Fabric Manager" not in _names(sized["imagenet-resnet50"])  # PCIe server
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
+from wizard.errors import DesignError
 from wizard.model.catalog import (
     Catalog,
     FormFactor,
@@ -62,6 +63,8 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
         out,
     )
     out += _sharp_problems(design, catalog)
+    if gpu is not None:
+        out += _mixed_size_problems(design, catalog, gpu)
     out += _method_problems(design, catalog)
     lic = design.licensing
     gpu_lic = _lookup(catalog.licences, lic.gpu_software, "licensing.gpu_software", "licence", out)
@@ -116,13 +119,6 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
                         f"'{server.id}' has no adjacent double-width slots for NVLink bridges",
                     )
                 )
-        if hw.gpudirect_rdma and not server.gdr_affinity:
-            out.append(
-                Problem(
-                    "hardware.gpudirect_rdma",
-                    f"'{server.id}' puts no NIC slot under the GPUs' PCIe switch or root complex",
-                )
-            )
 
     if nic is not None:
         if hw.gpudirect_rdma and not nic.gpudirect_rdma:
@@ -178,6 +174,30 @@ def _sharp_problems(design: Design, catalog: Catalog) -> list[Problem]:
             f"in-network reduction (SHARP) needs switches that perform it; the {fabric.value} "
             f"fabric is built with {which}, which does not (SHARP runs on NVIDIA Quantum "
             "InfiniBand switches)",
+        )
+    ]
+
+
+def _mixed_size_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Problem]:
+    """Mixed-size time-sliced vGPU arrived with NVIDIA vGPU 17.0 (NVIDIA AI Enterprise 5) and
+    needs vSphere 8.0 Update 3; an older release packs one vGPU size per GPU."""
+    from wizard.engine.software import choose_release
+
+    first = gpu.vgpu.mixed_size_min_release if gpu.vgpu else None
+    if not design.hardware.vgpu_mixed_sizes or first is None:
+        return []
+    try:
+        release = choose_release(design, catalog)
+    except DesignError:
+        return []  # the unknown release is reported on its own
+    if release is None or release.vgpu_branch >= int(float(first)):
+        return []
+    return [
+        Problem(
+            "hardware.vgpu_mixed_sizes",
+            f"mixed-size vGPUs need NVIDIA vGPU {first} or later (and vSphere 8.0 Update 3); "
+            f"{release.name} ships vGPU {release.vgpu_version}: choose NVIDIA AI Enterprise 5 or "
+            "later, or one vGPU size per GPU",
         )
     ]
 

@@ -9,6 +9,7 @@ from wizard.engine.buildout import build_out
 from wizard.engine.cluster import ha_hosts
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
+from wizard.engine.platform_rules import platform_rules
 from wizard.engine.record import Recorder
 from wizard.engine.sharing_checks import sharing_checks
 from wizard.engine.software import plan_software
@@ -73,6 +74,7 @@ def _size(design: Design, catalog: Catalog) -> Result:
     comparison = sharing.compare(design, gpu, need_list, chosen)
     _decisions(design, workloads, cluster, rec, gpu.name)
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
+    platform_rules(design, gpu, server, workloads, rec)
     storage = plan_storage(design, catalog, gpu, workloads, rec)
     software = plan_software(design, catalog, gpu, server, workloads, storage, rec)
     built = build_out(design, catalog, gpu, server, cluster, workloads, rec)

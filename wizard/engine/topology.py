@@ -495,12 +495,18 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
     paths = gpu_nic_paths(lay)
     without = [p.gpu for p in paths if not p.gpudirect_ok]
     if hw.gpudirect_rdma and without:
+        fix = (
+            f"give each PCIe switch a NIC ({len(lay.switches) or lay.sockets} NICs or more)"
+            if server.gdr_affinity
+            else f"the {server.vendor} {server.model} has no NIC slot beside its GPUs; a server "
+            "with PCIe switch boards puts NIC and GPUs under one switch"
+        )
         rec.warn(
             "gpudirect-rdma-no-local-nic",
             f"GPUDirect RDMA: {len(without)} of {lay.gpus} GPUs per host have no NIC under their "
-            f"PCIe switch or root complex ({', '.join(without)}), so their RDMA traffic crosses "
-            f"the CPU; give each PCIe switch a NIC ({len(lay.switches) or lay.sockets} NICs or "
-            f"more)",
+            f"PCIe switch or root complex ({', '.join(without)}); it still works, with lower "
+            f"performance, as their RDMA traffic crosses the CPU (NVIDIA GPUDirect RDMA "
+            f"documentation, 'Supported Systems'); {fix}",
         )
     if not hw.gpudirect_rdma and hw.rdma.value != "none" and multi_host and not server.gdr_affinity:
         rec.warn(

@@ -396,13 +396,15 @@ class HardwarePage(Page):
             gdr_reason = "needs RDMA (RoCE v2 or InfiniBand)"
         elif nic is not None and not nic.gpudirect_rdma:
             gdr_reason = f"the {nic.model} does not support it"
-        elif server is not None and not server.gdr_affinity:
-            gdr_reason = (
-                f"the {server.model} puts no NIC slot under the GPUs' PCIe switch or root complex"
-            )
+        slower = (
+            server is not None
+            and not server.gdr_affinity
+            and f"Works with lower performance: the {server.model} puts no NIC slot under the "
+            "GPUs' PCIe switch or root complex, so the traffic crosses the CPU"
+        )
         self.gdr.setEnabled(gdr_reason is None or self.gdr.isChecked())
         self.gdr_note.setText(
-            f"Not available: {gdr_reason}" if gdr_reason else tip("gpudirect_rdma")
+            f"Not available: {gdr_reason}" if gdr_reason else slower or tip("gpudirect_rdma")
         )
         # vGPU mixed sizes
         self.mixed.setEnabled(gpu is not None and gpu.vgpu_capable)
