@@ -42,7 +42,8 @@ def test_bom_quantities_equal_topology_counts(sized, name):
     racked = [i for rack in r.racks.racks for i in rack.items]
     assert sum(i.kind == "server" for i in racked) == c.hosts_total
     assert sum(i.kind == "switch" for i in racked) == sum(x.count for x in tiers)
-    assert _qty(r, "licence")["licence:nvidia-ai-enterprise"] == c.gpus_total
+    (nvaie,) = [x for x in r.bom.lines if x.item == "licence:nvidia-ai-enterprise"]
+    assert nvaie.quantity + nvaie.included == c.gpus_total
 
 
 def test_size_json_carries_the_build_out_for_every_example(sized):
@@ -129,3 +130,19 @@ def test_no_hosts_means_nothing_to_build(catalog):
     assert r.cluster.hosts_total == 0
     assert (r.topology.fabric.planes, r.racks.racks, r.bom.lines) == ([], [], [])
     assert r.power.total_w == 0
+
+
+def test_a_gpu_that_ships_with_its_subscription_buys_none(catalog):
+    """The H100 PCIe is sold with a five-year NVIDIA AI Enterprise subscription: the line stays
+    in the bill, with nothing to buy and every GPU counted as included. The H100 SXM is not."""
+    from tests.engine.conftest import design_dict
+    from wizard.engine.size import size
+    from wizard.io import design_from_dict
+
+    r = size(design_from_dict(design_dict("mig-shared")), catalog)  # H100 PCIe
+    (line,) = [x for x in r.bom.lines if x.item == "licence:nvidia-ai-enterprise"]
+    assert (line.quantity, line.included) == (0, r.cluster.gpus_total)
+    assert "5-year subscription ships with each" in line.description
+    r = size(design_from_dict(design_dict("llm-serving")), catalog)  # H100 SXM
+    (line,) = [x for x in r.bom.lines if x.item == "licence:nvidia-ai-enterprise"]
+    assert (line.quantity, line.included) == (r.cluster.gpus_total, 0)

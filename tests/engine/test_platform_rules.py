@@ -17,8 +17,9 @@ def codes(doc: dict, catalog) -> dict[str, str]:
 
 
 def test_passthrough_on_an_nvswitch_board_is_flagged(catalog):
-    """NVIDIA AI Enterprise, 'NVIDIA NVSwitch': on HGX systems with NVSwitch under vSphere the
-    GPUs go to VMs as time-sliced full-framebuffer vGPUs with the Fabric Manager service VM."""
+    """NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch': "Only time-sliced vGPUs are supported.
+    MIG-backed vGPUs are not supported. GPU passthrough is not supported on NVIDIA Systems that
+    include NVSwitch when using VMware vSphere." """
     doc = design_dict("gpt3-175b")
     assert "hgx-passthrough-unsupported" not in codes(doc, catalog)  # the example uses vGPU
     doc["workloads"][0]["sharing_mode"] = "passthrough"
@@ -38,7 +39,8 @@ def test_passthrough_without_nvswitch_is_not_flagged(catalog):
 
 @pytest.mark.parametrize(("gpus", "flagged"), [(3, True), (4, False), (8, False)])
 def test_vm_sizes_on_an_nvswitch_board_are_fabric_manager_partitions(gpus, flagged, catalog):
-    """NVSwitch partitions give a VM 1, 2, 4 or 8 GPUs of an HGX board."""
+    """NVIDIA Fabric Manager User Guide, sections 6.2-6.6: virtual machines with 16 (HGX-2
+    only), 8, 4, 2 or 1 GPUs of an NVSwitch system."""
     doc = design_dict("gpt3-175b")
     doc["workloads"] = [{"name": "Jobs", "kind": "training", "gpus_per_member": gpus,
                          "sharing_mode": "vgpu"}]  # fmt: skip
@@ -60,8 +62,10 @@ def _mixed(release: str) -> dict:
 
 
 def test_mixed_size_vgpu_needs_vgpu_17(catalog):
-    """NVIDIA vGPU 17.0 introduced mixed-size mode (the GPU catalog's mixed_size_min_release);
-    NVIDIA AI Enterprise 4 ships vGPU 16, 5 ships vGPU 17."""
+    """NVIDIA vGPU 17.0 introduced mixed-size mode (the GPU catalog's mixed_size_min_release,
+    from the vGPU 17 release's 'Maximum vGPUs per GPU in Mixed-Size Mode' column); the vSphere
+    API has mixedSize 'Since vSphere API Release 8.0.3.0'. NVIDIA AI Enterprise 4 ships vGPU 16,
+    5 ships vGPU 17."""
     with pytest.raises(DesignError) as info:
         size(design_from_dict(_mixed("nvaie-4")), catalog)
     (line,) = info.value.problems
@@ -70,12 +74,36 @@ def test_mixed_size_vgpu_needs_vgpu_17(catalog):
 
 
 def test_vmotion_of_a_large_vgpu_is_explained(catalog):
-    """The stun time of a vGPU vMotion grows with the frame buffer copied; the destination needs
-    the same board and a free vGPU of the same profile."""
-    found = codes(design_dict("llm-serving"), catalog)  # 4 x 80 GB vGPUs per VM
-    assert "vmotion-large-vgpu" in found and "same GPU board" in found["vmotion-large-vgpu"]
+    """VMware vSphere 7.0, 'vSphere vMotion of vGPU VMs': expected stun times over 10 Gb with
+    V100 32 GB, 39 s for 32 GB of frame buffer; vSphere 6.7: large frame buffers 'might exceed
+    the 100 second timeout for vSphere vMotion stun time'. llm-serving's VMs hold 4 x 80 GB:
+    320 x 39/32 x 10/25 = 156 s over its 25 GbE vMotion network, past the timeout; enterprise's
+    hold 4 x 32 GB: 62 s, allowed but explained."""
+    from tests.engine.conftest import calc
+
+    r = size(design_from_dict(design_dict("llm-serving")), catalog)
+    found = {w.code: w.message for w in r.warnings}
+    assert "vmotion-stun-over-timeout" in found and "156 s" in found["vmotion-stun-over-timeout"]
+    assert calc(r, "workloads[0].vmotion_stun_s").value == pytest.approx(320 * 39 / 32 * 10 / 25)
+    found = codes(design_dict("enterprise"), catalog)
+    assert "vmotion-large-vgpu" in found and "vmotion-stun-over-timeout" not in found
+    assert "same GPU board" in found["vmotion-large-vgpu"]
     small = design_dict("llm-serving")
     small["workloads"][0] = {"name": "Notebooks", "kind": "development", "count": 4,
                              "shared": {"gpu_memory_gb": 10}, "sharing_mode": "vgpu",
                              "constraints": {"live_migration_required": True}}  # fmt: skip
-    assert "vmotion-large-vgpu" not in codes(small, catalog)
+    assert not {"vmotion-large-vgpu", "vmotion-stun-over-timeout"} & set(codes(small, catalog))
+
+
+def test_multi_gpu_vgpu_replicas_without_nvlink_are_warned(catalog):
+    """NVIDIA AI Enterprise 9.0, peer-to-peer: 'NVLink P2P supports only NVIDIA vGPU for Compute
+    time-sliced vGPUs. Each vGPU must use all of the framebuffer of a physical GPU that supports
+    NVLink.' and 'P2P transfers over PCIe are not supported.'"""
+    doc = {
+        "workloads": [{"name": "Pairs", "kind": "training", "gpus_per_member": 2,
+                       "sharing_mode": "vgpu"}],
+        "hardware": {"gpu": "l40s", "server": "dell-r760xa", "gpus_per_host": 2},
+    }  # fmt: skip
+    assert "vgpu-no-peer-to-peer" in codes(doc, catalog)
+    doc["workloads"][0]["gpus_per_member"] = 1
+    assert "vgpu-no-peer-to-peer" not in codes(doc, catalog)

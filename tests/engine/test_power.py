@@ -97,10 +97,22 @@ def test_host_over_its_power_supplies(catalog):
     assert w.severity == "error"
 
 
-def test_host_over_its_redundant_supply_capacity(sized):
-    """XE9680: 8 x 700 W + 3,000 W = 8,600 W > 3 x 2,800 W left with three of six supplies."""
-    assert "host-power-over-psu-redundancy" in _codes(sized["gpt3-175b"])
+def test_host_over_its_redundant_supply_capacity(sized, catalog):
+    """XE9680: 8 x 700 W + 4,000 W = 9,600 W, exactly what three of its six 3,200 W supplies
+    carry; with the 2,800 W units it shipped with at launch, three carry only 8,400 W."""
+    assert "host-power-over-psu-redundancy" not in _codes(sized["gpt3-175b"])
+    launch = catalog.servers["dell-xe9680"].model_copy(update={"psu_w": 2800})
+    cat = catalog.model_copy(update={"servers": {**catalog.servers, "dell-xe9680": launch}})
+    assert "host-power-over-psu-redundancy" in _codes(
+        _sized(catalog, "gpt3-175b", catalog_override=cat)
+    )
     assert "host-power-over-psu-redundancy" not in _codes(sized["enterprise"])
+
+
+def test_an_hgx_h100_host_plans_near_the_dgx_maximum(sized):
+    """NVIDIA DGX H100 (the same HGX H100 8-GPU board with two CPUs): 10.2 kW maximum system
+    power. A host planned far below it would undersize power and cooling."""
+    assert sized["gpt3-175b"].power.host_w == pytest.approx(10_200, rel=0.10)
 
 
 def test_rack_failure_domain_without_hosts_per_rack(catalog):

@@ -191,8 +191,10 @@ def check_buildout(result: Result) -> list[str]:
     qty: Counter[str] = Counter()
     for line in bom.lines:
         qty[line.item] += line.quantity
-        if line.quantity <= 0:
+        if line.quantity < 0 or line.quantity + line.included <= 0:
             out.append(f"BOM line {line.item} has quantity {line.quantity}")
+        if line.included and line.category.value != "licence":
+            out.append(f"BOM line {line.item} is included with something else")
     expected: dict[str, int] = {
         f"server:{result.server}": t.hosts,
         f"gpu:{result.gpu}": t.gpu_boards,

@@ -137,28 +137,43 @@ def bill_of_materials(
                 "fabric sizing: one module at each end of a leaf-spine link",
             )
         )
-    lines += _licences(design, catalog, server, t, rec)
-    return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0])
+    lines += _licences(design, catalog, gpu, server, t, rec)
+    return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
 
 
 def _licences(
-    design: Design, catalog: Catalog, server: Server, t: bo.TopologyTotals, rec: Recorder
+    design: Design,
+    catalog: Catalog,
+    gpu: Gpu,
+    server: Server,
+    t: bo.TopologyTotals,
+    rec: Recorder,
 ) -> list[bo.BomLine]:
     lic = design.licensing
     out = []
     if lic.gpu_software:
         x = catalog.licences[lic.gpu_software]
-        out.append(
-            _line(
-                Cat.LICENCE,
-                f"licence:{x.id}",
-                x.part_number,
-                f"{_named(x)}, one per physical GPU ({x.term})",
-                t.gpus,
-                "GPU licence",
-                x.source,
-            )
+        years = gpu.nvaie_included_years if x.id == "nvidia-ai-enterprise" else None
+        line = _line(
+            Cat.LICENCE,
+            f"licence:{x.id}",
+            x.part_number,
+            f"{_named(x)}, one per physical GPU ({x.term})",
+            t.gpus,
+            "GPU licence",
+            x.source,
         )
+        if years:
+            line = line.model_copy(
+                update={
+                    "quantity": 0,
+                    "included": t.gpus,
+                    "description": f"{_named(x)}: a {years}-year subscription ships with each "
+                    f"{gpu.name}, so none is bought for the first {years} years",
+                    "source": f"{x.source}; {gpu.name} in the GPU catalog (see its source_note)",
+                }
+            )
+        out.append(line)
     if lic.platform:
         x = catalog.licences[lic.platform]
         if x.unit is LicenceUnit.PER_CORE:

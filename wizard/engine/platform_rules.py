@@ -3,22 +3,29 @@ rule has a stable code, its source and a message that names the fix."""
 
 from __future__ import annotations
 
+from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model.catalog import FormFactor, Gpu, NvlinkKind, PcieTopology, Server
-from wizard.model.design import Design, SharingMode
+from wizard.model.design import FABRIC_GBPS, Design, SharingMode
 from wizard.model.result import Severity, WorkloadResult
 
 NVSWITCH_SOURCE = (
-    "NVIDIA AI Enterprise documentation, 'NVIDIA NVSwitch' (vGPU for Compute): on HGX systems "
-    "with NVSwitch under VMware vSphere, GPUs are given to VMs as time-sliced full-framebuffer "
-    "vGPUs with the Fabric Manager service VM; multi-GPU VMs take NVSwitch partitions of 1, 2, 4 "
-    "or 8 GPUs"
+    "NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch' (docs.nvidia.com/ai-enterprise/release-8/8.0/"
+    "infra-software/vgpu/features/nvswitch.html): 'Only time-sliced vGPUs are supported. "
+    "MIG-backed vGPUs are not supported. GPU passthrough is not supported on NVIDIA Systems that "
+    "include NVSwitch when using VMware vSphere.'"
+)
+PARTITIONS_SOURCE = (
+    "NVIDIA Fabric Manager User Guide, sections 6.2-6.6: virtual machines with 16, 8, 4, 2 or 1 "
+    "GPUs of an NVSwitch system (16 on HGX-2 only)"
 )
 VMOTION_SOURCE = (
-    "VMware, 'vMotion of vGPU-enabled VMs' (vSphere 8 documentation and the VMware blog on vGPU "
-    "vMotion): the stun time grows with the vGPU frame buffer to copy, and the destination host "
-    "needs the same GPU board type and a free vGPU of the same profile"
+    "VMware vSphere 7.0, 'vSphere vMotion of vGPU VMs': expected stun times over a 10 Gb network "
+    "with V100 32 GB, 39 s for 32 GB of used vGPU frame buffer; the vSphere 6.7 page warns that "
+    "large frame buffers 'might exceed the 100 second timeout for vSphere vMotion stun time'"
 )
+STUN_S = Formula("framebuffer_gb * stun_s_per_gb_at_10g * 10 / vmotion_gbps")
+VMOTION_TIMEOUT_S = 100
 FABRIC_MANAGER_PARTITIONS = (1, 2, 4, 8)
 
 
@@ -46,15 +53,14 @@ def platform_rules(
                 "hgx-passthrough-unsupported",
                 f"{g.name}: passthrough of GPUs on an NVSwitch board ({server.vendor} "
                 f"{server.model}) is not supported under vSphere; give the VMs time-sliced "
-                "full-framebuffer vGPUs (sharing mode: time-sliced vGPU) with the Fabric Manager "
-                "service VM instead",
+                f"full-framebuffer vGPUs (sharing mode: time-sliced vGPU) instead ({NVSWITCH_SOURCE})",
                 Severity.ERROR,
             )
         if board and vm_gpus not in FABRIC_MANAGER_PARTITIONS:
             rec.warn(
                 "hgx-vm-size",
                 f"{g.name}: a VM of {vm_gpus} GPUs is not an NVSwitch partition of an HGX board "
-                f"(1, 2, 4 or 8 GPUs); plan {_nearest(vm_gpus)} GPUs per VM",
+                f"(1, 2, 4 or 8 GPUs; {PARTITIONS_SOURCE}); plan {_nearest(vm_gpus)} GPUs per VM",
             )
         if (
             g.constraints.live_migration_required
@@ -63,14 +69,30 @@ def platform_rules(
         ):
             fb = _framebuffer(gpu, w.slot_profile) * vm_gpus
             if fb >= 32:
+                vmotion_gbps = FABRIC_GBPS[design.hardware.service_fabric]
+                stun = rec.expr(
+                    f"workloads[{design.workloads.index(g)}].vmotion_stun_s",
+                    STUN_S,
+                    {"framebuffer_gb": fb, "stun_s_per_gb_at_10g": 39 / 32,
+                     "vmotion_gbps": vmotion_gbps},
+                    "s",
+                    VMOTION_SOURCE + "; scaled to the vMotion network's speed",
+                )  # fmt: skip
+                over = stun > VMOTION_TIMEOUT_S
                 rec.warn(
-                    "vmotion-large-vgpu",
-                    f"{g.name}: each VM holds {fb:g} GB of vGPU memory; vMotion copies all of it "
-                    "while the VM is stunned, which grows with the frame buffer (tens of seconds "
-                    "for 32 GB over 10 GbE) and needs a destination host with the same GPU board "
-                    "and a free vGPU of the same profile; plan migrations in a quiet window over "
-                    "a 25 GbE or faster vMotion network",
-                    Severity.INFO,
+                    "vmotion-stun-over-timeout" if over else "vmotion-large-vgpu",
+                    f"{g.name}: each VM holds {fb:g} GB of vGPU memory; vMotion copies it while "
+                    f"the VM is stunned, about {stun:,.0f} s over the {vmotion_gbps:g} Gb/s vMotion "
+                    "network (VMware measured 39 s for 32 GB over 10 Gb/s)"
+                    + (
+                        f", beyond vMotion's {VMOTION_TIMEOUT_S} s stun timeout: the migration "
+                        "fails; give vMotion a faster network, use smaller VMs, or plan "
+                        "maintenance by restarting the VMs elsewhere"
+                        if over
+                        else "; the destination host needs the same GPU board and a free vGPU "
+                        "of the same profile"
+                    ),
+                    Severity.WARNING if over else Severity.INFO,
                 )
 
 

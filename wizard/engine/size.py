@@ -133,8 +133,9 @@ def _check_peer_to_peer(
         if g.sharing_mode is SharingMode.MIG:
             refused.append(
                 f"workloads[{i}].sharing_mode: '{g.name}' needs {w.gpus_per_replica} GPUs per "
-                "replica, and MIG-backed vGPUs have no peer-to-peer transfers between GPUs; use "
-                "passthrough or full-framebuffer time-sliced vGPU for it"
+                "replica, and MIG-backed vGPUs have no peer-to-peer transfers between GPUs "
+                "(NVIDIA AI Enterprise: 'NVLink P2P supports only NVIDIA vGPU for Compute "
+                "time-sliced vGPUs'); use passthrough or full-framebuffer time-sliced vGPU for it"
             )
         elif g.sharing_mode is SharingMode.VGPU and not (
             design.hardware.nvlink and gpu.nvlink.kind.value != "none"
@@ -142,8 +143,10 @@ def _check_peer_to_peer(
             rec.warn(
                 "vgpu-no-peer-to-peer",
                 f"{g.name}: its {w.gpus_per_replica}-GPU replicas run on time-sliced vGPUs "
-                "without NVLink, and vGPUs have peer-to-peer transfers only over NVLink; the "
-                "GPUs exchange data through system memory, more slowly than the figures assume",
+                "without NVLink, and vGPUs have peer-to-peer transfers only over NVLink with "
+                "full-framebuffer profiles (NVIDIA AI Enterprise: 'P2P transfers over PCIe are "
+                "not supported'); the GPUs exchange data through system memory, more slowly than "
+                "the figures assume",
             )
     if refused:
         raise DesignError(refused)

@@ -297,6 +297,9 @@ class BomLine(Out):
     part_number: str
     description: str
     quantity: int
+    included: int = Field(
+        default=0, description="Units that come with other items (e.g. a GPU's subscription)"
+    )
     unit: str = Field(description="'each', 'GPU licence', 'core licence', …")
     source: str
     unit_price: float | None = None

@@ -167,6 +167,12 @@ class Gpu(Sourced):
         "TDP, slot width and form factor are per board.",
     )
     nvaie_supported: bool = Field(description="Listed as supported by NVIDIA AI Enterprise.")
+    nvaie_included_years: int | None = Field(
+        default=None,
+        ge=1,
+        le=10,
+        description="Years of NVIDIA AI Enterprise subscription that ship with each GPU.",
+    )
 
     @property
     def mig_capable(self) -> bool:
