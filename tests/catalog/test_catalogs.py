@@ -211,3 +211,26 @@ def _as_toml(kind: str, entry: dict) -> str:
             continue
         lines.append(f"{k} = {value(v)}")
     return "\n".join(lines) + "\n"
+
+
+def test_every_gpu_can_be_designed_with(catalog):
+    """Each GPU in the catalog has a server that holds it, and a one-host design sizes on it."""
+    from wizard.engine.size import size
+    from wizard.io import design_from_dict
+    from wizard.model.catalog import max_boards
+
+    missing = []
+    for gpu in catalog.gpus.values():
+        hosts = [s for s in catalog.servers.values() if max_boards(s, gpu) > 0]
+        if not hosts:
+            missing.append(gpu.id)
+            continue
+        server = min(hosts, key=lambda s: s.id)
+        per_host = max_boards(server, gpu) * gpu.gpus_per_board
+        doc = {
+            "workloads": [{"name": "Users", "kind": "development", "count": 1,
+                           "shared": {"gpus_per_job": 1}}],
+            "hardware": {"gpu": gpu.id, "server": server.id, "gpus_per_host": per_host},
+        }  # fmt: skip
+        assert size(design_from_dict(doc), catalog).cluster.gpus_total >= 1, gpu.id
+    assert missing == [], f"no server in the catalog holds {missing}"
