@@ -22,6 +22,16 @@ COLUMNS = (
 )
 
 
+# A cell that starts like a formula is run as one by spreadsheet programs (OWASP ASVS 5.0,
+# 1.2.10: '=', '+', '-', '@', tab, carriage return and NUL): such text is quoted in the CSV and
+# typed as text in the workbook, so a catalog entry or a name can never become a live formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\x00")
+
+
+def csv_cell(value: str) -> str:
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def bom_rows(bom: Bom) -> list[list[str | int | float | None]]:
     rows: list[list[str | int | float | None]] = [list(COLUMNS)]
     for ln in bom.lines:
@@ -57,7 +67,16 @@ def bom_csv(bom: Bom) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     for row in bom_rows(bom):
         writer.writerow(
-            ["" if v is None else (f"{v:.2f}" if isinstance(v, float) else v) for v in row]
+            [
+                ""
+                if v is None
+                else f"{v:.2f}"
+                if isinstance(v, float)
+                else csv_cell(v)
+                if isinstance(v, str)
+                else v
+                for v in row
+            ]
         )
     return out.getvalue()
 
@@ -69,8 +88,12 @@ def bom_xlsx(bom: Bom) -> bytes:
     wb = Workbook()
     ws = wb.active
     ws.title = "Bill of materials"
-    for row in bom_rows(bom):
-        ws.append(row)
+    for r, row in enumerate(bom_rows(bom), start=1):
+        for c, value in enumerate(row, start=1):
+            cell = ws.cell(row=r, column=c)
+            cell.value = value
+            if isinstance(value, str):
+                cell.data_type = "s"  # text, even when it starts like a formula
     for cell in ws[1]:
         cell.font = Font(bold=True)
     widths = {"A": 14, "B": 34, "C": 20, "D": 80, "E": 10, "F": 14, "G": 14, "H": 16, "I": 9}

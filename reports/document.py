@@ -130,7 +130,12 @@ class ProposalTemplate(BaseDocTemplate):
             self.canv.bookmarkPage(flowable.toc_key)
             plain = flowable.getPlainText()
             self.canv.addOutlineEntry(plain, flowable.toc_key, flowable.toc_level, closed=True)
-            self.notify("TOCEntry", (flowable.toc_level, plain, self.page, flowable.toc_key))
+            # The contents page sets each entry as a Paragraph, which parses markup: the plain
+            # heading (a group's name, say) goes in escaped, so it stays text (an <img> tag in a
+            # name must never make the PDF read a file).
+            self.notify(
+                "TOCEntry", (flowable.toc_level, escape(plain), self.page, flowable.toc_key)
+            )
 
     def _cover_page(self, canv: Canvas, doc) -> None:
         w, h = doc.pagesize

@@ -32,12 +32,23 @@ SUBCOMMANDS = (
 )
 
 
+# Control characters a design may hold (ESC sequences clear or recolour a terminal) are shown as
+# escapes, never sent to the terminal: C0 except newline and tab, DEL and C1.
+_CONTROLS = {
+    c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if c not in (0x0A, 0x09)
+}
+
+
+def terminal_text(text: str) -> str:
+    return text.translate(_CONTROLS)
+
+
 def _out(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    sys.stdout.write(terminal_text(text) + "\n")
 
 
 def _err(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    sys.stderr.write(terminal_text(text) + "\n")
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -148,7 +159,7 @@ def cmd_mig_config(args: argparse.Namespace) -> int:
         _write_bytes(args.output, text.encode("utf-8"))
         _err(f"wrote {args.output}")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(terminal_text(text))
     return EXIT_OK
 
 

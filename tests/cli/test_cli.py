@@ -153,3 +153,22 @@ def test_a_reader_that_stops_early_gets_no_error(tmp_path):
     )
     assert proc.stdout == '{\n  "schem'
     assert "error" not in proc.stderr
+
+
+def test_escape_sequences_in_a_design_never_reach_the_terminal(tmp_path):
+    """A group named '\\x1b[2J\\x1b[31mred' used to clear and recolour the terminal when
+    `gpuwizard size` printed it; control characters are shown as escapes instead."""
+    import json
+
+    from tests.conftest import ROOT
+
+    doc = json.loads((ROOT / "resources/examples/starter.json").read_text())
+    doc["workloads"][0]["name"] = "\x1b[2J\x1b[31mred\x07\x9b"
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc))
+    for args in (("size", str(path)), ("validate", str(path)), ("mig-config", str(path))):
+        proc = run_cli(*args)
+        out = proc.stdout + proc.stderr
+        assert not any(c in out for c in "\x1b\x07\x9b"), args
+    proc = run_cli("size", str(path))
+    assert proc.returncode == 0 and "\\x1b[2J\\x1b[31mred" in proc.stdout

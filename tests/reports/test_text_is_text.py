@@ -1,0 +1,44 @@
+"""Text from a design is text wherever the proposal sets it: a name holding markup must not make
+the PDF read a file, change a font or break the page."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+from pypdf import PdfReader
+
+from reports.data import build_data
+from reports.document import ReportOptions, build_pdf
+from tests.reports.conftest import page_texts, squash
+from wizard.bundled import example_text
+from wizard.io import design_from_text
+
+
+def _named(catalog, name: str):
+    design = design_from_text(example_text("starter"))
+    groups = [design.workloads[0].model_copy(update={"name": name}), *design.workloads[1:]]
+    return build_data(design.model_copy(update={"workloads": groups}), catalog)
+
+
+def _images(pdf: bytes) -> int:
+    return sum(len(page.images) for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_an_img_tag_in_a_group_name_reads_no_file(catalog, tmp_path):
+    """A group named like an <img> tag used to reach the contents page unescaped, where the
+    paragraph parser embedded the named file in the PDF (local file disclosure)."""
+    secret = tmp_path / "private.png"
+    Image.new("RGB", (64, 64), (10, 200, 10)).save(secret)
+    name = f'<img src="{secret}" width="300" height="150"/>'
+    clean = build_pdf(_named(catalog, "Researchers"), ReportOptions())
+    hostile = build_pdf(_named(catalog, name), ReportOptions())
+    assert _images(hostile) == _images(clean)
+    text = squash("".join(page_texts(PdfReader(io.BytesIO(hostile)))))
+    assert squash(f'<img src="{secret}"') in text  # shown as the text it is
+
+
+def test_markup_in_a_name_changes_no_font(catalog):
+    pdf = build_pdf(_named(catalog, '<font size="90">Big</font> & co'), ReportOptions())
+    text = squash("".join(page_texts(PdfReader(io.BytesIO(pdf)))))
+    assert squash('<font size="90">Big</font> & co') in text
