@@ -21,9 +21,9 @@ def num(value: float | int | None, digits: int | None = None) -> str:
         return str(v)
     a = abs(v)
     if a >= 1e7 or a < 1e-3:
-        exp = math.floor(math.log10(a))
-        mant = v / 10**exp
-        return f"{mant:.3g} × 10{str(exp).translate(_SUPERSCRIPT)}"
+        # the mantissa from the decimal form: 10 ** exp underflows to 0 for subnormal numbers
+        mant, exp = f"{v:.2e}".split("e")
+        return f"{float(mant):g} × 10{str(int(exp)).translate(_SUPERSCRIPT)}"
     if digits is None:
         digits = 0 if a >= 1000 else 1 if a >= 100 else 2 if a >= 1 else 3
     return f"{v:,.{digits}f}"

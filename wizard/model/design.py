@@ -18,8 +18,10 @@ SCHEMA_VERSION = 2
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Text = Annotated[str, Field(max_length=20_000)]
 Ref = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
-Fraction = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
-Positive = Annotated[float, Field(gt=0, le=1e18, allow_inf_nan=False)]
+# Every float has finite bounds: a share below 0.001 or a positive figure below 1e-6 is no
+# design a customer makes, and subnormal numbers (5e-324) would overflow the arithmetic.
+Fraction = Annotated[float, Field(ge=0.001, le=1, allow_inf_nan=False)]
+Positive = Annotated[float, Field(ge=1e-6, le=1e18, allow_inf_nan=False)]
 
 # Bounds that keep numbers physical without getting in the way of very large designs.
 MAX_GROUP_COUNT = 1_000_000
@@ -174,7 +176,7 @@ class FineTuning(Model):
 class Training(Model):
     dataset_samples: Positive | None = None
     dataset_tokens: Positive | None = None
-    epochs: float = Field(default=1, gt=0, le=100_000, allow_inf_nan=False)
+    epochs: float = Field(default=1, ge=1e-6, le=100_000, allow_inf_nan=False)
     target_hours: Positive | None = None
     iterations_per_epoch: Positive | None = Field(
         default=None, description="Known iteration count per epoch, instead of a dataset size."
@@ -514,7 +516,7 @@ class Assumptions(Model):
         description="Fixed cost of one small all-reduce or stage hand-off, microseconds.",
     )
     sharp: bool = Field(default=False, description="In-network reduction (SHARP) on the fabric.")
-    max_rack_power_kw: float = Field(default=15.0, gt=0, le=1000, allow_inf_nan=False)
+    max_rack_power_kw: float = Field(default=15.0, ge=0.1, le=1000, allow_inf_nan=False)
     rack_units: int = Field(default=42, ge=10, le=60)
     fabric_oversubscription: float = Field(
         default=1.0,
