@@ -95,9 +95,21 @@ def load_catalog(user_dir: Path | None = None, *, include_user: bool = True) -> 
     if include_user:
         directory = user_catalog_dir() if user_dir is None else user_dir
         problems: list[str] = []
+        if user_dir is not None and not directory.is_dir():
+            raise CatalogError([f"{directory}: no such catalog directory"])
+        if directory.is_dir():
+            names = {f"{kind}.toml" for kind in CATALOG_KINDS}
+            problems += [
+                f"{p}: not a catalog file name; the names are {', '.join(sorted(names))}"
+                for p in sorted(directory.glob("*.toml"))
+                if p.name not in names
+            ]
         for kind in CATALOG_KINDS:
             path = directory / f"{kind}.toml"
+            if not path.exists():
+                continue
             if not path.is_file():
+                problems.append(f"{path}: not a regular file, so it is not read")
                 continue
             try:
                 merged[kind].update(parse_entries(_read_user_file(path), kind, str(path)))

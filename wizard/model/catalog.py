@@ -13,8 +13,10 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
-PositiveFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-NonNegativeFloat = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+# Finite bounds on every catalog figure: 1e-6 to 1e15 holds every real one (parameters up to
+# 1e14) and keeps a typo (1e308, a subnormal) out of the arithmetic.
+PositiveFloat = Annotated[float, Field(ge=1e-6, le=1e15, allow_inf_nan=False)]
+NonNegativeFloat = Annotated[float, Field(ge=0, le=1e15, allow_inf_nan=False)]
 
 
 class Strict(BaseModel):
@@ -255,7 +257,7 @@ class Storage(Sourced):
     read_throughput_gbs_per_node: PositiveFloat = Field(description="GB/s")
     protocols: list[str] = Field(min_length=1)
     gpudirect_storage: bool
-    min_nodes: int = Field(default=1, ge=1)
+    min_nodes: int = Field(default=1, ge=1, le=10_000)
     rack_units_per_node: int = Field(ge=1, le=10)
 
 
@@ -290,7 +292,7 @@ class Switch(Sourced):
     vendor: str
     model: str
     kind: SwitchKind
-    ports: int = Field(ge=1, le=512)
+    ports: int = Field(ge=2, le=512, description="A switch connects at least two ports.")
     port_speed_gbps: PositiveFloat
     rack_units: int = Field(ge=1, le=20)
     power_w: PositiveFloat
@@ -377,13 +379,13 @@ class ModelPreset(Sourced):
     tied_embeddings: bool = Field(
         default=False, description="The output projection reuses the input embedding."
     )
-    layers: int = Field(ge=1)
-    hidden_size: int | None = Field(default=None, ge=1)
-    ffn_hidden_size: int | None = Field(default=None, ge=1)
-    heads: int | None = Field(default=None, ge=1)
-    kv_heads: int | None = Field(default=None, ge=1)
-    vocab_size: int | None = Field(default=None, ge=1)
-    max_context: int | None = Field(default=None, ge=1)
+    layers: int = Field(ge=1, le=10_000)
+    hidden_size: int | None = Field(default=None, ge=1, le=1_000_000)
+    ffn_hidden_size: int | None = Field(default=None, ge=1, le=10_000_000)
+    heads: int | None = Field(default=None, ge=1, le=10_000)
+    kv_heads: int | None = Field(default=None, ge=1, le=10_000)
+    vocab_size: int | None = Field(default=None, ge=1, le=10_000_000)
+    max_context: int | None = Field(default=None, ge=1, le=100_000_000)
     forward_gflops_per_sample: PositiveFloat | None = Field(
         default=None, description="Non-transformer presets: forward FLOPs for one sample."
     )
