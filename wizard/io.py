@@ -74,6 +74,34 @@ def _non_finite(value: Any, path: str = ""):
             stack.extend((v, f"{where}[{i}]") for i, v in enumerate(node))
 
 
+class _Object(dict):
+    """A JSON object that remembers the keys it was given more than once."""
+
+    twice: tuple[str, ...] = ()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        obj.twice = tuple(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+    return obj
+
+
+def _duplicates(value: Any, path: str = ""):
+    """Paths of keys given twice in one object."""
+    stack = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, _Object):
+            for key in node.twice:
+                yield f"{where}.{key}" if where else key
+        if isinstance(node, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(node))
+
+
 def _json_name(value: float) -> str:
     if math.isnan(value):
         return "NaN"
@@ -98,7 +126,9 @@ def _depth(value: Any, limit: int) -> int:
 
 def parse_design_text(text: str, where: str = "design") -> dict[str, Any]:
     try:
-        doc = json.loads(text)  # NaN, Infinity and 1e999 parse to floats, refused below by path
+        # NaN, Infinity and 1e999 parse to floats, refused below by path; a key given twice in
+        # one object is kept aside and refused by path too (json would keep the last silently)
+        doc = json.loads(text, object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:
         raise DesignError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
@@ -109,6 +139,9 @@ def parse_design_text(text: str, where: str = "design") -> dict[str, Any]:
         raise DesignError(f"{where}: a design is a JSON object, not {type(doc).__name__}")
     if _depth(doc, MAX_DEPTH) > MAX_DEPTH:
         raise DesignError(f"{where}: nested more than {MAX_DEPTH} levels deep")
+    twice = sorted(_duplicates(doc))
+    if twice:
+        raise DesignError(f"{where}: {path}: given twice in one object; keep one" for path in twice)
     bad = sorted(_non_finite(doc))
     if bad:
         raise DesignError(

@@ -63,6 +63,8 @@ def _csv(text: str, p: Path) -> dict:
         if len(row) < 3:
             raise UserError(f"{p}: line {n}: needs item, unit_price and currency (got {row})")
         item, price, currency = (cell.strip() for cell in row[:3])
+        if item in prices:
+            raise UserError(f"{p}: line {n}: '{item}' is priced twice; give each item one price")
         try:
             prices[item] = float(price)
         except ValueError:

@@ -114,3 +114,14 @@ def test_names_that_look_like_formulas_stay_text(tmp_path):
     ws = load_workbook(path).active
     assert ws["C2"].value == hostile and ws["C2"].data_type == "s"
     assert all(cell.data_type != "f" for row in ws.iter_rows() for cell in row)
+
+
+def test_an_item_priced_twice_is_refused(tmp_path):
+    from wizard.errors import UserError
+    from wizard.pricing import load_prices
+
+    path = tmp_path / "p.csv"
+    path.write_text("item,unit_price,currency\nserver:x,10,EUR\nserver:x,12,EUR\n")
+    with pytest.raises(UserError) as info:
+        load_prices(path)
+    assert "line 3" in str(info.value) and "'server:x' is priced twice" in str(info.value)

@@ -291,3 +291,16 @@ def test_kv_cache_precision_must_be_one_a_cache_can_hold():
     doc["workloads"][0]["inference"] = {"kv_cache_precision": "int4"}
     (line,) = problems(doc)
     assert "kv_cache_precision" in line and "int4" in line
+
+
+def test_a_key_given_twice_is_refused_with_its_path():
+    """JSON keeps the last of two equal keys silently: a design ending in "workloads": [] used
+    to size as empty. Each repeated key is named by its path."""
+    text = json.dumps(minimal())[:-1] + ', "workloads": []}'
+    (line,) = problems(text)
+    assert line == "d.json: workloads: given twice in one object; keep one"
+    doc = json.dumps(minimal()).replace(
+        '"gpus_per_host": 2}', '"gpus_per_host": 2, "gpus_per_host": 4}'
+    )
+    (line,) = problems(doc)
+    assert "hardware.gpus_per_host: given twice" in line
