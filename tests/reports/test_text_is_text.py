@@ -42,3 +42,24 @@ def test_markup_in_a_name_changes_no_font(catalog):
     pdf = build_pdf(_named(catalog, '<font size="90">Big</font> & co'), ReportOptions())
     text = squash("".join(page_texts(PdfReader(io.BytesIO(pdf)))))
     assert squash('<font size="90">Big</font> & co') in text
+
+
+def test_every_label_at_its_longest_still_renders(catalog):
+    """The schema's limits are what the proposal is proven to set: 200 characters for the
+    customer, the project, the architect and a group's name; 20,000 for the notes."""
+    from wizard.model.design import ProjectInfo, WorkloadGroup
+
+    limit = {name: f.metadata for name, f in ProjectInfo.model_fields.items()}
+    assert any(getattr(m, "max_length", None) == 200 for m in limit["customer"])
+    design = design_from_text(example_text("starter"))
+    project = design.project.model_copy(
+        update={"customer": "C" * 200, "project_name": "P " * 100, "architect": "A" * 200,
+                "notes": "Long notes. " * 1666}
+    )  # fmt: skip
+    name_limit = next(m.max_length for m in WorkloadGroup.model_fields["name"].metadata
+                      if getattr(m, "max_length", None))  # fmt: skip
+    groups = [design.workloads[0].model_copy(update={"name": "W" * name_limit}),
+              *design.workloads[1:]]  # fmt: skip
+    data = build_data(design.model_copy(update={"project": project, "workloads": groups}),
+                      catalog)  # fmt: skip
+    assert build_pdf(data, ReportOptions())[:4] == b"%PDF"

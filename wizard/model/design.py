@@ -36,9 +36,11 @@ class Model(BaseModel):
 
 
 class ProjectInfo(Model):
-    customer: Text = ""
-    project_name: Text = ""
-    architect: Text = ""
+    # The cover sets these in one table cell each: 200 characters is the most it is proven
+    # (by a test) to hold on a page, as for a group's name.
+    customer: Annotated[str, Field(max_length=200)] = ""
+    project_name: Annotated[str, Field(max_length=200)] = ""
+    architect: Annotated[str, Field(max_length=200)] = ""
     date: dt.date | None = None
     logo_path: str | None = Field(default=None, max_length=4096)
     currency: str = Field(default="EUR", pattern=r"^[A-Z]{3}$")

@@ -57,6 +57,8 @@ class ProjectPage(Page):
         self.project_name = QLineEdit()
         self.project_name.setPlaceholderText("e.g. Research GPU cluster")
         self.architect = QLineEdit()
+        for edit in (self.customer, self.project_name, self.architect):
+            edit.setMaxLength(200)  # what the proposal's cover is proven to hold
         self.has_date = QCheckBox("Dated")
         self.date = QDateEdit()
         self.date.setCalendarPopup(True)
