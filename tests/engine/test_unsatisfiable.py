@@ -81,3 +81,18 @@ def test_zero_members_is_not_an_error(catalog):
         g["count"] = 0
     r = _size(doc, catalog)
     assert r.cluster.gpus_demand == 0 and r.cluster.hosts_for_capacity == 0
+
+
+def test_a_thousand_groups_give_messages_that_fit_a_page(catalog):
+    """The schema allows 1,000 groups; a warning naming every one of them overflowed the
+    proposal's table cell. Lists of names stop after a few and say how many more."""
+    from wizard.engine.record import some
+
+    assert some([f"g{i}" for i in range(3)]) == "g0, g1, g2"
+    assert some([f"g{i}" for i in range(20)]) == "g0, g1, g2, g3, g4, g5, g6, g7 and 12 more"
+    doc = design_dict("starter")
+    group = doc["workloads"][0]
+    doc["workloads"] = [{**group, "name": f"Group {i:04d}", "count": 1} for i in range(1000)]
+    r = _size(doc, catalog)
+    assert max(len(w.message) for w in r.warnings) < 1500
+    assert max(len(d.text) + len(d.reason) for d in r.decisions) < 1500

@@ -6,7 +6,7 @@ from collections import Counter
 
 from wizard.engine import mig, vgpu
 from wizard.engine.expr import Formula
-from wizard.engine.record import Recorder
+from wizard.engine.record import Recorder, some
 from wizard.engine.sharing import (
     PACKING_SOURCE,
     REMOTE_SOURCE,
@@ -136,7 +136,7 @@ def _passthrough(design: Design, rec: Recorder) -> None:
     if groups and not design.ha.passthrough_spares:
         rec.warn(
             "passthrough-no-restart-spares",
-            f"{', '.join(groups)}: passthrough VMs cannot live-migrate and ha.passthrough_spares "
+            f"{some(groups)}: passthrough VMs cannot live-migrate and ha.passthrough_spares "
             "is off, so after a host failure they wait for the host to return",
         )
 

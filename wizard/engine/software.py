@@ -6,7 +6,7 @@ need before the first VM powers on."""
 from __future__ import annotations
 
 from wizard.engine.expr import Formula
-from wizard.engine.record import Recorder
+from wizard.engine.record import Recorder, some
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
 from wizard.model.design import Design, KubernetesPlatform, Rdma, SharingMode
@@ -547,7 +547,7 @@ class SoftwarePlanner:
                 "Places the GPU BARs above 4 GB in the VM",
                 f"{LARGE_BAR}; {SETTINGS}",
             )
-            values = ", ".join(f"{m.mmio_size_gb} for {m.workload}" for m in mmio)
+            values = some([f"{m.mmio_size_gb} for {m.workload}" for m in mmio])
             add(
                 "vm",
                 "pciPassthru.64bitMMIOSizeGB",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from wizard.engine import compute, memory, sources
 from wizard.engine.comms import PCIE_X16_GBS
 from wizard.engine.expr import Formula
-from wizard.engine.record import Recorder
+from wizard.engine.record import Recorder, some
 from wizard.engine.workload import TRAINING_KINDS, resolve_model
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode, WorkloadGroup
@@ -362,7 +362,7 @@ class StoragePlanner:
         if unknown:
             self.rec.warn(
                 "storage-need-not-modelled",
-                f"No read throughput is derived for {', '.join(unknown)} (no model to derive it "
+                f"No read throughput is derived for {some(unknown)} (no model to derive it "
                 "from); give data.read_gbs_per_gpu to include them in the storage sizing",
                 Severity.INFO,
             )

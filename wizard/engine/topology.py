@@ -14,7 +14,7 @@ from itertools import pairwise
 
 from wizard.engine import links, sources
 from wizard.engine.links import Link
-from wizard.engine.record import Recorder
+from wizard.engine.record import Recorder, some
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, FormFactor, Gpu, Nic, NvlinkKind, PcieTopology, Server
 from wizard.model.design import FABRIC_GBPS, Hardware
@@ -504,7 +504,7 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
         rec.warn(
             "gpudirect-rdma-no-local-nic",
             f"GPUDirect RDMA: {len(without)} of {lay.gpus} GPUs per host have no NIC under their "
-            f"PCIe switch or root complex ({', '.join(without)}); it still works, with lower "
+            f"PCIe switch or root complex ({some(without)}); it still works, with lower "
             f"performance, as their RDMA traffic crosses the CPU (NVIDIA GPUDirect RDMA "
             f"documentation, 'Supported Systems'); {fix}",
         )
