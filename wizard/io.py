@@ -172,9 +172,11 @@ def migrate(doc: dict[str, Any], where: str = "design") -> dict[str, Any]:
 
 
 def design_from_dict(doc: dict[str, Any], where: str = "design") -> Design:
+    """A design from parsed JSON, validated strictly as JSON: no coercion ("3" is not a count,
+    true is not a number, "yes" is not a yes, 0 is not a date)."""
     doc = migrate(doc, where)
     try:
-        return Design.model_validate(doc)
+        return Design.model_validate_json(json.dumps(doc), strict=True)
     except ValidationError as exc:
         raise DesignError(describe_validation_error(exc, prefix=f"{where}: ")) from None
 

@@ -304,3 +304,25 @@ def test_a_key_given_twice_is_refused_with_its_path():
     )
     (line,) = problems(doc)
     assert "hardware.gpus_per_host: given twice" in line
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("workloads.0.count", "3"),
+        ("workloads.0.count", True),
+        ("hardware.nvlink", "yes"),
+        ("project.date", 0),
+    ],
+)
+def test_no_value_is_coerced(path, value):
+    """JSON's types are kept: a quoted number, a boolean for a count, "yes" for a flag or a
+    number for a date is refused naming the field, not silently converted."""
+    doc = minimal()
+    node = doc
+    *parents, leaf = path.split(".")
+    for p in parents:
+        node = node[int(p)] if p.isdigit() else node[p]
+    node[leaf] = value
+    (line,) = problems(doc)
+    assert line.startswith(f"d.json: {path.replace('.0.', '[0].')}: "), line
