@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from wizard.engine import comms, compute, memory, sources, topology
+from wizard.engine import serving_physics as sp
 from wizard.engine import training_physics as tp_
 from wizard.engine.links import Link, efficiency
 from wizard.engine.record import Chain
@@ -123,10 +124,10 @@ class TrainingSizer(SizerBase):
             link = self._ring_link(st.tensor, False)
             eff, eff_src = efficiency(link, a.link_efficiency)
             ar = chain(
-                "tensor_parallel.allreduce_seconds", tp_.TP_ALLREDUCE_S, "s",
+                "tensor_parallel.allreduce_seconds", sp.ALLREDUCE_S, "s",
                 f"{tp_.TP_COMM}; link: {link.name}; efficiency: {eff_src}",
                 latency_s=a.collective_latency_us * 1e-6, tp=st.tensor,
-                micro_batch=g.micro_batch_size, sequence=job.sequence, hidden=job.shape.hidden,
+                tokens=g.micro_batch_size * job.sequence, hidden=job.shape.hidden,
                 link_gbs=link.gbs, link_efficiency=eff,
             )  # fmt: skip
             passes = 6 if st.recompute is Recompute.FULL else 4

@@ -64,10 +64,6 @@ FLOPS_PER_ITERATION = Formula("flops_per_token * global_batch * sequence")
 COMPUTE_S = Formula("flops_per_iteration / (gpus * peak_tflops * 1e12 * utilization)")
 MICRO_BATCHES = Formula("global_batch / (micro_batch * data_parallel)")
 BUBBLE_S = Formula("compute_s * (pp - 1) / micro_batches")
-TP_ALLREDUCE_S = Formula(
-    "latency_s + 2 * (tp - 1) / tp * micro_batch * sequence * hidden * 2"
-    " / (link_gbs * 1e9 * link_efficiency)"
-)
 TP_COMM_S = Formula("tp_allreduces * layers / pp * micro_batches * allreduce_s")
 GRADIENT_GB = Formula("trainable_parameters * gradient_bytes / (tp * pp) / 1e9")
 RING_GB = Formula("ring_factor * (data_parallel - 1) / data_parallel * gradient_gb")
