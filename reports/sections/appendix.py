@@ -18,6 +18,15 @@ ASSUMPTION_LABELS = {
     "sharp": "In-network reduction (SHARP)",
     "communication_overlap": "Overlap of communication with compute",
     "placement": "Placement",
+    "utilization_includes_communication": "The training utilization is measured end to end",
+    "serving_memory_utilization": "Share of GPU memory a serving engine plans",
+    "decode_bandwidth_efficiency": "Share of memory bandwidth a decoding step achieves",
+    "prefill_compute_efficiency": "Share of peak TFLOPS prompt processing achieves",
+    "collective_latency_us": "Fixed cost of one small all-reduce (microseconds)",
+    "fabric_oversubscription": "Leaf downlink to uplink bandwidth ratio",
+    "max_rack_power_kw": "Power limit per rack (kW)",
+    "rack_units": "Rack height (U)",
+    "development_concurrency": "Development users holding a slot",
 }
 
 GLOSSARY = [
