@@ -123,3 +123,21 @@ def test_file_menu_has_the_standard_shortcuts(window):
     assert {"&New", "&Open…", "Open &Recent", "&Save", "Save &As…", "&Export…", "&Quit"} <= set(
         texts
     )
+
+
+def test_save_as_asks_before_the_added_suffix_replaces_a_file(qtbot, window, prompts, tmp_path):
+    """The file dialog confirms 'other' as typed; saving adds '.json', which may name a file
+    the dialog never asked about."""
+    from wizard.gui.prompts import REPLACE
+
+    src = _example(tmp_path)
+    window.open_path(src)
+    other = tmp_path / "other.json"
+    other.write_text("keep me", encoding="utf-8")
+    prompts.answers += [str(tmp_path / "other"), CANCEL]
+    assert not window.save_as()
+    assert other.read_text(encoding="utf-8") == "keep me"
+    assert prompts.asked[-1].kind is PromptKind.QUESTION and "other.json" in prompts.asked[-1].text
+    prompts.answers += [str(tmp_path / "other"), REPLACE]
+    assert window.save_as()
+    assert load_design(other) == load_design(src)

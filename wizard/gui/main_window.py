@@ -23,7 +23,7 @@ from wizard.errors import DesignError, UserError
 from wizard.gui import autosave
 from wizard.gui.document import DesignDocument
 from wizard.gui.icons import icon
-from wizard.gui.prompts import CANCEL, DISCARD, RECOVER, SAVE, Prompt, PromptKind
+from wizard.gui.prompts import CANCEL, DISCARD, RECOVER, REPLACE, SAVE, Prompt, PromptKind
 from wizard.gui.sizing import LiveResult
 from wizard.gui.wizard import GpuWizard, PageId
 from wizard.io import design_from_text, load_design, save_design
@@ -281,7 +281,23 @@ class MainWindow(QMainWindow):
         target = Path(str(path))
         if target.suffix.lower() != ".json":
             target = target.with_name(target.name + ".json")
+            # the file dialog confirmed the name as typed; the added suffix may name a file it
+            # never asked about
+            if target.exists() and not self._replace(target):
+                return False
         return self._write(target)
+
+    def _replace(self, target: Path) -> bool:
+        answer = self.prompt(
+            Prompt(
+                PromptKind.QUESTION,
+                "Replace the file?",
+                f"{target.name} already exists in {target.parent}. Replace it with this design?",
+                buttons=(REPLACE, CANCEL),
+                default=CANCEL,
+            )
+        )
+        return answer == REPLACE
 
     def _complete_for_saving(self) -> bool:
         if self.doc.design() is not None:

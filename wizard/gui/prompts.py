@@ -29,4 +29,5 @@ class Prompt:
 
 
 SAVE, DISCARD, CANCEL = "Save", "Discard", "Cancel"
+REPLACE = "Replace"
 RECOVER = "Recover"
