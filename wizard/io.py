@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import json
 import math
 import os
 import stat
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -222,16 +224,43 @@ def _refuse_read_only(target: Path) -> None:
         raise PermissionError(errno.EACCES, "the file is read-only", str(target))
 
 
+STALE_TEMP_S = 3600  # a save's temporary file older than this was left by a killed save
+
+
+def _remove_stale_temporaries(directory: Path, name: str) -> None:
+    now = time.time()
+    for old in directory.glob(f".{glob.escape(name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if old.is_file() and now - old.stat().st_mtime > STALE_TEMP_S:
+                old.unlink()
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new one, never half."""
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
+
+    A symbolic link is followed, so the file it names is written and the link stays; a target
+    that is not a regular file (a device such as /dev/null, a pipe) is written in place rather
+    than replaced by a file; the replaced file keeps its mode and, where the writer may, its
+    owner."""
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
+    if target.exists() and not target.is_file() and not target.is_dir():
+        with open(target, "wb") as handle:
+            handle.write(data)
+        return
     directory = target.parent if str(target.parent) else Path(".")
     _refuse_read_only(target)
+    _remove_stale_temporaries(directory, target.name)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         # mkstemp makes the file private (0600); give it the mode a plain open() would.
         if hasattr(os, "fchmod"):  # POSIX; Windows files have no such mode bits
             os.fchmod(fd, _new_file_mode(target))
+        if hasattr(os, "fchown") and target.exists():
+            with contextlib.suppress(OSError):  # only root may give a file to someone else
+                info = target.stat()
+                os.fchown(fd, info.st_uid, info.st_gid)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -326,3 +326,55 @@ def test_no_value_is_coerced(path, value):
     node[leaf] = value
     (line,) = problems(doc)
     assert line.startswith(f"d.json: {path.replace('.0.', '[0].')}: "), line
+
+
+def test_saving_through_a_symlink_writes_the_file_it_names(tmp_path):
+    real = tmp_path / "real.json"
+    save_design(design_from_text(json.dumps(minimal())), real)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    doc = minimal()
+    doc["project"]["customer"] = "Changed"
+    save_design(design_from_text(json.dumps(doc)), link)
+    assert link.is_symlink()
+    assert load_design(real).project.customer == "Changed"
+
+
+def test_a_pipe_is_written_in_place_not_replaced(tmp_path):
+    """A device or a pipe named as the target (report -o /dev/null) is written to, never
+    replaced by a regular file."""
+    import stat as st
+    import threading
+
+    fifo = tmp_path / "out"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    design_io.atomic_write_text(fifo, "hello")
+    reader.join(timeout=10)
+    assert got == [b"hello"] and st.S_ISFIFO(fifo.stat().st_mode)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_a_save_keeps_the_owner_of_the_file(tmp_path):
+    import pwd
+
+    path = tmp_path / "theirs.json"
+    save_design(design_from_text(json.dumps(minimal())), path)
+    nobody = pwd.getpwnam("nobody")
+    os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    save_design(design_from_text(json.dumps(minimal())), path)
+    assert (path.stat().st_uid, path.stat().st_gid) == (nobody.pw_uid, nobody.pw_gid)
+
+
+def test_temporary_files_of_killed_saves_are_cleaned_up(tmp_path):
+    path = tmp_path / "d.json"
+    stale = tmp_path / ".d.json.abc123.tmp"
+    fresh = tmp_path / ".d.json.def456.tmp"
+    stale.write_text("half")
+    fresh.write_text("a save under way")
+    old = design_io.time.time() - design_io.STALE_TEMP_S - 60
+    os.utime(stale, (old, old))
+    save_design(design_from_text(json.dumps(minimal())), path)
+    assert not stale.exists() and fresh.exists()
