@@ -48,6 +48,26 @@ def load_logo(
             "the cover has no logo"
         )
     scale = min(max_w / w, max_h / h, 1.0)
-    image = Image(BytesIO(data), width=w * scale, height=h * scale)
+    image = Image(BytesIO(_downscaled(data, w, h, w * scale, h * scale)),
+                  width=w * scale, height=h * scale)  # fmt: skip
     image.hAlign = "LEFT"
     return image, None
+
+
+PRINT_DPI = 300  # a logo is embedded at most at this resolution for the size it prints at
+
+
+def _downscaled(data: bytes, w: int, h: int, width_pt: float, height_pt: float) -> bytes:
+    """The image resampled to what it prints at (300 dpi): a 9.7 MB photograph as a logo no
+    longer makes a 12 MB proposal that takes half a minute to write."""
+    from PIL import Image as Pil
+
+    most_w, most_h = round(width_pt / 72 * PRINT_DPI), round(height_pt / 72 * PRINT_DPI)
+    if w <= most_w and h <= most_h:
+        return data
+    with Pil.open(BytesIO(data)) as im:
+        small = im.convert("RGBA" if im.mode in ("RGBA", "LA", "P") else "RGB")
+        small.thumbnail((max(most_w, 1), max(most_h, 1)), Pil.Resampling.LANCZOS)
+        out = BytesIO()
+        small.save(out, format="PNG", optimize=True)
+        return out.getvalue()

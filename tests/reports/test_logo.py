@@ -71,3 +71,17 @@ def test_logo_is_fitted_into_its_box(tmp_path):
     assert notice is None
     assert image.drawWidth == pytest.approx(200)
     assert image.drawHeight == pytest.approx(20)
+
+
+def test_a_huge_logo_is_embedded_at_the_size_it_prints(example_data, tmp_path):
+    """A 9 MB, 2,000 x 1,500 photograph as a logo is resampled to 300 dpi at its printed size
+    (70 x 28 mm at most: 331 pixels high), so the proposal stays small."""
+    import os as _os
+
+    noise = Image.frombytes("RGB", (2000, 1500), _os.urandom(2000 * 1500 * 3))
+    noise.save(tmp_path / "photo.png")
+    assert (tmp_path / "photo.png").stat().st_size > 8_000_000
+    options = ReportOptions(logo_base=tmp_path)
+    pdf = build_pdf(_with_logo(example_data("starter"), "photo.png"), options)
+    (img,) = PdfReader(io.BytesIO(pdf)).pages[0].images
+    assert img.image.height <= round(28 / 25.4 * 300) and len(pdf) < 2_000_000
