@@ -27,7 +27,7 @@ def main(state_dir: str, design: str) -> None:
     window.show()
     window.open_path(Path(design), ask=False)
     window.wizard.page_of(PageId.PROJECT).customer.setText("Edited before the crash")
-    autosave = Path(state_dir) / f"autosave-{__import__('os').getpid()}.json"
+    autosave = window.autosaver.path
     deadline = time.monotonic() + 30
     while not autosave.exists() and time.monotonic() < deadline:
         app.processEvents()

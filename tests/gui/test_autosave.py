@@ -92,3 +92,49 @@ def test_an_unwritable_state_directory_is_reported_not_fatal(qtbot, make_window,
     assert w.autosaver.last_error and "not-a-dir" in w.autosaver.last_error
     w.live.refresh()
     assert "autosave failed" in w.status.text()
+
+
+def _crash_into(state, design) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.gui.crashing_window", str(state), str(design)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout.readline().strip() == "autosaved"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+
+
+def test_every_crashed_window_is_offered(qtbot, make_window, prompts, tmp_path):
+    """Two windows crashed: the first draft is recovered here, the second is kept for the next
+    start (not deleted), and offered then."""
+    from wizard.gui.prompts import KEEP
+
+    state, design = _crash(tmp_path)
+    _crash_into(state, design)
+    assert len(list(state.glob("autosave-*.json"))) == 2
+    w = make_window(state_dir=state)
+    prompts.answers += [RECOVER, KEEP]
+    assert w.offer_recovery()
+    assert [q.title for q in prompts.asked[-2:]] == [
+        "Recover unsaved work?",
+        "Another unsaved draft",
+    ]
+    kept = [p for p in state.glob("autosave-*.json") if p != w.autosaver.path]
+    assert len(kept) == 1
+    w2 = make_window(state_dir=state)
+    prompts.answers.append(DISCARD)
+    assert not w2.offer_recovery()
+    assert not kept[0].exists()
+
+
+def test_an_autosave_is_an_orphan_by_its_lock_not_its_process_id(tmp_path):
+    """A window running as PID 1 (a container) left autosave-1-...: PID 1 is alive, but nobody
+    holds the autosave's lock, so the draft is offered."""
+    (tmp_path / "autosave-1-abcd1234.json").write_text(
+        '{"format": "gpuwizard-autosave", "saved_at": "2026-11-23T10:00:00", "sections": {}}'
+    )
+    (tmp_path / "autosave-1-abcd1234.lock").write_text("")
+    assert [o.path.name for o in autosave.find_orphans(tmp_path)] == ["autosave-1-abcd1234.json"]

@@ -1,9 +1,11 @@
 """Autosave every minute to the user state directory, and recovery after a crash.
 
-Each running window writes ``autosave-<pid>.json``; a clean exit deletes it. A file whose process
-is gone was left by a crash, and the next start offers to recover it. The file holds the draft
-section by section (a new design may have no hardware yet, which a design file cannot express)
-plus the path of the design file it belongs to.
+Each running window writes ``autosave-<pid>-<token>.json`` and holds an exclusive lock on
+``autosave-<pid>-<token>.lock`` while it runs; a clean exit deletes both. An autosave whose lock
+nobody holds was left by a crash (the lock dies with its process, whatever its PID: a window
+running as PID 1 in a container is recognised too), and the next start offers every such draft.
+The file holds the draft section by section (a new design may have no hardware yet, which a
+design file cannot express) plus the path of the design file it belongs to.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,15 +57,48 @@ class Orphan:
     sections: dict[str, Any]
 
 
+def _lock(path: Path) -> int | None:
+    """An open descriptor holding an exclusive lock on ``path``, or None if another open file
+    holds it (or locks are not available here)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: PIDs decide alone
+        return None
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _owner_gone(path: Path) -> bool:
+    """Whether the window that wrote ``path`` no longer runs: nobody holds its lock file, or,
+    for an autosave without one (older releases), its process is gone."""
+    token = path.stem.removeprefix("autosave-")
+    lock = path.with_name(f"autosave-{token}.lock")
+    if lock.exists():
+        fd = _lock(lock)
+        if fd is None:
+            return False
+        os.close(fd)
+        return True
+    try:
+        pid = int(token.split("-")[0])
+    except ValueError:
+        return False
+    return not _alive(pid)
+
+
 def find_orphans(directory: Path) -> list[Orphan]:
-    """Autosaves of processes that no longer run, newest first; unreadable ones are skipped."""
+    """Autosaves of windows that no longer run, newest first; unreadable ones are skipped."""
     out = []
     for path in directory.glob("autosave-*.json"):
-        try:
-            pid = int(path.stem.removeprefix("autosave-"))
-        except ValueError:
-            continue
-        if _alive(pid):
+        if not _owner_gone(path):
             continue
         try:
             doc = parse_design_text(path.read_text(encoding="utf-8"), str(path))
@@ -86,6 +122,8 @@ def discard(orphans: list[Orphan]) -> None:
     for o in orphans:
         with contextlib.suppress(OSError):
             o.path.unlink()
+        with contextlib.suppress(OSError):
+            o.path.with_suffix(".lock").unlink()
 
 
 class Autosaver(QObject):
@@ -96,7 +134,10 @@ class Autosaver(QObject):
         super().__init__(parent)
         self.doc = doc
         self.directory = directory
-        self.path = directory / f"autosave-{os.getpid()}.json"
+        token = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.path = directory / f"autosave-{token}.json"
+        self.lock_path = directory / f"autosave-{token}.lock"
+        self._lock_fd: int | None = None
         self.last_error: str | None = None
         self._saved_revision = doc.revision
         self.timer = QTimer(self)
@@ -116,6 +157,8 @@ class Autosaver(QObject):
         }
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
+            if self._lock_fd is None:
+                self._lock_fd = _lock(self.lock_path)
             atomic_write_text(self.path, json.dumps(payload, indent=1))
         except OSError as exc:
             self.last_error = f"{self.path}: {exc.strerror or exc}"
@@ -129,3 +172,11 @@ class Autosaver(QObject):
         with contextlib.suppress(OSError):
             self.path.unlink()
         self._saved_revision = self.doc.revision
+
+    def release(self) -> None:
+        """The window closes: give up the lock and its file."""
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                self.lock_path.unlink()
+            os.close(self._lock_fd)
+            self._lock_fd = None

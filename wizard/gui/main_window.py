@@ -23,7 +23,16 @@ from wizard.errors import DesignError, UserError
 from wizard.gui import autosave
 from wizard.gui.document import DesignDocument
 from wizard.gui.icons import icon
-from wizard.gui.prompts import CANCEL, DISCARD, RECOVER, REPLACE, SAVE, Prompt, PromptKind
+from wizard.gui.prompts import (
+    CANCEL,
+    DISCARD,
+    KEEP,
+    RECOVER,
+    REPLACE,
+    SAVE,
+    Prompt,
+    PromptKind,
+)
 from wizard.gui.sizing import LiveResult
 from wizard.gui.wizard import GpuWizard, PageId
 from wizard.io import design_from_text, load_design, save_design
@@ -372,40 +381,57 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ crash recovery
 
     def offer_recovery(self) -> bool:
-        """If an earlier window crashed, offer its autosave. True when a design was recovered."""
-        orphans = autosave.find_orphans(self.state_dir)
-        if not orphans:
-            return False
-        newest = orphans[0]
-        what = newest.design_path.name if newest.design_path else "an untitled design"
-        answer = self.prompt(
-            Prompt(
-                PromptKind.QUESTION,
-                "Recover unsaved work?",
-                f"gpuwizard did not close cleanly last time. Recover the changes to {what} "
-                f"autosaved at {newest.saved_at.replace('T', ' ')}?",
-                buttons=(RECOVER, DISCARD),
-                default=RECOVER,
+        """Offer every draft that crashed windows left, newest first: the first one recovered
+        opens here; the others can be kept for the next start or discarded, one at a time.
+        True when a design was recovered."""
+        recovered = False
+        for orphan in autosave.find_orphans(self.state_dir):
+            what = orphan.design_path.name if orphan.design_path else "an untitled design"
+            when = orphan.saved_at.replace("T", " ")
+            if recovered:
+                answer = self.prompt(
+                    Prompt(
+                        PromptKind.QUESTION,
+                        "Another unsaved draft",
+                        f"Another window also closed without saving: changes to {what} "
+                        f"autosaved at {when}. Keep the draft for the next start, or discard it?",
+                        buttons=(KEEP, DISCARD),
+                        default=KEEP,
+                    )
+                )
+                if answer == DISCARD:
+                    autosave.discard([orphan])
+                continue
+            answer = self.prompt(
+                Prompt(
+                    PromptKind.QUESTION,
+                    "Recover unsaved work?",
+                    f"gpuwizard did not close cleanly last time. Recover the changes to {what} "
+                    f"autosaved at {when}?",
+                    buttons=(RECOVER, DISCARD),
+                    default=RECOVER,
+                )
             )
-        )
-        if answer != RECOVER:
-            autosave.discard(orphans)
-            return False
-        try:
-            self.doc.load_partial(newest.sections, newest.design_path, dirty=True)
-        except UserError as exc:
-            self._error(f"The autosave {newest.path} cannot be recovered", exc.problems)
-            return False
-        self.autosaver.save_now()
-        autosave.discard(orphans)
-        self.wizard.restart_at_start()
-        return True
+            if answer != RECOVER:
+                autosave.discard([orphan])
+                continue
+            try:
+                self.doc.load_partial(orphan.sections, orphan.design_path, dirty=True)
+            except UserError as exc:
+                self._error(f"The autosave {orphan.path} cannot be recovered", exc.problems)
+                continue
+            self.autosaver.save_now()
+            autosave.discard([orphan])
+            self.wizard.restart_at_start()
+            recovered = True
+        return recovered
 
     # ------------------------------------------------------------------ closing
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
             self.autosaver.clear()
+            self.autosaver.release()
             event.accept()
         else:
             event.ignore()

@@ -30,4 +30,5 @@ class Prompt:
 
 SAVE, DISCARD, CANCEL = "Save", "Discard", "Cancel"
 REPLACE = "Replace"
+KEEP = "Keep"
 RECOVER = "Recover"
