@@ -141,3 +141,50 @@ def test_save_as_asks_before_the_added_suffix_replaces_a_file(qtbot, window, pro
     prompts.answers += [str(tmp_path / "other"), REPLACE]
     assert window.save_as()
     assert load_design(other) == load_design(src)
+
+
+def test_a_design_open_in_another_window_asks_first(qtbot, make_window, prompts, tmp_path):
+    """Like an office suite, the window that opens a design keeps a lock file beside it; a
+    second window asks before opening it too."""
+    from wizard.gui.prompts import OPEN
+
+    src = _example(tmp_path)
+    first = make_window()
+    assert first.open_path(src)
+    assert (tmp_path / ".~lock.enterprise.json#").exists()
+    second = make_window()
+    prompts.answers.append(CANCEL)
+    assert not second.open_path(src, ask=False)
+    assert prompts.asked[-1].title == "Open in another window"
+    prompts.answers.append(OPEN)
+    assert second.open_path(src, ask=False)
+    first.doc.dirty = False
+    assert first.close()
+    assert not (tmp_path / ".~lock.enterprise.json#").exists()
+
+
+def test_saving_over_a_file_changed_on_disk_asks(qtbot, window, prompts, tmp_path):
+    """Window A saves, window B saves, A saves again unedited: B's change used to be reverted
+    silently. A save over a file that changed since it was opened or saved asks first."""
+    import os as _os
+
+    from wizard.gui.prompts import REPLACE
+
+    src = _example(tmp_path)
+    assert window.open_path(src)
+    other = load_design(src).model_copy(deep=True)
+    other.project.customer = "Saved by the other window"
+    from wizard.io import save_design
+
+    save_design(other, src)
+    st = src.stat()
+    _os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    prompts.answers.append(CANCEL)
+    assert not window.save()
+    assert load_design(src).project.customer == "Saved by the other window"
+    assert prompts.asked[-1].title == "The file changed on disk"
+    prompts.answers.append(REPLACE)
+    assert window.save()
+    assert load_design(src).project.customer == "Example Corp"
+    assert window.save()  # no change on disk since: no question
+    assert prompts.asked[-1].title == "The file changed on disk" and len(prompts.answers) == 0

@@ -57,7 +57,7 @@ class Orphan:
     sections: dict[str, Any]
 
 
-def _lock(path: Path) -> int | None:
+def lock(path: Path) -> int | None:
     """An open descriptor holding an exclusive lock on ``path``, or None if another open file
     holds it (or locks are not available here)."""
     try:
@@ -80,9 +80,9 @@ def _owner_gone(path: Path) -> bool:
     """Whether the window that wrote ``path`` no longer runs: nobody holds its lock file, or,
     for an autosave without one (older releases), its process is gone."""
     token = path.stem.removeprefix("autosave-")
-    lock = path.with_name(f"autosave-{token}.lock")
-    if lock.exists():
-        fd = _lock(lock)
+    lock_file = path.with_name(f"autosave-{token}.lock")
+    if lock_file.exists():
+        fd = lock(lock_file)
         if fd is None:
             return False
         os.close(fd)
@@ -158,7 +158,7 @@ class Autosaver(QObject):
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             if self._lock_fd is None:
-                self._lock_fd = _lock(self.lock_path)
+                self._lock_fd = lock(self.lock_path)
             atomic_write_text(self.path, json.dumps(payload, indent=1))
         except OSError as exc:
             self.last_error = f"{self.path}: {exc.strerror or exc}"

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -27,6 +29,7 @@ from wizard.gui.prompts import (
     CANCEL,
     DISCARD,
     KEEP,
+    OPEN,
     RECOVER,
     REPLACE,
     SAVE,
@@ -41,6 +44,19 @@ from wizard.model.catalog import Catalog
 RECENT_KEY = "recent_files"
 MAX_RECENT = 8
 DESIGN_FILTER = "gpuwizard designs (*.json);;All files (*)"
+
+
+def _lock_file(path: Path) -> Path:
+    """The lock beside a design, hidden like an office suite's ``.~lock.NAME#``."""
+    return path.with_name(f".~lock.{path.name}#")
+
+
+def _disk_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
 
 
 class MainWindow(QMainWindow):
@@ -240,6 +256,7 @@ class MainWindow(QMainWindow):
 
     def new_design(self) -> None:
         if self.maybe_save():
+            self._release()
             self.doc.new()
             self.autosaver.clear()
             self.wizard.restart_at_start()
@@ -262,15 +279,57 @@ class MainWindow(QMainWindow):
             self._error(f"{path.name} cannot be opened", exc.problems)
             self._forget_recent(path)
             return False
+        if not self._hold(path.resolve()):
+            return False
         self.doc.load(design, path.resolve())
+        self._stamp = _disk_stamp(path.resolve())
         self.autosaver.clear()
         self._remember(path.resolve())
         self.wizard.restart_at_start()
         return True
 
+    # ------------------------------------------------------------------ one file, two windows
+
+    def _hold(self, path: Path) -> bool:
+        """Lock ``path`` for this window, as office suites do with a lock file beside the
+        document; when another window holds it, ask first. False when the user cancels."""
+        self._release()
+        fd = autosave.lock(_lock_file(path))
+        if fd is None and not os.access(path.parent, os.W_OK):
+            return True  # a read-only folder holds no lock file: nothing to ask
+        if fd is None:
+            answer = self.prompt(
+                Prompt(
+                    PromptKind.QUESTION,
+                    "Open in another window",
+                    f"{path.name} is open in another gpuwizard window. Open it here too? "
+                    "Saving in either window then asks before replacing the other's changes.",
+                    buttons=(OPEN, CANCEL),
+                    default=CANCEL,
+                )
+            )
+            return answer == OPEN
+        self._lock_fd, self._lock_path = fd, _lock_file(path)
+        return True
+
+    def _release(self) -> None:
+        if getattr(self, "_lock_fd", None) is not None:
+            with contextlib.suppress(OSError):
+                self._lock_path.unlink()
+            os.close(self._lock_fd)
+        self._lock_fd = None
+
+    def _changed_on_disk(self, path: Path) -> bool:
+        """Whether someone saved ``path`` since this window opened or saved it."""
+        if self.doc.path is None or path.resolve() != self.doc.path:
+            return False
+        now = _disk_stamp(path)
+        return now is not None and now != getattr(self, "_stamp", None)
+
     def open_example(self, name: str) -> None:
         if not self.maybe_save():
             return
+        self._release()
         self.doc.load(design_from_text(example_text(name), name), None)
         self.wizard.restart_at_start()
 
@@ -323,12 +382,28 @@ class MainWindow(QMainWindow):
         if design is None:
             self._complete_for_saving()
             return False
+        if self._changed_on_disk(path):
+            answer = self.prompt(
+                Prompt(
+                    PromptKind.QUESTION,
+                    "The file changed on disk",
+                    f"{path.name} was saved by another window or program since you opened it. "
+                    "Replace it with this design, losing those changes?",
+                    buttons=(REPLACE, CANCEL),
+                    default=CANCEL,
+                )
+            )
+            if answer != REPLACE:
+                return False
         try:
             save_design(design, path)
         except UserError as exc:
             self._error(f"{path.name} was not saved", exc.problems)
             return False
+        if path.resolve() != self.doc.path:
+            self._hold(path.resolve())
         self.doc.mark_saved(path.resolve())
+        self._stamp = _disk_stamp(path.resolve())
         self.autosaver.clear()
         self._remember(path.resolve())
         self.statusBar().showMessage(f"Saved {path}", 5000)
@@ -432,6 +507,7 @@ class MainWindow(QMainWindow):
         if self.maybe_save():
             self.autosaver.clear()
             self.autosaver.release()
+            self._release()
             event.accept()
         else:
             event.ignore()

@@ -31,4 +31,5 @@ class Prompt:
 SAVE, DISCARD, CANCEL = "Save", "Discard", "Cancel"
 REPLACE = "Replace"
 KEEP = "Keep"
+OPEN = "Open"
 RECOVER = "Recover"
