@@ -56,6 +56,7 @@ class ReportOptions:
     page_size: str = "a4"
     date: dt.date | None = None  # cover and footer date; default: the design's, else today
     logo_base: Path | None = None  # folder a relative logo path is taken from
+    named_logos: tuple[str, ...] = ()  # logo files the user named, read wherever they are
     notices: list[str] = field(default_factory=list)  # filled: what the reader should know
 
 
@@ -188,7 +189,9 @@ def _cover(story: Story, options: ReportOptions, date: dt.date) -> list:
     project = data.design.project
     flow: list = []
     if project.logo_path:
-        image, notice = load_logo(project.logo_path, options.logo_base, 70 * mm, 28 * mm)
+        image, notice = load_logo(
+            project.logo_path, options.logo_base, 70 * mm, 28 * mm, options.named_logos
+        )
         if notice:
             options.notices.append(notice)
         if image is not None:

@@ -3,25 +3,38 @@ a one-line notice and a cover without a logo, never a crash."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from io import BytesIO
 from pathlib import Path
 
 from reportlab.lib.utils import ImageReader
 from reportlab.platypus import Image
 
+from wizard.safe_read import logo_file, may_read_logo
+
 MAX_BYTES = 10 * 1024 * 1024
 MAX_PIXELS = 25_000_000
 
 
 def load_logo(
-    path_text: str, base: Path | None, max_w: float, max_h: float
+    path_text: str,
+    base: Path | None,
+    max_w: float,
+    max_h: float,
+    named: Iterable[str | Path] = (),
 ) -> tuple[Image | None, str | None]:
     """The logo as a flowable fitted into ``max_w`` x ``max_h`` points, or a notice saying why
-    there is none. A relative path is taken from ``base`` (the design file's folder)."""
+    there is none. A relative path is taken from ``base`` (the design file's folder); a file
+    elsewhere is read only when it is in ``named`` (see ``may_read_logo``)."""
     where = f"project.logo_path: {path_text!r}"
-    path = Path(path_text).expanduser()
-    if not path.is_absolute() and base is not None:
-        path = base / path
+    path = logo_file(path_text, base)
+    if not may_read_logo(path, base, named):
+        return None, (
+            f"{where} is outside the design file's folder, and a design file cannot make the "
+            "proposal read a file elsewhere; name the logo yourself (report --logo FILE, or "
+            "Browse… on the wizard's Project page) or put it beside the design. The cover has "
+            "no logo"
+        )
     try:
         size = path.stat().st_size
         if not path.is_file():

@@ -139,8 +139,17 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     date = _date(args.date)
     design, catalog = _checked(args)
+    named: tuple[str, ...] = ()
+    if args.logo is not None:
+        logo = str(Path(args.logo).expanduser().absolute())
+        project = design.project.model_copy(update={"logo_path": logo})
+        design = design.model_copy(update={"project": project})
+        named = (logo,)
     options = ReportOptions(
-        page_size=args.page_size, date=date, logo_base=Path(args.design).resolve().parent
+        page_size=args.page_size,
+        date=date,
+        logo_base=Path(args.design).resolve().parent,
+        named_logos=named,
     )
     pdf = build_pdf(build_data(design, catalog), options)
     for notice in options.notices:
@@ -386,6 +395,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="YYYY-MM-DD",
         help="date on the cover and in the PDF metadata (default: the design's project.date, "
         "else today); the same design and date give a byte-identical PDF",
+    )
+    p.add_argument(
+        "--logo",
+        metavar="FILE",
+        help="the customer's logo (PNG or JPEG) for the cover, instead of the design's; a logo "
+        "path in the design is read only when the file lies in the design file's folder",
     )
     p.set_defaults(func=cmd_report)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import codecs
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from wizard.errors import UserError
@@ -65,3 +66,27 @@ def decode_utf8(data: bytes, where: str, error: type[UserError] = UserError) -> 
             f"{where}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
             "save it as UTF-8"
         ) from None
+
+
+def logo_file(path_text: str, base: Path | None) -> Path:
+    """Where a design's logo path points: a relative path is taken from ``base`` (the design
+    file's folder), the way the design's author meant it."""
+    path = Path(path_text).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    return path
+
+
+def may_read_logo(path: Path, base: Path | None, named: Iterable[str | Path]) -> bool:
+    """A design file travels between people, so the logo path it holds is not enough to read a
+    file: the proposal would carry whatever the path names on the reader's machine (a private
+    picture) to the customer. A logo is read when it lies in the design file's folder (links
+    followed), or when the person running the tool named it (``--logo``, or chosen in the
+    wizard)."""
+    try:
+        real = path.resolve()
+        if base is not None and real.is_relative_to(base.resolve()):
+            return True
+        return any(real == Path(p).expanduser().resolve() for p in named)
+    except (OSError, ValueError, RuntimeError):  # a link loop, an embedded NUL
+        return False

@@ -73,6 +73,32 @@ def test_a_missing_logo_is_a_note_not_a_failure(tmp_path):
     assert "note: project.logo_path: 'logo.png' cannot be read" in proc.stderr
 
 
+def test_report_logo_names_a_file_outside_the_design_folder(tmp_path):
+    """A design naming an outside logo gets a note and no logo; --logo names it and it is on
+    the cover (one image on page 1)."""
+    import io
+    import json
+
+    from PIL import Image
+    from pypdf import PdfReader
+
+    (tmp_path / "designs").mkdir()
+    design = tmp_path / "designs" / "d.json"
+    logo = tmp_path / "logo.png"
+    Image.new("RGB", (300, 100), (0, 0, 200)).save(logo)
+    run_cli("example", "starter", "-o", str(design))
+    doc = json.loads(design.read_text())
+    doc["project"]["logo_path"] = str(logo)
+    design.write_text(json.dumps(doc))
+    out = tmp_path / "x.pdf"
+    proc = run_cli("report", str(design), "-o", str(out))
+    assert proc.returncode == 0 and "is outside the design file's folder" in proc.stderr
+    assert len(PdfReader(io.BytesIO(out.read_bytes())).pages[0].images) == 0
+    proc = run_cli("report", str(design), "-o", str(out), "--logo", str(logo))
+    assert proc.returncode == 0 and "note:" not in proc.stderr, proc.stderr
+    assert len(PdfReader(io.BytesIO(out.read_bytes())).pages[0].images) == 1
+
+
 def test_mig_config_without_mig_groups_says_why(tmp_path):
     design = tmp_path / "d.json"
     run_cli("example", "starter", "-o", str(design))

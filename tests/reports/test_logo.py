@@ -67,7 +67,7 @@ def test_unusable_logo_gives_a_notice_and_a_cover_without_it(example_data, tmp_p
 
 def test_logo_is_fitted_into_its_box(tmp_path):
     Image.new("RGB", (3000, 300)).save(tmp_path / "wide.png")
-    image, notice = load_logo(str(tmp_path / "wide.png"), None, 200, 80)
+    image, notice = load_logo(str(tmp_path / "wide.png"), tmp_path, 200, 80)
     assert notice is None
     assert image.drawWidth == pytest.approx(200)
     assert image.drawHeight == pytest.approx(20)
@@ -85,3 +85,53 @@ def test_a_huge_logo_is_embedded_at_the_size_it_prints(example_data, tmp_path):
     pdf = build_pdf(_with_logo(example_data("starter"), "photo.png"), options)
     (img,) = PdfReader(io.BytesIO(pdf)).pages[0].images
     assert img.image.height <= round(28 / 25.4 * 300) and len(pdf) < 2_000_000
+
+
+# ------------------------------------------------------------- a file the design cannot name
+
+
+def _private_picture(tmp_path):
+    """A picture on the reader's machine, outside the folder the design file came in."""
+    home, designs = tmp_path / "Pictures", tmp_path / "designs"
+    home.mkdir()
+    designs.mkdir()
+    Image.new("RGB", (300, 100), (10, 200, 10)).save(home / "private.png")
+    return home / "private.png", designs
+
+
+@pytest.mark.parametrize("how", ["absolute", "relative", "link"])
+def test_a_design_cannot_put_a_file_from_outside_its_folder_on_the_cover(example_data, tmp_path,
+                                                                         how):  # fmt: skip
+    """A design file that travels between people names '/home/user/Pictures/private.png' (or
+    '../Pictures/private.png', or a link beside it pointing there): the proposal sent out must
+    not carry that picture."""
+    private, designs = _private_picture(tmp_path)
+    if how == "absolute":
+        path = str(private)
+    elif how == "relative":
+        path = "../Pictures/private.png"
+    else:
+        (designs / "logo.png").symlink_to(private)
+        path = "logo.png"
+    options = ReportOptions(logo_base=designs)
+    pdf = build_pdf(_with_logo(example_data("starter"), path), options)
+    assert _images_on_cover(pdf) == 0
+    (notice,) = options.notices
+    assert notice.startswith(f"project.logo_path: {path!r} is outside the design file's folder")
+
+
+def test_a_logo_the_user_named_is_read_wherever_it_is(example_data, tmp_path):
+    """The negative case of the rule above: the same file, named by the person writing the
+    proposal (report --logo, Browse… in the wizard), is on the cover."""
+    private, designs = _private_picture(tmp_path)
+    options = ReportOptions(logo_base=designs, named_logos=(str(private),))
+    pdf = build_pdf(_with_logo(example_data("starter"), str(private)), options)
+    assert options.notices == [] and _images_on_cover(pdf) == 1
+
+
+def test_a_logo_in_a_subfolder_of_the_design_is_read(example_data, tmp_path):
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (300, 100)).save(tmp_path / "art" / "logo.png")
+    options = ReportOptions(logo_base=tmp_path)
+    pdf = build_pdf(_with_logo(example_data("starter"), "art/logo.png"), options)
+    assert options.notices == [] and _images_on_cover(pdf) == 1

@@ -81,7 +81,11 @@ class MainWindow(QMainWindow):
         )
         self.wizard.setWindowFlags(Qt.WindowType.Widget)
         self.setCentralWidget(self.wizard)
-        self.wizard.page_of(PageId.PROJECT).browse_logo.connect(self._browse_logo)
+        project_page = self.wizard.page_of(PageId.PROJECT)
+        project_page.browse_logo.connect(self._browse_logo)
+        project_page.logo_named.connect(self._name_logo)
+        project_page.named_logos = self.named_logos
+        self.wizard.page_of(PageId.EXPORT).named_logos = self.named_logos
         self._build_menus()
         self.autosaver = autosave.Autosaver(self.doc, self.state_dir, autosave_ms, self)
         self.status = QLabel()
@@ -418,7 +422,20 @@ class MainWindow(QMainWindow):
                                   path=str(Path.home()),
                                   file_filter="Images (*.png *.jpg *.jpeg *.svg)"))  # fmt: skip
         if path:
+            self._name_logo(str(path))
             self.wizard.page_of(PageId.PROJECT).set_logo(str(path))
+
+    NAMED_LOGOS_KEPT = 50
+
+    def named_logos(self) -> list[str]:
+        """Logo files this user chose or typed (on this machine, in any window): the proposal
+        reads these wherever they are, and no other file a design names outside its folder."""
+        value = self.settings.value("logos/named", [], type=list)
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def _name_logo(self, path: str) -> None:
+        kept = [p for p in self.named_logos() if p != path]
+        self.settings.setValue("logos/named", [path, *kept][: self.NAMED_LOGOS_KEPT])
 
     def show_export(self) -> None:
         if not self.wizard.go_to(PageId.EXPORT):

@@ -71,12 +71,12 @@ class WrittenPdf:
 
 
 def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
-              logo_base: Path | None) -> WrittenPdf:  # fmt: skip
+              logo_base: Path | None, named_logos: tuple[str, ...] = ()) -> WrittenPdf:  # fmt: skip
     """Size, build and atomically write the proposal. OSError and UserError reach the caller."""
     from reports.data import build_data
     from reports.document import ReportOptions, build_pdf
 
-    options = ReportOptions(page_size=page_size, logo_base=logo_base)
+    options = ReportOptions(page_size=page_size, logo_base=logo_base, named_logos=named_logos)
     with _LOCK:
         pdf = build_pdf(build_data(design, catalog), options)
     atomic_write_bytes(path, pdf)

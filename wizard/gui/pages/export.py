@@ -109,6 +109,7 @@ class ExportPage(Page):
             "window.",
         )
         self.prompt = prompt
+        self.named_logos: Callable[[], list[str]] = list  # logo files the user named (window)
         box = QGroupBox("Files")
         grid = QGridLayout(box)
         grid.setColumnStretch(2, 1)
@@ -227,7 +228,8 @@ class ExportPage(Page):
         catalog = self.catalog
         size = str(self.page_size.get())
         base = self.doc.path.parent if self.doc.path else None
-        self.pdf_job.start(lambda: write_pdf(design, catalog, path, size, base))
+        named = tuple(self.named_logos())
+        self.pdf_job.start(lambda: write_pdf(design, catalog, path, size, base, named))
 
     def _pdf_written(self, written: object) -> None:
         assert isinstance(written, WrittenPdf)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -25,6 +26,7 @@ from wizard.gui.forms import FormErrors, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.model.design import ProjectInfo
+from wizard.safe_read import logo_file, may_read_logo
 
 LOGO_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CNY", "INR", "AUD", "CAD", "SEK", "NOK", "DKK")
@@ -34,6 +36,7 @@ class ProjectPage(Page):
     """Customer, project, architect, date, logo, currency and notes; file actions at hand."""
 
     browse_logo = Signal()  # the window asks for a file through its one prompt method
+    logo_named = Signal(str)  # the user typed a logo path: the window remembers it as named
 
     def __init__(self, doc, catalog, live, file_actions: list[QWidget] | None = None) -> None:
         super().__init__(
@@ -71,6 +74,7 @@ class ProjectPage(Page):
         self.logo_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.logo_preview = QLabel()
         self.logo_preview.setFixedHeight(48)
+        self.logo_preview.setWordWrap(True)
         self.currency = QComboBox()
         self.currency.setEditable(True)
         self.currency.addItems(CURRENCIES)
@@ -98,6 +102,10 @@ class ProjectPage(Page):
         self.has_date.toggled.connect(self._edited)
         self.has_date.toggled.connect(self.date.setEnabled)
         self.logo_button.clicked.connect(self.browse_logo)
+        self.named_logos: Callable[[], list[str]] = list  # set by the window
+        self._typed = False
+        self.logo.textEdited.connect(self._logo_typed)
+        self.logo.editingFinished.connect(self._logo_done)
         self._reload()
 
     def load(self) -> None:
@@ -143,29 +151,53 @@ class ProjectPage(Page):
         if not values["project_name"]:
             items.append(("project_name", "give the project a name; it is the proposal's title"))
         logo = values["logo_path"]
+        shown: Path | None = None
+        note = ""
         if logo:
-            path = Path(logo).expanduser()
+            path = logo_file(logo, self._base())
             if path.suffix.lower() not in LOGO_SUFFIXES:
                 items.append(("logo_path", f"'{path.name}' is not a PNG, JPEG or SVG file"))
+            elif not may_read_logo(path, self._base(), self.named_logos()):
+                note = ("This design names a logo outside its folder. It is not shown, nor put "
+                        "on the proposal, until you choose it with the Browse button.")  # fmt: skip
             elif not path.is_file():
                 items.append(("logo_path", f"no file at {path}"))
+            else:
+                shown = path
         self._problems = self.errors.show(items)
-        self._show_logo(logo if not any(p == "logo_path" for p, _ in items) else None)
+        self._show_logo(shown, note)
         if info is not None and commit:
             self.commit("project", info)
 
-    def _show_logo(self, logo: str | None) -> None:
-        pixmap = QPixmap(str(Path(logo).expanduser())) if logo else QPixmap()
-        self.form.setRowVisible(self.logo_preview, not pixmap.isNull())
+    def _show_logo(self, logo: Path | None, note: str = "") -> None:
+        pixmap = QPixmap(str(logo)) if logo else QPixmap()
+        self.form.setRowVisible(self.logo_preview, not pixmap.isNull() or bool(note))
         if pixmap.isNull():
             self.logo_preview.clear()
+            self.logo_preview.setText(note)
         else:
             self.logo_preview.setPixmap(
                 pixmap.scaledToHeight(48, Qt.TransformationMode.SmoothTransformation)
             )
 
     def set_logo(self, path: str) -> None:
+        """Also when the path is the one shown: choosing it names it, which changes the check."""
         self.logo.setText(path)
+        self._edited()
+
+    def _logo_typed(self) -> None:
+        self._typed = True
+
+    def _logo_done(self) -> None:
+        """A path the user typed is one they named, as much as one chosen with Browse…."""
+        text = self.logo.text().strip()
+        if self._typed and text:
+            self.logo_named.emit(str(logo_file(text, self._base())))
+            self._validate(commit=False)
+        self._typed = False
+
+    def _base(self) -> Path | None:
+        return self.doc.path.parent if self.doc.path else None
 
     def problems(self) -> list[str]:
         return list(self._problems)
