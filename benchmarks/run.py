@@ -11,7 +11,9 @@ the largest growth step); it prints the machine and one table, and takes a minut
 - growth: the time at 2n over the time at n, against n log n's ratio 2 (1 + ln 2 / ln n);
 - the PDF report of every example and of the largest design: time and pages (``enterprise``
   budget: 3 s);
-- the wizard window's cold start to its first page shown, in a fresh process (budget: 1.5 s).
+- the wizard window's cold start to its first page shown, in a fresh process (budget: 1.5 s);
+- with ``--corpus``: every command on every file of the hostile-input corpus
+  (``tests/hardening/corpus.py``), the slowest run against 20 s.
 """
 
 from __future__ import annotations
@@ -224,9 +226,37 @@ def bench_gui() -> None:
     )
 
 
+CORPUS_BUDGET_S = 20.0
+
+
+def bench_corpus() -> None:
+    """Every command on every file of the hostile-input corpus: the slowest run against the
+    20 s budget (a hostile file must not make a command hang)."""
+    import tempfile
+
+    from tests.hardening.corpus import run_commands, write_corpus
+
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        files = write_corpus(base / "files", base / "private" / "private.png")
+        runs = []
+        for path in files:
+            out = base / "out" / path.stem
+            out.mkdir(parents=True)
+            runs += run_commands(path, out)
+    slowest = max(runs, key=lambda r: r.seconds)
+    total = sum(r.seconds for r in runs)
+    row(
+        f"hostile corpus: {len(files)} files x {len(runs) // len(files)} commands", f"{total:.0f} s"
+    )
+    row(f"  slowest: {slowest.command} {slowest.file.name}"[:52], f"{slowest.seconds:.2f} s",
+        f"{CORPUS_BUDGET_S:.0f} s", verdict(slowest.seconds <= CORPUS_BUDGET_S))  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the GUI and 8,192 GPUs")
+    parser.add_argument("--corpus", action="store_true", help="also time the hostile corpus")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     row("case", "measured", "budget", "")
@@ -236,6 +266,8 @@ def main() -> None:
     bench_pdf(catalog)
     if not args.quick:
         bench_gui()
+    if args.corpus:
+        bench_corpus()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     row("peak RSS of this process", f"{rss:.0f} MB")
 

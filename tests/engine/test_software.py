@@ -63,7 +63,25 @@ def test_small_bar_gpus_need_no_mmio_settings(sized):
 
 def test_large_bar_gpu_raises_the_mmio_note(sized):
     w = _codes(sized["imagenet-resnet50"])["mmio-setting-needed"]
-    assert "ResNet-50 training: 128" in w.message and w.severity == "info"
+    assert "(128 for ResNet-50 training)" in w.message and w.severity == "info"
+
+
+def test_the_mmio_note_fits_a_page_with_hundreds_of_groups(catalog):
+    """200 groups with 64-character names, all with the same per-VM value: the note gives the
+    value once and names 8 groups and '192 more' (200 - 8), not 15,000 characters that no
+    table cell can hold."""
+    import json
+
+    from wizard.bundled import example_text
+    from wizard.engine.size import size
+    from wizard.io import design_from_dict
+
+    doc = json.loads(example_text("enterprise"))
+    group = doc["workloads"][1]
+    doc["workloads"] = [{**group, "name": f"Group {i:03d} " + "W" * 54} for i in range(200)]
+    w = _codes(size(design_from_dict(doc), catalog))["mmio-setting-needed"]
+    assert "and 192 more)" in w.message and w.message.count("Group ") == 8
+    assert len(w.message) < 1500
 
 
 # ---------------------------------------------------------------- checklist per sharing mode

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from wizard.engine import mig, vgpu
 from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
 from wizard.engine.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
+from wizard.engine.record import some
 from wizard.engine.workload import TRAINING_KINDS
 from wizard.model.catalog import Gpu
 from wizard.model.design import Design, SharingMode, WorkloadGroup
@@ -486,7 +487,7 @@ def _row(mode: str, design: Design, mp: ModePacking, problems: list[str]) -> Mod
         mode=mode,
         label=LABELS[mode],
         available=not problems,
-        reason="; ".join(problems),
+        reason=some(problems, sep="; "),
         gpus=mp.gpus,
         hosts_for_capacity=mp.hosts,
         hosts_total=mp.hosts + ha_extra.ha_hosts + ha_extra.maintenance_hosts,

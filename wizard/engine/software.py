@@ -414,7 +414,12 @@ class SoftwarePlanner:
                 )
             )
         if out:
-            values = "; ".join(f"{m.workload}: {m.mmio_size_gb}" for m in out)
+            by_size: dict[int, list[str]] = {}
+            for m in out:
+                by_size.setdefault(m.mmio_size_gb, []).append(m.workload)
+            values = "; ".join(
+                f"{size} for {some(names)}" for size, names in sorted(by_size.items())
+            )
             self.rec.warn(
                 "mmio-setting-needed",
                 f"The {self.gpu.name} maps {self.gpu.memory_gb:g} GB, more than 16 GB: enable "
