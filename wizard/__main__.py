@@ -1,5 +1,9 @@
 import sys
 
-from wizard.cli import main
+from wizard.import_path import drop_working_folder
+
+drop_working_folder()
+
+from wizard.cli import main  # noqa: E402
 
 sys.exit(main())

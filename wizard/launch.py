@@ -47,4 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from wizard.import_path import drop_working_folder
+
+    drop_working_folder()
     sys.exit(main())
