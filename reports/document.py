@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from io import BytesIO
@@ -33,7 +34,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from reports import sections
 from reports.data import ReportData
-from reports.fonts import SANS, SANS_BOLD, register_fonts
+from reports.fonts import SANS, SANS_BOLD, missing_glyphs, register_fonts
 from reports.logo import load_logo
 from reports.story import Heading, Story
 from reports.styles import (
@@ -47,6 +48,7 @@ from reports.styles import (
     make_styles,
 )
 from wizard import __version__
+from wizard.engine.record import some
 
 TITLE = "GPU infrastructure proposal"
 
@@ -258,4 +260,29 @@ def build_pdf(data: ReportData, options: ReportOptions | None = None) -> bytes:
     buffer = BytesIO()
     doc = ProposalTemplate(buffer, data, date, pagesize)
     doc.multiBuild(story_for_pass(), canvasmaker=partial(NumberedCanvas, report_date=date))
+    _say_missing_glyphs(data, options)
     return buffer.getvalue()
+
+
+def _design_texts(value: object, path: str = "") -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _design_texts(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _design_texts(item, f"{path}[{i}]")
+
+
+def _say_missing_glyphs(data: ReportData, options: ReportOptions) -> None:
+    texts = _design_texts(data.design.model_dump(mode="json", exclude={"project": {"logo_path"}}))
+    chars, fields = missing_glyphs(texts)
+    if chars:
+        shown = " ".join(chars[:12]) + (f" and {len(chars) - 12:,} more" if len(chars) > 12 else "")
+        options.notices.append(
+            f"the proposal's font has no glyph for {len(chars):,} character"
+            f"{'' if len(chars) == 1 else 's'} in {some(fields, 4)} ({shown}); they print as "
+            "empty boxes. The bundled font covers Latin, Greek and Cyrillic script, not "
+            "Chinese, Japanese or Korean"
+        )

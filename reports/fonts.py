@@ -8,6 +8,8 @@ Unicode font, and embedding it makes the PDF look the same on every reader. Deja
 from __future__ import annotations
 
 import io
+import unicodedata
+from collections.abc import Iterable
 
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
@@ -58,3 +60,21 @@ def fit(text: str, width: float, font: str = SANS, size: float = 8, min_size: fl
     while cut and text_width(cut + "…", font, size) > width:
         cut = cut[:-1]
     return (cut.rstrip() + "…") if cut else "", size
+
+
+def missing_glyphs(fields: Iterable[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """The characters of ``fields`` (name, text) that the report's font cannot draw, in order of
+    first use, and the names of the fields holding them. DejaVu covers Latin, Greek and Cyrillic
+    (and more) but no Chinese, Japanese or Korean: such text would print as empty boxes,
+    so the report says so instead of staying silent. Invisible format characters are left out."""
+    register_fonts()
+    drawable = pdfmetrics.getFont(SANS).face.charToGlyph
+    chars: dict[str, None] = {}
+    where: dict[str, None] = {}
+    for name, text in fields:
+        for c in text:
+            if ord(c) in drawable or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Zs"):
+                continue
+            chars.setdefault(c, None)
+            where.setdefault(name, None)
+    return list(chars), list(where)
