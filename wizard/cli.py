@@ -57,8 +57,15 @@ def _err(text: str) -> None:
 def _catalog(args: argparse.Namespace):
     from wizard.catalog_loader import load_catalog
 
-    user_dir = Path(args.catalog_dir) if args.catalog_dir else None
-    return load_catalog(user_dir, include_user=not args.no_user_catalog)
+    # A folder named with --catalog-dir is read even with --no-user-catalog, which leaves out
+    # the default folder (GPUWIZARD_CATALOG_DIR, else the per-user one): a folder named on the
+    # command line is never silently ignored.
+    if args.catalog_dir:
+        return load_catalog(Path(args.catalog_dir))
+    if args.no_user_catalog:
+        return load_catalog(include_user=False)
+    env = os.environ.get("GPUWIZARD_CATALOG_DIR")
+    return load_catalog(Path(env) if env else None)
 
 
 def _design(path: str):
@@ -370,12 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--catalog-dir",
         metavar="DIR",
-        default=os.environ.get("GPUWIZARD_CATALOG_DIR"),
         help="user catalog directory that adds to or overrides the shipped catalogs "
         "(default: the per-user data directory; env GPUWIZARD_CATALOG_DIR)",
     )
     parser.add_argument(
-        "--no-user-catalog", action="store_true", help="use the shipped catalogs only"
+        "--no-user-catalog",
+        action="store_true",
+        help="leave out the default user catalog folder (a --catalog-dir folder is still read)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

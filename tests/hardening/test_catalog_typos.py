@@ -67,3 +67,25 @@ def test_a_pipe_in_place_of_a_catalog_file_is_named(tmp_path):
     with pytest.raises(CatalogError) as info:
         load_catalog(tmp_path)
     assert "not a regular file" in info.value.problems[0]
+
+
+def test_a_named_catalog_folder_is_read_even_with_no_user_catalog(tmp_path):
+    """--no-user-catalog leaves out the default folder only; a folder the user names with
+    --catalog-dir is read (here: its one-port switch is refused), never silently ignored."""
+    from tests.conftest import run_cli
+
+    (tmp_path / "switches.toml").write_text(SWITCH.format(ports=1))
+    proc = run_cli("--no-user-catalog", "--catalog-dir", str(tmp_path), "catalog", "switches")
+    assert proc.returncode == 2 and "my-switch" in proc.stderr, proc.stderr
+
+
+def test_no_user_catalog_leaves_out_the_environment_folder(tmp_path):
+    """The negative case of the rule above: GPUWIZARD_CATALOG_DIR is the default folder, so
+    --no-user-catalog leaves it out (exit 0); without the flag its broken switch is refused."""
+    from tests.conftest import run_cli
+
+    (tmp_path / "switches.toml").write_text(SWITCH.format(ports=1))
+    env = {"GPUWIZARD_CATALOG_DIR": str(tmp_path)}
+    assert run_cli("--no-user-catalog", "catalog", "switches", env=env).returncode == 0
+    proc = run_cli("catalog", "switches", env=env)
+    assert proc.returncode == 2 and "my-switch" in proc.stderr, proc.stderr
