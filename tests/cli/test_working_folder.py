@@ -13,7 +13,7 @@ def test_a_module_in_the_working_folder_is_not_run(tmp_path):
     assert (tmp_path / "p.pdf").exists() and not marker.exists()
 
 
-def test_the_project_checkout_stays_importable(tmp_path):
+def test_the_project_checkout_stays_importable():
     """The negative case: from the project's own folder the package still runs."""
     from wizard.import_path import PROJECT
 
