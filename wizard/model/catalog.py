@@ -210,12 +210,37 @@ class GpuSupport(Strict):
     max_gpu_tdp_w: PositiveFloat | None = None
 
 
+class Cooling(StrEnum):
+    AIR = "air"
+    LIQUID = "liquid"  # direct liquid cooling to the chip: needs facility water (CDU)
+
+
+class CpuOption(Strict):
+    """A processor the server is sold with; per-core licences are counted from its cores."""
+
+    name: str = Field(min_length=2, max_length=120, description="e.g. Intel Xeon Gold 6548Y+")
+    cores: int = Field(ge=1, le=512, description="Physical cores per socket.")
+    tdp_w: PositiveFloat | None = Field(default=None, description="Thermal design power, W.")
+    source: str = Field(default="", description="Where the core count comes from.")
+
+
 class Server(Sourced):
     vendor: str
     model: str
     rack_units: int = Field(ge=1, le=10)
     sockets: int = Field(ge=1, le=8)
     cpu_family: str
+    cpu_options: list[CpuOption] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Processors the server is sold with, the usual AI build first; per-core "
+        "licences follow the one chosen. Empty: the catalog does not know.",
+    )
+    cooling: Cooling = Field(
+        default=Cooling.AIR,
+        description="Air, or direct liquid cooling (facility water and a coolant distribution "
+        "unit; rack density far above an air-cooled rack).",
+    )
     pcie_gen: int = Field(ge=3, le=6)
     pcie_topology: PcieTopology
     pcie_switches: int = Field(default=0, ge=0, le=16)
@@ -245,6 +270,19 @@ class Server(Sourced):
     )
     certification: Certification = Certification.UNKNOWN
     certification_source: str = ""
+
+    @model_validator(mode="after")
+    def _cpu_names(self) -> Server:
+        names = [c.name for c in self.cpu_options]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate CPU option names in {names}")
+        return self
+
+    def cpu_option(self, name: str | None) -> CpuOption | None:
+        """The named processor, or the usual build (the first listed) when none is named."""
+        if name is None:
+            return self.cpu_options[0] if self.cpu_options else None
+        return next((c for c in self.cpu_options if c.name == name), None)
 
 
 # ------------------------------------------------------------------------------------ storage
@@ -351,6 +389,25 @@ class SoftwareRelease(Sourced):
     driver_version: str = ""
     gpu_operator: str = ""
     network_operator: str = ""
+    gpu_architectures: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="GPU architectures the release supports (as the GPU catalog names them, "
+        "e.g. Hopper); empty means the source does not say.",
+    )
+    mig_time_sliced_architectures: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Architectures on which this release time-slices several vGPUs inside one "
+        "MIG instance (time-sliced, MIG-backed vGPU).",
+    )
+    vsphere: str = Field(default="", max_length=200, description="vSphere releases supported.")
+
+    def supports(self, architecture: str) -> bool | None:
+        """Whether the release supports GPUs of ``architecture``; None when it does not say."""
+        if not self.gpu_architectures:
+            return None
+        return architecture in self.gpu_architectures
 
 
 # ---------------------------------------------------------------------------------- ML models
