@@ -138,11 +138,34 @@ class VgpuProfile(Strict):
     )
 
 
+class MigTimeSlicedProfile(Strict):
+    """A vGPU type that time-slices one MIG instance among several VMs (Blackwell onwards)."""
+
+    name: str = Field(min_length=2, max_length=40, description="vGPU type, e.g. DC-1-12C")
+    mig_profile: str = Field(description="The MIG profile (GPU instance) the vGPUs share.")
+    framebuffer_gb: PositiveFloat
+    max_per_instance: int = Field(ge=1, le=64, description="vGPUs sharing one MIG instance.")
+
+
 class Vgpu(Strict):
     profiles: list[VgpuProfile] = Field(min_length=1)
     mixed_size_min_release: str | None = Field(
         default=None, description="First vGPU release supporting mixed sizes on this GPU."
     )
+    mig_time_sliced: list[MigTimeSlicedProfile] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Time-sliced, MIG-backed vGPU types; empty where the GPU has none.",
+    )
+    mig_time_sliced_min_release: str | None = Field(
+        default=None, description="First vGPU release with time-sliced, MIG-backed vGPU."
+    )
+
+    @property
+    def type_prefix(self) -> str:
+        """The board's vGPU type prefix ('H100XM' of 'H100XM-80C'), which NVIDIA also puts
+        before MIG-backed types ('H100XM-1-10C')."""
+        return self.profiles[0].name.rsplit("-", 1)[0]
 
 
 class Gpu(Sourced):
@@ -175,6 +198,26 @@ class Gpu(Sourced):
         le=10,
         description="Years of NVIDIA AI Enterprise subscription that ship with each GPU.",
     )
+
+    @model_validator(mode="after")
+    def _time_sliced_mig(self) -> Gpu:
+        if self.vgpu and self.vgpu.mig_time_sliced:
+            known = {p.name for p in self.mig.profiles} if self.mig else set()
+            for p in self.vgpu.mig_time_sliced:
+                if p.mig_profile not in known:
+                    raise ValueError(
+                        f"time-sliced vGPU {p.name}: MIG profile '{p.mig_profile}' is not one "
+                        "of this GPU's MIG profiles"
+                    )
+        return self
+
+    def mig_vgpu_type(self, profile: MigProfile) -> str | None:
+        """NVIDIA's MIG-backed vGPU type for a MIG profile: prefix, compute slices, memory and
+        C ('H100-3-40C'; media-extension profiles end in CME). None without vGPU."""
+        if self.vgpu is None:
+            return None
+        suffix = "CME" if profile.name.endswith("+me") else "C"
+        return f"{self.vgpu.type_prefix}-{profile.compute_slices}-{profile.memory_gb:g}{suffix}"
 
     @property
     def mig_capable(self) -> bool:
