@@ -275,6 +275,11 @@ def _catalog_columns() -> dict[str, list[tuple[str, Callable[[Any], Any]]]]:
             ("topology", lambda s: s.pcie_topology.value),
             ("max GPUs", lambda s: max(x.max_gpus for x in s.gpu_support)),
             ("NVLink bridge", lambda s: s.nvlink_bridge_support),
+            ("cooling", lambda s: s.cooling.value),
+            (
+                "processors (cores per socket)",
+                lambda s: "; ".join(f"{c.name} ({c.cores})" for c in s.cpu_options) or None,
+            ),
         ],
         "storage": [
             ("id", lambda s: s.id),

@@ -6,8 +6,10 @@ import pytest
 from tests.engine.conftest import design_dict
 from wizard.bundled import example_names
 from wizard.engine.bom import apply_prices
+from wizard.engine.compat import check_design
 from wizard.engine.size import size
 from wizard.io import design_from_dict
+from wizard.model.catalog import CpuOption
 from wizard.model.prices import PriceList
 
 
@@ -61,15 +63,57 @@ def test_nvlink_bridges_counted_per_pair(catalog):
     assert _qty(r, "nvlink-bridge") == {"nvlink-bridge:a100-pcie-80gb": 6 * r.cluster.hosts_total}
 
 
-@pytest.mark.parametrize(("cores", "per_cpu"), [(24, 24), (12, 16), (None, 32)])
-def test_per_core_platform_licences(catalog, cores, per_cpu):
-    """VCF: per core with a 16-core minimum per CPU (Broadcom KB 313548); unset assumes 32."""
+def _with_cpus(catalog, server_id: str, cpus: list[tuple[str, int]]):
+    """The catalog with one server's processor list replaced, so a test states its own CPUs."""
+    server = catalog.servers[server_id].model_copy(
+        update={"cpu_options": [CpuOption(name=n, cores=c) for n, c in cpus]}
+    )
+    return catalog.model_copy(update={"servers": {**catalog.servers, server_id: server}})
+
+
+# The enterprise example: 8 two-socket Dell C4140 hosts on VCF, per core with a 16-core minimum
+# per CPU (Broadcom KB 313548).
+@pytest.mark.parametrize(
+    ("cpu", "override", "per_cpu"),
+    [
+        (None, None, 28),  # no processor named: the server's usual build, the first listed
+        ("Xeon Gold 6230", None, 20),  # the processor named
+        ("Xeon Silver 4210", None, 16),  # 10 cores still count as 16
+        ("Xeon Gold 6230", 24, 24),  # a stated core count overrides the processor
+    ],
+)
+def test_per_core_platform_licences_follow_the_processor(catalog, cpu, override, per_cpu):
+    cat = _with_cpus(
+        catalog,
+        "dell-c4140",
+        [("Xeon Platinum 8280", 28), ("Xeon Gold 6230", 20), ("Xeon Silver 4210", 10)],
+    )
     doc = design_dict("enterprise")
-    if cores:
-        doc["licensing"] = {"cores_per_socket": cores}
-    r = size(design_from_dict(doc), catalog)
+    doc["hardware"]["cpu"] = cpu
+    if override:
+        doc["licensing"] = {"cores_per_socket": override}
+    r = size(design_from_dict(doc), cat)
     assert _qty(r, "licence")["licence:vmware-vcf"] == 8 * 2 * per_cpu
-    assert ("licence-cores-assumed" in {w.code for w in r.warnings}) == (cores is None)
+    assert "licence-cores-assumed" not in {w.code for w in r.warnings}
+    (server,) = [ln for ln in r.bom.lines if ln.category == "server"]
+    assert ("Xeon Platinum 8280 (28 cores)" in server.description) == (cpu is None)
+
+
+def test_per_core_licences_without_a_known_processor_assume_32_and_say_so(catalog):
+    cat = _with_cpus(catalog, "dell-c4140", [])
+    r = size(design_from_dict(design_dict("enterprise")), cat)
+    assert _qty(r, "licence")["licence:vmware-vcf"] == 8 * 2 * 32
+    assert "licence-cores-assumed" in {w.code for w in r.warnings}
+
+
+def test_a_processor_the_server_is_not_sold_with_is_refused(catalog):
+    cat = _with_cpus(catalog, "dell-c4140", [("Xeon Platinum 8280", 28)])
+    doc = design_dict("enterprise")
+    doc["hardware"]["cpu"] = "Xeon Platinum 8490H"
+    problems = check_design(design_from_dict(doc), cat)
+    assert [p.field for p in problems] == ["hardware.cpu"]
+    assert "Xeon Platinum 8490H" in problems[0].message
+    assert "Xeon Platinum 8280" in problems[0].message
 
 
 def test_licences_can_be_left_out_or_changed(catalog):

@@ -41,14 +41,16 @@ def bill_of_materials(
 ) -> bo.Bom:
     t = topo.totals
     hw = design.hardware
+    cpu = server.cpu_option(hw.cpu)
+    processors = f"{cpu.name} ({cpu.cores} cores)" if cpu else server.cpu_family
     lines = [
         _line(
             Cat.SERVER,
             f"server:{server.id}",
             "",
-            f"{server.vendor} {server.model}, {server.sockets} x {server.cpu_family}, "
+            f"{server.vendor} {server.model}, {server.sockets} x {processors}, "
             f"{server.rack_units}U, configured for {hw.gpus_per_host} x {gpu.name} "
-            "(configure-to-order: CPUs, memory, drives and its own network ports per vendor quote)",
+            "(configure-to-order: memory, drives and its own network ports per vendor quote)",
             t.hosts,
             "each",
             f"catalog servers/{server.id}",
@@ -177,15 +179,7 @@ def _licences(
     if lic.platform:
         x = catalog.licences[lic.platform]
         if x.unit is LicenceUnit.PER_CORE:
-            cores = lic.cores_per_socket or DEFAULT_CORES_PER_SOCKET
-            if lic.cores_per_socket is None:
-                rec.warn(
-                    "licence-cores-assumed",
-                    f"{x.name} is licensed per core; the catalog does not know the CPU ordered "
-                    f"with the {server.vendor} {server.model}, so {cores} cores per socket are "
-                    "assumed (set licensing.cores_per_socket)",
-                    Severity.INFO,
-                )
+            cores, whence = _cores_per_socket(design, server, x, rec)
             qty = int(
                 rec.expr(
                     "bom.platform_core_licences",
@@ -197,13 +191,7 @@ def _licences(
                         "minimum_per_cpu": x.min_units,
                     },
                     "core licences",
-                    x.source
-                    + "; cores per socket: "
-                    + (
-                        "design input licensing.cores_per_socket"
-                        if lic.cores_per_socket
-                        else f"assumed {DEFAULT_CORES_PER_SOCKET} ({sources.ASSUMPTION})"
-                    ),
+                    f"{x.source}; cores per socket: {whence}",
                 )
             )
             unit = "core licence"
@@ -227,6 +215,26 @@ def _licences(
             )
         )
     return out
+
+
+def _cores_per_socket(design: Design, server: Server, x: Licence, rec: Recorder) -> tuple[int, str]:
+    """Cores per socket for per-core licences, and where the count comes from: the design's
+    override, else the chosen processor, else an assumption said out loud."""
+    lic, hw = design.licensing, design.hardware
+    if lic.cores_per_socket is not None:
+        return lic.cores_per_socket, "the design's stated cores per socket"
+    cpu = server.cpu_option(hw.cpu)
+    if cpu is not None:
+        how = "the processor chosen" if hw.cpu else "the server's usual build"
+        return cpu.cores, f"{cpu.name}, {how} ({cpu.source or server.source})"
+    rec.warn(
+        "licence-cores-assumed",
+        f"{x.name} is licensed per core; the catalog lists no processor for the "
+        f"{server.vendor} {server.model}, so {DEFAULT_CORES_PER_SOCKET} cores per socket are "
+        "assumed (state the cores per socket of the processor ordered)",
+        Severity.INFO,
+    )
+    return DEFAULT_CORES_PER_SOCKET, f"assumed {DEFAULT_CORES_PER_SOCKET} ({sources.ASSUMPTION})"
 
 
 def _named(x: Licence) -> str:

@@ -65,6 +65,7 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
     out += _sharp_problems(design, catalog)
     if gpu is not None:
         out += _mixed_size_problems(design, catalog, gpu)
+        out += _release_gpu_problems(design, catalog, gpu)
     out += _method_problems(design, catalog)
     lic = design.licensing
     gpu_lic = _lookup(catalog.licences, lic.gpu_software, "licensing.gpu_software", "licence", out)
@@ -82,6 +83,15 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
                 catalog.models, group.model.preset, f"workloads[{i}].model.preset", "model", out
             )
 
+    if server is not None and hw.cpu is not None and server.cpu_option(hw.cpu) is None:
+        names = "; ".join(c.name for c in server.cpu_options) or "the catalog lists none"
+        out.append(
+            Problem(
+                "hardware.cpu",
+                f"the {server.vendor} {server.model} is not sold with '{hw.cpu}' (processors: "
+                f"{names})",
+            )
+        )
     if gpu is not None and server is not None:
         boards = max_boards(server, gpu)
         if boards == 0:
@@ -198,6 +208,30 @@ def _mixed_size_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Pro
             f"mixed-size vGPUs need NVIDIA vGPU {first} or later (and vSphere 8.0 Update 3); "
             f"{release.name} ships vGPU {release.vgpu_version}: choose NVIDIA AI Enterprise 5 or "
             "later, or one vGPU size per GPU",
+        )
+    ]
+
+
+def _release_gpu_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Problem]:
+    """A release named in the design must support the GPU: each NVIDIA AI Enterprise release
+    lists the GPU architectures it supports, and newer releases drop older ones."""
+    release = catalog.software.get(design.platform.nvaie_release or "")
+    if release is None or release.supports(gpu.architecture) is not False:
+        return []
+    fits = sorted(
+        (r for r in catalog.software.values() if r.supports(gpu.architecture)),
+        key=lambda r: r.vgpu_branch,
+    )
+    fix = (
+        f"choose {' or '.join(r.name for r in fits[-2:])}"
+        if fits
+        else "no release in the catalog supports it"
+    )
+    return [
+        Problem(
+            "platform.nvaie_release",
+            f"{release.name} does not support {gpu.architecture} GPUs such as the {gpu.name} "
+            f"(it supports {', '.join(release.gpu_architectures)}): {fix}",
         )
     ]
 

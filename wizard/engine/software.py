@@ -118,6 +118,14 @@ def next_power_of_two_at_least(value: float) -> int:
 
 
 def choose_release(design: Design, catalog: Catalog) -> SoftwareRelease | None:
+    """The NVIDIA AI Enterprise release the design runs: the one it names, else the newest in
+    the catalog that supports the design's GPU (each release lists the GPU architectures it
+    supports, and newer releases drop older ones)."""
+    return release_choice(design, catalog)[0]
+
+
+def release_choice(design: Design, catalog: Catalog) -> tuple[SoftwareRelease | None, str]:
+    """The release and why it was chosen, in words for the decision log."""
     wanted = design.platform.nvaie_release
     if wanted is not None:
         release = catalog.software.get(wanted)
@@ -127,8 +135,27 @@ def choose_release(design: Design, catalog: Catalog) -> SoftwareRelease | None:
                 f"platform.nvaie_release: unknown NVIDIA AI Enterprise release '{wanted}' "
                 f"(known: {known})"
             )
-        return release
-    return max(catalog.software.values(), key=lambda r: r.vgpu_branch, default=None)
+        return release, "as the design asks"
+    releases = sorted(catalog.software.values(), key=lambda r: (r.vgpu_branch, r.release))
+    gpu = catalog.gpus.get(design.hardware.gpu)
+    if gpu is None or not releases:
+        return (releases[-1] if releases else None), "the newest in the catalog"
+    listed = [r for r in releases if r.supports(gpu.architecture)]
+    if listed:
+        return listed[-1], (
+            f"the newest in the catalog that supports {gpu.architecture} GPUs such as the "
+            f"{gpu.name}"
+        )
+    unstated = [r for r in releases if r.supports(gpu.architecture) is None]
+    if unstated:
+        return unstated[-1], (
+            f"the newest in the catalog whose GPU list is not recorded; check that it "
+            f"supports the {gpu.name}"
+        )
+    return releases[-1], (
+        f"the newest in the catalog, although no release in it lists {gpu.architecture} GPUs "
+        f"such as the {gpu.name}"
+    )
 
 
 class SoftwarePlanner:
@@ -148,7 +175,7 @@ class SoftwarePlanner:
         self.workloads = workloads
         self.storage = storage
         self.rec = rec
-        self.release = choose_release(design, catalog)
+        self.release, self.release_reason = release_choice(design, catalog)
         used = [g for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
         self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in design.workloads}
         self.virtual = bool(self.modes & {SharingMode.VGPU, SharingMode.MIG})
@@ -581,11 +608,7 @@ class SoftwarePlanner:
         mmio = self.vm_mmio()
         checklist = self.checklist(mmio)
         if r is not None:
-            how = (
-                "as the design asks"
-                if self.d.platform.nvaie_release
-                else "the newest in the catalog"
-            )
+            how = self.release_reason
             self.rec.decide(
                 f"The platform runs {r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch}); "
                 "hosts and VMs take their drivers from the same release.",

@@ -387,6 +387,13 @@ class Hardware(Model):
     gpu: Ref
     server: Ref
     gpus_per_host: int = Field(ge=1, le=16)
+    cpu: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=120,
+        description="Processor, one of the server's CPU options by name; None takes the "
+        "server's usual AI build (the first listed).",
+    )
     nic: Ref | None = None
     nics_per_host: int = Field(default=1, ge=0, le=16)
     fabric: Fabric = Fabric.GBE_25
@@ -616,8 +623,9 @@ class Licensing(Model):
         default=None,
         ge=1,
         le=1024,
-        description="CPU cores per socket of the chosen servers, for per-core platform licences. "
-        f"The catalog does not know which CPU is ordered; unset assumes {DEFAULT_CORES_PER_SOCKET}.",
+        description="CPU cores per socket, overriding the chosen processor's count for per-core "
+        "platform licences. Unset: the processor's cores, or "
+        f"{DEFAULT_CORES_PER_SOCKET} when the catalog lists no processor for the server.",
     )
 
 

@@ -101,6 +101,7 @@ class HardwarePage(Page):
         self.gpu_flag.setObjectName("note")
         self.gpu_flag.setWordWrap(True)
         self.server = Choice()
+        self.cpu = Choice()
         self.gpus_per_host = int_spin(1, 16, 1)
         self.gpus_note = QLabel()
         self.gpus_note.setObjectName("muted")
@@ -110,6 +111,7 @@ class HardwarePage(Page):
         self.nvlink_note.setWordWrap(True)
         self.errors.add(f, "gpu", "GPU", self.gpu, below=self.gpu_flag)
         self.errors.add(f, "server", "Server", self.server)
+        self.errors.add(f, "cpu", "Processors", self.cpu)
         self.errors.add(f, "gpus_per_host", "GPUs per host", self.gpus_per_host, self.gpus_note)
         self.errors.add(f, "nvlink", "NVLink", self.nvlink, term="nvlink", below=self.nvlink_note)
         self.mixed = QCheckBox("Mixed-size vGPUs on one GPU")
@@ -158,7 +160,7 @@ class HardwarePage(Page):
         self.body.addLayout(columns)
         align_labels(*(b.layout() for b in self.findChildren(QGroupBox) if b is not specs_box))
 
-        for w in (self.gpu, self.server, self.fabric, self.rdma, self.nic, self.storage):
+        for w in (self.gpu, self.server, self.cpu, self.fabric, self.rdma, self.nic, self.storage):
             w.currentIndexChanged.connect(self._edited)
         for w in (self.gpus_per_host, self.nics_per_host):
             w.valueChanged.connect(self._edited)
@@ -242,6 +244,32 @@ class HardwarePage(Page):
     def _server(self) -> Server | None:
         return self.catalog.servers.get(str(self.server.get()))
 
+    def _fill_cpus(self, keep: str | None) -> None:
+        """The chosen server's processors; the first is its usual AI build and the default."""
+        server = self._server()
+        self.cpu.blockSignals(True)
+        self.cpu.clear()
+        options = server.cpu_options if server else []
+        if not options:
+            self.cpu.add("Not listed for this server (32 cores per socket assumed)", None)
+        for i, c in enumerate(options):
+            usual = "  ·  usual build" if i == 0 else ""
+            self.cpu.add(f"{c.name}  ·  {c.cores} cores{usual}", None if i == 0 else c.name)
+        keep = None if options and keep == options[0].name else keep
+        if keep is not None and self.cpu.index_of(keep) < 0:  # kept, so the check can name it
+            self.cpu.add(f"{keep}  ·  not sold with this server", keep)
+        self.cpu.put(keep)
+        if self.cpu.currentIndex() < 0:
+            self.cpu.setCurrentIndex(0)
+        self.cpu.setEnabled(self.cpu.count() > 1)
+        self.cpu.blockSignals(False)
+
+    def _cpu_text(self, server: Server) -> str:
+        cpu = server.cpu_option(self.cpu.get() if server is self._server() else None)
+        if cpu is None:
+            return server.cpu_family
+        return f"{server.sockets} × {cpu.name}, {cpu.cores} cores each"
+
     def _nic(self) -> Nic | None:
         return self.catalog.nics.get(str(self.nic.get()))
 
@@ -279,6 +307,7 @@ class HardwarePage(Page):
         if hw is None:
             self.gpu.setCurrentIndex(0)
         self._fill_servers(self._gpu(), hw.server if hw else None)
+        self._fill_cpus(hw.cpu if hw else None)
         if hw is None:  # a new design: the model's defaults for everything but the choices
             defaults = {
                 k: f.default for k, f in Hardware.model_fields.items() if not f.is_required()
@@ -311,6 +340,7 @@ class HardwarePage(Page):
         return {
             "gpu": self.gpu.get(),
             "server": self.server.get(),
+            "cpu": self.cpu.get(),
             "gpus_per_host": self.gpus_per_host.value(),
             "nic": self.nic.get(),
             "nics_per_host": self.nics_per_host.value(),
@@ -330,12 +360,14 @@ class HardwarePage(Page):
             self._loading = True
             try:
                 self._fill_servers(self._gpu(), str(self.server.get() or ""))
+                self._fill_cpus(None)
                 self._fit_to_gpu()
             finally:
                 self._loading = False
         elif sender is self.server:
             self._loading = True
             try:
+                self._fill_cpus(None)
                 self._fit_to_gpu()
             finally:
                 self._loading = False
@@ -547,7 +579,13 @@ class HardwarePage(Page):
                     f"{server.vendor} {server.model}",
                     [
                         ("Size", f"{server.rack_units}U, {server.sockets} sockets"),
-                        ("CPU", server.cpu_family),
+                        ("Processors", self._cpu_text(server)),
+                        (
+                            "Cooling",
+                            "liquid (facility water)"
+                            if server.cooling.value == "liquid"
+                            else "air",
+                        ),
                         ("PCIe", f"Gen {server.pcie_gen}, {server.pcie_topology.value}"),
                         ("Holds", f"{hold} of this GPU" if hold else "—"),
                         ("Power supplies", f"{server.psu_count} × {server.psu_w:,.0f} W"),
