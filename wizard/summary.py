@@ -55,7 +55,13 @@ def summary_lines(r: Result) -> list[str]:
             lines += [f"    {label.lower()}: {text}" for label, text in serving_rows(w.serving)]
         if w.sharing_mode and w.gpus_total:
             lines.append(
-                f"    {w.sharing_mode}: {w.slot_profile}; {_num(w.gpus_allocated, 'GPUs', 2)} "
+                f"    {w.sharing_mode}: {w.slot_profile}"
+                + (
+                    f" (vGPU type {w.vgpu_type})"
+                    if w.vgpu_type and w.vgpu_type != w.slot_profile
+                    else ""
+                )
+                + f"; {_num(w.gpus_allocated, 'GPUs', 2)} "
                 "after packing (the figure above counts whole GPUs)"
             )
     lines += _sharing_lines(r)

@@ -11,7 +11,9 @@ from reports.diagrams import charts
 from reports.numbers import num, pct
 from reports.sections import calculations
 from reports.story import Story
-from wizard.model.result import Packing
+from wizard.engine.sharing import LABELS
+from wizard.model.design import SharingMode
+from wizard.model.result import Packing, WorkloadResult
 
 PER_GPU_ROWS = 64  # above this many GPUs, identical layouts are grouped
 
@@ -108,4 +110,25 @@ def build(st: Story) -> list[Flowable] | None:
             )
         )
         flow.append(st.table(layout_rows(p), [0.6, 0.5, 1.3, 3.1, 2.6, 0.7], right=(5,)))
+        types = vgpu_type_rows(r.workloads)
+        if types:
+            flow += st.h3("vGPU types to assign")
+            flow.append(
+                st.p(
+                    "The vGPU type an administrator selects for each VM in vCenter. MIG-backed "
+                    "types name the MIG instance's compute slices and memory."
+                )
+            )
+            flow.append(st.table(types, [2.8, 2.2, 2.0, 1.8]))
     return flow
+
+
+def vgpu_type_rows(workloads: list[WorkloadResult]) -> list[list[str]]:
+    """One row per group whose VMs get a vGPU: time-sliced profiles and MIG-backed types."""
+    rows = [["Workload group", "Sharing mode", "vGPU type", "MIG instance"]]
+    for w in workloads:
+        if not w.vgpu_type or not w.gpus_total:
+            continue
+        mig = w.slot_profile if w.sharing_mode == SharingMode.MIG.value else "–"
+        rows.append([w.name, LABELS.get(w.sharing_mode or "", ""), w.vgpu_type, mig or "–"])
+    return rows if len(rows) > 1 else []

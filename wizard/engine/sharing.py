@@ -257,6 +257,20 @@ class ModePacking:
     profile_by_workload: dict[str, str]
 
 
+def vgpu_type(gpu: Gpu, mode: SharingMode, profile: str | None) -> str | None:
+    """The vGPU type a VM is given: a time-sliced profile by its own name; a MIG instance as
+    NVIDIA's MIG-backed vGPU type (NVIDIA AI Enterprise, 'Virtual GPU Types for Supported
+    GPUs'); None for passthrough and remote GPUs."""
+    if profile is None:
+        return None
+    if mode is SharingMode.VGPU:
+        return profile
+    if mode is SharingMode.MIG and gpu.mig is not None:
+        p = next((x for x in gpu.mig.profiles if x.name == profile), None)
+        return gpu.mig_vgpu_type(p) if p is not None else None
+    return None
+
+
 def pack(
     design: Design,
     gpu: Gpu,

@@ -58,11 +58,16 @@ def _profile_decisions(
         need = w.memory_gb.total
         one = w.gpus_per_replica == 1
         if g.sharing_mode is SharingMode.MIG and w.slot_profile:
+            given = (
+                f", given to its VM as the MIG-backed vGPU type {w.vgpu_type}"
+                if w.vgpu_type
+                else ""
+            )
             rec.decide(
-                f"{g.name}: each member runs in a {w.slot_profile} MIG instance."
+                f"{g.name}: each member runs in a {w.slot_profile} MIG instance{given}."
                 if one
                 else f"{g.name}: each member's {w.gpus_per_replica} GPUs are full-GPU "
-                f"{w.slot_profile} MIG instances.",
+                f"{w.slot_profile} MIG instances{given}.",
                 f"The smallest instance holding {need:,.1f} GB and the group's compute share on "
                 f"the {gpu.name}, at one of NVIDIA's valid placements"
                 if one

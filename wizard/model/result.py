@@ -158,6 +158,11 @@ class WorkloadResult(Out):
     slot_profile: str | None = Field(
         default=None, description="vGPU profile, MIG profile, 'whole GPU' or 'GPU share'"
     )
+    vgpu_type: str | None = Field(
+        default=None,
+        description="The vGPU type an administrator assigns to each VM: the time-sliced "
+        "profile, or the MIG-backed type of the MIG instance (e.g. H100-3-40C)",
+    )
     gpus_allocated: float | None = Field(
         default=None, description="Physical GPUs this group takes after packing (fractions add up)"
     )

@@ -275,7 +275,10 @@ class ReviewPage(Page):
             layout = f"{w.replicas:,} × {w.gpus_per_replica} GPU"
             if w.layout:
                 layout += f" (TP {w.layout.tensor_parallel} × PP {w.layout.pipeline_parallel})"
-            sharing = " ".join(x for x in (w.sharing_mode, w.slot_profile) if x) or "—"
+            profile = w.slot_profile
+            if w.vgpu_type and w.vgpu_type != profile:
+                profile = f"{w.vgpu_type} ({profile})"
+            sharing = " ".join(x for x in (w.sharing_mode, profile) if x) or "—"
             if w.gpus_allocated is not None:
                 sharing += f" · {w.gpus_allocated:,.2f} GPUs packed"
             cells = [

@@ -1,0 +1,50 @@
+"""The vGPU type an administrator assigns to a VM. MIG-backed vGPU types are named
+<board prefix>-<compute slices>-<memory GB>C, media-extension instances end in CME (NVIDIA AI
+Enterprise, 'Virtual GPU Types for Supported GPUs', MIG-backed C-series tables, e.g. H100-1-10C,
+H100-3-40C, A100-1-5C, A100DX-7-80C, H100XM-1-10CME)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.engine.sharing import vgpu_type
+from wizard.engine.size import size
+from wizard.io import design_from_dict
+from wizard.model.design import SharingMode
+
+
+@pytest.mark.parametrize(
+    ("gpu_id", "profile", "expected"),
+    [
+        ("h100-pcie-80gb", "1g.10gb", "H100-1-10C"),  # named in NVIDIA's H100 PCIe table
+        ("h100-pcie-80gb", "3g.40gb", "H100-3-40C"),
+        ("a100-pcie-40gb", "1g.5gb", "A100-1-5C"),
+        ("a100-sxm4-80gb", "7g.80gb", "A100DX-7-80C"),
+        ("h100-sxm5-80gb", "1g.10gb+me", "H100XM-1-10CME"),
+    ],
+)
+def test_mig_backed_vgpu_type_names(catalog, gpu_id, profile, expected):
+    assert vgpu_type(catalog.gpus[gpu_id], SharingMode.MIG, profile) == expected
+
+
+def test_time_sliced_profiles_keep_their_name_and_whole_gpus_have_none(catalog):
+    gpu = catalog.gpus["h100-pcie-80gb"]
+    assert vgpu_type(gpu, SharingMode.VGPU, "H100-20C") == "H100-20C"
+    assert vgpu_type(gpu, SharingMode.PASSTHROUGH, "whole GPU") is None
+    assert vgpu_type(gpu, SharingMode.REMOTE, "GPU share") is None
+    assert vgpu_type(gpu, SharingMode.MIG, "9g.99gb") is None  # not one of its profiles
+
+
+def test_a_mig_gpu_without_vgpu_types_names_none(catalog):
+    gpu = catalog.gpus["h100-pcie-80gb"].model_copy(update={"vgpu": None})
+    assert vgpu_type(gpu, SharingMode.MIG, "1g.10gb") is None
+
+
+def test_mig_groups_carry_the_type_to_the_result_and_the_decision(catalog):
+    r = size(design_from_dict(design_dict("mig-shared")), catalog)
+    for w in r.workloads:
+        assert w.slot_profile and w.vgpu_type
+        g, mem = w.slot_profile.split(".")[0].removesuffix("g"), w.slot_profile.split(".")[1]
+        assert w.vgpu_type == f"H100-{g}-{mem.removesuffix('gb')}C"
+        assert any(w.vgpu_type in d.text for d in r.decisions)
