@@ -126,7 +126,7 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
     needs = [
         n
         for n, on in (
-            ("hardware isolation", cons.isolation_required),
+            ("performance isolation", cons.isolation_required),
             ("live migration", cons.live_migration_required),
             ("remote GPU access acceptable", cons.remote_ok),
         )

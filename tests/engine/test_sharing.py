@@ -165,7 +165,12 @@ def test_constraints_mark_modes_unavailable(catalog):
     rows = {m.mode: m for m in r.sharing_comparison}
     assert rows["mig"].available and rows["passthrough"].available
     assert not rows["vgpu"].available
-    assert "requires hardware isolation" in rows["vgpu"].reason
+    assert "requires performance isolation" in rows["vgpu"].reason
+    # Time-sliced vGPU isolates memory and faults (own framebuffer per VM); what it does not
+    # isolate is performance. MIG isolates all three in hardware.
+    assert rows["vgpu"].isolation.startswith("Memory and faults: isolated")
+    assert "Performance: not isolated" in rows["vgpu"].isolation
+    assert "performance: isolated in hardware" in rows["mig"].isolation
     assert "does not accept remote GPUs" in rows["remote"].reason
     live = size(_design("llm-serving"), catalog)
     assert (

@@ -412,7 +412,7 @@ def mode_problems(mode: SharingMode, design: Design, gpu: Gpu) -> list[str]:
         c = g.constraints
         why = []
         if c.isolation_required and mode in (SharingMode.VGPU, SharingMode.REMOTE):
-            why.append("requires hardware isolation")
+            why.append("requires performance isolation")
         if c.live_migration_required and mode is SharingMode.PASSTHROUGH:
             why.append("requires live migration")
         if mode is SharingMode.REMOTE and not c.remote_ok:
@@ -444,7 +444,8 @@ def _properties(mode: str, modes: set[SharingMode]) -> tuple[str, str, str, str,
         )
     if mode == SharingMode.VGPU.value:
         return (
-            "Framebuffer isolated; compute time-sliced between vGPUs (no fault isolation)",
+            "Memory and faults: isolated (each VM has its own framebuffer). Performance: not "
+            "isolated (compute is time-sliced, so a busy neighbour adds latency)",
             "Yes (vGPU vMotion)",
             "VMs move away for maintenance; after a failure they restart where a matching "
             "vGPU profile is free",
@@ -453,7 +454,8 @@ def _properties(mode: str, modes: set[SharingMode]) -> tuple[str, str, str, str,
         )
     if mode == SharingMode.MIG.value:
         return (
-            "Hardware: dedicated compute slices, memory and cache per instance",
+            "Memory, faults and performance: isolated in hardware (dedicated compute slices, "
+            "memory, cache and memory bandwidth per instance: guaranteed quality of service)",
             "Yes with MIG-backed vGPU on releases that support its migration (check the release)",
             "VMs restart where a matching MIG instance can be placed; placements can fragment",
             "vSphere; NVIDIA AI Enterprise per GPU",
@@ -461,7 +463,7 @@ def _properties(mode: str, modes: set[SharingMode]) -> tuple[str, str, str, str,
              "GPU needs its instances idle"],
         )  # fmt: skip
     return (
-        "None between users of a pooled GPU beyond memory partitioning",
+        "Memory partitioned between users of a pooled GPU; performance not isolated",
         "Client VMs: yes (no local GPU); GPU server VMs use passthrough",
         "Clients reconnect to surviving pool servers; pool capacity drops with the failed host",
         "vSphere Bitfusion (end of availability) or an equivalent product",

@@ -74,14 +74,15 @@ TERMS: dict[str, str] = {
     "of one GPU.",
     "gpus_per_job": "Whole GPUs one user or job needs at once.",
     "concurrency": "The share of users or jobs active at the same time; idle ones need no GPU.",
-    "isolation_required": "The group must not share a GPU's compute or memory path with others: "
-    "only passthrough or MIG give that.",
+    "isolation_required": "The group needs guaranteed performance: no other VM may take its share "
+    "of compute or memory bandwidth. Time-sliced vGPU isolates memory and faults but shares "
+    "compute, so only passthrough or MIG give that.",
     "live_migration_required": "VMs must move between hosts while running (vMotion), for "
     "maintenance without downtime; passthrough GPUs cannot.",
     "remote_ok": "The group may use GPUs over the network from a shared pool "
     "(Bitfusion-style), at some latency cost.",
     "sharing_mode": "How VMs get GPUs: whole GPUs (passthrough), time-sliced vGPU, MIG slices "
-    "with hardware isolation, or a remote GPU pool.",
+    "with hardware-isolated performance, or a remote GPU pool.",
     "passthrough": "The VM owns whole physical GPUs through (Dynamic) DirectPath I/O: full speed "
     "and isolation, no live migration.",
     "vgpu": "NVIDIA vGPU time-slices a GPU among VMs with fixed memory profiles; VMs can live-migrate.",

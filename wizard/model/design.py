@@ -336,8 +336,9 @@ class WorkloadGroup(Model):
             SharingMode.REMOTE,
         ):
             raise ValueError(
-                f"sharing_mode '{self.sharing_mode.value}' does not give hardware isolation, "
-                "which this group requires (use passthrough or mig)"
+                f"sharing_mode '{self.sharing_mode.value}' shares the GPU's compute between "
+                "VMs, so it cannot give the performance isolation this group requires (use "
+                "passthrough or mig)"
             )
         if (
             self.constraints.live_migration_required

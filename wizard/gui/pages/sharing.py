@@ -57,7 +57,7 @@ def mode_reason(mode: SharingMode, group: WorkloadGroup, gpu: Gpu | None) -> str
     if mode is SharingMode.PASSTHROUGH and c.live_migration_required:
         return "passthrough VMs cannot live-migrate, which this group requires"
     if mode in (SharingMode.VGPU, SharingMode.REMOTE) and c.isolation_required:
-        return "no hardware isolation, which this group requires"
+        return "no performance isolation (compute is shared), which this group requires"
     if mode is SharingMode.REMOTE and not c.remote_ok:
         return "the group does not accept remote GPUs (see its constraints)"
     if gpu is not None and mode is SharingMode.MIG and not gpu.mig_capable:
@@ -305,7 +305,7 @@ def _constraints(g: WorkloadGroup) -> str:
     c = g.constraints
     out = []
     if c.isolation_required:
-        out.append("isolation")
+        out.append("performance isolation")
     if c.live_migration_required:
         out.append("live migration")
     if c.remote_ok:

@@ -347,7 +347,7 @@ class WorkloadEditor(QWidget):
         # -- constraints
         box = QGroupBox("Constraints and sharing")
         f = _form(box)
-        self.isolation = QCheckBox("Hardware isolation required (passthrough or MIG only)")
+        self.isolation = QCheckBox("Performance isolation required (passthrough or MIG only)")
         self.migration = QCheckBox("Live migration (vMotion) required")
         self.remote_ok = QCheckBox("Remote (network-attached) GPUs acceptable")
         for w, key in (
