@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from wizard.engine import sources
+from wizard.engine.compat import PAIF_LICENCE
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
@@ -212,6 +213,35 @@ def _licences(
                 qty,
                 unit,
                 x.source,
+            )
+        )
+    paif = catalog.licences.get(PAIF_LICENCE)
+    if design.platform.private_ai_foundation and paif is not None:
+        cores, whence = _cores_per_socket(design, server, paif, rec)
+        qty = int(
+            rec.expr(
+                "bom.private_ai_core_licences",
+                Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)"),
+                {
+                    "hosts": t.hosts,
+                    "sockets": server.sockets,
+                    "cores_per_socket": cores,
+                    "minimum_per_cpu": paif.min_units,
+                },
+                "core licences",
+                f"{paif.source}; cores per socket: {whence}",
+            )
+        )
+        out.append(
+            _line(
+                Cat.LICENCE,
+                f"licence:{paif.id}",
+                paif.part_number,
+                f"{_named(paif)} on the GPU hosts ({paif.unit.value}, minimum {paif.min_units}; "
+                f"{paif.term})",
+                qty,
+                "core licence",
+                paif.source,
             )
         )
     return out

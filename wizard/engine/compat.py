@@ -21,7 +21,15 @@ from wizard.model.catalog import (
     SwitchKind,
     max_boards,
 )
-from wizard.model.design import FABRIC_GBPS, Design, Fabric, FineTuningMethod, Rdma, SharingMode
+from wizard.model.design import (
+    FABRIC_GBPS,
+    Design,
+    Fabric,
+    FineTuningMethod,
+    Rdma,
+    SharingMode,
+    VsphereRelease,
+)
 
 T = TypeVar("T")
 
@@ -77,6 +85,7 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
             )
         )
     _lookup(catalog.licences, lic.platform, "licensing.platform", "licence", out)
+    out += _private_ai_problems(design)
     for i, group in enumerate(design.workloads):
         if group.model is not None and group.model.preset is not None:
             _lookup(
@@ -196,6 +205,14 @@ def _mixed_size_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Pro
     first = gpu.vgpu.mixed_size_min_release if gpu.vgpu else None
     if not design.hardware.vgpu_mixed_sizes or first is None:
         return []
+    if design.platform.vsphere is VsphereRelease.V8_0:
+        return [
+            Problem(
+                "hardware.vgpu_mixed_sizes",
+                "mixed-size vGPUs need vSphere 8.0 Update 3 or later; the hosts run vSphere 8.0: "
+                "plan Update 3 or VMware Cloud Foundation 9, or one vGPU size per GPU",
+            )
+        ]
     try:
         release = choose_release(design, catalog)
     except DesignError:
@@ -210,6 +227,35 @@ def _mixed_size_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Pro
             "later, or one vGPU size per GPU",
         )
     ]
+
+
+PAIF_LICENCE = "vmware-paif"
+VCF_LICENCE = "vmware-vcf"
+
+
+def _private_ai_problems(design: Design) -> list[Problem]:
+    """VMware Private AI Foundation with NVIDIA is an add-on to a VMware Cloud Foundation
+    subscription, and its NVIDIA half is NVIDIA AI Enterprise licensed per GPU."""
+    if not design.platform.private_ai_foundation:
+        return []
+    out = []
+    if design.licensing.platform != VCF_LICENCE:
+        out.append(
+            Problem(
+                "platform.private_ai_foundation",
+                "Private AI Foundation with NVIDIA is an add-on to VMware Cloud Foundation; the "
+                f"platform licence is '{design.licensing.platform or 'none'}': license VCF",
+            )
+        )
+    if design.licensing.gpu_software is None:
+        out.append(
+            Problem(
+                "platform.private_ai_foundation",
+                "Private AI Foundation with NVIDIA needs NVIDIA AI Enterprise on every GPU; the "
+                "design leaves the GPU licence out",
+            )
+        )
+    return out
 
 
 def _release_gpu_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Problem]:

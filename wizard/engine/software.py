@@ -9,7 +9,7 @@ from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder, some
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
-from wizard.model.design import Design, KubernetesPlatform, Rdma, SharingMode
+from wizard.model.design import VSPHERE_LABELS, Design, KubernetesPlatform, Rdma, SharingMode
 from wizard.model.platform import (
     ChecklistItem,
     ServerCertification,
@@ -205,6 +205,22 @@ class SoftwarePlanner:
                 )
             )
 
+        add(
+            "VMware vSphere (ESXi hosts, vCenter)",
+            "esxi-host",
+            VSPHERE_LABELS[self.d.platform.vsphere],
+            "Every GPU host; vGPU needs vSphere Enterprise Plus or VMware Cloud Foundation",
+            "Design input: platform release; VMware licences catalog",
+        )
+        if self.d.platform.private_ai_foundation:
+            add(
+                "VMware Private AI Foundation with NVIDIA (VCF add-on)",
+                "licensing",
+                VSPHERE_LABELS[self.d.platform.vsphere],
+                "Licensed per core on the GPU hosts beside VCF and assigned to the GPU workload "
+                "domain; the NVIDIA half is the NVIDIA AI Enterprise subscription below",
+                "VMware licences catalog, vmware-paif (see its source)",
+            )
         add(
             "NVIDIA AI Enterprise subscription",
             "licensing",

@@ -74,6 +74,8 @@ TERMS: dict[str, str] = {
     "of one GPU.",
     "gpus_per_job": "Whole GPUs one user or job needs at once.",
     "concurrency": "The share of users or jobs active at the same time; idle ones need no GPU.",
+    "private_ai_foundation": "The VMware Cloud Foundation add-on for private AI, licensed per "
+    "core on the GPU hosts; it needs VCF and NVIDIA AI Enterprise on every GPU.",
     "isolation_required": "The group needs guaranteed performance: no other VM may take its share "
     "of compute or memory bandwidth. Time-sliced vGPU isolates memory and faults but shares "
     "compute, so only passthrough or MIG give that.",

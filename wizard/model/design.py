@@ -592,16 +592,39 @@ class KubernetesPlatform(StrEnum):
     UPSTREAM = "upstream"  # upstream Kubernetes on VMs
 
 
+class VsphereRelease(StrEnum):
+    V8_0 = "8.0"  # vSphere 8.0 before Update 3
+    V8_0_U3 = "8.0u3"
+    V9_0 = "9.0"  # VMware Cloud Foundation 9 (ESXi 9.0)
+
+
+VSPHERE_LABELS = {
+    VsphereRelease.V8_0: "vSphere 8.0 (before Update 3)",
+    VsphereRelease.V8_0_U3: "vSphere 8.0 Update 3",
+    VsphereRelease.V9_0: "VMware Cloud Foundation 9 (vSphere 9.0)",
+}
+
+
 class PlatformChoice(Model):
     """The software platform the GPUs are consumed through."""
 
+    vsphere: VsphereRelease = Field(
+        default=VsphereRelease.V9_0,
+        description="vSphere release of the GPU hosts; mixed-size vGPU needs 8.0 Update 3 or later.",
+    )
+    private_ai_foundation: bool = Field(
+        default=False,
+        description="VMware Private AI Foundation with NVIDIA, the add-on to VMware Cloud "
+        "Foundation licensed per core beside VCF (NVIDIA AI Enterprise stays per GPU).",
+    )
     kubernetes: KubernetesPlatform = Field(
         default=KubernetesPlatform.NONE,
         description="Kubernetes on the VMs, which decides how the NVIDIA operators are installed.",
     )
     nvaie_release: Ref | None = Field(
         default=None,
-        description="NVIDIA AI Enterprise release (software catalog id); None picks the newest.",
+        description="NVIDIA AI Enterprise release (software catalog id); None picks the newest "
+        "that supports the design's GPU.",
     )
 
 

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -23,7 +24,14 @@ from wizard.gui.terms import tip
 from wizard.gui.widgets.inputs import Choice
 from wizard.gui.widgets.workload_editor import KIND_SHORT, MODE_LABELS
 from wizard.model.catalog import Gpu
-from wizard.model.design import KubernetesPlatform, PlatformChoice, SharingMode, WorkloadGroup
+from wizard.model.design import (
+    VSPHERE_LABELS,
+    KubernetesPlatform,
+    PlatformChoice,
+    SharingMode,
+    VsphereRelease,
+    WorkloadGroup,
+)
 
 KUBERNETES_LABELS = {
     KubernetesPlatform.NONE: "None: GPUs used directly in VMs",
@@ -111,12 +119,20 @@ class SharingPage(Page):
         pbox.addLayout(pf2, 1)
         self.platform_errors = FormErrors()
         self.kubernetes = Choice.of(KubernetesPlatform, KUBERNETES_LABELS)
-        self.release = Choice([("The newest in the catalog", None)])
+        self.vsphere = Choice.of(VsphereRelease, VSPHERE_LABELS)
+        self.paif = QCheckBox("VMware Private AI Foundation with NVIDIA")
+        self.release = Choice([("The newest that supports the GPU", None)])
         for r in sorted(catalog.software.values(), key=lambda r: r.release, reverse=True):
             self.release.add(f"{r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch})", r.id)
         row = QHBoxLayout()
         self.platform_errors.add(pf, "kubernetes", "Kubernetes", self.kubernetes)
         self.platform_errors.add(pf2, "nvaie_release", "NVIDIA AI Enterprise", self.release)
+        self.platform_errors.add(pf, "vsphere", "vSphere", self.vsphere)
+        self.platform_errors.add(
+            pf2, "private_ai_foundation", "Private AI", self.paif, term="private_ai_foundation"
+        )
+        self.vsphere.currentIndexChanged.connect(self._platform_edited)
+        self.paif.toggled.connect(self._platform_edited)
         self.kubernetes.currentIndexChanged.connect(self._platform_edited)
         self.release.currentIndexChanged.connect(self._platform_edited)
         row.addWidget(platform)
@@ -153,6 +169,8 @@ class SharingPage(Page):
         platform: PlatformChoice = self.doc.get("platform")
         self.kubernetes.put(platform.kubernetes)
         self.release.put(platform.nvaie_release)
+        self.vsphere.put(platform.vsphere)
+        self.paif.setChecked(platform.private_ai_foundation)
         groups: list[WorkloadGroup] = self.doc.get("workloads")
         gpu = self._gpu()
         for old in self.combos:
@@ -187,7 +205,12 @@ class SharingPage(Page):
             return
         try:
             choice = PlatformChoice.model_validate(
-                {"kubernetes": self.kubernetes.get(), "nvaie_release": self.release.get()}
+                {
+                    "kubernetes": self.kubernetes.get(),
+                    "nvaie_release": self.release.get(),
+                    "vsphere": self.vsphere.get(),
+                    "private_ai_foundation": self.paif.isChecked(),
+                }
             )
         except ValidationError as exc:
             self.platform_errors.show(error_items(exc))
@@ -238,7 +261,17 @@ class SharingPage(Page):
                 index = int(p.field[len("workloads[") : p.field.index("]")])
                 name = groups[index].name if index < len(groups) else p.field
                 lines.append(f"{name}: {p.message}")
-        self._problems = lines
+        platform = [
+            (p.field.removeprefix("platform."), p.message)
+            for p in self.live.compat
+            if p.field.startswith("platform.")
+        ]
+        if platform:
+            platform_lines = self.platform_errors.show(platform)
+        else:
+            platform_lines = []
+            self.platform_errors.clear()
+        self._problems = lines + platform_lines
         self.mode_errors.setText("\n".join(lines))
         self.mode_errors.setVisible(bool(lines))
         self._show_comparison()
