@@ -9,6 +9,7 @@ from tests.engine.conftest import calc, design_dict
 from wizard.engine.power import BTU_PER_HOUR_PER_W
 from wizard.engine.size import size
 from wizard.io import design_from_dict
+from wizard.model.catalog import Cooling
 
 
 def _sized(catalog, name: str, catalog_override=None, **sections):
@@ -133,3 +134,19 @@ def test_rack_domain_larger_than_a_rack_holds(catalog):
 def test_whole_rack_loss_beyond_host_ha_is_noted(sized):
     (w,) = [w for w in sized["starter"].warnings if w.code == "rack-failure-exceeds-ha"]
     assert w.severity == "info"
+
+
+def test_liquid_cooled_hosts_are_flagged_with_their_rack_density(catalog):
+    """A liquid-cooled server needs facility water and coolant distribution units; the warning
+    gives the densest rack's draw so the facility can check it. Air-cooled: no such warning."""
+    air = _sized(catalog, "llm-serving")
+    assert "liquid-cooled-hosts" not in _codes(air)
+    server = catalog.servers["dell-xe9680"].model_copy(update={"cooling": Cooling.LIQUID})
+    liquid_catalog = catalog.model_copy(
+        update={"servers": {**catalog.servers, "dell-xe9680": server}}
+    )
+    r = _sized(catalog, "llm-serving", liquid_catalog)
+    (w,) = [w for w in r.warnings if w.code == "liquid-cooled-hosts"]
+    densest = max(rack.power_w for rack in r.racks.racks if rack.hosts)
+    assert f"{densest / 1000:,.1f} kW" in w.message
+    assert "facility water" in w.message

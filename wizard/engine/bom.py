@@ -13,6 +13,7 @@ from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 from wizard.model.catalog import (
     Catalog,
+    Cooling,
     FormFactor,
     Gpu,
     Licence,
@@ -50,7 +51,8 @@ def bill_of_materials(
             f"server:{server.id}",
             "",
             f"{server.vendor} {server.model}, {server.sockets} x {processors}, "
-            f"{server.rack_units}U, configured for {hw.gpus_per_host} x {gpu.name} "
+            f"{server.rack_units}U{', liquid-cooled' if server.cooling == Cooling.LIQUID else ''}, "
+            f"configured for {hw.gpus_per_host} x {gpu.name} "
             "(configure-to-order: memory, drives and its own network ports per vendor quote)",
             t.hosts,
             "each",

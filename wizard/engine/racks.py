@@ -9,7 +9,7 @@ from wizard.engine import sources
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
-from wizard.model.catalog import Server
+from wizard.model.catalog import Cooling, Server
 from wizard.model.design import Design, FailureDomain
 from wizard.model.result import Severity
 
@@ -140,6 +140,16 @@ def racks(
             "rack-power-over-limit",
             f"{len(over)} rack(s) ({names}) draw over the {a.max_rack_power_kw:g} kW limit, "
             f"up to {worst.power_w:,.0f} W ({worst.name})",
+        )
+    if hosts and server.cooling == Cooling.LIQUID:
+        densest = max((r.power_w for r in out if r.hosts), default=0.0)
+        rec.warn(
+            "liquid-cooled-hosts",
+            f"The {server.vendor} {server.model} is liquid-cooled: its racks need facility water "
+            f"and coolant distribution units, and the densest rack draws {densest / 1000:,.1f} kW "
+            f"(the rack power limit is {a.max_rack_power_kw:g} kW; liquid-cooled racks are "
+            "usually planned far above air-cooled ones, so set it to the facility's figure)",
+            Severity.INFO,
         )
     if hosts:
         reason = {
