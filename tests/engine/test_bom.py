@@ -123,8 +123,10 @@ def test_licences_can_be_left_out_or_changed(catalog):
     assert set(_qty(r, "licence")) == {"licence:vmware-vvf"}
 
 
-def test_prices_by_item_or_part_number_with_totals_per_category(sized):
-    bom = sized["enterprise"].bom
+def test_prices_by_item_or_part_number_with_totals_per_category(catalog):
+    doc = design_dict("enterprise")
+    doc["licensing"] = {"cores_per_socket": 32}  # 8 hosts x 2 sockets x 32 cores = 512
+    bom = size(design_from_dict(doc), catalog).bom
     prices = PriceList(
         currency="EUR",
         prices={"server:dell-c4140": 10.0, "MCX516A-CCAT": 2.5, "licence:vmware-vcf": 1.0},
