@@ -28,6 +28,26 @@ def test_passthrough_on_an_nvswitch_board_is_flagged(catalog):
     assert "time-sliced full-framebuffer vGPUs" in found["hgx-passthrough-unsupported"]
 
 
+def test_mig_backed_vgpu_on_an_nvswitch_board_is_flagged(catalog):
+    """NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch': "Only time-sliced vGPUs are supported.
+    MIG-backed vGPUs are not supported." The same group on an H100 PCIe server is not flagged."""
+    doc = design_dict("mig-shared")
+    assert "hgx-mig-vgpu-unsupported" not in codes(doc, catalog)  # R760xa, PCIe: no NVSwitch
+    doc["hardware"].update(gpu="h100-sxm5-80gb", server="dell-xe9680", gpus_per_host=8)
+    found = codes(doc, catalog)
+    assert "hgx-mig-vgpu-unsupported" in found
+    assert "MIG-backed vGPU" in found["hgx-mig-vgpu-unsupported"]
+
+
+def test_a_member_larger_than_a_host_is_one_vm_per_host(catalog):
+    """A VM runs on one host: a 16-GPU member on 8-GPU hosts is two 8-GPU VMs, never one VM of
+    16 GPUs."""
+    r = size(design_from_dict(design_dict("gpt3-175b")), catalog)
+    (text,) = [d.text for d in r.decisions if "vGPU profile" in d.text]
+    assert "2 VMs of 8 GPUs, one per host" in text
+    assert "each of its 16 GPUs" not in text
+
+
 def test_passthrough_without_nvswitch_is_not_flagged(catalog):
     """The 4-GPU HGX A100 board (XE8545) links its GPUs directly, without NVSwitch."""
     doc = design_dict("gpt3-175b")

@@ -56,6 +56,14 @@ def platform_rules(
                 f"full-framebuffer vGPUs (sharing mode: time-sliced vGPU) instead ({NVSWITCH_SOURCE})",
                 Severity.ERROR,
             )
+        if board and g.sharing_mode is SharingMode.MIG:
+            rec.warn(
+                "hgx-mig-vgpu-unsupported",
+                f"{g.name}: MIG-backed vGPU on an NVSwitch board ({server.vendor} "
+                f"{server.model}) is not supported under vSphere; use time-sliced vGPU, or a "
+                f"PCIe server for MIG ({NVSWITCH_SOURCE})",
+                Severity.ERROR,
+            )
         if board and vm_gpus not in FABRIC_MANAGER_PARTITIONS:
             rec.warn(
                 "hgx-vm-size",

@@ -74,9 +74,19 @@ def _profile_decisions(
                 else "A member needing several whole GPUs gets full-GPU instances",
             )
         elif g.sharing_mode is SharingMode.VGPU and w.slot_profile:
+            gph = design.hardware.gpus_per_host
+            vms = -(-w.gpus_per_replica // gph)  # a VM lives on one host
+            if one:
+                what = "."
+            elif vms == 1:
+                what = f" on each of its {w.gpus_per_replica} GPUs."
+            else:
+                what = (
+                    f" on each GPU; a member's {w.gpus_per_replica} GPUs are {vms} VMs of "
+                    f"{gph} GPUs, one per host, since a VM runs on one host."
+                )
             rec.decide(
-                f"{g.name}: each VM gets the {w.slot_profile} vGPU profile"
-                + ("." if one else f" on each of its {w.gpus_per_replica} GPUs."),
+                f"{g.name}: each VM gets the {w.slot_profile} vGPU profile" + what,
                 f"The smallest C-series profile with at least {need:,.1f} GB of framebuffer"
                 if one
                 else "Multi-vGPU VMs use full-framebuffer profiles, which every vGPU-capable GPU "
