@@ -74,6 +74,7 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
     if gpu is not None:
         out += _mixed_size_problems(design, catalog, gpu)
         out += _release_gpu_problems(design, catalog, gpu)
+        out += _mig_time_slicing_problems(design, catalog, gpu)
     out += _method_problems(design, catalog)
     lic = design.licensing
     gpu_lic = _lookup(catalog.licences, lic.gpu_software, "licensing.gpu_software", "licence", out)
@@ -256,6 +257,40 @@ def _private_ai_problems(design: Design) -> list[Problem]:
             )
         )
     return out
+
+
+def _mig_time_slicing_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Problem]:
+    """Time-sliced, MIG-backed vGPU needs a GPU with such vGPU types (Blackwell boards) and a
+    release that offers it on the GPU's architecture."""
+    from wizard.engine.software import choose_release
+
+    if not design.hardware.mig_time_slicing:
+        return []
+    types = gpu.vgpu.mig_time_sliced if gpu.vgpu else []
+    if not types:
+        return [
+            Problem(
+                "hardware.mig_time_slicing",
+                f"the {gpu.name} has no time-sliced MIG-backed vGPU types; give each VM a MIG "
+                "instance of its own, or choose a GPU that has them (e.g. RTX PRO 6000 Blackwell "
+                "Server Edition)",
+            )
+        ]
+    try:
+        release = choose_release(design, catalog)
+    except DesignError:
+        return []  # the unknown release is reported on its own
+    if release is None or gpu.architecture in release.mig_time_sliced_architectures:
+        return []
+    return [
+        Problem(
+            "hardware.mig_time_slicing",
+            f"{release.name} does not time-slice vGPUs inside a MIG instance on "
+            f"{gpu.architecture} GPUs (from NVIDIA vGPU "
+            f"{gpu.vgpu.mig_time_sliced_min_release if gpu.vgpu else '19.0'}): choose a "
+            "release that does, or one VM per MIG instance",
+        )
+    ]
 
 
 def _release_gpu_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Problem]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from wizard.engine import mig, vgpu
 from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
@@ -87,6 +87,8 @@ class SlotSpec:
     share: float
     demand: float
     whole: bool
+    users: int = 1  # members sharing the slot: several on a time-sliced MIG instance
+    vgpu_type: str | None = None  # the time-sliced MIG-backed vGPU type, when time-sliced
 
 
 def needs(design: Design, gpu: Gpu, workloads: list[WorkloadResult]) -> list[Need]:
@@ -150,8 +152,34 @@ def _inference_load(group: WorkloadGroup, w: WorkloadResult) -> float:
     return min(1.0, met[0].target / (s.tokens_per_s_per_replica * w.replicas))
 
 
-def slot_for(mode: SharingMode, need: Need, gpu: Gpu) -> SlotSpec:
-    """The slot one GPU of a member takes under ``mode``."""
+def _time_sliced_mig(need: Need, gpu: Gpu) -> SlotSpec | None:
+    """The MIG instance several members share by time slices (time-sliced, MIG-backed vGPU),
+    when that costs a member less of the GPU than an instance of its own: the type must hold
+    the member's memory and the instance's compute must cover the members' summed compute.
+    NVIDIA AI Enterprise, 'Choosing a vGPU Mode for Inference': hard boundaries between tenant
+    groups and more than one light workload per MIG slice."""
+    if gpu.vgpu is None or gpu.mig is None or need.gpus > 1:
+        return None
+    instances = {p.name: p for p in gpu.mig.profiles}
+    best: tuple[float, SlotSpec] | None = None
+    for t in gpu.vgpu.mig_time_sliced:
+        inst = instances[t.mig_profile]
+        sh = mig.share(gpu, inst)
+        k = t.max_per_instance
+        if t.framebuffer_gb + 1e-9 < need.memory_gb or k * need.compute > sh + 1e-9:
+            continue
+        spec = SlotSpec(
+            need.workload, "mig", inst.name, inst.memory_gb, sh, sh,
+            min(1.0, k * need.demand), False, users=k, vgpu_type=t.name,
+        )  # fmt: skip
+        if best is None or sh / k < best[0] - 1e-12:
+            best = (sh / k, spec)
+    return best[1] if best else None
+
+
+def slot_for(mode: SharingMode, need: Need, gpu: Gpu, mig_time_slicing: bool = False) -> SlotSpec:
+    """The slot one GPU of a member takes under ``mode``; with ``mig_time_slicing`` a MIG slot
+    may be an instance several members share by time slices."""
     whole = SlotSpec(need.workload, "whole", None, gpu.memory_gb, 1.0, 1.0, need.demand, True)
     multi = need.gpus > 1
     if mode is SharingMode.PASSTHROUGH:
@@ -176,7 +204,11 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu) -> SlotSpec:
         p = p or mig.full_profile(gpu)
         assert p is not None, "MIG mode is offered only on MIG-capable GPUs"
         sh = mig.share(gpu, p)
-        return SlotSpec(need.workload, "mig", p.name, p.memory_gb, sh, sh, need.demand, multi)
+        own = SlotSpec(need.workload, "mig", p.name, p.memory_gb, sh, sh, need.demand, multi)
+        shared = _time_sliced_mig(need, gpu) if mig_time_slicing and not planned else None
+        if shared is not None and shared.share / shared.users < sh - 1e-12:
+            return shared
+        return own
     if multi or need.demand >= 1:
         return SlotSpec(need.workload, "remote", None, gpu.memory_gb, 1.0, 1.0, need.demand, True)
     return SlotSpec(
@@ -255,6 +287,7 @@ class ModePacking:
     hosts: int
     share_by_workload: dict[str, float]
     profile_by_workload: dict[str, str]
+    type_by_workload: dict[str, str] = field(default_factory=dict)  # time-sliced MIG types
 
 
 def vgpu_type(gpu: Gpu, mode: SharingMode, profile: str | None) -> str | None:
@@ -285,14 +318,18 @@ def pack(
     fractional: dict[str, list[Item[SlotSpec]]] = {}
     share_by: dict[str, float] = {}
     profile_by: dict[str, str] = {}
+    types: dict[str, str] = {}
     for n in need_list:
-        s = slot_for(mode_of[n.workload], n, gpu)
-        share_by[n.workload] = share_by.get(n.workload, 0.0) + n.count * n.gpus * s.share
+        s = slot_for(mode_of[n.workload], n, gpu, design.hardware.mig_time_slicing)
+        slots = math.ceil(n.count / s.users)  # members sharing an instance take one slot
+        share_by[n.workload] = share_by.get(n.workload, 0.0) + slots * n.gpus * s.share
         profile_by[n.workload] = s.profile or ("whole GPU" if s.whole else "GPU share")
+        if s.vgpu_type:
+            types[n.workload] = s.vgpu_type
         if s.whole:
             whole.append((n, s))
         else:
-            fractional.setdefault(s.kind, []).append(Item(s, s.share, n.count))
+            fractional.setdefault(s.kind, []).append(Item(s, s.share, slots))
     bins = [
         b
         for kind in sorted(fractional)
@@ -301,7 +338,7 @@ def pack(
         )
     ]
     if not detail:
-        return _counted(design, whole, bins, share_by, profile_by)
+        return replace(_counted(design, whole, bins, share_by, profile_by), type_by_workload=types)
     units: list[Unit[tuple[Hashable | None, list[SlotSpec]]]] = []
     for n, s in whole:
         state = None
@@ -346,7 +383,7 @@ def pack(
         hosts_used=len(hosts),
         mean_utilization=busy / used if used else 0.0,
     )
-    return ModePacking(packing, used, len(hosts), share_by, profile_by)
+    return ModePacking(packing, used, len(hosts), share_by, profile_by, types)
 
 
 def _counted(
@@ -393,6 +430,7 @@ def _slots(specs: list[SlotSpec], state: Hashable | None) -> list[Slot]:
                 memory_gb=s.memory_gb,
                 compute_share=s.compute,
                 demand_share=s.demand,
+                users=s.users,
             )
         )
     return out

@@ -63,6 +63,17 @@ def _profile_decisions(
                 if w.vgpu_type
                 else ""
             )
+            shared = _time_sliced_users(gpu, w.vgpu_type)
+            if shared and one:
+                rec.decide(
+                    f"{g.name}: up to {shared} members share each {w.slot_profile} MIG "
+                    f"instance by time slices, each VM given the vGPU type {w.vgpu_type}.",
+                    f"Time-sliced, MIG-backed vGPU: the instance keeps its compute, memory and "
+                    f"bandwidth apart from other instances while the members inside it take "
+                    f"turns; each needs {need:,.1f} GB, and {shared} of them cost less of the "
+                    "GPU than an instance each",
+                )
+                continue
             rec.decide(
                 f"{g.name}: each member runs in a {w.slot_profile} MIG instance{given}."
                 if one
@@ -175,3 +186,10 @@ def _compare_decision(rows: list[ModeOption], rec: Recorder) -> None:
         "25-30 % of the time (VMware reference architecture 'Sharing GPUs in Machine Learning "
         "Environments', section 3)",
     )
+
+
+def _time_sliced_users(gpu: Gpu, vgpu_type: str | None) -> int:
+    """Members sharing one MIG instance under a time-sliced MIG-backed type; 0 otherwise."""
+    if gpu.vgpu is None or vgpu_type is None:
+        return 0
+    return next((t.max_per_instance for t in gpu.vgpu.mig_time_sliced if t.name == vgpu_type), 0)

@@ -65,9 +65,8 @@ def _size(design: Design, catalog: Catalog) -> Result:
             update={
                 "sharing_mode": g.sharing_mode.value,
                 "slot_profile": chosen.profile_by_workload.get(w.name),
-                "vgpu_type": sharing.vgpu_type(
-                    gpu, g.sharing_mode, chosen.profile_by_workload.get(w.name)
-                ),
+                "vgpu_type": chosen.type_by_workload.get(w.name)
+                or sharing.vgpu_type(gpu, g.sharing_mode, chosen.profile_by_workload.get(w.name)),
                 "gpus_allocated": chosen.share_by_workload.get(w.name, 0.0),
             }
         )

@@ -74,6 +74,9 @@ TERMS: dict[str, str] = {
     "of one GPU.",
     "gpus_per_job": "Whole GPUs one user or job needs at once.",
     "concurrency": "The share of users or jobs active at the same time; idle ones need no GPU.",
+    "mig_time_slicing": "Several VMs take turns inside one MIG instance, each with its own "
+    "memory; instances stay isolated from each other. Blackwell boards with NVIDIA vGPU 19 "
+    "or later.",
     "private_ai_foundation": "The VMware Cloud Foundation add-on for private AI, licensed per "
     "core on the GPU hosts; it needs VCF and NVIDIA AI Enterprise on every GPU.",
     "isolation_required": "The group needs guaranteed performance: no other VM may take its share "

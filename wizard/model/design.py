@@ -405,6 +405,11 @@ class Hardware(Model):
     vgpu_mixed_sizes: bool = Field(
         default=False, description="The vGPU release and platform allow mixed-size vGPUs."
     )
+    mig_time_slicing: bool = Field(
+        default=False,
+        description="Time-sliced, MIG-backed vGPU: several VMs share one MIG instance by time "
+        "slices (Blackwell GPUs that list such vGPU types, on a release that supports it).",
+    )
     service_fabric: Fabric = Field(
         default=Fabric.GBE_25,
         description="Ethernet speed of the host ports for management, vMotion and storage "

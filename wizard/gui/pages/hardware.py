@@ -116,6 +116,8 @@ class HardwarePage(Page):
         self.errors.add(f, "nvlink", "NVLink", self.nvlink, term="nvlink", below=self.nvlink_note)
         self.mixed = QCheckBox("Mixed-size vGPUs on one GPU")
         self.errors.add(f, "vgpu_mixed_sizes", "vGPU sizes", self.mixed)
+        self.mig_ts = QCheckBox("Several VMs per MIG instance (time-sliced, MIG-backed vGPU)")
+        self.errors.add(f, "mig_time_slicing", "MIG sharing", self.mig_ts)
         left.addWidget(box)
 
         box = QGroupBox("Network")
@@ -164,7 +166,7 @@ class HardwarePage(Page):
             w.currentIndexChanged.connect(self._edited)
         for w in (self.gpus_per_host, self.nics_per_host):
             w.valueChanged.connect(self._edited)
-        for w in (self.nvlink, self.gdr, self.mixed):
+        for w in (self.nvlink, self.gdr, self.mixed, self.mig_ts):
             w.toggled.connect(self._edited)
         self.recommend_button.clicked.connect(self.recommend)
         self._reload()
@@ -321,6 +323,7 @@ class HardwarePage(Page):
             self.nvlink.setChecked(defaults["nvlink"])
             self.storage.put(defaults["storage"])
             self.mixed.setChecked(defaults["vgpu_mixed_sizes"])
+            self.mig_ts.setChecked(defaults["mig_time_slicing"])
         else:
             self.gpus_per_host.setValue(hw.gpus_per_host)
             self.nic.put(hw.nic)
@@ -331,6 +334,7 @@ class HardwarePage(Page):
             self.nvlink.setChecked(hw.nvlink)
             self.storage.put(hw.storage)
             self.mixed.setChecked(hw.vgpu_mixed_sizes)
+            self.mig_ts.setChecked(hw.mig_time_slicing)
         self._validate(commit=False)
         self._load_data()
 
@@ -350,6 +354,7 @@ class HardwarePage(Page):
             "nvlink": self.nvlink.isChecked(),
             "storage": self.storage.get(),
             "vgpu_mixed_sizes": self.mixed.isChecked(),
+            "mig_time_slicing": self.mig_ts.isChecked(),
         }
 
     def _edited(self) -> None:
@@ -440,6 +445,8 @@ class HardwarePage(Page):
         )
         # vGPU mixed sizes
         self.mixed.setEnabled(gpu is not None and gpu.vgpu_capable)
+        ts = gpu is not None and gpu.vgpu is not None and bool(gpu.vgpu.mig_time_sliced)
+        self.mig_ts.setEnabled(ts or self.mig_ts.isChecked())  # checked stays visible to undo
         # GPU flags from the workloads' sharing modes
         flags = []
         if gpu is not None:
