@@ -176,7 +176,18 @@ PUBLISHED_MAXIMUM = [
     ("supermicro-sys-a22ga-nbrt", "b200-sxm", 14_300),  # HGX B200 8-GPU, as the DGX B200
     ("supermicro-sys-422ga-nbrt-lcc", "b200-sxm", 14_300),  # same board, liquid-cooled
     ("asus-xa-nb3i-e12", "b300-sxm", 14_500),  # Kedios report ~14.5 kW; DGX B300
+    ("hpe-apollo-6500-gen10-plus", "a100-sxm4-80gb", 6_500),  # DGX A100 datasheet: 6.5 kW max
 ]
+
+
+def test_every_hgx_8_gpu_server_has_its_published_maximum_checked(catalog):
+    """A new 8-GPU HGX server must join the list above, so its planned power is checked."""
+    hgx8 = {
+        s.id
+        for s in catalog.servers.values()
+        if s.pcie_topology.value == "hgx" and max(x.max_gpus for x in s.gpu_support) >= 8
+    }
+    assert hgx8 == {sid for sid, _, _ in PUBLISHED_MAXIMUM}
 
 
 @pytest.mark.parametrize(("sid", "gpu", "maximum"), PUBLISHED_MAXIMUM)

@@ -22,6 +22,8 @@ from wizard.model.design import SharingMode
         ("a100-pcie-40gb", "1g.5gb", "A100-1-5C"),
         ("a100-sxm4-80gb", "7g.80gb", "A100DX-7-80C"),
         ("h100-sxm5-80gb", "1g.10gb+me", "H100XM-1-10CME"),
+        ("rtx-pro-6000-bse", "1g.24gb", "DC-1-24C"),  # vGPU 19.0 device-manager config
+        ("rtx-pro-6000-bse", "1g.24gb+gfx", "DC-1-24CGFX"),  # its type grammar's example
     ],
 )
 def test_mig_backed_vgpu_type_names(catalog, gpu_id, profile, expected):

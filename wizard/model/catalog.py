@@ -138,6 +138,11 @@ class VgpuProfile(Strict):
     )
 
 
+# MIG profile variants and the letters NVIDIA appends to the MIG-backed vGPU type for them
+# (NVIDIA vgpu-device-manager's vGPU type grammar: H100-1-10CME, DC-1-24CGFX).
+_MIG_TYPE_VARIANTS = (("+me.all", "MEALL"), ("+me", "ME"), ("-me", "NOME"), ("+gfx", "GFX"))
+
+
 class MigTimeSlicedProfile(Strict):
     """A vGPU type that time-slices one MIG instance among several VMs (Blackwell onwards)."""
 
@@ -216,7 +221,8 @@ class Gpu(Sourced):
         C ('H100-3-40C'; media-extension profiles end in CME). None without vGPU."""
         if self.vgpu is None:
             return None
-        suffix = "CME" if profile.name.endswith("+me") else "C"
+        variant = next((v for k, v in _MIG_TYPE_VARIANTS if profile.name.endswith(k)), "")
+        suffix = "C" + variant
         return f"{self.vgpu.type_prefix}-{profile.compute_slices}-{profile.memory_gb:g}{suffix}"
 
     @property
