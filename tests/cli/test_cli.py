@@ -33,6 +33,16 @@ def test_catalog_every_kind(kind):
     assert len(proc.stdout.splitlines()) > 3
 
 
+def test_catalog_servers_lists_processors_with_their_cores():
+    """NVIDIA DGX B200 User Guide: 2 x Intel Xeon Platinum 8570, 56 cores each."""
+    proc = run_cli("catalog", "servers")
+    assert proc.returncode == 0, proc.stderr
+    header, _, *rows = proc.stdout.splitlines()
+    assert "processors (cores per socket)" in header and "cooling" in header
+    (dgx,) = [r for r in rows if r.startswith("nvidia-dgx-b200 ")]
+    assert "Intel Xeon Platinum 8570 (56)" in dgx
+
+
 def test_example_list_write_and_validate(tmp_path):
     proc = run_cli("example", "--list")
     assert proc.returncode == 0

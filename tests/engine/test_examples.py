@@ -128,3 +128,47 @@ def test_resnet50_activations_use_the_per_sample_figure(sized, catalog):
     assert w.training_flops == pytest.approx(
         3 * catalog.models["resnet-50"].forward_gflops_per_sample * 1e9 * 1_280_000 * 90
     )
+
+
+PLATFORM_RULES = {
+    "hgx-passthrough-unsupported",
+    "hgx-mig-vgpu-unsupported",
+    "hgx-vm-size",
+    "vmotion-stun-over-timeout",
+}
+
+
+@pytest.mark.parametrize("name", ["gpt3-175b", "llm-serving", "hgx-h200-llm", "rtx-pro-vsphere"])
+def test_hgx_and_current_examples_plan_only_supported_vms(sized, name):
+    """NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch': on NVSwitch systems under vSphere only
+    time-sliced vGPUs, in Fabric Manager partitions of 1, 2, 4 or 8 GPUs."""
+    r = sized[name]
+    found = {w.code for w in r.warnings} & PLATFORM_RULES
+    if name == "llm-serving":  # 320 GB VMs that must vMotion: said, not hidden
+        assert found == {"vmotion-stun-over-timeout"}
+    else:
+        assert found == set()
+    assert not [w for w in r.warnings if w.severity == "error"]
+
+
+def test_rtx_pro_notebooks_pack_six_16_gb_vgpus_per_board(sized):
+    """30 users of 16 GB on 96 GB boards: DC-16C, 6 per GPU -> ceil(30 / 6) = 5 GPUs; the 8B
+    assistant in FP8 (23.2 GB with its KV cache) takes one DC-24C on a sixth GPU. 6 GPUs at 4
+    per host -> 2 hosts, N+1 -> 3 hosts, 12 GPUs."""
+    r = sized["rtx-pro-vsphere"]
+    notebooks, rag = r.workloads
+    assert (notebooks.vgpu_type, notebooks.gpus_allocated) == ("DC-16C", 5.0)
+    assert rag.vgpu_type == "DC-24C"
+    c = r.cluster
+    assert (c.hosts_for_capacity, c.hosts_total, c.gpus_total) == (2, 3, 12)
+    lines = {ln.item for ln in r.bom.lines}
+    assert {"licence:vmware-vcf", "licence:vmware-paif", "licence:nvidia-ai-enterprise"} <= lines
+
+
+def test_hgx_h200_example_is_on_a_40_kw_rack_plan(sized):
+    """XE9680 with 8 x H200 (700 W each): 8 x 700 + 4,000 W platform = 9,600 W per host; at
+    40 kW, floor(40,000 / 9,600) = 4 hosts fit a rack by power (42U / 6U = 7 by space)."""
+    r = sized["hgx-h200-llm"]
+    assert r.power.host_w == 8 * 700 + 4000
+    assert r.racks.limited_by == "power"
+    assert all(len(rack.hosts) <= 4 for rack in r.racks.racks)

@@ -287,3 +287,20 @@ def test_review_draws_the_reports_diagrams_off_the_edit_path(qtbot, window, tmp_
     qtbot.waitUntil(
         lambda: all(not v.pixmap().isNull() for v in review.diagrams.views), timeout=5000
     )
+
+
+def test_processors_follow_the_server_and_reach_the_design(qtbot, window, tmp_path, catalog):
+    """The Processors list is the chosen server's CPU options, the usual build first and meant
+    by no choice; a picked processor is saved, and a new server starts from its usual build."""
+    _open(window, tmp_path, "llm-serving")  # Dell XE9680
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    options = catalog.servers["dell-xe9680"].cpu_options
+    assert hw.cpu.count() == len(options) and hw.cpu.isEnabled()
+    assert hw.cpu.get() is None and options[0].name in hw.cpu.currentText()
+    second = options[1].name
+    pick(hw.cpu, second)
+    assert window.doc.get("hardware").cpu == second
+    assert f"{options[1].cores} cores each" in hw.specs.text()
+    pick(hw.server, "supermicro-sys-821ge-tnhr")
+    assert hw.cpu.get() is None
+    assert window.doc.get("hardware").cpu is None

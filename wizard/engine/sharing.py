@@ -466,9 +466,9 @@ def _properties(mode: str, modes: set[SharingMode]) -> tuple[str, str, str, str,
         parts = [_properties(m.value, {m}) for m in sorted(modes)]
         join = "; ".join
         return (
-            join(f"{m.value}: {p[0]}" for m, p in zip(sorted(modes), parts, strict=True)),
-            join(f"{m.value}: {p[1]}" for m, p in zip(sorted(modes), parts, strict=True)),
-            join(f"{m.value}: {p[2]}" for m, p in zip(sorted(modes), parts, strict=True)),
+            join(f"{LABELS[m.value]}: {p[0]}" for m, p in zip(sorted(modes), parts, strict=True)),
+            join(f"{LABELS[m.value]}: {p[1]}" for m, p in zip(sorted(modes), parts, strict=True)),
+            join(f"{LABELS[m.value]}: {p[2]}" for m, p in zip(sorted(modes), parts, strict=True)),
             join(sorted({p[3] for p in parts})),
             [c for p in parts for c in p[4]],
         )

@@ -91,8 +91,9 @@ TERMS: dict[str, str] = {
     "passthrough": "The VM owns whole physical GPUs through (Dynamic) DirectPath I/O: full speed "
     "and isolation, no live migration.",
     "vgpu": "NVIDIA vGPU time-slices a GPU among VMs with fixed memory profiles; VMs can live-migrate.",
-    "mig": "Multi-Instance GPU splits an A100/H100-class GPU into up to seven isolated slices with "
-    "their own memory and compute.",
+    "mig": "Multi-Instance GPU splits an A100, Hopper or Blackwell GPU into up to seven (four on "
+    "RTX PRO 6000) slices with their own memory, cache and compute: performance isolated in "
+    "hardware.",
     "remote": "VMs reach GPUs in other hosts over the network (Bitfusion-style pool); VMware has "
     "ended Bitfusion's availability.",
     "gpu": "The GPU model in every host; its memory, speed and sharing features drive the design.",
