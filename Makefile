@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint format bench sample clean
+.PHONY: run test test-core install lint format bench sample clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -27,6 +27,18 @@ run: $(STAMP)
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
+# The engine, io and hardening tests in an environment without Qt and reportlab: the layers
+# below the GUI and the reports must not need them (the report-rendering hardening tests stay in
+# `make test`).
+CORE := .venv-core
+test-core:
+	$(PYTHON) -m venv $(CORE)
+	$(PYTHON) scripts/core_requirements.py > $(CORE)/requirements.txt
+	$(CORE)/bin/python -m pip install --quiet -r $(CORE)/requirements.txt
+	$(CORE)/bin/python -m pip install --quiet --no-deps -e .
+	$(CORE)/bin/python -m pytest -p no:cacheprovider tests/engine tests/io tests/hardening \
+	  --ignore=tests/hardening/test_corpus.py --ignore=tests/hardening/test_tiny_numbers.py
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -43,4 +55,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(CORE) build dist *.egg-info .pytest_cache .ruff_cache
