@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypedDict
 
 from wizard.engine import sources
 from wizard.engine.expr import Formula
@@ -102,6 +103,18 @@ def _leaf_downlinks(leaf: _Pick, speed: float, oversub: float) -> tuple[int, int
     return 0, 0, up_speed
 
 
+class _PlaneHead(TypedDict):
+    """The fields of a Plane known before its switches are sized."""
+
+    name: str
+    technology: str
+    rdma: str
+    speed_gbps: float
+    host_ports: int
+    redundant: bool
+    oversubscription_target: float
+
+
 def size_plane(
     name: str,
     host_ports: int,
@@ -122,7 +135,7 @@ def size_plane(
         "ports",
         f"{sources.DERIVED}: hosts x ports per host on this network",
     )
-    plane = {
+    plane: _PlaneHead = {
         "name": name,
         "technology": technology,
         "rdma": rdma,

@@ -186,25 +186,25 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu, mig_time_slicing: bool = F
         return whole
     planned = need.profile[1] if need.profile and need.profile[0] is mode else None
     if mode is SharingMode.VGPU:
-        p = vgpu.full_profile(gpu) if multi else vgpu.choose_profile(gpu, need.memory_gb)
+        vp = vgpu.full_profile(gpu) if multi else vgpu.choose_profile(gpu, need.memory_gb)
         if planned and gpu.vgpu is not None:
-            p = next((v for v in gpu.vgpu.profiles if v.name == planned), p)
-        if p is None:
-            p = vgpu.full_profile(gpu)
-        assert p is not None, "vGPU mode is offered only on vGPU-capable GPUs"
-        sh = vgpu.share(gpu, p)
+            vp = next((v for v in gpu.vgpu.profiles if v.name == planned), vp)
+        if vp is None:
+            vp = vgpu.full_profile(gpu)
+        assert vp is not None, "vGPU mode is offered only on vGPU-capable GPUs"
+        sh = vgpu.share(gpu, vp)
         return SlotSpec(
-            need.workload, "vgpu", p.name, p.framebuffer_gb, need.compute, sh, need.demand,
+            need.workload, "vgpu", vp.name, vp.framebuffer_gb, need.compute, sh, need.demand,
             sh >= 1 or multi,
         )  # fmt: skip
     if mode is SharingMode.MIG:
-        p = None if multi else mig.choose_profile(gpu, need.memory_gb, need.compute)
+        mp = None if multi else mig.choose_profile(gpu, need.memory_gb, need.compute)
         if planned and gpu.mig is not None:
-            p = next((x for x in gpu.mig.profiles if x.name == planned), p)
-        p = p or mig.full_profile(gpu)
-        assert p is not None, "MIG mode is offered only on MIG-capable GPUs"
-        sh = mig.share(gpu, p)
-        own = SlotSpec(need.workload, "mig", p.name, p.memory_gb, sh, sh, need.demand, multi)
+            mp = next((x for x in gpu.mig.profiles if x.name == planned), mp)
+        mp = mp or mig.full_profile(gpu)
+        assert mp is not None, "MIG mode is offered only on MIG-capable GPUs"
+        sh = mig.share(gpu, mp)
+        own = SlotSpec(need.workload, "mig", mp.name, mp.memory_gb, sh, sh, need.demand, multi)
         shared = _time_sliced_mig(need, gpu) if mig_time_slicing and not planned else None
         if shared is not None and shared.share / shared.users < sh - 1e-12:
             return shared
@@ -321,15 +321,15 @@ def pack(
     types: dict[str, str] = {}
     for n in need_list:
         s = slot_for(mode_of[n.workload], n, gpu, design.hardware.mig_time_slicing)
-        slots = math.ceil(n.count / s.users)  # members sharing an instance take one slot
-        share_by[n.workload] = share_by.get(n.workload, 0.0) + slots * n.gpus * s.share
+        taken = math.ceil(n.count / s.users)  # members sharing an instance take one slot
+        share_by[n.workload] = share_by.get(n.workload, 0.0) + taken * n.gpus * s.share
         profile_by[n.workload] = s.profile or ("whole GPU" if s.whole else "GPU share")
         if s.vgpu_type:
             types[n.workload] = s.vgpu_type
         if s.whole:
             whole.append((n, s))
         else:
-            fractional.setdefault(s.kind, []).append(Item(s, s.share, slots))
+            fractional.setdefault(s.kind, []).append(Item(s, s.share, taken))
     bins = [
         b
         for kind in sorted(fractional)
@@ -341,10 +341,10 @@ def pack(
         return replace(_counted(design, whole, bins, share_by, profile_by), type_by_workload=types)
     units: list[Unit[tuple[Hashable | None, list[SlotSpec]]]] = []
     for n, s in whole:
-        state = None
+        placed: Hashable | None = None
         if s.kind == "mig":
-            state = mig.MigState().place(gpu, packer.mig_profiles[s.profile or ""])
-        units.extend(Unit([(state, [s]) for _ in range(n.gpus)]) for _ in range(n.count))
+            placed = mig.MigState().place(gpu, packer.mig_profiles[s.profile or ""])
+        units.extend(Unit([(placed, [s]) for _ in range(n.gpus)]) for _ in range(n.count))
     units.extend(Unit([(b.state, b.payloads)]) for b in bins)
     hosts = place_on_hosts(units, design.hardware.gpus_per_host)
     out_hosts: list[HostAssignment] = []

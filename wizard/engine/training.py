@@ -5,6 +5,7 @@ Every figure is logged by the formula that computes it (``record.Chain``)."""
 from __future__ import annotations
 
 import math
+from typing import TypedDict
 
 from wizard.engine import comms, compute, memory, sources, topology
 from wizard.engine import serving_physics as sp
@@ -18,6 +19,24 @@ from wizard.engine.slices import Slice, slices
 from wizard.engine.training_plan import Job, Strategy, ladder, memory_parts, memory_total
 from wizard.model.design import FineTuningMethod, LoraTargets, Recompute
 from wizard.model.result import MemoryBreakdown, Severity, WorkloadResult
+
+
+class _Timing(TypedDict, total=False):
+    """One iteration's figures; the communication ones only where the strategy communicates."""
+
+    gpus: float
+    data_parallel: float
+    compute_s: float
+    iteration_s: float
+    bubble_share: float | None
+    tp_comm_s: float
+    ring_gb: float
+    limit_gb: float
+    ring_s: float
+    limit_s: float
+    exposed_s: float
+    link: str  # the link the gradient all-reduce crosses
+
 
 MAX_UNITS = 65_536
 ASSUMED = sources.ASSUMPTION
@@ -85,14 +104,14 @@ class TrainingSizer(SizerBase):
     def _time(
         self, chain: Chain, job: Job, st: Strategy, trainable: float, units: int,
         flops_iter: float | None, global_batch: int,
-    ) -> dict[str, float | None]:  # fmt: skip
+    ) -> _Timing:  # fmt: skip
         """One iteration on ``units`` copies of the strategy's unit; logged when the chain
         records."""
         a, g = self.a, self.g
         peak = self._peak()[0]
         d = st.shard * units
         gpus = st.gpus * units
-        out: dict[str, float | None] = {"gpus": gpus, "data_parallel": d}
+        out: _Timing = {"gpus": gpus, "data_parallel": d}
         if flops_iter is None:
             return out
         compute_s = chain(
@@ -178,10 +197,10 @@ class TrainingSizer(SizerBase):
                 "exposed_allreduce_seconds", tp_.EXPOSED_S, "s", tp_.OVERLAP,
                 allreduce_s=ring_s, overlap_window_s=window,
             )  # fmt: skip
-            out.update(
-                ring_gb=ring, limit_gb=limit, ring_s=ring_s, limit_s=limit_s, exposed_s=exposed,
-                link=link.name,  # type: ignore[dict-item]
-            )  # fmt: skip
+            out.update({
+                "ring_gb": ring, "limit_gb": limit, "ring_s": ring_s, "limit_s": limit_s,
+                "exposed_s": exposed, "link": link.name,
+            })  # fmt: skip
         out["iteration_s"] = chain(
             "iteration_seconds", tp_.ITERATION_S, "s",
             "Compute, pipeline bubble, tensor-parallel all-reduces and the exposed part of the "
@@ -522,7 +541,7 @@ class TrainingSizer(SizerBase):
 
     def _messages(
         self, job: Job, st: Strategy, fits: bool, tried, units: int,
-        t: dict, hours: float | None, share: float | None,
+        t: _Timing, hours: float | None, share: float | None,
     ) -> None:  # fmt: skip
         g, rec, tr = self.g, self.rec, self.g.training
         if share is not None and share > 0.5:
