@@ -91,6 +91,21 @@ def test_llm_training_reads_tokens(catalog):
     assert need.read_gbs_per_gpu < 1e-4
 
 
+def test_read_rate_follows_the_recomputation_the_engine_chose(catalog):
+    """Llama 3 70B LoRA with 4-sample micro-batches: the engine picks full recomputation, 8 FLOPs
+    per parameter per token, so the GPUs read tokens as slowly as when the design asks for it."""
+    doc = design_dict("hgx-h200-llm")
+    doc["workloads"][0]["micro_batch_size"] = 4
+    chosen = _size(doc, catalog)
+    assert chosen.workloads[0].layout.recompute == "full"
+    doc["workloads"][0]["recompute"] = "full"
+    given = _size(doc, catalog)
+    key = "storage.workloads[0].tokens_per_s_per_gpu"
+    assert calc(chosen, key).inputs["flops_per_parameter"] == 8
+    assert calc(chosen, key).value == pytest.approx(calc(given, key).value)
+    assert chosen.storage.read_gbs_needed == pytest.approx(given.storage.read_gbs_needed)
+
+
 def test_token_bytes_follow_megatron_dtype():
     assert token_bytes(32_000) == 2
     assert token_bytes(65_499) == 2

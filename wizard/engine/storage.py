@@ -18,7 +18,7 @@ from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder, some
 from wizard.engine.workload import TRAINING_KINDS, resolve_model
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
-from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode, WorkloadGroup
+from wizard.model.design import FABRIC_GBPS, Design, Rdma, Recompute, SharingMode, WorkloadGroup
 from wizard.model.platform import DataNeed, StorageResult
 from wizard.model.result import Severity, WorkloadResult
 
@@ -84,6 +84,16 @@ class _Rate:
     basis: str
 
 
+def _recompute(g: WorkloadGroup, w: WorkloadResult) -> Recompute:
+    """The recomputation the training plan uses: the design's, else the one the engine chose,
+    so the read rate follows the same FLOPs per token as the time to train."""
+    if g.recompute is not None:
+        return g.recompute
+    if w.layout is not None and w.layout.recompute is not None:
+        return Recompute(w.layout.recompute)
+    return Recompute.NONE
+
+
 class StoragePlanner:
     """Sizes the data path for one design; every figure goes through the recorder."""
 
@@ -132,7 +142,7 @@ class StoragePlanner:
                 "GB",
                 sources.ASSUMPTION + " (data.checkpoint_copies)",
             )
-            rate = self._model_rate(key, g, model.params, model.active_params)
+            rate = self._model_rate(key, g, _recompute(g, w), model.params, model.active_params)
         elif model is not None:
             model_files = rec.expr(
                 f"{key}.model_files_gb",
@@ -202,14 +212,16 @@ class StoragePlanner:
             return gb, "dataset_tokens x bytes per token (tokenized)"
         return 0.0, "not known: give training.dataset_samples or dataset_tokens, or data.dataset_gb"
 
-    def _model_rate(self, key: str, g: WorkloadGroup, params: float, active: float) -> _Rate | None:
+    def _model_rate(
+        self, key: str, g: WorkloadGroup, recompute: Recompute, params: float, active: float
+    ) -> _Rate | None:
         """Samples or tokens one GPU consumes per second when compute bound, as bytes."""
         preset, vocab = self._preset(g), self._vocab(g)
         peak, path = compute.peak_tflops(self.gpu, g.precision)
         if preset is not None and preset.architecture is ModelArch.CNN:
             if not (preset.forward_gflops_per_sample and preset.sample_bytes):
                 return None
-            factor = 4 if compute.flops_multiplier(g.recompute) == 8 else 3
+            factor = 4 if compute.flops_multiplier(recompute) == 8 else 3
             samples = self.rec.expr(
                 f"{key}.samples_per_s_per_gpu",
                 Formula("peak_tflops * 1e12 * utilization / (passes * forward_flops_per_sample)"),
@@ -232,7 +244,7 @@ class StoragePlanner:
             return _Rate(gbs, "compute-bound samples/s x bytes per sample")
         if vocab is None:
             return None
-        mult = compute.flops_multiplier(g.recompute)
+        mult = compute.flops_multiplier(recompute)
         tokens = self.rec.expr(
             f"{key}.tokens_per_s_per_gpu",
             Formula("peak_tflops * 1e12 * utilization / (flops_per_parameter * active_parameters)"),
