@@ -277,7 +277,9 @@ def _named(x: Licence) -> str:
 
 def apply_prices(bom: bo.Bom, prices: PriceList) -> bo.Bom:
     """Unit prices by item key, else by part number; totals per category over priced lines."""
-    lines, totals, missing = [], {}, []
+    lines: list[bo.BomLine] = []
+    totals: dict[str, float] = {}
+    missing: list[str] = []
     for ln in bom.lines:
         price = prices.prices.get(ln.item)
         if price is None and ln.part_number:

@@ -77,20 +77,21 @@ def racks(
             "hosts_per_rack",
         )
     domain = ha.hosts_per_rack if limited == "failure-domain" and ha.hosts_per_rack else 0
-    per_rack = rec.expr(
-        "racks.hosts_per_rack",
-        HOSTS_PER_RACK_DOMAIN if domain else HOSTS_PER_RACK,
-        {
-            "rack_units": height,
-            "host_units": host_u,
-            "rack_limit_w": limit,
-            "host_w": host_w,
-            **({"hosts_per_failure_domain": domain} if domain else {}),
-        },
-        "hosts",
-        sources.ASSUMPTION + " (rack height and power limit); " + sources.DERIVED,
+    per_rack = int(
+        rec.expr(
+            "racks.hosts_per_rack",
+            HOSTS_PER_RACK_DOMAIN if domain else HOSTS_PER_RACK,
+            {
+                "rack_units": height,
+                "host_units": host_u,
+                "rack_limit_w": limit,
+                "host_w": host_w,
+                **({"hosts_per_failure_domain": domain} if domain else {}),
+            },
+            "hosts",
+            sources.ASSUMPTION + " (rack height and power limit); " + sources.DERIVED,
+        )
     )
-    per_rack = int(per_rack)
     sw_u = sum(s[2] for s in switches)
     sw_w = sum(s[3] for s in switches)
     out: list[bo.Rack] = []
