@@ -17,6 +17,7 @@ def main(design_path: str | None = None, argv: list[str] | None = None) -> int:
     from wizard.gui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    assert isinstance(app, QApplication), "the wizard needs a widgets application"
     app.setOrganizationName("gpuwizard")
     app.setApplicationName("gpuwizard")
     app.setApplicationDisplayName("gpuwizard")

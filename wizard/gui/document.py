@@ -112,7 +112,9 @@ class DesignDocument(QObject):
             if name not in parts:
                 problems.append(f"{name}: unknown section")
                 continue
-            adapter: TypeAdapter[Any] = TypeAdapter(Design.model_fields[name].annotation)
+            annotation = Design.model_fields[name].annotation
+            assert annotation is not None, "every Design field is annotated"
+            adapter: TypeAdapter[Any] = TypeAdapter(annotation)
             try:
                 parts[name] = adapter.validate_python(raw)
             except ValidationError as exc:

@@ -139,11 +139,11 @@ class FormErrors:
 def align_labels(*forms: QFormLayout) -> None:
     """Give the label columns of several forms one width, so stacked boxes line up."""
     labels = [
-        item.widget()
+        label
         for form in forms
         for row in range(form.rowCount())
         if (item := form.itemAt(row, QFormLayout.ItemRole.LabelRole)) is not None
-        and item.widget() is not None
+        and (label := item.widget()) is not None
     ]
     if labels:
         width = max(label.sizeHint().width() for label in labels)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -25,6 +27,7 @@ from wizard.errors import DesignError, UserError
 from wizard.gui import autosave
 from wizard.gui.document import DesignDocument
 from wizard.gui.icons import icon
+from wizard.gui.pages.base import Page
 from wizard.gui.prompts import (
     CANCEL,
     DISCARD,
@@ -60,6 +63,10 @@ def _disk_stamp(path: Path) -> tuple[int, int] | None:
 
 
 class MainWindow(QMainWindow):
+    # The lock file beside the open design, once _hold takes one
+    _lock_fd: int | None
+    _lock_path: Path
+
     def __init__(self, catalog: Catalog, settings: QSettings | None = None,
                  state_dir: Path | None = None, autosave_ms: int = autosave.AUTOSAVE_MS,
                  parent: QWidget | None = None) -> None:  # fmt: skip
@@ -81,11 +88,11 @@ class MainWindow(QMainWindow):
         )
         self.wizard.setWindowFlags(Qt.WindowType.Widget)
         self.setCentralWidget(self.wizard)
-        project_page = self.wizard.page_of(PageId.PROJECT)
+        project_page = self.wizard.project_page
         project_page.browse_logo.connect(self._browse_logo)
         project_page.logo_named.connect(self._name_logo)
         project_page.named_logos = self.named_logos
-        self.wizard.page_of(PageId.EXPORT).named_logos = self.named_logos
+        self.wizard.export_page.named_logos = self.named_logos
         self._build_menus()
         self.autosaver = autosave.Autosaver(self.doc, self.state_dir, autosave_ms, self)
         self.status = QLabel()
@@ -125,7 +132,7 @@ class MainWindow(QMainWindow):
                 PromptKind.ERROR: QMessageBox.Icon.Critical,
             }[k]
         )
-        buttons = {}
+        buttons: dict[QAbstractButton, str] = {}
         for text in request.buttons or ("OK",):
             role = (
                 QMessageBox.ButtonRole.RejectRole
@@ -134,9 +141,10 @@ class MainWindow(QMainWindow):
                 if text == DISCARD
                 else QMessageBox.ButtonRole.AcceptRole
             )
-            buttons[box.addButton(text, role)] = text
+            button = box.addButton(text, role)
+            buttons[button] = text
             if text == request.default:
-                box.setDefaultButton(list(buttons)[-1])
+                box.setDefaultButton(button)
         box.exec()
         return buttons.get(box.clickedButton(), CANCEL)
 
@@ -171,7 +179,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self.examples_menu = QMenu("Open E&xample", self)
         for name in example_names():
-            self.examples_menu.addAction(name, lambda n=name: self.open_example(n))
+            self.examples_menu.addAction(name, partial(self.open_example, name))
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -190,7 +198,7 @@ class MainWindow(QMainWindow):
         for pid in PageId:
             title = self.wizard.page(pid).title()
             go.addAction(f"&{pid + 1}  {title}", QKeySequence(f"Alt+{pid + 1}"),
-                         lambda p=pid: self.wizard.go_to(p))  # fmt: skip
+                         partial(self.wizard.go_to, pid))  # fmt: skip
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction("&About gpuwizard", self._about)
 
@@ -317,10 +325,11 @@ class MainWindow(QMainWindow):
         return True
 
     def _release(self) -> None:
-        if getattr(self, "_lock_fd", None) is not None:
+        fd = getattr(self, "_lock_fd", None)
+        if fd is not None:
             with contextlib.suppress(OSError):
                 self._lock_path.unlink()
-            os.close(self._lock_fd)
+            os.close(fd)
         self._lock_fd = None
 
     def _changed_on_disk(self, path: Path) -> bool:
@@ -423,7 +432,7 @@ class MainWindow(QMainWindow):
                                   file_filter="Images (*.png *.jpg *.jpeg *.svg)"))  # fmt: skip
         if path:
             self._name_logo(str(path))
-            self.wizard.page_of(PageId.PROJECT).set_logo(str(path))
+            self.wizard.project_page.set_logo(str(path))
 
     NAMED_LOGOS_KEPT = 50
 
@@ -440,6 +449,7 @@ class MainWindow(QMainWindow):
     def show_export(self) -> None:
         if not self.wizard.go_to(PageId.EXPORT):
             page = self.wizard.currentPage()
+            assert isinstance(page, Page)
             self.statusBar().showMessage(
                 f"Export needs a complete design first: {page.reason.text()}", 8000
             )
@@ -448,7 +458,7 @@ class MainWindow(QMainWindow):
 
     def recent_files(self) -> list[str]:
         value = self.settings.value(RECENT_KEY, [], type=list)
-        return [str(v) for v in value if v]
+        return [str(v) for v in value if v] if isinstance(value, list) else []
 
     def _remember(self, path: Path) -> None:
         files = [str(path)] + [f for f in self.recent_files() if f != str(path)]
@@ -464,7 +474,7 @@ class MainWindow(QMainWindow):
         files = self.recent_files()
         for i, f in enumerate(files):
             action = self.recent_menu.addAction(f"&{i + 1}  {Path(f).name}",
-                                                lambda p=f: self.open_path(Path(p)))  # fmt: skip
+                                                partial(self.open_path, Path(f)))  # fmt: skip
             action.setToolTip(f)
             action.setStatusTip(f)
         if not files:

@@ -79,14 +79,17 @@ class GpuWizard(QWizard):
             [QWizard.WizardButton.Stretch, QWizard.WizardButton.BackButton,
              QWizard.WizardButton.NextButton]
         )  # fmt: skip
+        # The two pages the window wires up itself, typed as what they are
+        self.project_page = ProjectPage(doc, catalog, live, file_actions)
+        self.export_page = ExportPage(doc, catalog, live, prompt)
         self.pages: dict[PageId, Page] = {
-            PageId.PROJECT: ProjectPage(doc, catalog, live, file_actions),
+            PageId.PROJECT: self.project_page,
             PageId.WORKLOADS: WorkloadsPage(doc, catalog, live),
             PageId.HARDWARE: HardwarePage(doc, catalog, live),
             PageId.SHARING: SharingPage(doc, catalog, live),
             PageId.HA: HaPage(doc, catalog, live),
             PageId.REVIEW: ReviewPage(doc, catalog, live),
-            PageId.EXPORT: ExportPage(doc, catalog, live, prompt),
+            PageId.EXPORT: self.export_page,
         }
         for pid, page in self.pages.items():
             self.setPage(pid, page)

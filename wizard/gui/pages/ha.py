@@ -92,8 +92,8 @@ class HaPage(Page):
 
         for w in (self.level, self.domain, self.admission):
             w.currentIndexChanged.connect(self._edited)
-        for w in (self.percent, self.maintenance, self.per_rack):
-            w.valueChanged.connect(self._edited)
+        for spin in (self.percent, self.maintenance, self.per_rack):
+            spin.valueChanged.connect(self._edited)
         self.spares.toggled.connect(self._edited)
         self.live.updated.connect(self._show_live)
         self._reload()

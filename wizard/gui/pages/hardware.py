@@ -160,14 +160,15 @@ class HardwarePage(Page):
         columns.addLayout(left, 3)
         columns.addWidget(specs_box, 2)
         self.body.addLayout(columns)
-        align_labels(*(b.layout() for b in self.findChildren(QGroupBox) if b is not specs_box))
+        forms = [b.layout() for b in self.findChildren(QGroupBox) if b is not specs_box]
+        align_labels(*(f for f in forms if isinstance(f, QFormLayout)))
 
-        for w in (self.gpu, self.server, self.cpu, self.fabric, self.rdma, self.nic, self.storage):
-            w.currentIndexChanged.connect(self._edited)
-        for w in (self.gpus_per_host, self.nics_per_host):
-            w.valueChanged.connect(self._edited)
-        for w in (self.nvlink, self.gdr, self.mixed, self.mig_ts):
-            w.toggled.connect(self._edited)
+        for c in (self.gpu, self.server, self.cpu, self.fabric, self.rdma, self.nic, self.storage):
+            c.currentIndexChanged.connect(self._edited)
+        for spin in (self.gpus_per_host, self.nics_per_host):
+            spin.valueChanged.connect(self._edited)
+        for check in (self.nvlink, self.gdr, self.mixed, self.mig_ts):
+            check.toggled.connect(self._edited)
         self.recommend_button.clicked.connect(self.recommend)
         self._reload()
 
@@ -199,8 +200,8 @@ class HardwarePage(Page):
         self.data_errors.add(f, "storage_nodes", "Storage nodes", self.nodes)
         for w in (self.dataset_gb, self.headroom, self.read_per_gpu):
             w.valueChanged.connect(self._data_edited)
-        for w in (self.versions, self.checkpoints, self.nodes):
-            w.valueChanged.connect(self._data_edited)
+        for count in (self.versions, self.checkpoints, self.nodes):
+            count.valueChanged.connect(self._data_edited)
         self._data_problems: list[str] = []
         return box
 
@@ -267,7 +268,8 @@ class HardwarePage(Page):
         self.cpu.blockSignals(False)
 
     def _cpu_text(self, server: Server) -> str:
-        cpu = server.cpu_option(self.cpu.get() if server is self._server() else None)
+        chosen = self.cpu.get() if server is self._server() else None
+        cpu = server.cpu_option(chosen if isinstance(chosen, str) else None)
         if cpu is None:
             return server.cpu_family
         return f"{server.sockets} × {cpu.name}, {cpu.cores} cores each"

@@ -123,8 +123,10 @@ class ReviewPage(Page):
             sh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         sh.setSectionResizeMode(len(SERVING_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
         summary = _tab(bars_title, self.bars, self.workloads, self.serving_title, self.serving)
-        summary.layout().setStretch(2, 2)
-        summary.layout().setStretch(4, 1)
+        column = summary.layout()
+        assert isinstance(column, QVBoxLayout)
+        column.setStretch(2, 2)
+        column.setStretch(4, 1)
         self.tabs.addTab(summary, "Summary")
 
         # Warnings and decisions
@@ -215,7 +217,8 @@ class ReviewPage(Page):
         self.diagram_job.start(lambda: (font_files(), render_diagrams(design, catalog, r)))
 
     def _diagrams_ready(self, value: object) -> None:
-        fonts, diagrams = value  # type: ignore[misc]
+        assert isinstance(value, tuple), "the job returns (font files, diagrams)"
+        fonts, diagrams = value
         register_fonts(fonts)
         self.diagrams.show_diagrams(diagrams)
 

@@ -300,7 +300,8 @@ class SharingPage(Page):
             [MODE_SHORT.get(o.mode, o.label) for o in options]
         )
         for c, o in enumerate(options):
-            self.comparison.horizontalHeaderItem(c).setToolTip(o.label)
+            if (header := self.comparison.horizontalHeaderItem(c)) is not None:
+                header.setToolTip(o.label)
         for c, o in enumerate(options):
             cells = [
                 "yes" if o.available else f"no: {o.reason}",

@@ -83,8 +83,8 @@ class DiagramsView(QScrollArea):
     def _clear(self) -> None:
         while self.layout_.count() > 1:
             item = self.layout_.takeAt(1)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            if item is not None and (widget := item.widget()) is not None:
+                widget.deleteLater()
         self.views = []
 
     def show_message(self, text: str) -> None:

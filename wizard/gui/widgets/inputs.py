@@ -3,7 +3,9 @@ reasons (an item that cannot be chosen is disabled and its tooltip says why)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
@@ -62,6 +64,9 @@ def double_spin(low: float, high: float, decimals: int, value: float) -> QDouble
     return spin
 
 
+E = TypeVar("E", bound=Enum)
+
+
 class Choice(QComboBox):
     """A combo box of (label, value) pairs that can disable items with a reason.
 
@@ -79,7 +84,7 @@ class Choice(QComboBox):
             self.add(label, value)
 
     @classmethod
-    def of(cls, enum: type[Enum], labels: dict[object, str] | None = None) -> Choice:
+    def of(cls, enum: type[E], labels: Mapping[E, str] | None = None) -> Choice:
         return cls([((labels or {}).get(m, str(m.value)), m) for m in enum])
 
     def add(self, label: str, value: object) -> None:

@@ -183,7 +183,7 @@ class WorkloadEditor(QWidget):
 
         # -- training
         self.train_box = QGroupBox("Training")
-        f = _form(self.train_box)
+        f = self.train_form = _form(self.train_box)
         self.optimizer = Choice.of(Optimizer, OPTIMIZER_LABELS)
         self.micro_batch = int_spin(1, 1_000_000, 1)
         self.global_batch = OptionalSpin(1, 100_000_000, "micro-batch × data-parallel copies")
@@ -241,7 +241,7 @@ class WorkloadEditor(QWidget):
 
         # -- parallelism
         self.par_box = QGroupBox("Parallelism")
-        f = _form(self.par_box)
+        f = self.par_form = _form(self.par_box)
         self.zero = Choice(
             [
                 ("choose for me", None),
@@ -362,10 +362,10 @@ class WorkloadEditor(QWidget):
         layout.addWidget(box)
         layout.addStretch(1)
 
-        for w in self._inputs():
+        for widget in self._inputs():
             for sig in ("valueChanged", "textChanged", "currentIndexChanged", "toggled"):
-                if hasattr(w, sig):
-                    getattr(w, sig).connect(self._changed)
+                if hasattr(widget, sig):
+                    getattr(widget, sig).connect(self._changed)
                     break
 
     def _inputs(self) -> list[QWidget]:
@@ -401,15 +401,15 @@ class WorkloadEditor(QWidget):
         training = kind in TRAINING_KINDS
         self.zero_row.setVisible(training)
         self.dp_row.setVisible(training)
-        self.par_box.layout().labelForField(self.zero_row).setVisible(training)
-        self.par_box.layout().labelForField(self.dp_row).setVisible(training)
+        self.par_form.labelForField(self.zero_row).setVisible(training)
+        self.par_form.labelForField(self.dp_row).setVisible(training)
         self.inf_box.setVisible(by_model and kind is WorkloadKind.INFERENCE)
         self.shared_box.setVisible(
             by_model and kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC)
         )
         tuning = kind is WorkloadKind.FINE_TUNING
         adapters = tuning and self.ft_method.get() is not FineTuningMethod.FULL
-        form = self.train_box.layout()
+        form = self.train_form
         for row, show in ((self.ft_row, tuning), (self.rank_row, adapters),
                           (self.targets_row, adapters)):  # fmt: skip
             row.setVisible(show)
@@ -418,7 +418,7 @@ class WorkloadEditor(QWidget):
         self.tput_value.setEnabled(self.tput_kind.get() is not None)
         need = self.need_kind.get()
         self.need_value.setEnabled(need is not None)
-        self.need_value.setSuffix({"gpu_memory_gb": " GB", "gpu_fraction": ""}.get(need, ""))
+        self.need_value.setSuffix(" GB" if need == "gpu_memory_gb" else "")
         if need == "gpu_fraction":
             self.need_value.setRange(0.01, 1)
         else:
