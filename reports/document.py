@@ -26,7 +26,6 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     TableStyle,
 )
@@ -34,9 +33,9 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from reports import sections
 from reports.data import ReportData
-from reports.fonts import SANS, SANS_BOLD, missing_glyphs, register_fonts
+from reports.fonts import SANS, SANS_BOLD, draw_string, fit, missing_glyphs, register_fonts
 from reports.logo import load_logo
-from reports.story import Heading, Story
+from reports.story import Heading, Story, Text
 from reports.styles import (
     ACCENT,
     MARGIN_BOTTOM,
@@ -133,11 +132,12 @@ class ProposalTemplate(BaseDocTemplate):
             self.canv.bookmarkPage(flowable.toc_key)
             plain = flowable.getPlainText()
             self.canv.addOutlineEntry(plain, flowable.toc_key, flowable.toc_level, closed=True)
-            # The contents page sets each entry as a Paragraph, which parses markup: the plain
-            # heading (a group's name, say) goes in escaped, so it stays text (an <img> tag in a
-            # name must never make the PDF read a file).
+            # The contents page sets each entry as a Paragraph, which parses markup: it gets the
+            # heading's own markup, where user text (a group's name, say) is escaped, so it stays
+            # text (an <img> tag in a name must never make the PDF read a file), and runs DejaVu
+            # cannot draw are already set in the fallback font.
             self.notify(
-                "TOCEntry", (flowable.toc_level, escape(plain), self.page, flowable.toc_key)
+                "TOCEntry", (flowable.toc_level, flowable.toc_markup, self.page, flowable.toc_key)
             )
 
     def _cover_page(self, canv: Canvas, doc) -> None:
@@ -178,11 +178,8 @@ class ProposalTemplate(BaseDocTemplate):
 
 
 def _draw_clipped(canv: Canvas, x: float, y: float, text: str, width: float) -> None:
-    from reports.fonts import fit
-
     shown, size = fit(text, width, SANS, 7.5, 7.5)
-    canv.setFont(SANS, size)
-    canv.drawString(x, y, shown)
+    draw_string(canv, x, y, shown, SANS, size)
 
 
 def _cover(story: Story, options: ReportOptions, date: dt.date) -> list:
@@ -199,9 +196,9 @@ def _cover(story: Story, options: ReportOptions, date: dt.date) -> list:
         if image is not None:
             flow += [image, Spacer(1, 8 * mm)]
     flow += [
-        Paragraph(escape(data.title()), s.title),
+        Text(escape(data.title()), s.title),
         Spacer(1, 4 * mm),
-        Paragraph(
+        Text(
             escape(f"for {project.customer}") if project.customer else "Reference architecture",
             s.subtitle,
         ),
@@ -253,7 +250,7 @@ def build_pdf(data: ReportData, options: ReportOptions | None = None) -> bytes:
                 ]
             ),
         )
-        flow += [Paragraph("Contents", styles.h1), toc, PageBreak()]
+        flow += [Text("Contents", styles.h1), toc, PageBreak()]
         flow += sections.build_all(story)
         return flow
 
@@ -281,8 +278,8 @@ def _say_missing_glyphs(data: ReportData, options: ReportOptions) -> None:
     if chars:
         shown = " ".join(chars[:12]) + (f" and {len(chars) - 12:,} more" if len(chars) > 12 else "")
         options.notices.append(
-            f"the proposal's font has no glyph for {len(chars):,} character"
+            f"the proposal's fonts have no glyph for {len(chars):,} character"
             f"{'' if len(chars) == 1 else 's'} in {some(fields, 4)} ({shown}); they print as "
-            "empty boxes. The bundled font covers Latin, Greek and Cyrillic script, not "
-            "Chinese, Japanese or Korean"
+            "empty boxes. The bundled fonts cover Latin, Greek, Cyrillic, Chinese, Japanese and "
+            "Korean script, not emoji or rarer symbols"
         )

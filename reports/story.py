@@ -10,19 +10,29 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from reports.data import ReportData
+from reports.fonts import with_fallback
 from reports.styles import Styles, table_style
 
 Cell = str | Flowable
 
 
-class Heading(Paragraph):
+class Text(Paragraph):
+    """Every paragraph of the report goes through here: its markup (user text escaped, plus the
+    report's own tags) gets the runs DejaVu cannot draw set in the fallback font, after escaping,
+    so no tag added comes from user text. A split paragraph is rebuilt from parsed fragments."""
+
+    def __init__(self, text: str | None, style=None, bulletText: str | None = None, **kwargs):
+        super().__init__(None if text is None else with_fallback(text), style, bulletText, **kwargs)
+
+
+class Heading(Text):
     """A heading the document puts into the table of contents and the PDF outline."""
 
     def __init__(self, text: str, style, level: int, key: str) -> None:
         super().__init__(text, style)
         self.toc_level = level
         self.toc_key = key
-        self.toc_text = text
+        self.toc_markup = self.text  # escaped and with fallback runs, for the contents page
 
 
 class Story:
@@ -55,17 +65,17 @@ class Story:
 
     def h3(self, title: str) -> list[Flowable]:
         """A run-in heading, moved to the next page rather than left alone at the bottom."""
-        return [CondPageBreak(70), Spacer(1, 6), Paragraph(escape(title), self.s.h3)]
+        return [CondPageBreak(70), Spacer(1, 6), Text(escape(title), self.s.h3)]
 
     # ------------------------------------------------------------------------- text
 
     def p(self, text: str, style=None) -> Paragraph:
         """A paragraph of plain text (escaped: user text never breaks the markup)."""
-        return Paragraph(escape(text), style or self.s.body)
+        return Text(escape(text), style or self.s.body)
 
     def markup(self, text: str, style=None) -> Paragraph:
         """A paragraph of reportlab mini-markup; the caller escapes any user text in it."""
-        return Paragraph(text, style or self.s.body)
+        return Text(text, style or self.s.body)
 
     def cite(self, source: str) -> str:
         """``[n]``: the number of ``source`` in the appendix's list of sources."""
@@ -74,7 +84,7 @@ class Story:
 
     def bullets(self, items: Sequence[str]) -> list[Flowable]:
         return [
-            Paragraph(escape(item), self.s.body, bulletText="•")
+            Text(escape(item), self.s.body, bulletText="•")
             for item in items
             if item  # skip empty
         ]
@@ -84,7 +94,7 @@ class Story:
     def cell(self, value: Cell, style=None) -> Flowable:
         if isinstance(value, Flowable):
             return value
-        return Paragraph(escape(str(value)), style or self.s.cell)
+        return Text(escape(str(value)), style or self.s.cell)
 
     def table(
         self,
@@ -142,5 +152,5 @@ class Story:
             drawing.width *= scale
             drawing.height *= scale
         drawing.hAlign = "CENTER"
-        label = Paragraph(f"Figure {self.figures}. {escape(caption)}", self.s.caption)
+        label = Text(f"Figure {self.figures}. {escape(caption)}", self.s.caption)
         return KeepTogether([Spacer(1, 4), drawing, label])

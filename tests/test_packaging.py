@@ -36,7 +36,13 @@ def test_wheel_carries_catalogs_examples_and_resources(wheel):
     assert "app.svg" in icons
     for name in icons:
         assert f"resources/icons/{name}" in names
-    for font in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE-DejaVu.txt"):
+    for font in (
+        "DejaVuSans.ttf",
+        "DejaVuSans-Bold.ttf",
+        "LICENSE-DejaVu.txt",
+        "DroidSansFallback.ttf",
+        "LICENSE-DroidSansFallback.txt",
+    ):
         assert f"resources/fonts/{font}" in names
     assert not any(n.startswith("tests/") for n in names)
 

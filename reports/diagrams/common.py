@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from reportlab.graphics.shapes import Drawing, Group, Line, Rect, String
 from reportlab.lib import colors
+from reportlab.lib.attrmap import AttrMap, AttrMapValue
+from reportlab.lib.validators import isNumber, isString
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from reports.fonts import SANS, SANS_BOLD, fit
+from reports.fonts import SANS, SANS_BOLD, fit, runs
 from reports.styles import INK, MUTED
 
 WHITE = colors.white
@@ -30,9 +33,33 @@ def label(
     color=INK,
     min_size: float = 5.5,
 ) -> String:
-    """A label no wider than ``width``: shrunk, then cut with an ellipsis if it must be."""
+    """A label no wider than ``width``: shrunk, then cut with an ellipsis if it must be. Text
+    DejaVu cannot draw is set in the fallback font: a whole label when the fallback draws all of
+    it, else in runs (the fallback has no Latin letters), measured in the font that draws each."""
     shown, fitted = fit(text, width, font, size, min_size)
-    return String(x, y, shown, fontName=font, fontSize=fitted, fillColor=color, textAnchor=anchor)
+    parts = runs(shown, font)
+    if len(parts) <= 1:
+        drawn = parts[0][1] if parts else font
+        return String(x, y, shown, fontName=drawn, fontSize=fitted, fillColor=color,
+                      textAnchor=anchor)  # fmt: skip
+    return Label(x, y, parts, fitted, anchor, color)
+
+
+class Label(Group):
+    """A label in runs of two fonts, one String each, placed as one String with ``anchor`` would
+    be; ``text`` and ``fontSize`` are the whole label's, as on a String."""
+
+    _attrMap = AttrMap(BASE=Group, text=AttrMapValue(isString), fontSize=AttrMapValue(isNumber))
+
+    def __init__(self, x, y, parts: list[tuple[str, str]], size: float, anchor: str, color):
+        super().__init__()
+        self.text = "".join(t for t, _ in parts)
+        self.fontSize = size
+        widths = [stringWidth(part, font, size) for part, font in parts]
+        left = x - {"start": 0, "middle": sum(widths) / 2, "end": sum(widths)}[anchor]
+        for (part, font), w in zip(parts, widths, strict=True):
+            self.add(String(left, y, part, fontName=font, fontSize=size, fillColor=color))
+            left += w
 
 
 def box(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
 from reports.data import ReportData
 from reports.diagrams import architecture
 from reports.fonts import SANS
 from reports.numbers import num
-from reports.story import Story
+from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
 from wizard.model.design import SharingMode
 
@@ -49,8 +49,8 @@ def fifth(data: ReportData) -> tuple[str, str]:
 def _cards(st: Story) -> Table:
     figures = headline(st.data)
     cells = [
-        [Paragraph(escape(v), st.s.figure) for _, v in figures],
-        [Paragraph(escape(label), st.s.figure_label) for label, _ in figures],
+        [Text(escape(v), st.s.figure) for _, v in figures],
+        [Text(escape(label), st.s.figure_label) for label, _ in figures],
     ]
     width = st.width / len(figures)
     t = Table(cells, colWidths=[width] * len(figures))

@@ -141,3 +141,33 @@ def test_sharing_chart_labels_fit(example_data, width):
     texts = [s.text for s in _strings(drawing)]
     assert "1,400 GPUs, 701 hosts, 42 % used" in texts
     assert any(t.startswith("not available: the T4 has no MIG") for t in texts)
+
+
+def test_a_cjk_label_is_drawn_in_the_fallback_font():
+    from reports.diagrams.common import Label, label
+    from reports.fonts import FALLBACK, SANS
+
+    whole = label(10, 10, "東京データ", 200)
+    assert isinstance(whole, String) and whole.fontName == FALLBACK
+    assert label(10, 10, "Tokyo", 200).fontName == SANS
+    # The fallback has no Latin letters: a mixed label is set in runs, each in its own font,
+    # one after the other as a single String would be.
+    mixed = label(100, 10, "推論 H100", 200, anchor="end")
+    assert isinstance(mixed, Label) and mixed.text == "推論 H100"
+    runs = [(s.text, s.fontName) for s in mixed.contents]
+    assert runs == [("推論", FALLBACK), (" H100", SANS)]
+    first, second = mixed.contents
+    assert second.x == pytest.approx(first.x + stringWidth("推論", FALLBACK, 7.5))
+    assert second.x + stringWidth(" H100", SANS, 7.5) == pytest.approx(100)
+
+
+def test_diagrams_with_a_cjk_group_name_fit(catalog):
+    from reports.fonts import FALLBACK
+
+    design = design_from_text(example_text("starter"))
+    groups = [design.workloads[0].model_copy(update={"name": "한국어 추론 그룹 (推論)"}),
+              *design.workloads[1:]]  # fmt: skip
+    data = build_data(design.model_copy(update={"workloads": groups}), catalog)
+    drawing = DIAGRAMS["architecture"].draw(data, 480)
+    assert any(s.fontName == FALLBACK for s in _strings(drawing))
+    assert_labels_fit(drawing)

@@ -44,6 +44,29 @@ def test_markup_in_a_name_changes_no_font(catalog):
     assert squash('<font size="90">Big</font> & co') in text
 
 
+def test_font_markup_in_a_cjk_name_prints_as_text(catalog):
+    """CJK runs are wrapped in ``<font name=…>`` after escaping: a name holding that very markup
+    prints literally, its CJK characters still in the fallback font."""
+    name = '<font name="DroidSansFallback">株式</font> & <b>会社</b>'
+    options = ReportOptions()
+    pdf = build_pdf(_named(catalog, name), options)
+    text = squash("".join(page_texts(PdfReader(io.BytesIO(pdf)))))
+    assert squash(name) in text
+    assert options.notices == []
+
+
+def test_every_paragraph_goes_through_the_fallback_wrapping():
+    """``reports.story.Text`` is the one place paragraph markup gets its fallback-font runs; a
+    reportlab Paragraph built anywhere else in the report would print CJK text as boxes."""
+    from tests.conftest import ROOT
+
+    for path in sorted((ROOT / "reports").rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if path.name == "story.py":
+            source = source.replace("class Text(Paragraph):", "")
+        assert "Paragraph(" not in source, f"{path.name} builds a Paragraph directly"
+
+
 def test_every_label_at_its_longest_still_renders(catalog):
     """The schema's limits are what the proposal is proven to set: 200 characters for the
     customer, the project, the architect and a group's name; 20,000 for the notes."""
