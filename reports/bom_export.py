@@ -56,9 +56,8 @@ def bom_rows(bom: Bom) -> list[list[str | int | float | None]]:
             ["total", "all", "", "total, priced lines", None, "", None, bom.total, bom.currency, ""]
         )
         if bom.unpriced_items:
-            rows.append(
-                ["note", "", "", "no price for: " + ", ".join(bom.unpriced_items), None] + [""] * 5
-            )
+            unpriced = "no price for: " + ", ".join(bom.unpriced_items)
+            rows.append(["note", "", "", unpriced, None, *[""] * 5])
     return rows
 
 
@@ -84,9 +83,11 @@ def bom_csv(bom: Bom) -> str:
 def bom_xlsx(bom: Bom) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Font
+    from openpyxl.worksheet.worksheet import Worksheet
 
     wb = Workbook()
     ws = wb.active
+    assert isinstance(ws, Worksheet), "a new workbook opens on one worksheet"
     ws.title = "Bill of materials"
     for r, row in enumerate(bom_rows(bom), start=1):
         for c, value in enumerate(row, start=1):
@@ -99,8 +100,8 @@ def bom_xlsx(bom: Bom) -> bytes:
     widths = {"A": 14, "B": 34, "C": 20, "D": 80, "E": 10, "F": 14, "G": 14, "H": 16, "I": 9}
     for col, width in widths.items():
         ws.column_dimensions[col].width = width
-    for row in ws.iter_rows(min_row=2, min_col=7, max_col=8):
-        for cell in row:
+    for prices in ws.iter_rows(min_row=2, min_col=7, max_col=8):
+        for cell in prices:
             cell.number_format = "#,##0.00"
     ws.freeze_panes = "A2"
     buf = io.BytesIO()

@@ -48,11 +48,11 @@ def layout_rows(packing: Packing) -> list[list[str]]:
         return rows
     groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for host, g in gpus:
-        names = ", ".join(sorted({s.workload for s in g.slots})) or "free"
-        groups[(g.mode, g.layout, names)].append(host + 1)
+        sharing = ", ".join(sorted({s.workload for s in g.slots})) or "free"
+        groups[(g.mode, g.layout, sharing)].append(host + 1)
     rows = [["Hosts", "GPUs", "Mode", "Layout", "Workloads", ""]]
-    for (mode, layout, names), hosts in groups.items():
-        rows.append([_ranges(sorted(set(hosts))), num(len(hosts)), mode, layout, names, ""])
+    for (mode, layout, sharing), hosts in groups.items():
+        rows.append([_ranges(sorted(set(hosts))), num(len(hosts)), mode, layout, sharing, ""])
     return rows
 
 
