@@ -174,7 +174,7 @@ def power_per_rack(data: ReportData, width: float = 480) -> Drawing | None:
     scale = (x1 - x0) / top
     values: list[tuple[float, float, str]] = []
     for i, (name, watts, lim, count) in enumerate(groups):
-        y = y0 + plot_h - (i + 1) * (bar_h + bar_gap)
+        y: float = y0 + plot_h - (i + 1) * (bar_h + bar_gap)
         d.add(label(name_w, y + 3, name, name_w, 7, "end"))
         over = watts > lim
         d.add(Rect(x0, y, watts / 1000 * scale, bar_h, fillColor=ERROR if over else SERIES[0],

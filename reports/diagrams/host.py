@@ -89,7 +89,7 @@ def draw_layout(host: HostTopology, width: float = 480) -> Drawing:
         a, b = spans[dev.id]
         cx = (a + b) / 2 * col
         w = max((b - a) * col - 4, 8)
-        y = height - (depth[dev.id] + 1) * ROW_H + (ROW_H - BOX_H)
+        y: float = height - (depth[dev.id] + 1) * ROW_H + (ROW_H - BOX_H)
         pos[dev.id] = (cx, y, w)
     # PCIe edges under the boxes
     for dev in order:

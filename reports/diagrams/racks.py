@@ -11,6 +11,7 @@ from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing
 from reports.fonts import SANS_BOLD
 from reports.styles import ACCENT_LIGHT, ERROR, INK, MUTED, RULE
+from wizard.model.buildout import Rack
 
 SWITCH_FILL = HexColor("#fdebd3")  # a Color: the SVG renderer takes no strings
 RACK_W = 74
@@ -23,11 +24,11 @@ def draw(data: ReportData, width: float = 480) -> Drawing | None:
     if racks is None or not racks.racks:
         return None
     per_row = max(1, int((width + GAP) // (RACK_W + GAP)))
-    shown = list(racks.racks)
+    shown: list[Rack | None] = list(racks.racks)
     more = 0
     if len(shown) > per_row:
         more = len(shown) - per_row + 1
-        shown = [*shown[: per_row - 2], None, shown[-1]]  # type: ignore[list-item]
+        shown = [*shown[: per_row - 2], None, shown[-1]]
     units = max(r.height_u for r in racks.racks)
     rack_h = units * U_H
     height = rack_h + 40
