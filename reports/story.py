@@ -4,6 +4,7 @@ whose cells wrap, figures with captions, and numbered source citations."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeAlias
 from xml.sax.saxutils import escape
 
 from reportlab.graphics.shapes import Drawing
@@ -13,7 +14,7 @@ from reports.data import ReportData
 from reports.fonts import with_fallback
 from reports.styles import Styles, table_style
 
-Cell = str | Flowable
+Cell: TypeAlias = str | Flowable
 
 
 class Text(Paragraph):
@@ -132,8 +133,8 @@ class Story:
             spaceAfter=8,
         )
         t.setStyle(table_style(header=header, rows=len(body)))
-        for row, first, last in spans:
-            t.setStyle([("SPAN", (first, row), (last, row))])
+        for at, first, last in spans:
+            t.setStyle([("SPAN", (first, at), (last, at))])
         return t
 
     def pairs(self, items: Sequence[tuple[str, Cell]], label_share: float = 0.35) -> Table:
