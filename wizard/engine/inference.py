@@ -419,7 +419,15 @@ def transformer(
     kv: Precision | None,
     experts: int | None,
     experts_per_token: int | None,
+    *,
+    head_dim: int | None = None,
+    kv_latent_dim: int | None = None,
+    sliding_window: int | None = None,
+    sliding_window_layers: int | None = None,
+    weight_bytes: float | None = None,
 ) -> Transformer:
+    """``weight_bytes`` overrides the precision's bytes per weight (a model's own 4-bit
+    checkpoint); the attention fields come from the preset where it has them."""
     return Transformer(
         name,
         params,
@@ -428,8 +436,12 @@ def transformer(
         hidden,
         heads,
         kv_heads,
-        PARAM_BYTES[precision],
+        weight_bytes or PARAM_BYTES[precision],
         kv_bytes(precision, kv),
         experts or 0,
         experts_per_token or 0,
+        head_size=head_dim or 0,
+        kv_latent_dim=kv_latent_dim or 0,
+        window=sliding_window or 0,
+        window_layers=sliding_window_layers or 0,
     )

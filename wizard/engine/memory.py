@@ -42,10 +42,11 @@ class Shape:
     hidden: int
     heads: int
     kv_heads: int
+    head_size: int = 0  # head width where not hidden / heads (Qwen3, gpt-oss); 0: hidden / heads
 
     @property
     def head_dim(self) -> float:
-        return self.hidden / self.heads
+        return self.head_size or self.hidden / self.heads
 
 
 @dataclass(frozen=True)

@@ -172,9 +172,25 @@ def _handoff(
     )
 
 
-def kv_per_token(chain: Chain, m: Transformer) -> float:
+def kv_per_token(
+    chain: Chain, m: Transformer, context: float, name: str = "kv_gb_per_token"
+) -> float:
+    """KV cache per token of a sequence of ``context`` tokens, each layout by its own logged
+    formula: keys and values per KV head, one latent per layer (MLA), or with windowed layers
+    holding at most their window (the only case where ``context`` matters)."""
+    if m.kv_latent_dim:
+        return chain(
+            name, sp.KV_GB_PER_TOKEN_MLA, "GB per token", sp.MLA_SOURCE,
+            layers=m.layers, kv_latent_dim=m.kv_latent_dim, kv_bytes=m.kv_bytes,
+        )  # fmt: skip
+    if m.window_layers:
+        return chain(
+            name, sp.KV_GB_PER_TOKEN_WINDOWED, "GB per token",
+            f"{sp.KV_SOURCE}; {sp.WINDOW_SOURCE}", kv_heads=m.kv_heads, head_dim=m.head_dim, kv_bytes=m.kv_bytes, layers=m.layers,
+            window_layers=m.window_layers, window=m.window, context=context,
+        )  # fmt: skip
     return chain(
-        "kv_gb_per_token",
+        name,
         sp.KV_GB_PER_TOKEN,
         "GB per token",
         sp.KV_SOURCE,
@@ -195,8 +211,11 @@ def capacity(
     overhead_gb: float,
 ) -> Capacity:
     """How many requests of the average size the replica's memory holds, and whether one of the
-    longest still fits beside the weights."""
-    kv_tok = kv_per_token(chain, m)
+    longest still fits beside the weights. With windowed layers the cache per token falls as a
+    sequence grows, so the longest request has its own figure; the average request's (its
+    average context) is at most the average of its sequences' caches, the safe side."""
+    average = sp.CONTEXT_IN_FLIGHT(input_tokens=req.input_tokens, output_tokens=req.output_tokens)
+    kv_tok = kv_per_token(chain, m, average)
     ctx = chain(
         "context_in_flight",
         sp.CONTEXT_IN_FLIGHT,
@@ -240,13 +259,16 @@ def capacity(
         overhead_gb=overhead_gb,
     )
     shards = sp.kv_shards(m, par.tensor)
+    kv_long = kv_tok
+    if m.window_layers:
+        kv_long = kv_per_token(chain, m, req.max_context_tokens, "kv_gb_per_token_longest")
     longest = chain(
         "longest_request_gb_per_gpu",
         LONGEST_REQUEST_GB,
         "GB per GPU",
         sp.KV_SOURCE,
         max_context_tokens=req.max_context_tokens,
-        kv_gb_per_token=kv_tok,
+        kv_gb_per_token=kv_long,
         kv_shards=shards,
         pp=par.pipeline,
     )
@@ -457,8 +479,8 @@ def quiet(
 ) -> Callable[[int], Point]:
     """A fast evaluator of one layout at any number of sequences, for searching."""
     chain = Chain()
-    kv_tok = kv_per_token(chain, m)
     ctx = sp.CONTEXT_IN_FLIGHT(input_tokens=req.input_tokens, output_tokens=req.output_tokens)
+    kv_tok = kv_per_token(chain, m, ctx)
     cache: dict[int, Point] = {}
 
     def at(sequences: int) -> Point:

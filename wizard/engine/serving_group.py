@@ -6,7 +6,7 @@ from __future__ import annotations
 from wizard.engine.expr import Formula
 from wizard.engine.inference import LAYOUT_SOURCE, Plan, ServingPlanner, transformer
 from wizard.engine.memory import Sharding
-from wizard.engine.sizer import SizerBase
+from wizard.engine.sizer import SizerBase, weight_bytes
 from wizard.model.result import Severity, WorkloadResult
 
 
@@ -35,6 +35,11 @@ class ServingSizer(SizerBase):
                 g.inference.kv_cache_precision,
                 p.experts if p else None,
                 p.experts_per_token if p else None,
+                head_dim=m.shape.head_size or None,
+                kv_latent_dim=p.kv_latent_dim if p else None,
+                sliding_window=p.sliding_window if p else None,
+                sliding_window_layers=p.sliding_window_layers if p else None,
+                weight_bytes=weight_bytes(p, g.precision),
             ),
             rec,
         )

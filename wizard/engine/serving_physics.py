@@ -35,6 +35,17 @@ KV_SOURCE = (
     "Pope et al., arXiv:2211.05102, section 2 (KV cache per token = 2 x layers x KV heads x "
     "head dim x bytes); Ainslie et al., GQA, arXiv:2305.13245"
 )
+MLA_SOURCE = (
+    "DeepSeek-AI, DeepSeek-V2, arXiv:2405.04434, section 2.1.3 and Table 1 (multi-head latent "
+    "attention caches a compressed latent of d_c plus a decoupled RoPE key of d_h^R values per "
+    "token per layer); the latent belongs to no head, so vLLM and SGLang keep all of it on every "
+    "tensor-parallel GPU unless attention runs data-parallel"
+)
+WINDOW_SOURCE = (
+    "Jiang et al., Mistral 7B, arXiv:2310.06825, section 2 (a sliding-window layer attends to the "
+    "last W tokens and its rolling cache holds only those); windowed layers of a sequence of L "
+    "tokens keep min(L, W) of them, the others all L"
+)
 MOE_SOURCE = (
     "Jiang et al., Mixtral of Experts, arXiv:2401.04088, section 2 (each token is routed to k of "
     "E experts per layer); expected distinct experts for uniform routing"
@@ -54,6 +65,13 @@ PREFILL = (
 )
 
 KV_GB_PER_TOKEN = Formula("2 * layers * kv_heads * head_dim * kv_bytes / 1e9")
+KV_GB_PER_TOKEN_MLA = Formula("layers * kv_latent_dim * kv_bytes / 1e9")
+# GB per token of a sequence holding `context` tokens, averaged over it: a windowed layer keeps
+# min(context, window) tokens; multiplied by context this is the sequence's whole cache.
+KV_GB_PER_TOKEN_WINDOWED = Formula(
+    "2 * kv_heads * head_dim * kv_bytes"
+    " * (layers - window_layers + window_layers * min(context, window) / context) / 1e9"
+)
 CONTEXT_IN_FLIGHT = Formula("input_tokens + output_tokens / 2")
 MICRO_BATCH = Formula("sequences / min(sequences, pp)")
 EXPERTS_READ = Formula("experts * (1 - (1 - experts_per_token / experts) ** tokens)")
@@ -107,10 +125,14 @@ class Transformer:
     kv_bytes: float
     experts: int = 0  # routed experts per MoE layer; 0 for a dense model
     experts_per_token: int = 0
+    head_size: int = 0  # head width where not hidden / heads (Qwen3, gpt-oss); 0: hidden / heads
+    kv_latent_dim: int = 0  # latent attention: values cached per token per layer; 0: per KV head
+    window: int = 0  # tokens a sliding-window layer keeps; 0: no windowed layers
+    window_layers: int = 0  # layers with the window; the others keep the whole context
 
     @property
     def head_dim(self) -> float:
-        return self.hidden / self.heads
+        return self.head_size or self.hidden / self.heads
 
     @property
     def moe(self) -> bool:
@@ -153,5 +175,9 @@ class Efficiency:
 
 def kv_shards(m: Transformer, tensor: int) -> int:
     """GPUs a KV cache is split over: tensor parallelism splits the KV heads and replicates
-    them when there are fewer KV heads than GPUs (as vLLM and TensorRT-LLM do)."""
+    them when there are fewer KV heads than GPUs (as vLLM and TensorRT-LLM do). A latent-attention
+    cache has no heads to split: every GPU of the group keeps all of it (vLLM and SGLang with
+    tensor-parallel attention; data-parallel attention, which would split it, is not modelled)."""
+    if m.kv_latent_dim:
+        return 1
     return min(tensor, m.kv_heads)

@@ -10,7 +10,7 @@ from wizard.engine.expr import Formula
 from wizard.engine.memory import Shape, Sharding
 from wizard.engine.record import Chain, Recorder
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
-from wizard.model.design import Design, WorkloadGroup, WorkloadKind
+from wizard.model.design import Design, Precision, WorkloadGroup, WorkloadKind
 from wizard.model.result import Layout, MemoryBreakdown, Severity, WorkloadResult
 
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
@@ -26,6 +26,14 @@ class ModelInfo:
     preset: ModelPreset | None
 
 
+def weight_bytes(preset: ModelPreset | None, precision: Precision) -> float:
+    """Bytes per weight at ``precision``; at int4, the model's own 4-bit checkpoint where the
+    catalog gives it (gpt-oss keeps MXFP4 block scales and 16-bit attention and embeddings)."""
+    if precision is Precision.INT4 and preset is not None and preset.int4_weight_bytes:
+        return preset.int4_weight_bytes
+    return memory.PARAM_BYTES[precision]
+
+
 def resolve_model(group: WorkloadGroup, catalog: Catalog) -> ModelInfo | None:
     if group.model is None:
         return None
@@ -34,7 +42,7 @@ def resolve_model(group: WorkloadGroup, catalog: Catalog) -> ModelInfo | None:
         shape = None
         if p.architecture is not ModelArch.CNN:
             assert p.hidden_size and p.heads and p.kv_heads  # enforced by the catalog schema
-            shape = Shape(p.layers, p.hidden_size, p.heads, p.kv_heads)
+            shape = Shape(p.layers, p.hidden_size, p.heads, p.kv_heads, p.head_dim or 0)
         return ModelInfo(p.name, p.parameters, p.active_parameters or p.parameters, shape, p)
     c = group.model.custom
     assert c is not None
@@ -67,7 +75,7 @@ class SizerBase:
         chain = Chain(self.rec if record else None, self.key)
         weights = chain(
             "memory.weights", WEIGHTS_PER_GPU, "GB per GPU", sources.ZERO,
-            parameters=m.params, bytes_per_parameter=memory.PARAM_BYTES[g.precision],
+            parameters=m.params, bytes_per_parameter=weight_bytes(m.preset, g.precision),
             tp=sh.tensor, pp=sh.pipeline,
         )  # fmt: skip
         overhead = chain(

@@ -118,8 +118,9 @@ class Job:
         Llama and Mixtral) has three matrices, a plain one two."""
         assert self.shape is not None
         h = self.shape.hidden
+        q_width = self.shape.heads * self.shape.head_dim  # h unless heads are set wider or narrower
         kv_width = self.shape.kv_heads * self.shape.head_dim
-        attention = 6 * h + 2 * kv_width  # q, o: h + h; k, v: h + kv width
+        attention = 4 * h + 2 * q_width + 2 * kv_width  # q, o: h + q width; k, v: h + kv width
         if self.lora_targets is LoraTargets.ATTENTION:
             return attention, 0.0, 1
         ffn = self.ffn or 4 * h

@@ -492,6 +492,40 @@ class ModelPreset(Sourced):
     kv_heads: int | None = Field(default=None, ge=1, le=10_000)
     vocab_size: int | None = Field(default=None, ge=1, le=10_000_000)
     max_context: int | None = Field(default=None, ge=1, le=100_000_000)
+    head_dim: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="Width of one attention head where it is not hidden_size / heads (Qwen3, "
+        "gpt-oss, Mistral Small 3); it sets the KV cache per KV head.",
+    )
+    kv_latent_dim: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="Multi-head latent attention: values cached per token per layer (DeepSeek-V3: "
+        "kv_lora_rank 512 + qk_rope_head_dim 64 = 576), in place of 2 x kv_heads x head_dim.",
+    )
+    sliding_window: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000_000,
+        description="Tokens a sliding-window layer attends to, so all its KV cache holds.",
+    )
+    sliding_window_layers: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="Layers using the sliding window; the others attend to the whole context.",
+    )
+    int4_weight_bytes: float | None = Field(
+        default=None,
+        ge=0.5,
+        le=2,
+        allow_inf_nan=False,
+        description="Bytes per parameter of the model's own 4-bit checkpoint (block scales and "
+        "the tensors it keeps in 16 bits included), used at int4 in place of 0.5.",
+    )
     forward_gflops_per_sample: PositiveFloat | None = Field(
         default=None, description="Non-transformer presets: forward FLOPs for one sample."
     )
@@ -517,6 +551,12 @@ class ModelPreset(Sourced):
                 raise ValueError(f"transformer presets need {', '.join(missing)}")
             if self.heads and self.kv_heads and self.heads % self.kv_heads:
                 raise ValueError("heads must be a multiple of kv_heads")
+        if (self.sliding_window is None) != (self.sliding_window_layers is None):
+            raise ValueError("give both sliding_window and sliding_window_layers, or neither")
+        if self.sliding_window_layers is not None and self.sliding_window_layers > self.layers:
+            raise ValueError("sliding_window_layers cannot exceed layers")
+        if self.kv_latent_dim is not None and self.sliding_window is not None:
+            raise ValueError("the KV cache formula for latent attention has no sliding window")
         if (self.experts is None) != (self.experts_per_token is None):
             raise ValueError("give both experts and experts_per_token, or neither")
         if self.experts is not None and self.experts_per_token is not None:
