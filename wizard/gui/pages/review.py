@@ -24,6 +24,8 @@ from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
+from wizard.gui.widgets.workload_editor import MODE_LABELS
+from wizard.model.design import SharingMode
 from wizard.model.result import Result, Severity, WorkloadResult
 from wizard.serving_text import figure, target_short
 
@@ -281,7 +283,9 @@ class ReviewPage(Page):
             profile = w.slot_profile
             if w.vgpu_type and w.vgpu_type != profile:
                 profile = f"{w.vgpu_type} ({profile})"
-            sharing = " ".join(x for x in (w.sharing_mode, profile) if x) or "—"
+            mode = MODE_LABELS.get(SharingMode(w.sharing_mode)) if w.sharing_mode else None
+            shown = None if profile in ("whole GPU", "GPU share") else profile
+            sharing = ": ".join(x for x in (mode, shown) if x) or "—"
             if w.gpus_allocated is not None:
                 sharing += f" · {w.gpus_allocated:,.2f} GPUs packed"
             cells = [
