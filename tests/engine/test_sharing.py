@@ -241,3 +241,15 @@ def test_mode_problems_for_hardware(catalog):
     assert sharing.mode_problems(SharingMode.MIG, d, catalog.gpus["t4"]) == [
         "the NVIDIA T4 does not support MIG"
     ]
+
+
+def test_a_group_named_like_a_gpu_reason_is_still_a_group_reason(catalog):
+    """Hardware reasons are told apart by where they come from, not by their wording: a group
+    called "the lab" that refuses remote GPUs leaves the remote row sized (GPUs counted), only
+    marked unavailable, as for any other group name."""
+    d = _design("mig-shared", **{"workloads.0.name": "the lab"})  # remote_ok is off
+    r = size(d, catalog)
+    (remote,) = [m for m in r.sharing_comparison if m.mode == "remote"]
+    assert not remote.available
+    assert remote.reason.startswith("the lab requires")
+    assert remote.gpus > 0

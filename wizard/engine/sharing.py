@@ -440,12 +440,24 @@ def _slots(specs: list[SlotSpec], state: Hashable | None) -> list[Slot]:
 
 
 def mode_problems(mode: SharingMode, design: Design, gpu: Gpu) -> list[str]:
-    """Why ``mode`` cannot serve every group of this design on this GPU."""
+    """Why ``mode`` cannot serve every group of this design on this GPU: the GPU's reasons,
+    then the groups'."""
+    return gpu_mode_problems(mode, gpu) + group_mode_problems(mode, design)
+
+
+def gpu_mode_problems(mode: SharingMode, gpu: Gpu) -> list[str]:
+    """Why the GPU itself cannot run ``mode`` at all (no MIG, no vGPU)."""
     out = []
     if mode is SharingMode.MIG and not gpu.mig_capable:
         out.append(f"the {gpu.name} does not support MIG")
     if mode is SharingMode.VGPU and not gpu.vgpu_capable:
         out.append(f"the {gpu.name} does not support NVIDIA vGPU")
+    return out
+
+
+def group_mode_problems(mode: SharingMode, design: Design) -> list[str]:
+    """Which groups' constraints rule ``mode`` out, and why."""
+    out = []
     for g in design.workloads:
         c = g.constraints
         why = []
@@ -518,7 +530,7 @@ def compare(
     """One row for the design as chosen, then one per mode the GPU allows, all groups in it."""
     rows = [_row("as-designed", design, as_designed, [])]
     for mode in SharingMode:
-        hw = [p for p in mode_problems(mode, design, gpu) if p.startswith("the ")]
+        hw = gpu_mode_problems(mode, gpu)
         if hw:
             row = ModeOption(
                 mode=mode.value, label=LABELS[mode.value], available=False,
