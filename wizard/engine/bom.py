@@ -182,21 +182,7 @@ def _licences(
     if lic.platform:
         x = catalog.licences[lic.platform]
         if x.unit is LicenceUnit.PER_CORE:
-            cores, whence = _cores_per_socket(design, server, x, rec)
-            qty = int(
-                rec.expr(
-                    "bom.platform_core_licences",
-                    Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)"),
-                    {
-                        "hosts": t.hosts,
-                        "sockets": server.sockets,
-                        "cores_per_socket": cores,
-                        "minimum_per_cpu": x.min_units,
-                    },
-                    "core licences",
-                    f"{x.source}; cores per socket: {whence}",
-                )
-            )
+            qty = _core_licences("bom.platform_core_licences", design, server, x, t, rec)
             unit = "core licence"
         else:
             qty = {
@@ -219,21 +205,7 @@ def _licences(
         )
     paif = catalog.licences.get(PAIF_LICENCE)
     if design.platform.private_ai_foundation and paif is not None:
-        cores, whence = _cores_per_socket(design, server, paif, rec)
-        qty = int(
-            rec.expr(
-                "bom.private_ai_core_licences",
-                Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)"),
-                {
-                    "hosts": t.hosts,
-                    "sockets": server.sockets,
-                    "cores_per_socket": cores,
-                    "minimum_per_cpu": paif.min_units,
-                },
-                "core licences",
-                f"{paif.source}; cores per socket: {whence}",
-            )
-        )
+        qty = _core_licences("bom.private_ai_core_licences", design, server, paif, t, rec)
         out.append(
             _line(
                 Cat.LICENCE,
@@ -247,6 +219,36 @@ def _licences(
             )
         )
     return out
+
+
+CORE_LICENCES = Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)")
+
+
+def _core_licences(
+    key: str,
+    design: Design,
+    server: Server,
+    x: Licence,
+    t: bo.TopologyTotals,
+    rec: Recorder,
+) -> int:
+    """Per-core licences on the GPU hosts: every core of every socket, at least the licence's
+    minimum per CPU (Broadcom KB 313548: 16 cores per CPU)."""
+    cores, whence = _cores_per_socket(design, server, x, rec)
+    return int(
+        rec.expr(
+            key,
+            CORE_LICENCES,
+            {
+                "hosts": t.hosts,
+                "sockets": server.sockets,
+                "cores_per_socket": cores,
+                "minimum_per_cpu": x.min_units,
+            },
+            "core licences",
+            f"{x.source}; cores per socket: {whence}",
+        )
+    )
 
 
 def _cores_per_socket(design: Design, server: Server, x: Licence, rec: Recorder) -> tuple[int, str]:

@@ -18,6 +18,7 @@ from wizard.model.catalog import (
     ModelArch,
     Nic,
     Server,
+    SoftwareRelease,
     SwitchKind,
     max_boards,
 )
@@ -198,11 +199,20 @@ def _sharp_problems(design: Design, catalog: Catalog) -> list[Problem]:
     ]
 
 
+def _release(design: Design, catalog: Catalog) -> SoftwareRelease | None:
+    """The release the design runs, or None when it names an unknown one (that is reported on
+    its own, so the checks that need a release stay quiet)."""
+    from wizard.engine.software import choose_release
+
+    try:
+        return choose_release(design, catalog)
+    except DesignError:
+        return None
+
+
 def _mixed_size_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Problem]:
     """Mixed-size time-sliced vGPU arrived with NVIDIA vGPU 17.0 (NVIDIA AI Enterprise 5) and
     needs vSphere 8.0 Update 3; an older release packs one vGPU size per GPU."""
-    from wizard.engine.software import choose_release
-
     first = gpu.vgpu.mixed_size_min_release if gpu.vgpu else None
     if not design.hardware.vgpu_mixed_sizes or first is None:
         return []
@@ -214,10 +224,7 @@ def _mixed_size_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Pro
                 "plan Update 3 or VMware Cloud Foundation 9, or one vGPU size per GPU",
             )
         ]
-    try:
-        release = choose_release(design, catalog)
-    except DesignError:
-        return []  # the unknown release is reported on its own
+    release = _release(design, catalog)
     if release is None or release.vgpu_branch >= int(float(first)):
         return []
     return [
@@ -262,8 +269,6 @@ def _private_ai_problems(design: Design) -> list[Problem]:
 def _mig_time_slicing_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Problem]:
     """Time-sliced, MIG-backed vGPU needs a GPU with such vGPU types (Blackwell boards) and a
     release that offers it on the GPU's architecture."""
-    from wizard.engine.software import choose_release
-
     if not design.hardware.mig_time_slicing:
         return []
     types = gpu.vgpu.mig_time_sliced if gpu.vgpu else []
@@ -276,10 +281,7 @@ def _mig_time_slicing_problems(design: Design, catalog: Catalog, gpu: Gpu) -> li
                 "Server Edition)",
             )
         ]
-    try:
-        release = choose_release(design, catalog)
-    except DesignError:
-        return []  # the unknown release is reported on its own
+    release = _release(design, catalog)
     if release is None or gpu.architecture in release.mig_time_sliced_architectures:
         return []
     return [
