@@ -83,3 +83,40 @@ def test_decode_is_memory_bound_at_small_batch_and_compute_bound_at_large():
 def test_pcie_bandwidth_by_generation():
     assert PCIE_X16_GBS[4] == pytest.approx(16 * 16 * 128 / 130 / 8, rel=0.01)
     assert PCIE_X16_GBS[5] == pytest.approx(2 * PCIE_X16_GBS[4])
+
+
+def test_a_model_smaller_than_its_embeddings_logs_zero_matrix_parameters(catalog):
+    """1,000 parameters with a 1 x 1 embedding table counted twice (input and output): the
+    matrix parameters are max(0.001 - 2, 0) = 0, and the FLOPs formula reads that same 0, so
+    the log never shows a figure the next step did not use."""
+    from wizard.engine.size import size
+    from wizard.io import design_from_dict
+
+    doc = {
+        "workloads": [
+            {
+                "name": "tiny",
+                "kind": "training",
+                "model": {
+                    "custom": {
+                        "parameters": 0.001,
+                        "layers": 1,
+                        "hidden_size": 1,
+                        "heads": 1,
+                        "kv_heads": 1,
+                        "vocab_size": 1,
+                    }
+                },
+                "precision": "fp32",
+                "optimizer": "sgd",
+                "micro_batch_size": 1,
+                "sequence_length": 1,
+                "training": {"dataset_samples": 1, "epochs": 1},
+            }
+        ],
+        "hardware": {"gpu": "a10", "server": "supermicro-sys-420gp-tnr", "gpus_per_host": 1},
+    }
+    r = size(design_from_dict(doc), catalog)
+    calcs = {c.id: c for c in r.calculations}
+    assert calcs["workloads[0].matrix_parameters"].value == 0
+    assert calcs["workloads[0].flops_per_token"].inputs["matrix_parameters"] == 0

@@ -31,6 +31,7 @@ from wizard.model.design import (
     Rdma,
     Recompute,
     SharingMode,
+    VsphereRelease,
     WorkloadKind,
 )
 
@@ -250,11 +251,15 @@ def hardware(draw, gpu: str, server: str, gph: int, coherent: bool) -> dict[str,
         and draw(st.booleans()),
         "nvlink": (nvlink_ok or not coherent) and draw(st.booleans()),
         "vgpu_mixed_sizes": draw(st.booleans()),
+        "mig_time_slicing": draw(st.booleans()),
         "service_fabric": draw(st.sampled_from(ETHERNET)).value,
         "service_ports_per_host": draw(st.integers(0, 8)),
     }
     if nic is not None:
         hw["nic"] = nic
+    cpus = [c.name for c in srv.cpu_options]
+    if draw(st.booleans()):  # a listed processor, or (not coherent) one the server lacks
+        hw["cpu"] = draw(st.sampled_from(cpus if coherent and cpus else [*cpus, "Xeon 9999"]))
     if draw(st.booleans()):
         hw["storage"] = draw(st.sampled_from(sorted(cat.storage)))
     return hw
@@ -317,6 +322,8 @@ def designs(draw, buildable_only: bool = True) -> dict[str, Any]:
         },
         "platform": {
             "kubernetes": draw(st.sampled_from(list(KubernetesPlatform))).value,
+            "vsphere": draw(st.sampled_from(list(VsphereRelease))).value,
+            "private_ai_foundation": draw(st.booleans()),
         },
     }
     if draw(st.booleans()):

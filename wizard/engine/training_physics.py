@@ -55,7 +55,7 @@ QLORA = (
     "double quantization, about 4.127 bits per parameter"
 )
 
-NON_EMBEDDING_PARAMS = Formula("parameters - embedding_copies * vocabulary * hidden")
+NON_EMBEDDING_PARAMS = Formula("max(parameters - embedding_copies * vocabulary * hidden, 0)")
 FLOPS_PER_TOKEN = Formula(
     "linear_passes * 2 * matrix_parameters + attention_passes * 4 * layers * sequence * hidden"
     " + logit_passes * 2 * hidden * vocabulary + adapter_passes * 2 * trainable_parameters"
