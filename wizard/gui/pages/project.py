@@ -11,8 +11,6 @@ from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
-    QDateEdit,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -25,6 +23,7 @@ from PySide6.QtWidgets import (
 from wizard.gui.forms import FormErrors, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
+from wizard.gui.widgets.inputs import Combo, DateEdit
 from wizard.model.design import ProjectInfo
 from wizard.safe_read import logo_file, may_read_logo
 
@@ -63,7 +62,7 @@ class ProjectPage(Page):
         for edit in (self.customer, self.project_name, self.architect):
             edit.setMaxLength(200)  # what the proposal's cover is proven to hold
         self.has_date = QCheckBox("Dated")
-        self.date = QDateEdit()
+        self.date = DateEdit()
         self.date.setCalendarPopup(True)
         self.date.setDisplayFormat("yyyy-MM-dd")
         self.logo = QLineEdit()
@@ -75,7 +74,7 @@ class ProjectPage(Page):
         self.logo_preview = QLabel()
         self.logo_preview.setFixedHeight(48)
         self.logo_preview.setWordWrap(True)
-        self.currency = QComboBox()
+        self.currency = Combo()
         self.currency.setEditable(True)
         self.currency.addItems(CURRENCIES)
         self.notes = QPlainTextEdit()

@@ -1,5 +1,8 @@
 """Small input widgets: spin boxes with a 'none' value, and enum combo boxes with per-item
-reasons (an item that cannot be chosen is disabled and its tooltip says why)."""
+reasons (an item that cannot be chosen is disabled and its tooltip says why).
+
+None of them changes on a mouse wheel unless it has the keyboard focus: scrolling a long form
+must scroll the form, not silently turn Epochs from 1.00 into 0.01 under the pointer."""
 
 from __future__ import annotations
 
@@ -8,11 +11,51 @@ from enum import Enum
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox, QWidget
+from PySide6.QtGui import QStandardItemModel, QWheelEvent
+from PySide6.QtWidgets import QComboBox, QDateEdit, QDoubleSpinBox, QSpinBox, QWidget
 
 
-class OptionalSpin(QSpinBox):
+class _WheelOnlyWhenFocused:
+    """Mixin: the wheel changes the value only after a click or Tab gave the widget focus;
+    otherwise the event goes to the scroll area around it."""
+
+    def _setup_wheel(self) -> None:
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # type: ignore[attr-defined]
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if self.hasFocus():  # type: ignore[attr-defined]
+            super().wheelEvent(event)  # type: ignore[misc]
+        else:
+            event.ignore()
+
+
+class Spin(_WheelOnlyWhenFocused, QSpinBox):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._setup_wheel()
+
+
+class Double(_WheelOnlyWhenFocused, QDoubleSpinBox):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._setup_wheel()
+
+
+class Combo(_WheelOnlyWhenFocused, QComboBox):
+    """A plain combo box (e.g. editable) with the same wheel rule."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._setup_wheel()
+
+
+class DateEdit(_WheelOnlyWhenFocused, QDateEdit):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._setup_wheel()
+
+
+class OptionalSpin(Spin):
     """An integer where the minimum means 'not given' (shown as ``none_text``)."""
 
     def __init__(self, low: int, high: int, none_text: str, parent: QWidget | None = None):
@@ -29,7 +72,7 @@ class OptionalSpin(QSpinBox):
         self.setValue(self.minimum() if value is None else value)
 
 
-class OptionalDouble(QDoubleSpinBox):
+class OptionalDouble(Double):
     """A float where 0 means 'not given' (shown as ``none_text``)."""
 
     def __init__(self, high: float, decimals: int, none_text: str, parent: QWidget | None = None):
@@ -48,7 +91,7 @@ class OptionalDouble(QDoubleSpinBox):
 
 
 def int_spin(low: int, high: int, value: int = 1) -> QSpinBox:
-    spin = QSpinBox()
+    spin = Spin()
     spin.setRange(low, high)
     spin.setValue(value)
     spin.setGroupSeparatorShown(True)
@@ -56,7 +99,7 @@ def int_spin(low: int, high: int, value: int = 1) -> QSpinBox:
 
 
 def double_spin(low: float, high: float, decimals: int, value: float) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
+    spin = Double()
     spin.setDecimals(decimals)
     spin.setRange(low, high)
     spin.setValue(value)
@@ -67,7 +110,7 @@ def double_spin(low: float, high: float, decimals: int, value: float) -> QDouble
 E = TypeVar("E", bound=Enum)
 
 
-class Choice(QComboBox):
+class Choice(_WheelOnlyWhenFocused, QComboBox):
     """A combo box of (label, value) pairs that can disable items with a reason.
 
     Values live in a Python list (Qt would turn a StrEnum into a plain str); each item's data is
@@ -76,6 +119,7 @@ class Choice(QComboBox):
 
     def __init__(self, items: list[tuple[str, object]] | None = None, parent=None):
         super().__init__(parent)
+        self._setup_wheel()
         self._values: list[object] = []
         # Long item texts must not widen the page: the popup shows them whole.
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
