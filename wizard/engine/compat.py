@@ -30,6 +30,7 @@ from wizard.model.design import (
     Rdma,
     SharingMode,
     VsphereRelease,
+    is_infiniband,
 )
 
 T = TypeVar("T")
@@ -184,7 +185,7 @@ def _sharp_problems(design: Design, catalog: Catalog) -> list[Problem]:
     if not design.assumptions.sharp:
         return []
     fabric = design.hardware.fabric
-    kind = SwitchKind.INFINIBAND if fabric.value.startswith("ib-") else SwitchKind.ETHERNET
+    kind = SwitchKind.INFINIBAND if is_infiniband(fabric) else SwitchKind.ETHERNET
     pick = pick_switch(catalog, kind, FABRIC_GBPS[fabric])
     if pick is not None and pick.switch.sharp:
         return []
@@ -339,7 +340,7 @@ def _method_problems(design: Design, catalog: Catalog) -> list[Problem]:
 
 def fabric_protocol_problem(nic: Nic, fabric: Fabric) -> str | None:
     """Why ``nic`` cannot carry the fabric's protocol (InfiniBand or Ethernet), or None."""
-    if fabric.value.startswith("ib-"):
+    if is_infiniband(fabric):
         return None if "infiniband" in nic.protocols else "does not speak InfiniBand"
     return None if "ethernet" in nic.protocols else "does not speak Ethernet"
 

@@ -19,7 +19,7 @@ from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
-from wizard.model.design import FABRIC_GBPS, Design, Fabric, Rdma
+from wizard.model.design import FABRIC_GBPS, Design, Fabric, Rdma, is_infiniband
 from wizard.model.result import Severity
 
 CLOS = (
@@ -40,15 +40,16 @@ SEED_RDMA = (
     "RoCE v2 (routable), PVRDMA in vSphere (vMotion supported)"
 )
 
+# The fabric's name as the Result, the wizard and the report write it (wizard.present reads it).
 FABRIC_LABEL = {
-    Fabric.GBE_10: "Ethernet 10 GbE",
-    Fabric.GBE_25: "Ethernet 25 GbE",
-    Fabric.GBE_40: "Ethernet 40 GbE",
-    Fabric.GBE_100: "Ethernet 100 GbE",
-    Fabric.GBE_200: "Ethernet 200 GbE",
-    Fabric.GBE_400: "Ethernet 400 GbE",
-    Fabric.IB_HDR: "InfiniBand HDR 200 Gb/s",
-    Fabric.IB_NDR: "InfiniBand NDR 400 Gb/s",
+    Fabric.GBE_10: "10 GbE",
+    Fabric.GBE_25: "25 GbE",
+    Fabric.GBE_40: "40 GbE",
+    Fabric.GBE_100: "100 GbE",
+    Fabric.GBE_200: "200 GbE",
+    Fabric.GBE_400: "400 GbE",
+    Fabric.IB_HDR: "InfiniBand HDR (200 Gb/s)",
+    Fabric.IB_NDR: "InfiniBand NDR (400 Gb/s)",
 }
 
 RDMA_TEXT = {
@@ -326,7 +327,7 @@ def fabric(
     hw, a = design.hardware, design.assumptions
     oversub = a.fabric_oversubscription
     speed = FABRIC_GBPS[hw.fabric]
-    ib = hw.fabric in (Fabric.IB_HDR, Fabric.IB_NDR)
+    ib = is_infiniband(hw.fabric)
     roles: list[bo.NicRole] = []
     planes: list[bo.Plane] = []
     compute = nic is not None and hw.nics_per_host > 0

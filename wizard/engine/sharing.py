@@ -55,11 +55,13 @@ BITFUSION_EOA = (
     "an existing Bitfusion estate or an equivalent product"
 )
 
+# The sharing modes' names as the Result writes them (ModeOption.label and the comparison's
+# per-mode text); the wizard and the report read them through wizard.present.
 LABELS = {
     "as-designed": "As designed (each group's mode)",
     SharingMode.PASSTHROUGH.value: "Passthrough (DirectPath I/O)",
-    SharingMode.VGPU.value: "Time-sliced vGPU (C-series)",
-    SharingMode.MIG.value: "MIG-backed vGPU / MIG",
+    SharingMode.VGPU.value: "Time-sliced vGPU",
+    SharingMode.MIG.value: "MIG-backed vGPU",
     SharingMode.REMOTE.value: "Network-attached GPU pool",
 }
 

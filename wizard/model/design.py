@@ -377,6 +377,12 @@ FABRIC_GBPS: dict[Fabric, float] = {
 }
 
 
+def is_infiniband(fabric: Fabric) -> bool:
+    """Whether the fabric speaks InfiniBand rather than Ethernet, in one place: the RDMA rules,
+    the switch family and the NIC check all follow it."""
+    return fabric in (Fabric.IB_HDR, Fabric.IB_NDR)
+
+
 class Rdma(StrEnum):
     NONE = "none"
     ROCE = "roce-v2"
@@ -425,14 +431,14 @@ class Hardware(Model):
 
     @model_validator(mode="after")
     def _rdma(self) -> Hardware:
-        ib = self.fabric in (Fabric.IB_HDR, Fabric.IB_NDR)
+        ib = is_infiniband(self.fabric)
         if ib and self.rdma is Rdma.ROCE:
             raise ValueError("RoCE runs over Ethernet, not an InfiniBand fabric")
         if not ib and self.rdma is Rdma.INFINIBAND:
             raise ValueError(f"InfiniBand RDMA needs an InfiniBand fabric, not {self.fabric.value}")
         if self.gpudirect_rdma and self.rdma is Rdma.NONE:
             raise ValueError("GPUDirect RDMA needs RDMA (RoCE v2 or InfiniBand)")
-        if self.service_fabric in (Fabric.IB_HDR, Fabric.IB_NDR):
+        if is_infiniband(self.service_fabric):
             raise ValueError(
                 f"service_fabric carries management and vMotion, so it is Ethernet, not "
                 f"{self.service_fabric.value}"
