@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from wizard.errors import field_path
-from wizard.gui.terms import tip
+from wizard.present.glossary import tip
 
 
 def clean_message(msg: str) -> str:

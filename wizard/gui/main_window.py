@@ -43,6 +43,7 @@ from wizard.gui.sizing import LiveResult
 from wizard.gui.wizard import GpuWizard, PageId
 from wizard.io import design_from_text, load_design, save_design
 from wizard.model.catalog import Catalog
+from wizard.present.numbers import count
 
 RECENT_KEY = "recent_files"
 MAX_RECENT = 8
@@ -230,7 +231,10 @@ class MainWindow(QMainWindow):
         r = self.live.result
         if r is not None:
             c = r.cluster
-            text = f"{c.hosts_total} hosts · {c.gpus_total} GPUs · {len(r.warnings)} warning(s)"
+            text = (
+                f"{count(c.hosts_total, 'host')} · {count(c.gpus_total, 'GPU')} · "
+                f"{count(len(r.warnings), 'warning')}"
+            )
         else:
             text = "not sized yet"
         if self.autosaver.last_error:

@@ -10,20 +10,8 @@ from wizard.gui.pages.base import Page
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.inputs import Choice, OptionalSpin, double_spin, int_spin
 from wizard.model.design import AdmissionControl, FailureDomain, HaLevel, HaPolicy
-
-LEVEL_LABELS = {
-    HaLevel.N0: "N+0: no spare host",
-    HaLevel.N1: "N+1: survive one host failure",
-    HaLevel.N2: "N+2: survive two host failures",
-    HaLevel.PERCENT: "Reserve a percentage of capacity",
-}
-DOMAIN_LABELS = {FailureDomain.HOST: "A host", FailureDomain.RACK: "A whole rack"}
-ADMISSION_LABELS = {
-    AdmissionControl.HOST_FAILURES: "Host failures the cluster tolerates",
-    AdmissionControl.PERCENTAGE: "Cluster resource percentage",
-    AdmissionControl.DEDICATED_FAILOVER: "Dedicated failover hosts",
-    AdmissionControl.DISABLED: "Disabled",
-}
+from wizard.present import labels
+from wizard.present.numbers import count
 
 
 class HaPage(Page):
@@ -42,13 +30,13 @@ class HaPage(Page):
         f = QFormLayout(box)
         f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.errors = FormErrors()
-        self.level = Choice.of(HaLevel, LEVEL_LABELS)
+        self.level = Choice.of(HaLevel, labels.HA_LEVEL)
         self.percent = double_spin(0, 90, 0, 0)
         self.percent.setSuffix(" %")
         self.maintenance = int_spin(0, 100, 0)
-        self.domain = Choice.of(FailureDomain, DOMAIN_LABELS)
+        self.domain = Choice.of(FailureDomain, labels.FAILURE_DOMAIN)
         self.per_rack = OptionalSpin(1, 64, "not set")
-        self.admission = Choice.of(AdmissionControl, ADMISSION_LABELS)
+        self.admission = Choice.of(AdmissionControl, labels.ADMISSION)
         self.spares = QCheckBox("Keep spare GPUs for passthrough VMs to restart on")
         self.errors.add(f, "level", "Failures to survive", self.level, term="ha_level")
         self.errors.add(f, "reserve_percent", "Reserve", self.percent)
@@ -162,7 +150,7 @@ class HaPage(Page):
         ok = c.capacity_after_failures_ok
         failures = c.host_failures_tolerated
         self.verdict.setText(
-            f"With {failures} host failure(s), {c.gpus_after_failures:,} of {c.gpus_total:,} GPUs "
+            f"With {count(failures, 'host failure')}, {c.gpus_after_failures:,} of {c.gpus_total:,} GPUs "
             f"remain for a demand of {c.gpus_demand:,}: "
             + ("the workloads still fit." if ok else "the workloads no longer fit.")
         )

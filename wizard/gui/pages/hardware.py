@@ -27,7 +27,6 @@ from wizard.errors import UserError
 from wizard.gui.forms import FormErrors, align_labels, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
-from wizard.gui.terms import tip
 from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, double_spin, int_spin
 from wizard.gui.widgets.workload_editor import short_source
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, max_boards
@@ -40,24 +39,10 @@ from wizard.model.design import (
     Rdma,
     SharingMode,
 )
+from wizard.present import labels
+from wizard.present.glossary import tip
+from wizard.present.numbers import MISSING
 from wizard.recommend import gpus_per_host_max, recommend
-
-FABRIC_LABELS = {
-    Fabric.GBE_10: "10 GbE",
-    Fabric.GBE_25: "25 GbE",
-    Fabric.GBE_40: "40 GbE",
-    Fabric.GBE_100: "100 GbE",
-    Fabric.GBE_200: "200 GbE",
-    Fabric.GBE_400: "400 GbE",
-    Fabric.IB_HDR: "InfiniBand HDR (200 Gb/s)",
-    Fabric.IB_NDR: "InfiniBand NDR (400 Gb/s)",
-}
-RDMA_LABELS = {
-    Rdma.NONE: "None (TCP/IP)",
-    Rdma.ROCE: "RoCE v2 (RDMA over Ethernet)",
-    Rdma.INFINIBAND: "InfiniBand",
-    Rdma.PVRDMA: "PVRDMA (paravirtual RDMA for VMs)",
-}
 
 
 class HardwarePage(Page):
@@ -123,8 +108,8 @@ class HardwarePage(Page):
         box = QGroupBox("Network")
         f = QFormLayout(box)
         f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.fabric = Choice.of(Fabric, FABRIC_LABELS)
-        self.rdma = Choice.of(Rdma, RDMA_LABELS)
+        self.fabric = Choice.of(Fabric, labels.FABRIC)
+        self.rdma = Choice.of(Rdma, labels.RDMA)
         self.gdr = QCheckBox("GPUDirect RDMA")
         self.gdr_note = QLabel()
         self.gdr_note.setObjectName("muted")
@@ -398,7 +383,7 @@ class HardwarePage(Page):
         """Enable, disable and explain the choices that depend on others."""
         gpu, server, nic = self._gpu(), self._server(), self._nic()
         fabric = self.fabric.get()
-        ib = isinstance(fabric, Fabric) and fabric.value.startswith("ib-")
+        ib = isinstance(fabric, Fabric) and labels.is_infiniband(fabric)
         self.rdma.set_reason(Rdma.ROCE, "RoCE runs over Ethernet" if ib else None, tip("rdma"))
         self.rdma.set_reason(
             Rdma.INFINIBAND, None if ib else "needs an InfiniBand fabric", tip("rdma")
@@ -596,7 +581,7 @@ class HardwarePage(Page):
                             else "air",
                         ),
                         ("PCIe", f"Gen {server.pcie_gen}, {server.pcie_topology.value}"),
-                        ("Holds", f"{hold} of this GPU" if hold else "—"),
+                        ("Holds", f"{hold} of this GPU" if hold else MISSING),
                         ("Power supplies", f"{server.psu_count} × {server.psu_w:,.0f} W"),
                         ("NIC slots", str(server.nic_slots)),
                         ("GPUDirect affinity", "yes" if server.gdr_affinity else "no"),

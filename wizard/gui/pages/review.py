@@ -24,9 +24,9 @@ from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
-from wizard.gui.widgets.workload_editor import MODE_LABELS
-from wizard.model.design import SharingMode
 from wizard.model.result import Result, Severity, WorkloadResult
+from wizard.present.labels import mode as mode_label
+from wizard.present.numbers import MISSING, count, fixed
 from wizard.serving_text import figure, target_short
 
 WORKLOAD_COLUMNS = (
@@ -48,12 +48,6 @@ SERVING_COLUMNS = (
 )
 PLACEMENT_COLUMNS = ("GPU layout", "Mode", "GPUs", "Mean utilization", "Memory used / GPU")
 CALC_COLUMNS = ("Figure", "Value", "Unit", "Formula", "Inputs", "Source")
-
-
-def _num(v: float | None, unit: str = "", digits: int = 1) -> str:
-    if v is None:
-        return "—"
-    return f"{v:,.{digits}f}{(' ' + unit) if unit else ''}"
 
 
 def _table(columns: tuple[str, ...]) -> QTableWidget:
@@ -252,11 +246,11 @@ class ReviewPage(Page):
         self.cards.set("gpus", f"{c.gpus_total:,}")
         self.cards.set("demand", f"{c.gpus_demand:,}")
         self.cards.set("after", f"{c.gpus_after_failures:,}",
-                       f"after {c.host_failures_tolerated} host failure(s)")  # fmt: skip
-        self.cards.set("power", f"{r.power.total_kw:,.1f}" if r.power else "—")
-        self.cards.set("racks", f"{len(r.racks.racks)}" if r.racks else "—")
+                       f"after {count(c.host_failures_tolerated, 'host failure')}")  # fmt: skip
+        self.cards.set("power", f"{r.power.total_kw:,.1f}" if r.power else MISSING)
+        self.cards.set("racks", f"{len(r.racks.racks)}" if r.racks else MISSING)
         self.cards.set(
-            "utilization", f"{r.packing.mean_utilization:.0%}" if r.packing else "—",
+            "utilization", f"{r.packing.mean_utilization:.0%}" if r.packing else MISSING,
             None if r.packing else "Not available: the engine does not place workloads on "
             "individual GPUs yet",
         )  # fmt: skip
@@ -277,15 +271,15 @@ class ReviewPage(Page):
         t = self.workloads
         t.setRowCount(len(rows))
         for i, w in enumerate(rows):
-            layout = f"{w.replicas:,} × {w.gpus_per_replica} GPU"
+            layout = f"{w.replicas:,} × {count(w.gpus_per_replica, 'GPU')}"
             if w.layout:
                 layout += f" (TP {w.layout.tensor_parallel} × PP {w.layout.pipeline_parallel})"
             profile = w.slot_profile
             if w.vgpu_type and w.vgpu_type != profile:
                 profile = f"{w.vgpu_type} ({profile})"
-            mode = MODE_LABELS.get(SharingMode(w.sharing_mode)) if w.sharing_mode else None
+            mode = mode_label(w.sharing_mode) if w.sharing_mode else None
             shown = None if profile in ("whole GPU", "GPU share") else profile
-            sharing = ": ".join(x for x in (mode, shown) if x) or "—"
+            sharing = ": ".join(x for x in (mode, shown) if x) or MISSING
             if w.gpus_allocated is not None:
                 sharing += f" · {w.gpus_allocated:,.2f} GPUs packed"
             cells = [
@@ -293,9 +287,9 @@ class ReviewPage(Page):
                 f"{w.gpus_total:,}",
                 sharing,
                 layout,
-                _num(w.memory_gb.total, "GB"),
-                _num(w.time_to_train_hours, "h"),
-                _num(w.allreduce_seconds_per_iteration, "s", 3)
+                fixed(w.memory_gb.total, "GB"),
+                fixed(w.time_to_train_hours, "h"),
+                fixed(w.allreduce_seconds_per_iteration, "s", 3)
                 + (f" over {w.allreduce_link}" if w.allreduce_link else ""),
             ]
             for c, text in enumerate(cells):

@@ -20,32 +20,19 @@ from PySide6.QtWidgets import (
 
 from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages.base import Page
-from wizard.gui.terms import tip
 from wizard.gui.widgets.inputs import Choice
-from wizard.gui.widgets.workload_editor import KIND_SHORT, MODE_LABELS
 from wizard.model.catalog import Gpu
 from wizard.model.design import (
-    VSPHERE_LABELS,
     KubernetesPlatform,
     PlatformChoice,
     SharingMode,
     VsphereRelease,
     WorkloadGroup,
 )
+from wizard.present import labels
+from wizard.present.glossary import tip
+from wizard.present.numbers import MISSING
 
-KUBERNETES_LABELS = {
-    KubernetesPlatform.NONE: "None: GPUs used directly in VMs",
-    KubernetesPlatform.VKS: "vSphere Kubernetes Service (VKS)",
-    KubernetesPlatform.OPENSHIFT: "Red Hat OpenShift on vSphere VMs",
-    KubernetesPlatform.UPSTREAM: "Upstream Kubernetes on VMs",
-}
-MODE_SHORT = {
-    "as-designed": "As designed",
-    "passthrough": "Passthrough",
-    "vgpu": "vGPU",
-    "mig": "MIG",
-    "remote": "Remote pool",
-}
 COMPARISON_ROWS = (
     "Can serve this design",
     "Physical GPUs",
@@ -106,7 +93,7 @@ class SharingPage(Page):
         self.mode_errors.hide()
         self.body.addWidget(self.mode_errors)
         legend = QLabel(
-            "<br>".join(f"<b>{MODE_LABELS[m]}</b>: {tip(m.value)}" for m in SharingMode)
+            "<br>".join(f"<b>{labels.MODE[m]}</b>: {tip(m.value)}" for m in SharingMode)
         )
         legend.setObjectName("muted")
         legend.setWordWrap(True)
@@ -118,8 +105,8 @@ class SharingPage(Page):
         pbox.addLayout(pf, 1)
         pbox.addLayout(pf2, 1)
         self.platform_errors = FormErrors()
-        self.kubernetes = Choice.of(KubernetesPlatform, KUBERNETES_LABELS)
-        self.vsphere = Choice.of(VsphereRelease, VSPHERE_LABELS)
+        self.kubernetes = Choice.of(KubernetesPlatform, labels.KUBERNETES)
+        self.vsphere = Choice.of(VsphereRelease, labels.VSPHERE)
         self.paif = QCheckBox("VMware Private AI Foundation with NVIDIA")
         self.release = Choice([("The newest that supports the GPU", None)])
         for r in sorted(catalog.software.values(), key=lambda r: r.release, reverse=True):
@@ -180,10 +167,10 @@ class SharingPage(Page):
         self.table.setRowCount(len(groups))
         self.combos = []
         for i, g in enumerate(groups):
-            cells = [g.name, KIND_SHORT[g.kind], "—", _constraints(g)]
+            cells = [g.name, labels.KIND_SHORT[g.kind], MISSING, _constraints(g)]
             for c, text in enumerate(cells):
                 self.table.setItem(i, c, QTableWidgetItem(text))
-            combo = Choice.of(SharingMode, MODE_LABELS)
+            combo = Choice.of(SharingMode, labels.MODE)
             for m in SharingMode:
                 combo.set_reason(m, mode_reason(m, g, gpu), tip(m.value))
             combo.put(g.sharing_mode)
@@ -248,7 +235,7 @@ class SharingPage(Page):
         result = self.live.result
         groups = self.doc.get("workloads")
         for i in range(min(len(groups), self.table.rowCount())):
-            text = "—"
+            text = MISSING
             if result is not None and i < len(result.workloads):
                 text = f"{result.workloads[i].gpus_total:,}"
             item = QTableWidgetItem(text)
@@ -296,20 +283,18 @@ class SharingPage(Page):
         self.comparison.setVisible(bool(options))
         self.body.setStretchFactor(self.comparison_box, 3 if options else 0)
         self.comparison.setColumnCount(len(options))
-        self.comparison.setHorizontalHeaderLabels(
-            [MODE_SHORT.get(o.mode, o.label) for o in options]
-        )
+        self.comparison.setHorizontalHeaderLabels([labels.mode_short(o.mode) for o in options])
         for c, o in enumerate(options):
             if (header := self.comparison.horizontalHeaderItem(c)) is not None:
                 header.setToolTip(o.label)
         for c, o in enumerate(options):
             cells = [
                 "yes" if o.available else f"no: {o.reason}",
-                f"{o.gpus:,}" if o.available else "—",
+                f"{o.gpus:,}" if o.available else MISSING,
                 f"{o.hosts_total:,} ({o.hosts_for_capacity:,} for capacity)"
                 if o.available
-                else "—",
-                f"{o.mean_utilization:.0%}" if o.available else "—",
+                else MISSING,
+                f"{o.mean_utilization:.0%}" if o.available else MISSING,
                 o.isolation,
                 o.live_migration,
                 o.ha_behaviour,

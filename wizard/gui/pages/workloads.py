@@ -31,8 +31,10 @@ from PySide6.QtWidgets import (
 from wizard.gui.forms import error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
-from wizard.gui.widgets.workload_editor import KIND_SHORT, MODE_LABELS, WorkloadEditor
+from wizard.gui.widgets.workload_editor import WorkloadEditor
 from wizard.model.design import ModelChoice, WorkloadGroup, WorkloadKind
+from wizard.present import labels
+from wizard.present.numbers import MISSING
 
 COLUMNS = ("Name", "Kind", "Members", "GPUs", "")
 DEFAULT_PRESET = "llama-3-8b"
@@ -164,7 +166,7 @@ class WorkloadsPage(Page):
         kind = shown.get("kind", g.kind)
         count = shown.get("count", g.count)
         sized = "known GPUs per member" if g.gpus_per_member is not None else _sized_text(g)
-        cells = [name, KIND_SHORT[WorkloadKind(kind)], f"{count:,}"]
+        cells = [name, labels.KIND_SHORT[WorkloadKind(kind)], f"{count:,}"]
         for c, text in enumerate(cells):
             item = QTableWidgetItem(str(text))
             item.setToolTip(f"{name}: sized from {sized}" if c < 2 else str(text))
@@ -172,13 +174,13 @@ class WorkloadsPage(Page):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(i, c, item)
         status = QTableWidgetItem(icon("error") if row.error else icon("ok"), "")
-        status.setToolTip(row.error or f"Valid. Sharing: {MODE_LABELS[g.sharing_mode]}")
+        status.setToolTip(row.error or f"Valid. Sharing: {labels.MODE[g.sharing_mode]}")
         self.table.setItem(i, 4, status)
 
     def _show_gpus(self) -> None:
         result = self.live.result
         for i, row in enumerate(self.rows):
-            text = "—"
+            text = MISSING
             if result is not None and i < len(result.workloads) and row.draft is None:
                 text = f"{result.workloads[i].gpus_total:,}"
             item = QTableWidgetItem(text)
@@ -309,7 +311,7 @@ class WorkloadsPage(Page):
 
 def _sized_text(g: WorkloadGroup) -> str:
     if g.model is None:
-        return "per-user need" if g.shared else "—"
+        return "per-user need" if g.shared else MISSING
     if g.model.preset:
         return g.model.preset
     return "custom model"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
+from wizard.present.numbers import MISSING
+
 
 class Card(QFrame):
     def __init__(self, label: str, tooltip: str = "", parent: QWidget | None = None) -> None:
@@ -11,7 +13,7 @@ class Card(QFrame):
         self.setObjectName("card")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
-        self.value = QLabel("—")
+        self.value = QLabel(MISSING)
         self.value.setObjectName("cardValue")
         self.label = QLabel(label)
         self.label.setObjectName("cardLabel")
@@ -46,4 +48,4 @@ class CardRow(QWidget):
 
     def clear(self) -> None:
         for card in self.cards.values():
-            card.set("—")
+            card.set(MISSING)

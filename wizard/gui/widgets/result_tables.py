@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from wizard.model.buildout import Bom, Power, Racks
 from wizard.model.platform import SoftwareResult, StorageResult
+from wizard.present.numbers import MISSING, count, fixed
 
 
 def table(columns: tuple[str, ...], stretch: int | None = None) -> QTableWidget:
@@ -54,12 +55,6 @@ def fill(t: QTableWidget, rows: list[list[str]], right: tuple[int, ...] = ()) ->
             t.setColumnWidth(c, min(t.columnWidth(c), MAX_COLUMN))
 
 
-def _n(v: float | int | None, unit: str = "", digits: int = 1) -> str:
-    if v is None:
-        return "—"
-    return f"{v:,.{digits}f} {unit}".rstrip() if isinstance(v, float) else f"{v:,} {unit}".rstrip()
-
-
 def _title(text: str) -> QLabel:
     label = QLabel(text)
     label.setObjectName("sectionTitle")
@@ -93,21 +88,21 @@ class StorageView(QWidget):
             self.summary,
             [
                 ["System", s.system_name or "none chosen"],
-                ["Capacity needed (with headroom)", _n(s.capacity_needed_tb, "TB", 2)],
-                ["Datasets (all versions)", _n(s.datasets_gb, "GB")],
-                ["Checkpoints", _n(s.checkpoints_gb, "GB")],
-                ["Model files", _n(s.model_files_gb, "GB")],
-                ["Read throughput needed", _n(s.read_gbs_needed, "GB/s", 2)],
-                ["Busiest host's read", _n(s.read_gbs_per_host_needed, "GB/s", 2)],
-                ["A host's network carries", _n(s.host_network_gbs, "GB/s", 2)],
-                ["Nodes" + (" (given)" if s.nodes_given else " (sized)"), _n(s.nodes)],
+                ["Capacity needed (with headroom)", fixed(s.capacity_needed_tb, "TB", 2)],
+                ["Datasets (all versions)", fixed(s.datasets_gb, "GB")],
+                ["Checkpoints", fixed(s.checkpoints_gb, "GB")],
+                ["Model files", fixed(s.model_files_gb, "GB")],
+                ["Read throughput needed", fixed(s.read_gbs_needed, "GB/s", 2)],
+                ["Busiest host's read", fixed(s.read_gbs_per_host_needed, "GB/s", 2)],
+                ["A host's network carries", fixed(s.host_network_gbs, "GB/s", 2)],
+                ["Nodes" + (" (given)" if s.nodes_given else " (sized)"), fixed(s.nodes)],
                 [
                     "Nodes for capacity / for throughput",
-                    f"{_n(s.nodes_for_capacity)} / {_n(s.nodes_for_throughput)}",
+                    f"{fixed(s.nodes_for_capacity)} / {fixed(s.nodes_for_throughput)}",
                 ],
-                ["Usable capacity", _n(s.usable_tb, "TB")],
-                ["Read throughput available", _n(s.read_gbs_available, "GB/s", 1)],
-                ["Rack units", _n(s.rack_units, "U")],
+                ["Usable capacity", fixed(s.usable_tb, "TB")],
+                ["Read throughput available", fixed(s.read_gbs_available, "GB/s", 1)],
+                ["Rack units", fixed(s.rack_units, "U")],
             ],
         )
         self.gds.setText(
@@ -120,10 +115,10 @@ class StorageView(QWidget):
             [
                 [
                     n.workload,
-                    _n(n.dataset_gb, "GB"),
-                    _n(n.checkpoints_gb, "GB"),
-                    _n(n.model_files_gb, "GB"),
-                    _n(n.read_gbs, "", 2),
+                    fixed(n.dataset_gb, "GB"),
+                    fixed(n.checkpoints_gb, "GB"),
+                    fixed(n.model_files_gb, "GB"),
+                    fixed(n.read_gbs, "", 2),
                     f"{n.dataset_basis}; {n.read_basis}",
                 ]
                 for n in s.needs
@@ -161,7 +156,7 @@ class SoftwareView(QWidget):
         )
         fill(
             self.components,
-            [[c.layer, c.name, c.version or "—", c.needed_for] for c in s.components],
+            [[c.layer, c.name, c.version or MISSING, c.needed_for] for c in s.components],
         )
         fill(
             self.checklist,
@@ -199,7 +194,7 @@ class BomView(QWidget):
                 [
                     ln.category.value,
                     ln.description,
-                    ln.part_number or "—",
+                    ln.part_number or MISSING,
                     f"{ln.quantity:,}",
                     ln.unit,
                     ln.source,
@@ -234,7 +229,7 @@ class PowerView(QWidget):
         else:
             self.power_note.setText(
                 f"<b>{power.total_kw:,.1f} kW</b> in total ({power.btu_per_hour:,.0f} BTU/h of "
-                f"heat): {power.hosts} hosts at {power.host_w:,.0f} W each "
+                f"heat): {count(power.hosts, 'host')} at {power.host_w:,.0f} W each "
                 f"({power.gpu_w_per_host:,.0f} W of GPUs + {power.baseline_w_per_host:,.0f} W "
                 f"platform) and {power.network_w:,.0f} W of network. Power supplies installed: "
                 f"{power.psu_installed_w:,.0f} W per host, {power.psu_redundant_w:,.0f} W with "
@@ -271,7 +266,7 @@ class PowerView(QWidget):
                     r.role,
                     f"{r.used_u} / {r.height_u}",
                     f"{r.power_w / 1000:,.1f} / {r.power_limit_w / 1000:,.1f} kW",
-                    ", ".join(str(h + 1) for h in r.hosts) or "—",
+                    ", ".join(str(h + 1) for h in r.hosts) or MISSING,
                 ]
                 for r in racks.racks
             ],

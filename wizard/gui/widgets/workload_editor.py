@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from wizard.gui.forms import FormErrors
-from wizard.gui.terms import tip
 from wizard.gui.widgets.inputs import (
     Choice,
     OptionalDouble,
@@ -43,48 +42,10 @@ from wizard.model.design import (
     WorkloadGroup,
     WorkloadKind,
 )
+from wizard.present import labels
+from wizard.present.glossary import tip
 
 CUSTOM = "__custom__"
-KIND_SHORT = {
-    WorkloadKind.TRAINING: "Training",
-    WorkloadKind.FINE_TUNING: "Fine-tuning",
-    WorkloadKind.INFERENCE: "Inference",
-    WorkloadKind.DEVELOPMENT: "Development",
-    WorkloadKind.HPC: "HPC",
-}
-KIND_LABELS = {
-    WorkloadKind.TRAINING: "Training (from scratch)",
-    WorkloadKind.FINE_TUNING: "Fine-tuning",
-    WorkloadKind.INFERENCE: "Inference / serving",
-    WorkloadKind.DEVELOPMENT: "Development (notebooks, workstations)",
-    WorkloadKind.HPC: "HPC / other CUDA",
-}
-PRECISION_LABELS = {
-    Precision.FP32: "FP32 (4 bytes)",
-    Precision.TF32: "TF32 (FP32 storage, tensor-core maths)",
-    Precision.BF16: "BF16 mixed precision (2 bytes)",
-    Precision.FP16: "FP16 mixed precision (2 bytes)",
-    Precision.FP8: "FP8 (1 byte)",
-    Precision.INT8: "INT8 (1 byte, inference)",
-    Precision.INT4: "INT4 (half a byte, inference)",
-}
-OPTIMIZER_LABELS = {
-    Optimizer.SGD: "SGD",
-    Optimizer.SGD_MOMENTUM: "SGD with momentum",
-    Optimizer.ADAM: "Adam",
-    Optimizer.ADAMW: "AdamW",
-}
-RECOMPUTE_LABELS = {
-    Recompute.NONE: "None (keep every activation)",
-    Recompute.SELECTIVE: "Selective (attention only)",
-    Recompute.FULL: "Full (recompute every layer)",
-}
-MODE_LABELS = {
-    SharingMode.PASSTHROUGH: "Full GPU passthrough",
-    SharingMode.VGPU: "NVIDIA vGPU (time-sliced)",
-    SharingMode.MIG: "MIG-backed vGPU",
-    SharingMode.REMOTE: "Remote GPU pool (network-attached)",
-}
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
 MODEL_KINDS = (*TRAINING_KINDS, WorkloadKind.INFERENCE)
 
@@ -124,7 +85,7 @@ class WorkloadEditor(QWidget):
         box = QGroupBox("Group")
         f = _form(box)
         self.name = QLineEdit()
-        self.kind = Choice.of(WorkloadKind, KIND_LABELS)
+        self.kind = Choice.of(WorkloadKind, labels.KIND)
         self.count = int_spin(0, MAX_GROUP_COUNT, 1)
         self.by_model = QRadioButton("From the answers below")
         self.by_count = QRadioButton("Known GPUs per member:")
@@ -177,32 +138,29 @@ class WorkloadEditor(QWidget):
         self.errors.add(cf, "model.custom.kv_heads", "KV heads", self.c_kv)
         self.errors.add(cf, "model.custom.vocab_size", "Vocabulary", self.c_vocab)
         f.addRow(self.custom_box)
-        self.precision = Choice.of(Precision, PRECISION_LABELS)
+        self.precision = Choice.of(Precision, labels.PRECISION)
         self.errors.add(f, "precision", "Precision", self.precision)
         layout.addWidget(self.model_box)
 
         # -- training
         self.train_box = QGroupBox("Training")
         f = self.train_form = _form(self.train_box)
-        self.optimizer = Choice.of(Optimizer, OPTIMIZER_LABELS)
+        self.optimizer = Choice.of(Optimizer, labels.OPTIMIZER)
         self.micro_batch = int_spin(1, 1_000_000, 1)
         self.global_batch = OptionalSpin(1, 100_000_000, "micro-batch × data-parallel copies")
         self.seq_len = int_spin(1, 10_000_000, 2048)
         self.recompute = Choice(
-            [("choose for me", None)] + [(RECOMPUTE_LABELS[r], r) for r in Recompute]
+            [("choose for me", None)] + [(labels.RECOMPUTE[r], r) for r in Recompute]
         )
         self.ft_method = Choice(
             [
-                ("Full fine-tuning (every weight)", FineTuningMethod.FULL),
-                ("LoRA (16-bit base frozen, adapters trained)", FineTuningMethod.LORA),
-                ("QLoRA (4-bit base frozen, adapters trained)", FineTuningMethod.QLORA),
+                *((labels.FINE_TUNING[m], m) for m in FineTuningMethod),
             ]
         )
         self.lora_rank = int_spin(1, 4096, 16)
         self.lora_targets = Choice(
             [
-                ("attention and MLP projections", LoraTargets.ATTENTION_MLP),
-                ("attention projections only", LoraTargets.ATTENTION),
+                *((labels.LORA_TARGETS[t], t) for t in LoraTargets),
             ]
         )
         self.dataset_kind = Choice(
@@ -357,7 +315,7 @@ class WorkloadEditor(QWidget):
         ):
             w.setToolTip(tip(key))
             f.addRow(w)
-        self.mode = Choice.of(SharingMode, MODE_LABELS)
+        self.mode = Choice.of(SharingMode, labels.MODE)
         self.errors.add(f, "sharing_mode", "Sharing mode", self.mode)
         layout.addWidget(box)
         layout.addStretch(1)
