@@ -48,6 +48,7 @@ from reports.styles import (
 )
 from wizard import __version__
 from wizard.engine.record import some
+from wizard.present.numbers import MISSING
 
 TITLE = "GPU infrastructure proposal"
 
@@ -206,9 +207,9 @@ def _cover(story: Story, options: ReportOptions, date: dt.date) -> list:
     ]
     r = data.result
     rows = [
-        ("Customer", project.customer or "–"),
-        ("Project", project.project_name or "–"),
-        ("Architect", project.architect or "–"),
+        ("Customer", project.customer or MISSING),
+        ("Project", project.project_name or MISSING),
+        ("Architect", project.architect or MISSING),
         ("Date", date.isoformat()),
         (
             "Design",

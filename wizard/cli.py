@@ -17,6 +17,7 @@ from typing import Any
 from wizard import __version__
 from wizard.errors import UserError
 from wizard.model.catalog import CATALOG_KINDS
+from wizard.present.numbers import value
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 SUBCOMMANDS = (
@@ -242,16 +243,6 @@ def cmd_example(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
 def _catalog_columns() -> dict[str, list[tuple[str, Callable[[Any], Any]]]]:
     return {
         "gpus": [
@@ -341,7 +332,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         _out(json.dumps([e.model_dump(mode="json") for e in entries], indent=2))
         return EXIT_OK
     columns = _catalog_columns()[args.kind]
-    rows = [[h for h, _ in columns]] + [[_fmt(get(e)) for _, get in columns] for e in entries]
+    rows = [[h for h, _ in columns]] + [[value(get(e)) for _, get in columns] for e in entries]
     widths = [max(len(r[i]) for r in rows) for i in range(len(columns))]
     for n, row in enumerate(rows):
         _out("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())

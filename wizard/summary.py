@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
+from wizard.model.design import WorkloadKind
 from wizard.model.result import Result
+from wizard.present.labels import KIND_SHORT, mode
+from wizard.present.numbers import MISSING, count
+from wizard.present.numbers import fixed as _num
 from wizard.serving_text import serving_rows
-
-
-def _num(value: float | None, unit: str = "", digits: int = 1) -> str:
-    if value is None:
-        return "-"
-    text = f"{value:,.{digits}f}" if isinstance(value, float) else f"{value:,}"
-    return f"{text} {unit}".rstrip()
 
 
 def summary_lines(r: Result) -> list[str]:
@@ -24,17 +21,19 @@ def summary_lines(r: Result) -> list[str]:
         f"  hosts total           {c.hosts_total}",
         f"  GPUs total            {c.gpus_total}",
         f"  GPUs after failures   {c.gpus_after_failures} "
-        f"({c.host_failures_tolerated} host failure(s) tolerated)",
+        f"({count(c.host_failures_tolerated, 'host failure')} tolerated)",
         "",
         "Workloads:",
     ]
     for w in r.workloads:
         m = w.memory_gb
+        kind = KIND_SHORT[WorkloadKind(w.kind)]
         lines.append(
-            f"  {w.name} [{w.kind}]: {w.gpus_total} GPUs "
-            f"({w.members} x {w.replicas} replica(s) x {w.gpus_per_replica} GPU(s))"
+            f"  {w.name} [{kind}]: {count(w.gpus_total, 'GPU')} "
+            f"({w.members} x {count(w.replicas, 'replica')} x {count(w.gpus_per_replica, 'GPU')})"
             if w.sized_from == "model"
-            else f"  {w.name} [{w.kind}]: {w.gpus_total} GPUs ({w.replicas} x {w.gpus_per_replica})"
+            else f"  {w.name} [{kind}]: {count(w.gpus_total, 'GPU')} "
+            f"({w.replicas} x {w.gpus_per_replica})"
         )
         if w.sized_from == "model":
             lines.append(
@@ -55,7 +54,7 @@ def summary_lines(r: Result) -> list[str]:
             lines += [f"    {label.lower()}: {text}" for label, text in serving_rows(w.serving)]
         if w.sharing_mode and w.gpus_total:
             lines.append(
-                f"    {w.sharing_mode}: {w.slot_profile}"
+                f"    {mode(w.sharing_mode)}: {w.slot_profile}"
                 + (
                     f" (vGPU type {w.vgpu_type})"
                     if w.vgpu_type and w.vgpu_type != w.slot_profile
@@ -91,9 +90,10 @@ def _sharing_lines(r: Result) -> list[str]:
         for m in r.sharing_comparison:
             state = "" if m.available else f"  (not possible: {m.reason})"
             figures = (
-                f"{m.gpus} GPUs, {m.hosts_total} hosts, {m.mean_utilization:.0%} utilization"
+                f"{count(m.gpus, 'GPU')}, {count(m.hosts_total, 'host')}, "
+                f"{m.mean_utilization:.0%} utilization"
                 if m.gpus
-                else "-"
+                else MISSING
             )
             lines.append(f"  {m.label:<34} {figures}{state}")
     return lines
@@ -106,7 +106,11 @@ def _platform_lines(r: Result) -> list[str]:
         lines += [
             "",
             f"Storage: {s.system_name or 'none chosen'}"
-            + (f", {s.nodes} node(s), {_num(s.usable_tb, 'TB', 0)} usable" if s.nodes else ""),
+            + (
+                f", {count(s.nodes, 'node')}, {_num(s.usable_tb, 'TB', 0)} usable"
+                if s.nodes
+                else ""
+            ),
             f"  capacity needed       {_num(s.capacity_needed_tb, 'TB', 2)}",
             f"  read needed           {_num(s.read_gbs_needed, 'GB/s', 2)} "
             f"({_num(s.read_gbs_per_host_needed, 'GB/s', 2)} per host)",
@@ -116,7 +120,7 @@ def _platform_lines(r: Result) -> list[str]:
     if sw is not None:
         lines += [
             "",
-            f"Software: {sw.release_name or '-'} (vGPU {sw.vgpu_branch}, driver "
+            f"Software: {sw.release_name or MISSING} (vGPU {sw.vgpu_branch}, driver "
             f"{sw.driver_branch}), Kubernetes {sw.kubernetes}, server "
             f"{sw.certification.status}",
         ]
@@ -133,8 +137,9 @@ def _build_out(r: Result) -> list[str]:
         lines += [
             "",
             "Host and network:",
-            f"  {h.hosts} x {h.server_name}: {h.sockets} CPUs, {h.pcie_switches} PCIe switch(es), "
-            f"{h.gpus} GPUs (NVLink: {h.nvlink}), {h.nics} GPU-fabric NIC(s)",
+            f"  {h.hosts} x {h.server_name}: {count(h.sockets, 'CPU')}, "
+            f"{count(h.pcie_switches, 'PCIe switch', 'PCIe switches')}, {count(h.gpus, 'GPU')} "
+            f"(NVLink: {h.nvlink}), {count(h.nics, 'GPU-fabric NIC')}",
         ]
         for p in r.topology.fabric.planes:
             kit = ", ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or p.note

@@ -13,27 +13,21 @@ from reportlab.lib import colors
 from reports.data import ReportData
 from reports.diagrams.common import box, connector, label, lines_in_box, new_drawing
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
-from wizard.model.design import FABRIC_GBPS, Rdma, SharingMode
+from wizard.model.design import Rdma, SharingMode
+from wizard.present import labels
+from wizard.present.numbers import count
 
 CAPACITY = ACCENT_LIGHT
 HA = colors.HexColor("#fdebd3")
 MAINTENANCE = colors.HexColor("#e4e7eb")
 GPU_FILL = ACCENT
 
-MODE_SHORT = {
-    SharingMode.PASSTHROUGH: "passthrough",
-    SharingMode.VGPU: "vGPU",
-    SharingMode.MIG: "MIG",
-    SharingMode.REMOTE: "remote",
-}
-
 
 def _fabric_text(data: ReportData) -> str:
     hw = data.design.hardware
-    text = f"Data fabric: {hw.fabric.value.upper().replace('GBE', ' GbE')}"
-    text += f" ({FABRIC_GBPS[hw.fabric]:g} Gb/s per port)"
+    text = f"Data fabric: {labels.FABRIC[hw.fabric]}"
     if hw.rdma is not Rdma.NONE:
-        text += f", RDMA {hw.rdma.value}"
+        text += f", RDMA: {labels.RDMA_SHORT[hw.rdma]}"
     if hw.gpudirect_rdma:
         text += ", GPUDirect RDMA"
     return text
@@ -99,7 +93,8 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     col_w = (width - 2 * gap) / 3
     wl_w = col_w * (1 if remote else 1.5)
     items = [
-        f"{g.name}: {g.count} × {g.kind.value}, {MODE_SHORT[g.sharing_mode]}" for g in d.workloads
+        f"{g.name}: {g.count} × {labels.KIND_SHORT[g.kind]}, {labels.MODE_SHORT[g.sharing_mode]}"
+        for g in d.workloads
     ]
     wl = box(0, y_top, wl_w, top_h, ZEBRA, title="Workload groups")
     wl.add(lines_in_box(6, y_top + top_h - 14, wl_w - 12, items or ["none"], max_lines=7))
@@ -189,8 +184,8 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     ly = y_cluster + 5
     lx = pad
     parts = [
-        (CAPACITY, f"capacity: {c.hosts_for_capacity} host(s)"),
-        (HA, f"HA reserve ({d.ha.level.value.upper()}): {c.hosts_for_ha}"),
+        (CAPACITY, f"capacity: {count(c.hosts_for_capacity, 'host')}"),
+        (HA, f"HA reserve ({labels.HA_LEVEL_SHORT[d.ha.level]}): {c.hosts_for_ha}"),
     ]
     if c.hosts_for_maintenance:
         parts.append((MAINTENANCE, f"maintenance: {c.hosts_for_maintenance}"))

@@ -9,8 +9,8 @@ from reportlab.graphics.shapes import Drawing, Line, Rect
 
 from reports.data import ReportData
 from reports.diagrams.common import label, new_drawing
-from reports.numbers import num
 from reports.styles import MUTED, RULE, SERIES
+from wizard.present.numbers import num
 
 KIND_COLOUR = {"hbm": 0, "nvlink": 3, "pcie": 1, "cpu-interconnect": 2, "network": 5}
 

@@ -11,8 +11,8 @@ from reportlab.graphics.shapes import Drawing, Line, Rect
 from reports.data import ReportData
 from reports.diagrams.common import WHITE, label, new_drawing
 from reports.fonts import SANS, SANS_BOLD, text_width
-from reports.numbers import num, pct
 from reports.styles import ERROR, INK, MUTED, RULE, SERIES
+from wizard.present.numbers import num, pct
 
 MAX_BARS = 30
 COMPONENTS = [

@@ -11,8 +11,8 @@ from reportlab.graphics.shapes import Drawing, Line
 from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing
 from reports.fonts import SANS_BOLD
-from reports.numbers import num
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
+from wizard.present.numbers import num
 
 if TYPE_CHECKING:
     from wizard.model.buildout import Plane

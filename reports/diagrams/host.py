@@ -13,8 +13,8 @@ from reportlab.lib import colors
 from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing
 from reports.fonts import text_width
-from reports.numbers import num
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
+from wizard.present.numbers import num
 
 if TYPE_CHECKING:
     from wizard.model.buildout import Device, HostTopology

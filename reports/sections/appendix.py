@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
-from reports.numbers import num, value
 from reports.sections import calculations
 from reports.story import Story
 from wizard.model.catalog import Sourced
+from wizard.present import glossary
+from wizard.present.numbers import num, value
 
 ASSUMPTION_LABELS = {
     "achievable_utilization": "Share of peak TFLOPS a training job sustains",
@@ -28,34 +29,6 @@ ASSUMPTION_LABELS = {
     "rack_units": "Rack height (U)",
     "development_concurrency": "Development users holding a slot",
 }
-
-GLOSSARY = [
-    ("Allreduce", "Collective operation that sums gradients across data-parallel workers; a "
-     "ring allreduce moves 2 (N − 1) / N times the gradient size per worker."),
-    ("Data parallel (DP)", "Each replica holds the whole model and processes a share of the "
-     "batch; gradients are averaged by allreduce."),
-    ("DirectPath I/O (passthrough)", "A VM owns a whole physical GPU; no sharing and no live "
-     "migration."),
-    ("GPUDirect RDMA", "NICs read and write GPU memory directly, bypassing host memory."),
-    ("HA admission control", "vSphere HA policy that keeps enough spare capacity to restart "
-     "VMs after the tolerated host failures."),
-    ("KV cache", "Keys and values of past tokens kept per sequence during inference."),
-    ("MIG", "Multi-Instance GPU: hardware partitioning of one GPU into isolated instances with "
-     "their own memory and compute slices."),
-    ("N+1, N+2", "Hosts added so the demand still fits after one or two host failures."),
-    ("NVLink / NVSwitch", "GPU-to-GPU links (bridges or an NVSwitch baseboard) much faster than "
-     "PCIe."),
-    ("Pipeline parallel (PP)", "Layers split into stages on different GPUs."),
-    ("RDMA, RoCE v2, PVRDMA", "Remote direct memory access over InfiniBand or Ethernet (RoCE); "
-     "PVRDMA is vSphere's paravirtual RDMA device."),
-    ("Remote GPU pool", "GPUs reached over the network from CPU-only VMs (as with vSphere "
-     "Bitfusion)."),
-    ("Tensor parallel (TP)", "Each layer's matrices split across GPUs; needs fast links."),
-    ("vGPU", "NVIDIA virtual GPU: time-sliced (or MIG-backed) shares of a GPU given to VMs, "
-     "which can live-migrate."),
-    ("ZeRO", "Sharding of optimizer states (stage 1), gradients (2) and weights (3) across "
-     "data-parallel workers."),
-]  # fmt: skip
 
 
 def _entry_rows(st: Story) -> list[list]:
@@ -125,5 +98,5 @@ def build(st: Story) -> list[Flowable] | None:
         rows += [[f"[{n}]", text] for text, n in sorted(st.sources.items(), key=lambda x: x[1])]
         flow.append(st.table(rows, [0.5, 9]))
     flow += st.h2("Glossary")
-    flow.append(st.table([["Term", "Meaning"], *GLOSSARY], [2, 6]))
+    flow.append(st.table([["Term", "Meaning"], *glossary.named()], [2, 6]))
     return flow

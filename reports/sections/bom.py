@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
-from reports.numbers import num
 from reports.sections import calculations
 from reports.story import Story
+from wizard.present.numbers import MISSING, num
 
 
 def _money(value: float | None) -> str:
-    return "–" if value is None else f"{value:,.2f}"
+    return MISSING if value is None else f"{value:,.2f}"
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -28,7 +28,7 @@ def build(st: Story) -> list[Flowable] | None:
     widths.append(0.5)
     rows: list[list] = [header]
     for line in bom.lines:
-        row = [line.category.value, line.part_number or "–", line.description, num(line.quantity),
+        row = [line.category.value, line.part_number or MISSING, line.description, num(line.quantity),
                line.unit]  # fmt: skip
         if priced:
             row += [_money(line.unit_price), _money(line.total_price)]

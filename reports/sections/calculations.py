@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from reportlab.platypus import Flowable, Table
 
-from reports.numbers import num, value
 from reports.story import Story
 from wizard.model.result import Calculation
+from wizard.present.numbers import num, value
 
 
 def quantity(calc: Calculation, prefix: str) -> str:

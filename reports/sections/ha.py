@@ -5,17 +5,10 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
-from reports.numbers import num
 from reports.sections import calculations
 from reports.story import Story
-
-ADMISSION = {
-    "host-failures": "vSphere HA reserves the capacity of the tolerated host failures across "
-    "the cluster",
-    "percentage": "vSphere HA reserves a fixed percentage of the cluster's resources",
-    "dedicated-failover": "named failover hosts stand by empty",
-    "disabled": "admission control is off: nothing guarantees restart capacity",
-}
+from wizard.present import labels
+from wizard.present.numbers import num
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -28,7 +21,7 @@ def build(st: Story) -> list[Flowable] | None:
                 ("Hosts for capacity", num(c.hosts_for_capacity)),
                 (
                     "Hosts for high availability",
-                    f"{num(c.hosts_for_ha)} ({ha.level.value.upper()})",
+                    f"{num(c.hosts_for_ha)} ({labels.HA_LEVEL_SHORT[ha.level]})",
                 ),
                 ("Hosts for maintenance", num(c.hosts_for_maintenance)),
                 ("Hosts in all", num(c.hosts_total)),
@@ -43,8 +36,12 @@ def build(st: Story) -> list[Flowable] | None:
                     "Demand still met after failures",
                     "yes" if c.capacity_after_failures_ok else "no",
                 ),
-                ("Admission control", ADMISSION[ha.admission_control.value]),
-                ("Failure domain", ha.failure_domain.value),
+                (
+                    "Admission control",
+                    f"{labels.ADMISSION[ha.admission_control]}: "
+                    f"{labels.ADMISSION_MEANING[ha.admission_control]}",
+                ),
+                ("Failure domain", labels.FAILURE_DOMAIN[ha.failure_domain]),
                 (
                     "Passthrough VMs",
                     "GPUs held in reserve: passthrough VMs restart on another host rather than move"

@@ -6,9 +6,9 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.diagrams import fabric
-from reports.numbers import num
 from reports.sections import calculations
 from reports.story import Story
+from wizard.present.numbers import num
 
 PLANE_NAMES = {
     "compute": "Compute network (GPU fabric)",

@@ -6,9 +6,9 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.diagrams import charts, racks
-from reports.numbers import num
 from reports.sections import calculations
 from reports.story import Story
+from wizard.present.numbers import count, num
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -49,7 +49,7 @@ def build(st: Story) -> list[Flowable] | None:
         flow += st.h2("Racks")
         flow.append(
             st.p(
-                f"{num(rk.host_racks)} rack(s) of hosts and {num(rk.network_racks)} for network, "
+                f"{count(rk.host_racks, 'rack')} of hosts and {num(rk.network_racks)} for network, "
                 f"{rk.rack_units} U and {num(rk.power_limit_kw)} kW each; at most "
                 f"{rk.hosts_per_rack} hosts per rack, limited by {rk.limited_by} (failure domain: "
                 f"{rk.failure_domain})."

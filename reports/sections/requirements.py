@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
-from reports.numbers import num, value
 from reports.story import Story
-from wizard.model.design import WorkloadGroup, WorkloadKind
+from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
+from wizard.present import labels
+from wizard.present.numbers import MISSING, count, num, value
 
 
 def _model(st: Story, g: WorkloadGroup) -> str:
     if g.model is None:
-        return "–"
+        return MISSING
     if g.model.preset:
         preset = st.data.catalog.models.get(g.model.preset)
         return preset.name if preset else g.model.preset
@@ -22,7 +23,7 @@ def _model(st: Story, g: WorkloadGroup) -> str:
 
 def _basis(g: WorkloadGroup) -> str:
     if g.gpus_per_member is not None:
-        return f"{g.gpus_per_member} GPU(s) per member"
+        return f"{count(g.gpus_per_member, 'GPU')} per member"
     if g.kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC):
         return "per-user need"
     return "sized from the model"
@@ -31,23 +32,23 @@ def _basis(g: WorkloadGroup) -> str:
 def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
     """The answers that shaped this group's sizing, as (question, answer)."""
     out: list[tuple[str, str]] = [
-        ("Kind", g.kind.value),
+        ("Kind", labels.KIND[g.kind]),
         ("Members (jobs, services or users)", num(g.count)),
         ("Sizing basis", _basis(g)),
-        ("GPU sharing mode", g.sharing_mode.value),
+        ("GPU sharing mode", labels.MODE[g.sharing_mode]),
     ]
     if g.gpus_per_member is None and g.model is not None:
         out += [
             ("Model", _model(st, g)),
-            ("Precision", g.precision.value),
+            ("Precision", labels.PRECISION[g.precision]),
             ("Micro-batch / sequence length", f"{g.micro_batch_size} / {g.sequence_length}"),
         ]
         if g.kind is not WorkloadKind.INFERENCE:
             out += [
-                ("Optimizer", g.optimizer.value),
+                ("Optimizer", labels.OPTIMIZER[g.optimizer]),
                 (
                     "Activation recomputation",
-                    g.recompute.value if g.recompute else "chosen by the sizing",
+                    labels.RECOMPUTE[g.recompute] if g.recompute else "chosen by the sizing",
                 ),
                 (
                     "ZeRO stage",
@@ -58,11 +59,9 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
             ]
             if g.fine_tuning is not None:
                 ft = g.fine_tuning
-                text = {"full": "full fine-tuning", "lora": "LoRA", "qlora": "QLoRA"}[
-                    ft.method.value
-                ]
-                if ft.method.value != "full":
-                    text += f", rank {ft.lora_rank} on the {ft.lora_targets.value} projections"
+                text = labels.FINE_TUNING[ft.method]
+                if ft.method is not FineTuningMethod.FULL:
+                    text += f", rank {ft.lora_rank} on {labels.LORA_TARGETS[ft.lora_targets]}"
                 out.append(("Fine-tuning method", text))
             if g.global_batch_size:
                 out.append(("Global batch", num(g.global_batch_size)))
@@ -99,7 +98,7 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
             ("Requests in flight at the peak", num(i.concurrent_sequences)),
             (
                 "KV cache precision",
-                i.kv_cache_precision.value.upper()
+                labels.PRECISION_SHORT[i.kv_cache_precision]
                 if i.kv_cache_precision
                 else "16-bit (engine default)",
             ),
@@ -119,7 +118,7 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
             if s.gpu_memory_gb
             else f"{s.gpu_fraction:.0%} of a GPU"
             if s.gpu_fraction
-            else f"{s.gpus_per_job} whole GPU(s)"
+            else f"{count(s.gpus_per_job, 'whole GPU')}"
         )
         out += [("Need per user", need), ("Users active at once", f"{s.concurrency:.0%}")]
     cons = g.constraints
@@ -147,17 +146,23 @@ def build(st: Story) -> list[Flowable] | None:
                 ("GPU", st.data.gpu.name),
                 ("Server", f"{st.data.server.vendor} {st.data.server.model}"),
                 ("GPUs per host", str(hw.gpus_per_host)),
-                ("NIC", st.data.nic.model if st.data.nic else "–"),
-                ("Data fabric", f"{hw.fabric.value}, RDMA {hw.rdma.value}"),
+                ("NIC", st.data.nic.model if st.data.nic else MISSING),
+                (
+                    "Data fabric",
+                    f"{labels.FABRIC[hw.fabric]}, RDMA: {labels.RDMA_SHORT[hw.rdma]}",
+                ),
                 ("NVLink", "yes" if hw.nvlink else "no"),
                 (
                     "Storage",
-                    f"{st.data.storage.vendor} {st.data.storage.model}" if st.data.storage else "–",
+                    f"{st.data.storage.vendor} {st.data.storage.model}"
+                    if st.data.storage
+                    else MISSING,
                 ),
                 (
                     "High availability",
-                    f"{d.ha.level.value.upper()}, admission control "
-                    f"{d.ha.admission_control.value}, failure domain {d.ha.failure_domain.value}",
+                    f"{labels.HA_LEVEL[d.ha.level]}; admission control: "
+                    f"{labels.ADMISSION[d.ha.admission_control]}; what fails together: "
+                    f"{labels.FAILURE_DOMAIN[d.ha.failure_domain].lower()}",
                 ),
             ]
         )
@@ -168,10 +173,17 @@ def build(st: Story) -> list[Flowable] | None:
         return flow
     rows: list[list] = [["Group", "Kind", "Count", "Basis", "Mode", "Model"]]
     rows += [
-        [g.name, g.kind.value, num(g.count), _basis(g), g.sharing_mode.value, _model(st, g)]
+        [
+            g.name,
+            labels.KIND_SHORT[g.kind],
+            num(g.count),
+            _basis(g),
+            labels.MODE_SHORT[g.sharing_mode],
+            _model(st, g),
+        ]
         for g in d.workloads
     ]
-    flow.append(st.table(rows, [2.6, 1.6, 0.9, 2.1, 1.3, 2], right=(2,)))
+    flow.append(st.table(rows, [2.4, 1.4, 0.8, 2.0, 1.9, 2.0], right=(2,)))
     for g in d.workloads:
         flow += [*st.h3(g.name), st.pairs(answers(st, g))]
     return flow

@@ -8,12 +8,12 @@ from collections import defaultdict
 from reportlab.platypus import Flowable
 
 from reports.diagrams import charts
-from reports.numbers import num, pct
 from reports.sections import calculations
 from reports.story import Story
-from wizard.engine.sharing import LABELS
 from wizard.model.design import SharingMode
 from wizard.model.result import Packing, WorkloadResult
+from wizard.present import labels
+from wizard.present.numbers import MISSING, num, pct
 
 PER_GPU_ROWS = 64  # above this many GPUs, identical layouts are grouped
 
@@ -77,9 +77,9 @@ def build(st: Story) -> list[Flowable] | None:
             rows.append(
                 [
                     o.label,
-                    num(o.gpus) if o.available else "–",
-                    num(o.hosts_total) if o.available else "–",
-                    pct(o.mean_utilization) if o.available else "–",
+                    num(o.gpus) if o.available else MISSING,
+                    num(o.hosts_total) if o.available else MISSING,
+                    pct(o.mean_utilization) if o.available else MISSING,
                     "yes" if o.available else f"no: {o.reason}",
                 ]
             )
@@ -129,6 +129,13 @@ def vgpu_type_rows(workloads: list[WorkloadResult]) -> list[list[str]]:
     for w in workloads:
         if not w.vgpu_type or not w.gpus_total:
             continue
-        mig = w.slot_profile if w.sharing_mode == SharingMode.MIG.value else "–"
-        rows.append([w.name, LABELS.get(w.sharing_mode or "", ""), w.vgpu_type, mig or "–"])
+        mig = w.slot_profile if w.sharing_mode == SharingMode.MIG.value else MISSING
+        rows.append(
+            [
+                w.name,
+                labels.mode(w.sharing_mode) if w.sharing_mode else MISSING,
+                w.vgpu_type,
+                mig or MISSING,
+            ]
+        )
     return rows if len(rows) > 1 else []

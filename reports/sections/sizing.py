@@ -6,10 +6,12 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.diagrams import charts
-from reports.numbers import num, pct, unit
 from reports.sections import calculations
 from reports.story import Story
+from wizard.model.design import FineTuningMethod
 from wizard.model.result import WorkloadResult
+from wizard.present import labels
+from wizard.present.numbers import MISSING, count, num, pct, unit
 from wizard.serving_text import serving_rows
 
 
@@ -21,11 +23,11 @@ def replicas_total(w: WorkloadResult) -> int:
 def gpu_count_text(w: WorkloadResult) -> str:
     if w.sized_from == "model":
         return (
-            f"{num(w.gpus_total)} ({num(w.members)} member(s) × {num(w.replicas)} replica(s) × "
-            f"{num(w.gpus_per_replica)} GPU(s))"
+            f"{num(w.gpus_total)} ({count(w.members, 'member')} × {count(w.replicas, 'replica')} "
+            f"× {count(w.gpus_per_replica, 'GPU')})"
         )
-    who = "active user(s)" if w.sized_from == "shared" else "member(s)"
-    return f"{num(w.gpus_total)} ({num(w.replicas)} {who} × {num(w.gpus_per_replica)} GPU(s))"
+    who = "active user" if w.sized_from == "shared" else "member"
+    return f"{num(w.gpus_total)} ({count(w.replicas, who)} × {count(w.gpus_per_replica, 'GPU')})"
 
 
 def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
@@ -62,11 +64,10 @@ def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
             )
         )
     if w.fine_tuning_method:
-        method = {"full": "full fine-tuning", "lora": "LoRA", "qlora": "QLoRA (4-bit base)"}
         out.append(
             (
                 "Fine-tuning method",
-                f"{method.get(w.fine_tuning_method, w.fine_tuning_method)}, "
+                f"{labels.FINE_TUNING_SHORT[FineTuningMethod(w.fine_tuning_method)]}, "
                 f"{num(w.trainable_parameters)} trainable parameters",
             )
         )
@@ -95,7 +96,7 @@ def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
         out.append(
             (
                 "Allreduce per GPU per iteration",
-                f"{num(w.allreduce_gb_per_gpu_per_iteration)} GB over {w.allreduce_link or '–'}"
+                f"{num(w.allreduce_gb_per_gpu_per_iteration)} GB over {w.allreduce_link or MISSING}"
                 f", {unit(w.allreduce_seconds_per_iteration, 's')}",
             )
         )

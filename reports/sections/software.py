@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
-from reports.numbers import num
 from reports.sections import calculations
 from reports.story import Story
+from wizard.present.numbers import MISSING, num
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -20,10 +20,10 @@ def build(st: Story) -> list[Flowable] | None:
             [
                 (
                     "NVIDIA AI Enterprise",
-                    " ".join(x for x in (sw.nvaie_release, sw.release_name) if x) or "–",
+                    " ".join(x for x in (sw.nvaie_release, sw.release_name) if x) or MISSING,
                 ),
-                ("vGPU branch", num(sw.vgpu_branch) if sw.vgpu_branch else "–"),
-                ("Driver branch", sw.driver_branch or "–"),
+                ("vGPU branch", num(sw.vgpu_branch) if sw.vgpu_branch else MISSING),
+                ("Driver branch", sw.driver_branch or MISSING),
                 ("Kubernetes", sw.kubernetes),
                 ("Server certification", f"{c.server}: {c.status} {st.cite(c.source)}"),
                 ("GPU supported by NVIDIA AI Enterprise", "yes" if c.gpu_nvaie_supported else "no"),
@@ -34,7 +34,7 @@ def build(st: Story) -> list[Flowable] | None:
         flow += st.h2("Software stack")
         rows: list[list] = [["Layer", "Component", "Version", "Needed for", "Src."]]
         rows += [
-            [x.layer, x.name, x.version or "–", x.needed_for, st.cite(x.source)]
+            [x.layer, x.name, x.version or MISSING, x.needed_for, st.cite(x.source)]
             for x in sw.components
         ]
         flow.append(st.table(rows, [1.2, 2.2, 1.2, 3.4, 0.5]))

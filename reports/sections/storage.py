@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
-from reports.numbers import num, unit
 from reports.sections import calculations
 from reports.story import Story
+from wizard.present.numbers import num, unit
 
 
 def build(st: Story) -> list[Flowable] | None:

@@ -9,17 +9,11 @@ from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 from reports.data import ReportData
 from reports.diagrams import architecture
 from reports.fonts import SANS
-from reports.numbers import num
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
-from wizard.model.design import SharingMode
-
-MODE_NAMES = {
-    SharingMode.PASSTHROUGH: "passthrough (DirectPath I/O)",
-    SharingMode.VGPU: "NVIDIA vGPU",
-    SharingMode.MIG: "MIG",
-    SharingMode.REMOTE: "a remote GPU pool",
-}
+from wizard.model.design import HaLevel, SharingMode
+from wizard.present import labels
+from wizard.present.numbers import count, num, plural
 
 
 def headline(data: ReportData) -> list[tuple[str, str]]:
@@ -31,7 +25,7 @@ def headline(data: ReportData) -> list[tuple[str, str]]:
         ("hosts", num(c.hosts_total)),
         ("GPUs the workloads need", num(c.gpus_demand)),
         (
-            f"GPUs left after {failures} host failure{'s' if failures != 1 else ''}",
+            f"GPUs left after {count(failures, 'host failure')}",
             num(c.gpus_after_failures),
         ),
         fifth(data),
@@ -73,27 +67,33 @@ def _cards(st: Story) -> Table:
 def paragraph(data: ReportData) -> str:
     d, r, c = data.design, data.result, data.result.cluster
     modes = sorted({g.sharing_mode for g in d.workloads}, key=list(SharingMode).index)
-    names = [MODE_NAMES[m] for m in modes]
+    names = [labels.MODE[m] for m in modes]
     mode_text = (
-        " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-        or "no sharing mode yet"
+        f"{plural(len(names), 'Sharing mode')}: "
+        + " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        if names
+        else "No sharing mode is chosen yet"
     )
     groups = len(r.workloads)
-    ha = d.ha.level.value.upper() if d.ha.level.value != "percent" else "a percentage reserve"
+    ha = (
+        f"{num(d.ha.reserve_percent)} % reserve"
+        if d.ha.level is HaLevel.PERCENT
+        else labels.HA_LEVEL_SHORT[d.ha.level]
+    )
     text = (
-        f"The design provides {num(c.gpus_total)} {data.gpu.name} GPUs in {num(c.hosts_total)} "
-        f"{data.server.vendor} {data.server.model} hosts with {c.gpus_per_host} GPU"
-        f"{'s' if c.gpus_per_host != 1 else ''} each, for {groups} workload group"
-        f"{'s' if groups != 1 else ''} that together need {num(c.gpus_demand)} GPUs. "
-        f"GPUs reach the workloads through {mode_text}. "
-        f"{num(c.hosts_for_capacity)} hosts carry the demand; high availability ({ha}) adds "
+        f"The design provides {num(c.gpus_total)} {data.gpu.name} {plural(c.gpus_total, 'GPU')} "
+        f"in {num(c.hosts_total)} {data.server.vendor} {data.server.model} "
+        f"{plural(c.hosts_total, 'host')} with {count(c.gpus_per_host, 'GPU')} "
+        f"each, for {count(groups, 'workload group')} that together need "
+        f"{count(c.gpus_demand, 'GPU')}. {mode_text}. "
+        f"{count(c.hosts_for_capacity, 'host')} carry the demand; high availability ({ha}) adds "
         f"{num(c.hosts_for_ha)}"
     )
     if c.hosts_for_maintenance:
         text += f" and maintenance {num(c.hosts_for_maintenance)}"
     text += (
-        f", so {num(c.gpus_after_failures)} GPUs remain after {c.host_failures_tolerated} host "
-        f"failure{'s' if c.host_failures_tolerated != 1 else ''}. "
+        f", so {count(c.gpus_after_failures, 'GPU')} remain after "
+        f"{count(c.host_failures_tolerated, 'host failure')}. "
     )
     warn = [w for w in r.warnings if w.severity.value != "info"]
     if warn:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.diagrams import bandwidth, host
-from reports.numbers import num
 from reports.story import Story
+from wizard.present.numbers import MISSING, count, num
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -19,9 +19,9 @@ def build(st: Story) -> list[Flowable] | None:
         flow += st.h2(f"Host layout: {layout.name}")
         flow.append(
             st.p(
-                f"{num(layout.hosts)} host(s) of this layout: {layout.server_name}, "
-                f"{layout.sockets} socket(s), {layout.gpus} × {layout.gpu_name}, "
-                f"{layout.nics} NIC(s), PCIe topology {layout.pcie_topology}, NVLink "
+                f"{count(layout.hosts, 'host')} of this layout: {layout.server_name}, "
+                f"{count(layout.sockets, 'socket')}, {layout.gpus} × {layout.gpu_name}, "
+                f"{count(layout.nics, 'NIC')}, PCIe topology {layout.pcie_topology}, NVLink "
                 f"{layout.nvlink}."
             )
         )
@@ -45,7 +45,7 @@ def build(st: Story) -> list[Flowable] | None:
             )
             rows = [["GPU", "Nearest NIC", "Shared point", "GPUDirect RDMA"]]
             rows += [
-                [p.gpu, p.nic or "–", p.shared, "yes" if p.gpudirect_ok else "no"]
+                [p.gpu, p.nic or MISSING, p.shared, "yes" if p.gpudirect_ok else "no"]
                 for p in layout.gpu_nic_paths
             ]
             flow.append(st.table(rows, [1, 1.5, 2, 1.5]))
@@ -69,7 +69,7 @@ def build(st: Story) -> list[Flowable] | None:
                 "yes" if r.spans_hosts else "no",
                 r.bottleneck,
                 num(r.bottleneck_gbs),
-                r.nvswitch_alternative or "–",
+                r.nvswitch_alternative or MISSING,
             ]
             for r in topo.rings
         ]
