@@ -1,0 +1,42 @@
+"""One number formatter for the terminal, the wizard and the proposal."""
+
+import pytest
+
+from wizard.present.numbers import MISSING, count, fixed, num, pct, plural, unit, value
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [(0, "0 hosts"), (1, "1 host"), (2, "2 hosts"), (1234, "1,234 hosts"), (1.0, "1 host")],
+)
+def test_count_agrees_with_its_number(n, text):
+    assert count(n, "host") == text
+
+
+def test_irregular_plurals():
+    assert count(1, "PCIe switch", "PCIe switches") == "1 PCIe switch"
+    assert count(3, "PCIe switch", "PCIe switches") == "3 PCIe switches"
+    assert plural(1, "GPU") == "GPU" and plural(0, "GPU") == "GPUs"
+
+
+def test_one_mark_for_a_missing_value():
+    assert MISSING == "–"
+    assert num(None) == fixed(None) == fixed(None, "GB") == unit(None, "GB") == pct(None) == MISSING
+    assert value(None) == MISSING
+    assert count(None, "host") == f"{MISSING} hosts"
+
+
+def test_fixed_lines_up_decimals_and_keeps_integers_whole():
+    assert fixed(37.94, "GB") == "37.9 GB"
+    assert fixed(1234.5) == "1,234.5"
+    assert fixed(0.0421, "s", 3) == "0.042 s"
+    assert fixed(62500) == "62,500"
+    assert fixed(8, "GB") == "8 GB"
+
+
+def test_num_reads_like_a_person_writes():
+    assert num(14) == "14" and num(14.0) == "14" and num(1_000_000) == "1,000,000"
+    assert num(3.14159) == "3.14" and num(123.456) == "123.5" and num(0.5) == "0.500"
+    assert num(2.5e20) == "2.5 × 10²⁰" and num(1e-5) == "1 × 10⁻⁵"
+    assert num(True) == "yes" and value("False") == "no" and value("RoCE") == "RoCE"
+    assert unit(25, "Gb/s") == "25 Gb/s" and pct(0.814) == "81 %"
