@@ -304,3 +304,19 @@ def test_processors_follow_the_server_and_reach_the_design(qtbot, window, tmp_pa
     pick(hw.server, "supermicro-sys-821ge-tnhr")
     assert hw.cpu.get() is None
     assert window.doc.get("hardware").cpu is None
+
+
+def test_removing_a_group_asks_first_and_cancel_keeps_it(qtbot, window, prompts, tmp_path):
+    from wizard.gui.prompts import CANCEL, REMOVE
+
+    _open(window, tmp_path, "mig-shared")
+    page = window.wizard.page_of(PageId.WORKLOADS)
+    page.table.selectRow(1)
+    names = [g.name for g in window.doc.get("workloads")]
+    prompts.answers.append(CANCEL)
+    page.remove_button.click()
+    assert [g.name for g in window.doc.get("workloads")] == names
+    assert "Llama 3 8B assistant" in prompts.asked[-1].text
+    prompts.answers.append(REMOVE)
+    page.remove_button.click()
+    assert [g.name for g in window.doc.get("workloads")] == [names[0], names[2]]

@@ -27,6 +27,7 @@ from tests.gui.helpers import back_button, next_button
 from wizard.bundled import example_text
 from wizard.engine.size import size
 from wizard.errors import DesignError
+from wizard.gui.prompts import CANCEL, REMOVE
 from wizard.gui.wizard import PageId
 from wizard.io import load_design, save_design
 from wizard.model.design import Design
@@ -97,10 +98,12 @@ def _edit(qtbot, rng: random.Random, w: QWidget) -> None:
         w.click()
 
 
-def _workload_action(rng: random.Random, page) -> None:
+def _workload_action(rng: random.Random, page, prompts) -> None:
     buttons = [page.add_button, page.dup_button, page.remove_button]
     choice = rng.choice(buttons)
     if choice.isEnabled():
+        if choice is page.remove_button:  # the removal is confirmed, or (sometimes) not
+            prompts.answers.appendleft(rng.choice([REMOVE, CANCEL]))
         choice.click()
     rows = page.table.rowCount()
     if rows and rng.random() < 0.5:
@@ -145,7 +148,7 @@ def test_random_walk_ends_with_a_valid_design(qtbot, window, prompts, tmp_path, 
             if r < 0.2:
                 _move(rng, window)
             elif r < 0.35 and window.wizard.currentId() == PageId.WORKLOADS:
-                _workload_action(rng, page)
+                _workload_action(rng, page, prompts)
                 group_actions += 1
             else:
                 widgets = _interactive(page)

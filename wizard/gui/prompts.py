@@ -30,6 +30,7 @@ class Prompt:
 
 SAVE, DISCARD, CANCEL = "Save", "Discard", "Cancel"
 REPLACE = "Replace"
+REMOVE = "Remove"
 KEEP = "Keep"
 OPEN = "Open"
 RECOVER = "Recover"

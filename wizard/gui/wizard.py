@@ -84,7 +84,7 @@ class GpuWizard(QWizard):
         self.export_page = ExportPage(doc, catalog, live, prompt)
         self.pages: dict[PageId, Page] = {
             PageId.PROJECT: self.project_page,
-            PageId.WORKLOADS: WorkloadsPage(doc, catalog, live),
+            PageId.WORKLOADS: WorkloadsPage(doc, catalog, live, prompt),
             PageId.HARDWARE: HardwarePage(doc, catalog, live),
             PageId.SHARING: SharingPage(doc, catalog, live),
             PageId.HA: HaPage(doc, catalog, live),

@@ -7,6 +7,7 @@ disabled with the reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 from wizard.gui.forms import error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
+from wizard.gui.prompts import CANCEL, REMOVE, Prompt, PromptKind
 from wizard.gui.widgets.workload_editor import WorkloadEditor
 from wizard.model.design import ModelChoice, WorkloadGroup, WorkloadKind
 from wizard.present import labels
@@ -50,7 +52,10 @@ class Row:
 class WorkloadsPage(Page):
     scrolling = False
 
-    def __init__(self, doc, catalog, live) -> None:
+    def __init__(
+        self, doc, catalog, live, prompt: Callable[[Prompt], object] | None = None
+    ) -> None:
+        self.prompt = prompt
         super().__init__(
             doc,
             catalog,
@@ -253,9 +258,24 @@ class WorkloadsPage(Page):
             self.editor.name.setFocus()
 
     def remove_group(self) -> None:
+        """Remove the selected group after a question: its answers cannot be got back."""
         i = self.table.currentRow()
         if not 0 <= i < len(self.rows):
             return
+        if self.prompt is not None:
+            row = self.rows[i]
+            name = (row.draft or {}).get("name") or row.group.name
+            answer = self.prompt(
+                Prompt(
+                    PromptKind.QUESTION,
+                    "Remove workload group",
+                    f"Remove the workload group \u201c{name}\u201d and all its answers?",
+                    buttons=(REMOVE, CANCEL),
+                    default=CANCEL,
+                )
+            )
+            if answer != REMOVE:
+                return
         del self.rows[i]
         self._after_structure_change(min(i, len(self.rows) - 1))
 
