@@ -58,8 +58,12 @@ QHeaderView::section {{ background: #eef2f5; padding: 4px; border: none;
 """
 
 
-def apply(app: QApplication) -> None:
-    app.setStyle("Fusion")
+DISABLED_TEXT = "#9aa5ad"
+
+
+def palette() -> QPalette:
+    """The light palette. Text of disabled controls is grey: a disabled Next button or an
+    item that cannot be chosen must not look like one that can."""
     palette = QPalette()
     palette.setColor(QPalette.ColorRole.Window, QColor("#fafbfc"))
     palette.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
@@ -71,7 +75,22 @@ def apply(app: QApplication) -> None:
     palette.setColor(QPalette.ColorRole.ButtonText, QColor("#1f2a30"))
     palette.setColor(QPalette.ColorRole.ToolTipBase, QColor("#ffffff"))
     palette.setColor(QPalette.ColorRole.ToolTipText, QColor("#1f2a30"))
-    app.setPalette(palette)
+    disabled = QPalette.ColorGroup.Disabled
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.PlaceholderText,
+    ):
+        palette.setColor(disabled, role, QColor(DISABLED_TEXT))
+    palette.setColor(disabled, QPalette.ColorRole.Base, QColor("#f1f4f6"))
+    palette.setColor(disabled, QPalette.ColorRole.Button, QColor("#eef1f3"))
+    return palette
+
+
+def apply(app: QApplication) -> None:
+    app.setStyle("Fusion")
+    app.setPalette(palette())
     font = QFont(app.font())
     if font.pointSizeF() < 10:
         font.setPointSizeF(10)
