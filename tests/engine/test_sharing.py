@@ -253,3 +253,28 @@ def test_a_group_named_like_a_gpu_reason_is_still_a_group_reason(catalog):
     assert not remote.available
     assert remote.reason.startswith("the lab requires")
     assert remote.gpus > 0
+
+
+def test_planning_for_active_users_says_idle_vms_must_be_off(catalog):
+    """40 data scientists on MIG at 50 % active: 20 instances planned, which holds only if the
+    other 20 VMs are powered off, since a VM keeps its vGPU while it runs. At 100 %: no note;
+    on a network-attached pool (no vGPU in the VM): no note."""
+    half = _design("mig-shared", **{"workloads.2.shared.concurrency": 0.5})
+    r = size(half, catalog)
+    notes = [w for w in r.warnings if w.code == "idle-vms-hold-their-vgpu"]
+    assert len(notes) == 1 and "Data scientists" in notes[0].message
+    assert r.workloads[2].gpus_total == 20
+    full = size(_design("mig-shared"), catalog)
+    assert "idle-vms-hold-their-vgpu" not in {w.code for w in full.warnings}
+    pool = size(
+        _design(
+            "mig-shared",
+            **{
+                "workloads.2.shared.concurrency": 0.5,
+                "workloads.2.sharing_mode": "remote",
+                "workloads.2.constraints": {"remote_ok": True},
+            },
+        ),
+        catalog,
+    )
+    assert "idle-vms-hold-their-vgpu" not in {w.code for w in pool.warnings}

@@ -40,6 +40,7 @@ def sharing_checks(
     _layout_decisions(chosen, rec)
     _remote_network(design, chosen, rec)
     _passthrough(design, rec)
+    _idle_vms(design, workloads, rec)
     if design.hardware.vgpu_mixed_sizes and not vgpu.mixed_supported(gpu):
         rec.warn(
             "vgpu-mixed-sizes-unsupported",
@@ -47,6 +48,26 @@ def sharing_checks(
             "maxima in the catalog; every physical GPU holds one vGPU size",
         )
     _compare_decision(comparison, rec)
+
+
+def _idle_vms(design: Design, workloads: list[WorkloadResult], rec: Recorder) -> None:
+    """A vGPU or MIG-backed vGPU keeps its frame buffer while its VM is powered on, idle or not
+    (NVIDIA vGPU allocates a vGPU's frame buffer when its VM starts): planning for only the users
+    active at once holds only if idle users' VMs are powered off."""
+    for g, w in zip(design.workloads, workloads, strict=True):
+        s = g.shared
+        if s is None or s.concurrency >= 1 or not w.gpus_total:
+            continue
+        if g.sharing_mode not in (SharingMode.VGPU, SharingMode.MIG):
+            continue
+        rec.warn(
+            "idle-vms-hold-their-vgpu",
+            f"{g.name}: planned for {s.concurrency:.0%} of {g.count} users active at once; a "
+            "VM keeps its vGPU frame buffer while it is powered on, even idle, so this holds "
+            "only if idle users' VMs are powered off (or suspended); otherwise plan for all of "
+            "them",
+            Severity.INFO,
+        )
 
 
 def _profile_decisions(

@@ -175,7 +175,8 @@ GLOSSARY: dict[str, Term] = {
         "Whole GPUs one user or job needs at once.",
     ),
     "concurrency": Term(
-        "The share of users or jobs active at the same time; idle ones need no GPU.",
+        "The share of users or jobs active at the same time; idle ones need no GPU only if "
+        "their VMs are powered off: a powered-on VM keeps its vGPU memory, idle or not.",
     ),
     "mig_time_slicing": Term(
         "Several VMs take turns inside one MIG instance, each with its own memory; instances stay "
