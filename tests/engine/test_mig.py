@@ -73,11 +73,52 @@ def test_layouts_nvidia_refuses_are_rejected_with_the_reason(catalog, layout, re
     assert any(reason in p for p in problems), problems
 
 
+def _h100_with_1g_at_slice_7(catalog):
+    """An H100 whose 1g.10gb may also start at memory slice 7, a placement NVIDIA does not offer.
+
+    With NVIDIA's real placements the compute rule never decides alone: the profiles with as many
+    compute as memory slices (1g.10gb, 2g.20gb, 4g.40gb) start no later than slices 6, 4 and 0, so
+    they cover at most slices 0-6, 7 slices, and the others (1g.20gb, 3g.40gb, 7g.80gb) take more
+    memory than compute slices; any memory-disjoint layout then needs at most 7 of the 7 compute
+    slices. Slice 7 open to a 1g instance gives a layout whose memory fits and whose compute does
+    not, which isolates the rule."""
+    gpu = catalog.gpus["h100-sxm5-80gb"]
+    profiles = [
+        p.model_copy(update={"placement_starts": [*p.placement_starts, 7]})
+        if p.name == "1g.10gb"
+        else p
+        for p in gpu.mig.profiles
+    ]
+    return gpu.model_copy(update={"mig": gpu.mig.model_copy(update={"profiles": profiles})})
+
+
 def test_compute_slices_are_counted(catalog):
-    """A30: 4 compute slices. 2g.12gb@0 + 2g.12gb@2 uses them all; a 1g cannot be added."""
-    a30 = catalog.gpus["a30"]
-    assert validate_layout(a30, parse_layout("2g.12gb@0 + 2g.12gb@2")) == []
-    assert validate_layout(a30, parse_layout("4g.24gb@0 + 1g.6gb@3"))
+    """MIG user guide: a layout's compute slices add up to no more than the GPU has (7 on H100).
+    2g.20gb x 3 (slices 0-5) + 1g.10gb@6 + 1g.10gb@7 share no memory slice, every start is allowed
+    on the variant, every count is within its maximum (3 and 7), yet 2 + 2 + 2 + 1 + 1 = 8 > 7.
+    Dropping either 1g instance leaves 7: accepted."""
+    gpu = _h100_with_1g_at_slice_7(catalog)
+    three_2g = "2g.20gb@0 + 2g.20gb@2 + 2g.20gb@4"
+    assert validate_layout(gpu, parse_layout(f"{three_2g} + 1g.10gb@7")) == []
+    assert validate_layout(gpu, parse_layout(f"{three_2g} + 1g.10gb@6")) == []
+    assert validate_layout(gpu, parse_layout(f"{three_2g} + 1g.10gb@6 + 1g.10gb@7")) == [
+        "the instances need 8 compute slices; the NVIDIA H100 SXM5 80GB has 7"
+    ]
+
+
+def test_placing_stops_when_compute_slices_run_out(catalog):
+    """The same rule while packing: after 2g x 3 + 1g@6 (7 of 7 compute slices) slice 7 is free
+    and a valid 1g start on the variant, but a 1g.10gb instance does not fit; on an empty GPU it
+    goes to slice 0."""
+    gpu = _h100_with_1g_at_slice_7(catalog)
+    profiles = {p.name: p for p in gpu.mig.profiles}
+    state = MigState()
+    for name in ("2g.20gb", "2g.20gb", "2g.20gb", "1g.10gb"):
+        state = state.place(gpu, profiles[name])
+    assert mig.layout_text(state.instances) == "2g.20gb@0 + 2g.20gb@2 + 2g.20gb@4 + 1g.10gb@6"
+    assert (state.compute, state.free_slices(gpu)) == (7, 1)
+    assert state.place(gpu, profiles["1g.10gb"]) is None
+    assert MigState().place(gpu, profiles["1g.10gb"]).instances == (Instance(0, "1g.10gb"),)
 
 
 def test_non_mig_gpu_and_unreadable_layout(catalog):
