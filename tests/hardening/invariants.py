@@ -13,7 +13,7 @@ from typing import Any
 from wizard.engine import mig
 from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog
-from wizard.model.design import Design
+from wizard.model.design import Design, FailureDomain, HaLevel
 from wizard.model.result import Result
 
 CAPACITY_WARNING = "capacity-below-demand-after-failure"
@@ -56,7 +56,27 @@ def check_calculations(result: Result) -> list[str]:
     return out
 
 
+def hosts_the_policy_lets_fail(design: Design, capacity_hosts: int) -> int:
+    """How many hosts may fail at once under the design's HA policy, from what the policy means
+    rather than from the engine's formula: N+k is k failure domains, a domain being one host or,
+    for a rack domain with its size given, a rack of ``hosts_per_rack``; a percentage reserve is
+    the fewest hosts that are at least that share of the cluster (capacity plus reserve)."""
+    ha = design.ha
+    if ha.level is HaLevel.PERCENT:
+        share = ha.reserve_percent / 100
+        reserve = 0
+        while reserve < (capacity_hosts + reserve) * share - 1e-9:
+            reserve += 1
+        return reserve
+    k = {HaLevel.N0: 0, HaLevel.N1: 1, HaLevel.N2: 2}[ha.level]
+    rack = ha.failure_domain is FailureDomain.RACK and ha.hosts_per_rack
+    return k * (ha.hosts_per_rack if rack and ha.hosts_per_rack else 1)
+
+
 def check_capacity(result: Result, design: Design) -> list[str]:
+    """Hosts for capacity hold the demand; after the failures the HA policy allows, with the
+    maintenance hosts out as well, the hosts left still hold it, and one host fewer would not
+    (the cluster has no host the policy does not ask for)."""
     c = result.cluster
     out = []
     gph = design.hardware.gpus_per_host
@@ -66,33 +86,43 @@ def check_capacity(result: Result, design: Design) -> list[str]:
         out.append("hosts_total is not capacity + HA + maintenance hosts")
     if c.gpus_total != c.hosts_total * gph:
         out.append(f"gpus_total {c.gpus_total} != {c.hosts_total} hosts x {gph}")
-    left = c.hosts_total - c.host_failures_tolerated
-    if c.gpus_after_failures != left * gph:
-        out.append(f"gpus_after_failures {c.gpus_after_failures} != {left} hosts x {gph}")
-    ok = left >= c.hosts_for_capacity
-    if c.capacity_after_failures_ok != ok:
-        out.append(
-            f"capacity_after_failures_ok says {c.capacity_after_failures_ok}, but {left} hosts "
-            f"remain for {c.hosts_for_capacity} needed"
-        )
-    if c.capacity_after_failures_ok and c.gpus_after_failures < c.gpus_demand:
-        out.append(
-            f"capacity said ok, yet {c.gpus_after_failures} GPUs after failures < demand "
-            f"{c.gpus_demand}"
-        )
     if c.gpus_demand > c.hosts_for_capacity * gph:
         out.append(f"demand {c.gpus_demand} GPUs does not fit {c.hosts_for_capacity} hosts")
-    warned = [w for w in result.warnings if w.code == CAPACITY_WARNING]
-    if not ok and not warned:
-        out.append("capacity after failures is short but no capacity warning says so")
-    for w in warned:  # a warning must be backed by a shortfall in the numbers
-        one_down = (c.hosts_total - 1) * gph
-        short = (
-            not ok
-            or one_down < c.gpus_demand
-            or c.hosts_total - max(1, c.host_failures_tolerated) < c.hosts_for_capacity
+    if c.hosts_for_maintenance != design.ha.maintenance_hosts:
+        out.append(
+            f"{c.hosts_for_maintenance} maintenance hosts; the design asks "
+            f"{design.ha.maintenance_hosts}"
         )
-        if not short:
+    failures = hosts_the_policy_lets_fail(design, c.hosts_for_capacity)
+    if c.host_failures_tolerated != failures:
+        out.append(
+            f"{c.host_failures_tolerated} host failures tolerated; the {design.ha.level.value} "
+            f"policy allows {failures}"
+        )
+    left = c.hosts_total - failures - c.hosts_for_maintenance
+    if left < c.hosts_for_capacity:
+        out.append(
+            f"{failures} failed and {c.hosts_for_maintenance} maintenance hosts out of "
+            f"{c.hosts_total} leave {left}, fewer than the {c.hosts_for_capacity} the demand needs"
+        )
+    elif left - 1 >= c.hosts_for_capacity:
+        out.append(
+            f"{failures} failed and {c.hosts_for_maintenance} maintenance hosts out of "
+            f"{c.hosts_total} leave {left}: one host more than the {c.hosts_for_capacity} needed"
+        )
+    after = (c.hosts_total - failures) * gph
+    if c.gpus_after_failures != after:
+        out.append(
+            f"gpus_after_failures {c.gpus_after_failures}; {failures} failed hosts leave {after}"
+        )
+    if after < c.gpus_demand:
+        out.append(f"{after} GPUs after {failures} host failures < demand {c.gpus_demand}")
+    if not c.capacity_after_failures_ok:
+        out.append("capacity_after_failures_ok is false although the failed hosts are covered")
+    warned = [w for w in result.warnings if w.code == CAPACITY_WARNING]
+    for w in warned:  # only N+0 warns: one failure there can leave too little
+        one_down = (c.hosts_total - 1) * gph
+        if failures or (one_down >= c.gpus_demand and c.hosts_total - 1 >= c.hosts_for_capacity):
             out.append(f"capacity warning without a shortfall: {w.message}")
     return out
 
