@@ -59,9 +59,19 @@ def test_gpt3_does_not_fit_one_gpu(sized):
 
 
 def test_imagenet_resnet50(sized):
+    """The example trains ResNet-50 on one A100 80GB PCIe in BF16, batch 32, 1.28 M images, 90
+    epochs. A 224 x 224 image costs 8.18 GFLOPs forward (models catalog: torchvision's 4.09
+    GMACs x 2), three times that with the backward pass (twice the forward); the A100's dense
+    BF16 peak is 312 TFLOPS (A100 datasheet) at the default 40 % achievable utilization. One
+    GPU has nothing to all-reduce and no pipeline, so the time is the compute alone:
+    1.28e6 x 90 x 3 x 8.18e9 / (312e12 x 0.4) s = 2.827e18 / 1.248e14 s = 22,652 s = 6.29 h,
+    asserted within 0.1 %."""
     (w,) = sized["imagenet-resnet50"].workloads
-    assert w.iterations_per_epoch == 40_000
-    assert w.time_to_train_hours > 0
+    assert w.iterations_per_epoch == 1_280_000 / 32 == 40_000
+    assert w.gpus_total == 1
+    seconds = 1_280_000 * 90 * 3 * 8.18e9 / (312e12 * 0.4)
+    assert seconds == pytest.approx(22_652, abs=1)
+    assert w.time_to_train_hours == pytest.approx(seconds / 3600, rel=1e-3)
 
 
 def test_llm_serving_shows_kv_cache_share(sized):
@@ -72,25 +82,19 @@ def test_llm_serving_shows_kv_cache_share(sized):
     assert w.memory_gb.total <= 80
 
 
-def test_every_example_has_the_required_keys(sized):
+def test_every_example_adds_up_and_logs_each_figure_once(sized):
+    """What the schema cannot guarantee: a workload's memory total is the sum of its parts (a new
+    component left out of the total shows here), each calculation id is logged once (a figure
+    logged twice under one key would make the log ambiguous), and decisions are numbered 1..n."""
+    parts = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead",
+             "workspace")  # fmt: skip
     for name, r in sized.items():
-        doc = r.model_dump(mode="json")
-        for key in ("hosts_for_capacity", "hosts_for_ha", "hosts_total", "gpus_total",
-                    "gpus_after_failures"):  # fmt: skip
-            assert key in doc["cluster"], (name, key)
-        for w in doc["workloads"]:
-            for key in ("name", "memory_gb", "gpus_per_replica", "replicas",
-                        "iterations_per_epoch", "allreduce_gb_per_gpu_per_iteration",
-                        "allreduce_seconds_per_iteration", "time_to_train_hours"):  # fmt: skip
-                assert key in w, (name, key)
-            assert set(w["memory_gb"]) >= {
-                "weights", "gradients", "optimizer", "activations", "kv_cache", "overhead", "total",
-            }  # fmt: skip
-        for c in doc["calculations"]:
-            assert set(c) == {"id", "formula", "inputs", "value", "unit", "source"}
-        assert all(set(x) == {"code", "severity", "message"} for x in doc["warnings"])
-        assert all(set(x) == {"id", "text", "reason"} for x in doc["decisions"])
-        assert [d["id"] for d in doc["decisions"]] == list(range(1, len(doc["decisions"]) + 1))
+        for w in r.workloads:
+            m = w.memory_gb
+            assert m.total == pytest.approx(sum(getattr(m, p) for p in parts)), (name, w.name)
+        ids = [c.id for c in r.calculations]
+        assert len(ids) == len(set(ids)), (name, sorted(i for i in ids if ids.count(i) > 1))
+        assert [d.id for d in r.decisions] == list(range(1, len(r.decisions) + 1)), name
 
 
 def test_headline_figures_are_in_the_calculation_log(sized):
