@@ -87,10 +87,16 @@ def test_memory_chart_has_a_bar_per_model_sized_group(example_data):
 
 
 def test_charts_without_data_are_absent(example_data):
-    data = example_data("enterprise")  # every group sized by whole GPUs; no comparison yet
+    """enterprise sizes every group by whole GPUs, so it has no memory bars; its mode comparison
+    is drawn, and the same data with the comparison emptied has no sharing chart."""
+    data = example_data("enterprise")
     assert DIAGRAMS["memory"].draw(data, 480) is None
-    if not data.result.sharing_comparison:
-        assert DIAGRAMS["sharing"].draw(data, 480) is None
+    assert data.result.sharing_comparison
+    assert DIAGRAMS["sharing"].draw(data, 480) is not None
+    result = data.result.model_copy(update={"sharing_comparison": []})
+    empty = type(data)(design=data.design, catalog=data.catalog, result=result)
+    assert DIAGRAMS["sharing"].draw(empty, 480) is None
+    assert DIAGRAMS["memory"].draw(example_data("bert-large-25gbe"), 480) is not None
 
 
 def test_svg_for_the_wizard(example_data):
