@@ -193,19 +193,66 @@ def test_save_to_unwritable_place_is_a_clear_error(tmp_path):
         save_design(design, target)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can write to read-only directories")
-def test_save_to_read_only_directory_keeps_old_file(tmp_path):
+def _in_child_as_nobody(fn) -> int:
+    """Run ``fn`` in a forked child that has dropped root for the user nobody; its exit status.
+
+    Root writes through directory permissions, and CI runs as root. ``runuser -u nobody`` would
+    need an interpreter nobody may execute (a pyenv Python under /root is not), so the child
+    drops its user id itself, after every module the save needs is loaded."""
+    import pwd
+    import traceback
+
+    nobody = pwd.getpwnam("nobody")
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit status
+        status = 1
+        try:
+            os.setgroups([])
+            os.setgid(nobody.pw_gid)
+            os.setuid(nobody.pw_uid)
+            fn()
+            status = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(status)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def test_save_to_read_only_directory_keeps_old_file():
+    """A directory its owner made read-only (0500) refuses the save, which names the file and
+    leaves the old one whole. As root, the save runs as nobody, who owns the directory."""
+    import pwd
+    import shutil
+    import tempfile
+    from pathlib import Path
+
     design = design_from_text(json.dumps(minimal()))
-    path = tmp_path / "d.json"
+    base = Path(tempfile.mkdtemp(prefix="gpuwizard-ro-"))  # reachable by nobody, unlike tmp_path
+    path = base / "d.json"
     save_design(design, path)
     before = path.read_bytes()
-    tmp_path.chmod(0o500)
-    try:
-        with pytest.raises(DesignError, match="cannot be written"):
+    as_root = os.geteuid() == 0
+    if as_root:
+        nobody = pwd.getpwnam("nobody")
+        for p in (base, path):
+            os.chown(p, nobody.pw_uid, nobody.pw_gid)
+    base.chmod(0o500)
+
+    def save_again() -> None:
+        with pytest.raises(DesignError, match=r"d\.json: cannot be written: Permission denied"):
             save_design(design.model_copy(update={"workloads": []}), path)
+
+    try:
+        if as_root:
+            assert _in_child_as_nobody(save_again) == 0
+        else:
+            save_again()
     finally:
-        tmp_path.chmod(0o700)
-    assert path.read_bytes() == before
+        base.chmod(0o700)
+        after = path.read_bytes()
+        shutil.rmtree(base)
+    assert after == before
 
 
 def test_failed_write_leaves_previous_file_and_no_temp(tmp_path, monkeypatch):
