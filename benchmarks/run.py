@@ -4,6 +4,8 @@ Run from the repository root with ``python benchmarks/run.py`` (``--quick`` skip
 the largest growth step); it prints the machine and one table, and takes a minute or two.
 
 - ``size()`` for every bundled example (budget: 50 ms each);
+- ``size()`` of the mig-shared example with 10,000 data scientists on MIG 1g.10gb instances
+  (budget: 1 s), the case the packing tests size for its count;
 - ``size()`` for generated designs of 8, 64, 512 and 4,096 GPUs with development users in
   proportion (10,000 at 4,096 GPUs; budget: 1 s), mixing passthrough training jobs, MIG and
   time-sliced vGPU users and a vGPU inference service;
@@ -19,6 +21,7 @@ the largest growth step); it prints the machine and one table, and takes a minut
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -110,6 +113,17 @@ def generated(gpus: int):
     return design_from_dict(doc), users
 
 
+def ten_thousand_mig_users():
+    """mig-shared with 10,000 data scientists and every group free to take any mode, all on MIG:
+    1,430 H100s, most of them seven 1g.10gb instances."""
+    doc = json.loads(example_text("mig-shared"))
+    for group in doc["workloads"]:
+        group["constraints"] = {"remote_ok": True}
+        group["sharing_mode"] = "mig"
+    doc["workloads"][2]["count"] = 10_000
+    return design_from_dict(doc)
+
+
 def row(case: str, value: str, budget: str = "", verdict: str = "") -> None:
     print(f"{case:<52} {value:>14} {budget:>10} {verdict:>7}")
 
@@ -123,6 +137,11 @@ def bench_size(catalog, quick: bool) -> None:
         design = design_from_text(example_text(name))
         t = median_time(lambda d=design: size(d, catalog), 20)
         row(f"size() {name}", f"{t * 1000:.1f} ms", "50 ms", verdict(t < EXAMPLE_BUDGET_S))
+    design = ten_thousand_mig_users()
+    result = size(design, catalog)
+    t = median_time(lambda: size(design, catalog), 5)
+    label = f"size() mig-shared, 10,000 MIG users ({result.cluster.gpus_demand:,} GPUs)"
+    row(label, f"{t * 1000:.1f} ms", "1 s", verdict(t < LARGE_BUDGET_S))
     times: dict[int, float] = {}
     for gpus in (8, 64, 512, 1024, 2048, 4096, *(() if quick else (8192,))):
         design, users = generated(gpus)

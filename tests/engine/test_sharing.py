@@ -1,7 +1,6 @@
 """Packing under each sharing mode, the comparison, and the bundled mig-shared example."""
 
 import json
-import time
 
 import pytest
 
@@ -213,14 +212,16 @@ def test_host_placement_matches_the_host_count_rule():
                 assert sum(1 for h in hosts if f"r{i}" in h) == 1
 
 
-def test_ten_thousand_users_pack_quickly(catalog):
+def test_ten_thousand_users_pack_seven_to_a_gpu(catalog):
+    """10,000 users of 1g.10gb instances: one shares the GPU of the fine-tune (3g.40gb@0) and the
+    assistant (1g.20gb@4) at slice 6; the other 9,999 fill H100s seven at a time,
+    ceil(9,999 / 7) = 1,429 GPUs. (Its speed is measured by benchmarks/run.py.)"""
     d = _mixed("mig")
     d.workloads[2].count = 10_000
     d = Design.model_validate(d.model_dump())
-    start = time.perf_counter()
     r = size(d, catalog)
-    assert r.cluster.gpus_demand == 1 + 1429  # ceil((10000 - 1) / 7) + the mixed GPU
-    assert time.perf_counter() - start < 5  # generous; the benchmark script measures it
+    assert -(-9_999 // 7) == 1_429
+    assert r.cluster.gpus_demand == 1 + 1_429
 
 
 def test_needs_read_compute_share_from_targets(catalog):

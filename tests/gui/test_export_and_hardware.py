@@ -108,17 +108,22 @@ def test_recommend_fills_the_hardware_and_says_why(qtbot, window, tmp_path):
     assert hw.problems() == []
 
 
-def test_review_follows_an_edit_on_another_page_quickly(qtbot, window, tmp_path):
+def test_review_follows_an_edit_on_another_page(qtbot, window, tmp_path):
+    """enterprise (white paper 9.4.1): 7 hosts of 4 GPUs for capacity, N+1: 8 hosts, 32 GPUs,
+    28 after one host fails. At N+2: 9 hosts, 36 GPUs, (9 - 2) x 4 = 28 after two fail."""
     _open(window, tmp_path)
     window.wizard.go_to(PageId.REVIEW)
     review = window.wizard.page_of(PageId.REVIEW)
     ha = window.wizard.page_of(PageId.HA)
-    hosts = review.cards.cards["hosts"].value
-    assert hosts.text() == "8"
+    cards = {k: review.cards.cards[k].value for k in ("hosts", "gpus", "demand", "after")}
+    assert {k: v.text() for k, v in cards.items()} == {
+        "hosts": "8", "gpus": "32", "demand": "28", "after": "28",
+    }  # fmt: skip
     pick(ha.level, HaLevel.N2)  # as if edited on the HA page
     expected = size(window.doc.design(), window.catalog).cluster.hosts_total
     assert expected == 9
-    qtbot.waitUntil(lambda: hosts.text() == "9", timeout=500)
+    qtbot.waitUntil(lambda: cards["hosts"].text() == "9", timeout=10_000)
+    assert (cards["gpus"].text(), cards["after"].text()) == ("36", "28")
 
 
 def test_sharing_mode_change_is_checked_against_the_gpu(qtbot, window, tmp_path):
