@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 from tests.io.test_design_files import minimal
 
 
@@ -182,3 +182,15 @@ def test_escape_sequences_in_a_design_never_reach_the_terminal(tmp_path):
         assert not any(c in out for c in "\x1b\x07\x9b"), args
     proc = run_cli("size", str(path))
     assert proc.returncode == 0 and "\\x1b[2J\\x1b[31mred" in proc.stdout
+
+
+def test_the_summary_prints_the_white_paper_starter_figures():
+    """White paper 8.4.1: 14 GPUs, 2 per host, N+1: 7 hosts for capacity + 1 for HA = 8 hosts,
+    16 GPUs, 16 - 2 = 14 left after one host fails."""
+    proc = run_cli("--no-user-catalog", "size", str(ROOT / "resources/examples/starter.json"))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    for label, value in [("GPU demand", "14"), ("hosts for capacity", "7"), ("hosts for HA", "1"),
+                         ("hosts total", "8"), ("GPUs total", "16"),
+                         ("GPUs after failures", "14 (1 host failure tolerated)")]:  # fmt: skip
+        assert f"  {label:<22}{value}" in lines, (label, lines[:8])

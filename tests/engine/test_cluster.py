@@ -47,6 +47,9 @@ def test_large_counts_are_fast_and_exact():
         (HaPolicy(level="n+2"), 7, 2),
         (HaPolicy(level="percent", reserve_percent=25), 6, 2),  # 6 / 0.75 = 8 hosts
         (HaPolicy(level="percent", reserve_percent=10), 9, 1),  # 9 / 0.9 = 10 hosts
+        # The reserve is a share of the whole cluster: 10 / 0.75 = 13.3 -> 14 hosts, 4 in reserve
+        # (4 / 14 = 29 %; 3 / 13 = 23 % falls short). 25 % of the 10 capacity hosts would be 3.
+        (HaPolicy(level="percent", reserve_percent=25), 10, 4),
         (HaPolicy(level="n+1", failure_domain="rack", hosts_per_rack=4), 7, 4),
     ],
 )

@@ -120,3 +120,32 @@ def test_a_model_smaller_than_its_embeddings_logs_zero_matrix_parameters(catalog
     calcs = {c.id: c for c in r.calculations}
     assert calcs["workloads[0].matrix_parameters"].value == 0
     assert calcs["workloads[0].flops_per_token"].inputs["matrix_parameters"] == 0
+
+
+def test_time_to_train_adds_the_all_reduce_the_backward_pass_cannot_hide(catalog):
+    """ResNet-50 in FP32, 16 data-parallel GPUs, 4 per host over one 25 GbE NIC at line rate.
+    Per iteration and GPU: compute 3 x 8.18e9 FLOPs x 8 images / (19.5e12 x 0.4) = 25.17 ms
+    (A100 FP32 peak 19.5 TFLOPS); the all-reduce moves 2 x 15/16 x 25.6e6 x 4 B = 0.192 GB at
+    3.125 GB/s = 61.44 ms; DDP hides it behind the backward pass, 2/3 of the compute = 16.78 ms
+    (Li et al., VLDB 2020), so 44.66 ms shows; 1,000 iterations of 69.83 ms = 0.0194 h."""
+    from wizard.engine.size import size
+    from wizard.io import design_from_dict
+
+    doc = {
+        "workloads": [{"name": "ResNet", "kind": "training", "model": {"preset": "resnet-50"},
+                       "precision": "fp32", "micro_batch_size": 8,
+                       "parallelism": {"data_parallel": 16},
+                       "training": {"iterations_per_epoch": 1000, "epochs": 1}}],
+        "hardware": {"gpu": "a100-pcie-80gb", "server": "dell-r750xa", "gpus_per_host": 4,
+                     "nic": "cx5-25g-2p", "nics_per_host": 1, "fabric": "25gbe"},
+        "ha": {"level": "n+0"},
+        "assumptions": {"link_efficiency": 1.0},
+    }  # fmt: skip
+    w = size(design_from_dict(doc), catalog).workloads[0]
+    compute = 3 * 8.18e9 * 8 / (19.5e12 * 0.4)
+    allreduce = 2 * 15 / 16 * 25.6e6 * 4 / 1e9 / (25 / 8)
+    exposed = allreduce - 2 / 3 * compute
+    assert (compute, allreduce, exposed) == pytest.approx((0.02517, 0.06144, 0.04466), abs=1e-5)
+    assert w.allreduce_seconds_per_iteration == pytest.approx(allreduce)
+    assert w.time_to_train_hours == pytest.approx(1000 * (compute + exposed) / 3600, rel=1e-6)
+    assert w.time_to_train_hours == pytest.approx(0.0194, abs=1e-4)

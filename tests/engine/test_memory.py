@@ -66,7 +66,7 @@ def test_activation_per_layer_matches_korthikanti_table_2():
     """Korthikanti et al. 2022, Table 2 and section 5: GPT-3 175B, s=2048, b=1, t=8.
 
     No parallelism: sbh(34 + 5as/h); TP: sbh(10 + 24/t + 5as/(ht)); TP+SP: sbh/t (34 + 5as/h);
-    selective with TP+SP: 34 sbh / t; full recomputation: 2 sbh.
+    selective with TP: sbh(10 + 24/t); with TP+SP: 34 sbh / t; full recomputation: 2 sbh.
     """
     s, b, h, a, t = 2048, 1, 12288, 96, 8
     sbh = s * b * h
@@ -81,6 +81,9 @@ def test_activation_per_layer_matches_korthikanti_table_2():
     assert per_layer(Recompute.NONE, False) == pytest.approx(sbh * (10 + 24 / t + att / t))
     assert per_layer(Recompute.NONE, True) == pytest.approx(sbh * (34 + att) / t)
     assert per_layer(Recompute.SELECTIVE, True) == pytest.approx(sbh * 34 / t)
+    # Selective without sequence parallelism keeps the unsplit 10 sbh (layer norms, dropouts):
+    # 10 + 24/8 = 13 sbh, three times the 34/8 = 4.25 sbh of selective with it.
+    assert per_layer(Recompute.SELECTIVE, False) == pytest.approx(sbh * (10 + 24 / t))
     assert per_layer(Recompute.FULL, False) == pytest.approx(2 * sbh)
     # The paper's headline: selective recomputation with sequence parallelism cuts activation
     # memory about 5x against tensor parallelism alone for GPT-3 (attention term dominates).
@@ -103,3 +106,22 @@ def test_kv_cache_per_token_llama2_70b_gqa():
     assert gqa * 1e9 == pytest.approx(327_680)
     mha = KV_GB_PER_TOKEN(layers=80, kv_heads=64, head_dim=128, kv_bytes=2)
     assert mha / gqa == 8
+
+
+@pytest.mark.parametrize(
+    ("weights", "kv", "expected"),
+    [
+        (Precision.FP8, None, 2),  # FP8 weights; the activations, and so the cache, stay 16-bit
+        (Precision.INT4, None, 2),  # AWQ / GPTQ: weight-only quantization
+        (Precision.BF16, None, 2),
+        (Precision.FP32, None, 4),
+        (Precision.BF16, Precision.FP8, 1),  # an FP8 KV cache chosen explicitly
+        (Precision.FP8, Precision.BF16, 2),
+    ],
+)
+def test_kv_cache_bytes_follow_the_kv_precision_not_the_weights(weights, kv, expected):
+    """vLLM engine arguments, --kv-cache-dtype: 'auto' keeps the model's (activation) data type;
+    quantized weights do not shrink the cache unless an FP8 cache is chosen."""
+    from wizard.engine.inference import kv_bytes
+
+    assert kv_bytes(weights, kv) == expected

@@ -69,3 +69,19 @@ def test_a_release_without_it_is_refused(catalog):
     doc["platform"] = {"nvaie_release": "nvaie-7"}
     fields = [p.field for p in check_design(design_from_dict(doc), catalog)]
     assert "hardware.mig_time_slicing" not in fields
+
+
+def test_members_sharing_an_instance_need_their_summed_compute(catalog):
+    """A 6 GB member fits an 8 GB DC-1-8C vGPU, three to a 1g.24gb instance, whose compute is
+    1 of 4 slices. At 0.08 of the GPU each, three need 0.24 <= 0.25: they share, a third of an
+    instance each. At 0.2 each, two would need 0.4 and three 0.6, more than the instance has;
+    the 2g.48gb types (1/2 of the GPU) hold two (0.4) at 1/4 each, no cheaper than a 1g.24gb
+    instance of its own (1/4), which the member then takes."""
+    from wizard.engine.sharing import Need, slot_for
+    from wizard.model.design import SharingMode
+
+    gpu = catalog.gpus["rtx-pro-6000-bse"]
+    light = slot_for(SharingMode.MIG, Need("n", 3, 1, 6, 0.08, 0.08), gpu, True)
+    assert (light.profile, light.vgpu_type, light.users) == ("1g.24gb", "DC-1-8C", 3)
+    heavy = slot_for(SharingMode.MIG, Need("n", 3, 1, 6, 0.2, 0.2), gpu, True)
+    assert (heavy.profile, heavy.vgpu_type, heavy.users) == ("1g.24gb", None, 1)

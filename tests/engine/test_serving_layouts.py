@@ -84,6 +84,21 @@ def test_tensor_parallel_divides_attention_and_kv_heads(catalog):
     assert tps == {1, 2, 4, 8}  # 2 KV heads: TP 4 and 8 hold copies of them
 
 
+def test_the_kv_cache_splits_over_no_more_gpus_than_it_has_kv_heads():
+    """Tensor parallelism gives each GPU its share of the KV heads; past one head per GPU the
+    heads are copied, not split further (vLLM replicates KV heads when the tensor-parallel size
+    exceeds their number): 8 KV heads over 4 GPUs: 4 shards; over 16: still 8; one KV head
+    (multi-query attention) over 8: 1. A latent cache has no heads: every GPU keeps it whole."""
+    from wizard.engine.serving_physics import Transformer, kv_shards
+
+    def model(kv_heads: int, latent: int = 0) -> Transformer:
+        return Transformer("m", 70e9, 70e9, 80, 8192, 64, kv_heads, 2, 2, kv_latent_dim=latent)
+
+    assert [kv_shards(model(8), t) for t in (1, 4, 8, 16)] == [1, 4, 8, 8]
+    assert kv_shards(model(1), 8) == 1
+    assert kv_shards(model(8, latent=512), 8) == 1
+
+
 def test_tensor_parallel_stays_inside_one_host(catalog):
     doc = serving_design(custom(16, 16), hardware={"gpus_per_host": 4})
     assert {p.tensor for p in planner(doc, catalog).layouts()} == {1, 2, 4}

@@ -94,6 +94,17 @@ def test_pipeline_bubble_of_the_145b_row(catalog):
     assert w.pipeline_bubble_share == pytest.approx(7 / 96)
 
 
+def test_a_short_pipeline_idles_three_quarters_of_its_compute(catalog):
+    """Section 2.2.1: with p = 4 stages and m = B / (d b) = 4 / (1 x 1) = 4 micro-batches the
+    stages idle (p - 1) / m = 3/4 of the ideal time, and the time to train counts it: 10
+    iterations of at least 1 + 3/4 times the compute."""
+    r = sized(job(gpt(4096, 36, 32), 4, 4, 1, 4), catalog)
+    compute = calc(r, "workloads[0].compute_seconds_per_iteration").value
+    assert calc(r, "workloads[0].micro_batches").value == 4
+    assert calc(r, "workloads[0].pipeline_bubble_seconds").value == pytest.approx(compute * 3 / 4)
+    assert r.workloads[0].time_to_train_hours * 3600 >= 10 * compute * (1 + 3 / 4)
+
+
 def test_gpt3_takes_about_34_days_on_1024_a100(catalog):
     """Section 5.1: 300 B tokens on 1,024 A100 at a measured 140 TFLOP/s: 8 T P / (n X) = 34 days.
     The measured figure is end to end, so nothing is added to it; Eq. 3's attention and logit

@@ -50,3 +50,20 @@ def test_mig_groups_carry_the_type_to_the_result_and_the_decision(catalog):
         g, mem = w.slot_profile.split(".")[0].removesuffix("g"), w.slot_profile.split(".")[1]
         assert w.vgpu_type == f"H100-{g}-{mem.removesuffix('gb')}C"
         assert any(w.vgpu_type in d.text for d in r.decisions)
+
+
+def test_a_vgpu_profile_stops_at_its_maximum_per_gpu(catalog):
+    """NVIDIA AI Enterprise vGPU types for the H200 NVL (catalog source): H200-8C, at most 16 per
+    GPU. A 17th would still fit the frame buffer (17 x 8 = 136 GB of 141 GB) and the compute
+    (17 x 1/32 < 1), so only the maximum refuses it."""
+    from wizard.engine.vgpu import VgpuState
+
+    gpu = catalog.gpus["h200-nvl-141gb"]
+    p = next(q for q in gpu.vgpu.profiles if q.name == "H200-8C")
+    assert p.max_per_gpu == 16 and gpu.memory_gb >= 17 * 8
+    state = VgpuState()
+    for _ in range(16):
+        state = state.place(gpu, p, 1 / 32, mixed=False)
+        assert state is not None
+    assert state.counts == (("H200-8C", 16),)
+    assert state.place(gpu, p, 1 / 32, mixed=False) is None

@@ -1,0 +1,411 @@
+"""Plant plausible bugs one at a time in a copy of the repository and check that the tests fail.
+
+Each mutant is an exact snippet of the source and its replacement: the kind of slip a maintainer
+makes in the numbers that matter (a missing term, an off-by-one, a rule left out). The copy is
+taken from the last commit (``git archive HEAD``; ``--worktree`` copies the files as they are on
+disk instead), so the working tree is never touched. A snippet that is not found exactly once
+stops the run before any test: the code has moved and the mutant must follow it.
+
+    python scripts/mutants.py               # every mutant, about 10 minutes on two cores
+    python scripts/mutants.py --list        # names, files and the tests each one runs
+    python scripts/mutants.py mig-compute   # only the mutants whose names contain a word
+
+A mutant is caught when its tests fail (or time out); the run exits non-zero when the score is
+below ``--min-score`` (90 %) or a known-survivor entry no longer survives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+    why: str  # the bug it stands for
+
+
+MUTANTS: list[Mutant] = [
+    Mutant(
+        "activation-selective-without-sp",
+        "wizard/engine/training_plan.py",
+        '"layers * s * b * h * (10 + 24 / t) * element_bytes / 2 / 1e9"',
+        '"layers * s * b * h * 34 / t * element_bytes / 2 / 1e9"',
+        ("tests/engine/test_memory.py", "tests/engine/test_training_calibration.py"),
+        "selective recomputation without sequence parallelism takes the SP formula (34/t)",
+    ),
+    Mutant(
+        "mig-compute-rule-in-place",
+        "wizard/engine/mig.py",
+        "        if self.compute + p.compute_slices > gpu.mig.compute_slices:\n"
+        "            return None\n",
+        "",
+        ("tests/engine/test_mig.py",),
+        "MigState.place forgets the compute-slice rule",
+    ),
+    Mutant(
+        "mig-compute-rule-in-validator",
+        "wizard/engine/mig.py",
+        "    if compute > mig.compute_slices:",
+        "    if compute > mig.memory_slices:",
+        ("tests/engine/test_mig.py",),
+        "the validator compares compute slices with the memory slices",
+    ),
+    Mutant(
+        "mig-overlap-off-by-one",
+        "wizard/engine/mig.py",
+        "for s in range(inst.start, inst.start + p.placement_size):",
+        "for s in range(inst.start + 1, inst.start + p.placement_size):",
+        ("tests/engine/test_mig.py",),
+        "the memory-overlap check skips an instance's first slice",
+    ),
+    Mutant(
+        "mig-place-start-off-by-one",
+        "wizard/engine/mig.py",
+        "            bits = span << start\n",
+        "            bits = span << max(start - 1, 0)\n",
+        ("tests/engine/test_mig.py",),
+        "the placement mask is shifted one slice short of the start",
+    ),
+    Mutant(
+        "ha-one-host-too-many",
+        "wizard/engine/cluster.py",
+        "return HaHosts(k * unit, k * unit, policy.maintenance_hosts, rule, N_PLUS_K, inputs)",
+        "return HaHosts(k * unit, k * unit + 1, policy.maintenance_hosts, rule, N_PLUS_K, inputs)",
+        ("tests/engine/test_cluster.py", "tests/hardening/test_engine_properties.py"),
+        "N+k adds one host more than its k failure domains",
+    ),
+    Mutant(
+        "ha-percent-of-capacity",
+        "wizard/engine/cluster.py",
+        "capacity_hosts * policy.reserve_percent / (100 - policy.reserve_percent) - 1e-9",
+        "capacity_hosts * policy.reserve_percent / 100 - 1e-9",
+        ("tests/engine/test_cluster.py", "tests/hardening/test_engine_properties.py"),
+        "a percentage reserve taken of the capacity hosts instead of the whole cluster",
+    ),
+    Mutant(
+        "time-to-train-without-communication",
+        "wizard/engine/training_physics.py",
+        'ITERATION_S = Formula("compute_s + bubble_s + tp_comm_s + exposed_allreduce_s")',
+        'ITERATION_S = Formula("compute_s + bubble_s + tp_comm_s")',
+        ("tests/engine/test_compute_comms.py", "tests/engine/test_training_calibration.py"),
+        "the exposed all-reduce left out of the iteration time",
+    ),
+    Mutant(
+        "pipeline-bubble-p-over-m",
+        "wizard/engine/training_physics.py",
+        'BUBBLE_S = Formula("compute_s * (pp - 1) / micro_batches")',
+        'BUBBLE_S = Formula("compute_s * pp / micro_batches")',
+        ("tests/engine/test_compute_comms.py", "tests/engine/test_training_calibration.py"),
+        "pipeline bubble p/m instead of (p - 1)/m",
+    ),
+    Mutant(
+        "kv-cache-without-v",
+        "wizard/engine/serving_physics.py",
+        'KV_GB_PER_TOKEN = Formula("2 * layers * kv_heads * head_dim * kv_bytes / 1e9")',
+        'KV_GB_PER_TOKEN = Formula("layers * kv_heads * head_dim * kv_bytes / 1e9")',
+        ("tests/engine/test_serving_calibration.py", "tests/engine/test_memory.py"),
+        "the KV cache counts the keys and forgets the values",
+    ),
+    Mutant(
+        "kv-bytes-follow-weights",
+        "wizard/engine/inference.py",
+        "    return 4 if precision in (Precision.FP32, Precision.TF32) else 2\n",
+        "    return {Precision.FP8: 1, Precision.INT8: 1, Precision.INT4: 0.5}.get(\n"
+        "        precision, 4 if precision in (Precision.FP32, Precision.TF32) else 2\n"
+        "    )\n",
+        ("tests/engine/test_memory.py", "tests/engine/test_serving_calibration.py"),
+        "the KV cache stored at the weights' precision when no KV precision is chosen",
+    ),
+    Mutant(
+        "kv-shards-beyond-kv-heads",
+        "wizard/engine/serving_physics.py",
+        "    return min(tensor, m.kv_heads)\n",
+        "    return tensor\n",
+        ("tests/engine/test_serving_layouts.py", "tests/engine/test_serving_calibration.py"),
+        "the KV cache split over more GPUs than there are KV heads",
+    ),
+    Mutant(
+        "ttft-without-queue",
+        "wizard/engine/serving.py",
+        'TTFT_MS = Formula("1000 * (prefill_s + prefill_wait_s + queue_wait_s)")',
+        'TTFT_MS = Formula("1000 * (prefill_s + prefill_wait_s)")',
+        ("tests/engine/test_serving_calibration.py", "tests/engine/test_serving_examples.py"),
+        "time to first token leaves out the wait for KV-cache room",
+    ),
+    Mutant(
+        "core-licence-minimum",
+        "wizard/engine/bom.py",
+        'CORE_LICENCES = Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)")',
+        'CORE_LICENCES = Formula("hosts * sockets * cores_per_socket")',
+        ("tests/engine/test_bom.py", "tests/engine/test_vcf_platform.py"),
+        "per-core licences without the 16-core minimum per CPU",
+    ),
+    Mutant(
+        "power-of-two-not-strict",
+        "wizard/engine/software.py",
+        "    p = 1\n    while p <= value:\n",
+        "    p = 1\n    while p < value:\n",
+        ("tests/engine/test_software.py",),
+        "the MMIO size rounds to the power of two at or above, not strictly above",
+    ),
+    Mutant(
+        "rack-power-ceil",
+        "wizard/engine/racks.py",
+        '    "max(min(floor(rack_units / host_units), floor(rack_limit_w / host_w)), 1)"',
+        '    "max(min(floor(rack_units / host_units), ceil(rack_limit_w / host_w)), 1)"',
+        ("tests/engine/test_power.py",),
+        "hosts per rack rounded up against the power limit",
+    ),
+    Mutant(
+        "fabric-uplinks-rounded-down",
+        "wizard/engine/fabric.py",
+        "        down = max(per_leaf)\n"
+        "        up = math.ceil(down * speed / (oversub * up_speed) - 1e-9)\n",
+        "        down = max(per_leaf)\n"
+        "        up = math.floor(down * speed / (oversub * up_speed) + 1e-9)\n",
+        ("tests/engine/test_fabric.py",),
+        "leaf uplinks rounded down, so the built oversubscription exceeds the target",
+    ),
+    Mutant(
+        "nvlink-across-bridge-groups",
+        "wizard/engine/topology.py",
+        "    if ga is not None and ga == lay.group(b):",
+        "    if ga is not None or lay.group(b) is not None:",
+        ("tests/engine/test_topology.py", "tests/engine/test_links.py"),
+        "two GPUs in different NVLink bridge groups counted as NVLink peers",
+    ),
+    Mutant(
+        "vgpu-max-per-gpu",
+        "wizard/engine/vgpu.py",
+        "            if counts[p.name] > p.max_per_gpu:",
+        "            if counts[p.name] > p.max_per_gpu + 1:",
+        ("tests/engine/test_vgpu_types.py", "tests/engine/test_sharing.py"),
+        "one vGPU more than the profile's maximum per GPU",
+    ),
+    Mutant(
+        "mixed-size-release-branch",
+        "wizard/engine/compat.py",
+        "    if release is None or release.vgpu_branch >= int(float(first)):",
+        "    if release is None or release.vgpu_branch > int(float(first)):",
+        ("tests/engine/test_release_choice.py", "tests/engine/test_platform_rules.py"),
+        "the first vGPU branch with mixed sizes is refused",
+    ),
+    Mutant(
+        "time-sliced-mig-members-compute",
+        "wizard/engine/sharing.py",
+        "or k * need.compute > sh + 1e-9:",
+        "or need.compute > sh + 1e-9:",
+        ("tests/engine/test_mig_time_slicing.py",),
+        "a time-sliced MIG instance promised to k members checks the compute of one",
+    ),
+    Mutant(
+        "mig-vgpu-type-name",
+        "wizard/model/catalog.py",
+        '-{profile.compute_slices}-{profile.memory_gb:g}{suffix}"',
+        '-{profile.memory_slices}-{profile.memory_gb:g}{suffix}"',
+        ("tests/engine/test_vgpu_types.py", "tests/catalog/test_catalogs.py"),
+        "the MIG-backed vGPU type named by memory slices instead of compute slices",
+    ),
+    Mutant(
+        "cli-summary-gpus-after-failures",
+        "wizard/summary.py",
+        'f"  GPUs after failures   {c.gpus_after_failures} "',
+        'f"  GPUs after failures   {c.gpus_total} "',
+        ("tests/cli/test_cli.py",),
+        "the terminal summary prints all GPUs as the GPUs left after failures",
+    ),
+    Mutant(
+        "cli-summary-ha-hosts-as-failures",
+        "wizard/summary.py",
+        'f"  hosts for HA          {c.hosts_for_ha}"',
+        'f"  hosts for HA          {c.host_failures_tolerated}"',
+        ("tests/cli/test_cli.py",),
+        "the terminal summary prints the failures tolerated as the HA hosts",
+    ),
+    Mutant(
+        "review-card-after-failures",
+        "wizard/gui/pages/review.py",
+        'self.cards.set("after", f"{c.gpus_after_failures:,}",',
+        'self.cards.set("after", f"{c.gpus_total:,}",',
+        ("tests/gui/test_export_and_hardware.py", "tests/gui/test_walkthrough.py"),
+        "the Review page's 'GPUs after failures' card shows all GPUs",
+    ),
+    Mutant(
+        "ring-allreduce-factor",
+        "wizard/engine/training_physics.py",
+        'RING_GB = Formula("ring_factor * (data_parallel - 1) / data_parallel * gradient_gb")',
+        'RING_GB = Formula("ring_factor * gradient_gb")',
+        ("tests/engine/test_compute_comms.py",),
+        "ring all-reduce volume without the (N - 1) / N factor",
+    ),
+]
+
+# Mutants that survive for a reason, with the reason; an entry here that gets caught is reported,
+# so the list cannot go stale.
+KNOWN_SURVIVORS: dict[str, str] = {
+    "cli-summary-ha-hosts-as-failures": "equivalent: wizard/engine/cluster.py ha_hosts returns "
+    "the same number for both (k failure domains x their hosts, or the percentage reserve)",
+}
+
+
+def export(dest: Path, worktree: bool) -> None:
+    """The tracked files (and, with ``worktree``, new files not ignored) as a fresh tree."""
+    if not worktree:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", "HEAD"],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+        return
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    for raw in filter(None, listed):
+        rel = raw.decode()
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+
+
+def check_snippets(copy: Path, mutants: list[Mutant]) -> list[str]:
+    problems = []
+    for m in mutants:
+        path = copy / m.path
+        if not path.is_file():
+            problems.append(f"{m.name}: {m.path} does not exist")
+            continue
+        n = path.read_text().count(m.old)
+        if n != 1:
+            problems.append(f"{m.name}: the snippet occurs {n} times in {m.path}, not once")
+    return problems
+
+
+def environment(copy: Path) -> dict[str, str]:
+    """The copy first on the import path: the editable install's finder comes after it."""
+    return {
+        **os.environ,
+        "PYTHONPATH": str(copy),
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+def imports_the_copy(copy: Path) -> bool:
+    proc = subprocess.run(
+        [sys.executable, "-c", "import wizard, reports; print(wizard.__file__, reports.__file__)"],
+        cwd=copy,
+        env=environment(copy),
+        capture_output=True,
+        text=True,
+    )
+    files = proc.stdout.split()
+    return proc.returncode == 0 and all(Path(f).is_relative_to(copy) for f in files)
+
+
+def run_tests(copy: Path, tests: tuple[str, ...], timeout: float) -> tuple[str, float]:
+    """'passed', 'failed' or 'timed out', and the seconds it took."""
+    start = time.perf_counter()
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    try:
+        proc = subprocess.run(
+            cmd, cwd=copy, env=environment(copy), capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return "timed out", time.perf_counter() - start
+    outcome = {0: "passed", 1: "failed"}.get(proc.returncode)
+    if outcome is None:  # a collection error or a crash is not a test that caught the bug
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+        raise SystemExit(f"pytest exited {proc.returncode} running {' '.join(tests)}:\n{tail}")
+    return outcome, time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("words", nargs="*", help="run only mutants whose names contain a word")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--check", action="store_true", help="only check the snippets")
+    parser.add_argument("--worktree", action="store_true", help="copy the files on disk, not HEAD")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the unmutated run")
+    parser.add_argument("--tests", nargs="+", help="run these tests for every mutant instead")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per mutant")
+    parser.add_argument("--min-score", type=float, default=90.0, help="percent caught to pass")
+    args = parser.parse_args(argv)
+    chosen = [m for m in MUTANTS if not args.words or any(w in m.name for w in args.words)]
+    if args.tests:
+        chosen = [replace(m, tests=tuple(args.tests)) for m in chosen]
+    if args.list:
+        for m in chosen:
+            print(f"{m.name:<38} {m.path:<34} {' '.join(m.tests)}\n{'':<38} {m.why}")
+        return 0
+    if not chosen:
+        print("no mutant matches", file=sys.stderr)
+        return 2
+
+    with tempfile.TemporaryDirectory(prefix="gpuwizard-mutants-") as tmp:
+        copy = Path(tmp)
+        export(copy, args.worktree)
+        problems = check_snippets(copy, chosen)
+        if problems:
+            print("mutants out of date with the code:\n  " + "\n  ".join(problems), file=sys.stderr)
+            return 2
+        if args.check:
+            print(f"{len(chosen)} mutants, every snippet found once")
+            return 0
+        if not imports_the_copy(copy):
+            print("the copy's packages are not the ones imported; refusing to run", file=sys.stderr)
+            return 2
+        tests = tuple(dict.fromkeys(t for m in chosen for t in m.tests))
+        if not args.no_baseline:
+            outcome, secs = run_tests(copy, tests, args.timeout * 2)
+            print(f"baseline ({len(tests)} test files, unmutated): {outcome} in {secs:.0f} s")
+            if outcome != "passed":
+                print("the tests fail without any mutant; fix them first", file=sys.stderr)
+                return 2
+        results: list[tuple[Mutant, str, float]] = []
+        for m in chosen:
+            target = copy / m.path
+            original = target.read_text()
+            target.write_text(original.replace(m.old, m.new, 1))
+            try:
+                outcome, secs = run_tests(copy, m.tests, args.timeout)
+            finally:
+                target.write_text(original)
+            verdict = "survived" if outcome == "passed" else "caught"
+            results.append((m, verdict, secs))
+            print(f"{verdict:<9} {m.name:<38} {secs:5.0f} s  {m.why}", flush=True)
+
+    caught = sum(1 for _, v, _ in results if v == "caught")
+    score = 100 * caught / len(results)
+    print(f"\nscore: {caught}/{len(results)} caught ({score:.0f} %)")
+    survivors = [m for m, v, _ in results if v == "survived"]
+    unexplained = [m for m in survivors if m.name not in KNOWN_SURVIVORS]
+    for m in survivors:
+        reason = KNOWN_SURVIVORS.get(m.name, "NOT EXPLAINED: add a test or a reason")
+        print(f"  survived {m.name}: {reason}")
+    stale = [m.name for m, v, _ in results if v == "caught" and m.name in KNOWN_SURVIVORS]
+    for name in stale:
+        print(f"  {name} is listed as a known survivor but was caught: remove it from the list")
+    return 0 if score >= args.min_score and not unexplained and not stale else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
