@@ -197,7 +197,7 @@ def _licences(
                 Cat.LICENCE,
                 f"licence:{x.id}",
                 x.part_number,
-                f"{_named(x)} ({x.unit.value}, minimum {x.min_units}; {x.term})",
+                f"{_named(x)} ({_unit_words(x)}, minimum {x.min_units}; {x.term})",
                 qty,
                 unit,
                 x.source,
@@ -211,7 +211,7 @@ def _licences(
                 Cat.LICENCE,
                 f"licence:{paif.id}",
                 paif.part_number,
-                f"{_named(paif)} on the GPU hosts ({paif.unit.value}, minimum {paif.min_units}; "
+                f"{_named(paif)} on the GPU hosts ({_unit_words(paif)}, minimum {paif.min_units}; "
                 f"{paif.term})",
                 qty,
                 "core licence",
@@ -269,6 +269,11 @@ def _cores_per_socket(design: Design, server: Server, x: Licence, rec: Recorder)
         Severity.INFO,
     )
     return DEFAULT_CORES_PER_SOCKET, f"assumed {DEFAULT_CORES_PER_SOCKET} ({sources.ASSUMPTION})"
+
+
+def _unit_words(x: Licence) -> str:
+    """'per core', not the catalog's 'per-core'."""
+    return x.unit.value.replace("-", " ")
 
 
 def _named(x: Licence) -> str:

@@ -62,7 +62,8 @@ def _idle_vms(design: Design, workloads: list[WorkloadResult], rec: Recorder) ->
             continue
         rec.warn(
             "idle-vms-hold-their-vgpu",
-            f"{g.name}: planned for {s.concurrency:.0%} of {g.count} users active at once; a "
+            f"{g.name}: planned for {s.concurrency * 100:g} % of {g.count} "
+            f"{'user' if g.count == 1 else 'users'} active at once; a "
             "VM keeps its vGPU frame buffer while it is powered on, even idle, so this holds "
             "only if idle users' VMs are powered off (or suspended); otherwise plan for all of "
             "them",
