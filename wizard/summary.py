@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from wizard.model.design import WorkloadKind
-from wizard.model.result import Result
+from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.present.labels import KIND_SHORT, mode
 from wizard.present.numbers import MISSING, count
 from wizard.present.numbers import fixed as _num
@@ -27,40 +26,34 @@ def summary_lines(r: Result) -> list[str]:
     ]
     for w in r.workloads:
         m = w.memory_gb
-        kind = KIND_SHORT[WorkloadKind(w.kind)]
+        kind = KIND_SHORT[w.kind]
         lines.append(
             f"  {w.name} [{kind}]: {count(w.gpus_total, 'GPU')} "
-            f"({w.members} x {count(w.replicas, 'replica')} x {count(w.gpus_per_replica, 'GPU')})"
-            if w.sized_from == "model"
+            f"({w.members} x {count(w.replicas_per_member, 'replica')} x "
+            f"{count(w.gpus_per_replica, 'GPU')})"
+            if w.sized_from is SizedFrom.MODEL
             else f"  {w.name} [{kind}]: {count(w.gpus_total, 'GPU')} "
             f"({w.replicas} x {w.gpus_per_replica})"
         )
-        if w.sized_from == "model":
+        if w.sized_from is SizedFrom.MODEL:
             lines.append(
                 f"    memory per GPU {_num(m.total, 'GB')}: weights {_num(m.weights)}, gradients "
                 f"{_num(m.gradients)}, optimizer {_num(m.optimizer)}, activations "
                 f"{_num(m.activations)}, KV cache {_num(m.kv_cache)}, overhead {_num(m.overhead)}"
             )
-        if w.iterations_per_epoch:
-            lines.append(f"    iterations per epoch {_num(w.iterations_per_epoch, digits=0)}")
-        if w.allreduce_seconds_per_iteration is not None:
-            lines.append(
-                f"    allreduce {_num(w.allreduce_gb_per_gpu_per_iteration, 'GB', 2)} per GPU per "
-                f"iteration, {_num(w.allreduce_seconds_per_iteration, 's', 3)} over {w.allreduce_link}"
-            )
-        if w.time_to_train_hours is not None:
-            lines.append(f"    time to train {_num(w.time_to_train_hours, 'h')}")
+        if (t := w.training) is not None:
+            lines += _training_lines(t)
         if w.serving is not None:
             lines += [f"    {label.lower()}: {text}" for label, text in serving_rows(w.serving)]
-        if w.sharing_mode and w.gpus_total:
+        if w.gpus_total:
             lines.append(
-                f"    {mode(w.sharing_mode)}: {w.slot_profile}"
+                f"    {mode(w.sharing.mode)}: {w.sharing.slot_profile}"
                 + (
-                    f" (vGPU type {w.vgpu_type})"
-                    if w.vgpu_type and w.vgpu_type != w.slot_profile
+                    f" (vGPU type {w.sharing.vgpu_type})"
+                    if w.sharing.vgpu_type and w.sharing.vgpu_type != w.sharing.slot_profile
                     else ""
                 )
-                + f"; {_num(w.gpus_allocated, 'GPUs', 2)} "
+                + f"; {_num(w.sharing.gpus_allocated, 'GPUs', 2)} "
                 "after packing (the figure above counts whole GPUs)"
             )
     lines += _sharing_lines(r)
@@ -72,6 +65,20 @@ def summary_lines(r: Result) -> list[str]:
     if r.decisions:
         lines += ["", "Design decisions:"]
         lines += [f"  ({d.id}) {d.text} Reason: {d.reason}" for d in r.decisions]
+    return lines
+
+
+def _training_lines(t: TrainingFigures) -> list[str]:
+    lines = []
+    if t.iterations_per_epoch:
+        lines.append(f"    iterations per epoch {_num(t.iterations_per_epoch, digits=0)}")
+    if t.allreduce_seconds_per_iteration is not None:
+        lines.append(
+            f"    allreduce {_num(t.allreduce_gb_per_gpu_per_iteration, 'GB', 2)} per GPU per "
+            f"iteration, {_num(t.allreduce_seconds_per_iteration, 's', 3)} over {t.allreduce_link}"
+        )
+    if t.time_to_train_hours is not None:
+        lines.append(f"    time to train {_num(t.time_to_train_hours, 'h')}")
     return lines
 
 

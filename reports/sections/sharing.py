@@ -127,14 +127,14 @@ def vgpu_type_rows(workloads: list[WorkloadResult]) -> list[list[str]]:
     """One row per group whose VMs get a vGPU: time-sliced profiles and MIG-backed types."""
     rows = [["Workload group", "Sharing mode", "vGPU type", "MIG instance"]]
     for w in workloads:
-        if not w.vgpu_type or not w.gpus_total:
+        if not w.sharing.vgpu_type or not w.gpus_total:
             continue
-        mig = w.slot_profile if w.sharing_mode == SharingMode.MIG.value else MISSING
+        mig = w.sharing.slot_profile if w.sharing.mode == SharingMode.MIG.value else MISSING
         rows.append(
             [
                 w.name,
-                labels.mode(w.sharing_mode) if w.sharing_mode else MISSING,
-                w.vgpu_type,
+                labels.mode(w.sharing.mode) if w.sharing.mode else MISSING,
+                w.sharing.vgpu_type,
                 mig or MISSING,
             ]
         )

@@ -8,32 +8,26 @@ from reportlab.platypus import Flowable
 from reports.diagrams import charts
 from reports.sections import calculations
 from reports.story import Story
-from wizard.model.design import FineTuningMethod
-from wizard.model.result import WorkloadResult
+from wizard.model.result import SizedFrom, TrainingFigures, WorkloadResult
 from wizard.present import labels
 from wizard.present.numbers import MISSING, count, num, pct, unit
 from wizard.serving_text import serving_rows
 
 
-def replicas_total(w: WorkloadResult) -> int:
-    """Replicas across the group: per member when sized from a model, already a total else."""
-    return w.replicas * w.members if w.sized_from == "model" else w.replicas
-
-
 def gpu_count_text(w: WorkloadResult) -> str:
-    if w.sized_from == "model":
+    if w.sized_from is SizedFrom.MODEL:
         return (
-            f"{num(w.gpus_total)} ({count(w.members, 'member')} × {count(w.replicas, 'replica')} "
-            f"× {count(w.gpus_per_replica, 'GPU')})"
+            f"{num(w.gpus_total)} ({count(w.members, 'member')} × "
+            f"{count(w.replicas_per_member, 'replica')} × {count(w.gpus_per_replica, 'GPU')})"
         )
-    who = "active user" if w.sized_from == "shared" else "member"
+    who = "active user" if w.sized_from is SizedFrom.SHARED else "member"
     return f"{num(w.gpus_total)} ({count(w.replicas, who)} × {count(w.gpus_per_replica, 'GPU')})"
 
 
 def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
     m = w.memory_gb
     out = [("GPUs", gpu_count_text(w))]
-    if w.sized_from == "model":
+    if w.sized_from is SizedFrom.MODEL:
         parts = [
             ("weights", m.weights),
             ("gradients", m.gradients),
@@ -63,51 +57,59 @@ def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
                 f"{lay.reason}",
             )
         )
-    if w.fine_tuning_method:
+    t = w.training
+    if t is not None and t.fine_tuning_method:
         out.append(
             (
                 "Fine-tuning method",
-                f"{labels.FINE_TUNING_SHORT[FineTuningMethod(w.fine_tuning_method)]}, "
-                f"{num(w.trainable_parameters)} trainable parameters",
+                f"{labels.FINE_TUNING_SHORT[t.fine_tuning_method]}, "
+                f"{num(t.trainable_parameters)} trainable parameters",
             )
         )
     if w.layout and w.layout.recompute and w.layout.recompute != "none":
         out.append(("Activation recomputation", w.layout.recompute))
-    if w.training_flops:
-        out.append(("Training compute", unit(w.training_flops, "FLOPs")))
+    if t is not None and t.flops:
+        out.append(("Training compute", unit(t.flops, "FLOPs")))
     if w.planned_slice:
         out.append(
             ("Runs on", f"a {w.planned_slice} slice, {pct(w.planned_compute_share)} of a GPU")
         )
-    if w.iteration_seconds is not None:
-        out.append(("Time per iteration", unit(w.iteration_seconds, "s")))
-    if w.pipeline_bubble_share:
-        out.append(("Pipeline bubble", pct(w.pipeline_bubble_share) + " of the compute time"))
-    if w.tensor_parallel_seconds_per_iteration:
+    if t is not None:
+        out += _training_figures(t)
+    if w.serving is not None:
+        out += serving_rows(w.serving)
+    return out
+
+
+def _training_figures(t: TrainingFigures) -> list[tuple[str, str]]:
+    out = []
+    if t.iteration_seconds is not None:
+        out.append(("Time per iteration", unit(t.iteration_seconds, "s")))
+    if t.pipeline_bubble_share:
+        out.append(("Pipeline bubble", pct(t.pipeline_bubble_share) + " of the compute time"))
+    if t.tensor_parallel_seconds_per_iteration:
         out.append(
             (
                 "Tensor-parallel all-reduces per iteration",
-                unit(w.tensor_parallel_seconds_per_iteration, "s"),
+                unit(t.tensor_parallel_seconds_per_iteration, "s"),
             )
         )
-    if w.compute_seconds_per_iteration is not None:
-        out.append(("Compute per iteration", unit(w.compute_seconds_per_iteration, "s")))
-    if w.allreduce_gb_per_gpu_per_iteration is not None:
+    if t.compute_seconds_per_iteration is not None:
+        out.append(("Compute per iteration", unit(t.compute_seconds_per_iteration, "s")))
+    if t.allreduce_gb_per_gpu_per_iteration is not None:
         out.append(
             (
                 "Allreduce per GPU per iteration",
-                f"{num(w.allreduce_gb_per_gpu_per_iteration)} GB over {w.allreduce_link or MISSING}"
-                f", {unit(w.allreduce_seconds_per_iteration, 's')}",
+                f"{num(t.allreduce_gb_per_gpu_per_iteration)} GB over {t.allreduce_link or MISSING}"
+                f", {unit(t.allreduce_seconds_per_iteration, 's')}",
             )
         )
-    if w.communication_share is not None:
-        out.append(("Communication not hidden by compute", pct(w.communication_share)))
-    if w.time_to_train_hours is not None:
-        out.append(("Time to train", unit(w.time_to_train_hours, "h")))
-    if w.gpus_for_target_time is not None:
-        out.append(("GPUs for the target time", num(w.gpus_for_target_time)))
-    if w.serving is not None:
-        out += serving_rows(w.serving)
+    if t.communication_share is not None:
+        out.append(("Communication not hidden by compute", pct(t.communication_share)))
+    if t.time_to_train_hours is not None:
+        out.append(("Time to train", unit(t.time_to_train_hours, "h")))
+    if t.gpus_for_target_time is not None:
+        out.append(("GPUs for the target time", num(t.gpus_for_target_time)))
     return out
 
 
@@ -134,7 +136,8 @@ def build(st: Story) -> list[Flowable] | None:
         )
     rows: list[list] = [["Group", "Kind", "GPUs / replica", "Replicas", "Members", "GPUs"]]
     rows += [
-        [w.name, w.kind, num(w.gpus_per_replica), num(replicas_total(w)), num(w.members),
+        [w.name, labels.KIND_SHORT[w.kind], num(w.gpus_per_replica), num(w.replicas),
+         num(w.members),
          num(w.gpus_total)]
         for w in r.workloads
     ]  # fmt: skip

@@ -146,6 +146,8 @@ def test_time_to_train_adds_the_all_reduce_the_backward_pass_cannot_hide(catalog
     allreduce = 2 * 15 / 16 * 25.6e6 * 4 / 1e9 / (25 / 8)
     exposed = allreduce - 2 / 3 * compute
     assert (compute, allreduce, exposed) == pytest.approx((0.02517, 0.06144, 0.04466), abs=1e-5)
-    assert w.allreduce_seconds_per_iteration == pytest.approx(allreduce)
-    assert w.time_to_train_hours == pytest.approx(1000 * (compute + exposed) / 3600, rel=1e-6)
-    assert w.time_to_train_hours == pytest.approx(0.0194, abs=1e-4)
+    assert w.training.allreduce_seconds_per_iteration == pytest.approx(allreduce)
+    assert w.training.time_to_train_hours == pytest.approx(
+        1000 * (compute + exposed) / 3600, rel=1e-6
+    )
+    assert w.training.time_to_train_hours == pytest.approx(0.0194, abs=1e-4)

@@ -35,14 +35,16 @@ def test_bert_large_over_25gbe(sized):
     n = w.replicas
     assert w.memory_gb.gradients == pytest.approx(1.36)  # 340 M x 4 bytes
     assert calc(r, "workloads[0].gradient_gb_per_gpu").value == pytest.approx(1.36)
-    assert w.allreduce_gb_large_ring_limit == pytest.approx(2.72)
-    assert w.allreduce_gb_per_gpu_per_iteration == pytest.approx(2 * (n - 1) / n * 1.36)
-    assert w.allreduce_seconds_large_ring_limit == pytest.approx(0.870, abs=0.001)
-    assert w.allreduce_seconds_per_iteration == pytest.approx(2 * (n - 1) / n * 1.36 / 3.125)
-    assert w.allreduce_link.startswith("25 Gb/s")
-    assert w.iterations_per_epoch == 30_000
-    assert w.communication_hours_large_ring_limit == pytest.approx(725, abs=1)
-    assert w.time_to_train_hours > w.communication_hours_total
+    assert w.training.allreduce_gb_large_ring_limit == pytest.approx(2.72)
+    assert w.training.allreduce_gb_per_gpu_per_iteration == pytest.approx(2 * (n - 1) / n * 1.36)
+    assert w.training.allreduce_seconds_large_ring_limit == pytest.approx(0.870, abs=0.001)
+    assert w.training.allreduce_seconds_per_iteration == pytest.approx(
+        2 * (n - 1) / n * 1.36 / 3.125
+    )
+    assert w.training.allreduce_link.startswith("25 Gb/s")
+    assert w.training.iterations_per_epoch == 30_000
+    assert w.training.communication_hours_large_ring_limit == pytest.approx(725, abs=1)
+    assert w.training.time_to_train_hours > w.training.communication_hours_total
 
 
 def test_gpt3_does_not_fit_one_gpu(sized):
@@ -67,11 +69,11 @@ def test_imagenet_resnet50(sized):
     1.28e6 x 90 x 3 x 8.18e9 / (312e12 x 0.4) s = 2.827e18 / 1.248e14 s = 22,652 s = 6.29 h,
     asserted within 0.1 %."""
     (w,) = sized["imagenet-resnet50"].workloads
-    assert w.iterations_per_epoch == 1_280_000 / 32 == 40_000
+    assert w.training.iterations_per_epoch == 1_280_000 / 32 == 40_000
     assert w.gpus_total == 1
     seconds = 1_280_000 * 90 * 3 * 8.18e9 / (312e12 * 0.4)
     assert seconds == pytest.approx(22_652, abs=1)
-    assert w.time_to_train_hours == pytest.approx(seconds / 3600, rel=1e-3)
+    assert w.training.time_to_train_hours == pytest.approx(seconds / 3600, rel=1e-3)
 
 
 def test_llm_serving_shows_kv_cache_share(sized):
@@ -129,7 +131,7 @@ def test_resnet50_activations_use_the_per_sample_figure(sized, catalog):
     (w,) = sized["imagenet-resnet50"].workloads
     per_sample = catalog.models["resnet-50"].activation_gb_per_sample
     assert w.memory_gb.activations == pytest.approx(per_sample * 32 * 2 / 4)
-    assert w.training_flops == pytest.approx(
+    assert w.training.flops == pytest.approx(
         3 * catalog.models["resnet-50"].forward_gflops_per_sample * 1e9 * 1_280_000 * 90
     )
 
@@ -161,8 +163,8 @@ def test_rtx_pro_notebooks_pack_six_16_gb_vgpus_per_board(sized):
     per host -> 2 hosts, N+1 -> 3 hosts, 12 GPUs."""
     r = sized["rtx-pro-vsphere"]
     notebooks, rag = r.workloads
-    assert (notebooks.vgpu_type, notebooks.gpus_allocated) == ("DC-16C", 5.0)
-    assert rag.vgpu_type == "DC-24C"
+    assert (notebooks.sharing.vgpu_type, notebooks.sharing.gpus_allocated) == ("DC-16C", 5.0)
+    assert rag.sharing.vgpu_type == "DC-24C"
     c = r.cluster
     assert (c.hosts_for_capacity, c.hosts_total, c.gpus_total) == (2, 3, 12)
     lines = {ln.item for ln in r.bom.lines}

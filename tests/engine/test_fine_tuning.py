@@ -39,9 +39,9 @@ def sized(doc: dict, catalog):
 def test_acme_lora_runs_on_one_gpu_per_job(hardware, catalog):
     w = sized(acme(hardware, "lora"), catalog).workloads[0]
     assert w.gpus_per_replica == 1 and w.gpus_total == 1
-    assert w.time_to_train_hours <= 12
+    assert w.training.time_to_train_hours <= 12
     assert w.layout.reason.startswith("one GPU")
-    assert w.fine_tuning_method == "lora"
+    assert w.training.fine_tuning_method == "lora"
 
 
 def test_lora_trains_a_fraction_of_a_percent(catalog):
@@ -51,7 +51,7 @@ def test_lora_trains_a_fraction_of_a_percent(catalog):
     expected = 16 * 32 * ((6 * 4096 + 2 * 1024) + 3 * (4096 + 14336))
     assert calc(r, "workloads[0].trainable_parameters").value == expected
     w = r.workloads[0]
-    assert w.trainable_parameters / 8e9 < 0.01
+    assert w.training.trainable_parameters / 8e9 < 0.01
     # optimizer states only for the adapters: (8 + 4) bytes each
     assert w.memory_gb.optimizer == pytest.approx(expected * 12 / 1e9)
 
@@ -78,7 +78,7 @@ def test_qlora_base_is_four_bits(catalog):
     """NF4 with double quantization: 4.127 bits per parameter (QLoRA section 3)."""
     w = sized(acme(L40S, "qlora"), catalog).workloads[0]
     assert w.memory_gb.weights == pytest.approx(
-        (8e9 * 4.127 / 8 + w.trainable_parameters * 2) / 1e9
+        (8e9 * 4.127 / 8 + w.training.trainable_parameters * 2) / 1e9
     )
 
 
@@ -113,13 +113,13 @@ def test_a_job_on_a_mig_instance_is_timed_on_it(catalog):
     doc["workloads"][0]["sharing_mode"] = "mig"
     r = sized(doc, catalog)
     w = r.workloads[0]
-    assert w.planned_slice is not None and w.slot_profile == w.planned_slice
+    assert w.planned_slice is not None and w.sharing.slot_profile == w.planned_slice
     share = calc(r, "workloads[0].slice_compute_share").value
     assert w.planned_compute_share == share < 1
     # timed at the instance's share of the H100 PCIe's 756.5 TFLOPS (dense BF16, datasheet)
     step = calc(r, "workloads[0].compute_seconds_per_iteration")
     assert step.inputs["peak_tflops"] == pytest.approx(756.5 * share)
-    assert w.time_to_train_hours <= 12
+    assert w.training.time_to_train_hours <= 12
 
 
 def test_multi_gpu_replicas_are_refused_on_mig(catalog):
@@ -156,4 +156,4 @@ def test_mlperf_llama2_70b_lora_on_one_dgx_h100(catalog):
     }  # fmt: skip
     w = sized(doc, catalog).workloads[0]
     assert w.gpus_total == 8
-    assert w.time_to_train_hours * 60 == pytest.approx(28.16, rel=0.15)
+    assert w.training.time_to_train_hours * 60 == pytest.approx(28.16, rel=0.15)

@@ -48,8 +48,8 @@ def test_sharp_halves_allreduce_traffic_on_infiniband(catalog):
     plain = size(design_from_dict(doc), catalog).workloads[0]
     doc["assumptions"] = {"sharp": True}
     sharp = size(design_from_dict(doc), catalog).workloads[0]
-    assert sharp.allreduce_gb_per_gpu_per_iteration == pytest.approx(
-        plain.allreduce_gb_per_gpu_per_iteration / 2
+    assert sharp.training.allreduce_gb_per_gpu_per_iteration == pytest.approx(
+        plain.training.allreduce_gb_per_gpu_per_iteration / 2
     )
 
 
@@ -66,9 +66,13 @@ def test_sharp_is_refused_where_the_switches_lack_it(catalog):
 
 def test_link_efficiency_stretches_allreduce_time(catalog):
     doc = design_dict("bert-large-25gbe")
-    base = size(design_from_dict(doc), catalog).workloads[0].allreduce_seconds_per_iteration
+    base = (
+        size(design_from_dict(doc), catalog).workloads[0].training.allreduce_seconds_per_iteration
+    )
     doc["assumptions"] = {"link_efficiency": 0.8}
-    slower = size(design_from_dict(doc), catalog).workloads[0].allreduce_seconds_per_iteration
+    slower = (
+        size(design_from_dict(doc), catalog).workloads[0].training.allreduce_seconds_per_iteration
+    )
     assert slower == pytest.approx(base / 0.8)
 
 

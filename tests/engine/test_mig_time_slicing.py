@@ -37,10 +37,10 @@ def test_three_notebooks_share_each_1g_instance(catalog):
     Each user's compute share, 8 / 96, times 3 users = 0.25 = the instance's 1 of 4 slices."""
     own = size(design_from_dict(_notebooks(12, False)), catalog)
     shared = size(design_from_dict(_notebooks(12, True)), catalog)
-    assert own.workloads[0].slot_profile == "1g.24gb"
-    assert own.workloads[0].vgpu_type == "DC-1-24C"
+    assert own.workloads[0].sharing.slot_profile == "1g.24gb"
+    assert own.workloads[0].sharing.vgpu_type == "DC-1-24C"
     assert own.packing is not None and own.packing.gpus_used == 3
-    assert shared.workloads[0].vgpu_type == "DC-1-8C"
+    assert shared.workloads[0].sharing.vgpu_type == "DC-1-8C"
     assert shared.packing is not None and shared.packing.gpus_used == 1
     slots = [s for h in shared.packing.hosts for g in h.gpus for s in g.slots]
     assert len(slots) == 4 and all(s.users == 3 for s in slots)

@@ -191,7 +191,7 @@ def test_a_mig_instance_serves_with_its_share_of_bandwidth(catalog):
         + kv.inputs["batch"] * kv.inputs["context"] * kv.inputs["kv_gb_per_token"]
     ) / (H100_PCIE_GBS * 2 / 8 * 0.6)
     assert kv.value == pytest.approx(by_hand)
-    assert r.workloads[0].slot_profile == "1g.20gb"
+    assert r.workloads[0].sharing.slot_profile == "1g.20gb"
 
 
 def test_a_heavier_load_takes_a_larger_instance_or_a_whole_gpu(catalog):
@@ -209,4 +209,4 @@ def test_time_sliced_vgpu_serves_with_its_time_slice(catalog):
     assert s.slice_profile is not None and s.gpu_share < 1
     step = calc(r, "workloads[0].serving.decode.memory_s")
     assert step.inputs["bandwidth_gbs"] == pytest.approx(H100_PCIE_GBS * s.gpu_share)
-    assert r.workloads[0].slot_profile == s.slice_profile
+    assert r.workloads[0].sharing.slot_profile == s.slice_profile

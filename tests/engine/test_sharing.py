@@ -230,9 +230,9 @@ def test_needs_read_compute_share_from_targets(catalog):
     places exactly that instance."""
     r = size(_design("mig-shared"), catalog)
     ft = r.workloads[0]
-    assert ft.planned_slice == "3g.40gb" and ft.slot_profile == "3g.40gb"
+    assert ft.planned_slice == "3g.40gb" and ft.sharing.slot_profile == "3g.40gb"
     assert ft.planned_compute_share == pytest.approx(3 / 7)
-    assert ft.time_to_train_hours < 24
+    assert ft.training.time_to_train_hours < 24
     need = sharing.needs(_design("mig-shared"), catalog.gpus[r.gpu], r.workloads)[0]
     assert need.compute == pytest.approx(3 / 7)
 

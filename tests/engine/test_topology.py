@@ -46,7 +46,7 @@ def test_four_pcie_gpus_in_two_bridged_pairs_ring_at_pcie_speed_hgx_at_nvlink(ca
     (ring,) = pcie.topology.rings
     assert ring.bottleneck == "PCIe Gen4 x16" and ring.bottleneck_gbs == pytest.approx(31.5)
     assert {h.kind for h in ring.hops} == {"nvlink", "pcie", "cpu-interconnect"}
-    assert pcie.workloads[0].allreduce_link == ring.bottleneck  # one source for both
+    assert pcie.workloads[0].training.allreduce_link == ring.bottleneck  # one source for both
     assert "A100 SXM4 80GB" in ring.nvswitch_alternative
     assert "ring-bottleneck-pcie" in _codes(pcie)
 
@@ -56,8 +56,8 @@ def test_four_pcie_gpus_in_two_bridged_pairs_ring_at_pcie_speed_hgx_at_nvlink(ca
     assert ring.bottleneck.startswith("NVLink 3") and ring.bottleneck_gbs == pytest.approx(300)
     assert "ring-bottleneck-pcie" not in _codes(hgx)
     # the same gradients over a 9.5x faster link
-    assert pcie.workloads[0].allreduce_seconds_per_iteration == pytest.approx(
-        hgx.workloads[0].allreduce_seconds_per_iteration * 300 / 31.5
+    assert pcie.workloads[0].training.allreduce_seconds_per_iteration == pytest.approx(
+        hgx.workloads[0].training.allreduce_seconds_per_iteration * 300 / 31.5
     )
 
 

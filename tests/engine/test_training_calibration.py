@@ -91,7 +91,7 @@ def test_without_recomputation_it_is_three_forward_passes(catalog):
 def test_pipeline_bubble_of_the_145b_row(catalog):
     """p = 8 stages, m = B / (d b) = 2,304 / (24 x 1) = 96 micro-batches: (p - 1)/m = 7/96."""
     w = sized(job(gpt(12288, 80, 96), 8, 8, 24, 2304), catalog).workloads[0]
-    assert w.pipeline_bubble_share == pytest.approx(7 / 96)
+    assert w.training.pipeline_bubble_share == pytest.approx(7 / 96)
 
 
 def test_a_short_pipeline_idles_three_quarters_of_its_compute(catalog):
@@ -102,7 +102,7 @@ def test_a_short_pipeline_idles_three_quarters_of_its_compute(catalog):
     compute = calc(r, "workloads[0].compute_seconds_per_iteration").value
     assert calc(r, "workloads[0].micro_batches").value == 4
     assert calc(r, "workloads[0].pipeline_bubble_seconds").value == pytest.approx(compute * 3 / 4)
-    assert r.workloads[0].time_to_train_hours * 3600 >= 10 * compute * (1 + 3 / 4)
+    assert r.workloads[0].training.time_to_train_hours * 3600 >= 10 * compute * (1 + 3 / 4)
 
 
 def test_gpt3_takes_about_34_days_on_1024_a100(catalog):
@@ -116,7 +116,7 @@ def test_gpt3_takes_about_34_days_on_1024_a100(catalog):
                            "utilization_includes_communication": True})  # fmt: skip
     w = sized(doc, catalog).workloads[0]
     assert w.gpus_total == 1024
-    days = w.time_to_train_hours / 24
+    days = w.training.time_to_train_hours / 24
     assert days == pytest.approx(34, rel=0.15)
     p = model["custom"]["parameters"]
     eq4 = 8 * 300e9 * p / (1024 * 140e12) / 86400 * (1 + S / (6 * 12288) + V / (16 * 96 * 12288))
@@ -150,14 +150,16 @@ def test_megatron_table_1_throughput(row, catalog):
     # Eq. 2 against the table's parameter count, which is rounded to 0.1 B
     assert gpt(h, layers, heads)["custom"]["parameters"] == pytest.approx(params * 1e9, abs=0.05e9)
     flops = calc(r, "workloads[0].flops_per_iteration").value
-    tflops = flops / (w.iteration_seconds * gpus) / 1e12
+    tflops = flops / (w.training.iteration_seconds * gpus) / 1e12
     assert tflops == pytest.approx(measured, rel=0.15)
 
 
 def _bus_bandwidth(doc: dict, catalog) -> float:
     """NCCL's bus bandwidth of the job's gradient all-reduce: 2 (n - 1)/n x bytes / time."""
     w = sized(doc, catalog).workloads[0]
-    return w.allreduce_gb_per_gpu_per_iteration / w.allreduce_seconds_per_iteration
+    return (
+        w.training.allreduce_gb_per_gpu_per_iteration / w.training.allreduce_seconds_per_iteration
+    )
 
 
 @pytest.mark.parametrize(
@@ -220,5 +222,5 @@ def test_a_measured_zero3_throughput_is_not_charged_communication_again(catalog)
                            "utilization_includes_communication": True})  # fmt: skip
     w = sized(doc, catalog).workloads[0]
     assert w.gpus_total == 384 and w.layout.zero_stage == 3 and w.layout.shard_group == 384
-    assert w.time_to_train_hours / 24 == pytest.approx(90, rel=0.15)
-    assert w.iteration_seconds == pytest.approx(w.compute_seconds_per_iteration)
+    assert w.training.time_to_train_hours / 24 == pytest.approx(90, rel=0.15)
+    assert w.training.iteration_seconds == pytest.approx(w.training.compute_seconds_per_iteration)

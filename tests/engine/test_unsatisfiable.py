@@ -32,7 +32,7 @@ def test_impossible_target_time_warns(catalog):
     # With a fixed count of iterations each added replica adds its own samples: the time per
     # iteration does not fall, so no number of GPUs meets 3 minutes, and the engine says so
     # rather than planning a cluster that would not help.
-    assert w.gpus_for_target_time is None
+    assert w.training.gpus_for_target_time is None
     assert any(x.code == "target-time-missed" for x in r.warnings)
 
 

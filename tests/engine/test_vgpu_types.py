@@ -46,10 +46,13 @@ def test_a_mig_gpu_without_vgpu_types_names_none(catalog):
 def test_mig_groups_carry_the_type_to_the_result_and_the_decision(catalog):
     r = size(design_from_dict(design_dict("mig-shared")), catalog)
     for w in r.workloads:
-        assert w.slot_profile and w.vgpu_type
-        g, mem = w.slot_profile.split(".")[0].removesuffix("g"), w.slot_profile.split(".")[1]
-        assert w.vgpu_type == f"H100-{g}-{mem.removesuffix('gb')}C"
-        assert any(w.vgpu_type in d.text for d in r.decisions)
+        assert w.sharing.slot_profile and w.sharing.vgpu_type
+        g, mem = (
+            w.sharing.slot_profile.split(".")[0].removesuffix("g"),
+            w.sharing.slot_profile.split(".")[1],
+        )
+        assert w.sharing.vgpu_type == f"H100-{g}-{mem.removesuffix('gb')}C"
+        assert any(w.sharing.vgpu_type in d.text for d in r.decisions)
 
 
 def test_a_vgpu_profile_stops_at_its_maximum_per_gpu(catalog):

@@ -39,7 +39,11 @@ def build_out(
     lay = topology.layout(gpu, server, hw)
     host = topology.host_topology(lay, nic, hw, hosts)
     multi_host = any(
-        w.allreduce_link and w.gpus_per_replica * w.replicas > hw.gpus_per_host for w in workloads
+        w.training is not None
+        and w.training.allreduce_link
+        and w.layout is not None
+        and w.gpus_per_replica * w.layout.data_parallel > hw.gpus_per_host
+        for w in workloads
     )
     topology.check(lay, nic, hw, multi_host, rec)
     if lay.bridge_groups:

@@ -73,9 +73,9 @@ def platform_rules(
         if (
             g.constraints.live_migration_required
             and g.sharing_mode is SharingMode.VGPU
-            and w.slot_profile
+            and w.sharing.slot_profile
         ):
-            fb = _framebuffer(gpu, w.slot_profile) * vm_gpus
+            fb = _framebuffer(gpu, w.sharing.slot_profile) * vm_gpus
             if fb >= 32:
                 vmotion_gbps = FABRIC_GBPS[design.hardware.service_fabric]
                 stun = rec.expr(

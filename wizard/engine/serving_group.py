@@ -7,11 +7,11 @@ from wizard.engine.expr import Formula
 from wizard.engine.inference import LAYOUT_SOURCE, Plan, ServingPlanner, transformer
 from wizard.engine.memory import Sharding
 from wizard.engine.sizer import SizerBase, weight_bytes
-from wizard.model.result import Severity, WorkloadResult
+from wizard.model.result import Severity, WorkloadSizing
 
 
 class ServingSizer(SizerBase):
-    def _inference(self) -> WorkloadResult:
+    def _inference(self) -> WorkloadSizing:
         g, m, rec = self.g, self.model, self.rec
         assert m is not None
         if g.inference is None or m.shape is None:
@@ -86,7 +86,7 @@ class ServingSizer(SizerBase):
             f"{self.a.serving_memory_utilization:.0%} of GPU memory planned and {targets}"
         )
 
-    def _inference_unmodelled(self) -> WorkloadResult:
+    def _inference_unmodelled(self) -> WorkloadSizing:
         g = self.g
         sh = Sharding()
         mem = self._weights_memory(sh, record=True)

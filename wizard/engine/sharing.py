@@ -32,7 +32,7 @@ from wizard.model.result import (
     ModeOption,
     Packing,
     Slot,
-    WorkloadResult,
+    WorkloadSizing,
 )
 
 PASSTHROUGH_SOURCE = (
@@ -93,7 +93,7 @@ class SlotSpec:
     vgpu_type: str | None = None  # the time-sliced MIG-backed vGPU type, when time-sliced
 
 
-def needs(design: Design, gpu: Gpu, workloads: list[WorkloadResult]) -> list[Need]:
+def needs(design: Design, gpu: Gpu, workloads: list[WorkloadSizing]) -> list[Need]:
     """What each group asks of the GPUs, read from its sized result."""
     out = []
     for group, w in zip(design.workloads, workloads, strict=True):
@@ -128,19 +128,20 @@ def _shared_compute(group: WorkloadGroup, gpu: Gpu) -> float:
     return 1.0
 
 
-def _training_load(group: WorkloadGroup, w: WorkloadResult) -> float:
+def _training_load(group: WorkloadGroup, w: WorkloadSizing) -> float:
     """The compute share a one-GPU job was planned on: its slice's when the sizing timed it on a
     MIG instance or a vGPU (the slice that still meets the target time), else a whole GPU; a
     network-attached pool shares a GPU by time on a whole GPU over the target time."""
     tr = group.training
     if group.sharing_mode is not SharingMode.REMOTE:
         return w.planned_compute_share
-    if tr is None or not tr.target_hours or not w.time_to_train_hours or w.replicas != 1:
+    hours = w.training.time_to_train_hours if w.training else None
+    if tr is None or not tr.target_hours or not hours or w.replicas_per_member != 1:
         return 1.0
-    return min(1.0, w.time_to_train_hours / tr.target_hours)
+    return min(1.0, hours / tr.target_hours)
 
 
-def _inference_load(group: WorkloadGroup, w: WorkloadResult) -> float:
+def _inference_load(group: WorkloadGroup, w: WorkloadSizing) -> float:
     """The compute share a serving replica was planned on: a slice's share, a whole GPU
     otherwise. A network-attached pool shares a GPU by the throughput the target needs."""
     s = w.serving
@@ -151,7 +152,7 @@ def _inference_load(group: WorkloadGroup, w: WorkloadResult) -> float:
     met = [t for t in s.targets if t.metric == "throughput"]
     if not met:
         return 1.0
-    return min(1.0, met[0].target / (s.tokens_per_s_per_replica * w.replicas))
+    return min(1.0, met[0].target / (s.tokens_per_s_per_replica * w.replicas_per_member))
 
 
 def _time_sliced_mig(need: Need, gpu: Gpu) -> SlotSpec | None:

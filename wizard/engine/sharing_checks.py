@@ -79,17 +79,17 @@ def _profile_decisions(
             continue
         need = w.memory_gb.total
         one = w.gpus_per_replica == 1
-        if g.sharing_mode is SharingMode.MIG and w.slot_profile:
+        if g.sharing_mode is SharingMode.MIG and w.sharing.slot_profile:
             given = (
-                f", given to its VM as the MIG-backed vGPU type {w.vgpu_type}"
-                if w.vgpu_type
+                f", given to its VM as the MIG-backed vGPU type {w.sharing.vgpu_type}"
+                if w.sharing.vgpu_type
                 else ""
             )
-            shared = _time_sliced_users(gpu, w.vgpu_type)
+            shared = _time_sliced_users(gpu, w.sharing.vgpu_type)
             if shared and one:
                 rec.decide(
-                    f"{g.name}: up to {shared} members share each {w.slot_profile} MIG "
-                    f"instance by time slices, each VM given the vGPU type {w.vgpu_type}.",
+                    f"{g.name}: up to {shared} members share each {w.sharing.slot_profile} MIG "
+                    f"instance by time slices, each VM given the vGPU type {w.sharing.vgpu_type}.",
                     f"Time-sliced, MIG-backed vGPU: the instance keeps its compute, memory and "
                     f"bandwidth apart from other instances while the members inside it take "
                     f"turns; each needs {need:,.1f} GB, and {shared} of them cost less of the "
@@ -97,16 +97,16 @@ def _profile_decisions(
                 )
                 continue
             rec.decide(
-                f"{g.name}: each member runs in a {w.slot_profile} MIG instance{given}."
+                f"{g.name}: each member runs in a {w.sharing.slot_profile} MIG instance{given}."
                 if one
                 else f"{g.name}: each member's {w.gpus_per_replica} GPUs are full-GPU "
-                f"{w.slot_profile} MIG instances{given}.",
+                f"{w.sharing.slot_profile} MIG instances{given}.",
                 f"The smallest instance holding {need:,.1f} GB and the group's compute share on "
                 f"the {gpu.name}, at one of NVIDIA's valid placements"
                 if one
                 else "A member needing several whole GPUs gets full-GPU instances",
             )
-        elif g.sharing_mode is SharingMode.VGPU and w.slot_profile:
+        elif g.sharing_mode is SharingMode.VGPU and w.sharing.slot_profile:
             gph = design.hardware.gpus_per_host
             vms = -(-w.gpus_per_replica // gph)  # a VM lives on one host
             if one:
@@ -119,7 +119,7 @@ def _profile_decisions(
                     f"{gph} GPUs, one per host, since a VM runs on one host."
                 )
             rec.decide(
-                f"{g.name}: each VM gets the {w.slot_profile} vGPU profile" + what,
+                f"{g.name}: each VM gets the {w.sharing.slot_profile} vGPU profile" + what,
                 f"The smallest C-series profile with at least {need:,.1f} GB of framebuffer"
                 if one
                 else "Multi-vGPU VMs use full-framebuffer profiles, which every vGPU-capable GPU "

@@ -18,7 +18,15 @@ from wizard.engine.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Gpu
 from wizard.model.design import Design, HaLevel, SharingMode, WorkloadGroup
-from wizard.model.result import Cluster, Result, Severity, WorkloadResult
+from wizard.model.result import (
+    Cluster,
+    Result,
+    Severity,
+    SizedFrom,
+    WorkloadResult,
+    WorkloadSharing,
+    WorkloadSizing,
+)
 
 # The most GPU allocations (whole GPUs, vGPUs, MIG instances, pool shares: one per GPU of each
 # member) one design may ask for. One vCenter manages at most 2,500 hosts and 40,000 powered-on
@@ -50,27 +58,19 @@ def _size(design: Design, catalog: Catalog) -> Result:
     gpu = catalog.gpus[design.hardware.gpu]
     server = catalog.servers[design.hardware.server]
     rec = Recorder()
-    workloads = [
+    sized = [
         WorkloadSizer(i, group, design, catalog, gpu, server, rec).size()
         for i, group in enumerate(design.workloads)
     ]
-    _check_scale(design, workloads)
-    _check_peer_to_peer(design, workloads, gpu, rec)
-    need_list = sharing.needs(design, gpu, workloads)
+    _check_scale(design, sized)
+    _check_peer_to_peer(design, sized, gpu, rec)
+    need_list = sharing.needs(design, gpu, sized)
     chosen = sharing.pack(
         design, gpu, need_list, {g.name: g.sharing_mode for g in design.workloads}
     )
     workloads = [
-        w.model_copy(
-            update={
-                "sharing_mode": g.sharing_mode.value,
-                "slot_profile": chosen.profile_by_workload.get(w.name),
-                "vgpu_type": chosen.type_by_workload.get(w.name)
-                or sharing.vgpu_type(gpu, g.sharing_mode, chosen.profile_by_workload.get(w.name)),
-                "gpus_allocated": chosen.share_by_workload.get(w.name, 0.0),
-            }
-        )
-        for g, w in zip(design.workloads, workloads, strict=True)
+        WorkloadResult.placed(w, _placement(gpu, g, w.name, chosen))
+        for g, w in zip(design.workloads, sized, strict=True)
     ]
     cluster = _cluster(design, workloads, chosen, rec)
     comparison = sharing.compare(design, gpu, need_list, chosen)
@@ -123,8 +123,21 @@ def _size(design: Design, catalog: Catalog) -> Result:
     )
 
 
+def _placement(
+    gpu: Gpu, group: WorkloadGroup, name: str, chosen: sharing.ModePacking
+) -> WorkloadSharing:
+    profile = chosen.profile_by_workload.get(name)
+    return WorkloadSharing(
+        mode=group.sharing_mode,
+        slot_profile=profile,
+        vgpu_type=chosen.type_by_workload.get(name)
+        or sharing.vgpu_type(gpu, group.sharing_mode, profile),
+        gpus_allocated=chosen.share_by_workload.get(name, 0.0),
+    )
+
+
 def _check_peer_to_peer(
-    design: Design, workloads: list[WorkloadResult], gpu: Gpu, rec: Recorder
+    design: Design, workloads: list[WorkloadSizing], gpu: Gpu, rec: Recorder
 ) -> None:
     """A replica on several GPUs exchanges data GPU to GPU: MIG-backed vGPUs cannot do that at
     all, and time-sliced vGPUs only over NVLink."""
@@ -154,7 +167,7 @@ def _check_peer_to_peer(
         raise DesignError(refused)
 
 
-def _check_scale(design: Design, workloads: list[WorkloadResult]) -> None:
+def _check_scale(design: Design, workloads: list[WorkloadSizing]) -> None:
     """Refuse, naming the groups that ask most, a design beyond what one design can hold;
     checked on the sized counts, before anything is placed GPU by GPU."""
     total = sum(w.gpus_total for w in workloads)
@@ -175,12 +188,17 @@ def _check_scale(design: Design, workloads: list[WorkloadResult]) -> None:
     )
 
 
-def _scale_field(group: WorkloadGroup, w: WorkloadResult) -> str:
+def _scale_field(group: WorkloadGroup, w: WorkloadSizing) -> str:
     """The answer that made a group large: its data parallelism, its target time or its count."""
-    if w.sized_from == "model" and group.kind in TRAINING_KINDS:
+    if w.sized_from is SizedFrom.MODEL and group.kind in TRAINING_KINDS:
         if group.parallelism.data_parallel is not None:
             return "parallelism.data_parallel"
-        if w.gpus_for_target_time and group.training and group.training.target_hours:
+        if (
+            w.training
+            and w.training.gpus_for_target_time
+            and group.training
+            and group.training.target_hours
+        ):
             return "training.target_hours"
     return "count"
 

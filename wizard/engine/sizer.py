@@ -11,7 +11,15 @@ from wizard.engine.memory import Shape, Sharding
 from wizard.engine.record import Chain, Recorder
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
 from wizard.model.design import Design, Precision, WorkloadGroup, WorkloadKind
-from wizard.model.result import Layout, MemoryBreakdown, Severity, WorkloadResult
+from wizard.model.result import (
+    Layout,
+    MemoryBreakdown,
+    ServingResult,
+    Severity,
+    SizedFrom,
+    TrainingFigures,
+    WorkloadSizing,
+)
 
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
 WEIGHTS_PER_GPU = Formula("parameters * bytes_per_parameter / (tp * pp) / 1e9")
@@ -106,9 +114,16 @@ class SizerBase:
         replicas: int,
         by_engine: bool,
         reason: str | None = None,
-        **figures: object,
-    ) -> WorkloadResult:
-        """The fields every model-sized group shares, plus its kind's own figures."""
+        *,
+        training: TrainingFigures | None = None,
+        serving: ServingResult | None = None,
+        planned_slice: str | None = None,
+        planned_compute_share: float = 1.0,
+        shard_group: int = 1,
+        recompute: str | None = None,
+    ) -> WorkloadSizing:
+        """The fields every model-sized group shares, plus its kind's own figures;
+        ``replicas`` is per member (the data-parallel degree of one member)."""
         g, gpr = self.g, sh.model_parallel
         layout = Layout(
             data_parallel=replicas,
@@ -117,22 +132,25 @@ class SizerBase:
             zero_stage=sh.zero_stage,
             chosen_by_engine=by_engine,
             reason=reason or self._layout_reason(mem, sh),
+            shard_group=shard_group,
+            recompute=recompute,
         )
-        return WorkloadResult.model_validate(
-            {
-                "name": g.name,
-                "kind": g.kind.value,
-                "sized_from": "model",
-                "memory_gb": mem,
-                "memory_gb_per_replica": mem.total * gpr,
-                "fits_one_gpu": gpr == 1 and mem.total <= self.gpu.memory_gb,
-                "gpus_per_replica": gpr,
-                "replicas": replicas,
-                "members": g.count,
-                "gpus_total": gpr * replicas * g.count,
-                "layout": layout,
-                **figures,
-            }
+        return WorkloadSizing(
+            name=g.name,
+            kind=g.kind,
+            sized_from=SizedFrom.MODEL,
+            memory_gb=mem,
+            memory_gb_per_replica=mem.total * gpr,
+            fits_one_gpu=gpr == 1 and mem.total <= self.gpu.memory_gb,
+            gpus_per_replica=gpr,
+            replicas=replicas * g.count,
+            members=g.count,
+            gpus_total=gpr * replicas * g.count,
+            layout=layout,
+            planned_slice=planned_slice,
+            planned_compute_share=planned_compute_share,
+            training=training,
+            serving=serving,
         )
 
     # ------------------------------------------------------------------ messages

@@ -416,14 +416,15 @@ def rings(
     out = []
     alt = _nvswitch_alternative(lay.gpu, catalog)
     for w in workloads:
-        if not w.allreduce_link or w.replicas <= 1:
+        t, dp = w.training, w.layout.data_parallel if w.layout else 1
+        if t is None or not t.allreduce_link or dp <= 1:
             continue
-        spans = w.gpus_per_replica * w.replicas > hw.gpus_per_host
-        path = ring_path(lay.gpu, lay.server, hw, w.replicas, spans)
+        spans = w.gpus_per_replica * dp > hw.gpus_per_host
+        path = ring_path(lay.gpu, lay.server, hw, dp, spans)
         neck = min(path, key=lambda link: link.gbs)
         ring = bo.RingAnalysis(
             workload=w.name,
-            ring_gpus=w.replicas,
+            ring_gpus=dp,
             spans_hosts=spans,
             hops=[bo.RingHop(label=x.name, kind=x.kind, gbs=x.gbs) for x in path],
             bottleneck=neck.name,
@@ -433,7 +434,7 @@ def rings(
         )
         out.append(ring)
         if neck.kind in ("pcie", "cpu-interconnect") and lay.nvlink != "baseboard":
-            share = w.communication_share
+            share = t.communication_share
             fast = max(path, key=lambda link: link.gbs)
             better = (
                 f"; {alt[0]} keeps the whole ring on NVLink at {alt[1]:g} GB/s each way"
@@ -442,7 +443,7 @@ def rings(
             )
             rec.warn(
                 "ring-bottleneck-pcie",
-                f"{w.name}: the gradient ring over {w.replicas} GPUs runs at {neck.name} speed "
+                f"{w.name}: the gradient ring over {dp} GPUs runs at {neck.name} speed "
                 f"({neck.gbs:g} GB/s each way)"
                 + (f", not the {fast.name} speed of {fast.gbs:g} GB/s" if fast is not neck else "")
                 + (f"; allreduce is {share:.0%} of each iteration" if share is not None else "")

@@ -18,7 +18,7 @@ from wizard.engine.slices import SOURCE as slices_source
 from wizard.engine.slices import Slice, slices
 from wizard.engine.training_plan import Job, Strategy, ladder, memory_parts, memory_total
 from wizard.model.design import FineTuningMethod, LoraTargets, Recompute
-from wizard.model.result import MemoryBreakdown, Severity, WorkloadResult
+from wizard.model.result import MemoryBreakdown, Severity, TrainingFigures, WorkloadSizing
 
 
 class _Timing(TypedDict, total=False):
@@ -246,7 +246,7 @@ class TrainingSizer(SizerBase):
 
     # ------------------------------------------------------------------ the group
 
-    def _training(self) -> WorkloadResult:
+    def _training(self) -> WorkloadSizing:
         g, m, rec, k = self.g, self.model, self.rec, self.key
         assert m is not None
         tr = g.training
@@ -374,13 +374,8 @@ class TrainingSizer(SizerBase):
         )
         whole = memory_total(job, Strategy(recompute=st.recompute), trainable)
         self._fit_messages(mem, sharding, by_engine, "fits" if fits else "does not fit", whole)
-        result = self._model_result(
-            mem,
-            sharding,
-            units * st.shard,
-            by_engine,
-            reason=self._reason(st, fits, tried, mem.total, sl),
-            training_flops=flops,
+        figures = TrainingFigures(
+            flops=flops,
             iterations_per_epoch=iters_epoch,
             compute_seconds_per_iteration=t.get("compute_s"),
             allreduce_gb_per_gpu_per_iteration=t.get("ring_gb"),
@@ -396,16 +391,21 @@ class TrainingSizer(SizerBase):
             iteration_seconds=t.get("iteration_s"),
             pipeline_bubble_share=t.get("bubble_share"),
             tensor_parallel_seconds_per_iteration=t.get("tp_comm_s"),
-            fine_tuning_method=job.method.value if g.fine_tuning else None,
+            fine_tuning_method=job.method if g.fine_tuning else None,
             trainable_parameters=trainable,
+        )
+        return self._model_result(
+            mem,
+            sharding,
+            units * st.shard,
+            by_engine,
+            reason=self._reason(st, fits, tried, mem.total, sl),
+            training=figures,
             planned_slice=sl.profile if sl else None,
             planned_compute_share=sl.compute if sl else 1.0,
+            shard_group=st.shard,
+            recompute=st.recompute.value,
         )
-        assert result.layout is not None
-        layout = result.layout.model_copy(
-            update={"shard_group": st.shard, "recompute": st.recompute.value}
-        )
-        return result.model_copy(update={"layout": layout})
 
     # ------------------------------------------------------------------ pieces
 

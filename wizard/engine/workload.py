@@ -11,7 +11,7 @@ from wizard.engine.serving_group import ServingSizer
 from wizard.engine.sizer import TRAINING_KINDS, ModelInfo, SizerBase, resolve_model
 from wizard.engine.training import TrainingSizer
 from wizard.model.design import WorkloadKind
-from wizard.model.result import MemoryBreakdown, WorkloadResult
+from wizard.model.result import MemoryBreakdown, SizedFrom, WorkloadSizing
 
 __all__ = ["TRAINING_KINDS", "ModelInfo", "SizerBase", "WorkloadSizer", "resolve_model"]
 
@@ -21,16 +21,18 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
 
     # ------------------------------------------------------------------ the group
 
-    def size(self) -> WorkloadResult:
+    def size(self) -> WorkloadSizing:
         if self.g.gpus_per_member is not None:
-            return self._by_count(self.g.gpus_per_member, "gpus_per_member")
+            return self._by_count(self.g.gpus_per_member)
         if self.g.kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC):
             return self._shared()
         if self.g.kind in TRAINING_KINDS:
             return self._training()
         return self._inference()
 
-    def _empty(self, gpus: int, workspace: float, sized_from: str) -> WorkloadResult:
+    def _empty(
+        self, gpus: int, workspace: float, sized_from: SizedFrom, replicas: int, total: int
+    ) -> WorkloadSizing:
         g = self.g
         mem = MemoryBreakdown(
             weights=0,
@@ -42,30 +44,29 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
             workspace=workspace,
             total=workspace,
         )
-        return WorkloadResult(
+        return WorkloadSizing(
             name=g.name,
-            kind=g.kind.value,
+            kind=g.kind,
             sized_from=sized_from,
             memory_gb=mem,
             memory_gb_per_replica=workspace * gpus,
             fits_one_gpu=gpus <= 1,
             gpus_per_replica=gpus,
-            replicas=1,
+            replicas=replicas,
             members=g.count,
-            gpus_total=0,
+            gpus_total=total,
         )
 
-    def _by_count(self, gpus: int, sized_from: str) -> WorkloadResult:
+    def _by_count(self, gpus: int) -> WorkloadSizing:
         g = self.g
-        r = self._empty(gpus, self.gpu.memory_gb, sized_from)
         total = self.rec.expr(
             f"{self.key}.gpus", Formula("members * gpus_per_member"),
             {"members": g.count, "gpus_per_member": gpus}, "GPUs",
             f"{sources.SEED_WHITE_PAPER}: demand from a capacity analysis",
         )  # fmt: skip
-        return r.model_copy(update={"replicas": g.count, "gpus_total": int(total)})
+        return self._empty(gpus, self.gpu.memory_gb, SizedFrom.GPUS_PER_MEMBER, g.count, int(total))
 
-    def _shared(self) -> WorkloadResult:
+    def _shared(self) -> WorkloadSizing:
         g = self.g
         s = g.shared
         assert s is not None
@@ -94,5 +95,5 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
             {"active": active, "gpus_each": whole}, "GPUs",
             "Whole-GPU placement: a partial need still takes a whole GPU in passthrough",
         )  # fmt: skip
-        r = self._empty(whole, need if whole == 1 else self.gpu.memory_gb, "shared")
-        return r.model_copy(update={"replicas": active, "gpus_total": int(total)})
+        workspace = need if whole == 1 else self.gpu.memory_gb
+        return self._empty(whole, workspace, SizedFrom.SHARED, active, int(total))

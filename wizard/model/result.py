@@ -11,6 +11,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from wizard.model.buildout import Bom, Power, Racks, Topology
+from wizard.model.design import FineTuningMethod, SharingMode, WorkloadKind
 from wizard.model.platform import SoftwareResult, StorageResult
 
 
@@ -115,26 +116,28 @@ class ServingResult(Out):
     targets: list[TargetCheck]
 
 
-class WorkloadResult(Out):
-    name: str
-    kind: str
-    sized_from: str = Field(description="'model', 'shared' (per-user need) or 'gpus_per_member'")
-    memory_gb: MemoryBreakdown
-    memory_gb_per_replica: float
-    fits_one_gpu: bool
-    gpus_per_replica: int
-    replicas: int
-    members: int
-    gpus_total: int
-    layout: Layout | None = None
-    training_flops: float | None = None
+class SizedFrom(StrEnum):
+    """What a group's GPU count was derived from."""
+
+    MODEL = "model"
+    SHARED = "shared"
+    GPUS_PER_MEMBER = "gpus_per_member"
+
+
+class TrainingFigures(Out):
+    """Time and traffic of a training or fine-tuning group sized from its model. A figure is
+    None where its input is unknown (e.g. no dataset size gives no iterations per epoch)."""
+
+    flops: float | None = None
     iterations_per_epoch: float | None = None
     compute_seconds_per_iteration: float | None = None
     allreduce_gb_per_gpu_per_iteration: float | None = None
     allreduce_gb_large_ring_limit: float | None = None
     allreduce_seconds_per_iteration: float | None = None
     allreduce_seconds_large_ring_limit: float | None = None
-    allreduce_link: str | None = None
+    allreduce_link: str | None = Field(
+        default=None, description="The link the gradient ring runs over, None for one replica"
+    )
     communication_share: float | None = None
     communication_hours_total: float | None = None
     communication_hours_large_ring_limit: float | None = None
@@ -145,16 +148,14 @@ class WorkloadResult(Out):
         default=None, description="Bubble time over ideal compute time, (p - 1) / m"
     )
     tensor_parallel_seconds_per_iteration: float | None = None
-    fine_tuning_method: str | None = Field(default=None, description="'full', 'lora' or 'qlora'")
-    planned_slice: str | None = Field(
-        default=None, description="MIG or vGPU profile a one-GPU member was planned on"
-    )
-    planned_compute_share: float = Field(
-        default=1.0, description="Share of a GPU's compute one member was planned on"
-    )
+    fine_tuning_method: FineTuningMethod | None = None
     trainable_parameters: float | None = None
-    serving: ServingResult | None = None
-    sharing_mode: str | None = None
+
+
+class WorkloadSharing(Out):
+    """How a group is placed on physical GPUs under its sharing mode, after packing."""
+
+    mode: SharingMode
     slot_profile: str | None = Field(
         default=None, description="vGPU profile, MIG profile, 'whole GPU' or 'GPU share'"
     )
@@ -163,9 +164,56 @@ class WorkloadResult(Out):
         description="The vGPU type an administrator assigns to each VM: the time-sliced "
         "profile, or the MIG-backed type of the MIG instance (e.g. H100-3-40C)",
     )
-    gpus_allocated: float | None = Field(
-        default=None, description="Physical GPUs this group takes after packing (fractions add up)"
+    gpus_allocated: float = Field(
+        description="Physical GPUs this group takes after packing (fractions add up)"
     )
+
+
+class WorkloadSizing(Out):
+    """A group's demand, before it is placed on GPUs: what each sizer returns."""
+
+    name: str
+    kind: WorkloadKind
+    sized_from: SizedFrom
+    memory_gb: MemoryBreakdown
+    memory_gb_per_replica: float
+    fits_one_gpu: bool
+    gpus_per_replica: int
+    replicas: int = Field(
+        description="Replicas of the whole group: every member's data-parallel replicas, "
+        "serving replicas, active users or members"
+    )
+    members: int
+    gpus_total: int
+    layout: Layout | None = Field(
+        default=None, description="Parallelism of one member; only for groups sized from a model"
+    )
+    planned_slice: str | None = Field(
+        default=None, description="MIG or vGPU profile a one-GPU member was planned on"
+    )
+    planned_compute_share: float = Field(
+        default=1.0, description="Share of a GPU's compute one member was planned on"
+    )
+    training: TrainingFigures | None = Field(
+        default=None, description="Only for training and fine-tuning groups sized from a model"
+    )
+    serving: ServingResult | None = Field(
+        default=None, description="Only for LLM serving groups a layout holds"
+    )
+
+    @property
+    def replicas_per_member(self) -> int:
+        return self.replicas // max(self.members, 1)
+
+
+class WorkloadResult(WorkloadSizing):
+    """A group's demand and its placement."""
+
+    sharing: WorkloadSharing
+
+    @classmethod
+    def placed(cls, sizing: WorkloadSizing, sharing: WorkloadSharing) -> WorkloadResult:
+        return cls(**dict(sizing), sharing=sharing)
 
 
 class Cluster(Out):
@@ -245,7 +293,7 @@ class ModeOption(Out):
 
 
 class Result(Out):
-    schema_version: int = 1
+    schema_version: int = 2
     gpu: str
     server: str
     cluster: Cluster
@@ -253,12 +301,12 @@ class Result(Out):
     calculations: list[Calculation]
     warnings: list[Warning_]
     decisions: list[Decision]
-    packing: Packing | None = None
+    packing: Packing
     sharing_comparison: list[ModeOption] = Field(default_factory=list)
-    storage: StorageResult | None = None
-    software: SoftwareResult | None = None
-    topology: Topology | None = None
-    power: Power | None = None
-    racks: Racks | None = None
-    bom: Bom | None = None
+    storage: StorageResult
+    software: SoftwareResult
+    topology: Topology
+    power: Power
+    racks: Racks
+    bom: Bom
     assumptions: dict[str, float | int | str | bool]

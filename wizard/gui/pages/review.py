@@ -274,23 +274,23 @@ class ReviewPage(Page):
             layout = f"{w.replicas:,} × {count(w.gpus_per_replica, 'GPU')}"
             if w.layout:
                 layout += f" (TP {w.layout.tensor_parallel} × PP {w.layout.pipeline_parallel})"
-            profile = w.slot_profile
-            if w.vgpu_type and w.vgpu_type != profile:
-                profile = f"{w.vgpu_type} ({profile})"
-            mode = mode_label(w.sharing_mode) if w.sharing_mode else None
+            profile = w.sharing.slot_profile
+            if w.sharing.vgpu_type and w.sharing.vgpu_type != profile:
+                profile = f"{w.sharing.vgpu_type} ({profile})"
+            mode = mode_label(w.sharing.mode)
             shown = None if profile in ("whole GPU", "GPU share") else profile
             sharing = ": ".join(x for x in (mode, shown) if x) or MISSING
-            if w.gpus_allocated is not None:
-                sharing += f" · {w.gpus_allocated:,.2f} GPUs packed"
+            sharing += f" · {w.sharing.gpus_allocated:,.2f} GPUs packed"
+            tr = w.training
             cells = [
                 w.name,
                 f"{w.gpus_total:,}",
                 sharing,
                 layout,
                 fixed(w.memory_gb.total, "GB"),
-                fixed(w.time_to_train_hours, "h"),
-                fixed(w.allreduce_seconds_per_iteration, "s", 3)
-                + (f" over {w.allreduce_link}" if w.allreduce_link else ""),
+                fixed(tr.time_to_train_hours if tr else None, "h"),
+                fixed(tr.allreduce_seconds_per_iteration if tr else None, "s", 3)
+                + (f" over {tr.allreduce_link}" if tr and tr.allreduce_link else ""),
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
