@@ -84,7 +84,7 @@ def _training_lines(t: TrainingFigures) -> list[str]:
 
 def _sharing_lines(r: Result) -> list[str]:
     lines: list[str] = []
-    if r.packing is not None:
+    if r.packing.hosts:
         layouts: dict[str, int] = {}
         for h in r.packing.hosts:
             for g in h.gpus:
@@ -139,7 +139,7 @@ def _platform_lines(r: Result) -> list[str]:
 
 def _build_out(r: Result) -> list[str]:
     lines: list[str] = []
-    if r.topology and r.topology.hosts:
+    if r.topology.hosts:
         h = r.topology.hosts[0]
         lines += [
             "",
@@ -151,14 +151,13 @@ def _build_out(r: Result) -> list[str]:
         for p in r.topology.fabric.planes:
             kit = ", ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or p.note
             lines.append(f"  {p.name:<8} {p.technology}, {p.host_ports} host ports: {kit}")
-    if r.power and r.racks:
-        lines += [
-            f"  power    {_num(r.power.host_w, 'W', 0)} per host, {_num(r.power.total_kw, 'kW')} "
-            f"in all, {_num(r.power.btu_per_hour, 'BTU/h', 0)}",
-            f"  racks    {r.racks.host_racks} for hosts (up to {r.racks.hosts_per_rack} each, "
-            f"{r.racks.limited_by}), {r.racks.network_racks} for network",
-        ]
-    if r.bom:
+    lines += [
+        f"  power    {_num(r.power.host_w, 'W', 0)} per host, {_num(r.power.total_kw, 'kW')} "
+        f"in all, {_num(r.power.btu_per_hour, 'BTU/h', 0)}",
+        f"  racks    {r.racks.host_racks} for hosts (up to {r.racks.hosts_per_rack} each, "
+        f"{r.racks.limited_by}), {r.racks.network_racks} for network",
+    ]
+    if r.bom.lines:
         lines += ["", "Bill of materials:"]
         lines += [f"  {ln.quantity:>6} {ln.unit:<13} {ln.description[:80]}" for ln in r.bom.lines]
     return lines

@@ -45,7 +45,7 @@ def _host_entries(host: HostAssignment) -> list[tuple[list[int], dict[str, int] 
 def _spares_note(result: Result) -> list[str]:
     """Hosts beyond the packed ones (HA and maintenance reserve) carry no workload here, but a
     VM restarted on one needs its MIG instances there: say so."""
-    packed = len(result.packing.hosts) if result.packing else 0
+    packed = len(result.packing.hosts)
     total = result.cluster.hosts_total
     if total <= packed:
         return []
@@ -57,17 +57,16 @@ def _spares_note(result: Result) -> list[str]:
 
 
 def has_mig(result: Result) -> bool:
-    return result.packing is not None and any(
-        g.mode == "mig" for h in result.packing.hosts for g in h.gpus
-    )
+    return any(g.mode == "mig" for h in result.packing.hosts for g in h.gpus)
 
 
 def mig_parted_yaml(result: Result, title: str = "") -> str:
     """The config text. Raises UserError when the design places nothing on MIG."""
-    if result.packing is None:
-        raise UserError("mig-config: this Result has no GPU layout (packing) to export")
     if not has_mig(result):
-        raise UserError("mig-config: no workload group in this design uses sharing_mode 'mig'")
+        raise UserError(
+            "mig-config: no workload group in this design runs on MIG instances; choose MIG "
+            "as a group's GPU sharing mode first"
+        )
     title = " ".join(title.split())  # one line: it goes into a comment
     lines = [
         f"# MIG partitions per host{': ' + title if title else ''}",

@@ -58,7 +58,7 @@ def layout_rows(packing: Packing) -> list[list[str]]:
 
 def build(st: Story) -> list[Flowable] | None:
     r = st.data.result
-    if not r.sharing_comparison and r.packing is None:
+    if not r.sharing_comparison and not r.packing.hosts:
         return None
     flow: list[Flowable] = []
     if r.sharing_comparison:
@@ -99,7 +99,7 @@ def build(st: Story) -> list[Flowable] | None:
         if calcs:
             flow += st.h3("Calculations")
             flow.append(calculations.table(st, calcs, "sharing."))
-    if r.packing is not None:
+    if r.packing.hosts:
         p = r.packing
         flow += st.h2("GPU layouts")
         flow.append(

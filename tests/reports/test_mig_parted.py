@@ -67,10 +67,8 @@ def test_hosts_with_mig_get_one_config_each(example_data):
     )
 
 
-def test_no_packing_or_no_mig_is_refused_plainly(example_data):
-    with pytest.raises(UserError, match="no GPU layout"):
-        mig_parted_yaml(_result(example_data, None))
+def test_no_mig_is_refused_plainly(example_data):
     packing = Packing(hosts=[HostAssignment(host=0, gpus=[_whole(0, 0)])], gpus_used=1,
                       hosts_used=1, mean_utilization=1)  # fmt: skip
-    with pytest.raises(UserError, match="sharing_mode 'mig'"):
+    with pytest.raises(UserError, match="no workload group in this design runs on MIG instances"):
         mig_parted_yaml(_result(example_data, packing))

@@ -281,7 +281,7 @@ class ExportPage(Page):
     def export_bom(self) -> Path | None:
         result = self.live.current()
         design = self.live.design
-        if result is None or design is None or result.bom is None:
+        if result is None or design is None:
             return None
         path = self._ask_path(
             "Export the bill of materials", f"{self._stem()}-bom.csv",

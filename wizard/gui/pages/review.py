@@ -247,13 +247,9 @@ class ReviewPage(Page):
         self.cards.set("demand", f"{c.gpus_demand:,}")
         self.cards.set("after", f"{c.gpus_after_failures:,}",
                        f"after {count(c.host_failures_tolerated, 'host failure')}")  # fmt: skip
-        self.cards.set("power", f"{r.power.total_kw:,.1f}" if r.power else MISSING)
-        self.cards.set("racks", f"{len(r.racks.racks)}" if r.racks else MISSING)
-        self.cards.set(
-            "utilization", f"{r.packing.mean_utilization:.0%}" if r.packing else MISSING,
-            None if r.packing else "Not available: the engine does not place workloads on "
-            "individual GPUs yet",
-        )  # fmt: skip
+        self.cards.set("power", f"{r.power.total_kw:,.1f}")
+        self.cards.set("racks", f"{len(r.racks.racks)}")
+        self.cards.set("utilization", f"{r.packing.mean_utilization:.0%}")
         gpu = self.catalog.gpus.get(r.gpu)
         self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
         self._workloads(r.workloads)
@@ -333,10 +329,6 @@ class ReviewPage(Page):
 
     def _placement(self, r: Result) -> None:
         t = self.placement
-        if r.packing is None:
-            t.setRowCount(0)
-            self.placement_note.setText("Not available: the sizing gave no GPU placement.")
-            return
         groups: dict[tuple[str, str], list] = {}
         for host in r.packing.hosts:
             for g in host.gpus:
