@@ -48,7 +48,7 @@ from reports.styles import (
 )
 from wizard import __version__
 from wizard.engine.record import some
-from wizard.present.numbers import MISSING
+from wizard.numbers import MISSING
 
 TITLE = "GPU infrastructure proposal"
 

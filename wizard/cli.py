@@ -17,7 +17,7 @@ from typing import Any
 from wizard import __version__
 from wizard.errors import UserError
 from wizard.model.catalog import CATALOG_KINDS
-from wizard.present.numbers import value
+from wizard.numbers import value
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 SUBCOMMANDS = (

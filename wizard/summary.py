@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from wizard.model.result import Result, SizedFrom, TrainingFigures
+from wizard.numbers import MISSING, count
+from wizard.numbers import fixed as _num
 from wizard.present.labels import KIND_SHORT, mode
-from wizard.present.numbers import MISSING, count
-from wizard.present.numbers import fixed as _num
 from wizard.serving_text import serving_rows
 
 

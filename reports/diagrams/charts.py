@@ -12,7 +12,7 @@ from reports.data import ReportData
 from reports.diagrams.common import WHITE, label, new_drawing
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ERROR, INK, MUTED, RULE, SERIES
-from wizard.present.numbers import num, pct
+from wizard.numbers import count, num, pct
 
 MAX_BARS = 30
 COMPONENTS = [
@@ -132,7 +132,10 @@ def sharing(data: ReportData, width: float = 480) -> Drawing | None:
         d.add(Rect(x0, y, w, bar_h, fillColor=SERIES[0], strokeColor=None))
         util = Rect(x0, y, w * o.mean_utilization, 3, fillColor=SERIES[2], strokeColor=None)
         d.add(util)
-        text = f"{num(o.gpus)} GPUs, {num(o.hosts_total)} hosts, {pct(o.mean_utilization)} used"
+        text = (
+            f"{count(o.gpus, 'GPU')}, {count(o.hosts_total, 'host')}, "
+            f"{pct(o.mean_utilization)} used"
+        )
         d.add(label(x0 + w + 4, y + 4, text, width - (x0 + w + 4), 7))
     d.add(Rect(0, 2, 8, 8, fillColor=SERIES[0], strokeColor=None))
     d.add(label(11, 3, "GPUs needed", 80, 7))
@@ -173,13 +176,15 @@ def power_per_rack(data: ReportData, width: float = 480) -> Drawing | None:
     _axis(d, x0, x1, y0, y0 + plot_h, top, "kW per rack")
     scale = (x1 - x0) / top
     values: list[tuple[float, float, str]] = []
-    for i, (name, watts, lim, count) in enumerate(groups):
+    for i, (name, watts, lim, limit_count) in enumerate(groups):
         y: float = y0 + plot_h - (i + 1) * (bar_h + bar_gap)
         d.add(label(name_w, y + 3, name, name_w, 7, "end"))
         over = watts > lim
         d.add(Rect(x0, y, watts / 1000 * scale, bar_h, fillColor=ERROR if over else SERIES[0],
                    strokeColor=None))  # fmt: skip
-        text = f"{watts / 1000:.1f} kW" + (f" each ({count} racks)" if count > 1 else "")
+        text = f"{watts / 1000:.1f} kW" + (
+            f" each ({limit_count} racks)" if limit_count > 1 else ""
+        )
         end = x0 + watts / 1000 * scale + 3
         values.append((end, y, text))
     cx = x0 + limit / 1000 * scale

@@ -14,7 +14,7 @@ from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing
 from reports.fonts import text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
-from wizard.present.numbers import num
+from wizard.numbers import num
 
 if TYPE_CHECKING:
     from wizard.model.buildout import Device, HostTopology

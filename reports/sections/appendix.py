@@ -8,8 +8,8 @@ from reportlab.platypus import Flowable
 from reports.sections import calculations
 from reports.story import Story
 from wizard.model.catalog import Sourced
+from wizard.numbers import num, value
 from wizard.present import glossary
-from wizard.present.numbers import num, value
 
 ASSUMPTION_LABELS = {
     "achievable_utilization": "Share of peak TFLOPS a training job sustains",

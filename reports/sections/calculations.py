@@ -9,7 +9,7 @@ from reportlab.platypus import Flowable, Table
 
 from reports.story import Story
 from wizard.model.result import Calculation
-from wizard.present.numbers import num, value
+from wizard.numbers import value, with_unit
 
 
 def quantity(calc: Calculation, prefix: str) -> str:
@@ -30,7 +30,7 @@ def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:
                 quantity(c, prefix),
                 c.formula,
                 inputs(c),
-                f"{num(c.value)} {c.unit}",
+                with_unit(c.value, c.unit),
                 st.cite(c.source),
             ]
         )

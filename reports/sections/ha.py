@@ -7,8 +7,8 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
+from wizard.numbers import num
 from wizard.present import labels
-from wizard.present.numbers import num
 
 
 def build(st: Story) -> list[Flowable] | None:

@@ -8,7 +8,7 @@ from reportlab.platypus import Flowable
 from reports.diagrams import fabric
 from reports.sections import calculations
 from reports.story import Story
-from wizard.present.numbers import num
+from wizard.numbers import num
 
 PLANE_NAMES = {
     "compute": "Compute network (GPU fabric)",

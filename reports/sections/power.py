@@ -8,7 +8,7 @@ from reportlab.platypus import Flowable
 from reports.diagrams import charts, racks
 from reports.sections import calculations
 from reports.story import Story
-from wizard.present.numbers import count, num
+from wizard.numbers import count, num
 
 
 def build(st: Story) -> list[Flowable] | None:

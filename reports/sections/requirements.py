@@ -6,8 +6,8 @@ from reportlab.platypus import Flowable
 
 from reports.story import Story
 from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
+from wizard.numbers import MISSING, count, num, value
 from wizard.present import labels
-from wizard.present.numbers import MISSING, count, num, value
 
 
 def _model(st: Story, g: WorkloadGroup) -> str:

@@ -12,8 +12,8 @@ from reports.sections import calculations
 from reports.story import Story
 from wizard.model.design import SharingMode
 from wizard.model.result import Packing, WorkloadResult
+from wizard.numbers import MISSING, count, num, pct
 from wizard.present import labels
-from wizard.present.numbers import MISSING, num, pct
 
 PER_GPU_ROWS = 64  # above this many GPUs, identical layouts are grouped
 
@@ -104,8 +104,10 @@ def build(st: Story) -> list[Flowable] | None:
         flow += st.h2("GPU layouts")
         flow.append(
             st.p(
-                f"Where every workload runs: {num(p.gpus_used)} GPUs on {num(p.hosts_used)} "
-                f"hosts are used, {pct(p.mean_utilization)} of them on average by the stated "
+                f"Where every workload runs: {count(p.gpus_used, 'GPU')} on "
+                f"{count(p.hosts_used, 'host')} {'is' if p.gpus_used == 1 else 'are'} used, "
+                f"{pct(p.mean_utilization)} of {'it' if p.gpus_used == 1 else 'them'} on average "
+                "by the stated "
                 "needs. MIG layouts give each instance's profile and its memory-slice start."
             )
         )

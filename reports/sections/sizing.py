@@ -9,8 +9,8 @@ from reports.diagrams import charts
 from reports.sections import calculations
 from reports.story import Story
 from wizard.model.result import SizedFrom, TrainingFigures, WorkloadResult
+from wizard.numbers import MISSING, count, num, pct, unit
 from wizard.present import labels
-from wizard.present.numbers import MISSING, count, num, pct, unit
 from wizard.serving_text import serving_rows
 
 

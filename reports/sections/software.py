@@ -7,7 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
-from wizard.present.numbers import MISSING, num
+from wizard.numbers import MISSING, num
 
 
 def build(st: Story) -> list[Flowable] | None:

@@ -12,8 +12,8 @@ from reports.fonts import SANS
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
 from wizard.model.design import HaLevel, SharingMode
+from wizard.numbers import count, num, plural
 from wizard.present import labels
-from wizard.present.numbers import count, num, plural
 
 
 def headline(data: ReportData) -> list[tuple[str, str]]:
@@ -86,7 +86,8 @@ def paragraph(data: ReportData) -> str:
         f"{plural(c.hosts_total, 'host')} with {count(c.gpus_per_host, 'GPU')} "
         f"each, for {count(groups, 'workload group')} that together need "
         f"{count(c.gpus_demand, 'GPU')}. {mode_text}. "
-        f"{count(c.hosts_for_capacity, 'host')} carry the demand; high availability ({ha}) adds "
+        f"{count(c.hosts_for_capacity, 'host')} "
+        f"{'carries' if c.hosts_for_capacity == 1 else 'carry'} the demand; high availability ({ha}) adds "
         f"{num(c.hosts_for_ha)}"
     )
     if c.hosts_for_maintenance:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from wizard.present.numbers import MISSING, count, fixed, num, pct, plural, unit, value
+from wizard.numbers import MISSING, count, fixed, num, pct, plural, unit, value, with_unit
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,20 @@ def test_num_reads_like_a_person_writes():
     assert num(2.5e20) == "2.5 × 10²⁰" and num(1e-5) == "1 × 10⁻⁵"
     assert num(True) == "yes" and value("False") == "no" and value("RoCE") == "RoCE"
     assert unit(25, "Gb/s") == "25 Gb/s" and pct(0.814) == "81 %"
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "text"),
+    [
+        (1, "hosts", "1 host"),
+        (2, "hosts", "2 hosts"),
+        (1, "GPUs", "1 GPU"),
+        (1, "switches", "1 switch"),
+        (1, "users or jobs", "1 user or job"),
+        (1, "GB", "1 GB"),  # a measure keeps its unit
+        (1.5, "GPUs", "1.50 GPUs"),
+        (0, "racks", "0 racks"),
+    ],
+)
+def test_a_logged_value_agrees_with_its_unit(value, unit, text):
+    assert with_unit(value, unit) == text

@@ -1,19 +1,25 @@
-"""Golden test of the starter report: the text of every page and where each piece of text sits,
+"""Golden tests of three reports (the starter, a MIG design and a training run): the text of every page and where each piece of text sits,
 compared with a stored reading (not bytes, so a reportlab upgrade that reorders objects does not
 fail it, while a moved heading, a lost row or a changed number does).
 
 After an intended change, regenerate with
     GPUWIZARD_UPDATE_GOLDEN=1 python -m pytest tests/reports/test_golden.py
-and review the diff of tests/reports/golden/starter.json.
+and review the diff of tests/reports/golden/<example>.json. The figures the goldens carry are
+pinned by source-derived tests (tests/engine/test_examples.py, tests/engine/test_sharing.py), and
+the last test here checks that the goldens still hold those figures, so a regenerated golden
+cannot drift from the sources unnoticed.
 """
 
 import json
 import os
 
+import pytest
+
 from tests.conftest import ROOT
 from wizard import __version__
 
-GOLDEN = ROOT / "tests" / "reports" / "golden" / "starter.json"
+GOLDENS = ROOT / "tests" / "reports" / "golden"
+EXAMPLES = ["starter", "mig-shared", "imagenet-resnet50"]
 TOLERANCE = 1.5  # points
 
 
@@ -34,16 +40,18 @@ def layout(reader) -> list[list[list]]:
     return pages
 
 
-def test_starter_report_matches_the_golden_layout(example_pdf):
-    _, reader = example_pdf("starter")
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_report_matches_the_golden_layout(example_pdf, name):
+    _, reader = example_pdf(name)
     got = layout(reader)
+    golden = GOLDENS / f"{name}.json"
     if os.environ.get("GPUWIZARD_UPDATE_GOLDEN"):
         pages = [
             "[\n" + ",\n".join(json.dumps(run, ensure_ascii=False) for run in page) + "\n]"
             for page in got
         ]
-        GOLDEN.write_text("[\n" + ",\n".join(pages) + "\n]\n", encoding="utf-8")
-    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
+        golden.write_text("[\n" + ",\n".join(pages) + "\n]\n", encoding="utf-8")
+    want = json.loads(golden.read_text(encoding="utf-8"))
     assert len(got) == len(want), "page count changed"
     for n, (g_page, w_page) in enumerate(zip(got, want, strict=True), start=1):
         assert [r[2] for r in g_page] == [r[2] for r in w_page], f"text on page {n} changed"
@@ -51,3 +59,24 @@ def test_starter_report_matches_the_golden_layout(example_pdf):
             assert abs(g[0] - w[0]) <= TOLERANCE and abs(g[1] - w[1]) <= TOLERANCE, (
                 f"page {n}: {g[2]!r} moved from ({w[0]}, {w[1]}) to ({g[0]}, {g[1]})"
             )
+
+
+# Figures derived from their sources in tests/engine (the docstrings there hold the arithmetic):
+# the goldens must still carry them, so a regenerated golden cannot bless a changed number.
+PINNED = {
+    # white paper 8.4.1 (tests/engine/test_examples.py::test_starter): 14 GPUs in 8 hosts
+    "starter": ["workload groups that together need 14 GPUs", "14 GPUs, 8 hosts"],
+    # 40 users on 1g.10gb at 7 per GPU plus the mixed GPU: 7 GPUs (test_sharing.py)
+    "mig-shared": ["workload groups that together need 7 GPUs"],
+    # 1.28e6 x 90 x 3 x 8.18e9 / (312e12 x 0.4) s = 6.29 h (test_examples.py)
+    "imagenet-resnet50": ["6.29 h", "one epoch is 40,000 iterations", "1 host carries"],
+}
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_goldens_hold_the_source_derived_figures(name):
+    text = "\n".join(
+        r[2] for page in json.loads((GOLDENS / f"{name}.json").read_text()) for r in page
+    )
+    for figure in PINNED[name]:
+        assert figure in text, figure

@@ -43,7 +43,7 @@ from wizard.gui.sizing import LiveResult
 from wizard.gui.wizard import GpuWizard, PageId
 from wizard.io import design_from_text, load_design, save_design
 from wizard.model.catalog import Catalog
-from wizard.present.numbers import count
+from wizard.numbers import count
 
 RECENT_KEY = "recent_files"
 MAX_RECENT = 8

@@ -10,8 +10,8 @@ from wizard.gui.pages.base import Page
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.inputs import Choice, OptionalSpin, double_spin, int_spin
 from wizard.model.design import AdmissionControl, FailureDomain, HaLevel, HaPolicy
+from wizard.numbers import count
 from wizard.present import labels
-from wizard.present.numbers import count
 
 
 class HaPage(Page):

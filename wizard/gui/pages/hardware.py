@@ -39,9 +39,9 @@ from wizard.model.design import (
     Rdma,
     SharingMode,
 )
+from wizard.numbers import MISSING
 from wizard.present import labels
 from wizard.present.glossary import tip
-from wizard.present.numbers import MISSING
 from wizard.recommend import gpus_per_host_max, recommend
 
 

@@ -25,8 +25,8 @@ from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.result import Result, Severity, WorkloadResult
+from wizard.numbers import MISSING, count, fixed
 from wizard.present.labels import mode as mode_label
-from wizard.present.numbers import MISSING, count, fixed
 from wizard.serving_text import figure, target_short
 
 WORKLOAD_COLUMNS = (

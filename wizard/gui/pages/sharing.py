@@ -29,9 +29,9 @@ from wizard.model.design import (
     VsphereRelease,
     WorkloadGroup,
 )
+from wizard.numbers import MISSING
 from wizard.present import labels
 from wizard.present.glossary import tip
-from wizard.present.numbers import MISSING
 
 COMPARISON_ROWS = (
     "Can serve this design",

@@ -35,8 +35,8 @@ from wizard.gui.pages.base import Page
 from wizard.gui.prompts import CANCEL, REMOVE, Prompt, PromptKind
 from wizard.gui.widgets.workload_editor import WorkloadEditor
 from wizard.model.design import ModelChoice, WorkloadGroup, WorkloadKind
+from wizard.numbers import MISSING
 from wizard.present import labels
-from wizard.present.numbers import MISSING
 
 COLUMNS = ("Name", "Kind", "Members", "GPUs", "")
 DEFAULT_PRESET = "llama-3-8b"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from wizard.present.numbers import MISSING
+from wizard.numbers import MISSING
 
 
 class Card(QFrame):

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from wizard.model.buildout import Bom, Power, Racks
 from wizard.model.platform import SoftwareResult, StorageResult
-from wizard.present.numbers import MISSING, count, fixed
+from wizard.numbers import MISSING, count, fixed
 
 
 def table(columns: tuple[str, ...], stretch: int | None = None) -> QTableWidget:
