@@ -17,7 +17,7 @@ from typing import Any
 from wizard import __version__
 from wizard.errors import UserError
 from wizard.model.catalog import CATALOG_KINDS
-from wizard.numbers import value
+from wizard.numbers import count, value
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 SUBCOMMANDS = (
@@ -104,7 +104,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     design, catalog = _checked(args)
     _sized(args, design, catalog)  # the engine's limits are part of validity
     groups = len(design.workloads)
-    _out(f"{args.design}: valid (schema {design.schema_version}, {groups} workload group(s))")
+    _out(
+        f"{args.design}: valid (schema {design.schema_version}, {count(groups, 'workload group')})"
+    )
     return EXIT_OK
 
 

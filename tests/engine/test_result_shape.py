@@ -3,6 +3,8 @@ their kind, and every group carries its placement."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.engine.test_fine_tuning import H100, acme, sized
@@ -47,3 +49,19 @@ def test_figures_sit_with_their_kind_and_placement_is_always_set(name, catalog):
         if g.sharing_mode is SharingMode.PASSTHROUGH:
             assert w.sharing.gpus_allocated == w.gpus_total
     assert Result.model_validate_json(r.model_dump_json()) == r
+
+
+ONE_WITH_PLURAL = re.compile(
+    r"(?<![\d.,])1 (GPUs|hosts|racks|nodes|replicas|switches|members|bridges)\b"
+)
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_engine_text_agrees_in_number(name, catalog):
+    """Decisions and warnings say '1 host' and '2 hosts', never 'host(s)' or '1 hosts'."""
+    r = size(design_from_text(example_text(name), name), catalog)
+    texts = [d.text for d in r.decisions] + [d.reason for d in r.decisions]
+    texts += [w.message for w in r.warnings]
+    for text in texts:
+        assert "(s)" not in text, text
+        assert not ONE_WITH_PLURAL.search(text), text

@@ -14,6 +14,7 @@ from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Gpu, Server
 from wizard.model.design import Design
 from wizard.model.result import Cluster, WorkloadResult
+from wizard.numbers import count, plural
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,9 @@ def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorde
     elif host.nvlink == "bridge":
         groups = [g for g in host.device_groups if g.kind == "nvlink"]
         rec.decide(
-            f"Each host's {gpu} GPUs are joined in {len(groups)} NVLink-bridged group(s) of "
-            f"{len(groups[0].devices) if groups else 0}, {host.nvlink_bridges} bridge(s) per host.",
+            f"Each host's {gpu} GPUs are joined in {len(groups)} NVLink-bridged {plural(len(groups), 'group')} of "
+            f"{len(groups[0].devices) if groups else 0}, "
+            f"{count(host.nvlink_bridges, 'bridge')} per host.",
             "Bridged GPUs exchange gradients over NVLink; between groups traffic crosses PCIe, "
             "so replicas needing more GPUs than a group run at PCIe speed.",
         )

@@ -12,6 +12,7 @@ from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
 from wizard.model.result import Severity
+from wizard.numbers import plural
 
 BTU_PER_HOUR_PER_W = 3.412142
 BTU_SOURCE = (
@@ -101,7 +102,7 @@ def power(
         BTU_SOURCE,
     )
     rec.decide(
-        f"Each host draws up to {host_w:,.0f} W ({boards} x {gpu.tdp_w:g} W GPU(s) plus a "
+        f"Each host draws up to {host_w:,.0f} W ({boards} x {gpu.tdp_w:g} W {plural(boards, 'GPU')} plus a "
         f"{server.baseline_power_w:,.0f} W platform baseline); the {hosts} hosts and their "
         f"switches draw {total / 1000:,.1f} kW, a heat load of {btu:,.0f} BTU/h.",
         "GPUs at TDP plus the platform at load is the planning upper bound for power and cooling.",

@@ -12,6 +12,7 @@ from wizard.model import buildout as bo
 from wizard.model.catalog import Cooling, Server
 from wizard.model.design import Design, FailureDomain
 from wizard.model.result import Severity
+from wizard.numbers import count
 
 # A host over the power limit still gets a rack of its own (and a warning): at least 1.
 HOSTS_PER_RACK = Formula(
@@ -73,7 +74,7 @@ def racks(
         rec.warn(
             "rack-domain-unsized",
             f"The failure domain is a rack but ha.hosts_per_rack is not set, so the HA reserve "
-            f"covers {failures_tolerated} host(s), not a rack of up to {per_rack}; set "
+            f"covers {count(failures_tolerated, 'host')}, not a rack of up to {per_rack}; set "
             "hosts_per_rack",
         )
     domain = ha.hosts_per_rack if limited == "failure-domain" and ha.hosts_per_rack else 0
@@ -107,12 +108,12 @@ def racks(
     elif hosts:
         n_racks = math.ceil(hosts / per_rack)
         first = 0
-        for i, count in enumerate(_even(hosts, n_racks)):
+        for i, in_rack in enumerate(_even(hosts, n_racks)):
             out.append(
                 _rack(
                     f"R{i + 1:02d}",
                     "hosts",
-                    range(first, first + count),
+                    range(first, first + in_rack),
                     [],
                     server,
                     height,
@@ -120,7 +121,7 @@ def racks(
                     limit,
                 )
             )
-            first += count
+            first += in_rack
         out += _network_racks(switches, height, limit, len(out), rec)
     host_racks = sum(1 for r in out if r.hosts)
     net_racks = sum(1 for r in out if r.role == "network")
@@ -128,7 +129,7 @@ def racks(
     if hosts and not rack_domain and most > failures_tolerated:
         rec.warn(
             "rack-failure-exceeds-ha",
-            f"A rack holds up to {most} hosts while HA covers {failures_tolerated} host failure(s): "
+            f"A rack holds up to {most} hosts while HA covers {count(failures_tolerated, 'host failure')}: "
             "losing a whole rack (power, top-of-rack network) drops capacity below demand; set the "
             "failure domain to rack to plan for it",
             Severity.INFO,
@@ -139,7 +140,7 @@ def racks(
         names = ", ".join(r.name for r in over[:3]) + (", …" if len(over) > 3 else "")
         rec.warn(
             "rack-power-over-limit",
-            f"{len(over)} rack(s) ({names}) draw over the {a.max_rack_power_kw:g} kW limit, "
+            f"{count(len(over), 'rack')} ({names}) {'draws' if len(over) == 1 else 'draw'} over the {a.max_rack_power_kw:g} kW limit, "
             f"up to {worst.power_w:,.0f} W ({worst.name})",
         )
     if hosts and server.cooling == Cooling.LIQUID:
@@ -155,16 +156,16 @@ def racks(
     if hosts:
         reason = {
             "power": f"The {a.max_rack_power_kw:g} kW rack power limit binds before the "
-            f"{height}U of space: floor({limit:,.0f} / {host_w:,.0f}) = {per_rack} hosts.",
-            "space": f"{height}U racks hold floor({height} / {host_u}) = {by_space} hosts within "
+            f"{height}U of space: floor({limit:,.0f} / {host_w:,.0f}) = {count(per_rack, 'host')}.",
+            "space": f"{height}U racks hold floor({height} / {host_u}) = {count(by_space, 'host')} within "
             f"the {a.max_rack_power_kw:g} kW power limit.",
             "failure-domain": f"Each rack is one failure domain of {per_rack} hosts, which the "
             "HA reserve covers.",
         }[limited]
         rec.decide(
-            f"The {hosts} hosts occupy {host_racks} rack(s) of {height}U at a "
+            f"The {hosts} hosts occupy {count(host_racks, 'rack')} of {height}U at a "
             f"{a.max_rack_power_kw:g} kW limit, {most} in the fullest rack (room for {per_rack})"
-            + (f"; the switches take {net_racks} network rack(s)." if net_racks else "."),
+            + (f"; the switches take {count(net_racks, 'network rack')}." if net_racks else "."),
             reason,
         )
     return bo.Racks(

@@ -34,6 +34,7 @@ from wizard.model.result import (
     Slot,
     WorkloadSizing,
 )
+from wizard.numbers import count
 
 PASSTHROUGH_SOURCE = (
     "VMware KB 309986 'Configuring VMDirectPath I/O passthrough devices': up to 16 passthrough "
@@ -274,7 +275,7 @@ def layout_of(state: Hashable | None, slots: list[SlotSpec]) -> str:
     if isinstance(state, vgpu.VgpuState):
         return state.text()
     if isinstance(state, RemoteState):
-        return f"remote pool: {state.shares} share(s), {state.memory_gb:g} GB"
+        return f"remote pool: {count(state.shares, 'share')}, {state.memory_gb:g} GB"
     s = slots[0]
     if s.kind == "mig":
         return f"{s.profile}@0"

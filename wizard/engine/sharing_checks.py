@@ -15,6 +15,7 @@ from wizard.engine.sharing import (
 from wizard.model.catalog import Gpu
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode
 from wizard.model.result import ModeOption, Severity, WorkloadResult
+from wizard.numbers import count
 
 REMOTE_GBPS_PER_GPU = 10.0  # reference architecture, section 8, design decision 6
 
@@ -136,7 +137,7 @@ def _layout_decisions(chosen: ModePacking, rec: Recorder) -> None:
     )
     if not layouts:
         return
-    text = "; ".join(f"{n} GPU(s) as {layout}" for layout, n in layouts.most_common(8))
+    text = "; ".join(f"{count(n, 'GPU')} as {layout}" for layout, n in layouts.most_common(8))
     more = len(layouts) - 8
     rec.decide(
         f"Shared GPUs are partitioned as: {text}"
@@ -197,7 +198,7 @@ def _compare_decision(rows: list[ModeOption], rec: Recorder) -> None:
     best = min(usable, key=lambda r: (r.gpus, -r.mean_utilization))
     whole = next((r for r in rows if r.mode == SharingMode.PASSTHROUGH.value), None)
     line = (
-        f"As designed the workloads take {designed.gpus} GPUs at {designed.mean_utilization:.0%} "
+        f"As designed the workloads take {count(designed.gpus, 'GPU')} at {designed.mean_utilization:.0%} "
         f"mean utilization; {best.label} would take {best.gpus}"
     )
     if whole is not None and whole.gpus and whole.mode != best.mode:

@@ -27,6 +27,7 @@ from wizard.model.result import (
     WorkloadSharing,
     WorkloadSizing,
 )
+from wizard.numbers import count, plural
 
 # The most GPU allocations (whole GPUs, vGPUs, MIG instances, pool shares: one per GPU of each
 # member) one design may ask for. One vCenter manages at most 2,500 hosts and 40,000 powered-on
@@ -179,8 +180,9 @@ def _check_scale(design: Design, workloads: list[WorkloadSizing]) -> None:
     )[:5]
     raise DesignError(
         f"workloads[{i}].{_scale_field(design.workloads[i], workloads[i])}: "
-        f"'{w.name}' asks for {w.gpus_total:,} GPU allocation(s) "
-        f"({w.gpus_total // max(w.gpus_per_replica, 1):,} member(s) x {w.gpus_per_replica} GPU(s)); "
+        f"'{w.name}' asks for {count(w.gpus_total, 'GPU allocation')} "
+        f"({count(w.gpus_total // max(w.gpus_per_replica, 1), 'member')} x "
+        f"{count(w.gpus_per_replica, 'GPU')}); "
         f"the design asks for {total:,} in all, more than the {MAX_GPU_ALLOCATIONS:,} one design "
         "holds (one vCenter manages at most 2,500 hosts and 40,000 powered-on VMs): split the "
         "estate into several designs"
@@ -304,10 +306,11 @@ def _decisions(
         reason = f"{biggest.name} needs {biggest.gpus_per_replica} GPUs per replica and spans hosts"
     else:
         reason = f"the chosen server holds {gph} {gpu_name} GPUs in this configuration"
-    rec.decide(f"Each host has {gph} {gpu_name} GPU(s).", reason)
+    rec.decide(f"Each host has {gph} {gpu_name} {plural(gph, 'GPU')}.", reason)
     rec.decide(
-        f"To provide a capacity of {c.gpus_demand} GPUs, a minimum of {c.hosts_for_capacity} "
-        f"hosts with {gph} GPUs each are required.",
+        f"To provide a capacity of {count(c.gpus_demand, 'GPU')}, a minimum of "
+        f"{count(c.hosts_for_capacity, 'host')} with {count(gph, 'GPU')} each "
+        f"{'is' if c.hosts_for_capacity == 1 else 'are'} required.",
         "Every replica stays whole inside one host where it fits, so hosts are counted by "
         "packing replicas, not by dividing GPUs.",
     )
@@ -323,7 +326,8 @@ def _decisions(
             f"Additional hosts: {' and '.join(extra)}.",
             "So the demand still fits when "
             + (
-                f"{c.host_failures_tolerated} host(s) fail"
+                f"{count(c.host_failures_tolerated, 'host')} "
+                f"{'fails' if c.host_failures_tolerated == 1 else 'fail'}"
                 if c.host_failures_tolerated
                 else "a host is in maintenance"
             )
@@ -336,7 +340,7 @@ def _decisions(
     rec.decide(
         f"The cluster uses {c.hosts_total} hosts with {gph} GPUs each, a total capacity of "
         f"{c.gpus_total} GPUs; {c.gpus_after_failures} GPUs remain available after "
-        f"{c.host_failures_tolerated} host failure(s).",
+        f"{count(c.host_failures_tolerated, 'host failure')}.",
         "Hosts for capacity plus the HA and maintenance hosts above.",
     )
     modes = {g.sharing_mode for g in design.workloads}

@@ -20,6 +20,7 @@ from wizard.model.result import (
     TrainingFigures,
     WorkloadSizing,
 )
+from wizard.numbers import count
 
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
 WEIGHTS_PER_GPU = Formula("parameters * bytes_per_parameter / (tp * pp) / 1e9")
@@ -160,7 +161,7 @@ class SizerBase:
             return f"{mem.total:,.1f} GB fits one {self.gpu.memory_gb:g} GB {self.gpu.name}"
         return (
             f"{mem.total:,.1f} GB per GPU with tensor parallelism {sh.tensor} inside a host and "
-            f"{sh.pipeline} pipeline stage(s): the fewest GPUs whose share fits "
+            f"{count(sh.pipeline, 'pipeline stage')}: the fewest GPUs whose share fits "
             f"{self.gpu.memory_gb:g} GB"
         )
 

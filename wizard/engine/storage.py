@@ -21,6 +21,7 @@ from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, Recompute, SharingMode, WorkloadGroup
 from wizard.model.platform import DataNeed, StorageResult
 from wizard.model.result import Severity, WorkloadResult
+from wizard.numbers import count
 
 GB = 1e9
 
@@ -453,7 +454,8 @@ class StoragePlanner:
             "the number given in the design"
             if given
             else "the larger of the system's minimum of "
-            f"{storage.min_nodes} node(s), {by_cap} node(s) for capacity and {by_read} node(s) "
+            f"{count(storage.min_nodes, 'node')}, {count(by_cap, 'node')} for capacity and "
+            f"{count(by_read, 'node')} "
             "for read throughput"
         )
         need = (
@@ -465,8 +467,8 @@ class StoragePlanner:
             f"Shared storage: {nodes} x {name}, {usable:,.0f} TB usable and {available:,.1f} GB/s "
             f"of read throughput, {need}.",
             f"The node count is {reason}; capacity covers "
-            f"{self.data.dataset_versions} dataset version(s), {self.data.checkpoint_copies} "
-            f"checkpoint(s) per job and {self.data.growth_headroom:.0%} growth headroom.",
+            f"{count(self.data.dataset_versions, 'dataset version')}, "
+            f"{count(self.data.checkpoint_copies, 'checkpoint')} per job and {self.data.growth_headroom:.0%} growth headroom.",
         )
         return {
             "nodes_for_capacity": by_cap,

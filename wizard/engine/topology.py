@@ -19,6 +19,7 @@ from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, FormFactor, Gpu, Nic, NvlinkKind, PcieTopology, Server
 from wizard.model.design import FABRIC_GBPS, Hardware
 from wizard.model.result import Severity, WorkloadResult
+from wizard.numbers import count
 
 SEED_GDR = (
     "vSphere ML Accelerator Spectrum Deep Dive for Distributed Training - Multi-GPU "
@@ -281,7 +282,7 @@ def host_topology(lay: HostLayout, nic: Nic | None, hw: Hardware, hosts: int) ->
                 "also hand out groups of 2 and 4, isolating the rest",
             )
         )
-    nvl = links.nvlink(gpu, f"{gpu.nvlink.bridges_per_group} bridge(s)")
+    nvl = links.nvlink(gpu, count(gpu.nvlink.bridges_per_group, "bridge"))
     for n, members in enumerate(lay.bridge_groups):
         for b in range(gpu.nvlink.bridges_per_group):
             dev.append(
@@ -490,7 +491,7 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
         rec.warn(
             "nic-slots-exceeded",
             f"{hw.nics_per_host} NICs per host, but the {server.vendor} {server.model} has "
-            f"{server.nic_slots} NIC slot(s) left with its GPUs fitted",
+            f"{count(server.nic_slots, 'NIC slot')} left with its GPUs fitted",
             Severity.ERROR,
         )
     paths = gpu_nic_paths(lay)
