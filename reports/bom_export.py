@@ -33,6 +33,9 @@ def csv_cell(value: str) -> str:
 
 
 def bom_rows(bom: Bom) -> list[list[str | int | float | None]]:
+    """One row per line; a bill of several clusters gets a first column naming each line's
+    cluster (empty for what the clusters share, such as the network)."""
+    clusters = any(ln.cluster for ln in bom.lines)
     rows: list[list[str | int | float | None]] = [list(COLUMNS)]
     for ln in bom.lines:
         rows.append(
@@ -58,6 +61,10 @@ def bom_rows(bom: Bom) -> list[list[str | int | float | None]]:
         if bom.unpriced_items:
             unpriced = "no price for: " + ", ".join(bom.unpriced_items)
             rows.append(["note", "", "", unpriced, None, *[""] * 5])
+    if clusters:
+        names = [None] + [ln.cluster or "shared" for ln in bom.lines]
+        names += [""] * (len(rows) - len(names))
+        rows = [["cluster" if i == 0 else names[i], *row] for i, row in enumerate(rows)]
     return rows
 
 
@@ -89,7 +96,9 @@ def bom_xlsx(bom: Bom) -> bytes:
     ws = wb.active
     assert isinstance(ws, Worksheet), "a new workbook opens on one worksheet"
     ws.title = "Bill of materials"
-    for r, row in enumerate(bom_rows(bom), start=1):
+    rows = bom_rows(bom)
+    shift = 1 if rows[0][0] == "cluster" else 0
+    for r, row in enumerate(rows, start=1):
         for c, value in enumerate(row, start=1):
             cell = ws.cell(row=r, column=c)
             cell.value = value
@@ -97,10 +106,10 @@ def bom_xlsx(bom: Bom) -> bytes:
                 cell.data_type = "s"  # text, even when it starts like a formula
     for cell in ws[1]:
         cell.font = Font(bold=True)
-    widths = {"A": 14, "B": 34, "C": 20, "D": 80, "E": 10, "F": 14, "G": 14, "H": 16, "I": 9}
-    for col, width in widths.items():
-        ws.column_dimensions[col].width = width
-    for prices in ws.iter_rows(min_row=2, min_col=7, max_col=8):
+    widths = [14, 34, 20, 80, 10, 14, 14, 16, 9]
+    for i, width in enumerate(([22] if shift else []) + widths):
+        ws.column_dimensions[chr(ord("A") + i)].width = width
+    for prices in ws.iter_rows(min_row=2, min_col=7 + shift, max_col=8 + shift):
         for cell in prices:
             cell.number_format = "#,##0.00"
     ws.freeze_panes = "A2"

@@ -100,9 +100,20 @@ def _sized(args: argparse.Namespace, design, catalog):
         raise UserError(f"{args.design}: {p}" for p in exc.problems) from None
 
 
+def _estate(args: argparse.Namespace, design, catalog):
+    """The Estate of a design of several clusters, refusals naming the file."""
+    from wizard.engine.estate import size_estate
+
+    try:
+        return size_estate(design, catalog)
+    except UserError as exc:
+        raise UserError(f"{args.design}: {p}" for p in exc.problems) from None
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     design, catalog = _checked(args)
-    _sized(args, design, catalog)  # the engine's limits are part of validity
+    # the engine's limits are part of validity
+    _sized(args, design, catalog) if design.is_single_cluster() else _estate(args, design, catalog)
     groups = len(design.workloads)
     _out(
         f"{args.design}: valid (schema {design.schema_version}, {count(groups, 'workload group')})"
@@ -114,6 +125,14 @@ def cmd_size(args: argparse.Namespace) -> int:
     from wizard.summary import summary_lines
 
     design, catalog = _checked(args)
+    if not design.is_single_cluster():
+        from wizard.summary import estate_lines
+
+        estate = _estate(args, design, catalog)
+        lines = [estate.model_dump_json(indent=2)] if args.json else estate_lines(estate)
+        for line in lines:
+            _out(line)
+        return EXIT_OK
     result = _sized(args, design, catalog)
     if args.json:
         _out(result.model_dump_json(indent=2))
@@ -191,8 +210,10 @@ def cmd_bom(args: argparse.Namespace) -> int:
     if fmt not in (".csv", ".xlsx"):
         raise UserError(f"{args.output}: the bill of materials is written as .csv or .xlsx")
     design, catalog = _checked(args)
-    bom = _sized(args, design, catalog).bom
-    assert bom is not None
+    if design.is_single_cluster():
+        bom = _sized(args, design, catalog).bom
+    else:
+        bom = _estate(args, design, catalog).bom
     if args.prices:
         from wizard.pricing import check_currency, load_prices
 
@@ -214,11 +235,14 @@ def cmd_bom(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    from pydantic import BaseModel
+
     from wizard.model.design import Design
+    from wizard.model.estate import Estate
     from wizard.model.result import Result
 
-    model = Result if args.which == "result" else Design
-    _out(json.dumps(model.model_json_schema(), indent=2))
+    models: dict[str, type[BaseModel]] = {"design": Design, "result": Result, "estate": Estate}
+    _out(json.dumps(models[args.which].model_json_schema(), indent=2))
     return EXIT_OK
 
 
@@ -439,8 +463,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="every field of every entry, as JSON")
     p.set_defaults(func=cmd_catalog)
 
-    p = sub.add_parser("schema", help="print the JSON schema of the design file or the result")
-    p.add_argument("which", choices=["design", "result"])
+    p = sub.add_parser(
+        "schema",
+        help="print the JSON schema of the design file, the result, or the estate (the result of "
+        "a design of several clusters)",
+    )
+    p.add_argument("which", choices=["design", "result", "estate"])
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("example", help="write a bundled example design")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from wizard.model.estate import Estate
 from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.numbers import MISSING, count
 from wizard.numbers import fixed as _num
-from wizard.present.labels import KIND_SHORT, mode
+from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
 from wizard.serving_text import serving_rows
 
 
@@ -160,4 +161,42 @@ def _build_out(r: Result) -> list[str]:
     if r.bom.lines:
         lines += ["", "Bill of materials:"]
         lines += [f"  {ln.quantity:>6} {ln.unit:<13} {ln.description[:80]}" for ln in r.bom.lines]
+    return lines
+
+
+def estate_lines(e: Estate) -> list[str]:
+    """A design of several clusters: each cluster, where each group runs and why, the shared
+    networks, the totals, then each GPU cluster's own summary."""
+    t = e.totals
+    lines = [
+        f"{count(len(e.clusters), 'cluster')}: {count(t.hosts, 'host')}, {count(t.gpus, 'GPU')} "
+        f"({t.gpus_demand:,} taken by the workloads, {t.gpus_idle:,} reserve or idle), "
+        f"{_num(t.total_kw, 'kW')} ({_num(t.network_kw, 'kW')} network), "
+        f"{count(t.host_racks, 'host rack')} and {count(t.network_racks, 'network rack')}",
+        "",
+        "Clusters:",
+    ]
+    for c in e.clusters:
+        lines.append(
+            f"  {c.name} [{CLUSTER_ROLE[c.role]}]: {count(c.hosts, 'host')} x {c.server_name}"
+            + (f", {count(c.gpus, 'GPU')} ({c.gpus_demand:,} used)" if c.gpus else "")
+            + f", {_num(c.hosts_kw, 'kW')}; hosts: {c.reason}"
+        )
+    lines += ["", "Where each workload group runs:"]
+    lines += [f"  {p.workload} -> {p.cluster}: {p.reason}" for p in e.placements]
+    lines += ["", "Networks shared by the clusters:"]
+    for p in e.network:
+        kit = ", ".join(f"{x.count} {x.role} {x.model}" for x in p.tiers) or p.note
+        lines.append(f"  {p.technology}, {p.host_ports} host ports: {kit}")
+    lines += ["", "Bill of materials:"]
+    lines += [
+        f"  {ln.quantity:>6} {ln.unit:<13} {(ln.cluster or 'shared')[:24]:<24} "
+        f"{ln.description[:70]}"
+        for ln in e.bom.lines
+    ]
+    if e.warnings:
+        lines += ["", "Warnings:"] + [f"  {w.message}" for w in e.warnings]
+    for c in e.clusters:
+        if c.result is not None:
+            lines += ["", f"=== {c.name} ===", *summary_lines(c.result)]
     return lines

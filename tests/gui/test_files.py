@@ -188,3 +188,24 @@ def test_saving_over_a_file_changed_on_disk_asks(qtbot, window, prompts, tmp_pat
     assert load_design(src).project.customer == "Example Corp"
     assert window.save()  # no change on disk since: no question
     assert prompts.asked[-1].title == "The file changed on disk" and len(prompts.answers) == 0
+
+
+def test_a_design_of_several_clusters_is_kept_whole_and_explained(qtbot, window, prompts,
+                                                                  tmp_path):  # fmt: skip
+    """The wizard edits one cluster: opening a design of three keeps the other two through a
+    save, and the Review page says why it shows no result instead of sizing part of it."""
+    import json
+
+    from tests.engine.test_estate import acme
+
+    src = tmp_path / "acme.json"
+    src.write_text(json.dumps(acme()), encoding="utf-8")
+    assert window.open_path(src)
+    window.live.refresh()
+    assert window.live.current() is None
+    assert any("this design has 3 clusters" in p for p in window.live.problems)
+    copy = tmp_path / "copy.json"
+    prompts.answers.append(str(copy))
+    assert window.save_as()
+    assert [c.name for c in load_design(copy).clusters] == ["HGX cluster", "Management domain"]
+    assert load_design(copy) == load_design(src)

@@ -163,7 +163,7 @@ def _licences(
             Cat.LICENCE,
             f"licence:{x.id}",
             x.part_number,
-            f"{_named(x)}, one per physical GPU ({x.term})",
+            f"{licence_name(x)}, one per physical GPU ({x.term})",
             t.gpus,
             "GPU licence",
             x.source,
@@ -173,7 +173,7 @@ def _licences(
                 update={
                     "quantity": 0,
                     "included": t.gpus,
-                    "description": f"{_named(x)}: a {years}-year subscription ships with each "
+                    "description": f"{licence_name(x)}: a {years}-year subscription ships with each "
                     f"{gpu.name}, so none is bought for the first {years} years",
                     "source": f"{x.source}; {gpu.name} in the GPU catalog (see its source_note)",
                 }
@@ -182,7 +182,7 @@ def _licences(
     if lic.platform:
         x = catalog.licences[lic.platform]
         if x.unit is LicenceUnit.PER_CORE:
-            qty = _core_licences("bom.platform_core_licences", design, server, x, t, rec)
+            qty = core_licences("bom.platform_core_licences", design, server, x, t, rec)
             unit = "core licence"
         else:
             qty = {
@@ -197,7 +197,7 @@ def _licences(
                 Cat.LICENCE,
                 f"licence:{x.id}",
                 x.part_number,
-                f"{_named(x)} ({_unit_words(x)}, minimum {x.min_units}; {x.term})",
+                f"{licence_name(x)} ({unit_words(x)}, minimum {x.min_units}; {x.term})",
                 qty,
                 unit,
                 x.source,
@@ -205,13 +205,13 @@ def _licences(
         )
     paif = catalog.licences.get(PAIF_LICENCE)
     if design.platform.private_ai_foundation and paif is not None:
-        qty = _core_licences("bom.private_ai_core_licences", design, server, paif, t, rec)
+        qty = core_licences("bom.private_ai_core_licences", design, server, paif, t, rec)
         out.append(
             _line(
                 Cat.LICENCE,
                 f"licence:{paif.id}",
                 paif.part_number,
-                f"{_named(paif)} on the GPU hosts ({_unit_words(paif)}, minimum {paif.min_units}; "
+                f"{licence_name(paif)} on the GPU hosts ({unit_words(paif)}, minimum {paif.min_units}; "
                 f"{paif.term})",
                 qty,
                 "core licence",
@@ -224,7 +224,7 @@ def _licences(
 CORE_LICENCES = Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)")
 
 
-def _core_licences(
+def core_licences(
     key: str,
     design: Design,
     server: Server,
@@ -271,12 +271,12 @@ def _cores_per_socket(design: Design, server: Server, x: Licence, rec: Recorder)
     return DEFAULT_CORES_PER_SOCKET, f"assumed {DEFAULT_CORES_PER_SOCKET} ({sources.ASSUMPTION})"
 
 
-def _unit_words(x: Licence) -> str:
+def unit_words(x: Licence) -> str:
     """'per core', not the catalog's 'per-core'."""
     return x.unit.value.replace("-", " ")
 
 
-def _named(x: Licence) -> str:
+def licence_name(x: Licence) -> str:
     """'NVIDIA AI Enterprise', not 'NVIDIA NVIDIA AI Enterprise'."""
     vendor_words = x.vendor.replace("(", " ").replace(")", " ").split()
     return x.name if x.name.split()[0] in vendor_words else f"{x.vendor} {x.name}"

@@ -407,30 +407,7 @@ def fabric(
         )
     )
     if hosts:
-        planes.append(
-            bo.Plane(
-                name="oob",
-                technology="Ethernet 1 GbE",
-                rdma="none",
-                speed_gbps=1,
-                host_ports=hosts,
-                redundant=False,
-                oversubscription_target=1,
-                oversubscription=None,
-                tiers=[],
-                cables=[
-                    bo.CableRun(
-                        key="oob.host-oob.1g",
-                        between="host-oob",
-                        speed_gbps=1,
-                        count=hosts,
-                        description="1 GbE RJ45 patch cable, BMC to the out-of-band network",
-                    )
-                ],
-                note="BMC ports join the data centre's out-of-band management network, whose "
-                "switches are not sized here",
-            )
-        )
+        planes.append(oob_plane(hosts))
     if oversub > 1 and multi_host and compute:
         rec.warn(
             "fabric-oversubscribed-training",
@@ -444,6 +421,32 @@ def fabric(
         rdma_note=RDMA_TEXT[hw.rdma] + f" ({SEED_RDMA.split(':')[0]})",
         nic_roles=roles,
         planes=planes,
+    )
+
+
+def oob_plane(hosts: int) -> bo.Plane:
+    """The BMC ports: one per host into the site's out-of-band network (not sized here)."""
+    return bo.Plane(
+        name="oob",
+        technology="Ethernet 1 GbE",
+        rdma="none",
+        speed_gbps=1,
+        host_ports=hosts,
+        redundant=False,
+        oversubscription_target=1,
+        oversubscription=None,
+        tiers=[],
+        cables=[
+            bo.CableRun(
+                key="oob.host-oob.1g",
+                between="host-oob",
+                speed_gbps=1,
+                count=hosts,
+                description="1 GbE RJ45 patch cable, BMC to the out-of-band network",
+            )
+        ],
+        note="BMC ports join the data centre's out-of-band management network, whose "
+        "switches are not sized here",
     )
 
 

@@ -53,6 +53,12 @@ def size(design: Design, catalog: Catalog) -> Result:
 
 
 def _size(design: Design, catalog: Catalog) -> Result:
+    if not design.is_single_cluster():
+        raise DesignError(
+            f"clusters: this design has {len(design.clusters) + 1} clusters; the command line "
+            "sizes it and exports its bill of materials (gpuwizard size, gpuwizard bom), while "
+            "the wizard and the proposal show designs of one cluster"
+        )
     problems = check_design(design, catalog)
     if problems:
         raise DesignError([str(p) for p in problems])

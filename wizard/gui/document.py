@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from PySide6.QtCore import QObject, Signal
 
 from wizard.errors import DesignError, describe_validation_error
@@ -22,6 +22,15 @@ SECTIONS: tuple[str, ...] = tuple(name for name in Design.model_fields if name !
 def _default(name: str) -> Any:
     field = Design.model_fields[name]
     return None if field.is_required() else field.get_default(call_default_factory=True)
+
+
+def _json(value: Any) -> Any:
+    """A section as JSON-ready data: models dumped, lists of them item by item, text as is."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, list):
+        return [_json(v) for v in value]
+    return value
 
 
 class DesignDocument(QObject):
@@ -80,12 +89,8 @@ class DesignDocument(QObject):
     def _dump(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, value in self._parts.items():
-            if value is None:
-                continue
-            if isinstance(value, list):
-                out[name] = [v.model_dump(mode="json") for v in value]
-            else:
-                out[name] = value.model_dump(mode="json")
+            if value is not None:
+                out[name] = _json(value)
         return out
 
     def partial_dict(self) -> dict[str, Any]:

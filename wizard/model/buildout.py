@@ -304,6 +304,9 @@ class BomLine(Out):
     source: str
     unit_price: float | None = None
     total_price: float | None = None
+    cluster: str | None = Field(
+        default=None, description="The cluster this line is for; None for shared items"
+    )
 
 
 class Bom(Out):

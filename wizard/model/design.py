@@ -307,6 +307,11 @@ class WorkloadGroup(Model):
     )
     constraints: Constraints = Constraints()
     sharing_mode: SharingMode = SharingMode.PASSTHROUGH
+    cluster: Name | None = Field(
+        default=None,
+        description="The GPU cluster this group runs on, by name; None lets the engine place it "
+        "where it takes the least GPU power.",
+    )
 
     @model_validator(mode="after")
     def _kind_questions(self) -> WorkloadGroup:
@@ -667,12 +672,73 @@ class Licensing(Model):
 # ---------------------------------------------------------------------------------- design
 
 
+class ClusterRole(StrEnum):
+    """What a cluster of the design is for."""
+
+    GPU = "gpu-cluster"  # GPU hosts running workload groups (or a GPU pool serving remote clients)
+    COMPUTE = (
+        "compute-cluster"  # hosts without GPUs, e.g. the clients of a network-attached GPU pool
+    )
+    MANAGEMENT = "management-domain"  # the VMware Cloud Foundation management domain
+
+
+class ClusterSpec(Model):
+    """A further cluster of the design. vSphere HA works per cluster, so each has its own policy.
+    A GPU cluster has hardware like the design's first; a compute or management cluster has a
+    server model and a host count (a management domain is raised to the platform's minimum)."""
+
+    name: Name
+    role: ClusterRole = ClusterRole.GPU
+    hardware: Hardware | None = None
+    ha: HaPolicy = HaPolicy()
+    server: Ref | None = Field(
+        default=None, description="Host model of a compute or management cluster."
+    )
+    hosts: int | None = Field(
+        default=None,
+        ge=1,
+        le=2500,
+        description="Hosts of a compute cluster; of a management domain, more than its minimum.",
+    )
+    cpu: str | None = Field(default=None, max_length=100, description="Processor option")
+
+    @model_validator(mode="after")
+    def _fits_role(self) -> ClusterSpec:
+        if self.role is ClusterRole.GPU:
+            if self.hardware is None:
+                raise ValueError(f"cluster '{self.name}': a GPU cluster needs its hardware")
+            if self.server is not None or self.hosts is not None:
+                raise ValueError(
+                    f"cluster '{self.name}': a GPU cluster takes its server and host count from "
+                    "its hardware and workloads, not from 'server' or 'hosts'"
+                )
+        else:
+            if self.hardware is not None:
+                raise ValueError(
+                    f"cluster '{self.name}': a {self.role.value.replace('-', ' ')} has no GPU hardware; "
+                    "give its server instead"
+                )
+            if self.server is None:
+                raise ValueError(f"cluster '{self.name}': give the server model of its hosts")
+            if self.role is ClusterRole.COMPUTE and self.hosts is None:
+                raise ValueError(f"cluster '{self.name}': give how many hosts it has")
+        return self
+
+
 class Design(Model):
     schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
     project: ProjectInfo = ProjectInfo()
     workloads: list[WorkloadGroup] = Field(default_factory=list, max_length=1000)
     hardware: Hardware
     ha: HaPolicy = HaPolicy()
+    cluster_name: Name = Field(
+        default="GPU cluster", description="Name of the GPU cluster 'hardware' describes."
+    )
+    clusters: list[ClusterSpec] = Field(
+        default_factory=list,
+        max_length=32,
+        description="Further clusters: more GPU clusters, compute clusters, the management domain.",
+    )
     assumptions: Assumptions = Assumptions()
     data: DataPlan = DataPlan()
     platform: PlatformChoice = PlatformChoice()
@@ -687,3 +753,24 @@ class Design(Model):
                 raise ValueError(f"workload group name '{group.name}' is used twice")
             seen.add(group.name)
         return groups
+
+    @model_validator(mode="after")
+    def _cluster_names(self) -> Design:
+        names = [self.cluster_name] + [c.name for c in self.clusters]
+        for name in names:
+            if names.count(name) > 1:
+                raise ValueError(f"cluster name '{name}' is used twice")
+        gpu = self.gpu_cluster_names()
+        for group in self.workloads:
+            if group.cluster is not None and group.cluster not in gpu:
+                raise ValueError(
+                    f"workload group '{group.name}': cluster '{group.cluster}' is not a GPU "
+                    f"cluster of this design (GPU clusters: {', '.join(gpu)})"
+                )
+        return self
+
+    def gpu_cluster_names(self) -> list[str]:
+        return [self.cluster_name] + [c.name for c in self.clusters if c.role is ClusterRole.GPU]
+
+    def is_single_cluster(self) -> bool:
+        return not self.clusters

@@ -16,6 +16,7 @@ from wizard.engine.sharing import LABELS as _MODE_LABELS
 from wizard.model.design import (
     VSPHERE_LABELS,
     AdmissionControl,
+    ClusterRole,
     Fabric,
     FailureDomain,
     FineTuningMethod,
@@ -168,6 +169,12 @@ KUBERNETES: dict[KubernetesPlatform, str] = {
 
 VSPHERE: dict[VsphereRelease, str] = dict(VSPHERE_LABELS)
 
+CLUSTER_ROLE: dict[ClusterRole, str] = {
+    ClusterRole.GPU: "GPU cluster",
+    ClusterRole.COMPUTE: "compute cluster, no GPUs",
+    ClusterRole.MANAGEMENT: "management domain",
+}
+
 # Every enumerated choice of the Design a customer sees, with its wording.
 BY_ENUM: dict[type[StrEnum], Mapping] = {
     SharingMode: MODE,
@@ -184,6 +191,7 @@ BY_ENUM: dict[type[StrEnum], Mapping] = {
     AdmissionControl: ADMISSION,
     KubernetesPlatform: KUBERNETES,
     VsphereRelease: VSPHERE,
+    ClusterRole: CLUSTER_ROLE,
 }
 
 

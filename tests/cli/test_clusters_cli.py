@@ -1,0 +1,72 @@
+"""A design of several clusters on the command line: sized, summarized and billed; the proposal
+and the wizard, which show one cluster, say so instead of sizing part of it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from tests.conftest import run_cli
+from tests.engine.test_estate import acme
+
+
+def _file(tmp_path, doc=None):
+    path = tmp_path / "acme.json"
+    path.write_text(json.dumps(doc or acme()), encoding="utf-8")
+    return str(path)
+
+
+def test_size_summarizes_every_cluster_and_the_totals(tmp_path):
+    proc = run_cli("size", _file(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("3 clusters: ")
+    assert "Notebook cluster [GPU cluster]: 4 hosts x Lenovo" in out
+    assert "Management domain [management domain]: 4 hosts" in out
+    assert "Data scientists' notebooks -> Notebook cluster: as the design says" in out
+    assert "=== HGX cluster ===" in out and "=== Notebook cluster ===" in out
+
+
+def test_size_json_is_the_estate(tmp_path):
+    proc = run_cli("size", _file(tmp_path), "--json")
+    assert proc.returncode == 0, proc.stderr
+    e = json.loads(proc.stdout)
+    assert [c["name"] for c in e["clusters"]] == [
+        "Notebook cluster", "HGX cluster", "Management domain",
+    ]  # fmt: skip
+    assert e["totals"]["hosts"] == sum(c["hosts"] for c in e["clusters"])
+
+
+def test_the_bill_of_materials_names_each_lines_cluster(tmp_path):
+    out = tmp_path / "bom.csv"
+    proc = run_cli("bom", _file(tmp_path), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert rows[0][:2] == ["cluster", "category"]
+    servers = {r[0]: int(r[5]) for r in rows[1:] if r[1] == "server"}
+    assert servers == {"Notebook cluster": 4, "HGX cluster": 3, "Management domain": 4}
+    assert {r[0] for r in rows[1:] if r[1] == "switch"} == {"shared"}
+
+
+def test_the_report_refuses_plainly_rather_than_drawing_one_cluster(tmp_path):
+    proc = run_cli("report", _file(tmp_path), "-o", str(tmp_path / "r.pdf"))
+    assert proc.returncode != 0
+    assert "this design has 3 clusters" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "r.pdf").exists()
+
+
+def test_validate_checks_every_cluster(tmp_path):
+    doc = acme()
+    doc["clusters"][1]["server"] = "no-such-server"
+    proc = run_cli("validate", _file(tmp_path, doc))
+    assert proc.returncode != 0
+    assert "clusters[1].server: unknown server 'no-such-server'" in proc.stderr
+
+
+def test_the_estate_has_a_schema():
+    proc = run_cli("schema", "estate")
+    assert proc.returncode == 0, proc.stderr
+    schema = json.loads(proc.stdout)
+    assert {"clusters", "placements", "network", "bom", "totals"} <= set(schema["properties"])

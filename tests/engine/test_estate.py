@@ -1,0 +1,223 @@
+"""Designs of several clusters: a design of one sizes exactly as before, groups run where the
+design pins them or where they take the least GPU power, every GPU cluster is sized and made
+highly available on its own, the management domain has its published minimum, the networks the
+clusters share are sized once, and the bill of materials matches the clusters' counts."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.bundled import example_names, example_text
+from wizard.engine.estate import MANAGEMENT_MIN_HOSTS, size_estate
+from wizard.engine.fabric import size_plane
+from wizard.engine.record import Recorder
+from wizard.engine.size import size
+from wizard.errors import DesignError
+from wizard.io import design_from_dict, design_from_text
+from wizard.model.buildout import BomCategory
+from wizard.model.catalog import SwitchKind
+from wizard.model.design import ClusterRole
+
+H100 = {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8,
+        "nic": "cx7-ndr-1p", "nics_per_host": 8, "fabric": "ib-ndr", "rdma": "infiniband",
+        "gpudirect_rdma": True, "nvlink": True, "service_fabric": "100gbe"}  # fmt: skip
+L40S = {"gpu": "l40s", "server": "lenovo-sr675-v3", "gpus_per_host": 4, "nic": "cx7-200g-2p",
+        "nics_per_host": 1, "fabric": "200gbe", "rdma": "roce-v2",
+        "service_fabric": "100gbe"}  # fmt: skip
+
+
+def acme(pinned: bool = True) -> dict:
+    """30 notebooks (16 GB each, time-sliced vGPU) on an L40S cluster; a 70B chat service and a
+    70B LoRA fine-tuning on an HGX H100 cluster; N+1 on each; a VCF management domain."""
+    rtx, hgx = design_dict("rtx-pro-vsphere"), design_dict("hgx-h200-llm")
+    notebooks, tune, chat = rtx["workloads"][0], hgx["workloads"][0], hgx["workloads"][1]
+    groups = [(notebooks, "Notebook cluster"), (chat, "HGX cluster"), (tune, "HGX cluster")]
+    return {
+        "project": {"customer": "Acme"},
+        "workloads": [dict(g, cluster=c) if pinned else g for g, c in groups],
+        "hardware": L40S,
+        "cluster_name": "Notebook cluster",
+        "ha": {"level": "n+1"},
+        "clusters": [
+            {
+                "name": "HGX cluster",
+                "role": "gpu-cluster",
+                "hardware": H100,
+                "ha": {"level": "n+1"},
+            },
+            {"name": "Management domain", "role": "management-domain", "server": "dell-r760xa"},
+        ],
+        "platform": {"vsphere": "9.0", "private_ai_foundation": True},
+        "assumptions": {"max_rack_power_kw": 40},
+    }
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_a_design_of_one_cluster_sizes_as_before(name, catalog):
+    design = design_from_text(example_text(name), name)
+    (c,) = size_estate(design, catalog).clusters
+    assert c.result == size(design, catalog)
+
+
+def test_size_refuses_several_clusters_rather_than_sizing_one(catalog):
+    with pytest.raises(DesignError, match="this design has 3 clusters"):
+        size(design_from_dict(acme()), catalog)
+
+
+def test_the_enterprise_design_with_its_client_cluster_keeps_its_headline(catalog):
+    """White paper 9.4.1: the GPU cluster (vGPU users and the pool serving the compute cluster's
+    clients) is 8 hosts, 32 GPUs, 28 after a failure; the client cluster is sized apart and does
+    not change it."""
+    doc = design_dict("enterprise")
+    doc["clusters"] = [{"name": "Client cluster", "role": "compute-cluster", "server": "dell-r740xd",
+                        "hosts": 4}]  # fmt: skip
+    e = size_estate(design_from_dict(doc), catalog)
+    gpu, client = e.clusters
+    assert (gpu.hosts, gpu.gpus, gpu.result.cluster.gpus_after_failures) == (8, 32, 28)
+    assert (client.role, client.hosts, client.gpus) == (ClusterRole.COMPUTE, 4, 0)
+    assert e.totals.hosts == 8 + 4
+
+
+def test_each_gpu_cluster_is_sized_and_made_available_on_its_own(catalog):
+    e = size_estate(design_from_dict(acme()), catalog)
+    notebook, hgx, mgmt = e.clusters
+    assert notebook.workloads == ["Data scientists' notebooks"]
+    assert hgx.workloads == ["Llama 3.3 70B chat service", "Llama 3.1 70B LoRA fine-tuning"]
+    for c in (notebook, hgx):  # N+1 per cluster: one host more than the demand needs
+        r = c.result
+        assert r.cluster.hosts_for_ha == 1
+        assert c.hosts == r.cluster.hosts_for_capacity + 1
+        assert c.gpus_idle == c.gpus - r.cluster.gpus_demand
+    # 30 users x 16 GB on 48 GB L40S: 3 per GPU (48 // 16), 30 / 3 = 10 GPUs, 4 per host: 3 hosts
+    assert notebook.gpus_demand == 10 and notebook.result.cluster.hosts_for_capacity == 3
+    assert e.totals.gpus == notebook.gpus + hgx.gpus
+    assert e.totals.hosts == notebook.hosts + hgx.hosts + mgmt.hosts
+
+
+def test_the_management_domain_has_its_published_minimum(catalog):
+    """VCF management domain: at least 4 hosts with one availability zone; more when stated."""
+    doc = acme()
+    assert (
+        size_estate(design_from_dict(doc), catalog).clusters[2].hosts == 4 == (MANAGEMENT_MIN_HOSTS)
+    )
+    doc["clusters"][1]["hosts"] = 2  # below the minimum: raised to it
+    assert size_estate(design_from_dict(doc), catalog).clusters[2].hosts == 4
+    doc["clusters"][1]["hosts"] = 6  # above: as stated
+    assert size_estate(design_from_dict(doc), catalog).clusters[2].hosts == 6
+
+
+def test_a_vcf_design_without_a_management_domain_says_so(catalog):
+    doc = acme()
+    doc["clusters"].pop()
+    codes = [w.code for w in size_estate(design_from_dict(doc), catalog).warnings]
+    assert "no-management-domain" in codes
+    codes = [w.code for w in size_estate(design_from_dict(acme()), catalog).warnings]
+    assert "no-management-domain" not in codes
+
+
+def test_unpinned_groups_run_where_they_take_the_least_gpu_power(catalog):
+    """Notebooks: 10 L40S x 350 W = 3.5 kW against 80 / 16 = 5 per H100, 6 x 700 W = 4.2 kW,
+    so the L40S cluster; the 70B chat service takes fewer watts on H100s."""
+    e = size_estate(design_from_dict(acme(pinned=False)), catalog)
+    where = {p.workload: p for p in e.placements}
+    nb = where["Data scientists' notebooks"]
+    assert nb.cluster == "Notebook cluster" and nb.chosen_by_engine
+    assert "3.50 kW" in nb.reason and "4.20 kW" in nb.reason
+    assert where["Llama 3.3 70B chat service"].cluster == "HGX cluster"
+    assert any("'Data scientists' notebooks' runs on" in d.text for d in e.decisions)
+
+
+def test_a_pin_to_a_cluster_that_is_not_a_gpu_cluster_is_refused():
+    doc = acme()
+    doc["workloads"][0]["cluster"] = "Management domain"
+    with pytest.raises(DesignError, match="'Management domain' is not a GPU cluster"):
+        design_from_dict(doc)
+
+
+def test_a_refusal_names_the_group_as_the_design_numbers_it(catalog):
+    """The HGX cluster sizes groups 1 and 2 of the design as its 0 and 1; a refusal there must
+    point at the design's workloads[2], not the cluster's workloads[1]."""
+    doc = acme()
+    doc["workloads"][2]["model"] = {"preset": "no-such-model"}
+    with pytest.raises(DesignError) as err:
+        size_estate(design_from_dict(doc), catalog)
+    text = str(err.value)
+    assert "cluster 'HGX cluster'" in text and "workloads[2]" in text
+
+
+def test_the_bill_of_materials_matches_each_clusters_counts(catalog):
+    e = size_estate(design_from_dict(acme()), catalog)
+    lines = e.bom.lines
+
+    def qty(cluster, category, item=None):
+        return sum(
+            ln.quantity for ln in lines
+            if ln.cluster == cluster and ln.category is category
+            and (item is None or ln.item == item)
+        )  # fmt: skip
+
+    for c in e.clusters:
+        if c.result is None:
+            assert qty(c.name, BomCategory.SERVER) == c.hosts
+            continue
+        t = c.result.topology.totals
+        assert qty(c.name, BomCategory.SERVER) == t.hosts == c.hosts
+        assert qty(c.name, BomCategory.GPU) == t.gpu_boards
+        for nic, n in t.nics.items():
+            assert qty(c.name, BomCategory.NIC, f"nic:{nic}") == n
+    # network items belong to no single cluster, and match the shared networks' counts
+    switches = sum(x.count for p in e.network for x in p.tiers)
+    assert sum(ln.quantity for ln in lines if ln.category is BomCategory.SWITCH) == switches
+    assert all(ln.cluster is None for ln in lines if ln.category is BomCategory.SWITCH)
+    assert all(ln.cluster for ln in lines if ln.category is BomCategory.SERVER)
+
+
+def test_a_shared_network_is_sized_once_for_all_its_ports(catalog):
+    """Two clusters on one 100 GbE service network: the leaves are sized for the sum of their
+    ports, not twice (once per cluster)."""
+    e = size_estate(design_from_dict(acme()), catalog)
+    (service,) = [p for p in e.network if p.name.startswith("service")]
+    per_cluster = [
+        p.host_ports
+        for c in e.clusters
+        if c.result is not None
+        for p in c.result.topology.fabric.planes
+        if p.name == "service"
+    ]
+    mgmt_ports = e.clusters[2].hosts * 2  # two service ports per host without GPUs
+    assert service.host_ports == sum(per_cluster) + mgmt_ports
+    once = size_plane("x", service.host_ports, 100, SwitchKind.ETHERNET, True, 1.0, catalog,
+                      Recorder(), "100 GbE", "none")  # fmt: skip
+    assert [t.count for t in service.tiers] == [t.count for t in once.tiers]
+    oob = next(p for p in e.network if p.name == "oob")
+    assert oob.host_ports == e.totals.hosts
+
+
+def test_per_core_licences_cover_the_hosts_without_gpus(catalog):
+    """VCF is licensed per core on every host: the management hosts' line counts
+    hosts x sockets x max(cores, 16) of their processor."""
+    e = size_estate(design_from_dict(acme()), catalog)
+    mgmt = e.clusters[2]
+    server = catalog.servers[mgmt.server]
+    cores = server.cpu_options[0].cores
+    (line,) = [ln for ln in e.bom.lines if ln.cluster == mgmt.name and ln.unit == "core licence"]
+    assert line.quantity == mgmt.hosts * server.sockets * max(cores, 16)
+
+
+def test_the_split_against_one_hgx_cluster_for_the_same_demand(catalog):
+    """The same three groups on one HGX H100 cluster: 16 GPUs of demand in 2 hosts plus one for
+    N+1 = 24 GPUs. Split, each cluster keeps its own N+1 host, so the split holds more reserve
+    GPUs for this demand (4 + 8 against 8): the comparison the options view is for."""
+    one = copy.deepcopy(acme(pinned=False))
+    one["hardware"], one["cluster_name"] = H100, "HGX cluster"
+    one["clusters"] = [one["clusters"][1]]
+    single = size_estate(design_from_dict(one), catalog)
+    split = size_estate(design_from_dict(acme()), catalog)
+    assert single.clusters[0].gpus == 24
+    reserve = sum(c.result.cluster.gpus_total - c.result.cluster.hosts_for_capacity
+                  * c.result.cluster.gpus_per_host for c in split.clusters if c.result)  # fmt: skip
+    assert reserve == 4 + 8
+    assert split.totals.gpus_idle > single.totals.gpus_idle

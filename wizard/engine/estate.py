@@ -1,0 +1,491 @@
+"""Sizing a design of several clusters: where each workload group runs, each GPU cluster sized
+on its own (vSphere HA works per cluster), the clusters without GPUs, the networks they share
+sized once, and one bill of materials with the cluster named on every line."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from wizard.engine import bom as bom_
+from wizard.engine.compat import check_design
+from wizard.engine.expr import Formula
+from wizard.engine.fabric import FABRIC_LABEL, oob_plane, size_plane
+from wizard.engine.record import Recorder
+from wizard.engine.size import size
+from wizard.errors import DesignError
+from wizard.model import buildout as bo
+from wizard.model.catalog import Catalog, LicenceUnit, SwitchKind
+from wizard.model.design import (
+    FABRIC_GBPS,
+    ClusterRole,
+    ClusterSpec,
+    Design,
+    HaPolicy,
+    Hardware,
+    WorkloadGroup,
+    is_infiniband,
+)
+from wizard.model.estate import Estate, EstateCluster, EstateTotals, Placement
+from wizard.model.result import Result, Severity
+from wizard.numbers import count
+
+MANAGEMENT_MIN_HOSTS = 4
+MANAGEMENT_SOURCE = (
+    "VMware Cloud Foundation Design Guide, management domain: at least 4 ESXi hosts in its "
+    "default cluster with one availability zone (8 with two), so that vSAN keeps n+1 while a "
+    "host is in maintenance (VCF 4.4 'Number of Hosts in the Default Management Cluster'; VCF "
+    "5.2 requirement VCF-VSAN-REQD-CFG-002)"
+)
+# Hosts without GPUs join the service network like the GPU hosts' service ports: management,
+# vMotion and storage over two ports split across a pair of leaves, plus the BMC port.
+CPU_HOST_SERVICE_PORTS = 2
+PLACEMENT_SOURCE = (
+    "Placement rule: a group not pinned to a cluster runs where it meets its targets with the "
+    "least GPU power (GPUs it takes after packing x GPU board power), the first cluster listed "
+    "on a tie"
+)
+
+
+@dataclass(frozen=True)
+class _GpuSpec:
+    name: str
+    hardware: Hardware
+    ha: HaPolicy
+
+
+def size_estate(design: Design, catalog: Catalog) -> Estate:
+    """Size every cluster of ``design``. A design of one cluster sizes exactly as ``size()``."""
+    rec = Recorder()
+    _check(design, catalog)
+    specs = [_GpuSpec(design.cluster_name, design.hardware, design.ha)] + [
+        _GpuSpec(c.name, c.hardware, c.ha)
+        for c in design.clusters
+        if c.role is ClusterRole.GPU and c.hardware is not None
+    ]
+    placements = _place(design, catalog, specs, rec)
+    where = {p.workload: p.cluster for p in placements}
+    clusters: list[EstateCluster] = []
+    for spec in specs:
+        groups = [(i, g) for i, g in enumerate(design.workloads) if where[g.name] == spec.name]
+        if not groups and len(specs) > 1:
+            rec.warn(
+                "cluster-without-workloads",
+                f"No workload group runs on '{spec.name}', so it is not built; pin a group to "
+                "it or remove it",
+            )
+            continue
+        result = _size_cluster(design, catalog, spec, groups)
+        clusters.append(_gpu_cluster(spec, result, catalog, [g.name for _, g in groups]))
+    for c in design.clusters:
+        if c.role is not ClusterRole.GPU:
+            clusters.append(_cpu_cluster(design, catalog, c, rec))
+    _management_check(design, rec)
+    network = _shared_network(design, catalog, specs, clusters, rec)
+    bill = _bom(design, catalog, clusters, network, rec)
+    net_w = sum(t.power_w * t.count for p in network for t in p.tiers)
+    net_units = sum(t.rack_units * t.count for p in network for t in p.tiers)
+    network_racks = math.ceil(net_units / design.assumptions.rack_units) if net_units else 0
+    hosts_kw = sum(c.hosts_kw for c in clusters)
+    totals = EstateTotals(
+        hosts=sum(c.hosts for c in clusters),
+        gpus=sum(c.gpus for c in clusters),
+        gpus_demand=sum(c.gpus_demand for c in clusters),
+        gpus_idle=sum(c.gpus_idle for c in clusters),
+        hosts_kw=hosts_kw,
+        network_kw=net_w / 1000,
+        total_kw=hosts_kw + net_w / 1000,
+        host_racks=sum(c.host_racks for c in clusters),
+        network_racks=network_racks,
+    )
+    return Estate(
+        clusters=clusters,
+        placements=placements,
+        network=network,
+        bom=bill,
+        totals=totals,
+        calculations=rec.calculations,
+        warnings=rec.warnings,
+        decisions=rec.decisions,
+    )
+
+
+# ----------------------------------------------------------------------------------- checks
+
+
+def _check(design: Design, catalog: Catalog) -> None:
+    problems = []
+    for i, c in enumerate(design.clusters):
+        if c.server is not None and c.server not in catalog.servers:
+            known = ", ".join(sorted(catalog.servers))
+            problems.append(f"clusters[{i}].server: unknown server '{c.server}' (known: {known})")
+        if c.hardware is not None:
+            view = design.model_copy(update={"hardware": c.hardware, "ha": c.ha, "clusters": []})
+            problems += [
+                f"clusters[{i}].{p}" for p in map(str, check_design(view, catalog))
+                if p.startswith("hardware.")
+            ]  # fmt: skip
+    if problems:
+        raise DesignError(problems)
+
+
+def _management_check(design: Design, rec: Recorder) -> None:
+    vcf = design.licensing.platform == "vmware-vcf" or design.platform.private_ai_foundation
+    if vcf and not any(c.role is ClusterRole.MANAGEMENT for c in design.clusters):
+        rec.warn(
+            "no-management-domain",
+            "VMware Cloud Foundation runs its vCenter, NSX and operations appliances in a "
+            f"management domain of at least {MANAGEMENT_MIN_HOSTS} hosts, which this design does "
+            "not include; add a management cluster, or say that an existing one is used",
+            Severity.INFO,
+        )
+
+
+# -------------------------------------------------------------------------------- placement
+
+
+def _view(design: Design, spec: _GpuSpec, groups: list[WorkloadGroup]) -> Design:
+    """The design as one cluster: this cluster's hardware, HA policy and groups."""
+    return design.model_copy(
+        update={
+            "hardware": spec.hardware,
+            "ha": spec.ha,
+            "cluster_name": spec.name,
+            "clusters": [],
+            "workloads": [g.model_copy(update={"cluster": None}) for g in groups],
+        }
+    )
+
+
+def _place(
+    design: Design, catalog: Catalog, specs: list[_GpuSpec], rec: Recorder
+) -> list[Placement]:
+    out = []
+    names = [s.name for s in specs]
+    for g in design.workloads:
+        if g.cluster is not None:
+            out.append(Placement(workload=g.name, cluster=g.cluster, chosen_by_engine=False,
+                                 reason="as the design says"))  # fmt: skip
+            continue
+        if len(specs) == 1:
+            out.append(Placement(workload=g.name, cluster=names[0], chosen_by_engine=False,
+                                 reason="the design's only GPU cluster"))  # fmt: skip
+            continue
+        out.append(_best_cluster(design, catalog, specs, g, rec))
+    return out
+
+
+def _best_cluster(
+    design: Design, catalog: Catalog, specs: list[_GpuSpec], g: WorkloadGroup, rec: Recorder
+) -> Placement:
+    tried: list[tuple[bool, float, int, str, str, float, float]] = []
+    refused = []
+    for n, spec in enumerate(specs):
+        try:
+            r = size(_view(design, spec, [g]), catalog)
+        except DesignError as exc:
+            refused.append(f"'{spec.name}': {'; '.join(exc.problems)}")
+            continue
+        (w,) = r.workloads
+        gpu = catalog.gpus[spec.hardware.gpu]
+        met = _targets_met(r)
+        kw = w.sharing.gpus_allocated * gpu.tdp_w / 1000
+        text = f"{w.sharing.gpus_allocated:,.2f} {gpu.name} ({kw:,.2f} kW of GPU power)" + (
+            "" if met else ", missing its targets"
+        )
+        tried.append((not met, kw, n, spec.name, text, w.sharing.gpus_allocated, gpu.tdp_w))
+    if not tried:
+        raise DesignError(
+            f"workload group '{g.name}': no GPU cluster of the design can run it ("
+            + "; ".join(refused)
+            + ")"
+        )
+    best = min(tried)
+    others = [f"{t[4]} on '{t[3]}'" for t in tried if t is not best]
+    reason = (
+        f"it takes {best[4]} there"
+        + (f", against {', '.join(others)}" if others else "")
+        + (f"; not possible on {', '.join(refused)}" if refused else "")
+    )
+    rec.expr(
+        f"placement.{g.name}.gpu_kw", Formula("gpus_allocated * gpu_w / 1000"),
+        {"gpus_allocated": best[5], "gpu_w": best[6]}, "kW", PLACEMENT_SOURCE,
+    )  # fmt: skip
+    rec.decide(f"'{g.name}' runs on '{best[3]}'.", reason[0].upper() + reason[1:] + ".")
+    return Placement(workload=g.name, cluster=best[3], chosen_by_engine=True, reason=reason)
+
+
+def _targets_met(r: Result) -> bool:
+    for w in r.workloads:
+        if w.serving is not None and not all(t.met for t in w.serving.targets):
+            return False
+    return not any(x.code == "target-time-missed" for x in r.warnings)
+
+
+# ---------------------------------------------------------------------------------- clusters
+
+_INDEX = re.compile(r"workloads\[(\d+)\]")
+
+
+def _size_cluster(
+    design: Design, catalog: Catalog, spec: _GpuSpec, groups: list[tuple[int, WorkloadGroup]]
+) -> Result:
+    try:
+        return size(_view(design, spec, [g for _, g in groups]), catalog)
+    except DesignError as exc:
+        # field paths name the design's own groups, not the cluster's
+        back = [i for i, _ in groups]
+        raise DesignError(
+            f"cluster '{spec.name}': "
+            + _INDEX.sub(lambda m: f"workloads[{back[int(m.group(1))]}]", p)
+            for p in exc.problems
+        ) from exc
+
+
+def _gpu_cluster(
+    spec: _GpuSpec, r: Result, catalog: Catalog, workloads: list[str]
+) -> EstateCluster:
+    server = catalog.servers[r.server]
+    c = r.cluster
+    return EstateCluster(
+        name=spec.name,
+        role=ClusterRole.GPU,
+        server=server.id,
+        server_name=f"{server.vendor} {server.model}",
+        hosts=c.hosts_total,
+        gpus=c.gpus_total,
+        gpus_demand=c.gpus_demand,
+        gpus_idle=c.gpus_total - c.gpus_demand,
+        host_w=r.power.host_w,
+        hosts_kw=r.power.hosts_w / 1000,
+        host_racks=r.racks.host_racks,
+        workloads=workloads,
+        reason=f"{count(c.hosts_for_capacity, 'host')} for the demand, "
+        f"{c.hosts_for_ha} for HA and {c.hosts_for_maintenance} for maintenance",
+        result=r,
+    )
+
+
+def _cpu_cluster(
+    design: Design, catalog: Catalog, spec: ClusterSpec, rec: Recorder
+) -> EstateCluster:
+    assert spec.server is not None
+    server = catalog.servers[spec.server]
+    key = f"clusters.{spec.name}"
+    if spec.role is ClusterRole.MANAGEMENT:
+        hosts = int(
+            rec.expr(
+                f"{key}.hosts", Formula("max(stated, minimum)"),
+                {"stated": spec.hosts or 0, "minimum": MANAGEMENT_MIN_HOSTS}, "hosts",
+                MANAGEMENT_SOURCE,
+            )
+        )  # fmt: skip
+        reason = (
+            f"the management domain's minimum of {MANAGEMENT_MIN_HOSTS} hosts"
+            if hosts == MANAGEMENT_MIN_HOSTS and (spec.hosts or 0) <= MANAGEMENT_MIN_HOSTS
+            else "as the design says, above the management domain's minimum of "
+            f"{MANAGEMENT_MIN_HOSTS}"
+        )
+    else:
+        assert spec.hosts is not None
+        hosts = spec.hosts
+        reason = "as the design says"
+    host_w = rec.expr(
+        f"{key}.host_w", Formula("baseline_w"), {"baseline_w": server.baseline_power_w}, "W",
+        f"catalog servers/{server.id}: platform baseline at load (CPUs, memory, fans, drives); "
+        "no GPUs fitted",
+    )  # fmt: skip
+    a = design.assumptions
+    per_rack = max(
+        min(a.rack_units // server.rack_units, int(a.max_rack_power_kw * 1000 // host_w)), 1
+    )
+    racks = rec.expr(
+        f"{key}.racks", Formula("ceil(hosts / hosts_per_rack)"),
+        {"hosts": hosts, "hosts_per_rack": per_rack}, "racks",
+        "Hosts per rack: the fewer of rack units over server height and the rack power limit "
+        "over host power",
+    )  # fmt: skip
+    return EstateCluster(
+        name=spec.name,
+        role=spec.role,
+        server=server.id,
+        server_name=f"{server.vendor} {server.model}",
+        hosts=hosts,
+        gpus=0,
+        gpus_demand=0,
+        gpus_idle=0,
+        host_w=host_w,
+        hosts_kw=hosts * host_w / 1000,
+        host_racks=int(racks),
+        workloads=[],
+        reason=reason,
+    )
+
+
+# ----------------------------------------------------------------------------------- network
+
+
+def _shared_network(
+    design: Design,
+    catalog: Catalog,
+    specs: list[_GpuSpec],
+    clusters: list[EstateCluster],
+    rec: Recorder,
+) -> list[bo.Plane]:
+    """Each network once for all the clusters on it: the GPU fabric per fabric kind, the service
+    network and the out-of-band ports, from the host ports every cluster brings."""
+    by_name = {s.name: s for s in specs}
+    ports: dict[tuple[str, str, bool], int] = {}
+    fabric_of: dict[tuple[str, str, bool], str] = {}
+    oob = 0
+    for c in clusters:
+        oob += c.hosts
+        if c.result is None:
+            hw = design.hardware
+            k = ("service", hw.service_fabric.value, True)
+            ports[k] = ports.get(k, 0) + c.hosts * CPU_HOST_SERVICE_PORTS
+            fabric_of[k] = hw.service_fabric.value
+            continue
+        for p in c.result.topology.fabric.planes:
+            if p.name == "oob":
+                continue
+            hw = by_name[c.name].hardware
+            fab = hw.fabric if p.name == "compute" else hw.service_fabric
+            k = (p.name, fab.value, p.redundant)
+            ports[k] = ports.get(k, 0) + p.host_ports
+            fabric_of[k] = fab.value
+    planes = []
+    oversub = design.assumptions.fabric_oversubscription
+    for (name, fab_value, redundant), n in sorted(ports.items()):
+        fab = next(f for f in FABRIC_GBPS if f.value == fab_value)
+        planes.append(
+            size_plane(
+                f"{name}.{fab_value}", n, FABRIC_GBPS[fab],
+                SwitchKind.INFINIBAND if is_infiniband(fab) else SwitchKind.ETHERNET,
+                redundant, oversub, catalog, rec, FABRIC_LABEL[fab],
+                "infiniband" if is_infiniband(fab) else "none",
+            )
+        )  # fmt: skip
+    planes.append(oob_plane(oob))
+    return planes
+
+
+# --------------------------------------------------------------------------------------- BOM
+
+_NETWORK = {bo.BomCategory.SWITCH, bo.BomCategory.CABLE, bo.BomCategory.TRANSCEIVER}
+
+
+def _bom(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    rec: Recorder,
+) -> bo.Bom:
+    lines: list[bo.BomLine] = []
+    for c in clusters:
+        if c.result is not None:
+            lines += [
+                ln.model_copy(update={"cluster": c.name})
+                for ln in c.result.bom.lines
+                if ln.category not in _NETWORK
+            ]
+        else:
+            lines += _cpu_lines(design, catalog, c, rec)
+    lines += _network_lines(catalog, network)
+    return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+
+
+def _cpu_lines(
+    design: Design, catalog: Catalog, c: EstateCluster, rec: Recorder
+) -> list[bo.BomLine]:
+    server = catalog.servers[c.server]
+    spec = next(s for s in design.clusters if s.name == c.name)
+    cpu = server.cpu_option(spec.cpu)
+    processors = f"{cpu.name} ({cpu.cores} cores)" if cpu else server.cpu_family
+    role = "management domain" if c.role is ClusterRole.MANAGEMENT else "compute cluster"
+    out = [
+        bo.BomLine(
+            category=bo.BomCategory.SERVER,
+            item=f"server:{server.id}",
+            part_number="",
+            description=f"{server.vendor} {server.model}, {server.sockets} x {processors}, "
+            f"{server.rack_units}U, for the {role}, without GPUs (configure-to-order: memory, "
+            "drives and network ports per vendor quote)",
+            quantity=c.hosts,
+            unit="each",
+            source=f"catalog servers/{server.id}",
+            cluster=c.name,
+        )
+    ]
+    lic = design.licensing.platform
+    if lic is not None and catalog.licences[lic].unit is LicenceUnit.PER_CORE:
+        x = catalog.licences[lic]
+        view = design.model_copy(
+            update={"hardware": design.hardware.model_copy(update={"cpu": spec.cpu})}
+        )
+        totals = bo.TopologyTotals(
+            hosts=c.hosts, sockets=c.hosts * server.sockets, gpus=0, gpu_boards=0, nics={},
+            nvlink_bridges=0, pcie_switches=0, switches={}, cables={}, transceivers={},
+        )  # fmt: skip
+        qty = bom_.core_licences(
+            f"clusters.{c.name}.platform_core_licences", view, server, x, totals, rec
+        )
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.LICENCE,
+                item=f"licence:{x.id}",
+                part_number=x.part_number,
+                description=f"{bom_.licence_name(x)} for the {role} ({bom_.unit_words(x)}, "
+                f"minimum {x.min_units}; {x.term})",
+                quantity=qty,
+                unit="core licence",
+                source=x.source,
+                cluster=c.name,
+            )
+        )
+    return out
+
+
+def _network_lines(catalog: Catalog, network: list[bo.Plane]) -> list[bo.BomLine]:
+    switches: dict[str, int] = {}
+    cables: dict[str, tuple[int, bo.CableRun]] = {}
+    optics: dict[str, tuple[int, float]] = {}
+    for p in network:
+        for t in p.tiers:
+            switches[t.switch] = switches.get(t.switch, 0) + t.count
+        for cr in p.cables:
+            n, _ = cables.get(cr.key, (0, cr))
+            cables[cr.key] = (n + cr.count, cr)
+            if cr.transceivers:
+                m, _ = optics.get(cr.key, (0, cr.speed_gbps))
+                optics[cr.key] = (m + cr.transceivers, cr.speed_gbps)
+    out = []
+    for sw_id, qty in sorted(switches.items()):
+        sw = catalog.switches[sw_id]
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.SWITCH, item=f"switch:{sw.id}", part_number=sw.part_number,
+                description=f"{sw.vendor} {sw.model}, {sw.ports} x {sw.port_speed_gbps:g} Gb/s, "
+                f"{sw.rack_units}U", quantity=qty, unit="each",
+                source=f"catalog switches/{sw.id}; one network for all clusters",
+            )
+        )  # fmt: skip
+    for key, (qty, cr) in sorted(cables.items()):
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.CABLE, item=f"cable:{key}", part_number="",
+                description=cr.description, quantity=qty, unit="each",
+                source="fabric sizing over all clusters",
+            )
+        )  # fmt: skip
+    for key, (qty, speed) in sorted(optics.items()):
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.TRANSCEIVER, item=f"transceiver:{key}", part_number="",
+                description=f"{speed:g} Gb/s optical transceiver (leaf-spine)", quantity=qty,
+                unit="each", source="fabric sizing: one module at each end of a leaf-spine link",
+            )
+        )  # fmt: skip
+    return out

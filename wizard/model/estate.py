@@ -1,0 +1,63 @@
+"""The Estate: a design of several clusters sized together. Each GPU cluster keeps its full
+Result; the Estate adds where each workload group runs and why, the clusters without GPUs (the
+management domain, compute clusters), the networks they share (switches counted once), one bill
+of materials with the cluster named on every line, and the totals."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from wizard.model.buildout import Bom, Plane
+from wizard.model.design import ClusterRole
+from wizard.model.result import Calculation, Decision, Out, Result, Warning_
+
+
+class Placement(Out):
+    workload: str
+    cluster: str
+    chosen_by_engine: bool
+    reason: str
+
+
+class EstateCluster(Out):
+    name: str
+    role: ClusterRole
+    server: str = Field(description="Catalog server id")
+    server_name: str
+    hosts: int
+    gpus: int
+    gpus_demand: int = Field(description="GPUs the workloads take after packing")
+    gpus_idle: int = Field(
+        description="GPUs installed beyond what the workloads take (HA and maintenance "
+        "reserve, and the rest of a partly filled host)"
+    )
+    host_w: float = Field(description="Planning power of one host")
+    hosts_kw: float
+    host_racks: int
+    workloads: list[str]
+    reason: str = Field(description="How the host count follows")
+    result: Result | None = Field(default=None, description="The full sizing of a GPU cluster")
+
+
+class EstateTotals(Out):
+    hosts: int
+    gpus: int
+    gpus_demand: int
+    gpus_idle: int
+    hosts_kw: float
+    network_kw: float
+    total_kw: float
+    host_racks: int
+    network_racks: int
+
+
+class Estate(Out):
+    schema_version: int = 1
+    clusters: list[EstateCluster]
+    placements: list[Placement]
+    network: list[Plane] = Field(description="Networks the clusters share, sized once")
+    bom: Bom
+    totals: EstateTotals
+    calculations: list[Calculation]
+    warnings: list[Warning_]
+    decisions: list[Decision]
