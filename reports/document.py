@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from io import BytesIO
@@ -22,6 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    Flowable,
     Frame,
     NextPageTemplate,
     PageBreak,
@@ -183,7 +184,7 @@ def _draw_clipped(canv: Canvas, x: float, y: float, text: str, width: float) -> 
     draw_string(canv, x, y, shown, SANS, size)
 
 
-def _cover(story: Story, options: ReportOptions, date: dt.date) -> list:
+def _cover(story: Story, options: ReportOptions, date: dt.date, design_line: str) -> list:
     s = story.s
     data = story.data
     project = data.design.project
@@ -205,17 +206,12 @@ def _cover(story: Story, options: ReportOptions, date: dt.date) -> list:
         ),
         Spacer(1, 10 * mm),
     ]
-    r = data.result
     rows = [
         ("Customer", project.customer or MISSING),
         ("Project", project.project_name or MISSING),
         ("Architect", project.architect or MISSING),
         ("Date", date.isoformat()),
-        (
-            "Design",
-            f"{r.cluster.hosts_total} × {data.server.vendor} {data.server.model}, "
-            f"{r.cluster.gpus_total} × {data.gpu.name}",
-        ),
+        ("Design", design_line),
     ]
     flow.append(story.pairs(rows, 0.22))
     if project.notes:
@@ -226,7 +222,22 @@ def _cover(story: Story, options: ReportOptions, date: dt.date) -> list:
 def build_pdf(data: ReportData, options: ReportOptions | None = None) -> bytes:
     """The whole proposal as PDF bytes. Notices (e.g. an unusable logo) land in
     ``options.notices``; nothing here raises for a valid Result."""
-    options = options or ReportOptions()
+    r = data.result
+    line = (
+        f"{r.cluster.hosts_total} × {data.server.vendor} {data.server.model}, "
+        f"{r.cluster.gpus_total} × {data.gpu.name}"
+    )
+    return render(data, options or ReportOptions(), sections.build_all, line)
+
+
+def render(
+    data: ReportData,
+    options: ReportOptions,
+    body: Callable[[Story], list[Flowable]],
+    design_line: str,
+) -> bytes:
+    """Cover, contents and ``body`` laid out as the proposal; ``data`` gives the cover, the
+    running header and the document's metadata."""
     register_fonts()
     pagesize = PAGE_SIZES[options.page_size]
     date = options.date or data.design.project.date or dt.date.today()
@@ -237,7 +248,7 @@ def build_pdf(data: ReportData, options: ReportOptions | None = None) -> bytes:
     def story_for_pass() -> list:
         del options.notices[notices_before:]
         story = Story(data, styles, width)
-        flow = _cover(story, options, date)
+        flow = _cover(story, options, date, design_line)
         flow += [NextPageTemplate("body"), PageBreak()]
         toc = TableOfContents(
             levelStyles=[styles.toc1, styles.toc2],
@@ -252,7 +263,7 @@ def build_pdf(data: ReportData, options: ReportOptions | None = None) -> bytes:
             ),
         )
         flow += [Text("Contents", styles.h1), toc, PageBreak()]
-        flow += sections.build_all(story)
+        flow += body(story)
         return flow
 
     buffer = BytesIO()

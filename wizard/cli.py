@@ -180,7 +180,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         logo_base=Path(args.design).resolve().parent,
         named_logos=named,
     )
-    pdf = build_pdf(build_data(design, catalog), options)
+    if design.is_single_cluster():
+        pdf = build_pdf(build_data(design, catalog), options)
+    else:
+        from reports.estate import build_estate_pdf
+
+        pdf = build_estate_pdf(design, catalog, _estate(args, design, catalog), options)
     for notice in options.notices:
         _err(f"note: {notice}")
     _write_bytes(args.output, pdf)

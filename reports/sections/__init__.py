@@ -55,10 +55,16 @@ SECTIONS: list[Section] = [
 def build_all(story: Story) -> list[Flowable]:
     """Every section with data, numbered in order. The appendix comes last because it lists the
     sources the other sections cited."""
+    return build_sections(story, SECTIONS)
+
+
+def build_sections(story: Story, sections: list[Section], prefix: str = "") -> list[Flowable]:
+    """``sections`` with data, numbered on from the story's count; ``prefix`` goes before each
+    title (a cluster's name, say), the first letter of the title then kept as written."""
     out: list[Flowable] = []
-    for section in SECTIONS:
+    for section in sections:
         saved = (story.section, story.subsection)
-        heading = story.h1(section.title)
+        heading = story.h1(prefix + section.title)
         body = section.build(story)
         if body is None:
             story.section, story.subsection = saved

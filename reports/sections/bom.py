@@ -7,6 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
+from wizard.model.buildout import Bom
 from wizard.numbers import MISSING, num
 
 
@@ -15,12 +16,18 @@ def _money(value: float | None) -> str:
 
 
 def build(st: Story) -> list[Flowable] | None:
-    bom = getattr(st.data.result, "bom", None)
-    if bom is None:
-        return None
+    return table(st, st.data.result.bom) + calculations.block(st, "bom.")
+
+
+def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
+    """The lines, priced where the price list has prices; with ``cluster_column``, the cluster
+    each line is for ("shared" for the network the clusters share)."""
     priced = bom.total is not None
     header = ["Category", "Part number", "Description", "Qty", "Unit"]
     widths = [1, 1.5, 3.6, 0.6, 1]
+    if cluster_column:
+        header.insert(0, "Cluster")
+        widths.insert(0, 1.2)
     if priced:
         header += [f"Unit price ({bom.currency})", f"Total ({bom.currency})"]
         widths += [1.1, 1.1]
@@ -30,11 +37,14 @@ def build(st: Story) -> list[Flowable] | None:
     for line in bom.lines:
         row = [line.category.value, line.part_number or MISSING, line.description, num(line.quantity),
                line.unit]  # fmt: skip
+        if cluster_column:
+            row.insert(0, line.cluster or "shared")
         if priced:
             row += [_money(line.unit_price), _money(line.total_price)]
         row.append(st.cite(line.source))
         rows.append(row)
-    right = (3, 5, 6) if priced else (3,)
+    shift = 1 if cluster_column else 0
+    right = tuple(c + shift for c in ((3, 5, 6) if priced else (3,)))
     flow: list[Flowable] = [st.table(rows, widths, right=right)]
     if priced:
         totals = [(k, _money(v)) for k, v in bom.totals_by_category.items()]
@@ -44,5 +54,4 @@ def build(st: Story) -> list[Flowable] | None:
         flow.append(
             st.p("Not in the price list, so not in the totals: " + ", ".join(bom.unpriced_items))
         )
-    flow += calculations.block(st, "bom.")
     return flow

@@ -49,12 +49,25 @@ def test_the_bill_of_materials_names_each_lines_cluster(tmp_path):
     assert {r[0] for r in rows[1:] if r[1] == "switch"} == {"shared"}
 
 
-def test_the_report_refuses_plainly_rather_than_drawing_one_cluster(tmp_path):
-    proc = run_cli("report", _file(tmp_path), "-o", str(tmp_path / "r.pdf"))
+def test_the_proposal_covers_every_cluster(tmp_path):
+    from pypdf import PdfReader
+
+    out = tmp_path / "r.pdf"
+    proc = run_cli("report", _file(tmp_path), "-o", str(out), "--date", "2026-11-23")
+    assert proc.returncode == 0, proc.stderr
+    text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
+    assert "The clusters at a glance" in text
+    for cluster in ("Notebook cluster: sizing per workload", "HGX cluster: sizing per workload"):
+        assert cluster in text
+    assert "Networks shared by the clusters" in text
+    assert "3 clusters: 11 hosts, 40 GPUs, 46.7 kW" in text  # the cover
+
+
+def test_mig_config_refuses_plainly_rather_than_exporting_one_cluster(tmp_path):
+    proc = run_cli("mig-config", _file(tmp_path))
     assert proc.returncode != 0
     assert "this design has 3 clusters" in proc.stderr
     assert "Traceback" not in proc.stderr
-    assert not (tmp_path / "r.pdf").exists()
 
 
 def test_validate_checks_every_cluster(tmp_path):

@@ -59,11 +59,7 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
     """Size every cluster of ``design``. A design of one cluster sizes exactly as ``size()``."""
     rec = Recorder()
     _check(design, catalog)
-    specs = [_GpuSpec(design.cluster_name, design.hardware, design.ha)] + [
-        _GpuSpec(c.name, c.hardware, c.ha)
-        for c in design.clusters
-        if c.role is ClusterRole.GPU and c.hardware is not None
-    ]
+    specs = _gpu_specs(design)
     placements = _place(design, catalog, specs, rec)
     where = {p.workload: p.cluster for p in placements}
     clusters: list[EstateCluster] = []
@@ -156,6 +152,22 @@ def _view(design: Design, spec: _GpuSpec, groups: list[WorkloadGroup]) -> Design
             "workloads": [g.model_copy(update={"cluster": None}) for g in groups],
         }
     )
+
+
+def cluster_design(design: Design, estate: Estate, name: str) -> Design:
+    """The design as the GPU cluster ``name`` of ``estate`` sees it: the design its Result was
+    sized from, for readers that show one cluster at a time."""
+    spec = next(s for s in _gpu_specs(design) if s.name == name)
+    where = {p.workload: p.cluster for p in estate.placements}
+    return _view(design, spec, [g for g in design.workloads if where[g.name] == name])
+
+
+def _gpu_specs(design: Design) -> list[_GpuSpec]:
+    return [_GpuSpec(design.cluster_name, design.hardware, design.ha)] + [
+        _GpuSpec(c.name, c.hardware, c.ha)
+        for c in design.clusters
+        if c.role is ClusterRole.GPU and c.hardware is not None
+    ]
 
 
 def _place(

@@ -56,8 +56,9 @@ def _size(design: Design, catalog: Catalog) -> Result:
     if not design.is_single_cluster():
         raise DesignError(
             f"clusters: this design has {len(design.clusters) + 1} clusters; the command line "
-            "sizes it and exports its bill of materials (gpuwizard size, gpuwizard bom), while "
-            "the wizard and the proposal show designs of one cluster"
+            "sizes it, writes its proposal and its bill of materials (gpuwizard size, report, "
+            "bom), while the wizard and the MIG configuration export handle designs of one "
+            "cluster"
         )
     problems = check_design(design, catalog)
     if problems:

@@ -1,0 +1,156 @@
+"""The proposal for a design of several clusters: the clusters at a glance, then each GPU
+cluster's own sections under its name, then what the clusters share (networks, power and space,
+one bill of materials), the placement decisions and the sources."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.data import ReportData
+from reports.document import ReportOptions, render
+from reports.sections import (
+    Section,
+    appendix,
+    build_sections,
+    decisions,
+    ha,
+    requirements,
+    risks,
+    sharing,
+    sizing,
+    software,
+    storage,
+    topology,
+)
+from reports.sections import bom as bom_section
+from reports.story import Story
+from wizard.engine.estate import cluster_design
+from wizard.model.catalog import Catalog
+from wizard.model.design import Design
+from wizard.model.estate import Estate
+from wizard.model.result import Severity
+from wizard.numbers import count, num
+from wizard.present.labels import CLUSTER_ROLE
+
+# A GPU cluster's own sections; networks, power, the bill of materials and the appendix are
+# the estate's, since the clusters share them
+CLUSTER_SECTIONS = [
+    Section("requirements", requirements.build),
+    Section("sizing per workload", sizing.build),
+    Section("sharing modes and GPU layouts", sharing.build),
+    Section("cluster size and high availability", ha.build),
+    Section("host topology", topology.build),
+    Section("storage and data path", storage.build),
+    Section("software stack and platform checklist", software.build),
+    Section("design decisions", decisions.build),
+    Section("risks and warnings", risks.build),
+]
+
+
+def build_estate_pdf(
+    design: Design, catalog: Catalog, estate: Estate, options: ReportOptions | None = None
+) -> bytes:
+    gpu_clusters = [c for c in estate.clusters if c.result is not None]
+    datas = {
+        c.name: ReportData(cluster_design(design, estate, c.name), catalog, c.result)
+        for c in gpu_clusters
+        if c.result is not None
+    }
+    first = datas[gpu_clusters[0].name]
+    # the cover, header and metadata speak of the whole design
+    cover = ReportData(design, catalog, first.result)
+    t = estate.totals
+    line = (
+        f"{count(len(estate.clusters), 'cluster')}: {count(t.hosts, 'host')}, "
+        f"{count(t.gpus, 'GPU')}, {_kw(t.total_kw)} kW"
+    )
+
+    def body(st: Story) -> list[Flowable]:
+        flow: list[Flowable] = []
+        flow += st.h1("The clusters at a glance") + _overview(st, estate)
+        for c in gpu_clusters:
+            st.data = datas[c.name]
+            st.shown_calculations = set()  # each cluster logs its own figures
+            flow += build_sections(st, CLUSTER_SECTIONS, prefix=f"{c.name}: ")
+        st.data = cover
+        flow += st.h1("Networks shared by the clusters") + _network(st, estate)
+        flow += st.h1("Power and space") + _power(st, estate)
+        flow += st.h1("Bill of materials") + _bom(st, estate)
+        if estate.decisions or estate.warnings:
+            flow += st.h1("Where each workload group runs, and notes") + _notes(st, estate)
+        st.data = first
+        app = appendix.build(st)
+        if app:
+            flow += st.h1("Appendix") + app
+        return flow
+
+    return render(cover, options or ReportOptions(), body, line)
+
+
+def _overview(st: Story, e: Estate) -> list[Flowable]:
+    t = e.totals
+    flow: list[Flowable] = [
+        st.p(
+            f"The design has {count(len(e.clusters), 'cluster')} with {count(t.hosts, 'host')} "
+            f"and {count(t.gpus, 'GPU')}, of which the workloads take {num(t.gpus_demand)}; "
+            f"the rest is the high-availability reserve of each GPU cluster and the unused part "
+            f"of partly filled hosts. It draws up to {_kw(t.total_kw)} kW "
+            f"({_kw(t.network_kw)} kW of it the shared network) in "
+            f"{count(t.host_racks + t.network_racks, 'rack')}. vSphere HA works per cluster, so "
+            "each GPU cluster keeps its own reserve."
+        )
+    ]
+    rows: list[list] = [["Cluster", "Role", "Hosts", "GPUs", "GPUs used", "kW", "Runs"]]
+    for c in e.clusters:
+        rows.append(
+            [c.name, CLUSTER_ROLE[c.role], f"{num(c.hosts)} × {c.server_name}", num(c.gpus),
+             num(c.gpus_demand), _kw(c.hosts_kw), ", ".join(c.workloads) or c.reason]
+        )  # fmt: skip
+    rows.append(["Total", "", num(t.hosts), num(t.gpus), num(t.gpus_demand), _kw(t.hosts_kw), ""])
+    flow.append(st.table(rows, [1.5, 1.2, 2.2, 0.7, 0.8, 0.8, 2.4], right=(3, 4, 5)))
+    rows = [["Workload group", "Cluster", "Why"]]
+    rows += [[p.workload, p.cluster, p.reason] for p in e.placements]
+    flow.append(st.table(rows, [2, 1.6, 5]))
+    return flow
+
+
+def _network(st: Story, e: Estate) -> list[Flowable]:
+    flow: list[Flowable] = [
+        st.p(
+            "Each network is sized once for the host ports of every cluster on it, so the "
+            "switches below serve all clusters together."
+        )
+    ]
+    rows: list[list] = [["Network", "Host ports", "Switches", "Cables"]]
+    for p in e.network:
+        kit = ", ".join(f"{x.count} × {x.model} ({x.role})" for x in p.tiers) or p.note
+        cables = ", ".join(f"{c.count} × {c.description}" for c in p.cables)
+        rows.append([p.technology, num(p.host_ports), kit, cables])
+    flow.append(st.table(rows, [1.4, 0.8, 3, 3.4], right=(1,)))
+    return flow
+
+
+def _power(st: Story, e: Estate) -> list[Flowable]:
+    rows: list[list] = [["Cluster", "Hosts", "Per host (W)", "kW", "Host racks"]]
+    for c in e.clusters:
+        rows.append([c.name, num(c.hosts), num(c.host_w), _kw(c.hosts_kw), num(c.host_racks)])
+    t = e.totals
+    rows.append(["Shared network", "", "", _kw(t.network_kw), num(t.network_racks)])
+    rows.append(["Total", num(t.hosts), "", _kw(t.total_kw), num(t.host_racks + t.network_racks)])
+    return [st.table(rows, [2.6, 1, 1.2, 1, 1.2], right=(1, 2, 3, 4))]
+
+
+def _kw(value: float) -> str:
+    return f"{value:,.1f}"
+
+
+def _bom(st: Story, e: Estate) -> list[Flowable]:
+    return bom_section.table(st, e.bom, cluster_column=True)
+
+
+def _notes(st: Story, e: Estate) -> list[Flowable]:
+    flow: list[Flowable] = []
+    flow += st.bullets([f"{d.text} {d.reason}" for d in e.decisions])
+    marks = {Severity.ERROR: "Risk", Severity.WARNING: "Caution", Severity.INFO: "Note"}
+    flow += st.bullets([f"{marks[w.severity]}: {w.message}" for w in e.warnings])
+    return flow
