@@ -50,6 +50,7 @@ format: $(STAMP)
 sample: $(STAMP)
 	$(PY) -m wizard example enterprise -o docs/sample-enterprise.json
 	$(PY) -m wizard report docs/sample-enterprise.json -o docs/sample-enterprise.pdf --date 2026-11-02
+	$(PY) -m wizard report docs/acme-two-clusters.json -o docs/sample-acme-two-clusters.pdf --date 2026-11-23
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

@@ -221,3 +221,17 @@ def test_the_split_against_one_hgx_cluster_for_the_same_demand(catalog):
                   * c.result.cluster.gpus_per_host for c in split.clusters if c.result)  # fmt: skip
     assert reserve == 4 + 8
     assert split.totals.gpus_idle > single.totals.gpus_idle
+
+
+def test_the_documented_sample_is_this_design():
+    """docs/acme-two-clusters.json (and its sample proposal) is the design these tests size."""
+    import json
+
+    from tests.conftest import ROOT
+
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    doc.pop("schema_version")
+    doc.pop("project")
+    want = acme()
+    want.pop("project")
+    assert doc == want
