@@ -24,6 +24,7 @@ SUBCOMMANDS = (
     "size",
     "report",
     "bom",
+    "recommend",
     "mig-config",
     "validate",
     "catalog",
@@ -190,6 +191,60 @@ def cmd_report(args: argparse.Namespace) -> int:
         _err(f"note: {notice}")
     _write_bytes(args.output, pdf)
     _err(f"wrote {args.output}")
+    return EXIT_OK
+
+
+HARDWARE_LABELS = {
+    "gpu": "GPU",
+    "server": "Server",
+    "gpus_per_host": "GPUs per host",
+    "nvlink": "NVLink",
+    "fabric": "Network",
+    "rdma": "RDMA",
+    "nic": "NIC",
+    "gpudirect_rdma": "GPUDirect RDMA",
+}
+
+
+def _hardware_value(catalog, hw, key: str) -> str:
+    """A recommended hardware choice by its product name or label, not its catalog id."""
+    from enum import StrEnum
+
+    from wizard.present.labels import label
+
+    v = getattr(hw, key)
+    if key == "gpu":
+        return catalog.gpus[v].name
+    if key == "server":
+        return f"{catalog.servers[v].vendor} {catalog.servers[v].model}"
+    if key == "nic" and v is not None:
+        return f"{catalog.nics[v].vendor} {catalog.nics[v].model}"
+    return label(v) if isinstance(v, StrEnum) else value(v)
+
+
+def cmd_recommend(args: argparse.Namespace) -> int:
+    """ "Recommend for me" headless: the hardware with a reason for each part, or with
+    ``--split`` one cluster against two; ``-o`` writes the recommended design."""
+    from wizard.io import design_to_text
+
+    design, catalog = _checked(args)
+    if args.split:
+        from wizard.recommend_split import recommend_split
+
+        split = recommend_split(design, catalog)
+        _out(split.why)
+        chosen = split.design_two if split.take_two else split.design_one
+    else:
+        from wizard.recommend import recommend
+
+        rec = recommend(design, catalog, keep_gpu=False)
+        for key, why in rec.reasons.items():
+            _out(f"{HARDWARE_LABELS.get(key, key)}: {_hardware_value(catalog, rec.hardware, key)}")
+            _out(f"  {why}")
+        chosen = design.model_copy(update={"hardware": rec.hardware})
+    if args.output:
+        _write_bytes(args.output, design_to_text(chosen).encode("utf-8"))
+        _err(f"wrote {args.output}")
     return EXIT_OK
 
 
@@ -448,6 +503,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="price list (.toml or .csv) in the design's currency; without it, no prices",
     )
     p.set_defaults(func=cmd_bom)
+
+    p = sub.add_parser(
+        "recommend", help="recommend hardware for the design's workloads (Recommend for me)"
+    )
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument(
+        "--split",
+        action="store_true",
+        help="compare one cluster with two (GPU-sharing users apart from multi-GPU jobs)",
+    )
+    p.add_argument("-o", "--output", metavar="OUT.json", help="write the recommended design")
+    p.set_defaults(func=cmd_recommend)
 
     p = sub.add_parser(
         "mig-config", help="write the per-host MIG partition config for nvidia-mig-parted"

@@ -23,6 +23,7 @@ from wizard.model.design import (
     WorkloadKind,
 )
 from wizard.model.result import Result, Severity
+from wizard.present.labels import label
 
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
 
@@ -130,9 +131,9 @@ def recommend_nic(catalog: Catalog, fabric: Fabric, rdma: Rdma) -> tuple[Nic, st
         candidates,
         key=lambda n: (n.port_speed_gbps, not n.gpudirect_rdma, n.kind.value != "nic", n.id),
     )
-    why = f"{best.ports} x {best.port_speed_gbps:g} Gb/s, the slowest catalog NIC that runs {fabric.value}"
+    why = f"{best.ports} x {best.port_speed_gbps:g} Gb/s, the slowest catalog NIC that runs {label(fabric)}"
     if rdma is not Rdma.NONE:
-        why += f" with {rdma.value}"
+        why += f" with {label(rdma)}"
     if best.gpudirect_rdma:
         why += "; supports GPUDirect RDMA"
     return best, why
@@ -199,7 +200,7 @@ def recommend_gpu(design: Design, catalog: Catalog) -> tuple[Gpu, str] | None:
     )
     best = ranked[0]
     c = best.result.cluster
-    modes = ", ".join(sorted(m.value for m in _required_modes(design))) or "any"
+    modes = ", ".join(sorted(label(m) for m in _required_modes(design))) or "any"
     why = (
         f"sized on all {len(scored)} GPUs that suit the sharing modes ({modes}) and fit a catalog "
         f"server: {c.hosts_total} hosts and {c.gpus_total} GPUs at about {best.power_w / 1000:,.1f} kW, "
