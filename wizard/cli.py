@@ -25,6 +25,7 @@ SUBCOMMANDS = (
     "report",
     "bom",
     "recommend",
+    "cost",
     "mig-config",
     "validate",
     "catalog",
@@ -191,6 +192,32 @@ def cmd_report(args: argparse.Namespace) -> int:
         _err(f"note: {notice}")
     _write_bytes(args.output, pdf)
     _err(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def cmd_cost(args: argparse.Namespace) -> int:
+    """The cost of ownership from the user's price list and the design's cost inputs."""
+    from wizard.engine.bom import apply_prices
+    from wizard.engine.cost import Load, cost_of_ownership
+    from wizard.pricing import check_currency, load_prices
+    from wizard.summary import cost_lines
+
+    design, catalog = _checked(args)
+    prices = load_prices(args.prices)
+    check_currency(prices, design.project.currency, args.prices)
+    if design.is_single_cluster():
+        r = _sized(args, design, catalog)
+        bom, load = r.bom, Load(r.cluster.gpus_total, r.power.total_kw, r.workloads)
+    else:
+        e = _estate(args, design, catalog)
+        groups = [w for c in e.clusters if c.result for w in c.result.workloads]
+        bom, load = e.bom, Load(e.totals.gpus, e.totals.total_kw, groups)
+    cost = cost_of_ownership(apply_prices(bom, prices), load, design.costs)
+    if args.json:
+        _out(cost.model_dump_json(indent=2))
+    else:
+        for line in cost_lines(cost, design.costs):
+            _out(line)
     return EXIT_OK
 
 
@@ -503,6 +530,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="price list (.toml or .csv) in the design's currency; without it, no prices",
     )
     p.set_defaults(func=cmd_bom)
+
+    p = sub.add_parser(
+        "cost", help="the cost of ownership, from your price list and the design's cost inputs"
+    )
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("--prices", required=True, metavar="FILE", help="price list (.toml or .csv)")
+    p.add_argument("--json", action="store_true", help="the whole cost result as JSON")
+    p.set_defaults(func=cmd_cost)
 
     p = sub.add_parser(
         "recommend", help="recommend hardware for the design's workloads (Recommend for me)"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from wizard.model.cost import CostResult
+from wizard.model.design import CostInputs
 from wizard.model.estate import Estate
 from wizard.model.result import Result, SizedFrom, TrainingFigures
-from wizard.numbers import MISSING, count
+from wizard.numbers import MISSING, count, pct
 from wizard.numbers import fixed as _num
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
 from wizard.serving_text import serving_rows
@@ -199,4 +201,41 @@ def estate_lines(e: Estate) -> list[str]:
     for c in e.clusters:
         if c.result is not None:
             lines += ["", f"=== {c.name} ===", *summary_lines(c.result)]
+    return lines
+
+
+def cost_lines(c: CostResult, inputs: CostInputs) -> list[str]:
+    """The cost of ownership for the terminal: each part, the total, per GPU-hour and per group."""
+    cur = c.currency
+
+    def money(v: float | None) -> str:
+        return MISSING if v is None else f"{v:>16,.2f}"
+
+    lines = [
+        f"Cost of ownership over {count(c.years, 'year')} ({cur}):",
+        f"  hardware, bought once     {money(c.hardware)}",
+        f"  licences per year         {money(c.subscriptions_per_year)}",
+        f"  power per year            {money(c.power_per_year)}"
+        + (
+            f"   (at PUE {inputs.pue:g}, {pct(inputs.average_load)} of the planning draw)"
+            if c.power_per_year is not None
+            else ""
+        ),
+        f"  support per year          {money(c.support_per_year)}",
+        f"  total                     {money(c.total)}",
+        f"  per GPU-hour              {money(c.cost_per_gpu_hour)}",
+    ]
+    for w in c.workloads:
+        lines.append(
+            f"  {w.workload}: {pct(w.share)} of the cost"
+            + (
+                f", {w.cost_per_million_tokens:,.2f} {cur} per million output tokens at the "
+                "planned load around the clock"
+                if w.cost_per_million_tokens is not None
+                else ""
+            )
+        )
+    if c.unpriced_items:
+        lines.append(f"Not in the price list, so not in the totals: {', '.join(c.unpriced_items)}")
+    lines += [f"Left out: {x}" for x in c.left_out]
     return lines

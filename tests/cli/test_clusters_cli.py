@@ -83,3 +83,18 @@ def test_the_estate_has_a_schema():
     assert proc.returncode == 0, proc.stderr
     schema = json.loads(proc.stdout)
     assert {"clusters", "placements", "network", "bom", "totals"} <= set(schema["properties"])
+
+
+def test_cost_of_a_design_of_several_clusters_from_a_price_list(tmp_path):
+    prices = tmp_path / "p.toml"
+    prices.write_text('currency = "EUR"\n[prices]\n"server:dell-xe9680" = 100000\n')
+    doc = acme()
+    doc["project"]["currency"] = "EUR"
+    doc["costs"] = {"years": 2}
+    proc = run_cli("cost", _file(tmp_path, doc), "--prices", str(prices), "--json")
+    assert proc.returncode == 0, proc.stderr
+    c = json.loads(proc.stdout)
+    # 3 HGX hosts x 100,000, nothing else priced, nothing per year: 300,000 over 2 years
+    assert c["hardware"] == 300_000 and c["total"] == 300_000 and c["years"] == 2
+    assert "server:lenovo-sr675-v3" in c["unpriced_items"]
+    assert len(c["unpriced_items"]) == len(set(c["unpriced_items"]))

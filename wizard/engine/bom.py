@@ -292,7 +292,8 @@ def apply_prices(bom: bo.Bom, prices: PriceList) -> bo.Bom:
         if price is None and ln.part_number:
             price = prices.prices.get(ln.part_number)
         if price is None:
-            missing.append(ln.item)
+            if ln.item not in missing:  # a design of several clusters bills an item per cluster
+                missing.append(ln.item)
             lines.append(ln.model_copy(update={"unit_price": None, "total_price": None}))
             continue
         total = price * ln.quantity

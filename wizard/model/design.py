@@ -669,6 +669,39 @@ class Licensing(Model):
     )
 
 
+# ------------------------------------------------------------------------------------ costs
+
+# Uptime Institute Global Data Center Survey 2024: average annual PUE of the surveyed data
+# centres 1.56, flat since 2020.
+DEFAULT_PUE = 1.56
+
+
+class CostInputs(Model):
+    """What turns the priced bill of materials into a cost of ownership. Prices come only from
+    the user's price list; where no honest default exists, the field is empty and the cost it
+    drives is left out and said to be."""
+
+    years: int = Field(default=3, ge=1, le=15, description="Years of ownership to total.")
+    energy_price: float | None = Field(
+        default=None, ge=0, le=100, allow_inf_nan=False,
+        description="Price of one kWh in the price list's currency; empty leaves power out.",
+    )  # fmt: skip
+    pue: float = Field(
+        default=DEFAULT_PUE, ge=1, le=4, allow_inf_nan=False,
+        description="Power usage effectiveness: facility power over IT power (Uptime Institute "
+        "survey 2024 average: 1.56).",
+    )  # fmt: skip
+    average_load: float = Field(
+        default=1.0, gt=0, le=1, allow_inf_nan=False,
+        description="Average draw as a share of the planning maximum; 1 is the upper bound.",
+    )  # fmt: skip
+    support_share: float | None = Field(
+        default=None, ge=0, le=1, allow_inf_nan=False,
+        description="Hardware support per year as a share of the hardware price; empty leaves "
+        "it out (support is often in the quote).",
+    )  # fmt: skip
+
+
 # ---------------------------------------------------------------------------------- design
 
 
@@ -743,6 +776,7 @@ class Design(Model):
     data: DataPlan = DataPlan()
     platform: PlatformChoice = PlatformChoice()
     licensing: Licensing = Licensing()
+    costs: CostInputs = CostInputs()
 
     @field_validator("workloads")
     @classmethod
