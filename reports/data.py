@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from wizard.model.catalog import Catalog, Gpu, Nic, Server, Storage
 from wizard.model.design import Design
+from wizard.model.prices import PriceList
 from wizard.model.result import Calculation, Result
 
 
@@ -15,6 +16,7 @@ class ReportData:
     design: Design
     catalog: Catalog
     result: Result
+    prices: PriceList | None = None  # the user's price list, for the cost of the options
 
     @property
     def gpu(self) -> Gpu:
@@ -45,8 +47,8 @@ class ReportData:
         return p.project_name or "GPU infrastructure design"
 
 
-def build_data(design: Design, catalog: Catalog) -> ReportData:
+def build_data(design: Design, catalog: Catalog, prices: PriceList | None = None) -> ReportData:
     """Size the design and bundle it with its catalog: the one call a caller needs."""
     from wizard.engine.size import size
 
-    return ReportData(design=design, catalog=catalog, result=size(design, catalog))
+    return ReportData(design=design, catalog=catalog, result=size(design, catalog), prices=prices)

@@ -14,6 +14,7 @@ from reports.sections import (
     build_sections,
     decisions,
     ha,
+    options,
     requirements,
     risks,
     sharing,
@@ -28,6 +29,7 @@ from wizard.engine.estate import cluster_design
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.estate import Estate
+from wizard.model.prices import PriceList
 from wizard.model.result import Severity
 from wizard.numbers import count, num
 from wizard.present.labels import CLUSTER_ROLE
@@ -48,7 +50,11 @@ CLUSTER_SECTIONS = [
 
 
 def build_estate_pdf(
-    design: Design, catalog: Catalog, estate: Estate, options: ReportOptions | None = None
+    design: Design,
+    catalog: Catalog,
+    estate: Estate,
+    report: ReportOptions | None = None,
+    prices: PriceList | None = None,
 ) -> bytes:
     gpu_clusters = [c for c in estate.clusters if c.result is not None]
     datas = {
@@ -58,7 +64,7 @@ def build_estate_pdf(
     }
     first = datas[gpu_clusters[0].name]
     # the cover, header and metadata speak of the whole design
-    cover = ReportData(design, catalog, first.result)
+    cover = ReportData(design, catalog, first.result, prices)
     t = estate.totals
     line = (
         f"{count(len(estate.clusters), 'cluster')}: {count(t.hosts, 'host')}, "
@@ -68,6 +74,9 @@ def build_estate_pdf(
     def body(st: Story) -> list[Flowable]:
         flow: list[Flowable] = []
         flow += st.h1("The clusters at a glance") + _overview(st, estate)
+        considered = options.build(st)
+        if considered:
+            flow += st.h1("Options considered") + considered
         for c in gpu_clusters:
             st.data = datas[c.name]
             st.shown_calculations = set()  # each cluster logs its own figures
@@ -84,7 +93,7 @@ def build_estate_pdf(
             flow += st.h1("Appendix") + app
         return flow
 
-    return render(cover, options or ReportOptions(), body, line)
+    return render(cover, report or ReportOptions(), body, line)
 
 
 def _overview(st: Story, e: Estate) -> list[Flowable]:
@@ -107,7 +116,7 @@ def _overview(st: Story, e: Estate) -> list[Flowable]:
              num(c.gpus_demand), _kw(c.hosts_kw), ", ".join(c.workloads) or c.reason]
         )  # fmt: skip
     rows.append(["Total", "", num(t.hosts), num(t.gpus), num(t.gpus_demand), _kw(t.hosts_kw), ""])
-    flow.append(st.table(rows, [1.5, 1.2, 2.2, 0.7, 0.8, 0.8, 2.4], right=(3, 4, 5)))
+    flow.append(st.table(rows, [1.5, 1.5, 2.1, 0.7, 0.8, 0.8, 2.2], right=(3, 4, 5)))
     rows = [["Workload group", "Cluster", "Why"]]
     rows += [[p.workload, p.cluster, p.reason] for p in e.placements]
     flow.append(st.table(rows, [2, 1.6, 5]))

@@ -26,6 +26,7 @@ SUBCOMMANDS = (
     "bom",
     "recommend",
     "cost",
+    "compare",
     "mig-config",
     "validate",
     "catalog",
@@ -182,12 +183,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         logo_base=Path(args.design).resolve().parent,
         named_logos=named,
     )
+    prices = None
+    if args.prices:
+        from wizard.pricing import check_currency, load_prices
+
+        prices = load_prices(args.prices)
+        check_currency(prices, design.project.currency, args.prices)
     if design.is_single_cluster():
-        pdf = build_pdf(build_data(design, catalog), options)
+        pdf = build_pdf(build_data(design, catalog, prices), options)
     else:
         from reports.estate import build_estate_pdf
 
-        pdf = build_estate_pdf(design, catalog, _estate(args, design, catalog), options)
+        estate = _estate(args, design, catalog)
+        pdf = build_estate_pdf(design, catalog, estate, options, prices)
     for notice in options.notices:
         _err(f"note: {notice}")
     _write_bytes(args.output, pdf)
@@ -217,6 +225,27 @@ def cmd_cost(args: argparse.Namespace) -> int:
         _out(cost.model_dump_json(indent=2))
     else:
         for line in cost_lines(cost, design.costs):
+            _out(line)
+    return EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """The design and its options side by side, with their cost when a price list is given."""
+    from wizard.engine.options import compare
+    from wizard.summary import compare_lines
+
+    design, catalog = _checked(args)
+    prices = None
+    if args.prices:
+        from wizard.pricing import check_currency, load_prices
+
+        prices = load_prices(args.prices)
+        check_currency(prices, design.project.currency, args.prices)
+    rows = compare(design, catalog, prices)
+    if args.json:
+        _out("[" + ",\n".join(r.model_dump_json(indent=2) for r in rows) + "]")
+    else:
+        for line in compare_lines(rows):
             _out(line)
     return EXIT_OK
 
@@ -519,6 +548,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="the customer's logo (PNG or JPEG) for the cover, instead of the design's; a logo "
         "path in the design is read only when the file lies in the design file's folder",
     )
+    p.add_argument(
+        "--prices", metavar="FILE", help="price list, for the cost of the options considered"
+    )
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("bom", help="write the bill of materials (CSV or XLSX)")
@@ -538,6 +570,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prices", required=True, metavar="FILE", help="price list (.toml or .csv)")
     p.add_argument("--json", action="store_true", help="the whole cost result as JSON")
     p.set_defaults(func=cmd_cost)
+
+    p = sub.add_parser("compare", help="the design and its options side by side")
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("--prices", metavar="FILE", help="price list, for the cost of each option")
+    p.add_argument("--json", action="store_true", help="every option's figures as JSON")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser(
         "recommend", help="recommend hardware for the design's workloads (Recommend for me)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from wizard.model.cost import CostResult
 from wizard.model.design import CostInputs
 from wizard.model.estate import Estate
+from wizard.model.options import OptionRow
 from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.numbers import MISSING, count, pct
 from wizard.numbers import fixed as _num
@@ -239,3 +240,58 @@ def cost_lines(c: CostResult, inputs: CostInputs) -> list[str]:
         lines.append(f"Not in the price list, so not in the totals: {', '.join(c.unpriced_items)}")
     lines += [f"Left out: {x}" for x in c.left_out]
     return lines
+
+
+def compare_lines(rows: list[OptionRow]) -> list[str]:
+    """Options side by side: one column each, a row per figure, targets met or missed."""
+    names = [r.name + (" (proposed)" if r.proposed else "") for r in rows]
+    width = max(16, *(len(n) + 2 for n in names))
+
+    def line(label: str, cells: list[str]) -> str:
+        return f"{label:<44}" + "".join(f"{c:>{width}}" for c in cells)
+
+    ok = [r for r in rows if r.error is None]
+    out = [line("", names)]
+    out.append(line("clusters", [str(r.clusters) if not r.error else MISSING for r in rows]))
+    out.append(line("hosts", [f"{r.hosts:,}" if not r.error else MISSING for r in rows]))
+    out.append(line("GPUs", [f"{r.gpus:,}" if not r.error else MISSING for r in rows]))
+    out.append(
+        line(
+            "GPUs the workloads take",
+            [f"{r.gpus_demand:,}" if not r.error else MISSING for r in rows],
+        )
+    )
+    out.append(line("power (kW)", [f"{r.total_kw:,.1f}" if not r.error else MISSING for r in rows]))
+    out.append(line("racks", [f"{r.racks:,}" if not r.error else MISSING for r in rows]))
+    keys = list(dict.fromkeys((t.workload, t.metric) for r in ok for t in r.targets))
+    for workload, metric in keys:
+        cells = []
+        for r in rows:
+            t = next((x for x in r.targets if (x.workload, x.metric) == (workload, metric)), None)
+            cells.append(MISSING if t is None else f"{t.value:,.1f} {'ok' if t.met else 'MISSED'}")
+        unit = next(
+            t.unit for r in ok for t in r.targets if (t.workload, t.metric) == (workload, metric)
+        )
+        out.append(line(f"{workload[:24]}: {metric} ({unit})"[:44], cells))
+    if any(r.cost for r in rows):
+        cur = next(r.cost.currency for r in rows if r.cost)
+        out.append(
+            line(
+                f"total cost ({cur})", [f"{r.cost.total:,.0f}" if r.cost else MISSING for r in rows]
+            )
+        )
+        out.append(
+            line(
+                f"per GPU-hour ({cur})",
+                [f"{r.cost.cost_per_gpu_hour:,.2f}" if r.cost else MISSING for r in rows],
+            )
+        )
+    for r in rows:
+        if r.error:
+            out.append(f"{r.name}: cannot be sized: {r.error}")
+        elif r.cost and (r.cost.unpriced_items or r.cost.left_out):
+            out.append(
+                f"{r.name}: cost leaves out {count(len(r.cost.unpriced_items), 'unpriced line')}"
+                + (f" and {', '.join(r.cost.left_out)}" if r.cost.left_out else "")
+            )
+    return out

@@ -15,6 +15,7 @@ from reports.sections import (
     decisions,
     ha,
     network,
+    options,
     power,
     requirements,
     risks,
@@ -36,6 +37,7 @@ class Section:
 
 SECTIONS: list[Section] = [
     Section("Executive summary", summary.build),
+    Section("Options considered", options.build),
     Section("Requirements", requirements.build),
     Section("Sizing per workload", sizing.build),
     Section("Sharing modes and GPU layouts", sharing.build),

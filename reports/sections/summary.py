@@ -109,6 +109,12 @@ def paragraph(data: ReportData) -> str:
 
 def build(st: Story) -> list[Flowable] | None:
     flow: list[Flowable] = [_cards(st), Spacer(1, 10), st.p(paragraph(st.data))]
+    if st.data.design.options:
+        from reports.sections.options import proposal_sentence, rows_of
+
+        sentence = proposal_sentence(rows_of(st))
+        if sentence:
+            flow.append(st.p(sentence))
     drawing = architecture.draw(st.data, st.width)
     flow.append(
         st.figure(

@@ -758,6 +758,31 @@ class ClusterSpec(Model):
         return self
 
 
+AS_DESIGNED = "As designed"
+
+
+class GroupChange(Model):
+    """What an option changes in one workload group, named as in the design."""
+
+    group: Name
+    sharing_mode: SharingMode | None = None
+    precision: Precision | None = None
+    cluster: Name | None = None
+
+
+class DesignOption(Model):
+    """A named alternative to the design: the sections it replaces and the groups it changes;
+    everything else is the design's own."""
+
+    name: Name
+    note: str = Field(default="", max_length=2000, description="What the option is, in words")
+    hardware: Hardware | None = None
+    ha: HaPolicy | None = None
+    cluster_name: Name | None = None
+    clusters: list[ClusterSpec] | None = Field(default=None, max_length=32)
+    groups: list[GroupChange] = Field(default_factory=list, max_length=1000)
+
+
 class Design(Model):
     schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
     project: ProjectInfo = ProjectInfo()
@@ -777,6 +802,16 @@ class Design(Model):
     platform: PlatformChoice = PlatformChoice()
     licensing: Licensing = Licensing()
     costs: CostInputs = CostInputs()
+    options: list[DesignOption] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Alternatives compared side by side with the design as it stands.",
+    )
+    proposed: Name | None = Field(
+        default=None,
+        description="The option proposed to the customer, by name; None proposes the design as "
+        "it stands.",
+    )
 
     @field_validator("workloads")
     @classmethod
@@ -802,6 +837,44 @@ class Design(Model):
                     f"cluster of this design (GPU clusters: {', '.join(gpu)})"
                 )
         return self
+
+    @model_validator(mode="after")
+    def _option_names(self) -> Design:
+        names = [o.name for o in self.options]
+        for o in self.options:
+            if names.count(o.name) > 1:
+                raise ValueError(f"option name '{o.name}' is used twice")
+            if o.name == AS_DESIGNED:
+                raise ValueError(f"option name '{AS_DESIGNED}' is the design itself")
+            groups = {g.name for g in self.workloads}
+            for change in o.groups:
+                if change.group not in groups:
+                    raise ValueError(
+                        f"option '{o.name}': no workload group is named '{change.group}'"
+                    )
+        if self.proposed is not None and self.proposed not in names:
+            raise ValueError(f"proposed: no option is named '{self.proposed}'")
+        return self
+
+    def option(self, name: str) -> Design:
+        """The design as option ``name`` has it (options and the proposal removed)."""
+        o = next(x for x in self.options if x.name == name)
+        update: dict[str, object] = {"options": [], "proposed": None}
+        for key in ("hardware", "ha", "cluster_name", "clusters"):
+            if getattr(o, key) is not None:
+                update[key] = getattr(o, key)
+        changes = {c.group: c for c in o.groups}
+        groups = []
+        for g in self.workloads:
+            c = changes.get(g.name)
+            if c is not None:
+                g = g.model_copy(
+                    update={k: v for k, v in c.model_dump(exclude={"group"}).items() if v}
+                )
+            groups.append(g)
+        update["workloads"] = groups
+        data = self.model_copy(update=update).model_dump(mode="json")
+        return Design.model_validate(data)  # the option must be a valid design too
 
     def gpu_cluster_names(self) -> list[str]:
         return [self.cluster_name] + [c.name for c in self.clusters if c.role is ClusterRole.GPU]

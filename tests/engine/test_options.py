@@ -1,0 +1,123 @@
+"""Options of a design: each a valid design of its own, sized the same way, side by side with
+its targets and, given prices, its cost; one marked as proposed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.engine.test_estate import H100, L40S, acme
+from wizard.engine.estate import size_estate
+from wizard.engine.options import compare
+from wizard.errors import DesignError
+from wizard.io import design_from_dict
+from wizard.model.design import AS_DESIGNED, SharingMode
+from wizard.model.prices import PriceList
+
+
+def with_options(proposed: str | None = None) -> dict:
+    d = acme()
+    names = [g["name"] for g in d["workloads"]]
+    d["options"] = [
+        {"name": "L40S only", "note": "one L40S cluster", "hardware": L40S,
+         "cluster_name": "GPU cluster", "clusters": [],
+         "groups": [{"group": n, "cluster": "GPU cluster"} for n in names]},
+        {"name": "H100 only", "hardware": H100, "cluster_name": "GPU cluster",
+         "clusters": [d["clusters"][1]],
+         "groups": [{"group": n, "cluster": "GPU cluster"} for n in names]},
+        {"name": "Notebooks on MIG", "groups": [
+            {"group": "Data scientists' notebooks", "sharing_mode": "mig",
+             "cluster": "HGX cluster"}]},
+    ]  # fmt: skip
+    d["proposed"] = proposed
+    return d
+
+
+def test_an_option_is_the_design_with_its_changes(catalog):
+    design = design_from_dict(with_options())
+    mig = design.option("Notebooks on MIG")
+    assert mig.workloads[0].sharing_mode is SharingMode.MIG
+    assert mig.workloads[0].cluster == "HGX cluster"
+    assert mig.workloads[1] == design.workloads[1]  # unchanged groups stay as they are
+    assert mig.hardware == design.hardware and mig.clusters == design.clusters
+    l40s = design.option("L40S only")
+    assert (l40s.hardware.gpu, l40s.clusters) == ("l40s", [])
+    assert {g.cluster for g in l40s.workloads} == {"GPU cluster"}
+    assert l40s.options == [] and l40s.proposed is None
+
+
+def test_options_are_sized_as_they_would_be_on_their_own(catalog):
+    design = design_from_dict(with_options("H100 only"))
+    rows = compare(design, catalog)
+    assert [r.name for r in rows] == [AS_DESIGNED, "L40S only", "H100 only", "Notebooks on MIG"]
+    assert [r.proposed for r in rows] == [False, False, True, False]
+    alone = size_estate(design.option("H100 only"), catalog).totals
+    h100 = rows[2]
+    assert (h100.hosts, h100.gpus, h100.total_kw) == (alone.hosts, alone.gpus, alone.total_kw)
+    assert (
+        rows[0].hosts
+        == size_estate(
+            design.model_copy(update={"options": [], "proposed": None}), catalog
+        ).totals.hosts
+    )
+
+
+def test_targets_are_carried_per_option(catalog):
+    rows = compare(design_from_dict(with_options()), catalog)
+    for r in rows:
+        assert r.error is None, r.error
+        metrics = {(t.workload, t.metric) for t in r.targets}
+        assert ("Llama 3.1 70B LoRA fine-tuning", "time to train") in metrics
+        assert ("Llama 3.3 70B chat service", "itl") in metrics
+        for t in r.targets:  # a bound to stay under, or a rate to reach
+            assert t.met == (
+                t.value >= t.target if t.metric == "throughput" else t.value <= t.target
+            )
+
+
+def test_an_option_that_cannot_be_built_says_why_and_the_others_still_compare(catalog):
+    d = with_options()
+    d["options"][2]["groups"] = [{"group": "Llama 3.3 70B chat service", "sharing_mode": "mig"}]
+    rows = compare(design_from_dict(d), catalog)
+    assert rows[3].error and "MIG" in rows[3].error
+    assert all(r.error is None for r in rows[:3])
+
+
+def test_the_cost_of_each_option_from_one_price_list(catalog):
+    """Only the HGX server priced: 100,000 x its hosts, for every option that has them."""
+    prices = PriceList(currency="EUR", prices={"server:dell-xe9680": 100_000})
+    rows = compare(design_from_dict(with_options()), catalog, prices)
+    for r in rows:
+        hgx = sum(
+            ln.quantity for ln in size_estate(
+                design_from_dict(with_options()).option(r.name) if r.name != AS_DESIGNED
+                else design_from_dict(acme()), catalog
+            ).bom.lines if ln.item == "server:dell-xe9680"
+        )  # fmt: skip
+        assert r.cost is not None and r.cost.hardware == 100_000 * hgx
+
+
+def test_option_names_and_the_proposal_are_checked():
+    d = with_options("No such option")
+    with pytest.raises(DesignError, match="no option is named 'No such option'"):
+        design_from_dict(d)
+    d = with_options()
+    d["options"][1]["name"] = "L40S only"
+    with pytest.raises(DesignError, match="option name 'L40S only' is used twice"):
+        design_from_dict(d)
+    d = with_options()
+    d["options"][2]["groups"][0]["group"] = "Nobody"
+    with pytest.raises(DesignError, match="no workload group is named 'Nobody'"):
+        design_from_dict(d)
+
+
+def test_compare_on_the_command_line(tmp_path):
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(with_options("H100 only")), encoding="utf-8")
+    proc = run_cli("compare", str(path))
+    assert proc.returncode == 0, proc.stderr
+    header = proc.stdout.splitlines()[0]
+    assert "As designed" in header and "H100 only (proposed)" in header
+    assert "time to train (h)" in proc.stdout

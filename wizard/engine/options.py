@@ -1,0 +1,103 @@
+"""Sizing every option of a design the same way (as an estate, so one cluster or several), with
+its targets and, given a price list, its cost of ownership."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from pydantic import ValidationError
+
+from wizard.engine.bom import apply_prices
+from wizard.engine.cost import Load, cost_of_ownership
+from wizard.engine.estate import size_estate
+from wizard.errors import UserError, describe_validation_error
+from wizard.model.catalog import Catalog
+from wizard.model.design import AS_DESIGNED, Design
+from wizard.model.estate import Estate
+from wizard.model.options import OptionRow, TargetStatus
+from wizard.model.prices import PriceList
+from wizard.model.result import WorkloadResult
+
+
+def compare(design: Design, catalog: Catalog, prices: PriceList | None = None) -> list[OptionRow]:
+    """The design as it stands, then each option, in the design's order."""
+    rows = [_row(AS_DESIGNED, "", design.proposed is None, lambda: design, catalog, prices)]
+    for o in design.options:
+        rows.append(
+            _row(
+                o.name,
+                o.note,
+                design.proposed == o.name,
+                partial(design.option, o.name),
+                catalog,
+                prices,
+            )
+        )
+    return rows
+
+
+def _row(
+    name: str,
+    note: str,
+    proposed: bool,
+    build: Callable[[], Design],
+    catalog: Catalog,
+    prices: PriceList | None,
+) -> OptionRow:
+    base = OptionRow(name=name, note=note, proposed=proposed)
+    try:
+        d = build()
+        e = size_estate(d.model_copy(update={"options": [], "proposed": None}), catalog)
+    except UserError as exc:
+        return base.model_copy(update={"error": "; ".join(exc.problems)})
+    except ValidationError as exc:  # an option that is not a valid design
+        problems = describe_validation_error(exc, prefix=f"option '{name}': ")
+        return base.model_copy(update={"error": "; ".join(problems)})
+    t = e.totals
+    workloads = [w for c in e.clusters if c.result for w in c.result.workloads]
+    cost = None
+    if prices is not None:
+        cost = cost_of_ownership(
+            apply_prices(e.bom, prices), Load(t.gpus, t.total_kw, workloads), d.costs
+        )
+    return OptionRow(
+        name=name,
+        note=note,
+        proposed=proposed,
+        clusters=len(e.clusters),
+        hosts=t.hosts,
+        gpus=t.gpus,
+        gpus_demand=t.gpus_demand,
+        gpus_idle=t.gpus_idle,
+        total_kw=t.total_kw,
+        racks=t.host_racks + t.network_racks,
+        targets=_targets(d, e, workloads),
+        cost=cost,
+    )
+
+
+def _targets(design: Design, e: Estate, workloads: list[WorkloadResult]) -> list[TargetStatus]:
+    out = []
+    by_name = {g.name: g for g in design.workloads}
+    for w in workloads:
+        g = by_name[w.name]
+        tr = g.training
+        hours = w.training.time_to_train_hours if w.training else None
+        if tr is not None and tr.target_hours and hours is not None:
+            out.append(TargetStatus(workload=w.name, metric="time to train", value=hours,
+                                    target=tr.target_hours, unit="h",
+                                    met=hours <= tr.target_hours))  # fmt: skip
+        if w.serving is not None:
+            out += [
+                TargetStatus(
+                    workload=w.name,
+                    metric=t.metric,
+                    value=t.value,
+                    target=t.target,
+                    unit=t.unit,
+                    met=t.met,
+                )
+                for t in w.serving.targets
+            ]
+    return out
