@@ -534,6 +534,22 @@ class Assumptions(Model):
         default=0.5,
         description="Share of peak dense tensor throughput prompt processing achieves (MFU).",
     )
+    achievable_utilization_range: tuple[Fraction, Fraction] = Field(
+        default=(0.35, 0.5),
+        description="Pessimistic and optimistic ends of the training utilization, for the "
+        "ranges: 0.5 as Megatron-LM's fused kernels reach (Korthikanti et al. Table 5: 51-56 %), "
+        "0.35 as far below the typical 0.4 as that is above it.",
+    )
+    decode_bandwidth_efficiency_range: tuple[Fraction, Fraction] = Field(
+        default=(0.52, 0.74),
+        description="Ends of the decode bandwidth efficiency: NIM 1.8.0's 52 % (Llama 3.1 8B FP8 "
+        "on one H100) to vLLM's 74 % (8B BF16, FP8 KV-cache post, 2026).",
+    )
+    prefill_compute_efficiency_range: tuple[Fraction, Fraction] = Field(
+        default=(0.49, 0.56),
+        description="Ends of the prefill compute efficiency: NIM 1.8.0's time to first token, "
+        "0.49 (70B FP8 on two H100) to 0.56 (8B FP8 on one H100).",
+    )
     collective_latency_us: float = Field(
         default=8.0,
         ge=0,
@@ -551,6 +567,17 @@ class Assumptions(Model):
         allow_inf_nan=False,
         description="Leaf downlink to uplink bandwidth ratio of the fabrics; 1 is non-blocking.",
     )
+
+    @field_validator(
+        "achievable_utilization_range",
+        "decode_bandwidth_efficiency_range",
+        "prefill_compute_efficiency_range",
+    )
+    @classmethod
+    def _ordered(cls, value: tuple[float, float]) -> tuple[float, float]:
+        if value[0] > value[1]:
+            raise ValueError(f"give the pessimistic (lower) end first (got {list(value)})")
+        return value
 
     @field_validator("gradient_bytes")
     @classmethod

@@ -1,0 +1,192 @@
+"""Ranges instead of false precision: each time, latency and throughput figure evaluated over the
+stated spread of the efficiency assumptions it rests on, with the plan held as sized, so the range
+is the uncertainty of the figure, not of a different design. A target met at the point estimate
+but not at the pessimistic end is at risk.
+
+Training: the time to train over the utilization spread, on the plan as sized (its GPUs, its slice,
+its iterations): the compute and the pipeline bubble scale with point / utilization, and the
+exposed communication is held, which errs long at the pessimistic end (slower compute would hide
+more of it) and short at the optimistic one. Serving: the group re-sized with its layout, its
+replicas and its requests in flight fixed (no rate search), with the decode and prefill
+efficiencies moved together. Both walk a grid from the pessimistic to the optimistic end; a
+figure's range is the least and most it takes there and at the point estimate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wizard.engine.size import size
+from wizard.model.catalog import Catalog
+from wizard.model.design import Assumptions, Design, Parallelism
+from wizard.model.result import Result
+
+GRID = 5  # points from the pessimistic to the optimistic end
+SPREADS = {
+    "achievable_utilization": "achievable_utilization_range",
+    "decode_bandwidth_efficiency": "decode_bandwidth_efficiency_range",
+    "prefill_compute_efficiency": "prefill_compute_efficiency_range",
+}
+# for each figure: whether more is better (throughput) or less is (times)
+FIGURES = {"time_to_train_hours": False, "ttft_ms": False, "itl_ms": False,
+           "tokens_per_s_total": True}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FigureRange:
+    workload: str
+    figure: str = ""  # a key of FIGURES
+    value: float = 0.0  # the point estimate
+    low: float = 0.0
+    high: float = 0.0
+    pessimistic: float = 0.0  # the end that is worse for the customer
+
+
+@dataclass(frozen=True)
+class TargetRisk:
+    workload: str
+    metric: str
+    target: float
+    pessimistic: float
+    unit: str
+
+
+def assumptions_at(a: Assumptions, t: float) -> Assumptions:
+    """The assumptions at position ``t`` of their spreads: 0 the pessimistic end, 1 the
+    optimistic one; a point estimate outside its stated spread widens the spread to it."""
+    update = {}
+    for name, spread in SPREADS.items():
+        point = getattr(a, name)
+        lo, hi = getattr(a, spread)
+        lo, hi = min(lo, point), max(hi, point)
+        update[name] = float(lo + t * (hi - lo))
+    return a.model_copy(update=update)
+
+
+def pinned(design: Design, result: Result) -> Design:
+    """The design with every serving group's layout, replicas and requests in flight fixed as
+    sized (rate targets dropped, so no search re-plans the load)."""
+    groups = []
+    for g, w in zip(design.workloads, result.workloads, strict=True):
+        lay, s = w.layout, w.serving
+        if lay is not None and s is not None and g.inference is not None:
+            par = Parallelism(
+                zero_stage=lay.zero_stage,
+                data_parallel=lay.data_parallel,
+                tensor_parallel=lay.tensor_parallel,
+                pipeline_parallel=lay.pipeline_parallel,
+                sequence_parallel=g.parallelism.sequence_parallel,
+            )
+            load = g.inference.model_copy(
+                update={
+                    "concurrent_sequences": s.sequences_per_replica * lay.data_parallel,
+                    "target_requests_per_s": None,
+                    "target_tokens_per_s": None,
+                }
+            )
+            g = g.model_copy(update={"parallelism": par, "inference": load})
+        groups.append(g)
+    return design.model_copy(update={"workloads": groups})
+
+
+def _serving_figures(r: Result) -> dict[tuple[str, str], float]:
+    out = {}
+    for w in r.workloads:
+        if w.serving is not None:
+            s = w.serving
+            out[(w.name, "ttft_ms")] = s.ttft_ms
+            out[(w.name, "itl_ms")] = s.itl_ms
+            out[(w.name, "tokens_per_s_total")] = s.tokens_per_s_total
+    return out
+
+
+def _training_samples(
+    design: Design, result: Result, grid: np.ndarray
+) -> dict[tuple[str, str], np.ndarray]:
+    """Time to train at each grid point, from the sized figures of each training group."""
+    a = design.assumptions
+    lo, hi = a.achievable_utilization_range
+    lo, hi = min(lo, a.achievable_utilization), max(hi, a.achievable_utilization)
+    util = lo + grid * (hi - lo)
+    out = {}
+    for w in result.workloads:
+        t = w.training
+        if t is None or not t.time_to_train_hours or not t.iteration_seconds:
+            continue
+        compute = (t.compute_seconds_per_iteration or 0.0) * (1 + (t.pipeline_bubble_share or 0))
+        rest = max(t.iteration_seconds - compute, 0.0)
+        iterations = t.time_to_train_hours * 3600 / t.iteration_seconds
+        seconds = iterations * (compute * a.achievable_utilization / util + rest)
+        out[(w.name, "time_to_train_hours")] = seconds / 3600
+    return out
+
+
+def figure_ranges(design: Design, catalog: Catalog, result: Result) -> list[FigureRange]:
+    """The range of every time, latency and throughput figure of ``result``."""
+    point = {
+        (w.name, "time_to_train_hours"): w.training.time_to_train_hours
+        for w in result.workloads
+        if w.training is not None and w.training.time_to_train_hours
+    }
+    point |= _serving_figures(result)
+    if not point:
+        return []
+    grid = np.linspace(0.0, 1.0, GRID)
+    samples = {key: np.full(GRID, np.nan) for key in point}
+    samples |= _training_samples(design, result, grid)
+    if any(w.serving is not None for w in result.workloads):
+        fixed = pinned(design, result)
+        for i, t in enumerate(grid):
+            trial = fixed.model_copy(
+                update={"assumptions": assumptions_at(design.assumptions, float(t))}
+            )
+            for key, v in _serving_figures(size(trial, catalog)).items():
+                if key in samples:
+                    samples[key][i] = v
+    out = []
+    for (workload, figure), value in point.items():
+        seen = np.append(samples[(workload, figure)], value)
+        seen = seen[np.isfinite(seen)]
+        low, high = float(seen.min()), float(seen.max())
+        worse = low if FIGURES[figure] else high
+        out.append(FigureRange(workload, figure, value, low, high, worse))
+    return out
+
+
+def targets_at_risk(result: Result, ranges: list[FigureRange]) -> list[TargetRisk]:
+    """Targets met at the point estimate but missed at the pessimistic end of the spread."""
+    by_key = {(r.workload, r.figure): r for r in ranges}
+    risks = []
+    for w in result.workloads:
+        if w.serving is None:
+            continue
+        for t in w.serving.targets:
+            figure = {"ttft": "ttft_ms", "itl": "itl_ms", "throughput": "tokens_per_s_total"}[
+                t.metric
+            ]
+            rng = by_key.get((w.name, figure))
+            if rng is None or not t.met:
+                continue
+            more_is_better = FIGURES[figure]
+            worse = rng.pessimistic
+            if (worse < t.target) if more_is_better else (worse > t.target):
+                risks.append(TargetRisk(w.name, t.metric, t.target, worse, t.unit))
+    return risks
+
+
+def training_at_risk(design: Design, result: Result, ranges: list[FigureRange]) -> list[TargetRisk]:
+    """Training groups whose target time holds at the point estimate but not at the
+    pessimistic end."""
+    by_key = {(r.workload, r.figure): r for r in ranges}
+    out = []
+    for g, w in zip(design.workloads, result.workloads, strict=True):
+        tr = g.training
+        hours = w.training.time_to_train_hours if w.training else None
+        rng = by_key.get((w.name, "time_to_train_hours"))
+        if tr is None or not tr.target_hours or hours is None or rng is None:
+            continue
+        if hours <= tr.target_hours < rng.pessimistic:
+            out.append(TargetRisk(w.name, "time to train", tr.target_hours, rng.pessimistic, "h"))
+    return out
