@@ -4,7 +4,9 @@ sized Result, bundled so each part is a function of one value."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
+from wizard.engine.ranges import FigureRange
 from wizard.model.catalog import Catalog, Gpu, Nic, Server, Storage
 from wizard.model.design import Design
 from wizard.model.prices import PriceList
@@ -41,6 +43,16 @@ class ReportData:
 
     def calculation(self, id: str) -> Calculation | None:
         return next((c for c in self.result.calculations if c.id == id), None)
+
+    @cached_property
+    def ranges(self) -> dict[str, dict[str, FigureRange]]:
+        """Each group's times and rates over the stated spread of the assumptions, by figure."""
+        from wizard.engine.ranges import figure_ranges
+
+        out: dict[str, dict[str, FigureRange]] = {}
+        for x in figure_ranges(self.design, self.catalog, self.result):
+            out.setdefault(x.workload, {})[x.figure] = x
+        return out
 
     def title(self) -> str:
         p = self.design.project

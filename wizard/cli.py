@@ -129,10 +129,17 @@ def cmd_size(args: argparse.Namespace) -> int:
 
     design, catalog = _checked(args)
     if not design.is_single_cluster():
+        from wizard.engine.estate import cluster_design
+        from wizard.engine.ranges import figure_ranges
         from wizard.summary import estate_lines
 
         estate = _estate(args, design, catalog)
-        lines = [estate.model_dump_json(indent=2)] if args.json else estate_lines(estate)
+        ranges = {
+            c.name: figure_ranges(cluster_design(design, estate, c.name), catalog, c.result)
+            for c in estate.clusters
+            if c.result is not None
+        }
+        lines = [estate.model_dump_json(indent=2)] if args.json else estate_lines(estate, ranges)
         for line in lines:
             _out(line)
         return EXIT_OK
@@ -140,7 +147,9 @@ def cmd_size(args: argparse.Namespace) -> int:
     if args.json:
         _out(result.model_dump_json(indent=2))
     else:
-        for line in summary_lines(result):
+        from wizard.engine.ranges import figure_ranges
+
+        for line in summary_lines(result, figure_ranges(design, catalog, result)):
             _out(line)
     return EXIT_OK
 

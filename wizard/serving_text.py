@@ -3,6 +3,7 @@ proposal: time to first token, time between tokens and throughput against each t
 
 from __future__ import annotations
 
+from wizard.engine.ranges import FIGURE_OF, FigureRange
 from wizard.model.result import ServingResult, TargetCheck
 
 METRICS = {
@@ -18,10 +19,39 @@ def figure(value: float, unit: str) -> str:
     return f"{text} {unit}"
 
 
-def target_text(t: TargetCheck) -> str:
+Spread = dict[str, FigureRange]  # a group's ranges by figure (see wizard.engine.ranges)
+
+
+def at_risk(t: TargetCheck, spread: Spread | None) -> float | None:
+    """The pessimistic figure when ``t`` is met as estimated but missed at the pessimistic end."""
+    rng = (spread or {}).get(FIGURE_OF[t.metric])
+    if rng is None or not t.met:
+        return None
+    worse = rng.pessimistic
+    missed = worse < t.target if t.metric == "throughput" else worse > t.target
+    return worse if missed else None
+
+
+def verdict(t: TargetCheck, spread: Spread | None = None) -> str:
+    if not t.met:
+        return f"missed by {t.shortfall:.0%}"
+    worse = at_risk(t, spread)
+    if worse is not None:
+        return f"at risk: met as estimated, missed at the pessimistic end ({figure(worse, t.unit)})"
+    return "met" if spread else "met as estimated"
+
+
+def target_text(t: TargetCheck, spread: Spread | None = None) -> str:
     bound = "at most" if t.metric in ("ttft", "itl") else "at least"
-    verdict = "met" if t.met else f"missed by {t.shortfall:.0%}"
-    return f"target {bound} {figure(t.target, t.unit)}: {verdict}"
+    return f"target {bound} {figure(t.target, t.unit)}: {verdict(t, spread)}"
+
+
+def spread_text(value: float, rng: FigureRange | None, unit: str) -> str:
+    """'6.3 h (5.0–7.2)': the figure and its range over the stated spread of the assumptions."""
+    if rng is None or rng.low == rng.high:
+        return figure(value, unit)
+    lo, hi = figure(rng.low, unit).split(" ")[0], figure(rng.high, unit).split(" ")[0]
+    return f"{figure(value, unit)} ({lo}–{hi})"
 
 
 SHORT = {"ttft": "first token", "itl": "between tokens", "throughput": "throughput"}
@@ -34,13 +64,15 @@ def target_short(t: TargetCheck) -> str:
     return f"{SHORT[t.metric]} {sign} {figure(t.target, t.unit)}: {verdict}"
 
 
-def serving_rows(s: ServingResult) -> list[tuple[str, str]]:
-    """(label, text) rows describing the group at its planned load."""
+def serving_rows(s: ServingResult, spread: Spread | None = None) -> list[tuple[str, str]]:
+    """(label, text) rows describing the group at its planned load; with ``spread``, each time
+    and rate with its range and each target met, at risk or missed."""
     by_metric = {t.metric: t for t in s.targets}
+    sp = spread or {}
 
     def with_target(metric: str, text: str) -> str:
         t = by_metric.get(metric)
-        return f"{text} ({target_text(t)})" if t else text
+        return f"{text} ({target_text(t, spread)})" if t else text
 
     replicas = max(1, round(s.tokens_per_s_total / s.tokens_per_s_per_replica))
     return [
@@ -50,13 +82,13 @@ def serving_rows(s: ServingResult) -> list[tuple[str, str]]:
             f"up to {s.max_context_tokens:,} tokens",
         ),
         ("Load", load_text(s, replicas)),
-        (METRICS["ttft"], with_target("ttft", figure(s.ttft_ms, "ms"))),
-        (METRICS["itl"], with_target("itl", figure(s.itl_ms, "ms"))),
+        (METRICS["ttft"], with_target("ttft", spread_text(s.ttft_ms, sp.get("ttft_ms"), "ms"))),
+        (METRICS["itl"], with_target("itl", spread_text(s.itl_ms, sp.get("itl_ms"), "ms"))),
         (
             METRICS["throughput"],
             with_target(
                 "throughput",
-                f"{figure(s.tokens_per_s_total, 'output tokens/s')}, "
+                f"{spread_text(s.tokens_per_s_total, sp.get('tokens_per_s_total'), 'output tokens/s')}, "
                 f"{figure(s.requests_per_s_total, 'requests/s')}"
                 + (
                     f" ({figure(s.tokens_per_s_per_replica, 'tokens/s')} per replica)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from wizard.engine.ranges import FigureRange
 from wizard.model.cost import CostResult
 from wizard.model.design import CostInputs
 from wizard.model.estate import Estate
@@ -10,11 +11,21 @@ from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.numbers import MISSING, count, pct
 from wizard.numbers import fixed as _num
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
-from wizard.serving_text import serving_rows
+from wizard.serving_text import serving_rows, spread_text
 
 
-def summary_lines(r: Result) -> list[str]:
+def by_group(ranges: list[FigureRange] | None) -> dict[str, dict[str, FigureRange]]:
+    """Ranges keyed by group, then by figure."""
+    out: dict[str, dict[str, FigureRange]] = {}
+    for x in ranges or []:
+        out.setdefault(x.workload, {})[x.figure] = x
+    return out
+
+
+def summary_lines(r: Result, ranges: list[FigureRange] | None = None) -> list[str]:
+    """The sized design for the terminal; with ``ranges``, times and rates with their range."""
     c = r.cluster
+    spreads = by_group(ranges)
     lines = [
         f"GPU {r.gpu} in {r.server}, {c.gpus_per_host} per host",
         f"  GPU demand            {c.gpus_demand}",
@@ -45,10 +56,12 @@ def summary_lines(r: Result) -> list[str]:
                 f"{_num(m.gradients)}, optimizer {_num(m.optimizer)}, activations "
                 f"{_num(m.activations)}, KV cache {_num(m.kv_cache)}, overhead {_num(m.overhead)}"
             )
+        spread = spreads.get(w.name)
         if (t := w.training) is not None:
-            lines += _training_lines(t)
+            lines += _training_lines(t, spread)
         if w.serving is not None:
-            lines += [f"    {label.lower()}: {text}" for label, text in serving_rows(w.serving)]
+            rows = serving_rows(w.serving, spread if ranges is not None else None)
+            lines += [f"    {label.lower()}: {text}" for label, text in rows]
         if w.gpus_total:
             lines.append(
                 f"    {mode(w.sharing.mode)}: {w.sharing.slot_profile}"
@@ -72,7 +85,7 @@ def summary_lines(r: Result) -> list[str]:
     return lines
 
 
-def _training_lines(t: TrainingFigures) -> list[str]:
+def _training_lines(t: TrainingFigures, spread: dict[str, FigureRange] | None) -> list[str]:
     lines = []
     if t.iterations_per_epoch:
         lines.append(f"    iterations per epoch {_num(t.iterations_per_epoch, digits=0)}")
@@ -82,7 +95,8 @@ def _training_lines(t: TrainingFigures) -> list[str]:
             f"iteration, {_num(t.allreduce_seconds_per_iteration, 's', 3)} over {t.allreduce_link}"
         )
     if t.time_to_train_hours is not None:
-        lines.append(f"    time to train {_num(t.time_to_train_hours, 'h')}")
+        rng = (spread or {}).get("time_to_train_hours")
+        lines.append(f"    time to train {spread_text(t.time_to_train_hours, rng, 'h')}")
     return lines
 
 
@@ -167,7 +181,7 @@ def _build_out(r: Result) -> list[str]:
     return lines
 
 
-def estate_lines(e: Estate) -> list[str]:
+def estate_lines(e: Estate, ranges: dict[str, list[FigureRange]] | None = None) -> list[str]:
     """A design of several clusters: each cluster, where each group runs and why, the shared
     networks, the totals, then each GPU cluster's own summary."""
     t = e.totals
@@ -201,7 +215,8 @@ def estate_lines(e: Estate) -> list[str]:
         lines += ["", "Warnings:"] + [f"  {w.message}" for w in e.warnings]
     for c in e.clusters:
         if c.result is not None:
-            lines += ["", f"=== {c.name} ===", *summary_lines(c.result)]
+            rng = ranges.get(c.name) if ranges else None
+            lines += ["", f"=== {c.name} ===", *summary_lines(c.result, rng)]
     return lines
 
 
@@ -268,7 +283,8 @@ def compare_lines(rows: list[OptionRow]) -> list[str]:
         cells = []
         for r in rows:
             t = next((x for x in r.targets if (x.workload, x.metric) == (workload, metric)), None)
-            cells.append(MISSING if t is None else f"{t.value:,.1f} {'ok' if t.met else 'MISSED'}")
+            verdict = "MISSED" if t and not t.met else "AT RISK" if t and t.at_risk else "ok"
+            cells.append(MISSING if t is None else f"{t.value:,.1f} {verdict}")
         unit = next(
             t.unit for r in ok for t in r.targets if (t.workload, t.metric) == (workload, metric)
         )

@@ -25,12 +25,18 @@ def proposal_sentence(rows: list[OptionRow]) -> str | None:
         if r.error:
             return f"{r.name} (cannot be built as stated)"
         missed = sum(not t.met for t in r.targets)
+        risky = sum(t.at_risk for t in r.targets)
         parts = [count(r.hosts, "host"), count(r.gpus, "GPU"), f"{r.total_kw:,.1f} kW"]
         if r.cost:
             parts.append(
                 f"{r.cost.total:,.0f} {r.cost.currency} over {count(r.cost.years, 'year')}"
             )
-        parts.append("every target met" if not missed else f"{count(missed, 'target')} missed")
+        if missed:
+            parts.append(f"{count(missed, 'target')} missed")
+        elif risky:
+            parts.append(f"{count(risky, 'target')} at risk")
+        else:
+            parts.append("every target met")
         return f"{r.name}: {', '.join(parts)}"
 
     others = "; ".join(brief(r) for r in rows if r is not chosen)
@@ -71,7 +77,8 @@ def build(st: Story) -> list[Flowable] | None:
             t = next((x for x in r.targets if (x.workload, x.metric) == (workload, metric)), None)
             cells.append(
                 MISSING if t is None
-                else f"{num(t.value)} {unit}, {'met' if t.met else 'missed'}"
+                else f"{num(t.value)} {unit}, "
+                + ("missed" if not t.met else "at risk" if t.at_risk else "met")
             )  # fmt: skip
         table.append(line(f"{workload}: {metric} (target {num(_target(rows, workload, metric))} "
                           f"{unit})", cells))  # fmt: skip

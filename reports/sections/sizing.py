@@ -11,7 +11,7 @@ from reports.story import Story
 from wizard.model.result import SizedFrom, TrainingFigures, WorkloadResult
 from wizard.numbers import MISSING, count, num, pct, unit
 from wizard.present import labels
-from wizard.serving_text import serving_rows
+from wizard.serving_text import Spread, figure, serving_rows, spread_text
 
 
 def gpu_count_text(w: WorkloadResult) -> str:
@@ -24,7 +24,11 @@ def gpu_count_text(w: WorkloadResult) -> str:
     return f"{num(w.gpus_total)} ({count(w.replicas, who)} × {count(w.gpus_per_replica, 'GPU')})"
 
 
-def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
+def key_figures(
+    w: WorkloadResult, spread: Spread | None = None, target_hours: float | None = None
+) -> list[tuple[str, str]]:
+    """The group's figures; times and rates with their range over the stated spread, and each
+    target met, at risk or missed."""
     m = w.memory_gb
     out = [("GPUs", gpu_count_text(w))]
     if w.sized_from is SizedFrom.MODEL:
@@ -75,13 +79,15 @@ def key_figures(w: WorkloadResult) -> list[tuple[str, str]]:
             ("Runs on", f"a {w.planned_slice} slice, {pct(w.planned_compute_share)} of a GPU")
         )
     if t is not None:
-        out += _training_figures(t)
+        out += _training_figures(t, spread or {}, target_hours)
     if w.serving is not None:
-        out += serving_rows(w.serving)
+        out += serving_rows(w.serving, spread)
     return out
 
 
-def _training_figures(t: TrainingFigures) -> list[tuple[str, str]]:
+def _training_figures(
+    t: TrainingFigures, spread: Spread, target_hours: float | None
+) -> list[tuple[str, str]]:
     out = []
     if t.iteration_seconds is not None:
         out.append(("Time per iteration", unit(t.iteration_seconds, "s")))
@@ -107,7 +113,20 @@ def _training_figures(t: TrainingFigures) -> list[tuple[str, str]]:
     if t.communication_share is not None:
         out.append(("Communication not hidden by compute", pct(t.communication_share)))
     if t.time_to_train_hours is not None:
-        out.append(("Time to train", unit(t.time_to_train_hours, "h")))
+        rng = spread.get("time_to_train_hours")
+        text = spread_text(t.time_to_train_hours, rng, "h")
+        if target_hours:
+            hours = t.time_to_train_hours
+            if hours > target_hours:
+                text += f" (target {num(target_hours)} h: missed)"
+            elif rng is not None and rng.pessimistic > target_hours:
+                text += (
+                    f" (target {num(target_hours)} h: at risk: met as estimated, missed at the "
+                    f"pessimistic end ({figure(rng.pessimistic, 'h')}))"
+                )
+            else:
+                text += f" (target {num(target_hours)} h: met)"
+        out.append(("Time to train", text))
     if t.gpus_for_target_time is not None:
         out.append(("GPUs for the target time", num(t.gpus_for_target_time)))
     return out
@@ -123,6 +142,14 @@ def build(st: Story) -> list[Flowable] | None:
             "replica needs, compute and communication decide how long work takes, and the "
             "members and replicas give the GPU count. Every figure below comes with the formula, "
             "the inputs substituted into it and its source (numbered in the appendix)."
+            + (
+                " Times and rates carry, in brackets, their range over the stated spread of the "
+                "efficiency assumptions (training utilization, decode and prefill efficiency; see "
+                "the appendix), and a target counts as met only when it holds at the pessimistic "
+                "end."
+                if st.data.ranges
+                else ""
+            )
         )
     ]
     chart = charts.memory(st.data, st.width)
@@ -145,7 +172,9 @@ def build(st: Story) -> list[Flowable] | None:
     flow.append(st.table(rows, [3, 1.3, 1.2, 1, 1, 1], right=(2, 3, 4, 5)))
     for i, w in enumerate(r.workloads):
         flow += st.h2(w.name)
-        flow.append(st.pairs(key_figures(w), 0.3))
+        g = st.data.design.workloads[i]
+        target = g.training.target_hours if g.training else None
+        flow.append(st.pairs(key_figures(w, st.data.ranges.get(w.name), target), 0.3))
         prefix = f"workloads[{i}]."
         calcs = st.data.calculations(prefix)
         if calcs:

@@ -121,3 +121,17 @@ def test_compare_on_the_command_line(tmp_path):
     header = proc.stdout.splitlines()[0]
     assert "As designed" in header and "H100 only (proposed)" in header
     assert "time to train (h)" in proc.stdout
+
+
+def test_a_target_met_only_short_of_the_pessimistic_end_is_at_risk_per_option(catalog):
+    rows = compare(design_from_dict(with_options()), catalog)
+    seen = 0
+    for r in rows:
+        for t in r.targets:
+            assert t.pessimistic is not None
+            worse_misses = (
+                t.pessimistic < t.target if t.metric == "throughput" else t.pessimistic > t.target
+            )
+            assert t.at_risk == (t.met and worse_misses)
+            seen += t.at_risk
+    assert seen  # the LoRA job's 24 h holds at 0.4 of peak, not at 0.35

@@ -10,7 +10,8 @@ from pydantic import ValidationError
 
 from wizard.engine.bom import apply_prices
 from wizard.engine.cost import Load, cost_of_ownership
-from wizard.engine.estate import size_estate
+from wizard.engine.estate import cluster_design, size_estate
+from wizard.engine.ranges import FIGURE_OF, figure_ranges
 from wizard.errors import UserError, describe_validation_error
 from wizard.model.catalog import Catalog
 from wizard.model.design import AS_DESIGNED, Design
@@ -72,12 +73,21 @@ def _row(
         gpus_idle=t.gpus_idle,
         total_kw=t.total_kw,
         racks=t.host_racks + t.network_racks,
-        targets=_targets(d, e, workloads),
+        targets=_targets(d, e, workloads, catalog),
         cost=cost,
     )
 
 
-def _targets(design: Design, e: Estate, workloads: list[WorkloadResult]) -> list[TargetStatus]:
+def _targets(
+    design: Design, e: Estate, workloads: list[WorkloadResult], catalog: Catalog
+) -> list[TargetStatus]:
+    """Every target of every group, met or missed as estimated and at risk over the spread."""
+    spread: dict[tuple[str, str], float] = {}
+    for c in e.clusters:
+        if c.result is not None:
+            view = cluster_design(design, e, c.name)
+            for x in figure_ranges(view, catalog, c.result):
+                spread[(x.workload, x.figure)] = x.pessimistic
     out = []
     by_name = {g.name: g for g in design.workloads}
     for w in workloads:
@@ -85,19 +95,28 @@ def _targets(design: Design, e: Estate, workloads: list[WorkloadResult]) -> list
         tr = g.training
         hours = w.training.time_to_train_hours if w.training else None
         if tr is not None and tr.target_hours and hours is not None:
+            worse = spread.get((w.name, "time_to_train_hours"))
+            met = hours <= tr.target_hours
             out.append(TargetStatus(workload=w.name, metric="time to train", value=hours,
-                                    target=tr.target_hours, unit="h",
-                                    met=hours <= tr.target_hours))  # fmt: skip
+                                    target=tr.target_hours, unit="h", met=met,
+                                    at_risk=met and worse is not None and worse > tr.target_hours,
+                                    pessimistic=worse))  # fmt: skip
         if w.serving is not None:
-            out += [
-                TargetStatus(
-                    workload=w.name,
-                    metric=t.metric,
-                    value=t.value,
-                    target=t.target,
-                    unit=t.unit,
-                    met=t.met,
+            for t in w.serving.targets:
+                worse = spread.get((w.name, FIGURE_OF[t.metric]))
+                missed_there = worse is not None and (
+                    worse < t.target if t.metric == "throughput" else worse > t.target
                 )
-                for t in w.serving.targets
-            ]
+                out.append(
+                    TargetStatus(
+                        workload=w.name,
+                        metric=t.metric,
+                        value=t.value,
+                        target=t.target,
+                        unit=t.unit,
+                        met=t.met,
+                        at_risk=t.met and missed_there,
+                        pessimistic=worse,
+                    )
+                )
     return out

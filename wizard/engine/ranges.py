@@ -34,6 +34,10 @@ FIGURES = {"time_to_train_hours": False, "ttft_ms": False, "itl_ms": False,
            "tokens_per_s_total": True}  # fmt: skip
 
 
+# the figure each serving target is checked on
+FIGURE_OF = {"ttft": "ttft_ms", "itl": "itl_ms", "throughput": "tokens_per_s_total"}
+
+
 @dataclass(frozen=True)
 class FigureRange:
     workload: str
@@ -163,9 +167,7 @@ def targets_at_risk(result: Result, ranges: list[FigureRange]) -> list[TargetRis
         if w.serving is None:
             continue
         for t in w.serving.targets:
-            figure = {"ttft": "ttft_ms", "itl": "itl_ms", "throughput": "tokens_per_s_total"}[
-                t.metric
-            ]
+            figure = FIGURE_OF[t.metric]
             rng = by_key.get((w.name, figure))
             if rng is None or not t.met:
                 continue

@@ -15,6 +15,10 @@ class TargetStatus(Out):
     target: float
     unit: str
     met: bool
+    at_risk: bool = Field(
+        default=False, description="Met as estimated, missed at the pessimistic end of the spread"
+    )
+    pessimistic: float | None = Field(default=None, description="The figure at that end")
 
 
 class OptionRow(Out):
