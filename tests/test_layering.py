@@ -35,12 +35,12 @@ def _offenders(files: list[Path], forbidden: tuple[str, ...]) -> list[str]:
 
 
 def test_only_gui_imports_qt():
-    files = [p for p in _sources("wizard", "reports", "catalogs") if "gui" not in p.parts]
+    files = [p for p in _sources("wizard", "reports") if "gui" not in p.parts]
     assert _offenders(files, ("PySide6", "shiboken6")) == []
 
 
 def test_only_reports_imports_reportlab():
-    files = _sources("wizard", "catalogs")
+    files = _sources("wizard")
     assert _offenders(files, ("reportlab",)) == []
 
 

@@ -26,16 +26,16 @@ def wheel(tmp_path_factory):
 def test_wheel_carries_catalogs_examples_and_resources(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for kind in CATALOG_KINDS:
-        assert f"catalogs/{kind}.toml" in names
-    shipped = sorted(p.name for p in (ROOT / "resources" / "examples").glob("*.json"))
+        assert f"wizard/catalogs/{kind}.toml" in names
+    shipped = sorted(p.name for p in (ROOT / "wizard" / "resources" / "examples").glob("*.json"))
     assert shipped, "no example designs"
     for name in shipped:
-        assert f"resources/examples/{name}" in names
+        assert f"wizard/resources/examples/{name}" in names
     assert "wizard/cli.py" in names
-    icons = sorted(p.name for p in (ROOT / "resources" / "icons").glob("*.svg"))
+    icons = sorted(p.name for p in (ROOT / "wizard" / "resources" / "icons").glob("*.svg"))
     assert "app.svg" in icons
     for name in icons:
-        assert f"resources/icons/{name}" in names
+        assert f"wizard/resources/icons/{name}" in names
     for font in (
         "DejaVuSans.ttf",
         "DejaVuSans-Bold.ttf",
@@ -43,7 +43,7 @@ def test_wheel_carries_catalogs_examples_and_resources(wheel):
         "DroidSansFallback.ttf",
         "LICENSE-DroidSansFallback.txt",
     ):
-        assert f"resources/fonts/{font}" in names
+        assert f"wizard/resources/fonts/{font}" in names
     assert not any(n.startswith("tests/") for n in names)
 
 
@@ -58,7 +58,7 @@ def test_installed_wheel_runs_from_another_directory(wheel, tmp_path):
     elsewhere.mkdir()
     env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     code = (
-        "import wizard, catalogs, sys; "
+        "import wizard, wizard.catalogs, sys; "
         f"assert wizard.__file__.startswith({str(target)!r}), wizard.__file__; "
         "from wizard.cli import main; sys.exit(main(['example', '--list']) or "
         "main(['--no-user-catalog', 'catalog', 'gpus']))"

@@ -10,7 +10,7 @@ from wizard.errors import UserError
 
 
 def _examples() -> Traversable:
-    return resources.files("resources").joinpath("examples")
+    return resources.files("wizard.resources").joinpath("examples")
 
 
 def example_names() -> list[str]:
@@ -26,5 +26,5 @@ def example_text(name: str) -> str:
 
 
 def resource(*parts: str) -> Traversable:
-    """A shipped file under ``resources/``, e.g. ``resource("fonts", "DejaVuSans.ttf")``."""
-    return resources.files("resources").joinpath(*parts)
+    """A shipped file under ``wizard/resources/``, e.g. ``resource("fonts", "DejaVuSans.ttf")``."""
+    return resources.files("wizard.resources").joinpath(*parts)

@@ -78,13 +78,13 @@ def _read_user_file(path: Path) -> str:
 
 
 def shipped_text(kind: str) -> str:
-    return resources.files("catalogs").joinpath(f"{kind}.toml").read_text(encoding="utf-8")
+    return resources.files("wizard.catalogs").joinpath(f"{kind}.toml").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
 def _shipped() -> dict[str, dict[str, Sourced]]:
     return {
-        kind: parse_entries(shipped_text(kind), kind, f"catalogs/{kind}.toml")
+        kind: parse_entries(shipped_text(kind), kind, f"wizard/catalogs/{kind}.toml")
         for kind in CATALOG_KINDS
     }
 

@@ -64,7 +64,11 @@ class DesignDocument(QObject):
         self.changed.emit(origin)
 
     def missing(self) -> list[str]:
-        return [name for name in SECTIONS if self._parts[name] is None]
+        return [
+            name
+            for name in SECTIONS
+            if self._parts[name] is None and Design.model_fields[name].is_required()
+        ]
 
     def design(self) -> Design | None:
         """The whole Design, or None while a required section (the hardware) is missing."""

@@ -1,4 +1,4 @@
-"""The wizard's icons: simple SVGs shipped in ``resources/icons``; nothing is fetched at run time.
+"""The wizard's icons: simple SVGs shipped in ``wizard/resources/icons``; nothing is fetched at run time.
 
 They are rendered with QSvgRenderer at each size, so they stay sharp at 200 % scaling.
 """
