@@ -155,7 +155,7 @@ def test_more_nics_than_slots_is_an_error(catalog):
     [
         (
             {"server": "dell-dss8440", "gpu": "a100-pcie-40gb", "nvlink": True},
-            "hardware.nvlink: 'dell-dss8440' has no adjacent double-width slots",
+            "hardware.nvlink: the DSS 8440 has no adjacent double-width slots",
         ),
     ],
 )

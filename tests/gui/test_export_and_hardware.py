@@ -212,7 +212,7 @@ def test_bom_export_as_csv_and_xlsx_with_a_price_list(qtbot, window, prompts, tm
     assert all(r["unit_price"] == "" for r in rows)
     assert page.bom.open_button.isVisible()
     # with the sample price list (made-up figures, in the design's currency)
-    prompts.answers.append(str(ROOT / "resources" / "examples" / "prices-sample.toml"))
+    prompts.answers.append(str(ROOT / "wizard" / "resources" / "examples" / "prices-sample.toml"))
     click(qtbot, page.prices_button)
     xlsx = tmp_path / "bom.xlsx"
     prompts.answers.append(str(xlsx))
@@ -325,3 +325,22 @@ def test_removing_a_group_asks_first_and_cancel_keeps_it(qtbot, window, prompts,
     prompts.answers.append(REMOVE)
     page.remove_button.click()
     assert [g.name for g in window.doc.get("workloads")] == [names[0], names[2]]
+
+
+def test_the_page_gives_the_rule_books_words(qtbot, window, catalog):
+    """The reason next to a disabled choice is the one check_design gives: the same function."""
+    from wizard.engine.compat import gpudirect_reason, nic_reason, nvlink_reason, rdma_reason
+
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    pick(hw.gpu, "l40s")
+    pick(hw.server, "lenovo-sr675-v3")
+    server = catalog.servers["lenovo-sr675-v3"]
+    assert hw.nvlink_note.text() == nvlink_reason(catalog.gpus["l40s"], server)
+    pick(hw.fabric, Fabric.IB_HDR)
+    assert hw.rdma.reason(Rdma.ROCE).endswith(rdma_reason(Rdma.ROCE, Fabric.IB_HDR))
+    assert hw.nic.reason("cx5-25g-2p").endswith(
+        nic_reason(catalog.nics["cx5-25g-2p"], Fabric.IB_HDR)
+    )
+    pick(hw.fabric, Fabric.GBE_25)
+    pick(hw.rdma, Rdma.NONE)
+    assert hw.gdr_note.text() == f"Not available: {gpudirect_reason(Rdma.NONE, None)}"

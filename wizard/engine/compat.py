@@ -7,6 +7,7 @@ to the answer that caused it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TypeVar
 
 from wizard.errors import DesignError
@@ -36,10 +37,40 @@ from wizard.model.design import (
 T = TypeVar("T")
 
 
+class ProblemKind(StrEnum):
+    """What a problem is about, so callers sort problems without reading their words."""
+
+    REFERENCE = "reference"  # a name the catalog does not know
+    HARDWARE = "hardware"
+    PLATFORM = "platform"
+    LICENCE = "licence"
+    WORKLOAD = "workload"
+    CLUSTER = "cluster"
+
+
+_KIND_OF_SECTION = {
+    "hardware": ProblemKind.HARDWARE,
+    "platform": ProblemKind.PLATFORM,
+    "licensing": ProblemKind.LICENCE,
+    "workloads": ProblemKind.WORKLOAD,
+    "clusters": ProblemKind.CLUSTER,
+    "assumptions": ProblemKind.HARDWARE,
+}
+
+
 @dataclass(frozen=True)
 class Problem:
+    """A reason the design cannot be built: the field it is about (a design path), the message,
+    and its kind (by default the section the field is in)."""
+
     field: str
     message: str
+    kind: ProblemKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind is None:
+            section = self.field.split(".")[0].split("[")[0]
+            object.__setattr__(self, "kind", _KIND_OF_SECTION.get(section, ProblemKind.HARDWARE))
 
     def __str__(self) -> str:
         return f"{self.field}: {self.message}"
@@ -53,7 +84,9 @@ def _lookup(
     item = table.get(key)
     if item is None:
         known = ", ".join(sorted(table)) or "none"
-        out.append(Problem(field, f"unknown {what} '{key}' (known: {known})"))
+        out.append(
+            Problem(field, f"unknown {what} '{key}' (known: {known})", ProblemKind.REFERENCE)
+        )
     return item
 
 
@@ -131,34 +164,24 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
                         f"({gpu.gpus_per_board} GPUs each)",
                     )
                 )
-        if hw.nvlink:
-            if gpu.nvlink.kind.value == "none":
-                out.append(Problem("hardware.nvlink", f"the {gpu.name} has no NVLink"))
-            elif gpu.form_factor is FormFactor.PCIE and not server.nvlink_bridge_support:
-                out.append(
-                    Problem(
-                        "hardware.nvlink",
-                        f"'{server.id}' has no adjacent double-width slots for NVLink bridges",
-                    )
-                )
+        if hw.nvlink and (why := nvlink_reason(gpu, server)):
+            out.append(Problem("hardware.nvlink", why))
 
+    if hw.gpudirect_rdma and (why := gpudirect_reason(hw.rdma, nic)):
+        out.append(Problem("hardware.gpudirect_rdma", why))
     if nic is not None:
-        if hw.gpudirect_rdma and not nic.gpudirect_rdma:
-            out.append(Problem("hardware.gpudirect_rdma", f"the {nic.model} does not support it"))
         speaks = fabric_protocol_problem(nic, hw.fabric)
         if speaks:
             out.append(Problem("hardware.nic", f"the {nic.model} {speaks}"))
-        if hw.rdma is Rdma.ROCE and "roce-v2" not in nic.rdma:
-            out.append(Problem("hardware.rdma", f"the {nic.model} does not support RoCE v2"))
+    if why := rdma_reason(hw.rdma, hw.fabric, nic):
+        out.append(Problem("hardware.rdma", why))
 
     for i, group in enumerate(design.workloads):
         field = f"workloads[{i}].sharing_mode"
         if gpu is None:
             break
-        if group.sharing_mode is SharingMode.MIG and not gpu.mig_capable:
-            out.append(Problem(field, f"'mig' needs a MIG-capable GPU; the {gpu.name} is not"))
-        if group.sharing_mode is SharingMode.VGPU and not gpu.vgpu_capable:
-            out.append(Problem(field, f"'vgpu' is not supported on the {gpu.name}"))
+        if why := sharing_mode_reason(group.sharing_mode, gpu):
+            out.append(Problem(field, why))
         preset = (
             catalog.models.get(group.model.preset) if group.model and group.model.preset else None
         )
@@ -336,6 +359,64 @@ def _method_problems(design: Design, catalog: Catalog) -> list[Problem]:
                 )
             )
     return out
+
+
+# ------------------------------------------------------------------ one answer per rule
+# Each returns why a choice is not possible, in the words the wizard shows next to the option
+# and check_design puts in its problem; None when the choice is possible.
+
+
+def nvlink_reason(gpu: Gpu, server: Server | None) -> str | None:
+    """Why NVLink cannot be chosen (SXM boards always have it, so None there)."""
+    if gpu.nvlink.kind.value == "none":
+        return f"the {gpu.name} has no NVLink"
+    if (
+        gpu.form_factor is FormFactor.PCIE
+        and server is not None
+        and not (server.nvlink_bridge_support)
+    ):
+        return f"the {server.model} has no adjacent double-width slots for NVLink bridges"
+    return None
+
+
+def gpudirect_reason(rdma: Rdma, nic: Nic | None) -> str | None:
+    if rdma is Rdma.NONE:
+        return "needs RDMA (RoCE v2 or InfiniBand)"
+    if nic is not None and not nic.gpudirect_rdma:
+        return f"the {nic.model} does not support it"
+    return None
+
+
+def rdma_reason(rdma: Rdma, fabric: Fabric, nic: Nic | None = None) -> str | None:
+    ib = is_infiniband(fabric)
+    if rdma is Rdma.ROCE and ib:
+        return "RoCE runs over Ethernet"
+    if rdma is Rdma.INFINIBAND and not ib:
+        return "needs an InfiniBand fabric"
+    if rdma is Rdma.ROCE and nic is not None and "roce-v2" not in nic.rdma:
+        return f"the {nic.model} does not support RoCE v2"
+    return None
+
+
+def nic_reason(nic: Nic, fabric: Fabric) -> str | None:
+    """Why ``nic`` cannot serve the fabric: its protocol, then its port speed."""
+    speaks = fabric_protocol_problem(nic, fabric)
+    if speaks:
+        return f"the {nic.model} {speaks}"
+    if nic.port_speed_gbps < FABRIC_GBPS[fabric]:
+        return (
+            f"its ports run at {nic.port_speed_gbps:g} Gb/s, below the fabric's "
+            f"{FABRIC_GBPS[fabric]:g}"
+        )
+    return None
+
+
+def sharing_mode_reason(mode: SharingMode, gpu: Gpu) -> str | None:
+    if mode is SharingMode.MIG and not gpu.mig_capable:
+        return f"MIG needs a MIG-capable GPU; the {gpu.name} is not"
+    if mode is SharingMode.VGPU and not gpu.vgpu_capable:
+        return f"NVIDIA vGPU is not supported on the {gpu.name}"
+    return None
 
 
 def fabric_protocol_problem(nic: Nic, fabric: Fabric) -> str | None:

@@ -21,7 +21,15 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from wizard.engine.compat import check_design, fabric_protocol_problem
+from wizard.engine.compat import (
+    ProblemKind,
+    check_design,
+    gpudirect_reason,
+    nic_reason,
+    nvlink_reason,
+    rdma_reason,
+    sharing_mode_reason,
+)
 from wizard.engine.compat import why_not as compat_why_not
 from wizard.errors import UserError
 from wizard.gui.forms import FormErrors, align_labels, error_items
@@ -31,13 +39,11 @@ from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, doub
 from wizard.gui.widgets.workload_editor import short_source
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, max_boards
 from wizard.model.design import (
-    FABRIC_GBPS,
     DataPlan,
     Design,
     Fabric,
     Hardware,
     Rdma,
-    SharingMode,
 )
 from wizard.numbers import MISSING
 from wizard.present import labels
@@ -383,13 +389,11 @@ class HardwarePage(Page):
         """Enable, disable and explain the choices that depend on others."""
         gpu, server, nic = self._gpu(), self._server(), self._nic()
         fabric = self.fabric.get()
-        ib = isinstance(fabric, Fabric) and labels.is_infiniband(fabric)
-        self.rdma.set_reason(Rdma.ROCE, "RoCE runs over Ethernet" if ib else None, tip("rdma"))
-        self.rdma.set_reason(
-            Rdma.INFINIBAND, None if ib else "needs an InfiniBand fabric", tip("rdma")
-        )
+        if isinstance(fabric, Fabric):
+            for rdma in (Rdma.ROCE, Rdma.INFINIBAND):
+                self.rdma.set_reason(rdma, rdma_reason(rdma, fabric), tip("rdma"))
         for n in self.catalog.nics.values():
-            self.nic.set_reason(n.id, _nic_reason(n, fabric))
+            self.nic.set_reason(n.id, nic_reason(n, fabric) if isinstance(fabric, Fabric) else None)
         if gpu and server:
             most = gpus_per_host_max(server, gpu)
             self.gpus_per_host.setSingleStep(gpu.gpus_per_board)
@@ -400,26 +404,21 @@ class HardwarePage(Page):
         nv_reason = None
         if gpu is None:
             nv_reason = "choose a GPU first"
-        elif gpu.nvlink.kind is NvlinkKind.NONE:
-            nv_reason = f"the {gpu.name} has no NVLink"
         elif gpu.nvlink.kind is NvlinkKind.SXM:
             nv_reason = (
                 f"always present: SXM boards link over the baseboard "
                 f"(NVLink {gpu.nvlink.generation}, {gpu.nvlink.bandwidth_gbs:g} GB/s per GPU)"
             )
-        elif server is not None and not server.nvlink_bridge_support:
-            nv_reason = f"the {server.model} has no adjacent double-width slots for NVLink bridges"
+        else:
+            nv_reason = nvlink_reason(gpu, server)
         sxm = gpu is not None and gpu.nvlink.kind is NvlinkKind.SXM
         self.nvlink.setEnabled(nv_reason is None)
         self.nvlink_note.setText(nv_reason or tip("nvlink"))
         if nv_reason and not sxm and self.nvlink.isChecked():
             self.nvlink.setChecked(False)
         # GPUDirect RDMA
-        gdr_reason = None
-        if self.rdma.get() is Rdma.NONE:
-            gdr_reason = "needs RDMA (RoCE v2 or InfiniBand)"
-        elif nic is not None and not nic.gpudirect_rdma:
-            gdr_reason = f"the {nic.model} does not support it"
+        rdma_now = self.rdma.get()
+        gdr_reason = gpudirect_reason(rdma_now, nic) if isinstance(rdma_now, Rdma) else None
         slower = (
             server is not None
             and not server.gdr_affinity
@@ -438,10 +437,7 @@ class HardwarePage(Page):
         flags = []
         if gpu is not None:
             modes = {g.sharing_mode for g in self.doc.get("workloads")}
-            if SharingMode.MIG in modes and not gpu.mig_capable:
-                flags.append("no MIG, which a workload group's sharing mode uses")
-            if SharingMode.VGPU in modes and not gpu.vgpu_capable:
-                flags.append("no NVIDIA vGPU, which a workload group's sharing mode uses")
+            flags += [why for m in sorted(modes) if (why := sharing_mode_reason(m, gpu))]
         self.gpu_flag.setText(("⚠ " + "; ".join(flags)) if flags else "")
         self.gpu_flag.setVisible(bool(flags))
 
@@ -464,7 +460,7 @@ class HardwarePage(Page):
                 items = error_items(exc)
         if hw is not None:
             for p in self._compat(hw):
-                if p.field.startswith("hardware."):
+                if p.kind is ProblemKind.HARDWARE and p.field.startswith("hardware."):
                     items.append((p.field.removeprefix("hardware."), p.message))
         self._problems = self.errors.show(items)
         self._show_specs()
@@ -640,17 +636,6 @@ def _table(title: str, rows: list[tuple[str, str]], source: str) -> str:
         f"<p style='margin-bottom:2px'><b>{title}</b></p><table>{cells}</table>"
         f"<p style='color:#5f6b73;font-size:small;margin-top:2px'>Source: {short}</p>"
     )
-
-
-def _nic_reason(nic: Nic, fabric: object) -> str | None:
-    if not isinstance(fabric, Fabric):
-        return None
-    speaks = fabric_protocol_problem(nic, fabric)
-    if speaks:
-        return speaks
-    if nic.port_speed_gbps < FABRIC_GBPS[fabric]:
-        return f"its ports run at {nic.port_speed_gbps:g} Gb/s, below the fabric's {FABRIC_GBPS[fabric]:g}"
-    return None
 
 
 def _why_not(server: Server, gpu: Gpu) -> str:
