@@ -344,3 +344,16 @@ def test_the_page_gives_the_rule_books_words(qtbot, window, catalog):
     pick(hw.fabric, Fabric.GBE_25)
     pick(hw.rdma, Rdma.NONE)
     assert hw.gdr_note.text() == f"Not available: {gpudirect_reason(Rdma.NONE, None)}"
+
+
+def test_the_spec_sheet_shows_catalog_text_as_text(catalog):
+    """A user catalog is data: markup in a model name or a source is shown, never run (an <img>
+    would make the label read a file)."""
+    from wizard.gui.pages.hardware_specs import spec_sheet
+
+    gpu = catalog.gpus["l40s"].model_copy(
+        update={"name": "<img src='/etc/passwd'>", "source": "<b>quote</b>"}
+    )
+    html = spec_sheet(gpu, None, None, None, "", None)
+    assert "<img" not in html and "&lt;img src=" in html
+    assert "<b>quote</b>" not in html

@@ -35,23 +35,22 @@ from wizard.errors import UserError
 from wizard.gui.forms import FormErrors, align_labels, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
-from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, double_spin, int_spin
-from wizard.gui.widgets.workload_editor import short_source
+from wizard.gui.pages.hardware_data import DataPlanMixin
+from wizard.gui.pages.hardware_specs import spec_sheet
+from wizard.gui.widgets.inputs import Choice, int_spin
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, max_boards
 from wizard.model.design import (
-    DataPlan,
     Design,
     Fabric,
     Hardware,
     Rdma,
 )
-from wizard.numbers import MISSING
 from wizard.present import labels
 from wizard.present.glossary import tip
 from wizard.recommend import gpus_per_host_max, recommend
 
 
-class HardwarePage(Page):
+class HardwarePage(DataPlanMixin, Page):
     def __init__(self, doc, catalog, live) -> None:
         super().__init__(
             doc,
@@ -162,73 +161,6 @@ class HardwarePage(Page):
             check.toggled.connect(self._edited)
         self.recommend_button.clicked.connect(self.recommend)
         self._reload()
-
-    def _data_box(self, catalog) -> QGroupBox:
-        """Storage for the training data: the system (a hardware choice) and the data plan."""
-        box = QGroupBox("Storage and training data")
-        f = QFormLayout(box)
-        f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.storage = Choice([("None chosen", None)])
-        for s in catalog.storage.values():
-            self.storage.add(f"{s.vendor} {s.model}", s.id)
-        self.errors.add(f, "storage", "Storage system", self.storage)
-        self.data_errors = FormErrors()
-        self.dataset_gb = OptionalDouble(1e12, 0, "derived from the workloads")
-        self.dataset_gb.setSuffix(" GB")
-        self.versions = int_spin(1, 1000, 2)
-        self.checkpoints = int_spin(0, 10_000, 3)
-        self.headroom = double_spin(0, 10_000, 0, 25)
-        self.headroom.setSuffix(" %")
-        self.read_per_gpu = OptionalDouble(1000, 2, "unknown")
-        self.read_per_gpu.setSuffix(" GB/s")
-        self.nodes = OptionalSpin(1, 100_000, "sized by the engine")
-        self.data_errors.add(f, "dataset_gb", "Dataset size", self.dataset_gb)
-        self.data_errors.add(f, "dataset_versions", "Dataset versions", self.versions)
-        self.data_errors.add(f, "checkpoint_copies", "Checkpoints per job", self.checkpoints)
-        self.data_errors.add(f, "growth_headroom", "Growth headroom", self.headroom)
-        self.data_errors.add(f, "read_gbs_per_gpu", "Read per GPU (other groups)",
-                             self.read_per_gpu)  # fmt: skip
-        self.data_errors.add(f, "storage_nodes", "Storage nodes", self.nodes)
-        for w in (self.dataset_gb, self.headroom, self.read_per_gpu):
-            w.valueChanged.connect(self._data_edited)
-        for count in (self.versions, self.checkpoints, self.nodes):
-            count.valueChanged.connect(self._data_edited)
-        self._data_problems: list[str] = []
-        return box
-
-    def _load_data(self) -> None:
-        d: DataPlan = self.doc.get("data")
-        self.dataset_gb.put(d.dataset_gb)
-        self.versions.setValue(d.dataset_versions)
-        self.checkpoints.setValue(d.checkpoint_copies)
-        self.headroom.setValue(d.growth_headroom * 100)
-        self.read_per_gpu.put(d.read_gbs_per_gpu or None)
-        self.nodes.put(d.storage_nodes)
-        self._validate_data(commit=False)
-
-    def _data_edited(self) -> None:
-        if not self._loading:
-            self._validate_data(commit=True)
-            self.update_complete()
-
-    def _validate_data(self, commit: bool) -> None:
-        values = {
-            "dataset_gb": self.dataset_gb.get(),
-            "dataset_versions": self.versions.value(),
-            "checkpoint_copies": self.checkpoints.value(),
-            "growth_headroom": self.headroom.value() / 100,
-            "read_gbs_per_gpu": self.read_per_gpu.get() or 0,
-            "storage_nodes": self.nodes.get(),
-        }
-        try:
-            plan = DataPlan.model_validate(values)
-            items: list[tuple[str, str]] = []
-        except ValidationError as exc:
-            plan = None
-            items = error_items(exc)
-        self._data_problems = self.data_errors.show(items)
-        if plan is not None and commit:
-            self.commit("data", plan)
 
     # ------------------------------------------------------------------ helpers
 
@@ -521,121 +453,17 @@ class HardwarePage(Page):
     # ------------------------------------------------------------------ specs
 
     def _show_specs(self) -> None:
-        gpu, server, nic = self._gpu(), self._server(), self._nic()
-        parts = []
-        if gpu is not None:
-            t = gpu.tflops
-            perf = ", ".join(
-                f"{name} {v:g}"
-                for name, v in (("FP64", t.fp64), ("FP32", t.fp32), ("TF32", t.tf32),
-                                ("FP16", t.fp16), ("BF16", t.bf16), ("FP8", t.fp8),
-                                ("INT8", t.int8))
-                if v
-            )  # fmt: skip
-            nv = (
-                f"NVLink {gpu.nvlink.generation} ({gpu.nvlink.kind.value}), "
-                f"{gpu.nvlink.bandwidth_gbs:g} GB/s"
-                if gpu.nvlink.kind is not NvlinkKind.NONE
-                else "none"
-            )
-            mig = (
-                f"yes, {len(gpu.mig.profiles)} profiles, up to "
-                f"{max(p.max_count for p in gpu.mig.profiles)} instances"
-                if gpu.mig
-                else "no"
-            )
-            vgpu = f"yes, {len(gpu.vgpu.profiles)} C-series profiles" if gpu.vgpu else "no"
-            parts.append(
-                _table(
-                    gpu.name,
-                    [
-                        ("Memory", f"{gpu.memory_gb:g} GB {gpu.memory_type}"),
-                        ("Memory bandwidth", f"{gpu.memory_bandwidth_gbs:,.0f} GB/s"),
-                        ("Dense TFLOPS", perf),
-                        ("Board power", f"{gpu.tdp_w:.0f} W"),
-                        ("Form factor", _form(gpu)),
-                        ("PCIe", f"Gen {gpu.pcie_gen} x{gpu.pcie_lanes}"),
-                        ("NVLink", nv),
-                        ("MIG", mig),
-                        ("vGPU", vgpu),
-                    ],
-                    gpu.source,
-                )
-            )
-        if server is not None:
-            hold = gpus_per_host_max(server, gpu) if gpu else None
-            parts.append(
-                _table(
-                    f"{server.vendor} {server.model}",
-                    [
-                        ("Size", f"{server.rack_units}U, {server.sockets} sockets"),
-                        ("Processors", self._cpu_text(server)),
-                        (
-                            "Cooling",
-                            "liquid (facility water)"
-                            if server.cooling.value == "liquid"
-                            else "air",
-                        ),
-                        ("PCIe", f"Gen {server.pcie_gen}, {server.pcie_topology.value}"),
-                        ("Holds", f"{hold} of this GPU" if hold else MISSING),
-                        ("Power supplies", f"{server.psu_count} × {server.psu_w:,.0f} W"),
-                        ("NIC slots", str(server.nic_slots)),
-                        ("GPUDirect affinity", "yes" if server.gdr_affinity else "no"),
-                        ("NVLink bridges", "yes" if server.nvlink_bridge_support else "no"),
-                        ("Certification", server.certification.value),
-                    ],
-                    server.source,
-                )
-            )
-        storage = self.catalog.storage.get(str(self.storage.get()))
-        if storage is not None:
-            parts.append(
-                _table(
-                    f"{storage.vendor} {storage.model}",
-                    [
-                        ("Usable per node", f"{storage.usable_capacity_tb_per_node:g} TB"),
-                        ("Read per node", f"{storage.read_throughput_gbs_per_node:g} GB/s"),
-                        ("Protocols", ", ".join(storage.protocols)),
-                        ("GPUDirect Storage", "yes" if storage.gpudirect_storage else "no"),
-                    ],
-                    storage.source,
-                )
-            )
-        if nic is not None:
-            parts.append(
-                _table(
-                    f"{nic.vendor} {nic.model}",
-                    [
-                        ("Ports", f"{nic.ports} × {nic.port_speed_gbps:g} Gb/s"),
-                        ("PCIe", f"Gen {nic.pcie_gen} x{nic.pcie_lanes}"),
-                        ("RDMA", ", ".join(nic.rdma) or "none"),
-                        ("GPUDirect RDMA", "yes" if nic.gpudirect_rdma else "no"),
-                    ],
-                    nic.source,
-                )
-            )
+        gpu, server = self._gpu(), self._server()
         self.specs.setText(
-            "".join(parts) or "<i>Choose a GPU to see its specifications and sources.</i>"
+            spec_sheet(
+                gpu,
+                server,
+                self._nic(),
+                self.catalog.storage.get(str(self.storage.get())),
+                self._cpu_text(server) if server is not None else "",
+                gpus_per_host_max(server, gpu) if gpu and server else None,
+            )
         )
-
-
-def _form(gpu: Gpu) -> str:
-    if gpu.form_factor.value == "sxm":
-        return "SXM module"
-    board = f", {gpu.gpus_per_board} GPUs per board" if gpu.gpus_per_board > 1 else ""
-    return f"PCIe, {gpu.slot_width}-slot{board}"
-
-
-def _table(title: str, rows: list[tuple[str, str]], source: str) -> str:
-    cells = "".join(
-        f"<tr><td style='color:#5f6b73;padding-right:10px'>{k}</td><td>{v}</td></tr>"
-        for k, v in rows
-    )
-    short = short_source(source)
-    return (
-        f"<p style='margin-bottom:2px'><b>{title}</b></p><table>{cells}</table>"
-        f"<p style='color:#5f6b73;font-size:small;margin-top:2px'>Source: {short}</p>"
-    )
 
 
 def _why_not(server: Server, gpu: Gpu) -> str:
