@@ -33,10 +33,11 @@ from wizard.model.design import (
     SharingMode,
     VsphereRelease,
     WorkloadKind,
+    is_infiniband,
 )
 
-ETHERNET = [f for f in Fabric if not f.value.startswith("ib-")]
-INFINIBAND = [f for f in Fabric if f.value.startswith("ib-")]
+ETHERNET = [f for f in Fabric if not is_infiniband(f)]
+INFINIBAND = [f for f in Fabric if is_infiniband(f)]
 
 
 @lru_cache(maxsize=1)
