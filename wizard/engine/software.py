@@ -5,8 +5,20 @@ need before the first VM powers on."""
 
 from __future__ import annotations
 
+from wizard.engine.checklist import MODE_GROUPS, RULES, fill
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder, some
+from wizard.engine.sources_software import (
+    BAR_POWER_OF_TWO,
+    FABRIC_MANAGER,
+    LARGE_BAR,
+    LICENCE_SERVICE,
+    OPERATOR_NVAIE,
+    OPERATOR_OCP,
+    OPERATOR_RDMA,
+    PVRDMA,
+    SEED_STACK,
+)
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
 from wizard.model.design import VSPHERE_LABELS, Design, KubernetesPlatform, Rdma, SharingMode
@@ -19,76 +31,6 @@ from wizard.model.platform import (
     VmMmio,
 )
 from wizard.model.result import Severity, WorkloadResult
-
-SEED_STACK = (
-    "vSphere ML Accelerator Spectrum Deep Dive - NVIDIA AI Enterprise Suite (F. Denneman, 2023): "
-    "passthrough needs no NVIDIA driver in the VMkernel; vGPU needs the NVD-AIE host VIB from the "
-    "'NVIDIA AI Enterprise Software Package for VMware vSphere', not the graphics 'Complete vGPU "
-    "Package'; host drivers support guest drivers of the same and the previous branch; GPU and "
-    "Network Operators; TKGS helm repo https://helm.ngc.nvidia.com/nvaie, OCP "
-    "https://helm.ngc.nvidia.com/nvidia; certified and qualified servers"
-)
-SETTINGS = (
-    "F. Denneman, vSphere ML Accelerator Spectrum Deep Dive - ESXi Host BIOS, VM, and vCenter "
-    "Settings (2023), requirements table, https://frankdenneman.nl/2023/05/30/vsphere-ml-"
-    "accelerator-spectrum-deep-dive-esxi-host-bios-vm-and-vcenter-settings/"
-)
-LARGE_BAR = (
-    "VMware, How to Enable Nvidia V100 GPU in Passthrough mode on vSphere (2018), https://blogs."
-    "vmware.com/apps/2018/10/how-to-enable-nvidia-v100-gpu-in-passthrough-mode-on-vsphere-for-"
-    "machine-learning-and-other-hpc-workloads.html: devices mapping more than 16 GB need 'above "
-    "4G decoding' in the host BIOS, EFI firmware, pciPassthru.use64bitMMIO and "
-    "pciPassthru.64bitMMIOSizeGB = GPUs x GPU memory rounded up to the next power of two (two "
-    "16 GB GPUs: 64, as restated by guides derived from it; the page's full text was not re-read)"
-)
-PASSTHROUGH_HOST = (
-    "VMware Edge Compute Stack 3.0 reference architecture, PCI passthrough for GPU cards, https://"
-    "docs.vmware.com/en/VMware-Edge-Compute-Stack/3.0/ecs-enterprise-edge-ref-arch/"
-    "GUID-412AD9B3-6B9B-4BE0-B833-9205ACBCF956.html"
-)
-VGPU_HOST = (
-    "NVIDIA Virtual GPU Software User Guide, Changing the Default Graphics Type in VMware vSphere "
-    "(Shared Direct), https://docs.nvidia.com/grid/latest/grid-vgpu-user-guide/index.html"
-)
-MIG_HOST = (
-    "NVIDIA Multi-Instance GPU User Guide, enabling MIG mode, https://docs.nvidia.com/datacenter/"
-    "tesla/mig-user-guide/ ; NVIDIA AI Enterprise vGPU for Compute, Host MIG Provisioning"
-)
-OPERATOR_NVAIE = (
-    "NVIDIA GPU Operator, NVIDIA AI Enterprise: virtualization platforms must use the vGPU guest "
-    "driver image, licensed through the NVIDIA License System with a client configuration token; "
-    "from NVAIE 5.0 installed by a script from NGC, https://docs.nvidia.com/datacenter/cloud-"
-    "native/gpu-operator/latest/install-gpu-operator-nvaie.html"
-)
-OPERATOR_OCP = (
-    "NVIDIA GPU Operator on Red Hat OpenShift: install the Node Feature Discovery Operator, then "
-    "the NVIDIA GPU Operator, from OperatorHub, https://docs.nvidia.com/datacenter/cloud-native/"
-    "openshift/latest/install-nfd.html and install-gpu-ocp.html"
-)
-OPERATOR_RDMA = (
-    "NVIDIA GPU Operator, GPUDirect RDMA and GPUDirect Storage: DMA-BUF or the nvidia-peermem "
-    "module, with the NVIDIA Network Operator for the NIC drivers and device plugins; the GDS "
-    "driver needs the open GPU kernel modules, https://docs.nvidia.com/datacenter/cloud-native/"
-    "gpu-operator/latest/gpu-operator-rdma.html"
-)
-FABRIC_MANAGER = (
-    "NVIDIA AI Enterprise Infra 4.10 documentation: Fabric Manager is updated in lockstep with the "
-    "GPU driver for NVSwitch systems, https://docs.nvidia.com/ai-enterprise/release-4/4.10/"
-    "index.html"
-)
-LICENCE_SERVICE = (
-    "F. Denneman, vSphere ML Accelerator Spectrum Deep Dive - NVAIE Cloud License Service Setup "
-    "(2023), https://frankdenneman.nl/2023/07/05/vsphere-ml-accelerator-spectrum-deep-dive-nvaie-"
-    "cloud-license-service-setup/ ; " + OPERATOR_NVAIE
-)
-PVRDMA = (
-    "VMware, Sharing GPUs in Machine Learning Environments, Reference Architecture (2020), "
-    "section 4.3.1 PVRDMA in vSphere"
-)
-BAR_POWER_OF_TWO = (
-    "PCI Express Base Specification: a memory BAR's size is a power of two, so a GPU's frame-"
-    "buffer BAR is its memory rounded up to the next power of two"
-)
 
 # Generations whose vGPUs are SR-IOV virtual functions (Denneman: "Enable on Ampere & Hopper").
 _SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
@@ -474,54 +416,28 @@ class SoftwarePlanner:
         return out
 
     def checklist(self, mmio: list[VmMmio]) -> list[ChecklistItem]:
+        """The rules of ``wizard.engine.checklist`` that apply to this design: a rule holds when
+        its condition does and a sharing mode of the design needs it; its templates get the
+        design's facts."""
         gpu, gph = self.gpu, self.d.hardware.gpus_per_host
         present = {m.value for m in self.modes}
-        all_modes = ["passthrough", "vgpu", "mig", "remote"]
-        virtual = ["vgpu", "mig"]
-        direct = ["passthrough", "remote"]
-        items: list[ChecklistItem] = []
-
-        def add(scope: str, setting: str, value: str, modes: list[str], reason: str, src: str):
-            hit = [m for m in modes if m in present]
-            if hit:
-                items.append(
-                    ChecklistItem(
-                        scope=scope,
-                        setting=setting,
-                        value=value,
-                        modes=hit,
-                        reason=reason,
-                        source=src,
-                    )
-                )
-
-        add(
-            "host-bios",
-            "Intel VT-d / AMD I/O virtualization (IOMMU)",
-            "Enabled",
-            all_modes,
-            "Passthrough and vGPU map the GPU into VMs through the IOMMU",
-            SETTINGS,
-        )
-        if gpu.architecture.lower() in _SRIOV_ARCHITECTURES:
-            add(
-                "host-bios",
-                "SR-IOV",
-                "Enabled",
-                virtual,
-                f"{gpu.architecture} GPUs present each vGPU as an SR-IOV virtual function",
-                SETTINGS,
-            )
+        when = {
+            "always": True,
+            "sriov-gpu": gpu.architecture.lower() in _SRIOV_ARCHITECTURES,
+            "large-bar": self.large_bar,
+        }
+        facts = {
+            "gpu_name": gpu.name,
+            "gpu_architecture": gpu.architecture,
+            "gpu_memory_gb": f"{gpu.memory_gb:g}",
+            "gpus_per_host": str(gph),
+            "host_bar_gb": "",
+            "host_driver": self._release_text()[0] or "the release's vSphere package",
+            "vm_mmio": some([f"{m.mmio_size_gb} for {m.workload}" for m in mmio])
+            or "GPUs per VM x GPU memory, rounded up to the next power of two",
+        }
         if self.large_bar:
-            add(
-                "host-bios",
-                "Above 4G decoding (memory-mapped I/O above 4 GB)",
-                "Enabled",
-                all_modes,
-                f"The {gpu.name} maps {gpu.memory_gb:g} GB of frame buffer, more than 16 GB",
-                f"{LARGE_BAR}; {SETTINGS}",
-            )
-            host_bar = gph * next_power_of_two_at_least(gpu.memory_gb)
+            facts["host_bar_gb"] = str(gph * next_power_of_two_at_least(gpu.memory_gb))
             self.rec.expr(
                 "software.host_mmio_gb",
                 HOST_BARS,
@@ -529,90 +445,20 @@ class SoftwarePlanner:
                 "GB",
                 BAR_POWER_OF_TWO,
             )
-            add(
-                "host-bios",
-                "64-bit MMIO window (MMIO high size / MMIO base; the name varies by vendor)",
-                f"Large enough for {host_bar} GB of GPU BARs ({gph} x {gpu.memory_gb:g} GB GPUs)",
-                all_modes,
-                "Every GPU's frame-buffer BAR must fit the window the firmware reserves above 4 GB",
-                BAR_POWER_OF_TWO,
-            )
-        add(
-            "esxi-host",
-            "Graphics device default type",
-            "Shared Direct (esxcli graphics host set --default-type SharedPassthru)",
-            virtual,
-            "vGPUs need the GPU in shared-direct mode, not shared (vSGA)",
-            VGPU_HOST,
-        )
-        add(
-            "esxi-host",
-            "NVIDIA AI Enterprise host driver (NVD-AIE VIB)",
-            self._release_text()[0] or "the release's vSphere package",
-            virtual,
-            "The graphics 'Complete vGPU Package' does not run compute vGPUs",
-            SEED_STACK,
-        )
-        add(
-            "esxi-host",
-            "MIG mode",
-            "Enabled on every GPU of the MIG hosts (nvidia-smi -i <gpu> -mig 1), then GPU reset",
-            ["mig"],
-            "MIG-backed vGPU profiles exist only on GPUs in MIG mode",
-            MIG_HOST,
-        )
-        add(
-            "esxi-host",
-            "PCI device passthrough",
-            "Toggle passthrough for each GPU (Configure > Hardware > PCI Devices), then reboot",
-            direct,
-            "(Dynamic) DirectPath I/O hands the whole GPU to one VM",
-            PASSTHROUGH_HOST,
-        )
-        add(
-            "vcenter",
-            "vgpu.hotmigrate.enabled",
-            "true",
-            virtual,
-            "Allows vMotion of VMs with vGPUs (host maintenance without stopping them)",
-            SETTINGS,
-        )
-        add("vm", "Firmware", "EFI", all_modes, "Large GPU BARs map only under EFI", SETTINGS)
-        add(
-            "vm",
-            "Memory reservation",
-            "Reserve all guest memory",
-            all_modes,
-            "The GPU DMAs into guest memory, which must never be swapped or ballooned",
-            SETTINGS,
-        )
-        if self.large_bar:
-            add(
-                "vm",
-                "pciPassthru.use64bitMMIO",
-                "TRUE",
-                all_modes,
-                "Places the GPU BARs above 4 GB in the VM",
-                f"{LARGE_BAR}; {SETTINGS}",
-            )
-            values = some([f"{m.mmio_size_gb} for {m.workload}" for m in mmio])
-            add(
-                "vm",
-                "pciPassthru.64bitMMIOSizeGB",
-                values or "GPUs per VM x GPU memory, rounded up to the next power of two",
-                all_modes,
-                "The VM's 64-bit MMIO window must hold every BAR of its GPUs",
-                LARGE_BAR,
-            )
-        add("guest-os", "Operating system", "A supported 64-bit OS", all_modes, "", SETTINGS)
-        add(
-            "guest-os",
-            "NVIDIA License System client configuration token",
-            "Placed in the guest (or the GPU Operator's licensing config map)",
-            virtual,
-            "vGPU guest drivers run unlicensed, with reduced capability, without it",
-            OPERATOR_NVAIE,
-        )
+        items = []
+        for rule in RULES:
+            hit = [m for m in MODE_GROUPS[rule.modes] if m in present]
+            if hit and when[rule.when]:
+                items.append(
+                    ChecklistItem(
+                        scope=rule.scope,
+                        setting=rule.setting,
+                        value=fill(rule.value, facts),
+                        modes=hit,
+                        reason=fill(rule.reason, facts),
+                        source=rule.source,
+                    )
+                )
         return items
 
     # ------------------------------------------------------------------ the result

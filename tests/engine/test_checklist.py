@@ -1,0 +1,54 @@
+"""The platform checklist as data: a closed vocabulary of conditions, mode groups and facts,
+refused when a rule steps outside it, and every rule reachable by some design."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.bundled import example_names, example_text
+from wizard.engine.checklist import RULES, Rule, check_rules, fill
+from wizard.engine.size import size
+from wizard.io import design_from_dict, design_from_text
+
+
+def test_an_unknown_condition_mode_group_or_fact_is_refused():
+    ok = Rule("vm", "Firmware", "EFI", "all", "", "src")
+    check_rules((ok,))
+    with pytest.raises(ValueError, match="unknown condition 'gpu-is-fast'"):
+        check_rules((Rule("vm", "x", "y", "all", "", "src", when="gpu-is-fast"),))
+    with pytest.raises(ValueError, match="unknown mode group 'some'"):
+        check_rules((Rule("vm", "x", "y", "some", "", "src"),))
+    with pytest.raises(ValueError, match=r"unknown fact \['gpu_price'\]"):
+        check_rules((Rule("vm", "x", "{gpu_price}", "all", "", "src"),))
+
+
+def test_facts_are_put_in_as_text():
+    assert fill(
+        "{gpu_name} maps {gpu_memory_gb} GB", {"gpu_name": "A {x}", "gpu_memory_gb": "80"}
+    ) == ("A {x} maps 80 GB")
+
+
+def _settings(doc: dict, catalog) -> set[str]:
+    r = size(design_from_dict(doc), catalog)
+    return {i.setting for i in r.software.checklist}
+
+
+def test_conditions_hold_only_where_they_should(catalog):
+    """Large-BAR settings only for GPUs mapping more than 16 GB (T4: 16 GB, V100: 32 GB);
+    SR-IOV only for the generations whose vGPUs are virtual functions (not Turing)."""
+    starter = design_dict("starter")  # T4, 16 GB, Turing
+    starter["workloads"][0]["sharing_mode"] = "vgpu"
+    small = _settings(starter, catalog)
+    assert "pciPassthru.use64bitMMIO" not in small and "SR-IOV" not in small
+    mig = _settings(design_dict("mig-shared"), catalog)  # H100 80 GB, Hopper, MIG
+    assert {"pciPassthru.use64bitMMIO", "SR-IOV", "MIG mode"} <= mig
+    assert "PCI device passthrough" not in mig  # no group runs in passthrough there
+
+
+def test_every_rule_is_reached_by_some_example(catalog):
+    reached: set[str] = set()
+    for name in example_names():
+        r = size(design_from_text(example_text(name), name), catalog)
+        reached |= {i.setting for i in r.software.checklist}
+    assert {r.setting for r in RULES} <= reached

@@ -1,0 +1,72 @@
+"""Sources of the software stack and platform-readiness rules, cited by the software planner
+and its checklist."""
+
+SEED_STACK = (
+    "vSphere ML Accelerator Spectrum Deep Dive - NVIDIA AI Enterprise Suite (F. Denneman, 2023): "
+    "passthrough needs no NVIDIA driver in the VMkernel; vGPU needs the NVD-AIE host VIB from the "
+    "'NVIDIA AI Enterprise Software Package for VMware vSphere', not the graphics 'Complete vGPU "
+    "Package'; host drivers support guest drivers of the same and the previous branch; GPU and "
+    "Network Operators; TKGS helm repo https://helm.ngc.nvidia.com/nvaie, OCP "
+    "https://helm.ngc.nvidia.com/nvidia; certified and qualified servers"
+)
+SETTINGS = (
+    "F. Denneman, vSphere ML Accelerator Spectrum Deep Dive - ESXi Host BIOS, VM, and vCenter "
+    "Settings (2023), requirements table, https://frankdenneman.nl/2023/05/30/vsphere-ml-"
+    "accelerator-spectrum-deep-dive-esxi-host-bios-vm-and-vcenter-settings/"
+)
+LARGE_BAR = (
+    "VMware, How to Enable Nvidia V100 GPU in Passthrough mode on vSphere (2018), https://blogs."
+    "vmware.com/apps/2018/10/how-to-enable-nvidia-v100-gpu-in-passthrough-mode-on-vsphere-for-"
+    "machine-learning-and-other-hpc-workloads.html: devices mapping more than 16 GB need 'above "
+    "4G decoding' in the host BIOS, EFI firmware, pciPassthru.use64bitMMIO and "
+    "pciPassthru.64bitMMIOSizeGB = GPUs x GPU memory rounded up to the next power of two (two "
+    "16 GB GPUs: 64, as restated by guides derived from it; the page's full text was not re-read)"
+)
+PASSTHROUGH_HOST = (
+    "VMware Edge Compute Stack 3.0 reference architecture, PCI passthrough for GPU cards, https://"
+    "docs.vmware.com/en/VMware-Edge-Compute-Stack/3.0/ecs-enterprise-edge-ref-arch/"
+    "GUID-412AD9B3-6B9B-4BE0-B833-9205ACBCF956.html"
+)
+VGPU_HOST = (
+    "NVIDIA Virtual GPU Software User Guide, Changing the Default Graphics Type in VMware vSphere "
+    "(Shared Direct), https://docs.nvidia.com/grid/latest/grid-vgpu-user-guide/index.html"
+)
+MIG_HOST = (
+    "NVIDIA Multi-Instance GPU User Guide, enabling MIG mode, https://docs.nvidia.com/datacenter/"
+    "tesla/mig-user-guide/ ; NVIDIA AI Enterprise vGPU for Compute, Host MIG Provisioning"
+)
+OPERATOR_NVAIE = (
+    "NVIDIA GPU Operator, NVIDIA AI Enterprise: virtualization platforms must use the vGPU guest "
+    "driver image, licensed through the NVIDIA License System with a client configuration token; "
+    "from NVAIE 5.0 installed by a script from NGC, https://docs.nvidia.com/datacenter/cloud-"
+    "native/gpu-operator/latest/install-gpu-operator-nvaie.html"
+)
+OPERATOR_OCP = (
+    "NVIDIA GPU Operator on Red Hat OpenShift: install the Node Feature Discovery Operator, then "
+    "the NVIDIA GPU Operator, from OperatorHub, https://docs.nvidia.com/datacenter/cloud-native/"
+    "openshift/latest/install-nfd.html and install-gpu-ocp.html"
+)
+OPERATOR_RDMA = (
+    "NVIDIA GPU Operator, GPUDirect RDMA and GPUDirect Storage: DMA-BUF or the nvidia-peermem "
+    "module, with the NVIDIA Network Operator for the NIC drivers and device plugins; the GDS "
+    "driver needs the open GPU kernel modules, https://docs.nvidia.com/datacenter/cloud-native/"
+    "gpu-operator/latest/gpu-operator-rdma.html"
+)
+FABRIC_MANAGER = (
+    "NVIDIA AI Enterprise Infra 4.10 documentation: Fabric Manager is updated in lockstep with the "
+    "GPU driver for NVSwitch systems, https://docs.nvidia.com/ai-enterprise/release-4/4.10/"
+    "index.html"
+)
+LICENCE_SERVICE = (
+    "F. Denneman, vSphere ML Accelerator Spectrum Deep Dive - NVAIE Cloud License Service Setup "
+    "(2023), https://frankdenneman.nl/2023/07/05/vsphere-ml-accelerator-spectrum-deep-dive-nvaie-"
+    "cloud-license-service-setup/ ; " + OPERATOR_NVAIE
+)
+PVRDMA = (
+    "VMware, Sharing GPUs in Machine Learning Environments, Reference Architecture (2020), "
+    "section 4.3.1 PVRDMA in vSphere"
+)
+BAR_POWER_OF_TWO = (
+    "PCI Express Base Specification: a memory BAR's size is a power of two, so a GPU's frame-"
+    "buffer BAR is its memory rounded up to the next power of two"
+)
