@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wizard.engine.compat import fabric_protocol_problem
+from wizard.engine.compat import nic_reason, rdma_reason
 from wizard.engine.size import size
 from wizard.errors import UserError
 from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server, max_boards
@@ -116,13 +116,12 @@ def recommend_network(design: Design, result: Result | None, gpu: Gpu) -> tuple[
 def recommend_nic(catalog: Catalog, fabric: Fabric, rdma: Rdma) -> tuple[Nic, str] | None:
     """The slowest sufficient NIC that speaks the fabric and the RDMA flavour, preferring plain
     NICs over DPUs and GPUDirect RDMA support."""
-    speed = FABRIC_GBPS[fabric]
     wanted_rdma = {Rdma.ROCE: "roce-v2", Rdma.INFINIBAND: "infiniband", Rdma.PVRDMA: "roce-v2"}
     candidates = [
         n
         for n in catalog.nics.values()
-        if fabric_protocol_problem(n, fabric) is None
-        and n.port_speed_gbps >= speed
+        if nic_reason(n, fabric) is None  # the rule book's answer, as the Hardware page shows
+        and rdma_reason(rdma, fabric, n) is None
         and (rdma is Rdma.NONE or wanted_rdma[rdma] in n.rdma)
     ]
     if not candidates:
