@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--example", default="enterprise")
+    parser.add_argument("--design", type=Path, help="a design file instead of an example")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--size", default="1280x800")
@@ -52,7 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     width, height = (int(v) for v in args.size.split("x"))
     window.resize(width, height)
     window.show()
-    window.doc.load(design_from_text(example_text(args.example), args.example), None)
+    if args.design is not None:
+        args.example = args.design.stem
+        text = args.design.read_text(encoding="utf-8")
+        window.doc.load(design_from_text(text, str(args.design)), None)
+    else:
+        window.doc.load(design_from_text(example_text(args.example), args.example), None)
     window.wizard.restart_at_start()
     workloads = window.wizard.page_of(PageId.WORKLOADS)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -73,10 +79,30 @@ def main(argv: list[str] | None = None) -> int:
             path = args.out / f"{args.example}-{pid + 1}-review-diagrams{suffix}.png"
             _diagrams(app, window.wizard.page_of(PageId.REVIEW)).save(str(path))
             print(path)
-            window.wizard.page_of(PageId.REVIEW).tabs.setCurrentIndex(0)
+            review = window.wizard.page_of(PageId.REVIEW)
+            if window.doc.get("options"):
+                path = args.out / f"{args.example}-{pid + 1}-review-options{suffix}.png"
+                _options(app, review).save(str(path))
+                print(path)
+            review.tabs.setCurrentIndex(0)
     window.doc.dirty = False
     window.close()
     return 0
+
+
+def _options(app, review):
+    """The Review page's Options tab once the options are compared."""
+    import time
+
+    review.tabs.setCurrentIndex(review.options_tab)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        app.processEvents()
+        if not review.options_job.running and review.options.table.columnCount():
+            break
+        time.sleep(0.02)
+    app.processEvents()
+    return review.window().grab()
 
 
 def _diagrams(app, review):

@@ -357,3 +357,30 @@ def test_the_spec_sheet_shows_catalog_text_as_text(catalog):
     html = spec_sheet(gpu, None, None, None, "", None)
     assert "<img" not in html and "&lt;img src=" in html
     assert "<b>quote</b>" not in html
+
+
+def test_review_compares_the_designs_options_side_by_side(qtbot, window, tmp_path, catalog):
+    """docs/acme-options.json: the design as it stands (L40S), H100 NVL with MIG (proposed) and
+    two clusters; the Options tab shows the comparison's own figures, only while on screen."""
+    from tests.conftest import ROOT
+    from wizard.engine.options import compare
+    from wizard.io import load_design
+
+    path = ROOT / "docs" / "acme-options.json"
+    assert window.open_path(path)
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    assert not review.options_job.running  # nothing compared while the tab is hidden
+    review.tabs.setCurrentIndex(review.options_tab)
+    qtbot.waitUntil(lambda: review.options.table.columnCount() == 3, timeout=30_000)
+    t = review.options.table
+    headers = [t.horizontalHeaderItem(i).text() for i in range(3)]
+    assert headers == ["As designed", "H100 NVL with MIG\n(proposed)", "Split clusters"]
+    rows = compare(load_design(path), catalog)
+    labels = [t.verticalHeaderItem(y).text() for y in range(t.rowCount())]
+    hosts = labels.index("Hosts")
+    assert [t.item(hosts, x).text() for x in range(3)] == [f"{r.hosts:,}" for r in rows]
+    assert review.options.sentence.text().startswith("Proposed: H100 NVL with MIG:")
+    risky = [(y, x) for y in range(t.rowCount()) for x in range(3)
+             if t.item(y, x).text().endswith("at risk")]  # fmt: skip
+    assert risky and all(t.item(y, x).background().color().name() == "#fbefd5" for y, x in risky)

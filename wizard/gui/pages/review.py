@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard.engine.options import compare
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
 from wizard.gui.pages.base import Page
@@ -23,6 +24,7 @@ from wizard.gui.reporting import font_files, render_diagrams
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
+from wizard.gui.widgets.options_view import OptionsView
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.result import Result, Severity, WorkloadResult
 from wizard.numbers import MISSING, count, fixed
@@ -125,6 +127,16 @@ class ReviewPage(Page):
         column.setStretch(4, 1)
         self.tabs.addTab(summary, "Summary")
 
+        # The design's options side by side, sized in the background while on screen
+        self.options = OptionsView()
+        self.options_tab = self.tabs.addTab(self.options, "Options")
+        self.options_job = Job(self)
+        self.options_job.finished.connect(self._options_ready)
+        self.options_job.failed.connect(
+            lambda msg: self.options.show_message(f"The options could not be compared: {msg}")
+        )
+        self._options_revision = -1
+
         # Warnings and decisions
         self.warnings = QListWidget()
         self.warnings.setWordWrap(True)
@@ -174,6 +186,7 @@ class ReviewPage(Page):
         )
         self._diagrams_revision = -1
         self.tabs.currentChanged.connect(lambda _i: self._maybe_draw())
+        self.tabs.currentChanged.connect(lambda _i: self._maybe_compare())
 
         # Calculation log
         self.calcs = _table(CALC_COLUMNS)
@@ -187,6 +200,7 @@ class ReviewPage(Page):
 
         self.live.updated.connect(self.show_result)
         self.live.updated.connect(self._maybe_draw)
+        self.live.updated.connect(self._maybe_compare)
         self.show_result()
 
     def initializePage(self) -> None:
@@ -196,6 +210,7 @@ class ReviewPage(Page):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self._maybe_draw()
+        self._maybe_compare()
 
     def _maybe_draw(self) -> None:
         """Draw the diagrams when they are on screen and out of date (never on the edit path)."""
@@ -211,6 +226,32 @@ class ReviewPage(Page):
         self.diagrams.status.setText("Drawing…")
         catalog = self.catalog
         self.diagram_job.start(lambda: (font_files(), render_diagrams(design, catalog, r)))
+
+    def _maybe_compare(self) -> None:
+        """Compare the options when their tab is on screen and the design changed since."""
+        if not self.isVisible() or self.tabs.currentIndex() != self.options_tab:
+            return
+        design = self.live.design
+        if design is None:
+            self.options.show_message("Shown once the design is complete.")
+            return
+        if not design.options:
+            self.options.show_message(
+                "This design holds no options. Alternatives (other hardware, HA, clusters, a "
+                "group's sharing mode or precision) are kept in the design file's 'options' and "
+                "compared here side by side."
+            )
+            return
+        if self._options_revision == self.live.revision:
+            return
+        self._options_revision = self.live.revision
+        self.options.status.setText("Comparing…")
+        catalog = self.catalog
+        self.options_job.start(lambda: compare(design, catalog))
+
+    def _options_ready(self, value: object) -> None:
+        assert isinstance(value, list), "the job returns the compared options"
+        self.options.show_rows(value)
 
     def _diagrams_ready(self, value: object) -> None:
         assert isinstance(value, tuple), "the job returns (font files, diagrams)"
