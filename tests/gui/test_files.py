@@ -190,10 +190,10 @@ def test_saving_over_a_file_changed_on_disk_asks(qtbot, window, prompts, tmp_pat
     assert prompts.asked[-1].title == "The file changed on disk" and len(prompts.answers) == 0
 
 
-def test_a_design_of_several_clusters_is_kept_whole_and_explained(qtbot, window, prompts,
-                                                                  tmp_path):  # fmt: skip
-    """The wizard edits one cluster: opening a design of three keeps the other two through a
-    save, and the Review page says why it shows no result instead of sizing part of it."""
+def test_a_design_of_several_clusters_is_sized_whole_and_kept_whole(qtbot, window, prompts,
+                                                                    tmp_path):  # fmt: skip
+    """The wizard edits the first cluster; a design of three is sized as three (the Review page
+    and the status bar give each cluster and the totals), and a save keeps the other two."""
     import json
 
     from tests.engine.test_estate import acme
@@ -202,8 +202,15 @@ def test_a_design_of_several_clusters_is_kept_whole_and_explained(qtbot, window,
     src.write_text(json.dumps(acme()), encoding="utf-8")
     assert window.open_path(src)
     window.live.refresh()
-    assert window.live.current() is None
-    assert any("this design has 3 clusters" in p for p in window.live.problems)
+    e = window.live.estate
+    assert window.live.result is None and e is not None and window.live.problems == []
+    assert window.status.text().startswith(f"3 clusters · {e.totals.hosts} hosts · ")
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    lines = review.clusters_note.text().splitlines()
+    assert [line.split(" (")[0] for line in lines] == [c.name for c in e.clusters]
+    assert review.cards.cards["hosts"].value.text() == f"{e.totals.hosts:,}"
+    assert review.workloads.rowCount() == 3
     copy = tmp_path / "copy.json"
     prompts.answers.append(str(copy))
     assert window.save_as()

@@ -228,12 +228,18 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.doc.dirty)
 
     def _update_status(self) -> None:
-        r = self.live.result
+        r, e = self.live.result, self.live.estate
         if r is not None:
             c = r.cluster
             text = (
                 f"{count(c.hosts_total, 'host')} · {count(c.gpus_total, 'GPU')} · "
                 f"{count(len(r.warnings), 'warning')}"
+            )
+        elif e is not None:
+            warnings = len(e.warnings) + sum(len(c.result.warnings) for c in e.clusters if c.result)
+            text = (
+                f"{count(len(e.clusters), 'cluster')} · {count(e.totals.hosts, 'host')} · "
+                f"{count(e.totals.gpus, 'GPU')} · {count(warnings, 'warning')}"
             )
         else:
             text = "not sized yet"

@@ -78,7 +78,13 @@ def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
 
     options = ReportOptions(page_size=page_size, logo_base=logo_base, named_logos=named_logos)
     with _LOCK:
-        pdf = build_pdf(build_data(design, catalog), options)
+        if design.is_single_cluster():
+            pdf = build_pdf(build_data(design, catalog), options)
+        else:
+            from reports.estate import build_estate_pdf
+            from wizard.engine.estate import size_estate
+
+            pdf = build_estate_pdf(design, catalog, size_estate(design, catalog), options)
     atomic_write_bytes(path, pdf)
     return WrittenPdf(path, len(pdf), list(options.notices))
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from wizard.engine.compat import Problem, check_design
+from wizard.engine.estate import size_estate
 from wizard.engine.size import size
 from wizard.errors import UserError
 from wizard.gui.document import DesignDocument
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
-from wizard.model.result import Result
+from wizard.model.estate import Estate
+from wizard.model.result import Result, WorkloadResult
 
 DEBOUNCE_MS = 120
 
@@ -31,6 +33,7 @@ class LiveResult(QObject):
         self.catalog = catalog
         self.design: Design | None = None
         self.result: Result | None = None
+        self.estate: Estate | None = None  # a design of several clusters, sized together
         self.problems: list[str] = []
         self.compat: list[Problem] = []
         self.revision = -1
@@ -46,13 +49,17 @@ class LiveResult(QObject):
         self.revision = self.doc.revision
         self.design = self.doc.design()
         self.result = None
+        self.estate = None
         self.compat = []
         if self.design is None:
             self.problems = self.doc.design_problems()
         else:
             self.compat = check_design(self.design, self.catalog)
             try:
-                self.result = size(self.design, self.catalog)
+                if self.design.is_single_cluster():
+                    self.result = size(self.design, self.catalog)
+                else:
+                    self.estate = size_estate(self.design, self.catalog)
                 self.problems = []
             except UserError as exc:
                 self.problems = exc.problems
@@ -61,6 +68,18 @@ class LiveResult(QObject):
                     f"internal error in the sizing engine: {type(exc).__name__}: {exc}"
                 ]
         self.updated.emit()
+
+    def sized(self) -> bool:
+        """Whether the design sizes: as one cluster (``result``) or as several (``estate``)."""
+        return self.result is not None or self.estate is not None
+
+    def workload_results(self) -> dict[str, WorkloadResult]:
+        """Every sized group by name, from the one cluster or from every cluster."""
+        if self.result is not None:
+            return {w.name: w for w in self.result.workloads}
+        if self.estate is not None:
+            return {w.name: w for c in self.estate.clusters if c.result for w in c.result.workloads}
+        return {}
 
     def current(self) -> Result | None:
         """The result for the design as it is now, sizing at once if an edit is pending."""

@@ -163,15 +163,17 @@ class ExportPage(Page):
     def _show_state(self) -> None:
         design = self.live.design
         self.json.button.setEnabled(design is not None)
-        sized = self.live.result is not None
+        sized = self.live.sized()
         self.bom.button.setEnabled(sized)
         if not self.pdf_job.running:
             self.pdf.button.setEnabled(sized)
-        uses_mig = sized and any(
+        uses_mig = self.live.result is not None and any(
             g.sharing_mode is SharingMode.MIG for g in (design.workloads if design else [])
         )
         self.mig.button.setEnabled(uses_mig)
-        if sized and not uses_mig:
+        if self.live.estate is not None:
+            self.mig.status.setText("Only for designs of one cluster.")
+        elif sized and not uses_mig:
             self.mig.status.setText("Only for designs where a group uses MIG.")
         if design is None:
             self.summary.setText(
@@ -217,7 +219,8 @@ class ExportPage(Page):
     def export_pdf(self) -> None:
         """Write the proposal in the background; the page shows progress, then an Open button."""
         design = self.doc.design()
-        if design is None or self.live.current() is None:
+        self.live.current()
+        if design is None or not self.live.sized():
             return
         path = self._ask_path("Export the PDF proposal", f"{self._stem()}.pdf", "PDF (*.pdf)")
         if path is None:
@@ -281,7 +284,7 @@ class ExportPage(Page):
     def export_bom(self) -> Path | None:
         result = self.live.current()
         design = self.live.design
-        if result is None or design is None:
+        if design is None or not self.live.sized():
             return None
         path = self._ask_path(
             "Export the bill of materials", f"{self._stem()}-bom.csv",
@@ -293,7 +296,9 @@ class ExportPage(Page):
             path = path.with_name(path.name + ".csv")
         self.bom.busy()
         try:
-            bom = result.bom
+            estate = self.live.estate
+            bom = result.bom if result is not None else estate.bom if estate else None
+            assert bom is not None, "sized() holds"
             if self.price_list is not None:
                 prices = load_prices(self.price_list)
                 check_currency(prices, design.project.currency, str(self.price_list))

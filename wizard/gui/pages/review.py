@@ -26,8 +26,10 @@ from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.options_view import OptionsView
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
+from wizard.model.estate import Estate
 from wizard.model.result import Result, Severity, WorkloadResult
 from wizard.numbers import MISSING, count, fixed
+from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
 from wizard.serving_text import figure, target_short
 
@@ -88,6 +90,11 @@ class ReviewPage(Page):
         self.problem.setWordWrap(True)
         self.problem.hide()
         self.body.addWidget(self.problem)
+        self.clusters_note = QLabel()  # a design of several clusters: each one in a line
+        self.clusters_note.setObjectName("note")
+        self.clusters_note.setWordWrap(True)
+        self.clusters_note.hide()
+        self.body.addWidget(self.clusters_note)
         self.cards = CardRow(
             [
                 ("hosts", "hosts", "Hosts for capacity, HA and maintenance"),
@@ -106,7 +113,7 @@ class ReviewPage(Page):
 
         # Summary
         self.bars = MemoryBars()
-        bars_title = QLabel("GPU memory per workload (GB per GPU of a replica)")
+        bars_title = self.bars_title = QLabel("GPU memory per workload (GB per GPU of a replica)")
         bars_title.setObjectName("sectionTitle")
         self.workloads = _table(WORKLOAD_COLUMNS)
         h = self.workloads.horizontalHeader()
@@ -260,7 +267,7 @@ class ReviewPage(Page):
         self.diagrams.show_diagrams(diagrams)
 
     def problems(self) -> list[str]:
-        if self.live.result is None:
+        if not self.live.sized():
             return self.live.problems or ["the design does not size yet"]
         return []
 
@@ -268,7 +275,14 @@ class ReviewPage(Page):
 
     def show_result(self) -> None:
         r = self.live.result
+        self.clusters_note.setVisible(self.live.estate is not None)
+        if r is None and self.live.estate is not None:
+            self.problem.hide()
+            self._show_estate(self.live.estate)
+            return
         self.problem.setVisible(r is None)
+        self.bars.setVisible(True)
+        self.bars_title.setVisible(True)
         if r is None:
             lines = self.live.problems or ["the design is not complete"]
             self.problem.setText("The design does not size yet:\n" + "\n".join(lines))
@@ -394,6 +408,61 @@ class ReviewPage(Page):
             f"{p.mean_utilization:.0%} mean utilization; GPUs with the same layout are counted "
             "together."
         )
+
+    def _show_estate(self, e: Estate) -> None:
+        """A design of several clusters: totals in the cards, each cluster in a line, the groups,
+        warnings, decisions and the bill of materials of the whole design. Placement, storage,
+        software, power and the calculations are per cluster, in the proposal."""
+        t = e.totals
+        gpu_clusters = [c for c in e.clusters if c.result is not None]
+        self.clusters_note.setText(
+            "\n".join(
+                f"{c.name} ({CLUSTER_ROLE[c.role]}): {count(c.hosts, 'host')} × {c.server_name}"
+                + (f", {count(c.gpus, 'GPU')} ({c.gpus_demand:,} used)" if c.gpus else "")
+                + f", {c.hosts_kw:,.1f} kW"
+                for c in e.clusters
+            )
+        )
+        self.cards.set("hosts", f"{t.hosts:,}", f"in {count(len(e.clusters), 'cluster')}")
+        self.cards.set("gpus", f"{t.gpus:,}")
+        self.cards.set("demand", f"{t.gpus_demand:,}")
+        after = sum(c.result.cluster.gpus_after_failures for c in gpu_clusters if c.result)
+        self.cards.set("after", f"{after:,}", "each GPU cluster after its own HA policy's failures")
+        self.cards.set("utilization", MISSING, "per cluster, in the proposal")
+        self.cards.set("power", f"{t.total_kw:,.1f}")
+        self.cards.set("racks", f"{t.host_racks + t.network_racks}")
+        workloads = [w for c in gpu_clusters if c.result for w in c.result.workloads]
+        self.bars.setVisible(False)  # GPUs differ between clusters: the proposal draws each
+        self.bars_title.setVisible(False)
+        self._workloads(workloads)
+        self._serving(workloads)
+        self.warnings.clear()
+        self.decisions.clear()
+        icons = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
+        found = [(None, w) for w in e.warnings] + [
+            (c.name, w) for c in gpu_clusters if c.result for w in c.result.warnings
+        ]
+        for where, w in found:
+            text = f"{where}: {w.message}" if where else w.message
+            item = QListWidgetItem(icon(icons[w.severity]), text)
+            item.setToolTip(w.code)
+            self.warnings.addItem(item)
+        if not found:
+            self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
+        for d in e.decisions:
+            self.decisions.addItem(f"{d.text}\n    Reason: {d.reason}")
+        for c in gpu_clusters:
+            assert c.result is not None
+            for d in c.result.decisions:
+                self.decisions.addItem(f"{c.name}: {d.text}\n    Reason: {d.reason}")
+        self.bom.show_result(e.bom)
+        for table in (self.placement, self.calcs):
+            table.setRowCount(0)
+        self.placement_note.setText("Per cluster, in the proposal.")
+        self.storage.show_result(None)
+        self.software.show_result(None)
+        self.power.show_result(None, None)
+        self.update_complete()
 
     def _warnings(self, r: Result) -> None:
         self.warnings.clear()

@@ -232,12 +232,12 @@ class SharingPage(Page):
         self.update_complete()
 
     def _show_live(self) -> None:
-        result = self.live.result
+        sized = self.live.workload_results()
         groups = self.doc.get("workloads")
         for i in range(min(len(groups), self.table.rowCount())):
             text = MISSING
-            if result is not None and i < len(result.workloads):
-                text = f"{result.workloads[i].gpus_total:,}"
+            if (w := sized.get(groups[i].name)) is not None:
+                text = f"{w.gpus_total:,}"
             item = QTableWidgetItem(text)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(i, 2, item)
@@ -267,7 +267,12 @@ class SharingPage(Page):
     def _show_comparison(self) -> None:
         result = self.live.result
         options = result.sharing_comparison if result is not None else []
-        if result is None:
+        if result is None and self.live.estate is not None:
+            self.comparison_note.setText(
+                "A design of several clusters: the proposal compares the sharing modes cluster by "
+                "cluster."
+            )
+        elif result is None:
             reason = self.live.problems[0] if self.live.problems else "the design is not complete"
             self.comparison_note.setText(f"Shown once the design sizes ({reason}).")
         elif not options:

@@ -183,16 +183,17 @@ class WorkloadsPage(Page):
         self.table.setItem(i, 4, status)
 
     def _show_gpus(self) -> None:
-        result = self.live.result
+        sized = self.live.workload_results()
         for i, row in enumerate(self.rows):
             text = MISSING
-            if result is not None and i < len(result.workloads) and row.draft is None:
-                text = f"{result.workloads[i].gpus_total:,}"
+            w = sized.get(row.group.name) if row.draft is None else None
+            if w is not None:
+                text = f"{w.gpus_total:,}"
             item = QTableWidgetItem(text)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setToolTip(
                 "GPUs this group needs, from the live sizing"
-                if result
+                if sized
                 else "Shown once the hardware is chosen"
             )
             self.table.setItem(i, 3, item)
