@@ -7,11 +7,13 @@ is there. Widgets never hold the truth: they write validated sections here and l
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from wizard.errors import DesignError, describe_validation_error
 from wizard.model.design import SCHEMA_VERSION, Design
@@ -33,6 +35,42 @@ def _json(value: Any) -> Any:
     return value
 
 
+# Edits of one section from one place this close together undo as one step (typing a name)
+MERGE_SECONDS = 1.5
+
+
+class _SetSection(QUndoCommand):
+    """One edit of one section, undoable; the first redo applies it."""
+
+    def __init__(self, doc: DesignDocument, name: str, old: Any, new: Any, origin: object):
+        super().__init__(f"edit {name.replace('_', ' ')}")
+        self.doc, self.name, self.old, self.new, self.origin = doc, name, old, new, origin
+        self.at = time.monotonic()
+        self._first = True
+
+    def id(self) -> int:
+        return 1  # every edit may merge; mergeWith decides
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, _SetSection):
+            return False
+        if (other.name, other.origin) != (self.name, self.origin):
+            return False
+        if other.at - self.at > MERGE_SECONDS:
+            return False
+        self.new, self.at = other.new, other.at
+        return True
+
+    def redo(self) -> None:
+        # the edit itself came from a page, which already shows it; a redo reloads every page
+        origin = self.origin if self._first else None
+        self._first = False
+        self.doc._apply(self.name, self.new, origin)
+
+    def undo(self) -> None:
+        self.doc._apply(self.name, self.old, None)
+
+
 class DesignDocument(QObject):
     """The single source of truth for the window: one Design, possibly still missing sections."""
 
@@ -46,6 +84,7 @@ class DesignDocument(QObject):
         self.path: Path | None = None
         self.dirty = False
         self.revision = 0
+        self.undo_stack = QUndoStack(self)  # every edit of the design, across pages
 
     # ----------------------------------------------------------------- sections
 
@@ -58,6 +97,9 @@ class DesignDocument(QObject):
             raise KeyError(name)
         if self._parts[name] == value:
             return
+        self.undo_stack.push(_SetSection(self, name, self._parts[name], value, origin))
+
+    def _apply(self, name: str, value: Any, origin: object) -> None:
         self._parts[name] = value
         self.revision += 1
         self._mark(True)
@@ -104,6 +146,7 @@ class DesignDocument(QObject):
     # ---------------------------------------------------------------- whole files
 
     def load(self, design: Design, path: Path | None) -> None:
+        self.undo_stack.clear()  # a design replaced whole is not undone edit by edit
         for name in SECTIONS:
             self._parts[name] = getattr(design, name)
         self.path = path
@@ -130,6 +173,7 @@ class DesignDocument(QObject):
                 problems += describe_validation_error(exc, prefix=f"{name}.")
         if problems:
             raise DesignError(problems)
+        self.undo_stack.clear()
         self._parts = parts
         self.path = path
         self.revision += 1
@@ -139,6 +183,7 @@ class DesignDocument(QObject):
         self.state_changed.emit()
 
     def new(self) -> None:
+        self.undo_stack.clear()
         self._parts = {name: _default(name) for name in SECTIONS}
         self.path = None
         self.revision += 1

@@ -175,6 +175,11 @@ class MainWindow(QMainWindow):
         self.export_action = self._action("&Export…", "export", self.show_export,
                                           QKeySequence("Ctrl+E"), "Go to the export page")  # fmt: skip
         self.quit_action = self._action("&Quit", "quit", self.close, K.Quit, "Close the window")
+        # Undo and redo every edit of the design, whichever page made it
+        self.undo_action = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcuts([QKeySequence(K.Undo)])
+        self.redo_action = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence(K.Redo), QKeySequence("Ctrl+Shift+Z")])
         self.recent_menu = QMenu("Open &Recent", self)
         self.recent_menu.setIcon(icon("recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -195,6 +200,9 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
+        edit = self.menuBar().addMenu("&Edit")
+        edit.addAction(self.undo_action)
+        edit.addAction(self.redo_action)
         go = self.menuBar().addMenu("&Go")
         for pid in PageId:
             title = self.wizard.page(pid).title()
