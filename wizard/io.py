@@ -127,12 +127,17 @@ def _depth(value: Any, limit: int) -> int:
 
 
 def parse_design_text(text: str, where: str = "design") -> dict[str, Any]:
+    if not text.strip():
+        raise DesignError(f"{where}: the file is empty, so it holds no design")
     try:
         # NaN, Infinity and 1e999 parse to floats, refused below by path; a key given twice in
         # one object is kept aside and refused by path too (json would keep the last silently)
         doc = json.loads(text, object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:
-        raise DesignError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raise DesignError(
+            f"{where}: not a design file: it is not valid JSON ({exc.msg} at line {exc.lineno}, "
+            f"column {exc.colno})"
+        ) from None
     except RecursionError:
         raise DesignError(f"{where}: nested too deeply to be a design") from None
     except ValueError as exc:  # an integer with more digits than Python converts

@@ -42,6 +42,13 @@ def test_bad_json_names_the_line():
     assert "not valid JSON" in line and "line 2" in line
 
 
+@pytest.mark.parametrize("text", ["", "   \n\t\n"])
+def test_an_empty_file_is_said_to_be_empty(text):
+    (line,) = problems(text)
+    assert line.endswith("the file is empty, so it holds no design")
+    assert "JSON" not in line
+
+
 def test_wrong_type_names_field_and_value():
     doc = minimal()
     doc["hardware"]["gpus_per_host"] = "four"
