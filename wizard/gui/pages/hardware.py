@@ -35,6 +35,7 @@ from wizard.errors import UserError
 from wizard.gui.forms import FormErrors, align_labels, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
+from wizard.gui.pages.hardware_clusters import ClusterPicker, Clusters
 from wizard.gui.pages.hardware_data import DataPlanMixin
 from wizard.gui.pages.hardware_specs import spec_sheet
 from wizard.gui.widgets.inputs import Choice, int_spin
@@ -61,6 +62,14 @@ class HardwarePage(DataPlanMixin, Page):
             "cannot work together are disabled or flagged with the reason.",
         )
         self._problems: list[str] = []
+        self.clusters = Clusters(doc)
+        self.cluster_index = 0  # which GPU cluster the form edits; 0 is the design's first
+        self.picker = ClusterPicker()
+        self.body.addWidget(self.picker)
+        self.picker.choice.currentIndexChanged.connect(self._pick_cluster)
+        self.picker.name.editingFinished.connect(self._rename_cluster)
+        self.picker.add.clicked.connect(self._add_cluster)
+        self.picker.remove.clicked.connect(self._remove_cluster)
         top = QHBoxLayout()
         self.recommend_button = QPushButton(icon("recommend"), "Recommend for me")
         self.recommend_button.setToolTip(
@@ -227,8 +236,64 @@ class HardwarePage(DataPlanMixin, Page):
 
     # ------------------------------------------------------------------ Design -> widgets
 
+    # ------------------------------------------------------------------ clusters
+
+    def _fill_picker(self) -> None:
+        names = self.clusters.names()
+        self.cluster_index = min(self.cluster_index, len(names) - 1)
+        p = self.picker
+        blocked = p.choice.blockSignals(True)
+        p.choice.clear()
+        for i, name in enumerate(names):
+            p.choice.add(name, i)
+        p.choice.put(self.cluster_index)
+        p.choice.blockSignals(blocked)
+        p.name.setText(names[self.cluster_index])
+        p.remove.setEnabled(self.cluster_index > 0)
+        p.add.setEnabled(self.doc.get("hardware") is not None)
+        first = self.cluster_index == 0
+        self.recommend_button.setEnabled(first)
+        self.recommend_button.setToolTip(
+            "Fill the hardware from the workloads, keeping the GPU if one is chosen, and say why"
+            if first
+            else "Recommend for me fills the first cluster; for a split, use gpuwizard recommend "
+            "--split"
+        )
+
+    def _pick_cluster(self) -> None:
+        index = self.picker.choice.get()
+        if isinstance(index, int) and index != self.cluster_index:
+            self.cluster_index = index
+            self._reload()
+
+    def _add_cluster(self) -> None:
+        self.cluster_index = self.clusters.add(self.cluster_index)
+        self._reload()
+
+    def _remove_cluster(self) -> None:
+        if self.cluster_index > 0:
+            self.clusters.remove(self.cluster_index)
+            self.cluster_index = 0
+            self._reload()
+
+    def _rename_cluster(self) -> None:
+        why = self.clusters.rename(self.cluster_index, self.picker.name.text())
+        if why:
+            self.picker.name.setText(self.clusters.names()[self.cluster_index])
+            self.explain.setText(f"Not renamed: {why}")
+            self.explain.show()
+        else:
+            self._fill_picker()
+
+    def _commit_hardware(self, hw: Hardware) -> None:
+        if self.cluster_index == 0:
+            self.commit("hardware", hw)
+        else:
+            self.commit("clusters", self.clusters.with_hardware(self.cluster_index, hw))
+
     def load(self) -> None:
-        hw: Hardware | None = self.doc.get("hardware")
+        self._fill_picker()
+        hw: Hardware | None = self.clusters.hardware(self.cluster_index)
         gpu_id = hw.gpu if hw else None
         self.gpu.put(gpu_id)
         if hw is None:
@@ -397,7 +462,7 @@ class HardwarePage(DataPlanMixin, Page):
         self._problems = self.errors.show(items)
         self._show_specs()
         if hw is not None and commit:
-            self.commit("hardware", hw)
+            self._commit_hardware(hw)
 
     def _compat(self, hw: Hardware):
         parts = self.doc.partial_dict()

@@ -34,7 +34,7 @@ from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.gui.prompts import CANCEL, REMOVE, Prompt, PromptKind
 from wizard.gui.widgets.workload_editor import WorkloadEditor
-from wizard.model.design import ModelChoice, WorkloadGroup, WorkloadKind
+from wizard.model.design import ClusterRole, ModelChoice, WorkloadGroup, WorkloadKind
 from wizard.numbers import MISSING
 from wizard.present import labels
 
@@ -128,7 +128,12 @@ class WorkloadsPage(Page):
 
     # ------------------------------------------------------------------ Design <-> rows
 
+    def _cluster_names(self) -> list[str]:
+        specs = self.doc.get("clusters") or []
+        return [self.doc.get("cluster_name")] + [c.name for c in specs if c.role is ClusterRole.GPU]
+
     def load(self) -> None:
+        self.editor.set_clusters(self._cluster_names())
         current = self.table.currentRow()
         self.rows = [Row(g) for g in self.doc.get("workloads")]
         self._fill_table()
@@ -138,6 +143,7 @@ class WorkloadsPage(Page):
             self._select(-1)
 
     def on_external_change(self) -> None:
+        self.editor.set_clusters(self._cluster_names())
         groups: list[WorkloadGroup] = self.doc.get("workloads")
         if len(groups) != len(self.rows):
             self.load()

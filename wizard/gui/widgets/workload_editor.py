@@ -130,6 +130,14 @@ class WorkloadEditor(QWidget):
             f.addRow(w)
         self.mode = Choice.of(SharingMode, labels.MODE)
         self.errors.add(f, "sharing_mode", "Sharing mode", self.mode)
+        self.cluster = Choice([("placed by the sizing", None)])
+        self.cluster_form = f
+        self.cluster_row = self.errors.add(f, "cluster", "GPU cluster", self.cluster)
+        self.cluster_row.setToolTip(
+            "The GPU cluster this group runs on; left to the sizing, it runs where it meets its "
+            "targets with the least GPU power"
+        )
+        self.set_clusters([])
         layout.addWidget(box)
         layout.addStretch(1)
 
@@ -139,9 +147,25 @@ class WorkloadEditor(QWidget):
                     getattr(widget, sig).connect(self._changed)
                     break
 
+    def set_clusters(self, names: list[str]) -> None:
+        """The GPU clusters a group can be placed on; the choice shows only when there are
+        several."""
+        keep = self.cluster.get()
+        blocked = self.cluster.blockSignals(True)
+        self.cluster.clear()
+        self.cluster.add("placed by the sizing", None)
+        for name in names:
+            self.cluster.add(name, name)
+        self.cluster.put(keep if keep in names else None)
+        self.cluster.blockSignals(blocked)
+        several = len(names) > 1
+        self.cluster_row.setVisible(several)
+        self.cluster_form.labelForField(self.cluster_row).setVisible(several)
+
     def _inputs(self) -> list[QWidget]:
         own = [self.name, self.kind, self.count, self.by_model, self.gpus_per_member,
-               self.isolation, self.migration, self.remote_ok, self.mode]  # fmt: skip
+               self.isolation, self.migration, self.remote_ok, self.mode,
+               self.cluster]  # fmt: skip
         return own + [w for s in self.sections for w in s.inputs()]
 
     # ------------------------------------------------------------------ behaviour
@@ -184,6 +208,7 @@ class WorkloadEditor(QWidget):
                 "remote_ok": self.remote_ok.isChecked(),
             },
             "sharing_mode": self.mode.get(),
+            "cluster": self.cluster.get(),
         }
         if self.by_count.isChecked():
             out["gpus_per_member"] = self.gpus_per_member.value()
@@ -223,3 +248,4 @@ class WorkloadEditor(QWidget):
         self.migration.setChecked(bool(c.get("live_migration_required")))
         self.remote_ok.setChecked(bool(c.get("remote_ok")))
         self.mode.put(SharingMode(g.get("sharing_mode", "passthrough")))
+        self.cluster.put(g.get("cluster"))
