@@ -82,8 +82,9 @@ def _spans_hosts(result: Result, gpus_per_host: int) -> bool:
             continue
         if w.gpus_per_replica > gpus_per_host:
             return True
-        data_parallel = w.kind in ("training", "fine-tuning") and w.sized_from == "model"
-        if data_parallel and w.replicas > 1 and w.gpus_per_replica * w.replicas > gpus_per_host:
+        data_parallel = w.training is not None  # each member's replicas all-reduce together
+        dp = w.replicas_per_member
+        if data_parallel and dp > 1 and w.gpus_per_replica * dp > gpus_per_host:
             return True
     return False
 

@@ -57,11 +57,15 @@ def spread_text(value: float, rng: FigureRange | None, unit: str) -> str:
 SHORT = {"ttft": "first token", "itl": "between tokens", "throughput": "throughput"}
 
 
-def target_short(t: TargetCheck) -> str:
-    """A target in a few words, for a table cell: 'between tokens ≤ 100 ms: met'."""
+def target_short(t: TargetCheck, spread: Spread | None = None) -> str:
+    """A target in a few words, for a table cell: 'between tokens ≤ 100 ms: met'; with
+    ``spread``, 'at risk' when it holds only as estimated."""
     sign = "≤" if t.metric in ("ttft", "itl") else "≥"
-    verdict = "met" if t.met else f"missed by {t.shortfall:.0%}"
-    return f"{SHORT[t.metric]} {sign} {figure(t.target, t.unit)}: {verdict}"
+    if not t.met:
+        word = f"missed by {t.shortfall:.0%}"
+    else:
+        word = "at risk" if at_risk(t, spread) is not None else "met"
+    return f"{SHORT[t.metric]} {sign} {figure(t.target, t.unit)}: {word}"
 
 
 def serving_rows(s: ServingResult, spread: Spread | None = None) -> list[tuple[str, str]]:

@@ -384,3 +384,20 @@ def test_review_compares_the_designs_options_side_by_side(qtbot, window, tmp_pat
     risky = [(y, x) for y in range(t.rowCount()) for x in range(3)
              if t.item(y, x).text().endswith("at risk")]  # fmt: skip
     assert risky and all(t.item(y, x).background().color().name() == "#fbefd5" for y, x in risky)
+
+
+def test_review_shows_ranges_and_targets_at_risk(qtbot, window, tmp_path, catalog):
+    """llm-serving meets 100 ms between tokens as estimated but not at the pessimistic end of
+    the decode efficiency: the Review page gives the range and says 'at risk'."""
+    from wizard.engine.ranges import figure_ranges
+    from wizard.serving_text import spread_text
+
+    _open(window, tmp_path, "llm-serving")
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    r, design = window.live.current(), window.live.design
+    itl = next(x for x in figure_ranges(design, catalog, r) if x.figure == "itl_ms")
+    t = review.serving
+    assert t.item(0, 2).text() == spread_text(r.workloads[0].serving.itl_ms, itl, "ms")
+    assert "(" in t.item(0, 2).text()  # a range, not one number
+    assert "between tokens ≤ 100 ms: at risk" in t.item(0, 5).text()

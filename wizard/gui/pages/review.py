@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from wizard.engine.options import compare
+from wizard.engine.ranges import FigureRange, figure_ranges
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
 from wizard.gui.pages.base import Page
@@ -31,7 +33,7 @@ from wizard.model.result import Result, Severity, WorkloadResult
 from wizard.numbers import MISSING, count, fixed
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
-from wizard.serving_text import figure, target_short
+from wizard.serving_text import at_risk, spread_text, target_short
 
 WORKLOAD_COLUMNS = (
     "Workload",
@@ -143,6 +145,8 @@ class ReviewPage(Page):
             lambda msg: self.options.show_message(f"The options could not be compared: {msg}")
         )
         self._options_revision = -1
+        self._ranges: dict[str, dict[str, FigureRange]] = {}
+        self._ranges_revision = -1
 
         # Warnings and decisions
         self.warnings = QListWidget()
@@ -216,6 +220,11 @@ class ReviewPage(Page):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        r = self.live.result
+        if r is not None and self._ranges_revision != self.live.revision:
+            self._compute_ranges()  # only while on screen: they size serving groups again
+            self._workloads(r.workloads)
+            self._serving(r.workloads)
         self._maybe_draw()
         self._maybe_compare()
 
@@ -307,6 +316,7 @@ class ReviewPage(Page):
         self.cards.set("utilization", f"{r.packing.mean_utilization:.0%}")
         gpu = self.catalog.gpus.get(r.gpu)
         self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
+        self._compute_ranges()
         self._workloads(r.workloads)
         self._serving(r.workloads)
         self._placement(r)
@@ -339,7 +349,11 @@ class ReviewPage(Page):
                 sharing,
                 layout,
                 fixed(w.memory_gb.total, "GB"),
-                fixed(tr.time_to_train_hours if tr else None, "h"),
+                spread_text(
+                    tr.time_to_train_hours, self._spread(w.name).get("time_to_train_hours"), "h"
+                )
+                if tr and tr.time_to_train_hours is not None
+                else MISSING,
                 fixed(tr.allreduce_seconds_per_iteration if tr else None, "s", 3)
                 + (f" over {tr.allreduce_link}" if tr and tr.allreduce_link else ""),
             ]
@@ -363,13 +377,14 @@ class ReviewPage(Page):
             s = w.serving
             assert s is not None
             missed = [x for x in s.targets if not x.met]
+            sp = self._spread(w.name)
             cells = [
                 w.name,
-                figure(s.ttft_ms, "ms"),
-                figure(s.itl_ms, "ms"),
-                figure(s.tokens_per_s_total, "tokens/s"),
-                f"{s.sequences_per_replica * w.replicas * max(w.members, 1):,}",
-                "; ".join(target_short(x) for x in s.targets) or "none given",
+                spread_text(s.ttft_ms, sp.get("ttft_ms"), "ms"),
+                spread_text(s.itl_ms, sp.get("itl_ms"), "ms"),
+                spread_text(s.tokens_per_s_total, sp.get("tokens_per_s_total"), "tokens/s"),
+                f"{s.sequences_per_replica * w.replicas:,}",
+                "; ".join(target_short(x, sp or None) for x in s.targets) or "none given",
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -380,6 +395,8 @@ class ReviewPage(Page):
                     )
                 if c == 5 and missed:
                     item.setForeground(Qt.GlobalColor.darkRed)
+                elif c == 5 and any(at_risk(x, sp or None) is not None for x in s.targets):
+                    item.setForeground(QColor("#8a5a00"))
                 t.setItem(i, c, item)
 
     def _placement(self, r: Result) -> None:
@@ -463,6 +480,20 @@ class ReviewPage(Page):
         self.software.show_result(None)
         self.power.show_result(None, None)
         self.update_complete()
+
+    def _spread(self, workload: str) -> dict[str, FigureRange]:
+        return self._ranges.get(workload, {})
+
+    def _compute_ranges(self) -> None:
+        """Ranges of the times and rates, only while the page is on screen (they size the
+        serving groups again over the spread of the assumptions)."""
+        self._ranges = {}
+        r, design = self.live.result, self.live.design
+        if r is None or design is None or not self.isVisible():
+            return
+        self._ranges_revision = self.live.revision
+        for x in figure_ranges(design, self.catalog, r):
+            self._ranges.setdefault(x.workload, {})[x.figure] = x
 
     def _warnings(self, r: Result) -> None:
         self.warnings.clear()
