@@ -293,6 +293,27 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     from wizard.io import design_to_text
 
     design, catalog = _checked(args)
+    prices = None
+    if args.prices:
+        from wizard.pricing import check_currency, load_prices
+
+        prices = load_prices(args.prices)
+        check_currency(prices, design.project.currency, args.prices)
+    if args.options:
+        from wizard.recommend import best_options
+
+        options = best_options(design, catalog, prices)
+        for o in options:
+            _out(f"{o.name}: {o.note}")
+        names = {o.name for o in options}
+        kept = [o for o in design.options if o.name not in names]
+        chosen = design.model_copy(
+            update={"options": kept + options, "proposed": options[0].name if options else None}
+        )
+        if args.output:
+            _write_bytes(args.output, design_to_text(chosen).encode("utf-8"))
+            _err(f"wrote {args.output}")
+        return EXIT_OK
     if args.split:
         from wizard.recommend_split import recommend_split
 
@@ -302,7 +323,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     else:
         from wizard.recommend import recommend
 
-        rec = recommend(design, catalog, keep_gpu=False)
+        rec = recommend(design, catalog, keep_gpu=False, prices=prices)
         for key, why in rec.reasons.items():
             _out(f"{HARDWARE_LABELS.get(key, key)}: {_hardware_value(catalog, rec.hardware, key)}")
             _out(f"  {why}")
@@ -594,6 +615,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--split",
         action="store_true",
         help="compare one cluster with two (GPU-sharing users apart from multi-GPU jobs)",
+    )
+    p.add_argument(
+        "--prices",
+        metavar="FILE",
+        help="price list: recommend the lowest total cost of ownership among what it prices",
+    )
+    p.add_argument(
+        "--options",
+        action="store_true",
+        help="add the two best hardware choices to the design as options, the best proposed",
     )
     p.add_argument("-o", "--output", metavar="OUT.json", help="write the recommended design")
     p.set_defaults(func=cmd_recommend)

@@ -9,19 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wizard.engine.bom import apply_prices
 from wizard.engine.compat import nic_reason, rdma_reason
+from wizard.engine.cost import Load, cost_of_ownership
 from wizard.engine.size import size
 from wizard.errors import UserError
+from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server, max_boards
+from wizard.model.cost import CostResult
 from wizard.model.design import (
     FABRIC_GBPS,
     Design,
+    DesignOption,
     Fabric,
     Hardware,
     Rdma,
     SharingMode,
     WorkloadKind,
 )
+from wizard.model.prices import PriceList
 from wizard.model.result import Result, Severity
 from wizard.present.labels import label
 
@@ -184,9 +190,64 @@ def _candidate(design: Design, catalog: Catalog, gpu: Gpu) -> _Scored | None:
     return _Scored(gpu, server, result, power)
 
 
-def recommend_gpu(design: Design, catalog: Catalog) -> tuple[Gpu, str] | None:
+def _priced(s: _Scored, prices: PriceList) -> bool:
+    """Whether the price list prices the candidate's servers and GPUs (a total without them
+    would look cheap for the wrong reason)."""
+    priced = apply_prices(s.result.bom, prices)
+    return not any(
+        ln.unit_price is None and ln.category in (BomCategory.SERVER, BomCategory.GPU)
+        for ln in priced.lines
+    )
+
+
+def rank_by_cost(
+    design: Design, catalog: Catalog, prices: PriceList
+) -> list[tuple[_Scored, CostResult]]:
+    """Every GPU that serves the design and whose servers and GPUs the price list prices,
+    cheapest total cost of ownership first. The cost is that of the whole recommended hardware
+    (network included), the same figure the comparison of options shows."""
+    scored = [s for g in catalog.gpus.values() if (s := _candidate(design, catalog, g))]
+    out = []
+    for s in scored:
+        if not _priced(s, prices):
+            continue
+        trial = design.model_copy(
+            update={"hardware": design.hardware.model_copy(update={"gpu": s.gpu.id})}
+        )
+        full = trial.model_copy(update={"hardware": recommend(trial, catalog).hardware})
+        try:
+            r = size(full, catalog)
+        except (UserError, ValueError):
+            continue
+        load = Load(r.cluster.gpus_total, r.power.total_kw, r.workloads)
+        cost = cost_of_ownership(apply_prices(r.bom, prices), load, design.costs)
+        out.append((_Scored(s.gpu, s.server, r, s.power_w), cost))
+    return sorted(out, key=lambda sc: (sc[1].total, sc[0].gpu.id))
+
+
+def recommend_gpu(
+    design: Design, catalog: Catalog, prices: PriceList | None = None
+) -> tuple[Gpu, str] | None:
     """Size the design on every GPU that supports its sharing modes; pick the one with the fewest
-    sizing warnings, then the fewest hosts, then the least power (GPU TDP plus host baseline)."""
+    sizing warnings, then the fewest hosts, then the least power (GPU TDP plus host baseline).
+    With a price list: the lowest total cost of ownership among the fully priced ones."""
+    if prices is not None:
+        ranked_cost = rank_by_cost(design, catalog, prices)
+        if ranked_cost:
+            (best, cost), *rest = ranked_cost
+            c = best.result.cluster
+            why = (
+                f"the lowest {cost.years}-year cost of ownership from your price list among the "
+                f"{len(ranked_cost)} GPUs it prices: {cost.total:,.0f} {cost.currency} for "
+                f"{c.hosts_total} hosts and {c.gpus_total} GPUs"
+                + (
+                    ". Next: "
+                    + "; ".join(f"{s.gpu.name} ({k.total:,.0f} {k.currency})" for s, k in rest[:2])
+                    if rest
+                    else ""
+                )
+            )
+            return best.gpu, why
     scored = [s for g in catalog.gpus.values() if (s := _candidate(design, catalog, g))]
     if not scored:
         return None
@@ -215,13 +276,15 @@ def recommend_gpu(design: Design, catalog: Catalog) -> tuple[Gpu, str] | None:
     return best.gpu, why
 
 
-def recommend(design: Design, catalog: Catalog, keep_gpu: bool = True) -> Recommendation:
+def recommend(
+    design: Design, catalog: Catalog, keep_gpu: bool = True, prices: PriceList | None = None
+) -> Recommendation:
     """A whole hardware choice for ``design``. With ``keep_gpu`` the design's GPU stays and the
-    rest is chosen around it."""
+    rest is chosen around it; with ``prices`` the GPU is the one of lowest cost of ownership."""
     reasons: dict[str, str] = {}
     gpu = catalog.gpus.get(design.hardware.gpu) if keep_gpu else None
     if gpu is None:
-        picked = recommend_gpu(design, catalog)
+        picked = recommend_gpu(design, catalog, prices)
         if picked is None:
             raise UserError("no catalog GPU and server can serve these workloads")
         gpu, reasons["gpu"] = picked
@@ -267,3 +330,39 @@ def recommend(design: Design, catalog: Catalog, keep_gpu: bool = True) -> Recomm
                 "transfer between GPUs in different hosts"
             )
     return Recommendation(Hardware.model_validate({**hw.model_dump(), **update}), reasons)
+
+
+def best_options(
+    design: Design, catalog: Catalog, prices: PriceList | None = None, n: int = 2
+) -> list[DesignOption]:
+    """The ``n`` best hardware choices as options of the design, for the comparison: by total
+    cost of ownership with a price list, else by warnings, hosts and power as ``recommend_gpu``."""
+    if prices is not None and (by_cost := rank_by_cost(design, catalog, prices)):
+        ranked = [s for s, _ in by_cost]
+        costs = {s.gpu.id: c for s, c in by_cost}
+    else:
+        scored = [s for g in catalog.gpus.values() if (s := _candidate(design, catalog, g))]
+        ranked = sorted(
+            scored,
+            key=lambda s: (
+                sum(w.severity is not Severity.INFO for w in s.result.warnings),
+                s.result.cluster.hosts_total,
+                s.power_w,
+                s.gpu.id,
+            ),
+        )
+        costs = {}
+    out = []
+    for s in ranked[:n]:
+        trial = design.model_copy(
+            update={"hardware": design.hardware.model_copy(update={"gpu": s.gpu.id})}
+        )
+        hw = recommend(trial, catalog, keep_gpu=True).hardware
+        c = s.result.cluster
+        cost = costs.get(s.gpu.id)
+        note = (
+            f"{c.hosts_total} hosts of {s.server.vendor} {s.server.model}, {c.gpus_total} GPUs"
+            + (f", {cost.total:,.0f} {cost.currency} over {cost.years} years" if cost else "")
+        )
+        out.append(DesignOption(name=s.gpu.name, note=note, hardware=hw))
+    return out
