@@ -401,3 +401,25 @@ def test_review_shows_ranges_and_targets_at_risk(qtbot, window, tmp_path, catalo
     assert t.item(0, 2).text() == spread_text(r.workloads[0].serving.itl_ms, itl, "ms")
     assert "(" in t.item(0, 2).text()  # a range, not one number
     assert "between tokens ≤ 100 ms: at risk" in t.item(0, 5).text()
+
+
+def test_recommend_for_me_weighs_the_price_list_chosen_for_export(qtbot, window, tmp_path, catalog):
+    """With no GPU chosen and a price list on the Export page, Recommend for me takes the GPU of
+    lowest cost of ownership among those the list prices (here the H200 at 20,000 a board
+    against the H100 at 25,000, in the same server)."""
+    from wizard.recommend import rank_by_cost
+
+    _open(window, tmp_path, "llm-serving")
+    project = window.doc.get("project")
+    window.doc.set("project", project.model_copy(update={"currency": "EUR"}))
+    prices = tmp_path / "p.toml"
+    prices.write_text('currency = "EUR"\n[prices]\n"server:dell-xe9680" = 250000\n'
+                      '"gpu:h100-sxm5-80gb" = 25000\n"gpu:h200-sxm-141gb" = 20000\n')  # fmt: skip
+    window.wizard.export_page.set_prices(prices)
+    ranked = rank_by_cost(window.doc.design(), catalog, window.wizard.export_page.prices())
+    expected = ranked[0][0].gpu.id
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    hw.gpu.setCurrentIndex(hw.gpu.index_of(None))  # "Choose a GPU…": let it choose
+    hw.recommend()
+    assert window.doc.get("hardware").gpu == expected
+    assert "cost of ownership from your price list" in hw.explain.text()

@@ -85,7 +85,7 @@ class GpuWizard(QWizard):
         self.pages: dict[PageId, Page] = {
             PageId.PROJECT: self.project_page,
             PageId.WORKLOADS: WorkloadsPage(doc, catalog, live, prompt),
-            PageId.HARDWARE: HardwarePage(doc, catalog, live),
+            PageId.HARDWARE: HardwarePage(doc, catalog, live, self.export_page.prices),
             PageId.SHARING: SharingPage(doc, catalog, live),
             PageId.HA: HaPage(doc, catalog, live),
             PageId.REVIEW: ReviewPage(doc, catalog, live),

@@ -32,6 +32,7 @@ from wizard.gui.reporting import WrittenPdf, page_sizes, write_pdf
 from wizard.gui.widgets.inputs import Choice
 from wizard.io import atomic_write_bytes, save_design
 from wizard.model.design import SharingMode
+from wizard.model.prices import PriceList
 from wizard.pricing import check_currency, load_prices
 
 
@@ -274,6 +275,18 @@ class ExportPage(Page):
         )  # fmt: skip
         if answer:
             self.set_prices(Path(str(answer)))
+
+    def prices(self) -> PriceList | None:
+        """The chosen price list, read now (None without one, or when it cannot be used), so
+        *Recommend for me* can weigh the cost of ownership."""
+        if self.price_list is None:
+            return None
+        try:
+            prices = load_prices(self.price_list)
+            check_currency(prices, self.doc.get("project").currency, str(self.price_list))
+        except UserError:
+            return None
+        return prices
 
     def set_prices(self, path: Path | None) -> None:
         self.price_list = path

@@ -52,7 +52,7 @@ from wizard.recommend import gpus_per_host_max, recommend
 
 
 class HardwarePage(DataPlanMixin, Page):
-    def __init__(self, doc, catalog, live) -> None:
+    def __init__(self, doc, catalog, live, prices=lambda: None) -> None:
         super().__init__(
             doc,
             catalog,
@@ -62,6 +62,7 @@ class HardwarePage(DataPlanMixin, Page):
             "cannot work together are disabled or flagged with the reason.",
         )
         self._problems: list[str] = []
+        self.prices = prices  # the price list chosen on the Export page, if any
         self.clusters = Clusters(doc)
         self.cluster_index = 0  # which GPU cluster the form edits; 0 is the design's first
         self.picker = ClusterPicker()
@@ -495,7 +496,7 @@ class HardwarePage(DataPlanMixin, Page):
         parts["hardware"] = base
         try:
             design = Design.model_validate(parts)
-            rec = recommend(design, self.catalog, keep_gpu=bool(gpu))
+            rec = recommend(design, self.catalog, keep_gpu=bool(gpu), prices=self.prices())
         except (ValidationError, UserError) as exc:
             msg = exc.problems[0] if isinstance(exc, UserError) else str(exc).splitlines()[0]
             self.explain.setText(f"No recommendation: {msg}")
