@@ -144,8 +144,24 @@ def test_a_refusal_names_the_group_as_the_design_numbers_it(catalog):
     doc["workloads"][2]["model"] = {"preset": "no-such-model"}
     with pytest.raises(DesignError) as err:
         size_estate(design_from_dict(doc), catalog)
-    text = str(err.value)
-    assert "cluster 'HGX cluster'" in text and "workloads[2]" in text
+    (problem,) = err.value.problems
+    assert problem.startswith("workloads[2].model") and "on 'HGX cluster'" in problem
+
+
+def test_a_group_no_cluster_can_run_is_refused_at_its_cluster_field(catalog):
+    """Unpinned, the engine tries each GPU cluster; when none can run the group the refusal names
+    the group's cluster field and says why each cluster cannot, without the one-cluster view's
+    field paths (that view numbers the group 0)."""
+    doc = acme(pinned=False)
+    doc["workloads"][1]["sharing_mode"] = "mig"
+    doc["workloads"][1]["gpus_per_member"] = 2
+    doc["hardware"] = dict(L40S)  # no MIG on the L40S
+    with pytest.raises(DesignError) as err:
+        size_estate(design_from_dict(doc), catalog)
+    (problem,) = err.value.problems
+    assert problem.startswith("workloads[1].cluster: no GPU cluster of the design can run")
+    assert "'Notebook cluster': MIG needs a MIG-capable GPU" in problem
+    assert "'HGX cluster': " in problem and "workloads[0]" not in problem
 
 
 def test_the_bill_of_materials_matches_each_clusters_counts(catalog):

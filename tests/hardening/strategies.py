@@ -420,3 +420,50 @@ def broken_designs(draw) -> tuple[dict[str, Any], str]:
         path, value = draw(st.sampled_from(BREAKS))
     set_path(doc, path, value)
     return doc, path_text(path)
+
+
+# ------------------------------------------------------------------------------ several clusters
+
+GPU_CLUSTER_NAMES = ["Cluster A", "Cluster B", "Cluster C"]
+
+
+@st.composite
+def estates(draw) -> dict[str, Any]:
+    """A design of several clusters: the first GPU cluster of ``designs()`` plus one or two more
+    GPU clusters (each its own hardware and HA policy), maybe a compute cluster and a management
+    domain; each group pinned to a GPU cluster or left to the engine."""
+    doc = draw(designs())
+    cat = catalog()
+    extra = draw(st.integers(1, 2))
+    doc["cluster_name"] = GPU_CLUSTER_NAMES[0]
+    clusters: list[dict[str, Any]] = []
+    for name in GPU_CLUSTER_NAMES[1 : 1 + extra]:
+        gpu, server, gph = draw(st.sampled_from(buildable()))
+        hw = draw(hardware(gpu, server, gph, True))
+        # the release-bound vGPU options are drawn on the first cluster; here they would only
+        # turn most designs into the same refusal
+        hw.update(vgpu_mixed_sizes=False, mig_time_slicing=False)
+        clusters.append({"name": name, "role": "gpu-cluster", "hardware": hw, "ha": draw(ha())})
+    servers = sorted(cat.servers)
+    if draw(st.booleans()):
+        clusters.append(
+            {"name": "Clients", "role": "compute-cluster",
+             "server": draw(st.sampled_from(servers)), "hosts": draw(st.integers(1, 40))}
+        )  # fmt: skip
+    if draw(st.booleans()):
+        mgmt: dict[str, Any] = {"name": "Management", "role": "management-domain",
+                                "server": draw(st.sampled_from(servers))}  # fmt: skip
+        if draw(st.booleans()):
+            mgmt["hosts"] = draw(st.integers(1, 8))
+        clusters.append(mgmt)
+    doc["clusters"] = clusters
+    names = GPU_CLUSTER_NAMES[: 1 + extra]
+    while len(doc["workloads"]) < 2:  # groups enough for two clusters to run something
+        doc["workloads"].append(
+            draw(workload(f"group {len(doc['workloads'])}", [SharingMode.PASSTHROUGH]))
+        )
+    for i, w in enumerate(doc["workloads"]):
+        pin = draw(st.sampled_from([None, names[i % len(names)]]))  # spread over the clusters
+        if pin is not None:
+            w["cluster"] = pin
+    return doc

@@ -53,6 +53,7 @@ class _GpuSpec:
     name: str
     hardware: Hardware
     ha: HaPolicy
+    path: str = ""  # where the cluster sits in the design file: "" for the first, "clusters[i]."
 
 
 def size_estate(design: Design, catalog: Catalog) -> Estate:
@@ -164,10 +165,28 @@ def cluster_design(design: Design, estate: Estate, name: str) -> Design:
 
 def _gpu_specs(design: Design) -> list[_GpuSpec]:
     return [_GpuSpec(design.cluster_name, design.hardware, design.ha)] + [
-        _GpuSpec(c.name, c.hardware, c.ha)
-        for c in design.clusters
+        _GpuSpec(c.name, c.hardware, c.ha, f"clusters[{i}].")
+        for i, c in enumerate(design.clusters)
         if c.role is ClusterRole.GPU and c.hardware is not None
     ]
+
+
+_FIELD = re.compile(r"^(workloads\[(\d+)\]|[a-z_]+)([.\w\[\]]*): (.*)$", re.S)
+_OWN = ("hardware", "ha")  # the fields each GPU cluster has of its own
+
+
+def _in_cluster(problem: str, spec: _GpuSpec, index: list[int]) -> tuple[str, str]:
+    """A problem of the one-cluster view as the design file names it: its field path (the
+    group's own index, the cluster's own hardware and HA policy) and the message."""
+    m = _FIELD.match(problem)
+    if m is None:
+        return "", problem
+    head, group, rest, text = m.groups()
+    if group is not None:
+        path = f"workloads[{index[int(group)]}]"
+    else:
+        path = spec.path + head if head in _OWN else head
+    return path + rest, text
 
 
 def _place(
@@ -175,7 +194,7 @@ def _place(
 ) -> list[Placement]:
     out = []
     names = [s.name for s in specs]
-    for g in design.workloads:
+    for i, g in enumerate(design.workloads):
         if g.cluster is not None:
             out.append(Placement(workload=g.name, cluster=g.cluster, chosen_by_engine=False,
                                  reason="as the design says"))  # fmt: skip
@@ -184,12 +203,17 @@ def _place(
             out.append(Placement(workload=g.name, cluster=names[0], chosen_by_engine=False,
                                  reason="the design's only GPU cluster"))  # fmt: skip
             continue
-        out.append(_best_cluster(design, catalog, specs, g, rec))
+        out.append(_best_cluster(design, catalog, specs, i, g, rec))
     return out
 
 
 def _best_cluster(
-    design: Design, catalog: Catalog, specs: list[_GpuSpec], g: WorkloadGroup, rec: Recorder
+    design: Design,
+    catalog: Catalog,
+    specs: list[_GpuSpec],
+    index: int,
+    g: WorkloadGroup,
+    rec: Recorder,
 ) -> Placement:
     tried: list[tuple[bool, float, int, str, str, float, float]] = []
     refused = []
@@ -197,7 +221,8 @@ def _best_cluster(
         try:
             r = size(_view(design, spec, [g]), catalog)
         except DesignError as exc:
-            refused.append(f"'{spec.name}': {'; '.join(exc.problems)}")
+            said = "; ".join(_in_cluster(p, spec, [index])[1] for p in exc.problems)
+            refused.append(f"'{spec.name}': {said}")
             continue
         (w,) = r.workloads
         gpu = catalog.gpus[spec.hardware.gpu]
@@ -209,7 +234,7 @@ def _best_cluster(
         tried.append((not met, kw, n, spec.name, text, w.sharing.gpus_allocated, gpu.tdp_w))
     if not tried:
         raise DesignError(
-            f"workload group '{g.name}': no GPU cluster of the design can run it ("
+            f"workloads[{index}].cluster: no GPU cluster of the design can run '{g.name}' ("
             + "; ".join(refused)
             + ")"
         )
@@ -237,8 +262,6 @@ def _targets_met(r: Result) -> bool:
 
 # ---------------------------------------------------------------------------------- clusters
 
-_INDEX = re.compile(r"workloads\[(\d+)\]")
-
 
 def _size_cluster(
     design: Design, catalog: Catalog, spec: _GpuSpec, groups: list[tuple[int, WorkloadGroup]]
@@ -246,13 +269,13 @@ def _size_cluster(
     try:
         return size(_view(design, spec, [g for _, g in groups]), catalog)
     except DesignError as exc:
-        # field paths name the design's own groups, not the cluster's
+        # field paths name the design's own groups and this cluster's hardware
         back = [i for i, _ in groups]
-        raise DesignError(
-            f"cluster '{spec.name}': "
-            + _INDEX.sub(lambda m: f"workloads[{back[int(m.group(1))]}]", p)
-            for p in exc.problems
-        ) from exc
+        problems = []
+        for p in exc.problems:
+            path, text = _in_cluster(p, spec, back)
+            problems.append(f"{path}: on '{spec.name}', {text}" if path else f"'{spec.name}': {p}")
+        raise DesignError(problems) from exc
 
 
 def _gpu_cluster(
