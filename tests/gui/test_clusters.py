@@ -3,6 +3,7 @@ pin a group to it in the workload editor, and remove it (the group is placed ane
 
 from __future__ import annotations
 
+from tests.conftest import ROOT
 from tests.gui.helpers import pick
 from wizard.bundled import example_text
 from wizard.gui.wizard import PageId
@@ -68,3 +69,67 @@ def test_a_name_already_taken_is_refused_with_the_reason(qtbot, window, tmp_path
     hw.picker.name.editingFinished.emit()
     assert window.doc.get("clusters")[0].name != first
     assert f"the name '{first}' is taken" in hw.explain.text()
+
+
+def test_the_ha_page_edits_the_policy_of_the_cluster_it_shows(qtbot, window, tmp_path):
+    """vSphere HA is per cluster: picking the HGX cluster on the HA page edits its policy (not the
+    first cluster's) and shows its capacity. Acme's HGX cluster needs 2 hosts for its 10 GPUs of
+    demand; N+2 holds 2 more: 4 hosts, 32 GPUs, 16 left after two failures."""
+    from wizard.model.design import HaLevel
+
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    assert window.open_path(path)
+    window.wizard.go_to(PageId.HA)
+    ha = window.wizard.page_of(PageId.HA)
+    assert ha.cluster.isVisibleTo(ha) and ha.cluster.count() == 2
+    pick(ha.cluster, 1)
+    pick(ha.level, HaLevel.N2)
+    assert window.doc.get("clusters")[0].ha.level is HaLevel.N2
+    assert window.doc.get("ha").level is HaLevel.N1  # the notebook cluster keeps N+1
+    window.live.refresh()
+    assert (
+        ha.cards.cards["hosts"].value.text() == "4" and ha.cards.cards["gpus"].value.text() == "32"
+    )
+    assert ha.cards.cards["after"].value.text() == "16"
+    pick(ha.cluster, 0)
+    assert ha.level.get() is HaLevel.N1
+    assert (
+        ha.cards.cards["hosts"].value.text() == "4" and ha.cards.cards["gpus"].value.text() == "16"
+    )  # 3 + 1 L40S hosts
+
+
+def test_the_ha_page_of_one_cluster_has_no_cluster_choice(qtbot, window, tmp_path):
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.HA)
+    ha = window.wizard.page_of(PageId.HA)
+    assert not ha.cluster.isVisibleTo(ha)
+
+
+def test_the_sharing_page_shows_each_groups_cluster_and_compares_per_cluster(
+    qtbot, window, tmp_path
+):
+    """Acme: 30 notebooks of 16 GB on L40S (48 GB) take three 16 GB vGPUs per GPU, so 10 GPUs;
+    the page says the slots on the GPUs, not 30 GPUs. A mode is judged on the group's own
+    cluster's GPU: MIG is refused for the notebooks (L40S) but offered to the chat (H100)."""
+    from wizard.gui.pages.sharing import COL_CLUSTER, COL_GPUS
+    from wizard.model.design import SharingMode
+
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    assert window.open_path(path)
+    window.live.refresh()
+    window.wizard.go_to(PageId.SHARING)
+    page = window.wizard.page_of(PageId.SHARING)
+    assert not page.table.isColumnHidden(COL_CLUSTER)
+    cells = [page.table.item(r, COL_CLUSTER).text() for r in range(3)]
+    assert cells == ["Notebook cluster", "HGX cluster", "HGX cluster"]
+    assert page.table.item(0, COL_GPUS).text() == "30 × L40S-16C on 10 GPUs"
+    assert page.combos[0].reason(SharingMode.MIG) == "Not available: the NVIDIA L40S has no MIG"
+    assert not page.combos[1].reason(SharingMode.MIG).startswith("Not available")
+    assert page.cluster.isVisibleTo(page) and page.cluster.count() == 2
+    pick(page.cluster, "HGX cluster")
+    hgx = window.live.cluster_result("HGX cluster")
+    assert page.comparison.columnCount() == len(hgx.sharing_comparison)
+    as_designed = page.comparison.item(1, 0).text()
+    assert as_designed == f"{hgx.sharing_comparison[0].gpus:,}" == "10"

@@ -81,6 +81,14 @@ class LiveResult(QObject):
             return {w.name: w for c in self.estate.clusters if c.result for w in c.result.workloads}
         return {}
 
+    def cluster_result(self, name: str) -> Result | None:
+        """The sizing of the GPU cluster ``name``: the one result, or that cluster's in the estate."""
+        if self.result is not None:
+            return self.result
+        if self.estate is not None:
+            return next((c.result for c in self.estate.clusters if c.name == name), None)
+        return None
+
     def current(self) -> Result | None:
         """The result for the design as it is now, sizing at once if an edit is pending."""
         if self.revision != self.doc.revision:

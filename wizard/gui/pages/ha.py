@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QHBoxLayout, QL
 
 from wizard.gui.forms import FormErrors, error_items
 from wizard.gui.pages.base import Page
+from wizard.gui.pages.hardware_clusters import Clusters
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.inputs import Choice, OptionalSpin, double_spin, int_spin
 from wizard.model.design import AdmissionControl, FailureDomain, HaLevel, HaPolicy
@@ -25,6 +26,20 @@ class HaPage(Page):
             "The capacity after failures updates as you change the policy.",
         )
         self._problems: list[str] = []
+        self.clusters = Clusters(doc)
+        self.cluster_index = 0
+        pick = QHBoxLayout()
+        self.cluster_label = QLabel("GPU cluster:")
+        self.cluster = Choice()
+        self.cluster.setToolTip(
+            "vSphere HA works per cluster: each GPU cluster keeps its own spare capacity. "
+            "Pick the cluster whose policy the form edits"
+        )
+        pick.addWidget(self.cluster_label)
+        pick.addWidget(self.cluster, 1)
+        pick.addStretch(1)
+        self.body.addLayout(pick)
+        self.cluster.currentIndexChanged.connect(self._pick_cluster)
         columns = QHBoxLayout()
         box = QGroupBox("Policy")
         f = QFormLayout(box)
@@ -86,8 +101,28 @@ class HaPage(Page):
         self.live.updated.connect(self._show_live)
         self._reload()
 
+    def _fill_clusters(self) -> None:
+        names = self.clusters.names()
+        self.cluster_index = min(self.cluster_index, len(names) - 1)
+        blocked = self.cluster.blockSignals(True)
+        self.cluster.clear()
+        for i, name in enumerate(names):
+            self.cluster.add(name, i)
+        self.cluster.put(self.cluster_index)
+        self.cluster.blockSignals(blocked)
+        several = len(names) > 1
+        self.cluster_label.setVisible(several)
+        self.cluster.setVisible(several)
+
+    def _pick_cluster(self) -> None:
+        index = self.cluster.get()
+        if isinstance(index, int) and index != self.cluster_index:
+            self.cluster_index = index
+            self._reload()
+
     def load(self) -> None:
-        ha: HaPolicy = self.doc.get("ha")
+        self._fill_clusters()
+        ha: HaPolicy = self.clusters.ha(self.cluster_index)
         self.level.put(ha.level)
         self.percent.setValue(ha.reserve_percent)
         self.maintenance.setValue(ha.maintenance_hosts)
@@ -126,13 +161,23 @@ class HaPage(Page):
             items = error_items(exc)
         self._problems = self.errors.show(items)
         if ha is not None and commit:
-            self.commit("ha", ha)
+            if self.cluster_index == 0:
+                self.commit("ha", ha)
+            else:
+                self.commit("clusters", self.clusters.with_ha(self.cluster_index, ha))
 
     def _show_live(self) -> None:
-        r = self.live.result
+        name = self.clusters.names()[self.cluster_index]
+        r = self.live.cluster_result(name)
         if r is None:
             self.cards.clear()
-            why = self.live.problems[0] if self.live.problems else "the design is not complete"
+            why = (
+                self.live.problems[0]
+                if self.live.problems
+                else f"no workload group runs on '{name}'"
+                if self.live.sized()
+                else "the design is not complete"
+            )
             self.verdict.setText(f"Shown once the design sizes ({why}).")
             self.verdict.setObjectName("note")
             self.ha_warnings.setText("")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from wizard.gui.widgets.inputs import Choice
-from wizard.model.design import ClusterRole, ClusterSpec, Hardware, WorkloadGroup
+from wizard.model.design import ClusterRole, ClusterSpec, HaPolicy, Hardware, WorkloadGroup
 
 if TYPE_CHECKING:
     from wizard.gui.document import DesignDocument
@@ -62,6 +62,18 @@ class Clusters:
         if index == 0:
             return self.doc.get("hardware")
         return self._specs()[self._gpu_positions()[index - 1]].hardware
+
+    def ha(self, index: int) -> HaPolicy:
+        if index == 0:
+            return self.doc.get("ha")
+        return self._specs()[self._gpu_positions()[index - 1]].ha
+
+    def with_ha(self, index: int, ha: HaPolicy) -> list[ClusterSpec]:
+        """The clusters with the HA policy of the (non-first) cluster ``index`` replaced."""
+        specs = self._specs()
+        at = self._gpu_positions()[index - 1]
+        specs[at] = specs[at].model_copy(update={"ha": ha})
+        return specs
 
     def with_hardware(self, index: int, hw: Hardware) -> list[ClusterSpec]:
         """The clusters with the hardware of the (non-first) cluster ``index`` replaced."""

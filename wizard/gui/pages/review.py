@@ -31,6 +31,7 @@ from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, S
 from wizard.model.estate import Estate
 from wizard.model.result import Result, Severity, WorkloadResult
 from wizard.numbers import MISSING, count, fixed
+from wizard.present.figures import gpus_text
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
 from wizard.serving_text import at_risk, spread_text, target_short
@@ -341,11 +342,10 @@ class ReviewPage(Page):
             mode = mode_label(w.sharing.mode)
             shown = None if profile in ("whole GPU", "GPU share") else profile
             sharing = ": ".join(x for x in (mode, shown) if x) or MISSING
-            sharing += f" · {w.sharing.gpus_allocated:,.2f} GPUs packed"
             tr = w.training
             cells = [
                 w.name,
-                f"{w.gpus_total:,}",
+                gpus_text(w),
                 sharing,
                 layout,
                 fixed(w.memory_gb.total, "GB"),

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages.base import Page
+from wizard.gui.pages.hardware_clusters import Clusters
 from wizard.gui.widgets.inputs import Choice
 from wizard.model.catalog import Gpu
 from wizard.model.design import (
@@ -31,7 +32,10 @@ from wizard.model.design import (
 )
 from wizard.numbers import MISSING
 from wizard.present import labels
+from wizard.present.figures import gpus_text
 from wizard.present.glossary import tip
+
+COL_KIND, COL_CLUSTER, COL_GPUS, COL_CONSTRAINTS, COL_MODE = 1, 2, 3, 4, 5
 
 COMPARISON_ROWS = (
     "Can serve this design",
@@ -73,19 +77,19 @@ class SharingPage(Page):
             "reason in the tooltip.",
         )
         self._problems: list[str] = []
-        self.table = QTableWidget(0, 5)
+        self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(
-            ["Workload group", "Kind", "GPUs", "Constraints", "Sharing mode"]
+            ["Workload group", "Kind", "Cluster", "GPUs", "Constraints", "Sharing mode"]
         )
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for c in (1, 2, 3):
+        for c in (COL_KIND, COL_CLUSTER, COL_GPUS, COL_CONSTRAINTS):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(4, QHeaderView.ResizeMode.Fixed)
-        self.table.setColumnWidth(4, 290)
+        h.setSectionResizeMode(COL_MODE, QHeaderView.ResizeMode.Fixed)
+        self.table.setColumnWidth(COL_MODE, 290)
         self.body.addWidget(self.table)
         self.mode_errors = QLabel()
         self.mode_errors.setObjectName("problem")
@@ -127,6 +131,15 @@ class SharingPage(Page):
 
         box = QGroupBox("Side-by-side comparison for this design")
         bv = QVBoxLayout(box)
+        pick = QHBoxLayout()
+        self.cluster_label = QLabel("GPU cluster:")
+        self.cluster = Choice()
+        self.cluster.setToolTip("Each GPU cluster is compared on its own hardware and groups")
+        pick.addWidget(self.cluster_label)
+        pick.addWidget(self.cluster, 1)
+        pick.addStretch(2)
+        bv.addLayout(pick)
+        self.cluster.currentIndexChanged.connect(lambda _i: self._show_comparison())
         self.comparison_note = QLabel()
         self.comparison_note.setObjectName("note")
         self.comparison_note.setWordWrap(True)
@@ -159,7 +172,6 @@ class SharingPage(Page):
         self.vsphere.put(platform.vsphere)
         self.paif.setChecked(platform.private_ai_foundation)
         groups: list[WorkloadGroup] = self.doc.get("workloads")
-        gpu = self._gpu()
         for old in self.combos:
             old.hide()
             old.deleteLater()
@@ -167,17 +179,17 @@ class SharingPage(Page):
         self.table.setRowCount(len(groups))
         self.combos = []
         for i, g in enumerate(groups):
-            cells = [g.name, labels.KIND_SHORT[g.kind], MISSING, _constraints(g)]
+            cells = [g.name, labels.KIND_SHORT[g.kind], g.cluster or MISSING, MISSING,
+                     _constraints(g)]  # fmt: skip
             for c, text in enumerate(cells):
                 self.table.setItem(i, c, QTableWidgetItem(text))
             combo = Choice.of(SharingMode, labels.MODE)
-            for m in SharingMode:
-                combo.set_reason(m, mode_reason(m, g, gpu), tip(m.value))
             combo.put(g.sharing_mode)
             combo.setToolTip(tip("sharing_mode"))
             combo.currentIndexChanged.connect(lambda _i, row=i: self._mode_changed(row))
-            self.table.setCellWidget(i, 4, combo)
+            self.table.setCellWidget(i, COL_MODE, combo)
             self.combos.append(combo)
+        self._set_reasons()
         # As tall as its rows (up to eight), so the comparison below gets the space.
         rows = min(len(groups), 8) or 1
         self.table.setFixedHeight(
@@ -205,9 +217,33 @@ class SharingPage(Page):
         self.platform_errors.clear()
         self.commit("platform", choice)
 
-    def _gpu(self) -> Gpu | None:
-        hw = self.doc.get("hardware")
+    def _cluster_names(self) -> list[str]:
+        return Clusters(self.doc).names()
+
+    def _where(self) -> dict[str, str]:
+        """The GPU cluster each group runs on: pinned, or where the sizing placed it."""
+        groups: list[WorkloadGroup] = self.doc.get("workloads")
+        where = {g.name: g.cluster for g in groups if g.cluster}
+        if self.live.estate is not None:
+            where.update({p.workload: p.cluster for p in self.live.estate.placements})
+        elif len(self._cluster_names()) == 1:
+            where = {g.name: self._cluster_names()[0] for g in groups}
+        return where
+
+    def _gpu(self, cluster: str | None) -> Gpu | None:
+        """The GPU of ``cluster``, or of the first when the group is not placed yet."""
+        names = Clusters(self.doc)
+        index = names.names().index(cluster) if cluster in names.names() else 0
+        hw = names.hardware(index)
         return self.catalog.gpus.get(hw.gpu) if hw is not None else None
+
+    def _set_reasons(self) -> None:
+        groups: list[WorkloadGroup] = self.doc.get("workloads")
+        where = self._where()
+        for g, combo in zip(groups, self.combos, strict=False):
+            gpu = self._gpu(where.get(g.name))
+            for m in SharingMode:
+                combo.set_reason(m, mode_reason(m, g, gpu), tip(m.value))
 
     def _mode_changed(self, row: int) -> None:
         if self._loading:
@@ -234,13 +270,22 @@ class SharingPage(Page):
     def _show_live(self) -> None:
         sized = self.live.workload_results()
         groups = self.doc.get("workloads")
+        where = self._where()
+        names = self._cluster_names()
+        self.table.setColumnHidden(COL_CLUSTER, len(names) < 2)
         for i in range(min(len(groups), self.table.rowCount())):
             text = MISSING
             if (w := sized.get(groups[i].name)) is not None:
-                text = f"{w.gpus_total:,}"
+                text = gpus_text(w)
             item = QTableWidgetItem(text)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.table.setItem(i, 2, item)
+            self.table.setItem(i, COL_GPUS, item)
+            placed = where.get(groups[i].name)
+            cell = QTableWidgetItem(placed or "placed when the design sizes")
+            if placed and not groups[i].cluster:
+                cell.setToolTip("Placed by the sizing where it takes the least GPU power")
+            self.table.setItem(i, COL_CLUSTER, cell)
+        self._set_reasons()
         # problems the catalog checks find in the modes (e.g. MIG on a GPU without MIG)
         lines = []
         for p in self.live.compat:
@@ -264,15 +309,32 @@ class SharingPage(Page):
         self._show_comparison()
         self.update_complete()
 
+    def _fill_clusters(self) -> list[str]:
+        """The GPU clusters the estate built, in the picker (hidden for one cluster)."""
+        built = (
+            [c.name for c in self.live.estate.clusters if c.result is not None]
+            if self.live.estate is not None
+            else []
+        )
+        shown = self.cluster.get()
+        blocked = self.cluster.blockSignals(True)
+        self.cluster.clear()
+        for name in built:
+            self.cluster.add(name, name)
+        if shown in built:
+            self.cluster.put(shown)
+        self.cluster.blockSignals(blocked)
+        self.cluster_label.setVisible(bool(built))
+        self.cluster.setVisible(bool(built))
+        return built
+
     def _show_comparison(self) -> None:
+        built = self._fill_clusters()
         result = self.live.result
+        if built:
+            result = self.live.cluster_result(self.cluster.get() or built[0])
         options = result.sharing_comparison if result is not None else []
-        if result is None and self.live.estate is not None:
-            self.comparison_note.setText(
-                "A design of several clusters: the proposal compares the sharing modes cluster by "
-                "cluster."
-            )
-        elif result is None:
+        if result is None:
             reason = self.live.problems[0] if self.live.problems else "the design is not complete"
             self.comparison_note.setText(f"Shown once the design sizes ({reason}).")
         elif not options:
@@ -282,8 +344,9 @@ class SharingPage(Page):
             )
         else:
             self.comparison_note.setText(
-                "What this design needs under each mode, from the sizing engine. Greyed columns "
-                "cannot serve every group; the first row says why."
+                ("What this cluster needs " if built else "What this design needs ")
+                + "under each mode, from the sizing engine. Greyed columns cannot serve every "
+                "group; the first row says why."
             )
         self.comparison.setVisible(bool(options))
         self.body.setStretchFactor(self.comparison_box, 3 if options else 0)
