@@ -332,7 +332,7 @@ class SharingPage(Page):
         built = self._fill_clusters()
         result = self.live.result
         if built:
-            result = self.live.cluster_result(self.cluster.get() or built[0])
+            result = self.live.cluster_result(str(self.cluster.get() or built[0]))
         options = result.sharing_comparison if result is not None else []
         if result is None:
             reason = self.live.problems[0] if self.live.problems else "the design is not complete"
