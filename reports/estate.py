@@ -7,6 +7,7 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.data import ReportData
+from reports.diagrams import estate as estate_diagram
 from reports.document import ReportOptions, render
 from reports.sections import (
     Section,
@@ -74,9 +75,15 @@ def build_estate_pdf(
     def body(st: Story) -> list[Flowable]:
         flow: list[Flowable] = []
         flow += st.h1("The clusters at a glance") + _overview(st, estate)
-        considered = options.build(st)
-        if considered:
-            flow += st.h1("Options considered") + considered
+        names = {g: catalog.gpus[g].name for g in catalog.gpus}
+        flow.append(
+            st.figure(
+                estate_diagram.draw(estate, names, st.width),
+                "Logical architecture: each cluster with what runs on it, above the networks "
+                "the clusters share (a dot marks a cluster's hosts on a network)",
+            )
+        )
+        flow += build_sections(st, [Section("Options considered", options.build)])
         for c in gpu_clusters:
             st.data = datas[c.name]
             st.shown_calculations = set()  # each cluster logs its own figures
@@ -88,9 +95,7 @@ def build_estate_pdf(
         if estate.decisions or estate.warnings:
             flow += st.h1("Where each workload group runs, and notes") + _notes(st, estate)
         st.data = first
-        app = appendix.build(st)
-        if app:
-            flow += st.h1("Appendix") + app
+        flow += build_sections(st, [Section("Appendix", appendix.build)])
         return flow
 
     return render(cover, report or ReportOptions(), body, line)

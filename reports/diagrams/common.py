@@ -8,7 +8,7 @@ from reportlab.lib.attrmap import AttrMap, AttrMapValue
 from reportlab.lib.validators import isNumber, isString
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from reports.fonts import SANS, SANS_BOLD, fit, runs
+from reports.fonts import SANS, SANS_BOLD, fit, runs, text_width
 from reports.styles import INK, MUTED
 
 WHITE = colors.white
@@ -115,3 +115,18 @@ def lines_in_box(
 
 def connector(x1: float, y1: float, x2: float, y2: float, color=MUTED, width: float = 0.8) -> Line:
     return Line(x1, y1, x2, y2, strokeColor=color, strokeWidth=width)
+
+
+def wrap(text: str, width: float, size: float = 7.5, font: str = SANS) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width``, so a label is summarized
+    over lines rather than cut; a single word wider than the line stays whole (shrunk later)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, font, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return [*lines, line] if line else lines

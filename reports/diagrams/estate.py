@@ -1,0 +1,95 @@
+"""The logical architecture of a design of several clusters: each cluster as the design builds
+it (role, hosts, GPUs and what runs on it) above the networks they share, with a dot where a
+cluster joins a network. Each network is drawn once, as the engine sizes it once."""
+
+from __future__ import annotations
+
+from reportlab.graphics.shapes import Circle, Drawing, Rect
+
+from reports.diagrams.common import WHITE, box, connector, label, lines_in_box, new_drawing, wrap
+from reports.fonts import SANS, SANS_BOLD, text_width
+from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, ZEBRA
+from wizard.model.buildout import Plane
+from wizard.model.design import ClusterRole
+from wizard.model.estate import Estate, EstateCluster
+from wizard.numbers import count, num
+from wizard.present.labels import CLUSTER_ROLE
+
+PER_ROW = 3
+LEADING = 10
+MAX_LINES = 9
+GAP = 10
+NET_GAP = 22
+SIZE = 7.5  # never below 7 pt
+
+
+def joins(c: EstateCluster, p: Plane) -> bool:
+    """Whether cluster ``c`` has host ports on the shared network ``p``."""
+    kind = p.name.split(".", 1)[0]
+    if kind == "oob":
+        return True
+    if c.result is None:  # hosts without GPUs join the service network only
+        return kind == "service"
+    return any(
+        q.name == kind and q.technology == p.technology for q in c.result.topology.fabric.planes
+    )
+
+
+def _network_text(p: Plane) -> str:
+    kit = ", ".join(f"{t.count} × {t.model}" for t in p.tiers)
+    what = {"compute": "GPU fabric", "service": "service network", "oob": "out-of-band"}
+    head = f"{p.technology} {what.get(p.name.split('.', 1)[0], '')}".strip()
+    return f"{head}: {count(p.host_ports, 'host port')}" + (f", {kit}" if kit else "")
+
+
+def _cluster_lines(c: EstateCluster, gpu_names: dict[str, str]) -> list[str]:
+    role = CLUSTER_ROLE[c.role]
+    lines = [role[0].upper() + role[1:], f"{num(c.hosts)} × {c.server_name}"]
+    if c.role is ClusterRole.GPU and c.result is not None:
+        gpu = gpu_names.get(c.result.gpu, c.result.gpu)
+        lines.append(f"{count(c.gpus, 'GPU')} ({gpu}), {num(c.gpus_demand)} used")
+        lines += [f"• {w}" for w in c.workloads]
+    else:
+        lines.append(c.reason[0].upper() + c.reason[1:])
+    return lines
+
+
+def draw(e: Estate, gpu_names: dict[str, str], width: float = 480) -> Drawing:
+    """``gpu_names`` maps catalog GPU ids to product names for the box text."""
+    box_w = (width - (PER_ROW - 1) * GAP) / PER_ROW
+    text = [
+        [part for line in _cluster_lines(c, gpu_names) for part in wrap(line, box_w - 12, SIZE)]
+        for c in e.clusters
+    ]
+    box_h = 22 + LEADING * min(MAX_LINES, max(len(t) for t in text))
+    rows = (len(e.clusters) + PER_ROW - 1) // PER_ROW
+    nets = [p for p in e.network if p.host_ports or p.tiers]
+    height = rows * (box_h + GAP) + len(nets) * NET_GAP + 8
+    d = new_drawing(width, height)
+    bars = {id(p): 4 + (len(nets) - 1 - i) * NET_GAP for i, p in enumerate(nets)}
+    for i, c in enumerate(e.clusters):
+        row, col = divmod(i, PER_ROW)
+        x = col * (box_w + GAP)
+        y = height - (row + 1) * (box_h + GAP) + GAP
+        gpu_cluster = c.result is not None
+        d.add(box(x, y, box_w, box_h, ACCENT_LIGHT if gpu_cluster else ZEBRA,
+                  stroke=ACCENT if gpu_cluster else MUTED))  # fmt: skip
+        d.add(label(x + 6, y + box_h - 12, c.name, box_w - 12, 8.5, font=SANS_BOLD, min_size=7))
+        d.add(lines_in_box(x + 6, y + box_h - 14, box_w - 12, text[i], size=SIZE,
+                           leading=LEADING, max_lines=MAX_LINES))  # fmt: skip
+        on = [p for p in nets if joins(c, p)]
+        for k, p in enumerate(on):
+            cx = x + box_w * (k + 1) / (len(on) + 1)
+            by = bars[id(p)]
+            d.add(connector(cx, y, cx, by, color=MUTED, width=0.8))
+            d.add(Circle(cx, by, 2.2, fillColor=INK, strokeColor=None))
+    for p in nets:
+        by = bars[id(p)]
+        compute = p.name.startswith("compute")
+        d.add(connector(0, by, width, by, color=ACCENT if compute else MUTED,
+                        width=3 if compute else 2))  # fmt: skip
+        words = _network_text(p)
+        backing = text_width(words, SANS, SIZE) + 6
+        d.add(Rect(0, by + 2, backing, SIZE + 3, fillColor=WHITE, strokeColor=None))
+        d.add(label(2, by + 4, words, width - 4, SIZE, min_size=7, color=INK))
+    return d

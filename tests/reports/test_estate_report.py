@@ -1,0 +1,72 @@
+"""The proposal of a design of several clusters: its logical architecture draws every cluster
+with what runs on it and joins each to the networks its hosts are on; its sections are numbered
+in order, the appendix's subsections under the appendix's own number."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from reports.diagrams import estate as estate_diagram
+from tests.conftest import ROOT
+from tests.reports.test_diagrams import _strings, assert_labels_fit
+from wizard.catalog_loader import load_catalog
+from wizard.engine.estate import size_estate
+from wizard.io import design_from_dict
+
+
+def _acme():
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    catalog = load_catalog(include_user=False)
+    return design_from_dict(doc), catalog, size_estate(design_from_dict(doc), catalog)
+
+
+def test_each_cluster_joins_the_networks_its_hosts_are_on():
+    """The L40S hosts are on 200 GbE, the HGX hosts on InfiniBand NDR; every cluster is on the
+    100 GbE service network and the out-of-band ports; the management hosts on no GPU fabric."""
+    _, _, e = _acme()
+    on = {
+        c.name: sorted(p.technology for p in e.network if estate_diagram.joins(c, p))
+        for c in e.clusters
+    }
+    eth200, ndr, eth100, oob = "200 GbE", "InfiniBand NDR (400 Gb/s)", "100 GbE", "Ethernet 1 GbE"
+    assert on["Notebook cluster"] == sorted([eth200, eth100, oob])
+    assert on["HGX cluster"] == sorted([ndr, eth100, oob])
+    assert on["Management domain"] == sorted([eth100, oob])
+
+
+def test_the_diagram_names_every_cluster_and_what_runs_on_it():
+    design, catalog, e = _acme()
+    names = {g: catalog.gpus[g].name for g in catalog.gpus}
+    drawing = estate_diagram.draw(e, names, 480)
+    assert_labels_fit(drawing)
+    texts = [s.text for s in _strings(drawing)]
+    text = " ".join(texts)
+    for c in e.clusters:
+        assert c.name in texts
+    for g in design.workloads:
+        assert f"• {g.name}" in texts
+    assert "24 GPUs (NVIDIA H100 SXM5 80GB), 10 used" in text.replace("\n", " ")
+    assert "…" not in text, "a label was cut"
+    assert min(s.fontSize for s in _strings(drawing)) >= 7
+
+
+def test_the_estate_proposal_numbers_the_appendix_subsections_under_the_appendix(monkeypatch):
+    """Sections built before their heading once took the previous section's number."""
+    import reports.story
+    from reports.estate import build_estate_pdf
+
+    seen: list[str] = []
+    real = reports.story.Heading
+
+    def recording(text, *args, **kwargs):
+        seen.append(text.replace("&nbsp;", " "))
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(reports.story, "Heading", recording)
+    design, catalog, e = _acme()
+    build_estate_pdf(design, catalog, e)
+    (appendix,) = [h for h in seen if re.fullmatch(r"\d+  Appendix", h)]
+    number = appendix.split()[0]
+    subs = [h for h in seen if re.match(r"\d+\.\d+  (Assumptions|Sources|Glossary)$", h)]
+    assert subs and {h.split(".")[0] for h in subs} == {number}
