@@ -58,6 +58,7 @@ TITLE = "GPU infrastructure proposal"
 class ReportOptions:
     page_size: str = "a4"
     date: dt.date | None = None  # cover and footer date; default: the design's, else today
+    word: bool = False  # the editable Word copy (.docx) instead of the PDF
     logo_base: Path | None = None  # folder a relative logo path is taken from
     named_logos: tuple[str, ...] = ()  # logo files the user named, read wherever they are
     notices: list[str] = field(default_factory=list)  # filled: what the reader should know
@@ -266,6 +267,10 @@ def render(
         flow += body(story)
         return flow
 
+    if options.word:
+        from reports.word import to_docx
+
+        return to_docx(story_for_pass(), data, date, pagesize)
     buffer = BytesIO()
     doc = ProposalTemplate(buffer, data, date, pagesize)
     doc.multiBuild(story_for_pass(), canvasmaker=partial(NumberedCanvas, report_date=date))

@@ -31,7 +31,7 @@ from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.estate import Estate
 from wizard.model.prices import PriceList
-from wizard.model.result import Severity
+from wizard.model.result import SHARED_TOPICS, Result, Severity
 from wizard.numbers import count, num
 from wizard.present.labels import CLUSTER_ROLE
 
@@ -59,7 +59,7 @@ def build_estate_pdf(
 ) -> bytes:
     gpu_clusters = [c for c in estate.clusters if c.result is not None]
     datas = {
-        c.name: ReportData(cluster_design(design, estate, c.name), catalog, c.result)
+        c.name: ReportData(cluster_design(design, estate, c.name), catalog, _own(c.result))
         for c in gpu_clusters
         if c.result is not None
     }
@@ -101,6 +101,15 @@ def build_estate_pdf(
     return render(cover, report or ReportOptions(), body, line)
 
 
+def _own(r: Result) -> Result:
+    """A cluster's result with only the decisions that are its own: the network, power and
+    racks are decided for all clusters together in the proposal's shared sections."""
+    own = [d for d in r.decisions if d.topic not in SHARED_TOPICS]
+    return r.model_copy(
+        update={"decisions": [d.model_copy(update={"id": i}) for i, d in enumerate(own, 1)]}
+    )
+
+
 def _overview(st: Story, e: Estate) -> list[Flowable]:
     t = e.totals
     flow: list[Flowable] = [
@@ -132,7 +141,8 @@ def _network(st: Story, e: Estate) -> list[Flowable]:
     flow: list[Flowable] = [
         st.p(
             "Each network is sized once for the host ports of every cluster on it, so the "
-            "switches below serve all clusters together."
+            "switches below serve all clusters together; the clusters' own decisions leave the "
+            "networks, power and racks to this section and the next."
         )
     ]
     rows: list[list] = [["Network", "Host ports", "Switches", "Cables"]]

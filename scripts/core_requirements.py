@@ -1,4 +1,5 @@
-"""Print the project's requirements without Qt and reportlab, for the core test environment.
+"""Print the project's requirements without Qt and the report libraries (reportlab,
+python-docx, pypdfium2), for the core test environment.
 
     python scripts/core_requirements.py > requirements.txt
 
@@ -11,7 +12,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LEFT_OUT = ("pyside6", "reportlab")
+LEFT_OUT = ("pyside6", "reportlab", "python-docx", "pypdfium2")
 TEST_TOOLS = ("pytest", "hypothesis")
 
 

@@ -186,11 +186,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         project = design.project.model_copy(update={"logo_path": logo})
         design = design.model_copy(update={"project": project})
         named = (logo,)
+    word = Path(args.output).suffix.lower() == ".docx"
+    if not word and Path(args.output).suffix.lower() not in (".pdf", ""):
+        raise UserError(
+            f"-o: the proposal is written as .pdf or, to edit in Word, .docx (got {args.output!r})"
+        )
     options = ReportOptions(
         page_size=args.page_size,
         date=date,
         logo_base=Path(args.design).resolve().parent,
         named_logos=named,
+        word=word,
     )
     prices = None
     if args.prices:
@@ -560,9 +566,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     p.set_defaults(func=cmd_size)
 
-    p = sub.add_parser("report", help="write the PDF proposal for a design")
+    p = sub.add_parser(
+        "report", help="write the proposal for a design: PDF, or an editable Word copy (.docx)"
+    )
     p.add_argument("design", metavar="DESIGN")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT.pdf|OUT.docx",
+        help="the proposal file; a name ending in .docx writes the editable Word copy",
+    )
     p.add_argument(
         "--page-size", choices=["a4", "letter"], default="a4", help="paper size (default a4)"
     )

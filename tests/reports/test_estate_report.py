@@ -70,3 +70,24 @@ def test_the_estate_proposal_numbers_the_appendix_subsections_under_the_appendix
     number = appendix.split()[0]
     subs = [h for h in seen if re.match(r"\d+\.\d+  (Assumptions|Sources|Glossary)$", h)]
     assert subs and {h.split(".")[0] for h in subs} == {number}
+
+
+def test_a_clusters_own_decisions_leave_the_shared_network_power_and_racks_out():
+    """Sized alone, the HGX cluster decides its GPU fabric, service network, out-of-band ports,
+    power and racks (5 decisions); in the estate proposal those are the shared sections', so
+    its decisions there are the rest, numbered from D1 without gaps."""
+    from reports.estate import _own
+    from wizard.model.result import DecisionTopic
+
+    _, _, e = _acme()
+    r = next(c.result for c in e.clusters if c.name == "HGX cluster")
+    topics = [d.topic for d in r.decisions]
+    assert topics.count(DecisionTopic.NETWORK) == 3
+    assert topics.count(DecisionTopic.POWER) == 1 and topics.count(DecisionTopic.RACKS) == 1
+    own = _own(r).decisions
+    assert len(own) == len(r.decisions) - 5
+    assert [d.id for d in own] == list(range(1, len(own) + 1))
+    assert not any("GPU fabric is" in d.text or "draws up to" in d.text for d in own)
+    assert any(
+        "NVSwitch" in d.text or "joined by" in d.text for d in own
+    )  # a design decision stays

@@ -20,7 +20,7 @@ from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
 from wizard.model.design import FABRIC_GBPS, Design, Fabric, Rdma, is_infiniband
-from wizard.model.result import Severity
+from wizard.model.result import DecisionTopic, Severity
 
 CLOS = (
     "Two-tier leaf/spine (folded Clos): leaves = ceil(host ports / downlinks per leaf), "
@@ -457,6 +457,7 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
             rec.decide(
                 "Each host's BMC connects to the out-of-band management network over 1 GbE.",
                 "Hardware management stays reachable when the host or its data networks fail.",
+                DecisionTopic.NETWORK,
             )
             continue
         kit = " and ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or "no catalog switch"
@@ -472,6 +473,7 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
                 f"The GPU fabric is {p.technology} with RDMA {p.rdma}: {kit} for {p.host_ports} "
                 f"host ports ({hw.nics_per_host} per host) at {o:g}:1 oversubscription.",
                 reason,
+                DecisionTopic.NETWORK,
             )
         else:
             rec.decide(
@@ -482,4 +484,5 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
                 + (
                     "; a port pair on two leaves survives a switch failure." if p.redundant else "."
                 ),
+                DecisionTopic.NETWORK,
             )

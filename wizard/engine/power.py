@@ -11,7 +11,7 @@ from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
-from wizard.model.result import Severity
+from wizard.model.result import DecisionTopic, Severity
 from wizard.numbers import plural
 
 BTU_PER_HOUR_PER_W = 3.412142
@@ -106,6 +106,7 @@ def power(
         f"{server.baseline_power_w:,.0f} W platform baseline); the {hosts} hosts and their "
         f"switches draw {total / 1000:,.1f} kW, a heat load of {btu:,.0f} BTU/h.",
         "GPUs at TDP plus the platform at load is the planning upper bound for power and cooling.",
+        DecisionTopic.POWER,
     )
     return bo.Power(
         gpu_w_per_host=gpu_w,

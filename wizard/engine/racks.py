@@ -11,7 +11,7 @@ from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Cooling, Server
 from wizard.model.design import Design, FailureDomain
-from wizard.model.result import Severity
+from wizard.model.result import DecisionTopic, Severity
 from wizard.numbers import count
 
 # A host over the power limit still gets a rack of its own (and a warning): at least 1.
@@ -167,6 +167,7 @@ def racks(
             f"{a.max_rack_power_kw:g} kW limit, {most} in the fullest rack (room for {per_rack})"
             + (f"; the switches take {count(net_racks, 'network rack')}." if net_racks else "."),
             reason,
+            DecisionTopic.RACKS,
         )
     return bo.Racks(
         rack_units=height,

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 
 from wizard.engine.expr import Formula
-from wizard.model.result import Calculation, Decision, Severity, Warning_
+from wizard.model.result import Calculation, Decision, DecisionTopic, Severity, Warning_
 
 
 @dataclass
@@ -42,8 +42,10 @@ class Recorder:
             self._warned.add((code, message))
             self.warnings.append(Warning_(code=code, severity=severity, message=message))
 
-    def decide(self, text: str, reason: str) -> None:
-        self.decisions.append(Decision(id=len(self.decisions) + 1, text=text, reason=reason))
+    def decide(self, text: str, reason: str, topic: DecisionTopic = DecisionTopic.DESIGN) -> None:
+        self.decisions.append(
+            Decision(id=len(self.decisions) + 1, text=text, reason=reason, topic=topic)
+        )
 
 
 class Chain:

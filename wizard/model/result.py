@@ -40,10 +40,24 @@ class Warning_(Out):
     message: str
 
 
+class DecisionTopic(StrEnum):
+    """What a decision is about; a design of several clusters decides the network, power and
+    racks for all clusters together, so a cluster's own decisions on them are not its answer."""
+
+    DESIGN = "design"
+    NETWORK = "network"
+    POWER = "power"
+    RACKS = "racks"
+
+
+SHARED_TOPICS = frozenset({DecisionTopic.NETWORK, DecisionTopic.POWER, DecisionTopic.RACKS})
+
+
 class Decision(Out):
     id: int
     text: str
     reason: str
+    topic: DecisionTopic = DecisionTopic.DESIGN
 
 
 class MemoryBreakdown(Out):

@@ -1,0 +1,384 @@
+"""The proposal as an editable Word document: the same story the PDF lays out (its headings,
+paragraphs, tables and figures, in order), written through python-docx, because presales teams
+finish proposals in Word. Diagrams go in as PNG images rendered from the PDF's own drawings, so
+the two copies cannot differ."""
+
+from __future__ import annotations
+
+import datetime as dt
+import struct
+import zlib
+from io import BytesIO
+from typing import Any
+
+from docx import Document
+from docx.enum.section import WD_ORIENT
+from docx.enum.table import WD_TABLE_ALIGNMENT
+from docx.enum.text import WD_BREAK
+from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
+from docx.shared import Emu, Pt, RGBColor
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
+from reportlab.platypus import (
+    CondPageBreak,
+    Flowable,
+    Image,
+    KeepTogether,
+    NextPageTemplate,
+    PageBreak,
+    Paragraph,
+    Spacer,
+    Table,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from reports.data import ReportData
+from reports.story import Heading
+from reports.styles import MARGIN_X
+
+DPI = 200  # figures: sharp in print, a few hundred kB each
+MONO = "Consolas"
+ACCENT = RGBColor(0x0E, 0x6B, 0x5A)
+
+
+def _emu(points: float) -> Emu:
+    return Emu(int(points * 12700))
+
+
+class UnknownBlock(TypeError):
+    """A flowable the Word copy has no translation for: content would be lost, so it stops."""
+
+
+def to_docx(flow: list[Flowable], data: ReportData, date: dt.date, pagesize) -> bytes:
+    """The Word document of ``flow`` (cover, contents, body as the PDF has them)."""
+    doc = Document()
+    section = doc.sections[0]
+    section.page_width, section.page_height = _emu(pagesize[0]), _emu(pagesize[1])
+    section.orientation = WD_ORIENT.PORTRAIT
+    section.left_margin = section.right_margin = _emu(MARGIN_X)
+    _metadata(doc, data, date)
+    _header_footer(doc, data, date)
+    _fonts(doc)
+    headings = [(h.toc_level, _plain(h)) for h in _walk(flow) if isinstance(h, Heading)]
+    writer = _Writer(doc, int(_emu(pagesize[0] - 2 * MARGIN_X)), headings)
+    for item in flow:
+        writer.add(item)
+    out = BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def _walk(flow: list[Flowable]):
+    for item in flow:
+        if isinstance(item, KeepTogether):
+            yield from _walk(item._content)
+        else:
+            yield item
+
+
+def _fonts(doc: Any) -> None:
+    """Arial throughout (Word has it everywhere; LibreOffice maps it to Liberation Sans), body
+    text at 10 pt like the PDF's."""
+    for name in ("Normal", "Title", "Subtitle", "Caption", "Heading 1", "Heading 2", "Heading 3"):
+        style = doc.styles[name]
+        style.font.name = "Arial"
+        fonts = style.element.get_or_add_rPr().get_or_add_rFonts()
+        for attr in ("w:ascii", "w:hAnsi", "w:cs", "w:eastAsia"):
+            fonts.set(qn(attr), "Arial")
+        for theme in ("w:asciiTheme", "w:hAnsiTheme", "w:cstheme", "w:eastAsiaTheme"):
+            fonts.attrib.pop(qn(theme), None)
+    doc.styles["Normal"].font.size = Pt(10)
+    for name in ("Title", "Heading 1", "Heading 2", "Heading 3"):
+        doc.styles[name].font.color.rgb = ACCENT
+
+
+def _metadata(doc: Any, data: ReportData, date: dt.date) -> None:
+    props = doc.core_properties
+    project = data.design.project
+    props.title = data.title()[:255]
+    props.subject = (project.customer or "")[:255]
+    props.author = (project.architect or "")[:255]
+    props.created = dt.datetime.combine(date, dt.time())
+    props.modified = props.created
+    props.last_modified_by = props.author
+    props.revision = 1
+    props.comments = ""
+
+
+def _header_footer(doc: Any, data: ReportData, date: dt.date) -> None:
+    section = doc.sections[0]
+    section.different_first_page_header_footer = True  # the cover carries neither
+    head = section.header.paragraphs[0]
+    project = data.design.project
+    run = head.add_run(data.title() + (f" · {project.customer}" if project.customer else ""))
+    run.font.size = Pt(8)
+    run.font.color.rgb = RGBColor(0x5B, 0x67, 0x70)
+    foot = section.footer.paragraphs[0]
+    run = foot.add_run(f"{date.isoformat()}    Page ")
+    run.font.size = Pt(8)
+    _field(foot, "PAGE", size=8)
+    run = foot.add_run(" of ")
+    run.font.size = Pt(8)
+    _field(foot, "NUMPAGES", size=8)
+
+
+def _field(paragraph: Any, instruction: str, size: float | None = None) -> None:
+    """A Word field (page number, table of contents) that Word fills in when it lays out."""
+    run = paragraph.add_run()
+    if size:
+        run.font.size = Pt(size)
+    begin = OxmlElement("w:fldChar")
+    begin.set(qn("w:fldCharType"), "begin")
+    code = OxmlElement("w:instrText")
+    code.set(qn("xml:space"), "preserve")
+    code.text = f" {instruction} "
+    separate = OxmlElement("w:fldChar")
+    separate.set(qn("w:fldCharType"), "separate")
+    end = OxmlElement("w:fldChar")
+    end.set(qn("w:fldCharType"), "end")
+    for element in (begin, code, separate):
+        run._r.append(element)
+    shown = paragraph.add_run("1" if instruction in ("PAGE", "NUMPAGES") else "")
+    if size:
+        shown.font.size = Pt(size)
+    closing = paragraph.add_run()
+    closing._r.append(end)
+
+
+class _Writer:
+    def __init__(self, doc: Any, text_width: int, headings: list[tuple[int, str]]) -> None:
+        self.doc = doc
+        self.width = text_width
+        self.headings = headings
+
+    def _contents(self) -> None:
+        """A table-of-contents field, filled with the headings (without page numbers, which
+        only Word's layout knows) until Word updates it."""
+        entries = self.headings or [(0, "")]
+        first = self.doc.add_paragraph()
+        run = first.add_run()
+        for kind, text in (
+            ("begin", None),
+            (None, 'TOC \\o "1-2" \\h \\z \\u'),
+            ("separate", None),
+        ):
+            if kind:
+                mark = OxmlElement("w:fldChar")
+                mark.set(qn("w:fldCharType"), kind)
+                run._r.append(mark)
+            else:
+                code = OxmlElement("w:instrText")
+                code.set(qn("xml:space"), "preserve")
+                code.text = f" {text} "
+                run._r.append(code)
+        last = first
+        for i, (level, text) in enumerate(entries):
+            p = first if i == 0 else self.doc.add_paragraph()
+            p.paragraph_format.left_indent = Pt(14 * level)
+            p.paragraph_format.space_after = Pt(1)
+            p.add_run(text)
+            last = p
+        end = OxmlElement("w:fldChar")
+        end.set(qn("w:fldCharType"), "end")
+        last.add_run()._r.append(end)
+
+    def add(self, item: Flowable) -> None:
+        if isinstance(item, Heading):
+            level = item.toc_level + 1
+            self.doc.add_heading(_plain(item), level)
+        elif isinstance(item, TableOfContents):
+            self._contents()
+            note = self.doc.add_paragraph(
+                "Word fills in the contents when you update fields (F9, or right-click and "
+                "Update Field)."
+            )
+            note.runs[0].font.size = Pt(8)
+            note.runs[0].italic = True
+        elif isinstance(item, Paragraph):
+            self._paragraph(item)
+        elif isinstance(item, Table):
+            self._table(item)
+        elif isinstance(item, KeepTogether):
+            for inner in item._content:
+                self.add(inner)
+        elif isinstance(item, Drawing):
+            self._picture(_png(item), item.width)
+        elif isinstance(item, Image):
+            self._picture(_image_bytes(item), item.drawWidth)
+        elif isinstance(item, PageBreak):
+            self.doc.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
+        elif isinstance(item, Spacer | CondPageBreak | NextPageTemplate):
+            return  # layout only
+        else:
+            raise UnknownBlock(f"no Word translation for {type(item).__name__}")
+
+    def _paragraph(self, item: Paragraph) -> None:
+        name = item.style.name
+        if name == "Title":
+            self.doc.add_heading(_plain(item), 0)
+            return
+        if name == "H1":  # "Contents", a heading outside the numbering
+            self.doc.add_heading(_plain(item), 1)
+            return
+        if name == "H3":
+            self.doc.add_heading(_plain(item), 3)
+            return
+        style = {"Subtitle": "Subtitle", "Caption": "Caption"}.get(name)
+        if getattr(item, "bulletText", None):
+            style = "List Bullet"
+        p = self.doc.add_paragraph(style=style)
+        _runs(p, item)
+        if name in ("Small", "Muted"):
+            for run in p.runs:
+                run.font.size = Pt(8)
+
+    def _table(self, t: Table) -> None:
+        values = t._cellvalues
+        rows, cols = len(values), max((len(r) for r in values), default=0)
+        if not rows or not cols:
+            return
+        table = self.doc.add_table(rows=rows, cols=cols)
+        table.style = "Table Grid"
+        table.alignment = WD_TABLE_ALIGNMENT.LEFT
+        widths = t._colWidths
+        total = sum(w for w in widths if w) or 1
+        header = bool(t.repeatRows)
+        for r, row in enumerate(values):
+            for c, value in enumerate(row):
+                cell = table.cell(r, c)
+                cell.width = Emu(int(self.width * (widths[c] or 0) / total))
+                _cell(cell, value, bold=header and r == 0)
+            if header and r == 0:
+                _repeat_header(table.rows[0])
+                _shade(table.rows[0])
+        for command in getattr(t, "_spanCmds", []):
+            _, (c0, r0), (c1, r1) = command[:3]
+            c1 = cols - 1 if c1 < 0 else c1
+            r1 = rows - 1 if r1 < 0 else r1
+            if (c0, r0) != (c1, r1):
+                kept = table.cell(r0, c0).text
+                merged = table.cell(r0, c0).merge(table.cell(r1, c1))
+                if merged.text != kept:  # merging joins the texts of empty cells too
+                    for p in merged.paragraphs[1:]:
+                        p._element.getparent().remove(p._element)
+        self.doc.add_paragraph()
+
+    def _picture(self, png: bytes, points: float) -> None:
+        width = min(_emu(points), self.width)
+        self.doc.add_picture(BytesIO(png), width=width)
+
+
+def _plain(p: Paragraph) -> str:
+    return "".join(f.text for f in p.frags if not getattr(f, "lineBreak", False)).replace(
+        "\xa0\xa0", "  "
+    )
+
+
+def _runs(p: Any, item: Paragraph) -> None:
+    """The paragraph's fragments as Word runs: bold, italic, monospace and superscript from the
+    fonts and rise reportlab parsed out of the markup."""
+    for f in item.frags:
+        if getattr(f, "lineBreak", False):
+            p.add_run().add_break()
+            continue
+        if not f.text:
+            continue
+        run = p.add_run(f.text)
+        font = f.fontName
+        run.bold = "Bold" in font
+        run.italic = "Oblique" in font or "Italic" in font
+        if "Mono" in font:
+            run.font.name = MONO
+        if getattr(f, "rise", 0) > 0:
+            run.font.superscript = True
+
+
+def _cell(cell: Any, value: object, bold: bool) -> None:
+    parts = value if isinstance(value, list | tuple) else [value]
+    first = True
+    for part in parts:
+        p = cell.paragraphs[0] if first else cell.add_paragraph()
+        first = False
+        if isinstance(part, Paragraph):
+            _runs(p, part)
+        elif isinstance(part, Table):
+            p.add_run(" · ".join(_table_text(part)))
+        elif isinstance(part, Flowable):
+            raise UnknownBlock(f"no Word translation for {type(part).__name__} in a table cell")
+        else:
+            p.add_run("" if part is None else str(part))
+        for run in p.runs:
+            run.font.size = Pt(8.5)
+            if bold:
+                run.bold = True
+
+
+def _table_text(t: Table) -> list[str]:
+    out = []
+    for row in t._cellvalues:
+        for v in row:
+            out.append(_plain(v) if isinstance(v, Paragraph) else str(v or ""))
+    return [x for x in out if x]
+
+
+def _repeat_header(row: Any) -> None:
+    props = row._tr.get_or_add_trPr()
+    mark = OxmlElement("w:tblHeader")
+    mark.set(qn("w:val"), "true")
+    props.append(mark)
+
+
+def _shade(row: Any) -> None:
+    for cell in row.cells:
+        props = cell._tc.get_or_add_tcPr()
+        fill = OxmlElement("w:shd")
+        fill.set(qn("w:val"), "clear")
+        fill.set(qn("w:color"), "auto")
+        fill.set(qn("w:fill"), "E3F1EC")
+        props.append(fill)
+
+
+def _image_bytes(image: Image) -> bytes:
+    source = image.filename
+    if hasattr(source, "getvalue"):
+        return source.getvalue()
+    if isinstance(source, bytes):
+        return source
+    raise UnknownBlock("an image the Word copy cannot read")
+
+
+def _png(drawing: Drawing) -> bytes:
+    """The drawing rasterized at ``DPI``: drawn to a one-page PDF by reportlab (the PDF's own
+    fonts and shapes), rendered by PDFium, encoded as PNG."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(renderPDF.drawToString(drawing))
+    try:
+        bitmap = pdf[0].render(scale=DPI / 72, fill_color=(255, 255, 255, 255))
+        pixels = bitmap.to_numpy()
+    finally:
+        pdf.close()
+    return _encode_png(pixels[:, :, :3][:, :, ::-1] if bitmap.mode == "BGRA" else pixels)
+
+
+def _encode_png(rgb) -> bytes:
+    """A truecolour PNG of an (height, width, 3) uint8 array."""
+    height, width = rgb.shape[:2]
+    rows = b"".join(b"\x00" + rgb[y].tobytes() for y in range(height))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(body))
+            + kind
+            + body
+            + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+        )
+
+    head = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", head)
+        + chunk(b"IDAT", zlib.compress(rows, 9))
+        + chunk(b"IEND", b"")
+    )

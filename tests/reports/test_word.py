@@ -1,0 +1,118 @@
+"""The editable Word copy: the same story as the PDF, so every heading, table and figure the PDF
+lays out is in the .docx, in order; user text stays text; the CLI writes it for a .docx name."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+from docx import Document
+from reportlab.graphics.shapes import Drawing
+from reportlab.platypus import KeepTogether, Table
+
+import reports.word
+from reports.data import build_data
+from reports.document import ReportOptions, build_pdf
+from reports.story import Heading
+from tests.conftest import ROOT
+from wizard.bundled import example_text
+from wizard.catalog_loader import load_catalog
+from wizard.io import design_from_dict, design_from_text
+
+
+def _flat(flow):
+    for item in flow:
+        if isinstance(item, KeepTogether):
+            yield from _flat(item._content)
+        else:
+            yield item
+
+
+def _word(design, monkeypatch, **options):
+    """The .docx of ``design`` and the story it was written from."""
+    seen = {}
+    real = reports.word.to_docx
+
+    def keep(flow, *args):
+        seen["flow"] = flow
+        return real(flow, *args)
+
+    monkeypatch.setattr(reports.word, "to_docx", keep)
+    data = build_data(design, load_catalog(include_user=False))
+    blob = build_pdf(data, ReportOptions(word=True, **options))
+    return Document(io.BytesIO(blob)), seen["flow"], blob
+
+
+@pytest.mark.parametrize("name", ["enterprise", "llm-serving"])
+def test_the_word_copy_has_every_heading_table_and_figure_of_the_story(name, monkeypatch):
+    doc, flow, _ = _word(design_from_text(example_text(name), name), monkeypatch)
+    items = list(_flat(flow))
+    want = [(h.toc_level + 1, "".join(f.text for f in h.frags)) for h in items
+            if isinstance(h, Heading)]  # fmt: skip
+    got = [(int(p.style.name.split()[-1]), p.text) for p in doc.paragraphs
+           if p.style.name in ("Heading 1", "Heading 2")]  # fmt: skip
+    got = [g for g in got if g[1] != "Contents"]
+    assert [t.replace("\xa0", " ") for _, t in got] == [t.replace("\xa0", " ") for _, t in want]
+    assert [lvl for lvl, _ in got] == [lvl for lvl, _ in want]
+    tables = [t for t in items if isinstance(t, Table)]
+    assert len(doc.tables) == len(tables)
+    for docx_table, story_table in zip(doc.tables, tables, strict=True):
+        assert len(docx_table.rows) == len(story_table._cellvalues)
+    drawings = [d for d in items if isinstance(d, Drawing)]
+    assert drawings, "the story has figures"
+    assert len(doc.inline_shapes) == len(drawings)
+    for shape in doc.inline_shapes:
+        blob = shape._inline.graphic.graphicData.pic.blipFill.blip.embed
+        part = doc.part.related_parts[blob]
+        assert part.content_type == "image/png" and part.blob[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_bill_of_materials_reads_the_same_in_word(monkeypatch):
+    """Every BOM line of the enterprise design is a row of the Word copy's BOM table, its
+    quantity in the row."""
+    design = design_from_text(example_text("enterprise"), "enterprise")
+    doc, _, _ = _word(design, monkeypatch)
+    r = build_data(design, load_catalog(include_user=False)).result
+    text = ["\t".join(c.text for c in row.cells) for t in doc.tables for row in t.rows]
+    for line in r.bom.lines:
+        assert any(line.description[:30] in row and f"{line.quantity:,}" in row for row in text), (
+            line.description
+        )
+
+
+def test_user_text_is_text_in_word(monkeypatch):
+    doc_dict = json.loads(example_text("starter"))
+    doc_dict["project"]["customer"] = "<b>ACME</b> & <font size=40>Co</font>"
+    doc, _, blob = _word(design_from_dict(doc_dict), monkeypatch)
+    assert any(
+        "<b>ACME</b> & <font size=40>Co</font>" in c.text
+        for t in doc.tables
+        for row in t.rows
+        for c in row.cells
+    )
+    with zipfile.ZipFile(io.BytesIO(blob)) as z:  # the markup is characters, not XML
+        assert "<b>ACME" not in z.read("word/document.xml").decode()
+
+
+def test_the_cli_writes_the_word_copy_for_a_docx_name(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "acme.docx"
+    done = subprocess.run(
+        [sys.executable, "-m", "wizard", "report", str(ROOT / "docs" / "acme-two-clusters.json"),
+         "-o", str(out)], capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    doc = Document(str(out))
+    heads = [p.text for p in doc.paragraphs if p.style.name == "Heading 1"]
+    assert any("The clusters at a glance" in h for h in heads)
+    assert any("HGX cluster: sizing per workload" in h for h in heads)
+    bad = subprocess.run(
+        [sys.executable, "-m", "wizard", "report", str(ROOT / "docs" / "acme-two-clusters.json"),
+         "-o", str(tmp_path / "acme.txt")], capture_output=True, text=True,
+    )  # fmt: skip
+    assert bad.returncode != 0 and "-o" in bad.stderr and ".docx" in bad.stderr
+    assert "Traceback" not in bad.stderr
