@@ -423,3 +423,19 @@ def test_recommend_for_me_weighs_the_price_list_chosen_for_export(qtbot, window,
     hw.recommend()
     assert window.doc.get("hardware").gpu == expected
     assert "cost of ownership from your price list" in hw.explain.text()
+
+
+def test_the_proposal_exports_as_an_editable_word_copy(qtbot, window, prompts, tmp_path):
+    """Naming a .docx in the save dialog writes the Word copy of the proposal."""
+    from docx import Document
+
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    target = tmp_path / "proposal.docx"
+    prompts.answers.append(str(target))
+    click(qtbot, page.pdf.button)
+    qtbot.waitUntil(lambda: page.pdf.status.text().startswith("Wrote"), timeout=60_000)
+    assert "Word document (*.docx)" in prompts.asked[-1].file_filter
+    heads = [p.text for p in Document(str(target)).paragraphs if p.style.name == "Heading 1"]
+    assert any("Executive summary" in h for h in heads)

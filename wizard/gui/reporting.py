@@ -72,11 +72,17 @@ class WrittenPdf:
 
 def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
               logo_base: Path | None, named_logos: tuple[str, ...] = ()) -> WrittenPdf:  # fmt: skip
-    """Size, build and atomically write the proposal. OSError and UserError reach the caller."""
+    """Size, build and atomically write the proposal: PDF, or the Word copy for a .docx path.
+    OSError and UserError reach the caller."""
     from reports.data import build_data
     from reports.document import ReportOptions, build_pdf
 
-    options = ReportOptions(page_size=page_size, logo_base=logo_base, named_logos=named_logos)
+    options = ReportOptions(
+        page_size=page_size,
+        logo_base=logo_base,
+        named_logos=named_logos,
+        word=path.suffix.lower() == ".docx",  # the editable Word copy
+    )
     with _LOCK:
         if design.is_single_cluster():
             pdf = build_pdf(build_data(design, catalog), options)

@@ -114,7 +114,11 @@ class ExportPage(Page):
         box = QGroupBox("Files")
         grid = QGridLayout(box)
         grid.setColumnStretch(2, 1)
-        self.pdf = ExportRow(grid, 0, "pdf", "PDF proposal…", "PDF proposal")
+        self.pdf = ExportRow(grid, 0, "pdf", "Proposal (PDF, Word)…", "proposal")
+        self.pdf.button.setToolTip(
+            "The proposal as PDF, or as an editable Word document (.docx) with the same "
+            "sections, tables and diagrams, to finish in Word"
+        )
         self.page_size = Choice([(size.upper() if size == "a4" else size.title(), size)
                                  for size in page_sizes()])  # fmt: skip
         self.page_size.setToolTip("Paper size of the PDF proposal")
@@ -223,10 +227,12 @@ class ExportPage(Page):
         self.live.current()
         if design is None or not self.live.sized():
             return
-        path = self._ask_path("Export the PDF proposal", f"{self._stem()}.pdf", "PDF (*.pdf)")
+        path = self._ask_path(
+            "Export the proposal", f"{self._stem()}.pdf", "PDF (*.pdf);;Word document (*.docx)"
+        )
         if path is None:
             return
-        if path.suffix.lower() != ".pdf":
+        if path.suffix.lower() not in (".pdf", ".docx"):
             path = path.with_name(path.name + ".pdf")
         self.pdf.busy()
         catalog = self.catalog
