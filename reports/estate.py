@@ -31,9 +31,10 @@ from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.estate import Estate
 from wizard.model.prices import PriceList
-from wizard.model.result import SHARED_TOPICS, Result, Severity
+from wizard.model.result import SHARED_TOPICS, Result
 from wizard.numbers import count, num
 from wizard.present.labels import CLUSTER_ROLE
+from wizard.present.severity import SEVERITY
 
 # A GPU cluster's own sections; networks, power, the bill of materials and the appendix are
 # the estate's, since the clusters share them
@@ -175,6 +176,5 @@ def _bom(st: Story, e: Estate) -> list[Flowable]:
 def _notes(st: Story, e: Estate) -> list[Flowable]:
     flow: list[Flowable] = []
     flow += st.bullets([f"{d.text} {d.reason}" for d in e.decisions])
-    marks = {Severity.ERROR: "Risk", Severity.WARNING: "Caution", Severity.INFO: "Note"}
-    flow += st.bullets([f"{marks[w.severity]}: {w.message}" for w in e.warnings])
+    flow += st.bullets([f"{SEVERITY[w.severity]}: {w.message}" for w in e.warnings])
     return flow

@@ -1,34 +1,48 @@
-"""Executive summary: the design in five numbers, a paragraph and the logical architecture."""
+"""Executive summary, one page for a CIO: the design in six numbers and a paragraph (size,
+storage), performance against every target, the cost when prices are given, the top risks in
+words and the decisions the customer must take; then the logical architecture."""
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from reportlab.platypus import Flowable, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
 from reports.data import ReportData
 from reports.diagrams import architecture
 from reports.fonts import SANS
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
+from wizard.engine.bom import apply_prices
+from wizard.engine.cost import Load, cost_of_ownership
+from wizard.engine.targets import target_statuses
 from wizard.model.design import HaLevel, SharingMode
-from wizard.numbers import count, num, plural
+from wizard.model.options import TargetStatus
+from wizard.model.result import Severity
+from wizard.numbers import MISSING, count, num, plural
 from wizard.present import labels
+from wizard.present.options_table import METRIC_NAMES, verdict
+from wizard.present.severity import ORDER, SEVERITY
 
 
 def headline(data: ReportData) -> list[tuple[str, str]]:
-    """The five numbers on the summary page, as (label, value)."""
+    """The six numbers on the summary page, as (label, value)."""
     c = data.result.cluster
     failures = c.host_failures_tolerated
+    racks = len(data.result.racks.racks)
+    after = (
+        (f"GPUs left after {count(failures, 'host failure')}", num(c.gpus_after_failures))
+        if failures
+        # no host held for HA: say what one failure leaves, not "after 0 host failures"
+        else ("GPUs left if a host fails", num(max(0, c.gpus_total - c.gpus_per_host)))
+    )
     return [
         ("GPUs in the cluster", num(c.gpus_total)),
-        ("hosts", num(c.hosts_total)),
+        (plural(c.hosts_total, "host"), num(c.hosts_total)),
         ("GPUs the workloads need", num(c.gpus_demand)),
-        (
-            f"GPUs left after {count(failures, 'host failure')}",
-            num(c.gpus_after_failures),
-        ),
+        after,
         fifth(data),
+        (plural(racks, "rack"), num(racks)),
     ]
 
 
@@ -84,27 +98,178 @@ def paragraph(data: ReportData) -> str:
         f"The design provides {num(c.gpus_total)} {data.gpu.name} {plural(c.gpus_total, 'GPU')} "
         f"in {num(c.hosts_total)} {data.server.vendor} {data.server.model} "
         f"{plural(c.hosts_total, 'host')} with {count(c.gpus_per_host, 'GPU')} "
-        f"each, for {count(groups, 'workload group')} that together need "
+        f"each, for {count(groups, 'workload group')} that "
+        f"{'needs' if groups == 1 else 'together need'} "
         f"{count(c.gpus_demand, 'GPU')}. {mode_text}. "
         f"{count(c.hosts_for_capacity, 'host')} "
-        f"{'carries' if c.hosts_for_capacity == 1 else 'carry'} the demand; high availability ({ha}) adds "
-        f"{num(c.hosts_for_ha)}"
+        f"{'carries' if c.hosts_for_capacity == 1 else 'carry'} the demand"
     )
+    spare = [f"high availability ({ha}) adds {count(c.hosts_for_ha, 'host')}"]
     if c.hosts_for_maintenance:
-        text += f" and maintenance {num(c.hosts_for_maintenance)}"
-    text += (
-        f", so {count(c.gpus_after_failures, 'GPU')} remain after "
-        f"{count(c.host_failures_tolerated, 'host failure')}. "
-    )
-    warn = [w for w in r.warnings if w.severity.value != "info"]
-    if warn:
+        spare.append(f"maintenance {num(c.hosts_for_maintenance)}")
+    if c.host_failures_tolerated:
         text += (
-            f"{len(warn)} warning{'s need' if len(warn) != 1 else ' needs'} attention (see "
-            "Risks and warnings)."
+            f"; {' and '.join(spare)}, so {count(c.gpus_after_failures, 'GPU')} remain "
+            f"after {count(c.host_failures_tolerated, 'host failure')}."
         )
     else:
-        text += "No warnings were raised; informational notes are listed under Risks and warnings."
+        left = max(0, c.gpus_total - c.gpus_per_host)
+        text += (
+            (f"; maintenance adds {num(c.hosts_for_maintenance)}" if c.hosts_for_maintenance
+             else "")
+            + f"; no host is held for failures ({ha}), so a host failure leaves "
+            f"{count(left, 'GPU')} for a demand of {num(c.gpus_demand)}."
+        )  # fmt: skip
+    text += _storage_text(data)
     return text
+
+
+def _storage_text(data: ReportData) -> str:
+    st = data.result.storage
+    stated = st.capacity_needed_tb > 0 or st.read_gbs_needed > 0
+    need = (
+        f"{_small(st.capacity_needed_tb, 'TB')} and {_small(st.read_gbs_needed, 'GB/s')} of reads"
+    )
+    if st.system_name and st.nodes:
+        usable = f", {num(st.usable_tb, 1)} TB usable" if st.usable_tb is not None else ""
+        return f" Shared storage: {count(st.nodes, 'node')} of {st.system_name}{usable}" + (
+            f", for the {need} the workloads need." if stated else "."
+        )
+    if not stated:
+        return " No shared storage is chosen, and the workloads state no data to keep."
+    return f" No shared storage is chosen; the workloads need {need}."
+
+
+def _small(value: float, unit: str) -> str:
+    return f"less than 0.1 {unit}" if value < 0.05 else f"{num(value, 1)} {unit}"
+
+
+def performance(data: ReportData) -> list[TargetStatus]:
+    """Every target of every group against the estimate and its pessimistic end."""
+    spread = {
+        (group, figure): x.pessimistic
+        for group, figures in data.ranges.items()
+        for figure, x in figures.items()
+    }
+    return target_statuses(data.design, data.result.workloads, spread)
+
+
+def _performance(st: Story) -> list[Flowable]:
+    """Each target against its estimate; groups without a target show their estimate, so a
+    reader sees every time to train (in days when it runs for days)."""
+    data = st.data
+    targets = performance(data)
+    rows: list[list] = [["Workload group", "Target", "Estimate", "Verdict"]]
+    for t in targets:
+        worse = ""
+        if t.pessimistic is not None:
+            edge = "down to" if t.metric == "throughput" else "up to"
+            worse = f" ({edge} {_fig(t.pessimistic, t.unit)})"
+        bound = "at least" if t.metric == "throughput" else "at most"
+        rows.append(
+            [t.workload, f"{METRIC_NAMES[t.metric]} {bound} {_fig(t.target, t.unit)}",
+             _fig(t.value, t.unit) + worse, verdict(t)]
+        )  # fmt: skip
+    with_target = {t.workload for t in targets}
+    for w in data.result.workloads:
+        tr = w.training
+        if w.name in with_target or tr is None or tr.time_to_train_hours is None:
+            continue
+        rows.append([w.name, "none stated", f"time to train {_fig(tr.time_to_train_hours, 'h')}",
+                     MISSING])  # fmt: skip
+    flow: list[Flowable] = []
+    if len(rows) > 1:
+        flow.append(st.table(rows, [2.6, 2.8, 2.2, 0.9]))
+    else:
+        flow.append(
+            st.p(
+                "No workload group states a time-to-train or latency target, so the sizing "
+                "follows the stated demand; the figures per group are in Sizing per workload."
+            )
+        )
+    for w in data.result.workloads:
+        tr = w.training
+        if tr and tr.communication_share is not None and tr.communication_share >= 0.5:
+            flow.append(
+                st.p(
+                    f"{w.name}: exchanging gradients takes {tr.communication_share:.0%} of each "
+                    f"training step over {tr.allreduce_link or 'the network'}, so the network, "
+                    "not the GPUs, sets the time to train."
+                )
+            )
+    return flow
+
+
+def _fig(value: float, unit: str) -> str:
+    text = f"{num(value)} {unit}"
+    if unit == "h" and value >= 72:
+        text += f" ({num(round(value / 24))} days)"
+    return text
+
+
+def _cost(st: Story) -> list[Flowable]:
+    data = st.data
+    if data.prices is None:
+        return [
+            st.p(
+                "Cost: no price list was given, so the proposal states quantities only; with "
+                "your prices it adds the cost of ownership."
+            )
+        ]
+    r = data.result
+    cost = cost_of_ownership(
+        apply_prices(r.bom, data.prices),
+        Load(r.cluster.gpus_total, r.power.total_kw, r.workloads),
+        data.design.costs,
+    )
+    text = (
+        f"Cost of ownership over {count(cost.years, 'year')}: {cost.currency} "
+        f"{num(round(cost.total))} ({cost.currency} {num(round(cost.hardware))} of hardware, "
+        f"{cost.currency} {num(round(cost.per_year))} a year), "
+        f"{cost.currency} {cost.cost_per_gpu_hour:,.2f} per GPU-hour."
+    )
+    if cost.unpriced_items or cost.left_out:
+        text += f" Not included: {'; '.join([*cost.left_out, *cost.unpriced_items][:4])}."
+    return [st.p(text)]
+
+
+def risks(data: ReportData, limit: int = 3) -> list[str]:
+    """The most severe warnings, in words, as the summary lists them."""
+    worst = sorted(
+        (w for w in data.result.warnings if w.severity is not Severity.INFO),
+        key=lambda w: ORDER[w.severity],
+    )
+    return [f"{SEVERITY[w.severity]}: {w.message}" for w in worst[:limit]]
+
+
+def decisions_to_take(data: ReportData) -> list[str]:
+    """What the customer must decide or confirm before ordering, from what the design leaves
+    open or assumes."""
+    d = data.design
+    out = []
+    if d.options:
+        names = ", ".join(o.name for o in d.options)
+        out.append(f"Which option to build: the proposal compares {names} with the design.")
+    if data.result.storage.system is None:
+        out.append(
+            "Where the datasets, checkpoints and models live: no shared storage is chosen, so "
+            "none is quoted."
+        )
+    if d.platform.nvaie_release is None:
+        out.append(
+            f"The NVIDIA AI Enterprise release: the newest that supports the {data.gpu.name} "
+            "is assumed."
+        )
+    if d.ha.level is not HaLevel.N0 and d.ha.maintenance_hosts == 0:
+        out.append(
+            "Whether to keep a host for maintenance: without one, a host failure during an "
+            "upgrade leaves less than the high-availability reserve."
+        )
+    out.append(
+        f"The rack power limit of {num(d.assumptions.max_rack_power_kw)} kW and the "
+        "subscription term of the licences (1, 3 or 5 years), which set the racks and the cost."
+    )
+    return out
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -115,6 +280,13 @@ def build(st: Story) -> list[Flowable] | None:
         sentence = proposal_sentence(rows_of(st))
         if sentence:
             flow.append(st.p(sentence))
+    flow += st.h3("Performance against the targets") + _performance(st)
+    flow += _cost(st)
+    top = risks(st.data)
+    flow += st.h3("Top risks")
+    flow += st.bullets(top) if top else [st.p("The sizing raised no risk or caution.")]
+    flow += st.h3("Decisions for you to take") + st.bullets(decisions_to_take(st.data))
+    flow += [PageBreak(), *st.h2("Logical architecture")]  # the summary is one page
     drawing = architecture.draw(st.data, st.width)
     flow.append(
         st.figure(

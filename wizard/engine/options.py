@@ -11,7 +11,8 @@ from pydantic import ValidationError
 from wizard.engine.bom import apply_prices
 from wizard.engine.cost import Load, cost_of_ownership
 from wizard.engine.estate import cluster_design, size_estate
-from wizard.engine.ranges import FIGURE_OF, figure_ranges
+from wizard.engine.ranges import figure_ranges
+from wizard.engine.targets import target_statuses
 from wizard.errors import UserError, describe_validation_error
 from wizard.model.catalog import Catalog
 from wizard.model.design import AS_DESIGNED, Design
@@ -88,35 +89,4 @@ def _targets(
             view = cluster_design(design, e, c.name)
             for x in figure_ranges(view, catalog, c.result):
                 spread[(x.workload, x.figure)] = x.pessimistic
-    out = []
-    by_name = {g.name: g for g in design.workloads}
-    for w in workloads:
-        g = by_name[w.name]
-        tr = g.training
-        hours = w.training.time_to_train_hours if w.training else None
-        if tr is not None and tr.target_hours and hours is not None:
-            worse = spread.get((w.name, "time_to_train_hours"))
-            met = hours <= tr.target_hours
-            out.append(TargetStatus(workload=w.name, metric="time to train", value=hours,
-                                    target=tr.target_hours, unit="h", met=met,
-                                    at_risk=met and worse is not None and worse > tr.target_hours,
-                                    pessimistic=worse))  # fmt: skip
-        if w.serving is not None:
-            for t in w.serving.targets:
-                worse = spread.get((w.name, FIGURE_OF[t.metric]))
-                missed_there = worse is not None and (
-                    worse < t.target if t.metric == "throughput" else worse > t.target
-                )
-                out.append(
-                    TargetStatus(
-                        workload=w.name,
-                        metric=t.metric,
-                        value=t.value,
-                        target=t.target,
-                        unit=t.unit,
-                        met=t.met,
-                        at_risk=t.met and missed_there,
-                        pessimistic=worse,
-                    )
-                )
-    return out
+    return target_statuses(design, workloads, spread)

@@ -369,10 +369,16 @@ def _decisions(
             "Users anywhere in the data centre share full or partial GPUs. VMware ended "
             "Bitfusion's availability: this suits existing estates or an equivalent product.",
         )
+        pooled = {g.name for g in design.workloads if g.sharing_mode is SharingMode.REMOTE}
+        # a pool member takes whole GPUs (gpus_per_member), so its GPUs are physical ones
+        on_pool = min(sum(w.gpus_total for w in workloads if w.name in pooled), c.gpus_demand)
+        demand = c.gpus_demand
         rec.warn(
             "bitfusion-end-of-availability",
-            "Network-attached GPU pools were built on VMware vSphere Bitfusion, whose availability "
-            "VMware ended; plan this mode only for an existing Bitfusion estate or an equivalent product",
+            f"{on_pool:,} of the {count(demand, 'GPU')} the workloads need are reached through a "
+            "network-attached GPU pool, which was built on VMware vSphere Bitfusion, whose "
+            "availability VMware ended; plan this mode only for an existing Bitfusion estate or "
+            "an equivalent product",
         )
     for w in workloads:
         if w.layout and w.gpus_per_replica > 1:
