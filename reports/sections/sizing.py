@@ -11,17 +11,21 @@ from reports.story import Story
 from wizard.model.result import SizedFrom, TrainingFigures, WorkloadResult
 from wizard.numbers import MISSING, count, num, pct, unit
 from wizard.present import labels
+from wizard.present.figures import WHOLE, gpus_text
 from wizard.serving_text import Spread, figure, serving_rows, spread_text
 
 
 def gpu_count_text(w: WorkloadResult) -> str:
+    """Physical GPUs first, slots on them when shared: '40 × 1g.10gb on 5.7 GPUs (40 active
+    users × 1 slot)', '4 GPUs (1 member × 2 replicas × 2 GPUs)'."""
+    each = "slot" if w.sharing.slot_profile not in (None, WHOLE) else "GPU"
     if w.sized_from is SizedFrom.MODEL:
         return (
-            f"{num(w.gpus_total)} ({count(w.members, 'member')} × "
-            f"{count(w.replicas_per_member, 'replica')} × {count(w.gpus_per_replica, 'GPU')})"
+            f"{gpus_text(w)} ({count(w.members, 'member')} × "
+            f"{count(w.replicas_per_member, 'replica')} × {count(w.gpus_per_replica, each)})"
         )
     who = "active user" if w.sized_from is SizedFrom.SHARED else "member"
-    return f"{num(w.gpus_total)} ({count(w.replicas, who)} × {count(w.gpus_per_replica, 'GPU')})"
+    return f"{gpus_text(w)} ({count(w.replicas, who)} × {count(w.gpus_per_replica, each)})"
 
 
 def key_figures(
@@ -164,12 +168,12 @@ def build(st: Story) -> list[Flowable] | None:
     rows: list[list] = [["Group", "Kind", "GPUs / replica", "Replicas", "Members", "GPUs"]]
     rows += [
         [w.name, labels.KIND_SHORT[w.kind], num(w.gpus_per_replica), num(w.replicas),
-         num(w.members),
-         num(w.gpus_total)]
+         num(w.members), gpus_text(w)]
         for w in r.workloads
     ]  # fmt: skip
-    rows.append(["Total", "", "", "", "", num(sum(w.gpus_total for w in r.workloads))])
-    flow.append(st.table(rows, [3, 1.3, 1.2, 1, 1, 1], right=(2, 3, 4, 5)))
+    # the physical GPUs after packing: shared slots of several groups fill the same GPUs
+    rows.append(["Total after packing", "", "", "", "", count(r.cluster.gpus_demand, "GPU")])
+    flow.append(st.table(rows, [2.4, 1.2, 0.9, 0.9, 1, 2.4], right=(2, 3, 4)))
     for i, w in enumerate(r.workloads):
         flow += st.h2(w.name)
         g = st.data.design.workloads[i]

@@ -14,7 +14,9 @@ SHARE = "GPU share"
 def physical_gpus(gpus: float) -> str:
     """GPUs after packing: whole when whole, else to one decimal ("2.5 GPUs")."""
     whole = round(gpus)
-    return count(whole if abs(gpus - whole) < 0.05 else round(gpus, 1), "GPU")
+    if abs(gpus - whole) < 0.05:
+        return count(whole, "GPU")
+    return f"{gpus:,.1f} GPUs"
 
 
 def gpus_text(w: WorkloadResult) -> str:
