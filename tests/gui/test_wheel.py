@@ -56,3 +56,41 @@ def test_the_wheel_changes_nothing_without_focus(qtbot, index):
     qtbot.waitUntil(widget.hasFocus)
     _wheel_up(widget)
     assert _value(widget) != before  # focused, the wheel works as a user expects
+
+
+def test_a_number_beyond_the_range_is_refused_at_the_field_with_the_range(qtbot, window, tmp_path):
+    """Typing 10^12 into Members (at most 1,000,000) keeps the field at what it held and says
+    why under the field, naming it; the next accepted edit clears the message."""
+    from wizard.bundled import example_text
+    from wizard.gui.wizard import PageId
+
+    path = tmp_path / "starter.json"
+    path.write_text(example_text("starter"), encoding="utf-8")
+    assert window.open_path(path)
+    window.wizard.go_to(PageId.WORKLOADS)
+    page = window.wizard.page_of(PageId.WORKLOADS)
+    page.table.selectRow(0)
+    ed = page.editor
+    spin = ed.count
+    assert spin.maximum() == 1_000_000
+    spin.selectAll()
+    qtbot.keyClicks(spin, "1" + "0" * 12)
+    assert spin.value() == 1_000_000
+    label, row = ed.errors.rows["count"]
+    assert label == "Members" and row.error.isVisibleTo(ed)
+    text = row.error.text()
+    assert text.startswith("Members: 10,000,000 is not taken")
+    assert "the allowed range is 0 to 1,000,000" in text
+    spin.setValue(12)
+    assert not row.error.isVisibleTo(ed)
+
+
+def test_a_number_inside_the_range_raises_no_refusal(qtbot):
+    spin = int_spin(1, 100, 5)
+    seen = []
+    spin.refused.connect(seen.append)
+    spin.selectAll()
+    qtbot.keyClicks(spin, "42")
+    assert spin.value() == 42 and seen == []
+    qtbot.keyClicks(spin, "0")  # 420 > 100
+    assert spin.value() == 42 and seen and "420 is not taken" in seen[-1]

@@ -60,6 +60,21 @@ class FieldRow(QWidget):
         self.error.setWordWrap(True)
         self.error.hide()
         outer.addWidget(self.error)
+        self.label = ""
+        self._refusal = False
+        refused = getattr(widget, "refused", None)
+        if refused is not None:  # a number box: say why typed input was not taken
+            refused.connect(self._refused)
+            widget.valueChanged.connect(self._taken)  # type: ignore[attr-defined]
+
+    def _refused(self, message: str) -> None:
+        self.set_error(f"{self.label}: {message}" if self.label else message)
+        self._refusal = True
+
+    def _taken(self) -> None:
+        if self._refusal:
+            self._refusal = False
+            self.set_error(None)
 
     def set_error(self, message: str | None) -> None:
         self.error.setText(message or "")
@@ -89,6 +104,7 @@ class FormErrors:
         below: QWidget | None = None,
     ) -> FieldRow:
         row = FieldRow(widget, *extra, below=below)
+        row.label = label
         text = tip(term or path.split(".")[-1])
         label_widget = QLabel(label + ":")
         label_widget.setBuddy(widget)

@@ -10,9 +10,11 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import TypeVar
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QStandardItemModel, QWheelEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QStandardItemModel, QValidator, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QDateEdit, QDoubleSpinBox, QSpinBox, QWidget
+
+from wizard.numbers import num
 
 
 class _WheelOnlyWhenFocused:
@@ -29,13 +31,47 @@ class _WheelOnlyWhenFocused:
             event.ignore()
 
 
-class Spin(_WheelOnlyWhenFocused, QSpinBox):
+class _RefusedOutOfRange:
+    """Mixin: a number typed outside the field's range is refused with the allowed range said
+    (``refused`` carries the message), never silently cut to the maximum."""
+
+    def _typed_number(self, text: str) -> float | None:
+        spin = self  # a QSpinBox or QDoubleSpinBox
+        body = text.removeprefix(spin.prefix()).removesuffix(spin.suffix())  # type: ignore[attr-defined]
+        body = body.strip().replace(spin.locale().groupSeparator(), "")  # type: ignore[attr-defined]
+        body = body.replace(spin.locale().decimalPoint(), ".")  # type: ignore[attr-defined]
+        try:
+            return float(body)
+        except ValueError:
+            return None
+
+    def validate(self, text: str, pos: int) -> object:
+        result = super().validate(text, pos)  # type: ignore[misc]
+        state = result[0] if isinstance(result, tuple) else result
+        if state == QValidator.State.Invalid:
+            typed = self._typed_number(text)
+            # an optional field's minimum means "not set"; its range starts one above
+            low: float = getattr(self, "_low", self.minimum())  # type: ignore[attr-defined]
+            high: float = self.maximum()  # type: ignore[attr-defined]
+            if typed is not None and not low <= typed <= high:
+                self.refused.emit(  # type: ignore[attr-defined]
+                    f"{num(typed)} is not taken: the allowed range is {num(low)} to "
+                    f"{num(high)}, so the field keeps {num(self.value())}"  # type: ignore[attr-defined]
+                )
+        return result
+
+
+class Spin(_RefusedOutOfRange, _WheelOnlyWhenFocused, QSpinBox):  # type: ignore[misc]
+    refused = Signal(str)
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._setup_wheel()
 
 
-class Double(_WheelOnlyWhenFocused, QDoubleSpinBox):
+class Double(_RefusedOutOfRange, _WheelOnlyWhenFocused, QDoubleSpinBox):  # type: ignore[misc]
+    refused = Signal(str)
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._setup_wheel()
