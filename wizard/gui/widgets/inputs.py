@@ -51,7 +51,7 @@ class _RefusedOutOfRange:
         if state == QValidator.State.Invalid:
             typed = self._typed_number(text)
             # an optional field's minimum means "not set"; its range starts one above
-            low: float = getattr(self, "_low", self.minimum())  # type: ignore[attr-defined]
+            low: float = getattr(self, "_low", self.minimum())  # type: ignore[attr-defined,assignment]
             high: float = self.maximum()  # type: ignore[attr-defined]
             if typed is not None and not low <= typed <= high:
                 self.refused.emit(  # type: ignore[attr-defined]
