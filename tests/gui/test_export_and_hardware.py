@@ -439,3 +439,24 @@ def test_the_proposal_exports_as_an_editable_word_copy(qtbot, window, prompts, t
     assert "Word document (*.docx)" in prompts.asked[-1].file_filter
     heads = [p.text for p in Document(str(target)).paragraphs if p.style.name == "Heading 1"]
     assert any("Executive summary" in h for h in heads)
+
+
+def test_warnings_read_by_severity_most_severe_first(qtbot, window, tmp_path):
+    """Each warning starts with its severity word (risk, caution, note), most severe first, and
+    its tooltip explains the word rather than showing an internal code."""
+    from wizard.model.result import Severity
+
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    r = window.live.current()
+    words = {Severity.ERROR: "Risk", Severity.WARNING: "Caution", Severity.INFO: "Note"}
+    texts = [review.warnings.item(i).text() for i in range(review.warnings.count())]
+    assert len(texts) == len(r.warnings) and texts
+    rank = {"Risk": 0, "Caution": 1, "Note": 2}
+    seen = [rank[t.split(":")[0]] for t in texts]
+    assert seen == sorted(seen)
+    for w in r.warnings:
+        assert f"{words[w.severity]}: {w.message}" in texts
+    tips = {review.warnings.item(i).toolTip() for i in range(review.warnings.count())}
+    assert not tips & {w.code for w in r.warnings}

@@ -7,3 +7,8 @@ from wizard.model.result import Severity
 
 SEVERITY = {Severity.ERROR: "Risk", Severity.WARNING: "Caution", Severity.INFO: "Note"}
 ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+MEANS = {
+    Severity.ERROR: "Risk: the design may not work as intended until this is resolved",
+    Severity.WARNING: "Caution: costs performance or resilience; decide whether to accept it",
+    Severity.INFO: "Note: for information",
+}

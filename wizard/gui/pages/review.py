@@ -34,6 +34,8 @@ from wizard.numbers import MISSING, count, fixed
 from wizard.present.figures import gpus_text
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
+from wizard.present.severity import MEANS as SEVERITY_MEANS
+from wizard.present.severity import ORDER, SEVERITY
 from wizard.serving_text import at_risk, spread_text, target_short
 
 WORKLOAD_COLUMNS = (
@@ -459,10 +461,10 @@ class ReviewPage(Page):
         found = [(None, w) for w in e.warnings] + [
             (c.name, w) for c in gpu_clusters if c.result for w in c.result.warnings
         ]
-        for where, w in found:
-            text = f"{where}: {w.message}" if where else w.message
+        for where, w in sorted(found, key=lambda f: ORDER[f[1].severity]):
+            text = f"{SEVERITY[w.severity]}: " + (f"{where}: {w.message}" if where else w.message)
             item = QListWidgetItem(icon(icons[w.severity]), text)
-            item.setToolTip(w.code)
+            item.setToolTip(SEVERITY_MEANS[w.severity])
             self.warnings.addItem(item)
         if not found:
             self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
@@ -498,9 +500,9 @@ class ReviewPage(Page):
     def _warnings(self, r: Result) -> None:
         self.warnings.clear()
         icons = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
-        for w in r.warnings:
-            item = QListWidgetItem(icon(icons[w.severity]), w.message)
-            item.setToolTip(w.code)
+        for w in sorted(r.warnings, key=lambda w: ORDER[w.severity]):
+            item = QListWidgetItem(icon(icons[w.severity]), f"{SEVERITY[w.severity]}: {w.message}")
+            item.setToolTip(SEVERITY_MEANS[w.severity])
             self.warnings.addItem(item)
         if not r.warnings:
             self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
