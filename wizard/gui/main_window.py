@@ -26,6 +26,7 @@ from wizard.bundled import example_names, example_text
 from wizard.errors import DesignError, UserError
 from wizard.gui import autosave
 from wizard.gui.document import DesignDocument
+from wizard.gui.help import HelpWindow
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.gui.prompts import (
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
         self.wizard.export_page.named_logos = self.named_logos
         self._build_menus()
         self.autosaver = autosave.Autosaver(self.doc, self.state_dir, autosave_ms, self)
+        self.help_window: HelpWindow | None = None  # the guide, made on first use
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status)
         self.doc.state_changed.connect(self._update_title)
@@ -209,7 +211,13 @@ class MainWindow(QMainWindow):
             go.addAction(f"&{pid + 1}  {title}", QKeySequence(f"Alt+{pid + 1}"),
                          partial(self.wizard.go_to, pid))  # fmt: skip
         help_menu = self.menuBar().addMenu("&Help")
+        self.help_action = help_menu.addAction(
+            "&User guide", QKeySequence(QKeySequence.StandardKey.HelpContents), self.show_help
+        )
+        help_menu.addAction("&Glossary", lambda: self.show_help("glossary"))
+        help_menu.addSeparator()
         help_menu.addAction("&About gpuwizard", self._about)
+        self.wizard.helpRequested.connect(self.show_help)
 
     def _file_buttons(self) -> list[QWidget]:
         """The File actions as buttons on the Project page."""
@@ -254,6 +262,17 @@ class MainWindow(QMainWindow):
         if self.autosaver.last_error:
             text += f" · autosave failed: {self.autosaver.last_error}"
         self.status.setText(text)
+
+    def show_help(self, anchor: str | None = None) -> None:
+        """The guide at ``anchor``, or at the page in use (F1, the page's Help button)."""
+        from wizard.present.guide import PAGE_ANCHORS
+
+        if self.help_window is None:
+            self.help_window = HelpWindow(self)
+        if not anchor:
+            page = self.wizard.currentId()
+            anchor = PAGE_ANCHORS[page] if 0 <= page < len(PAGE_ANCHORS) else "start"
+        self.help_window.show_at(anchor)
 
     def _about(self) -> None:
         self.prompt(

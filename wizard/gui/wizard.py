@@ -75,9 +75,11 @@ class GpuWizard(QWizard):
         self.setOption(QWizard.WizardOption.IndependentPages, True)
         self.setOption(QWizard.WizardOption.NoCancelButton, True)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setOption(QWizard.WizardOption.HaveHelpButton, True)
+        self.setButtonText(QWizard.WizardButton.HelpButton, "Help")
         self.setButtonLayout(
-            [QWizard.WizardButton.Stretch, QWizard.WizardButton.BackButton,
-             QWizard.WizardButton.NextButton]
+            [QWizard.WizardButton.HelpButton, QWizard.WizardButton.Stretch,
+             QWizard.WizardButton.BackButton, QWizard.WizardButton.NextButton]
         )  # fmt: skip
         # The two pages the window wires up itself, typed as what they are
         self.project_page = ProjectPage(doc, catalog, live, file_actions)
