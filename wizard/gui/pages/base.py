@@ -4,7 +4,9 @@ that says why Next is disabled, and reloading its widgets when another page edit
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFrame,
     QLabel,
     QScrollArea,
@@ -55,6 +57,27 @@ class Page(QWizardPage):
         outer.addWidget(self.reason)
         doc.replaced.connect(self._reload)
         doc.changed.connect(self._external_change)
+        self._reflow: list[tuple[QBoxLayout, int]] = []
+
+    def reflow(self, layout: QBoxLayout, narrow_below: int) -> None:
+        """Lay ``layout``'s columns out top to bottom while the page is narrower than
+        ``narrow_below`` pixels, so a small screen scrolls down instead of cutting off the
+        right-hand column."""
+        self._reflow.append((layout, narrow_below))
+        self._apply_reflow()
+
+    def _apply_reflow(self) -> None:
+        for layout, narrow_below in self._reflow:
+            narrow = self.width() < narrow_below
+            direction = (
+                QBoxLayout.Direction.TopToBottom if narrow else QBoxLayout.Direction.LeftToRight
+            )
+            if layout.direction() != direction:
+                layout.setDirection(direction)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._apply_reflow()
 
     # ---------------------------------------------------------------- to override
 

@@ -91,6 +91,7 @@ class HaPage(Page):
         right.addStretch(1)
         columns.addLayout(right, 1)
         self.body.addLayout(columns)
+        self.reflow(columns, narrow_below=950)
         self.body.addStretch(1)
 
         for w in (self.level, self.domain, self.admission):

@@ -116,7 +116,7 @@ class HardwarePage(DataPlanMixin, Page):
         self.errors.add(f, "nvlink", "NVLink", self.nvlink, term="nvlink", below=self.nvlink_note)
         self.mixed = QCheckBox("Mixed-size vGPUs on one GPU")
         self.errors.add(f, "vgpu_mixed_sizes", "vGPU sizes", self.mixed)
-        self.mig_ts = QCheckBox("Several VMs per MIG instance (time-sliced, MIG-backed vGPU)")
+        self.mig_ts = QCheckBox("Several VMs per MIG instance (time-sliced)")
         self.errors.add(f, "mig_time_slicing", "MIG sharing", self.mig_ts)
         left.addWidget(box)
 
@@ -160,6 +160,7 @@ class HardwarePage(DataPlanMixin, Page):
         columns.addLayout(left, 3)
         columns.addWidget(specs_box, 2)
         self.body.addLayout(columns)
+        self.reflow(columns, narrow_below=1000)
         forms = [b.layout() for b in self.findChildren(QGroupBox) if b is not specs_box]
         align_labels(*(f for f in forms if isinstance(f, QFormLayout)))
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import TypeVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QStandardItemModel, QValidator, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QDateEdit, QDoubleSpinBox, QSpinBox, QWidget
 
@@ -29,6 +29,22 @@ class _WheelOnlyWhenFocused:
             super().wheelEvent(event)  # type: ignore[misc]
         else:
             event.ignore()
+
+
+class _Compact:
+    """Mixin: a number box no wider than it needs for everyday values; Qt sizes it for its
+    maximum (1,000,000,000,000.0), which would widen every form on a small screen."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()  # type: ignore[misc]
+        return QSize(min(hint.width(), COMPACT_WIDTH), hint.height())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()  # type: ignore[misc]
+        return QSize(min(hint.width(), COMPACT_WIDTH * 2), hint.height())
+
+
+COMPACT_WIDTH = 90
 
 
 class _RefusedOutOfRange:
@@ -61,7 +77,7 @@ class _RefusedOutOfRange:
         return result
 
 
-class Spin(_RefusedOutOfRange, _WheelOnlyWhenFocused, QSpinBox):  # type: ignore[misc]
+class Spin(_Compact, _RefusedOutOfRange, _WheelOnlyWhenFocused, QSpinBox):  # type: ignore[misc]
     refused = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
@@ -69,7 +85,7 @@ class Spin(_RefusedOutOfRange, _WheelOnlyWhenFocused, QSpinBox):  # type: ignore
         self._setup_wheel()
 
 
-class Double(_RefusedOutOfRange, _WheelOnlyWhenFocused, QDoubleSpinBox):  # type: ignore[misc]
+class Double(_Compact, _RefusedOutOfRange, _WheelOnlyWhenFocused, QDoubleSpinBox):  # type: ignore[misc]
     refused = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):

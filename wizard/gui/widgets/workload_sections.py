@@ -30,6 +30,8 @@ MODEL_KINDS = (*TRAINING_KINDS, WorkloadKind.INFERENCE)
 def form_of(box: QGroupBox) -> QFormLayout:
     form = QFormLayout(box)
     form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    # a long label goes above its field when the editor is narrow, rather than widening it
+    form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
     return form
 
 

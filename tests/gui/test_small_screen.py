@@ -1,0 +1,79 @@
+"""Usable at 1024 x 700 and at 200 % scaling: no page cuts a widget off at the right; the forms
+scroll down instead (the Hardware and HA pages stack their columns when narrow)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from PySide6.QtWidgets import QApplication
+
+from tests.conftest import ROOT
+from tests.gui.layout_check import clipped
+from wizard.bundled import example_text
+
+
+def _open(window, tmp_path, name):
+    path = tmp_path / f"{name}.json"
+    path.write_text(example_text(name), encoding="utf-8")
+    assert window.open_path(path)
+
+
+def test_no_page_cuts_off_a_widget_at_1024_by_700(qtbot, window, tmp_path):
+    window.resize(1024, 700)
+    for name in ("enterprise", "mig-shared"):
+        _open(window, tmp_path, name)
+        window.doc.dirty = False
+        window.wizard.restart_at_start()
+        assert clipped(window, QApplication.instance()) == []
+
+
+def test_the_check_finds_a_widget_cut_off(qtbot, window, tmp_path):
+    """The check itself: a page too wide for the window is reported."""
+    from wizard.gui.wizard import PageId
+
+    window.resize(1024, 700)
+    _open(window, tmp_path, "enterprise")
+    page = window.wizard.page_of(PageId.HA)
+    page.percent.setMinimumWidth(1500)
+    found = clipped(window, QApplication.instance())
+    assert any(line.startswith("HA:") for line in found)
+
+
+def test_no_page_cuts_off_a_widget_at_200_percent(tmp_path):
+    """At 200 % a 2048 x 1400 screen shows 1024 x 700 logical pixels; Qt scales in its own
+    process, so the check runs in a fresh one."""
+    script = textwrap.dedent(
+        f"""
+        import sys, tempfile
+        from pathlib import Path
+        sys.path.insert(0, {str(ROOT)!r})
+        from PySide6.QtCore import QSettings
+        from PySide6.QtWidgets import QApplication
+        app = QApplication([])
+        from tests.gui.layout_check import clipped
+        from wizard.bundled import example_text
+        from wizard.catalog_loader import load_catalog
+        from wizard.gui import style
+        from wizard.gui.main_window import MainWindow
+        from wizard.io import design_from_text
+        style.apply(app)
+        assert app.devicePixelRatio() == 2, app.devicePixelRatio()
+        scratch = Path(tempfile.mkdtemp())
+        w = MainWindow(load_catalog(include_user=False),
+                       settings=QSettings(str(scratch / "s.ini"), QSettings.Format.IniFormat),
+                       state_dir=scratch)
+        w.resize(1024, 700)
+        w.show()
+        w.doc.load(design_from_text(example_text("enterprise")), None)
+        w.wizard.restart_at_start()
+        print("\\n".join(clipped(w, app)))
+        """
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", QT_SCALE_FACTOR="2")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == ""
