@@ -15,13 +15,14 @@ figure's range is the least and most it takes there and at the point estimate.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from wizard.engine.size import size
 from wizard.model.catalog import Catalog
 from wizard.model.design import Assumptions, Design, Parallelism
 from wizard.model.result import Result
+
+if TYPE_CHECKING:
+    import numpy as np
 
 GRID = 5  # points from the pessimistic to the optimistic end
 SPREADS = {
@@ -129,6 +130,10 @@ def _training_samples(
 
 def figure_ranges(design: Design, catalog: Catalog, result: Result) -> list[FigureRange]:
     """The range of every time, latency and throughput figure of ``result``."""
+    import numpy as np  # here, not at import: the wizard's window shows before it is needed
+
+    from wizard.engine.size import size
+
     point = {
         (w.name, "time_to_train_hours"): w.training.time_to_train_hours
         for w in result.workloads

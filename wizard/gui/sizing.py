@@ -7,17 +7,19 @@ Anything slow (diagram rendering) listens to :attr:`LiveResult.updated` and runs
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from wizard.engine.compat import Problem, check_design
-from wizard.engine.estate import size_estate
-from wizard.engine.size import size
 from wizard.errors import UserError
 from wizard.gui.document import DesignDocument
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.estate import Estate
 from wizard.model.result import Result, WorkloadResult
+
+if TYPE_CHECKING:
+    from wizard.engine.compat import Problem
 
 DEBOUNCE_MS = 120
 
@@ -44,7 +46,12 @@ class LiveResult(QObject):
         doc.changed.connect(lambda _origin: self._timer.start())
 
     def refresh(self) -> None:
-        """Size the design now (also what the debounce timer calls)."""
+        """Size the design now (also what the debounce timer calls). The engine is imported on
+        the first sizing, not at start: the window shows before it is needed."""
+        from wizard.engine.compat import check_design
+        from wizard.engine.estate import size_estate
+        from wizard.engine.size import size
+
         self._timer.stop()
         self.revision = self.doc.revision
         self.design = self.doc.design()

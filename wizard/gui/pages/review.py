@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -17,8 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wizard.engine.options import compare
-from wizard.engine.ranges import FigureRange, figure_ranges
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
 from wizard.gui.pages.base import Page
@@ -37,6 +37,9 @@ from wizard.present.labels import mode as mode_label
 from wizard.present.severity import MEANS as SEVERITY_MEANS
 from wizard.present.severity import ORDER, SEVERITY
 from wizard.serving_text import at_risk, spread_text, target_short
+
+if TYPE_CHECKING:
+    from wizard.engine.ranges import FigureRange
 
 WORKLOAD_COLUMNS = (
     "Workload",
@@ -266,6 +269,8 @@ class ReviewPage(Page):
         self._options_revision = self.live.revision
         self.options.status.setText("Comparing…")
         catalog = self.catalog
+        from wizard.engine.options import compare
+
         self.options_job.start(lambda: compare(design, catalog))
 
     def _options_ready(self, value: object) -> None:
@@ -493,6 +498,8 @@ class ReviewPage(Page):
         r, design = self.live.result, self.live.design
         if r is None or design is None or not self.isVisible():
             return
+        from wizard.engine.ranges import figure_ranges
+
         self._ranges_revision = self.live.revision
         for x in figure_ranges(design, self.catalog, r):
             self._ranges.setdefault(x.workload, {})[x.figure] = x
