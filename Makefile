@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core install lint format bench sample clean
+.PHONY: run test test-core test-window install lint format bench sample clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -38,6 +38,13 @@ test-core:
 	$(CORE)/bin/python -m pip install --quiet --no-deps -e .
 	$(CORE)/bin/python -m pytest -p no:cacheprovider tests/engine tests/io tests/hardening \
 	  --ignore=tests/hardening/test_corpus.py --ignore=tests/hardening/test_tiny_numbers.py
+
+# The program in a real X11 window (Qt's xcb plugin) under Xvfb: a missing system library fails
+# here instead of at a user's first start.
+test-window: $(STAMP)
+	@command -v xvfb-run >/dev/null || { echo "test-window needs Xvfb. Install it with:"; \
+	  echo "  sudo apt-get install -y xvfb xauth"; exit 1; }
+	xvfb-run -a -s "-screen 0 1280x800x24" $(PY) -m pytest -p no:cacheprovider -m real_window tests/window
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
