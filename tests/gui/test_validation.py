@@ -116,3 +116,56 @@ def test_back_keeps_what_was_typed(qtbot, window):
     go_next(qtbot, w)
     go_next(qtbot, w)
     assert hw.gpu.get() == "a30"
+
+
+def test_a_sizing_problem_shows_on_its_group_and_field_in_the_wizards_words(
+    qtbot, window, tmp_path
+):
+    """mig-shared: a time between tokens of 0.5 ms makes the assistant (group 2 of 3) need 4
+    GPUs per replica, which MIG-backed vGPUs cannot join. The Workloads page marks that group
+    only, and with it selected, the Sharing mode field says why, by its label, not by a path."""
+    import json
+
+    from wizard.bundled import example_text
+    from wizard.gui.wizard import PageId
+
+    doc = json.loads(example_text("mig-shared"))
+    doc["workloads"][1]["inference"]["itl_target_ms"] = 0.5
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert window.open_path(path)
+    window.live.refresh()
+    window.wizard.go_to(PageId.WORKLOADS)
+    page = window.wizard.page_of(PageId.WORKLOADS)
+    window.live.refresh()
+    tips = [page.table.item(i, 4).toolTip() for i in range(3)]
+    assert tips[0].startswith("Valid.") and tips[2].startswith("Valid.")
+    assert tips[1].startswith("Sharing mode: 'Llama 3 8B assistant' needs 4 GPUs per replica")
+    assert "workloads[" not in tips[1]
+    page.table.selectRow(1)
+    label, row = page.editor.errors.rows["sharing_mode"]
+    assert row.error.isVisibleTo(page.editor)
+    assert row.error.text().startswith("Sharing mode: 'Llama 3 8B assistant' needs 4 GPUs")
+    page.table.selectRow(0)
+    assert not row.error.isVisibleTo(page.editor)
+
+
+def test_the_review_page_says_a_problem_by_group_and_label(qtbot, window, tmp_path):
+    """The Review page, too, names the group and the field's label, never the path."""
+    import json
+
+    from wizard.bundled import example_text
+    from wizard.gui.wizard import PageId
+
+    doc = json.loads(example_text("mig-shared"))
+    doc["workloads"][1]["inference"]["itl_target_ms"] = 0.5
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert window.open_path(path)
+    window.live.refresh()
+    review = window.wizard.page_of(PageId.REVIEW)
+    (line,) = review.problems()
+    assert line.startswith("Llama 3 8B assistant: Sharing mode: 'Llama 3 8B assistant' needs 4")
+    assert "workloads[" not in line
+    assert window.wizard.said("hardware.gpu: unknown GPU 'x'") == "GPU: unknown GPU 'x'"
+    assert window.wizard.said("no path here") == "no path here"

@@ -99,6 +99,21 @@ class GpuWizard(QWizard):
         self.steps = StepList(self)
         self.setSideWidget(self.steps)
 
+    def said(self, problem: str) -> str:
+        """``problem`` with the group and the field's label in place of its path."""
+        from wizard.gui.field_names import said
+
+        hw = self.pages[PageId.HARDWARE]
+        forms = {
+            "workloads": self.pages[PageId.WORKLOADS].editor.errors,  # type: ignore[attr-defined]
+            "hardware": hw.errors,  # type: ignore[attr-defined]
+            "data": hw.data_errors,  # type: ignore[attr-defined]
+            "ha": self.pages[PageId.HA].errors,  # type: ignore[attr-defined]
+            "platform": self.pages[PageId.SHARING].platform_errors,  # type: ignore[attr-defined]
+            "project": self.project_page.errors,
+        }
+        return said(problem, self.doc.design(), forms)
+
     def page_of(self, pid: PageId) -> Page:
         return self.pages[pid]
 

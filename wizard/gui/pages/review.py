@@ -283,9 +283,13 @@ class ReviewPage(Page):
         register_fonts(fonts)
         self.diagrams.show_diagrams(diagrams)
 
+    def _said(self, problems: list[str]) -> list[str]:
+        wizard = self.wizard()
+        return [wizard.said(p) for p in problems] if hasattr(wizard, "said") else problems
+
     def problems(self) -> list[str]:
         if not self.live.sized():
-            return self.live.problems or ["the design does not size yet"]
+            return self._said(self.live.problems) or ["the design does not size yet"]
         return []
 
     # ------------------------------------------------------------------ showing
@@ -301,7 +305,7 @@ class ReviewPage(Page):
         self.bars.setVisible(True)
         self.bars_title.setVisible(True)
         if r is None:
-            lines = self.live.problems or ["the design is not complete"]
+            lines = self._said(self.live.problems) or ["the design is not complete"]
             self.problem.setText("The design does not size yet:\n" + "\n".join(lines))
             self.cards.clear()
             self.bars.set_data([], 0)

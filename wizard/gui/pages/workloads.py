@@ -7,6 +7,7 @@ disabled with the reason.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -188,8 +189,34 @@ class WorkloadsPage(Page):
         status.setToolTip(row.error or f"Valid. Sharing: {labels.MODE[g.sharing_mode]}")
         self.table.setItem(i, 4, status)
 
+    def sizing_problems(self) -> dict[int, list[tuple[str, str]]]:
+        """The sizing's and the catalog checks' problems of each group, by row: (field path
+        inside the group, message), from the engine's field references."""
+        out: dict[int, list[tuple[str, str]]] = {}
+        found = [str(p) for p in self.live.compat] + list(self.live.problems)
+        for text in found:
+            m = _GROUP_FIELD.match(text)
+            if m is None:
+                continue
+            i, path, message = int(m.group(1)), m.group(2) or "", m.group(3)
+            if 0 <= i < len(self.rows):
+                out.setdefault(i, []).append((path.lstrip("."), message))
+        return out
+
     def _show_gpus(self) -> None:
         sized = self.live.workload_results()
+        problems = self.sizing_problems()
+        for i, row in enumerate(self.rows):
+            if row.error is None and i < self.table.rowCount():
+                said = problems.get(i)
+                status = QTableWidgetItem(icon("warning") if said else icon("ok"), "")
+                status.setToolTip(
+                    "\n".join(self._said(path, msg) for path, msg in said)
+                    if said
+                    else f"Valid. Sharing: {labels.MODE[row.group.sharing_mode]}"
+                )
+                self.table.setItem(i, 4, status)
+        self._show_field_problems(problems)
         for i, row in enumerate(self.rows):
             text = MISSING
             w = sized.get(row.group.name) if row.draft is None else None
@@ -203,6 +230,21 @@ class WorkloadsPage(Page):
                 else "Shown once the hardware is chosen"
             )
             self.table.setItem(i, 3, item)
+
+    def _show_field_problems(
+        self, problems: dict[int, list[tuple[str, str]]] | None = None
+    ) -> None:
+        """The selected group's sizing problems under the fields they concern."""
+        current = self.table.currentRow()
+        if 0 <= current < len(self.rows) and self.rows[current].draft is None:
+            found = self.sizing_problems() if problems is None else problems
+            self.editor.errors.show(found.get(current, []))
+
+    def _said(self, path: str, message: str) -> str:
+        """A problem in the wizard's words: the field's label on this page, not its path."""
+        key = self.editor.errors._match(path)
+        label = self.editor.errors.rows[key][0] if key else ""
+        return f"{label}: {message}" if label else message
 
     def _select(self, i: int) -> None:
         has = 0 <= i < len(self.rows)
@@ -223,6 +265,7 @@ class WorkloadsPage(Page):
             row = self.rows[i]
             self.editor.load(row.draft if row.draft is not None else row.group)
             self._validate_editor(i, commit=False)
+            self._show_field_problems()
 
     # ------------------------------------------------------------------ actions
 
@@ -334,6 +377,10 @@ class WorkloadsPage(Page):
             for r in self.rows
             if r.error
         ]
+
+
+# "workloads[2].inference.ttft_target_ms: message", or "…: on 'HGX cluster', message"
+_GROUP_FIELD = re.compile(r"^workloads\[(\d+)\]((?:\.[\w\[\]]+)*): (.*)$", re.S)
 
 
 def _sized_text(g: WorkloadGroup) -> str:
