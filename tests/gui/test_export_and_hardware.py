@@ -460,3 +460,56 @@ def test_warnings_read_by_severity_most_severe_first(qtbot, window, tmp_path):
         assert f"{words[w.severity]}: {w.message}" in texts
     tips = {review.warnings.item(i).toolTip() for i in range(review.warnings.count())}
     assert not tips & {w.code for w in r.warnings}
+
+
+def test_an_edit_on_the_hardware_page_keeps_what_the_page_does_not_show(qtbot, window, tmp_path):
+    """The Acme notebook cluster's service network is 100 GbE; changing GPUs per host on the
+    form must not reset it to the default (25 GbE)."""
+    from tests.conftest import ROOT
+    from wizard.model.design import Fabric
+
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    assert window.open_path(path)
+    window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    assert window.doc.get("hardware").service_fabric is Fabric.GBE_100
+    hw.gpus_per_host.setValue(2)
+    after = window.doc.get("hardware")
+    assert after.gpus_per_host == 2 and after.service_fabric is Fabric.GBE_100
+
+
+def test_the_recommendations_reasons_are_kept_with_the_design(qtbot, window, prompts, tmp_path):
+    """Recommend for me says why; saved and reopened, the page still says it; an edit drops it,
+    as the hardware is then the user's choice. Reasons from a file are shown as text."""
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    hw.recommend()
+    reasons = window.doc.get("hardware").reasons
+    assert reasons and "server" in reasons
+    saved = tmp_path / "saved.json"
+    prompts.answers.append(str(saved))
+    assert window.save_as()
+    window.doc.dirty = False
+    assert window.open_path(saved)
+    window.wizard.go_to(PageId.HARDWARE)
+    assert window.doc.get("hardware").reasons == reasons
+    assert hw.explain.isVisibleTo(hw) and hw.explain.text().startswith("Recommended.")
+    hw.gpus_per_host.setValue(hw.gpus_per_host.value() - 1 or 2)
+    assert window.doc.get("hardware").reasons == {}
+
+
+def test_reasons_from_a_file_are_text_not_markup(qtbot, window, tmp_path):
+    import json
+
+    from wizard.bundled import example_text
+
+    doc = json.loads(example_text("starter"))
+    doc["hardware"]["reasons"] = {"gpu": "<img src='/etc/passwd'><b>bold</b>"}
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert window.open_path(path)
+    window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    assert "&lt;img src=&#x27;/etc/passwd&#x27;&gt;&lt;b&gt;bold" in hw.explain.text()

@@ -144,6 +144,7 @@ def test_a_sizing_problem_shows_on_its_group_and_field_in_the_wizards_words(
     assert "workloads[" not in tips[1]
     page.table.selectRow(1)
     label, row = page.editor.errors.rows["sharing_mode"]
+    assert label == "Sharing mode"
     assert row.error.isVisibleTo(page.editor)
     assert row.error.text().startswith("Sharing mode: 'Llama 3 8B assistant' needs 4 GPUs")
     page.table.selectRow(0)

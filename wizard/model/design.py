@@ -433,6 +433,14 @@ class Hardware(Model):
         description="Service-network ports per host, on the server's own (OCP / LOM) adapter; "
         "2 gives a redundant pair. 0 carries that traffic on the GPU fabric NICs.",
     )
+    reasons: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=2000)]] = (
+        Field(
+            default_factory=dict,
+            max_length=20,
+            description="Why Recommend for me chose this hardware, by choice (gpu, server, "
+            "fabric, ...); kept with the design and dropped when the hardware is edited",
+        )
+    )
 
     @model_validator(mode="after")
     def _rdma(self) -> Hardware:

@@ -7,6 +7,7 @@ catalog checks (wizard.engine.compat) still find appears under the field it conc
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from pydantic import ValidationError
@@ -329,11 +330,17 @@ class HardwarePage(DataPlanMixin, Page):
             self.mig_ts.setChecked(hw.mig_time_slicing)
         self._validate(commit=False)
         self._load_data()
+        self._show_reasons(hw)
 
     # ------------------------------------------------------------------ widgets -> Design
 
     def values(self) -> dict[str, Any]:
-        return {
+        """The form's answers over the cluster's current hardware, so the choices this page
+        does not show (the service network) are kept; the recommendation's reasons are not,
+        since an edit makes the hardware the user's own choice."""
+        current = self.clusters.hardware(self.cluster_index)
+        base = current.model_dump(exclude={"reasons"}) if current is not None else {}
+        return base | {
             "gpu": self.gpu.get(),
             "server": self.server.get(),
             "cpu": self.cpu.get(),
@@ -503,7 +510,14 @@ class HardwarePage(DataPlanMixin, Page):
             self.explain.setText(f"No recommendation: {msg}")
             self.explain.show()
             return
-        self.doc.set("hardware", rec.hardware, origin=None)  # reloads this page too
+        # the reasons go with the design, so reopening it still says why
+        chosen = rec.hardware.model_copy(update={"reasons": dict(rec.reasons)})
+        self.doc.set("hardware", chosen, origin=None)  # reloads this page too
+        self._show_reasons(chosen)
+
+    def _show_reasons(self, hw: Hardware | None) -> None:
+        if hw is None or not hw.reasons:
+            return
         labels = {
             "gpu": "GPU",
             "server": "Server",
@@ -513,7 +527,9 @@ class HardwarePage(DataPlanMixin, Page):
             "nic": "NIC",
             "gpudirect_rdma": "GPUDirect RDMA",
         }
-        lines = [f"<b>{labels.get(k, k)}</b>: {v}" for k, v in rec.reasons.items()]
+        lines = [
+            f"<b>{escape(labels.get(k, k))}</b>: {escape(v)}" for k, v in hw.reasons.items()
+        ]  # the file's text is text, never markup
         self.explain.setText("Recommended. " + "<br>".join(lines))
         self.explain.show()
 
