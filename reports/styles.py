@@ -12,8 +12,9 @@ from reportlab.lib.units import mm
 from reportlab.platypus import TableStyle
 
 from reports.fonts import MONO, SANS, SANS_BOLD, SANS_ITALIC, register_fonts
+from wizard.present.paper import PAPER
 
-PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+PAGE_SIZES: dict[str, tuple[float, float]] = dict(zip(PAPER, (A4, LETTER), strict=True))
 MARGIN_X = 20 * mm
 MARGIN_TOP = 24 * mm
 MARGIN_BOTTOM = 20 * mm

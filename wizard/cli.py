@@ -18,6 +18,7 @@ from wizard import __version__
 from wizard.errors import UserError
 from wizard.model.catalog import CATALOG_KINDS
 from wizard.numbers import count, value
+from wizard.present.paper import PAPER
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 SUBCOMMANDS = (
@@ -577,9 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OUT.pdf|OUT.docx",
         help="the proposal file; a name ending in .docx writes the editable Word copy",
     )
-    p.add_argument(
-        "--page-size", choices=["a4", "letter"], default="a4", help="paper size (default a4)"
-    )
+    p.add_argument("--page-size", choices=list(PAPER), default="a4", help="paper size (default a4)")
     p.add_argument(
         "--date",
         metavar="YYYY-MM-DD",

@@ -15,7 +15,7 @@ from wizard.engine.cost import Load, cost_of_ownership
 from wizard.engine.size import size
 from wizard.errors import UserError
 from wizard.model.buildout import BomCategory
-from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server, max_boards
+from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server
 from wizard.model.cost import CostResult
 from wizard.model.design import (
     FABRIC_GBPS,
@@ -27,6 +27,7 @@ from wizard.model.design import (
     SharingMode,
     WorkloadKind,
 )
+from wizard.model.fit import gpus_per_host_max
 from wizard.model.prices import PriceList
 from wizard.model.result import Result, Severity
 from wizard.present.labels import label
@@ -38,14 +39,6 @@ TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
 class Recommendation:
     hardware: Hardware
     reasons: dict[str, str] = field(default_factory=dict)  # Hardware field -> why
-
-
-def gpus_per_host_max(server: Server, gpu: Gpu) -> int:
-    """GPUs the server holds, within the design's limit per host, in whole boards."""
-    limit = Hardware.model_fields["gpus_per_host"].metadata
-    most = min(m.le for m in limit if hasattr(m, "le"))
-    per_board = gpu.gpus_per_board
-    return min(max_boards(server, gpu) * per_board, most // per_board * per_board)
 
 
 def recommend_server(catalog: Catalog, gpu: Gpu) -> tuple[Server, str] | None:

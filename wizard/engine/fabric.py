@@ -19,7 +19,8 @@ from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
-from wizard.model.design import FABRIC_GBPS, Design, Fabric, Rdma, is_infiniband
+from wizard.model.design import FABRIC_GBPS, Design, Rdma, is_infiniband
+from wizard.model.names import FABRIC_LABEL as NAMED_FABRICS
 from wizard.model.result import DecisionTopic, Severity
 
 CLOS = (
@@ -40,17 +41,8 @@ SEED_RDMA = (
     "RoCE v2 (routable), PVRDMA in vSphere (vMotion supported)"
 )
 
-# The fabric's name as the Result, the wizard and the report write it (wizard.present reads it).
-FABRIC_LABEL = {
-    Fabric.GBE_10: "10 GbE",
-    Fabric.GBE_25: "25 GbE",
-    Fabric.GBE_40: "40 GbE",
-    Fabric.GBE_100: "100 GbE",
-    Fabric.GBE_200: "200 GbE",
-    Fabric.GBE_400: "400 GbE",
-    Fabric.IB_HDR: "InfiniBand HDR (200 Gb/s)",
-    Fabric.IB_NDR: "InfiniBand NDR (400 Gb/s)",
-}
+# The fabric's name as the Result, the wizard and the report write it
+FABRIC_LABEL = NAMED_FABRICS
 
 RDMA_TEXT = {
     Rdma.NONE: "none (TCP/IP)",

@@ -26,6 +26,7 @@ from wizard.engine.record import some
 from wizard.engine.workload import TRAINING_KINDS
 from wizard.model.catalog import Gpu
 from wizard.model.design import Design, SharingMode, WorkloadGroup
+from wizard.model.names import MODE_LABELS
 from wizard.model.result import (
     GpuAssignment,
     HostAssignment,
@@ -58,13 +59,7 @@ BITFUSION_EOA = (
 
 # The sharing modes' names as the Result writes them (ModeOption.label and the comparison's
 # per-mode text); the wizard and the report read them through wizard.present.
-LABELS = {
-    "as-designed": "As designed (each group's mode)",
-    SharingMode.PASSTHROUGH.value: "Passthrough (DirectPath I/O)",
-    SharingMode.VGPU.value: "Time-sliced vGPU",
-    SharingMode.MIG.value: "MIG-backed vGPU",
-    SharingMode.REMOTE.value: "Network-attached GPU pool",
-}
+LABELS = MODE_LABELS
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,6 @@ def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
 
 
 def page_sizes() -> list[str]:
-    from reports.styles import PAGE_SIZES
+    from wizard.present.paper import PAPER
 
-    return list(PAGE_SIZES)
+    return list(PAPER)

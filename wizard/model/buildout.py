@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # built on first use, not at import: the wizard shows its window before anything is sized
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 # ----------------------------------------------------------------------------------- topology

@@ -16,7 +16,8 @@ from wizard.model.platform import SoftwareResult, StorageResult
 
 
 class Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # built on first use, not at import: the wizard shows its window before anything is sized
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Severity(StrEnum):

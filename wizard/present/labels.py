@@ -2,8 +2,8 @@
 
 Each concept has one wording; a ``*_SHORT`` form, where there is one, is the same wording cut to
 fit a narrow column or a diagram. The names the engine itself writes into the Result (sharing
-modes, fabrics, vSphere releases) are defined where it writes them, because the engine cannot
-import from this layer, and are taken from there.
+modes, fabrics, vSphere releases) are defined beside the model, because the engine cannot import
+from this layer, and are taken from there.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import StrEnum
 
-from wizard.engine.fabric import FABRIC_LABEL
-from wizard.engine.sharing import LABELS as _MODE_LABELS
 from wizard.model.design import (
     VSPHERE_LABELS,
     AdmissionControl,
@@ -32,6 +30,8 @@ from wizard.model.design import (
     WorkloadKind,
     is_infiniband,
 )
+from wizard.model.names import FABRIC_LABEL
+from wizard.model.names import MODE_LABELS as _MODE_LABELS
 
 __all__ = ["is_infiniband", "label"]
 

@@ -47,9 +47,9 @@ from wizard.model.design import (
     Hardware,
     Rdma,
 )
+from wizard.model.fit import gpus_per_host_max
 from wizard.present import labels
 from wizard.present.glossary import tip
-from wizard.recommend import gpus_per_host_max, recommend
 
 
 class HardwarePage(DataPlanMixin, Page):
@@ -504,6 +504,8 @@ class HardwarePage(DataPlanMixin, Page):
         parts["hardware"] = base
         try:
             design = Design.model_validate(parts)
+            from wizard.recommend import recommend  # the engine loads on first use
+
             rec = recommend(design, self.catalog, keep_gpu=bool(gpu), prices=self.prices())
         except (ValidationError, UserError) as exc:
             msg = exc.problems[0] if isinstance(exc, UserError) else str(exc).splitlines()[0]

@@ -1,0 +1,27 @@
+"""Names the engine writes into the Result and every reader shows: the fabrics and the sharing
+modes. They live beside the model (as the vSphere release names do) so the engine, the wizard
+and the report take one wording from one place without the presentation layer importing the
+engine."""
+
+from __future__ import annotations
+
+from wizard.model.design import Fabric, SharingMode
+
+FABRIC_LABEL = {
+    Fabric.GBE_10: "10 GbE",
+    Fabric.GBE_25: "25 GbE",
+    Fabric.GBE_40: "40 GbE",
+    Fabric.GBE_100: "100 GbE",
+    Fabric.GBE_200: "200 GbE",
+    Fabric.GBE_400: "400 GbE",
+    Fabric.IB_HDR: "InfiniBand HDR (200 Gb/s)",
+    Fabric.IB_NDR: "InfiniBand NDR (400 Gb/s)",
+}
+
+MODE_LABELS = {
+    "as-designed": "As designed (each group's mode)",
+    SharingMode.PASSTHROUGH.value: "Passthrough (DirectPath I/O)",
+    SharingMode.VGPU.value: "Time-sliced vGPU",
+    SharingMode.MIG.value: "MIG-backed vGPU",
+    SharingMode.REMOTE.value: "Network-attached GPU pool",
+}
