@@ -81,7 +81,11 @@ def summary_lines(r: Result, ranges: list[FigureRange] | None = None) -> list[st
         lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
     if r.decisions:
         lines += ["", "Design decisions:"]
-        lines += [f"  ({d.id}) {d.text} Reason: {d.reason}" for d in r.decisions]
+        lines += [
+            f"  ({d.id}) {d.text} Reason: {d.reason}"
+            + (f" Implication: {d.implication}" if d.implication else "")
+            for d in r.decisions
+        ]
     return lines
 
 

@@ -1,4 +1,4 @@
-"""Design decisions, numbered, each with its reason."""
+"""Design decisions, numbered, each with its justification and what it implies for the customer."""
 
 from __future__ import annotations
 
@@ -7,13 +7,18 @@ from xml.sax.saxutils import escape
 from reportlab.platypus import Flowable
 
 from reports.story import Story
+from wizard.numbers import MISSING
 
 
 def build(st: Story) -> list[Flowable] | None:
     decisions = st.data.result.decisions
     if not decisions:
         return None
-    rows: list[list] = [["No.", "Decision", "Reason"]]
+    # decision, justification and implication, as VMware's reference architectures write them
+    rows: list[list] = [["No.", "Decision", "Justification", "Implication"]]
     for dec in decisions:
-        rows.append([f"D{dec.id}", st.markup(f"<b>{escape(dec.text)}</b>", st.s.cell), dec.reason])
-    return [st.table(rows, [0.5, 4, 4])]
+        rows.append(
+            [f"D{dec.id}", st.markup(f"<b>{escape(dec.text)}</b>", st.s.cell), dec.reason,
+             dec.implication or MISSING]
+        )  # fmt: skip
+    return [st.table(rows, [0.6, 3.2, 2.85, 2.85])]

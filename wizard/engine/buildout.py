@@ -109,6 +109,8 @@ def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorde
         rec.decide(
             f"The {host.gpus} {gpu} GPUs of each host are joined by the {board.name}.",
             "Gradient rings inside a host stay on NVLink, off PCIe and the CPU interconnect.",
+            implication=f"The GPUs come mounted on the {board.name} with the server, "
+            f"{host.gpus} per host; they cannot be moved to other servers.",
         )
     elif host.nvlink == "bridge":
         groups = [g for g in host.device_groups if g.kind == "nvlink"]
@@ -118,6 +120,8 @@ def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorde
             f"{count(host.nvlink_bridges, 'bridge')} per host.",
             "Bridged GPUs exchange gradients over NVLink; between groups traffic crosses PCIe, "
             "so replicas needing more GPUs than a group run at PCIe speed.",
+            implication="The bridges are ordered with the GPUs and fitted in pairs of adjacent "
+            "slots; a VM needs the bridged GPUs together to use NVLink.",
         )
     if nic and host.nics:
         ok = sum(1 for p in host.gpu_nic_paths if p.gpudirect_ok)
@@ -131,4 +135,6 @@ def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorde
             f"{ok} of {host.gpus} GPUs have a NIC on their own switch or root complex.",
             "GPUDirect RDMA needs the NIC and the GPU under the same PCIe switch or root complex"
             + (" and the design uses it." if gdr else "."),
+            implication="The NICs go in the slots named in the host topology; a different slot "
+            "order loses GPUDirect RDMA for the GPUs it separates.",
         )

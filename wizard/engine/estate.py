@@ -249,7 +249,12 @@ def _best_cluster(
         f"placement.{g.name}.gpu_kw", Formula("gpus_allocated * gpu_w / 1000"),
         {"gpus_allocated": best[5], "gpu_w": best[6]}, "kW", PLACEMENT_SOURCE,
     )  # fmt: skip
-    rec.decide(f"'{g.name}' runs on '{best[3]}'.", reason[0].upper() + reason[1:] + ".")
+    rec.decide(
+        f"'{g.name}' runs on '{best[3]}'.",
+        reason[0].upper() + reason[1:] + ".",
+        implication=f"The group's VMs are placed on the hosts of '{best[3]}'; moving it is a "
+        "change of the design.",
+    )
     return Placement(workload=g.name, cluster=best[3], chosen_by_engine=True, reason=reason)
 
 

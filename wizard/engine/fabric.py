@@ -44,6 +44,9 @@ SEED_RDMA = (
 # The fabric's name as the Result, the wizard and the report write it
 FABRIC_LABEL = NAMED_FABRICS
 
+# RDMA as a sentence names it (the Result keeps the design's value)
+RDMA_NAME = {"roce-v2": "RoCE v2", "infiniband": "InfiniBand RDMA", "pvrdma": "PVRDMA"}
+
 RDMA_TEXT = {
     Rdma.NONE: "none (TCP/IP)",
     Rdma.ROCE: "RoCE v2: RDMA over routable UDP/IP on Ethernet; the fabric needs congestion "
@@ -450,6 +453,8 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
                 "Each host's BMC connects to the out-of-band management network over 1 GbE.",
                 "Hardware management stays reachable when the host or its data networks fail.",
                 DecisionTopic.NETWORK,
+                implication="One 1 GbE port per host on the data centre's out-of-band "
+                "network; its switches are the data centre's, not quoted here.",
             )
             continue
         kit = " and ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or "no catalog switch"
@@ -462,10 +467,20 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
                 else f"A stated design assumption of {o:g}:1, editable in the design's assumptions."
             )
             rec.decide(
-                f"The GPU fabric is {p.technology} with RDMA {p.rdma}: {kit} for {p.host_ports} "
+                f"The GPU fabric is {p.technology} with "
+                f"{'no RDMA' if p.rdma == 'none' else RDMA_NAME.get(p.rdma, p.rdma)}: {kit} for {p.host_ports} "
                 f"host ports ({hw.nics_per_host} per host) at {o:g}:1 oversubscription.",
                 reason,
                 DecisionTopic.NETWORK,
+                implication="The switches, cables and optics are in the bill of materials"
+                + (
+                    "; RoCE needs lossless Ethernet (PFC and ECN) configured on every switch "
+                    "and NIC."
+                    if hw.rdma in (Rdma.ROCE, Rdma.PVRDMA)
+                    else "."
+                    if not is_infiniband(hw.fabric)
+                    else "; InfiniBand needs a subnet manager (on a switch or a host)."
+                ),
             )
         else:
             rec.decide(
@@ -477,4 +492,6 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
                     "; a port pair on two leaves survives a switch failure." if p.redundant else "."
                 ),
                 DecisionTopic.NETWORK,
+                implication="Its leaf switches and cables are in the bill of materials; each "
+                "host's service ports connect to both leaves of the pair.",
             )

@@ -107,6 +107,8 @@ def power(
         f"switches draw {total / 1000:,.1f} kW, a heat load of {btu:,.0f} BTU/h.",
         "GPUs at TDP plus the platform at load is the planning upper bound for power and cooling.",
         DecisionTopic.POWER,
+        implication=f"The data centre provides {total / 1000:,.1f} kW of power and removes "
+        f"{btu:,.0f} BTU/h of heat for this cluster.",
     )
     return bo.Power(
         gpu_w_per_host=gpu_w,

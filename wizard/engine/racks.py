@@ -168,6 +168,8 @@ def racks(
             + (f"; the switches take {count(net_racks, 'network rack')}." if net_racks else "."),
             reason,
             DecisionTopic.RACKS,
+            implication=f"The data centre provides {count(host_racks + net_racks, 'rack')} of "
+            f"{height}U, each fed for {a.max_rack_power_kw:g} kW.",
         )
     return bo.Racks(
         rack_units=height,

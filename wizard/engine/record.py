@@ -42,9 +42,22 @@ class Recorder:
             self._warned.add((code, message))
             self.warnings.append(Warning_(code=code, severity=severity, message=message))
 
-    def decide(self, text: str, reason: str, topic: DecisionTopic = DecisionTopic.DESIGN) -> None:
+    def decide(
+        self,
+        text: str,
+        reason: str,
+        topic: DecisionTopic = DecisionTopic.DESIGN,
+        implication: str = "",
+    ) -> None:
+        """A design decision, its justification and what it means for the customer."""
         self.decisions.append(
-            Decision(id=len(self.decisions) + 1, text=text, reason=reason, topic=topic)
+            Decision(
+                id=len(self.decisions) + 1,
+                text=text,
+                reason=reason,
+                topic=topic,
+                implication=implication,
+            )
         )
 
 

@@ -95,6 +95,8 @@ def _profile_decisions(
                     f"bandwidth apart from other instances while the members inside it take "
                     f"turns; each needs {need:,.1f} GB, and {shared} of them cost less of the "
                     "GPU than an instance each",
+                    implication="Members in one instance share its compute: a busy neighbour "
+                    "slows the others; MIG is configured on each GPU before the VMs start.",
                 )
                 continue
             rec.decide(
@@ -106,6 +108,8 @@ def _profile_decisions(
                 f"the {gpu.name}, at one of NVIDIA's valid placements"
                 if one
                 else "A member needing several whole GPUs gets full-GPU instances",
+                implication="An administrator partitions each GPU before the VMs start (the "
+                "exported nvidia-mig-parted file); changing the partition needs the GPU idle.",
             )
         elif g.sharing_mode is SharingMode.VGPU and w.sharing.slot_profile:
             gph = design.hardware.gpus_per_host
@@ -125,6 +129,8 @@ def _profile_decisions(
                 if one
                 else "Multi-vGPU VMs use full-framebuffer profiles, which every vGPU-capable GPU "
                 "supports in multi-vGPU configurations (NVIDIA Virtual GPU Software User Guide)",
+                implication="Each VM is fixed to this framebuffer; a user needing more memory "
+                "gets a larger profile, which takes a VM restart and may move it to another GPU.",
             )
 
 
@@ -144,6 +150,8 @@ def _layout_decisions(chosen: ModePacking, rec: Recorder) -> None:
         + (f"; and {more} other layouts." if more > 0 else "."),
         "Slots are packed largest first onto the fullest GPU that still takes them, within "
         "NVIDIA's per-GPU maxima and MIG placements (" + mig.SOURCE.split(":")[0] + ")",
+        implication="The layouts are set per GPU when the hosts are built; a GPU takes one "
+        "vGPU size (or one MIG layout) at a time unless mixed sizes are enabled.",
     )
 
 
@@ -208,6 +216,8 @@ def _compare_decision(rows: list[ModeOption], rec: Recorder) -> None:
         "Sharing modes compared on the same demand; whole GPUs siloed per user are used only "
         "25-30 % of the time (VMware reference architecture 'Sharing GPUs in Machine Learning "
         "Environments', section 3)",
+        implication="Changing a group's sharing mode changes the GPUs to buy; the comparison "
+        "table shows what each mode needs.",
     )
 
 

@@ -313,20 +313,30 @@ def _decisions(
         reason = f"{biggest.name} needs {biggest.gpus_per_replica} GPUs per replica and spans hosts"
     else:
         reason = f"the chosen server holds {gph} {gpu_name} GPUs in this configuration"
-    rec.decide(f"Each host has {gph} {gpu_name} {plural(gph, 'GPU')}.", reason)
+    rec.decide(
+        f"Each host has {gph} {gpu_name} {plural(gph, 'GPU')}.",
+        reason,
+        implication="Every host is ordered in this configuration; a different GPU count per host "
+        "later means a different host build.",
+    )
     rec.decide(
         f"To provide a capacity of {count(c.gpus_demand, 'GPU')}, a minimum of "
         f"{count(c.hosts_for_capacity, 'host')} with {count(gph, 'GPU')} each "
         f"{'is' if c.hosts_for_capacity == 1 else 'are'} required.",
         "Every replica stays whole inside one host where it fits, so hosts are counted by "
         "packing replicas, not by dividing GPUs.",
+        implication="Growth is bought in whole hosts of this build; a replica that outgrows a "
+        "host needs a faster host-to-host network.",
     )
     if c.hosts_for_ha or c.hosts_for_maintenance:
         extra = []
         if c.hosts_for_ha:
-            extra.append(
-                f"{c.hosts_for_ha} for high availability ({design.ha.level.value.upper()})"
+            level = (
+                f"{design.ha.reserve_percent:g} % reserve"
+                if design.ha.level is HaLevel.PERCENT
+                else design.ha.level.value.upper()
             )
+            extra.append(f"{c.hosts_for_ha} for high availability ({level})")
         if c.hosts_for_maintenance:
             extra.append(f"{c.hosts_for_maintenance} for maintenance")
         rec.decide(
@@ -343,12 +353,18 @@ def _decisions(
                 if c.hosts_for_maintenance
                 else "; a failure during maintenance is an accepted risk"
             ),
+            implication=f"{count(c.hosts_for_ha + c.hosts_for_maintenance, 'host')} and "
+            f"{count((c.hosts_for_ha + c.hosts_for_maintenance) * gph, 'GPU')} are bought, "
+            "powered and licensed to stand by in normal operation; vSphere HA admission control "
+            "must be set to match.",
         )
     rec.decide(
         f"The cluster uses {c.hosts_total} hosts with {gph} GPUs each, a total capacity of "
         f"{c.gpus_total} GPUs; {c.gpus_after_failures} GPUs remain available after "
         f"{count(c.host_failures_tolerated, 'host failure')}.",
         "Hosts for capacity plus the HA and maintenance hosts above.",
+        implication="The bill of materials, the power, the racks and the per-GPU licences all "
+        "follow from this host count.",
     )
     modes = {g.sharing_mode for g in design.workloads}
     if SharingMode.VGPU in modes:
@@ -356,18 +372,24 @@ def _decisions(
             "GPU allocations for vGPU groups go through NVIDIA vGPU (NVIDIA AI Enterprise).",
             "VMs with vGPUs can be live-migrated (vMotion), which makes host maintenance "
             "possible without stopping them.",
+            implication="Every GPU needs an NVIDIA AI Enterprise licence, the hosts the vGPU "
+            "Manager and each VM the guest driver of the same release branch.",
         )
     if SharingMode.PASSTHROUGH in modes:
         rec.decide(
             "Passthrough groups get whole GPUs through (Dynamic) DirectPath I/O.",
             "Full-GPU performance and isolation; such VMs cannot be live-migrated and restart "
             "elsewhere after a host failure.",
+            implication="Host maintenance stops these VMs unless a spare GPU elsewhere takes "
+            "them: plan maintenance windows with their users.",
         )
     if SharingMode.REMOTE in modes:
         rec.decide(
             "Remote-access groups reach GPUs over the network from a GPU pool.",
             "Users anywhere in the data centre share full or partial GPUs. VMware ended "
             "Bitfusion's availability: this suits existing estates or an equivalent product.",
+            implication="Needs an existing Bitfusion estate or another GPU-over-network product, "
+            "its licences and a low-latency network between clients and the pool.",
         )
         pooled = {g.name for g in design.workloads if g.sharing_mode is SharingMode.REMOTE}
         # a pool member takes whole GPUs (gpus_per_member), so its GPUs are physical ones
@@ -387,4 +409,6 @@ def _decisions(
                 f"(tensor parallel {w.layout.tensor_parallel} x pipeline parallel "
                 f"{w.layout.pipeline_parallel}).",
                 w.layout.reason,
+                implication="The replica's GPUs are scheduled together; a VM holding them must "
+                "fit one host's GPUs unless the replica spans hosts over the GPU fabric.",
             )

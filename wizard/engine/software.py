@@ -100,6 +100,15 @@ def release_choice(design: Design, catalog: Catalog) -> tuple[SoftwareRelease | 
     )
 
 
+# Kubernetes platforms as decisions name them (the wizard's labels live above the engine)
+_K8S_NAME = {
+    KubernetesPlatform.NONE: "none",
+    KubernetesPlatform.VKS: "vSphere Kubernetes Service",
+    KubernetesPlatform.OPENSHIFT: "Red Hat OpenShift",
+    KubernetesPlatform.UPSTREAM: "upstream Kubernetes",
+}
+
+
 class SoftwarePlanner:
     def __init__(
         self,
@@ -330,6 +339,8 @@ class SoftwarePlanner:
                 f"The {name} is an NVIDIA-Certified System.",
                 "NVIDIA tested it with GPUs and networking for performance, manageability and "
                 f"security, the basis of NVIDIA AI Enterprise support (source: {where}).",
+                implication="NVIDIA AI Enterprise support covers this server as configured; "
+                "order it in the certified configuration (GPUs, NICs, firmware).",
             )
         elif s.certification is Certification.QUALIFIED:
             rec.warn(
@@ -476,6 +487,8 @@ class SoftwarePlanner:
                 "hosts and VMs take their drivers from the same release.",
                 f"{r.name} is {how}; a host driver supports guest drivers of its own branch and "
                 "the previous one only, so hosts are upgraded first and guests follow.",
+                implication="Each upgrade is planned host first, guests after, within the "
+                "release's support window; VM images carry the matching guest driver.",
             )
         if k8s is not KubernetesPlatform.NONE:
             how = {
@@ -484,10 +497,12 @@ class SoftwarePlanner:
                 KubernetesPlatform.UPSTREAM: "from NVIDIA's helm repository",
             }[k8s]
             self.rec.decide(
-                f"Kubernetes ({k8s.value}) GPU nodes get their drivers and device plugins from the "
-                f"NVIDIA GPU Operator, installed {how}.",
+                f"Kubernetes ({_K8S_NAME[k8s]}) GPU nodes get their drivers and device plugins "
+                f"from the NVIDIA GPU Operator, installed {how}.",
                 "The operator keeps driver, container toolkit, device plugin, MIG manager and "
                 "monitoring consistent on every GPU node.",
+                implication="The operator's version follows the NVIDIA AI Enterprise release; "
+                "GPU nodes need access to NVIDIA's registry or a mirror of it.",
             )
         return SoftwareResult(
             nvaie_release=r.id if r else None,

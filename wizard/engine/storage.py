@@ -469,6 +469,8 @@ class StoragePlanner:
             f"The node count is {reason}; capacity covers "
             f"{count(self.data.dataset_versions, 'dataset version')}, "
             f"{count(self.data.checkpoint_copies, 'checkpoint')} per job and {self.data.growth_headroom:.0%} growth headroom.",
+            implication=f"{count(nodes, 'storage node')} with {count(nodes * storage.rack_units_per_node, 'rack unit')} "
+            "and their network ports; the data sizes above are the customer's to confirm.",
         )
         return {
             "nodes_for_capacity": by_cap,
@@ -522,6 +524,8 @@ class StoragePlanner:
                 "Storage (nvidia-fs) over RDMA.",
                 "Storage, NIC and RDMA all support it, so reads go straight into GPU memory "
                 "without a bounce buffer in host memory.",
+                implication="The VMs need the nvidia-fs driver and the storage its RDMA front "
+                "end enabled; the data path is validated at installation.",
             )
             return
         if storage is None:

@@ -59,6 +59,7 @@ class Decision(Out):
     text: str
     reason: str
     topic: DecisionTopic = DecisionTopic.DESIGN
+    implication: str = Field(default="", description="What the decision means for the customer")
 
 
 class MemoryBreakdown(Out):

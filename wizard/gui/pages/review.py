@@ -29,7 +29,7 @@ from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.options_view import OptionsView
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.estate import Estate
-from wizard.model.result import Result, Severity, WorkloadResult
+from wizard.model.result import Decision, Result, Severity, WorkloadResult
 from wizard.numbers import MISSING, count, fixed
 from wizard.present.figures import gpus_text
 from wizard.present.labels import CLUSTER_ROLE
@@ -478,11 +478,11 @@ class ReviewPage(Page):
         if not found:
             self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
         for d in e.decisions:
-            self.decisions.addItem(f"{d.text}\n    Reason: {d.reason}")
+            self.decisions.addItem(_decision_text(d))
         for c in gpu_clusters:
             assert c.result is not None
             for d in c.result.decisions:
-                self.decisions.addItem(f"{c.name}: {d.text}\n    Reason: {d.reason}")
+                self.decisions.addItem(f"{c.name}: {_decision_text(d)}")
         self.bom.show_result(e.bom)
         for table in (self.placement, self.calcs):
             table.setRowCount(0)
@@ -519,7 +519,7 @@ class ReviewPage(Page):
             self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
         self.decisions.clear()
         for d in r.decisions:
-            self.decisions.addItem(f"{d.id}. {d.text}\n    Reason: {d.reason}")
+            self.decisions.addItem(f"{d.id}. {_decision_text(d)}")
 
     def _calculations(self, r: Result) -> None:
         t = self.calcs
@@ -536,3 +536,9 @@ class ReviewPage(Page):
         t.resizeColumnsToContents()
         for col, most in ((3, 320), (4, 320), (0, 300)):
             t.setColumnWidth(col, min(t.columnWidth(col), most))
+
+
+def _decision_text(d: Decision) -> str:
+    return f"{d.text}\n    Justification: {d.reason}" + (
+        f"\n    Implication: {d.implication}" if d.implication else ""
+    )
