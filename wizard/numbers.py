@@ -75,6 +75,7 @@ def count(n: float | int | None, noun: str, many: str | None = None) -> str:
 # Count units of the calculation log and their singular, for a value of exactly one
 _SINGULAR = {
     "GPUs": "GPU",
+    "GPU allocations": "GPU allocation",
     "hosts": "host",
     "racks": "rack",
     "nodes": "node",

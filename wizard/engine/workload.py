@@ -10,7 +10,7 @@ from wizard.engine.expr import Formula
 from wizard.engine.serving_group import ServingSizer
 from wizard.engine.sizer import TRAINING_KINDS, ModelInfo, SizerBase, resolve_model
 from wizard.engine.training import TrainingSizer
-from wizard.model.design import WorkloadKind
+from wizard.model.design import SharingMode, WorkloadKind
 from wizard.model.result import MemoryBreakdown, SizedFrom, WorkloadSizing
 
 __all__ = ["TRAINING_KINDS", "ModelInfo", "SizerBase", "WorkloadSizer", "resolve_model"]
@@ -90,10 +90,14 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
                 sources.ASSUMPTION,
             )
         )  # fmt: skip
+        whole_gpus = g.sharing_mode is SharingMode.PASSTHROUGH
         total = self.rec.expr(
             f"{self.key}.gpus", Formula("active * gpus_each"),
-            {"active": active, "gpus_each": whole}, "GPUs",
-            "Whole-GPU placement: a partial need still takes a whole GPU in passthrough",
+            {"active": active, "gpus_each": whole}, "GPUs" if whole_gpus else "GPU allocations",
+            "Whole-GPU placement: a partial need still takes a whole GPU in passthrough"
+            if whole_gpus
+            else "One allocation (a vGPU, a MIG instance or a pool share) per GPU of each active "
+            "user; the allocations are packed onto physical GPUs under Sharing modes",
         )  # fmt: skip
         workspace = need if whole == 1 else self.gpu.memory_gb
         return self._empty(whole, workspace, SizedFrom.SHARED, active, int(total))
