@@ -265,7 +265,18 @@ def _cluster(
             "GPUs", sources.SEED_WHITE_PAPER,
         )
     )  # fmt: skip
-    after_maint = (total - ha.failures_tolerated - ha.maintenance_hosts) * gph
+    # Hosts are maintained one at a time at least, so "during maintenance" means the tolerated
+    # failures while the maintenance hosts, or one host, are out: the same figure the warning
+    # about having no maintenance host quotes
+    after_maint = int(
+        rec.expr(
+            "cluster.gpus_after_failures_and_maintenance",
+            Formula("max(hosts - failed_hosts - hosts_in_maintenance, 0) * gpus_per_host"),
+            {"hosts": total, "failed_hosts": ha.failures_tolerated,
+             "hosts_in_maintenance": max(1, ha.maintenance_hosts), "gpus_per_host": gph},
+            "GPUs", sources.SEED_WHITE_PAPER + ": one host in maintenance at a time, at least",
+        )
+    )  # fmt: skip
     ok = total - ha.failures_tolerated >= cap
     if design.ha.level is HaLevel.N0 and total and demand:
         left = (total - 1) * gph
@@ -276,7 +287,7 @@ def _cluster(
                 f"{demand} GPUs on {cap} hosts; workloads on the failed host cannot restart",
             )
     elif ha.maintenance_hosts == 0 and ha.failures_tolerated and total > ha.failures_tolerated:
-        during = (total - ha.failures_tolerated - 1) * gph
+        during = after_maint
         rec.warn(
             "failure-during-maintenance",
             f"No maintenance host: a host failure while another is in maintenance leaves {during} "
