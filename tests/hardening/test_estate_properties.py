@@ -91,9 +91,11 @@ def test_totals_are_the_sums_and_the_bill_covers_every_cluster(doc):
     for c in estate.clusters:
         lines = [ln for ln in estate.bom.lines if ln.cluster == c.name]
         servers = sum(ln.quantity for ln in lines if ln.category is BomCategory.SERVER)
-        gpus = sum(ln.quantity for ln in lines if ln.category is BomCategory.GPU)
+        boards = sum(ln.quantity for ln in lines if ln.category is BomCategory.GPU)
+        per_board = catalog().gpus[c.result.gpu].gpus_per_board if c.result else 1
         assert servers == c.hosts, f"{c.name}: {servers} servers billed for {c.hosts} hosts"
-        assert gpus == c.gpus, f"{c.name}: {gpus} GPUs billed for {c.gpus}"
+        # GPUs are billed by the board (an A16 board carries four GPUs)
+        assert boards * per_board == c.gpus, f"{c.name}: {boards} boards billed for {c.gpus} GPUs"
         if c.role is ClusterRole.MANAGEMENT:
             assert c.hosts >= MANAGEMENT_MIN_HOSTS
         if c.role is ClusterRole.COMPUTE:
