@@ -1,11 +1,11 @@
 """Names the engine writes into the Result and every reader shows: the fabrics and the sharing
-modes. They live beside the model (as the vSphere release names do) so the engine, the wizard
+modes, RDMA and optimizers. They live beside the model (as the vSphere release names do) so the engine, the wizard
 and the report take one wording from one place without the presentation layer importing the
 engine."""
 
 from __future__ import annotations
 
-from wizard.model.design import Fabric, SharingMode
+from wizard.model.design import Fabric, Optimizer, Rdma, SharingMode
 
 FABRIC_LABEL = {
     Fabric.GBE_10: "10 GbE",
@@ -16,6 +16,27 @@ FABRIC_LABEL = {
     Fabric.GBE_400: "400 GbE",
     Fabric.IB_HDR: "InfiniBand HDR (200 Gb/s)",
     Fabric.IB_NDR: "InfiniBand NDR (400 Gb/s)",
+}
+
+RDMA_SHORT = {
+    Rdma.NONE: "None",
+    Rdma.ROCE: "RoCE v2",
+    Rdma.INFINIBAND: "InfiniBand",
+    Rdma.PVRDMA: "PVRDMA",
+}
+
+OPTIMIZER_LABEL = {
+    Optimizer.SGD: "SGD",
+    Optimizer.SGD_MOMENTUM: "SGD with momentum",
+    Optimizer.ADAM: "Adam",
+    Optimizer.ADAMW: "AdamW",
+}
+
+# The networks of the fabric by the names the engine gives them
+NETWORK_LABEL = {
+    "compute": "Compute network (GPU fabric)",
+    "service": "Service network",
+    "oob": "Out-of-band management network",
 }
 
 MODE_LABELS = {

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
+from wizard.model.buildout import BomCategory, DeviceKind, LinkKind
+from wizard.model.catalog import Certification, FormFactor, NvlinkKind, PcieTopology
 from wizard.model.design import (
     VSPHERE_LABELS,
     AdmissionControl,
@@ -30,8 +33,11 @@ from wizard.model.design import (
     WorkloadKind,
     is_infiniband,
 )
-from wizard.model.names import FABRIC_LABEL
+from wizard.model.names import FABRIC_LABEL, NETWORK_LABEL, OPTIMIZER_LABEL
 from wizard.model.names import MODE_LABELS as _MODE_LABELS
+from wizard.model.names import RDMA_SHORT as _RDMA_SHORT
+from wizard.model.result import Severity
+from wizard.present.severity import SEVERITY
 
 __all__ = ["is_infiniband", "label"]
 
@@ -81,12 +87,7 @@ PRECISION: dict[Precision, str] = {
 }
 PRECISION_SHORT: dict[Precision, str] = {p: p.value.upper() for p in Precision}
 
-OPTIMIZER: dict[Optimizer, str] = {
-    Optimizer.SGD: "SGD",
-    Optimizer.SGD_MOMENTUM: "SGD with momentum",
-    Optimizer.ADAM: "Adam",
-    Optimizer.ADAMW: "AdamW",
-}
+OPTIMIZER: dict[Optimizer, str] = dict(OPTIMIZER_LABEL)
 
 RECOMPUTE: dict[Recompute, str] = {
     Recompute.NONE: "None (keep every activation)",
@@ -118,12 +119,7 @@ RDMA: dict[Rdma, str] = {
     Rdma.INFINIBAND: "InfiniBand",
     Rdma.PVRDMA: "PVRDMA (paravirtual RDMA for VMs)",
 }
-RDMA_SHORT: dict[Rdma, str] = {
-    Rdma.NONE: "None",
-    Rdma.ROCE: "RoCE v2",
-    Rdma.INFINIBAND: "InfiniBand",
-    Rdma.PVRDMA: "PVRDMA",
-}
+RDMA_SHORT: dict[Rdma, str] = dict(_RDMA_SHORT)
 
 HA_LEVEL: dict[HaLevel, str] = {
     HaLevel.N0: "N+0: no spare host",
@@ -175,6 +171,161 @@ CLUSTER_ROLE: dict[ClusterRole, str] = {
     ClusterRole.MANAGEMENT: "management domain",
 }
 
+# ------------------------------------------------------------------- hardware and topology
+
+FORM_FACTOR: dict[FormFactor, str] = {FormFactor.PCIE: "PCIe card", FormFactor.SXM: "SXM module"}
+
+PCIE_TOPOLOGY: dict[PcieTopology, str] = {
+    PcieTopology.CPU_DIRECT: "GPU slots on the CPUs' root complexes",
+    PcieTopology.PCIE_SWITCH: "GPUs behind PCIe switches",
+    PcieTopology.HGX: "HGX baseboard",
+}
+
+NVLINK_KIND: dict[NvlinkKind, str] = {
+    NvlinkKind.NONE: "none",
+    NvlinkKind.BRIDGE: "NVLink bridges",
+    NvlinkKind.SXM: "NVLink on the baseboard",
+}
+
+# How a host layout's GPUs are joined, as the topology writes it ('none', 'bridge', 'baseboard').
+NVLINK_LAYOUT: dict[str, str] = {
+    "none": "none",
+    "bridge": "NVLink bridges between board pairs",
+    "baseboard": "NVLink on the baseboard",
+}
+
+CERTIFICATION: dict[Certification, str] = {
+    Certification.CERTIFIED: "NVIDIA-Certified System",
+    Certification.QUALIFIED: "qualified by NVIDIA, not certified",
+    Certification.NONE: "not certified by NVIDIA",
+    Certification.UNKNOWN: "certification not known",
+}
+
+DEVICE: dict[DeviceKind, str] = {
+    DeviceKind.SOCKET: "CPU socket",
+    DeviceKind.ROOT_COMPLEX: "PCIe root complex",
+    DeviceKind.PCIE_SWITCH: "PCIe switch",
+    DeviceKind.GPU: "GPU",
+    DeviceKind.NIC: "NIC",
+    DeviceKind.NVLINK_BRIDGE: "NVLink bridge",
+    DeviceKind.NVSWITCH: "NVSwitch baseboard",
+    DeviceKind.NETWORK: "network",
+}
+
+LINK: dict[LinkKind, str] = {
+    LinkKind.PCIE: "PCIe",
+    LinkKind.NVLINK: "NVLink",
+    LinkKind.CPU_INTERCONNECT: "CPU interconnect",
+    LinkKind.NETWORK: "network",
+}
+
+# What joins the devices of a group a VM gets ('nvswitch', 'nvlink' or 'gpu-nic').
+DEVICE_GROUP: dict[str, str] = {
+    "nvswitch": "NVSwitch partition",
+    "nvlink": "NVLink bridge",
+    "gpu-nic": "GPU and NIC",
+}
+
+# The nearest point a GPU and its NIC share in the PCIe tree.
+SHARED_POINT: dict[str, str] = {
+    "pcie-switch": "PCIe switch",
+    "root-complex": "root complex",
+    "cpu": "CPU socket",
+    "cross-socket": "none (other CPU)",
+    "none": "none",
+}
+
+# ------------------------------------------------------------------------------ networks
+
+# The networks of the fabric, as headings name them; ``NETWORK_SHORT`` in a table column.
+NETWORK: dict[str, str] = dict(NETWORK_LABEL)
+NETWORK_SHORT: dict[str, str] = {
+    "compute": "Compute (GPU fabric)",
+    "service": "Service",
+    "oob": "Out-of-band",
+}
+
+NIC_ROLE: dict[str, str] = {
+    "gpu-rdma": "GPU traffic",
+    "management": "ESXi management",
+    "vmotion": "vMotion",
+    "storage": "Storage",
+    "oob": "BMC",
+}
+
+# What a cable run joins.
+CABLE_RUN: dict[str, str] = {
+    "host-leaf": "host to leaf",
+    "leaf-spine": "leaf to spine",
+    "peer-link": "leaf pair",
+    "host-oob": "BMC to out-of-band",
+}
+
+# ------------------------------------------------------------------------------ software
+
+# The layer of a software component and the scope of a platform checklist setting.
+LAYER: dict[str, str] = {
+    "host-bios": "Host BIOS",
+    "esxi-host": "ESXi host",
+    "vcenter": "vCenter",
+    "vm": "VM",
+    "vm-guest": "VM guest",
+    "guest-os": "Guest OS",
+    "kubernetes": "Kubernetes",
+    "licensing": "Licensing",
+}
+
+BOM_CATEGORY: dict[BomCategory, str] = {
+    BomCategory.SERVER: "Server",
+    BomCategory.GPU: "GPU",
+    BomCategory.NIC: "NIC",
+    BomCategory.NVLINK_BRIDGE: "NVLink bridge",
+    BomCategory.SWITCH: "Switch",
+    BomCategory.CABLE: "Cable",
+    BomCategory.TRANSCEIVER: "Transceiver",
+    BomCategory.LICENCE: "Licence",
+    BomCategory.STORAGE: "Storage",
+}
+
+
+# Words of an id (a calculation's, a warning's) that are units or product names, as a sentence
+# writes them.
+WORDS: dict[str, str] = {
+    "gpu": "GPU", "gpus": "GPUs", "nic": "NIC", "nics": "NICs", "cpu": "CPU", "gb": "GB",
+    "gbs": "GB/s", "tb": "TB", "kv": "KV", "w": "W", "kw": "kW", "ha": "HA", "mmio": "MMIO",
+    "btu": "BTU", "itl": "ITL", "ttft": "TTFT", "tflops": "TFLOPS", "vgpu": "vGPU",
+    "vgpus": "vGPUs", "mig": "MIG", "pcie": "PCIe", "nvlink": "NVLink", "tp": "TP", "pp": "PP",
+    "dp": "DP", "vmotion": "vMotion", "nvaie": "NVIDIA AI Enterprise", "rdma": "RDMA",
+    "roce": "RoCE", "sxm": "SXM", "hgx": "HGX", "bios": "BIOS", "oob": "out-of-band",
+    "gpudirect": "GPUDirect", "nvswitch": "NVSwitch", "esxi": "ESXi", "vm": "VM", "vms": "VMs",
+}  # fmt: skip
+
+
+def words(text: str) -> str:
+    """An id's words (split at spaces, dashes and underscores) as a sentence writes them:
+    "vmotion-large-vgpu" reads "vMotion large vGPU"."""
+    return " ".join(WORDS.get(w, w) for w in text.replace("_", " ").replace("-", " ").split(" "))
+
+
+def topic(code: str) -> str:
+    """A warning's code as the topic a proposal names: "mmio-setting-needed" reads "MMIO
+    setting needed"."""
+    text = words(code)
+    return text[:1].upper() + text[1:]
+
+
+def name(table: Mapping[Any, str], value: str) -> str:
+    """A name or enum value the engine writes (a StrEnum table takes its plain value too), in the
+    customer's words; a name the table does not know is shown as it is (a new value belongs in
+    its table: the proposal test finds it)."""
+    return table.get(value, value)
+
+
+def modes(values: list[str]) -> str:
+    """Sharing modes by their values, in their short wording."""
+    return ", ".join(mode_short(v) for v in values)
+
+
 # Every enumerated choice of the Design a customer sees, with its wording.
 BY_ENUM: dict[type[StrEnum], Mapping] = {
     SharingMode: MODE,
@@ -194,7 +345,30 @@ BY_ENUM: dict[type[StrEnum], Mapping] = {
     ClusterRole: CLUSTER_ROLE,
 }
 
+# The enums of the Result, the catalog and the build-out a proposal shows, with their wording.
+RESULT_ENUMS: dict[type[StrEnum], Mapping] = {
+    FormFactor: FORM_FACTOR,
+    PcieTopology: PCIE_TOPOLOGY,
+    NvlinkKind: NVLINK_KIND,
+    Certification: CERTIFICATION,
+    DeviceKind: DEVICE,
+    LinkKind: LINK,
+    BomCategory: BOM_CATEGORY,
+    Severity: SEVERITY,
+}
+
+# Every name the engine writes as a plain string (no enum) that a customer sees, with its table.
+BY_NAME: dict[str, Mapping[str, str]] = {
+    "nvlink layout": NVLINK_LAYOUT,
+    "device group": DEVICE_GROUP,
+    "shared point": SHARED_POINT,
+    "network": NETWORK,
+    "NIC role": NIC_ROLE,
+    "cable run": CABLE_RUN,
+    "layer": LAYER,
+}
+
 
 def label(value: StrEnum) -> str:
-    """The customer wording of any enumerated design choice."""
-    return BY_ENUM[type(value)][value]
+    """The customer wording of any enumerated design choice or result value."""
+    return {**BY_ENUM, **RESULT_ENUMS}[type(value)][value]
