@@ -41,7 +41,7 @@ def test_bert_large_over_25gbe(sized):
     assert w.training.allreduce_seconds_per_iteration == pytest.approx(
         2 * (n - 1) / n * 1.36 / 3.125
     )
-    assert w.training.allreduce_link.startswith("25 Gb/s")
+    assert w.training.allreduce_link.startswith("25 GbE")
     assert w.training.iterations_per_epoch == 30_000
     assert w.training.communication_hours_large_ring_limit == pytest.approx(725, abs=1)
     assert w.training.time_to_train_hours > w.training.communication_hours_total

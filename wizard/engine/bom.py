@@ -22,6 +22,7 @@ from wizard.model.catalog import (
     Server,
 )
 from wizard.model.design import DEFAULT_CORES_PER_SOCKET, Design
+from wizard.model.names import NETWORK_LABEL
 from wizard.model.prices import PriceList
 from wizard.model.result import Severity
 
@@ -123,7 +124,8 @@ def bill_of_materials(
                 Cat.CABLE,
                 f"cable:{key}",
                 "",
-                f"{texts[key].description} ({key.split('.')[0]} network)",
+                f"{texts[key].description}, on the "
+                f"{NETWORK_LABEL[key.split('.')[0]][0].lower()}{NETWORK_LABEL[key.split('.')[0]][1:]}",
                 qty,
                 "each",
                 "fabric sizing",

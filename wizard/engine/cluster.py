@@ -100,6 +100,10 @@ def ha_hosts(policy: HaPolicy, capacity_hosts: int) -> HaHosts:
         return HaHosts(reserve, reserve, policy.maintenance_hosts, rule, PERCENT_RESERVE, inputs)
     k = {HaLevel.N0: 0, HaLevel.N1: 1, HaLevel.N2: 2}[policy.level]
     domain = "rack" if unit > 1 else "host"
-    rule = f"{policy.level.value.upper()}: {count(k, domain + ' failure')} x {count(unit, 'host')}"
+    rule = (
+        f"{policy.level.value.upper()}: {count(k, domain + ' failure')} x {count(unit, 'host')}"
+        if k
+        else f"{policy.level.value.upper()}: no spare host"
+    )
     inputs = {"failures": k, "hosts_per_domain": unit}
     return HaHosts(k * unit, k * unit, policy.maintenance_hosts, rule, N_PLUS_K, inputs)

@@ -21,6 +21,7 @@ from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, is_infiniband
 from wizard.model.names import FABRIC_LABEL as NAMED_FABRICS
+from wizard.model.names import RDMA_SHORT
 from wizard.model.result import DecisionTopic, Severity
 
 CLOS = (
@@ -342,7 +343,7 @@ def fabric(
                 ports_per_host=hw.nics_per_host,
                 speed_gbps=speed,
                 note=f"{hw.nics_per_host} x {nic.model}, one port each on the GPU fabric; "
-                f"RDMA: {hw.rdma.value}" + ("; GPUDirect RDMA" if hw.gpudirect_rdma else ""),
+                f"RDMA: {RDMA_SHORT[hw.rdma]}" + ("; GPUDirect RDMA" if hw.gpudirect_rdma else ""),
             )
         )
     if compute and hosts:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from wizard.engine import sources
 from wizard.model.catalog import Gpu, Nic, Server
 from wizard.model.design import FABRIC_GBPS, Hardware
+from wizard.model.names import FABRIC_LABEL
 
 # PCIe x16 one-way bandwidth by generation, GB/s (PCI-SIG: GT/s per lane x 16 lanes x 128/130).
 PCIE_X16_GBS: dict[int, float] = {3: 15.75, 4: 31.5, 5: 63.0, 6: 121.0}
@@ -73,9 +74,9 @@ def nic(hw: Hardware) -> Link:
     per_nic = FABRIC_GBPS[hw.fabric]
     total = per_nic * max(hw.nics_per_host, 1)
     label = (
-        f"{hw.nics_per_host} x {per_nic:g} Gb/s {hw.fabric.value}"
+        f"{hw.nics_per_host} x {FABRIC_LABEL[hw.fabric]}"
         if hw.nics_per_host > 1
-        else f"{per_nic:g} Gb/s {hw.fabric.value}"
+        else FABRIC_LABEL[hw.fabric]
     )
     return Link(
         label,

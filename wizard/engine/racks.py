@@ -129,7 +129,8 @@ def racks(
     if hosts and not rack_domain and most > failures_tolerated:
         rec.warn(
             "rack-failure-exceeds-ha",
-            f"A rack holds up to {most} hosts while HA covers {count(failures_tolerated, 'host failure')}: "
+            f"A rack holds up to {most} hosts while HA covers "
+            f"{count(failures_tolerated, 'host failure') if failures_tolerated else 'no host failure'}: "
             "losing a whole rack (power, top-of-rack network) drops capacity below demand; set the "
             "failure domain to rack to plan for it",
             Severity.INFO,

@@ -14,6 +14,7 @@ from wizard.engine.sharing import (
 )
 from wizard.model.catalog import Gpu
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode
+from wizard.model.names import FABRIC_LABEL
 from wizard.model.result import ModeOption, Severity, WorkloadResult
 from wizard.numbers import count
 
@@ -177,7 +178,7 @@ def _remote_network(design: Design, chosen: ModePacking, rec: Recorder) -> None:
             "remote-network-bandwidth",
             f"A GPU pool host serves {worst:g} GPU-equivalents to remote clients, about {need:g} "
             f"Gb/s at {REMOTE_GBPS_PER_GPU:g} Gb/s each, more than its {have:g} Gb/s "
-            f"({max(1, hw.nics_per_host)} x {hw.fabric.value}); add NICs or a faster fabric",
+            f"({max(1, hw.nics_per_host)} x {FABRIC_LABEL[hw.fabric]}); add NICs or a faster fabric",
         )
     if hw.rdma is Rdma.NONE:
         rec.warn(

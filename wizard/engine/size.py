@@ -371,8 +371,13 @@ def _decisions(
         )
     rec.decide(
         f"The cluster uses {c.hosts_total} hosts with {gph} GPUs each, a total capacity of "
-        f"{c.gpus_total} GPUs; {c.gpus_after_failures} GPUs remain available after "
-        f"{count(c.host_failures_tolerated, 'host failure')}.",
+        f"{c.gpus_total} GPUs; "
+        + (
+            f"{c.gpus_after_failures} GPUs remain available after "
+            f"{count(c.host_failures_tolerated, 'host failure')}."
+            if c.host_failures_tolerated
+            else "no spare host covers a host failure."
+        ),
         "Hosts for capacity plus the HA and maintenance hosts above.",
         implication="The bill of materials, the power, the racks and the per-GPU licences all "
         "follow from this host count.",

@@ -126,6 +126,7 @@ class SoftwarePlanner:
         self.workloads = workloads
         self.storage = storage
         self.rec = rec
+        self.licences = catalog.licences
         self.release, self.release_reason = release_choice(design, catalog)
         used = [g for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
         self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in design.workloads}
@@ -141,6 +142,11 @@ class SoftwarePlanner:
         vgpu = f"vGPU {r.vgpu_version or r.vgpu_branch} ({r.name})"
         driver = f"{r.driver_branch}" + (f" ({r.driver_version})" if r.driver_version else "")
         return vgpu, driver, r.source
+
+    def _licence_source(self, key: str) -> str:
+        """The vendor's reference for a licence of the catalog."""
+        licence = self.licences.get(key)
+        return licence.source if licence is not None else "vendor licensing guide"
 
     def components(self) -> list[SoftwareComponent]:
         out: list[SoftwareComponent] = []
@@ -161,7 +167,7 @@ class SoftwarePlanner:
             "esxi-host",
             VSPHERE_LABELS[self.d.platform.vsphere],
             "Every GPU host; vGPU needs vSphere Enterprise Plus or VMware Cloud Foundation",
-            "Design input: platform release; VMware licences catalog",
+            "Design input: platform release; " + self._licence_source("vmware-vcf"),
         )
         if self.d.platform.private_ai_foundation:
             add(
@@ -170,14 +176,14 @@ class SoftwarePlanner:
                 VSPHERE_LABELS[self.d.platform.vsphere],
                 "Licensed per core on the GPU hosts beside VCF and assigned to the GPU workload "
                 "domain; the NVIDIA half is the NVIDIA AI Enterprise subscription below",
-                "VMware licences catalog, vmware-paif (see its source)",
+                self._licence_source("vmware-paif"),
             )
         add(
             "NVIDIA AI Enterprise subscription",
             "licensing",
             r.name if r else "",
             "One licence per physical GPU, whatever the sharing mode",
-            "NVIDIA AI Enterprise Licensing Guide (licences catalog, nvidia-ai-enterprise)",
+            self._licence_source("nvidia-ai-enterprise"),
         )
         if self.virtual:
             add(

@@ -19,6 +19,7 @@ from wizard.engine.record import Recorder, some
 from wizard.engine.workload import TRAINING_KINDS, resolve_model
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, Recompute, SharingMode, WorkloadGroup
+from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL, RDMA_SHORT
 from wizard.model.platform import DataNeed, StorageResult
 from wizard.model.result import Severity, WorkloadResult
 from wizard.numbers import count
@@ -129,7 +130,8 @@ class StoragePlanner:
                 Formula("parameters * bytes_per_parameter / 1e9"),
                 {"parameters": model.params, "bytes_per_parameter": per_param},
                 "GB",
-                f"{CHECKPOINT_STATE}; {g.precision.value} weights, {g.optimizer.value} states "
+                f"{CHECKPOINT_STATE}; {g.precision.value.upper()} weights, "
+                f"{OPTIMIZER_LABEL[g.optimizer]} states "
                 "and the master copy",
             )
             checkpoints = rec.expr(
@@ -233,7 +235,7 @@ class StoragePlanner:
                     "forward_flops_per_sample": preset.forward_gflops_per_sample * 1e9,
                 },
                 "samples/s",
-                f"{sources.NARAYANAN}; {path} peak; utilization: {sources.ASSUMPTION}",
+                f"{sources.NARAYANAN}; {path.upper()} peak; utilization: {sources.ASSUMPTION}",
             )
             gbs = self.rec.expr(
                 f"{key}.read_gbs_per_gpu",
@@ -256,7 +258,7 @@ class StoragePlanner:
                 "active_parameters": active,
             },
             "tokens/s",
-            f"{sources.KAPLAN}; {path} peak; utilization: {sources.ASSUMPTION}",
+            f"{sources.KAPLAN}; {path.upper()} peak; utilization: {sources.ASSUMPTION}",
         )
         gbs = self.rec.expr(
             f"{key}.read_gbs_per_gpu",
@@ -334,7 +336,7 @@ class StoragePlanner:
                 Formula("nics_per_host * nic_gbps / 8"),
                 {"nics_per_host": hw.nics_per_host, "nic_gbps": net * 8 / hw.nics_per_host},
                 "GB/s",
-                f"{NIC_RATE}; per NIC the lowest of the {hw.fabric.value} fabric, the NIC port "
+                f"{NIC_RATE}; per NIC the lowest of the {FABRIC_LABEL[hw.fabric]} fabric, the NIC port "
                 "and its PCIe link",
             )
             if per_host > net * 1.0001:
@@ -496,7 +498,7 @@ class StoragePlanner:
             out.append(f"the {nic.model} has no GPUDirect RDMA (peer memory) support")
         if hw.rdma not in (Rdma.ROCE, Rdma.INFINIBAND):
             out.append(
-                f"RDMA is '{hw.rdma.value}': GPUDirect Storage needs RoCE v2 or InfiniBand on a "
+                f"RDMA is {RDMA_SHORT[hw.rdma]}: GPUDirect Storage needs RoCE v2 or InfiniBand on a "
                 "NIC given to the VM (passthrough or SR-IOV), not PVRDMA"
             )
         shared = {g.sharing_mode for g in self.d.workloads} & {SharingMode.VGPU, SharingMode.MIG}

@@ -18,6 +18,7 @@ from wizard.engine.record import Recorder, some
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, FormFactor, Gpu, Nic, NvlinkKind, PcieTopology, Server
 from wizard.model.design import FABRIC_GBPS, Hardware
+from wizard.model.names import FABRIC_LABEL
 from wizard.model.result import Severity, WorkloadResult
 from wizard.numbers import count
 
@@ -254,10 +255,10 @@ def host_topology(lay: HostLayout, nic: Nic | None, hw: Hardware, hosts: int) ->
                 bo.Device(
                     id="net.compute",
                     kind=bo.DeviceKind.NETWORK,
-                    name=f"GPU fabric ({hw.fabric.value})",
+                    name=f"GPU fabric ({FABRIC_LABEL[hw.fabric]})",
                 )
             )
-            net = Link(f"{speed:g} Gb/s {hw.fabric.value}", speed / 8, sources.DERIVED, "network")
+            net = Link(FABRIC_LABEL[hw.fabric], speed / 8, sources.DERIVED, "network")
             lnk += [_link(f"nic{j}", "net.compute", net) for j in range(len(lay.nics))]
 
     groups: list[bo.DeviceGroup] = []
@@ -307,10 +308,12 @@ def host_topology(lay: HostLayout, nic: Nic | None, hw: Hardware, hosts: int) ->
         if p.gpudirect_ok and p.nic is not None:
             groups.append(
                 bo.DeviceGroup(
-                    name=f"{p.gpu.upper()} + {p.nic.upper()}",
+                    name=f"GPU {p.gpu.removeprefix('gpu')} + NIC {p.nic.removeprefix('nic')}",
                     kind="gpu-nic",
                     devices=[p.gpu, p.nic],
-                    reason=f"GPU and NIC share a {p.shared.replace('-', ' ')}: GPUDirect RDMA",
+                    reason="GPU and NIC share a "
+                    + ("PCIe switch" if p.shared == "pcie-switch" else "root complex")
+                    + ": GPUDirect RDMA",
                 )
             )
     return bo.HostTopology(
