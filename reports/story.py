@@ -13,6 +13,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph,
 from reports.data import ReportData
 from reports.fonts import with_fallback
 from reports.styles import Styles, table_style
+from wizard.present.references import customer_source
 
 Cell: TypeAlias = str | Flowable
 
@@ -79,7 +80,9 @@ class Story:
         return Text(text, style or self.s.body)
 
     def cite(self, source: str) -> str:
-        """``[n]``: the number of ``source`` in the appendix's list of sources."""
+        """``[n]``: the number of ``source`` in the appendix's list of sources, which gives it as
+        the customer reads it (the vendor's reference, no catalog id or working note)."""
+        source = customer_source(source, self.data.catalog)
         n = self.sources.setdefault(source, len(self.sources) + 1)
         return f"[{n}]"
 

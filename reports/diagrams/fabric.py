@@ -13,6 +13,7 @@ from reports.diagrams.common import box, label, new_drawing
 from reports.fonts import SANS_BOLD
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
 from wizard.numbers import num
+from wizard.present import labels
 
 if TYPE_CHECKING:
     from wizard.model.buildout import Plane
@@ -41,7 +42,6 @@ def _row(d: Drawing, y: float, count: int, name: str, width: float, x_off: float
     return centres
 
 
-PLANE_TITLES = {"compute": "Compute (GPU fabric)", "service": "Service", "oob": "Out-of-band"}
 ROW = 28
 
 
@@ -61,10 +61,10 @@ def _height(plane: Plane) -> float:
 
 
 def _plane(d: Drawing, plane: Plane, y: float, height: float, width: float) -> None:
-    name = PLANE_TITLES.get(plane.name, plane.name.capitalize())
+    name = labels.NETWORK_SHORT.get(plane.name, plane.name.capitalize())
     title = f"{name}: {plane.technology}, {num(plane.speed_gbps)} Gb/s"
     if plane.rdma and plane.rdma != "none":
-        title += f", {plane.rdma}"
+        title += f", RDMA: {labels.name(labels.RDMA_SHORT, plane.rdma)}"
     d.add(box(0, y, width, height - 6, ZEBRA, stroke=RULE))
     top = y + height - 6
     d.add(label(6, top - 12, title, width * 0.6, 7.5, font=SANS_BOLD, min_size=7.5))

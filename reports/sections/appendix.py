@@ -9,7 +9,8 @@ from reports.sections import calculations
 from reports.story import Story
 from wizard.model.catalog import Sourced
 from wizard.numbers import num, value
-from wizard.present import glossary
+from wizard.present import glossary, labels
+from wizard.present.references import customer_source
 
 ASSUMPTION_LABELS = {
     "achievable_utilization": "Share of peak TFLOPS a training job sustains",
@@ -39,13 +40,14 @@ def _entry_rows(st: Story) -> list[list]:
             "GPU",
             g.name,
             f"{num(g.memory_gb)} GB {g.memory_type}, {num(g.memory_bandwidth_gbs)} GB/s, "
-            f"{num(g.tdp_w)} W, {g.form_factor.value}",
+            f"{num(g.tdp_w)} W, {labels.FORM_FACTOR[g.form_factor]}",
             g,
         ),
         (
             "Server",
             f"{s.vendor} {s.model}",
-            f"{s.rack_units} U, {s.sockets} sockets, PCIe Gen{s.pcie_gen}, {s.pcie_topology.value}",
+            f"{s.rack_units} U, {s.sockets} sockets, PCIe Gen{s.pcie_gen}, "
+            f"{labels.PCIE_TOPOLOGY[s.pcie_topology]}",
             s,
         ),
     ]
@@ -72,8 +74,13 @@ def _entry_rows(st: Story) -> list[list]:
             items.append(("Model", m.name, f"{num(m.parameters)} parameters", m))
     rows: list[list] = [["Kind", "Entry", "Figures used", "Source"]]
     for kind, name, figures, entry in items:
-        source = entry.source + (f" ({entry.source_note})" if entry.source_note else "")
-        rows.append([kind, f"{name} [{entry.id}]", figures, st.p(source, st.s.cell_small)])
+        # the vendor's part number is what a customer orders by; the catalog's own notes on
+        # its sources stay in the catalog
+        part = getattr(entry, "part_number", "")
+        source = customer_source(entry.source, data.catalog) or "vendor datasheet"
+        rows.append(
+            [kind, f"{name} ({part})" if part else name, figures, st.p(source, st.s.cell_small)]
+        )
     return rows
 
 

@@ -9,6 +9,7 @@ from reports.sections import calculations
 from reports.story import Story
 from wizard.model.buildout import Bom
 from wizard.numbers import MISSING, num
+from wizard.present import labels
 
 
 def _money(value: float | None) -> str:
@@ -35,7 +36,7 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
     widths.append(0.5)
     rows: list[list] = [header]
     for line in bom.lines:
-        row = [line.category.value, line.part_number or MISSING, line.description, num(line.quantity),
+        row = [labels.BOM_CATEGORY[line.category], line.part_number or MISSING, line.description, num(line.quantity),
                line.unit]  # fmt: skip
         if cluster_column:
             row.insert(0, line.cluster or "shared")
@@ -47,7 +48,10 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
     right = tuple(c + shift for c in ((3, 5, 6) if priced else (3,)))
     flow: list[Flowable] = [st.table(rows, widths, right=right)]
     if priced:
-        totals = [(k, _money(v)) for k, v in bom.totals_by_category.items()]
+        totals = [
+            (labels.name(labels.BOM_CATEGORY, k), _money(v))
+            for k, v in bom.totals_by_category.items()
+        ]
         totals.append(("Total", f"{_money(bom.total)} {bom.currency}"))
         flow.append(st.pairs(totals))
     if bom.unpriced_items:

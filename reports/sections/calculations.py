@@ -10,11 +10,13 @@ from reportlab.platypus import Flowable, Table
 from reports.story import Story
 from wizard.model.result import Calculation
 from wizard.numbers import value, with_unit
+from wizard.present import labels
 
 
 def quantity(calc: Calculation, prefix: str) -> str:
     name = calc.id.removeprefix(prefix).replace("_", " ")
-    return name.replace(".", ": ", 1) if "." in name else name
+    name = name.replace(".", ": ", 1) if "." in name else name
+    return labels.words(name)
 
 
 def inputs(calc: Calculation) -> str:

@@ -7,7 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
-from wizard.numbers import num
+from wizard.numbers import count, num
 from wizard.present import labels
 
 
@@ -17,7 +17,7 @@ def build(st: Story) -> list[Flowable] | None:
     flow: list[Flowable] = [
         st.pairs(
             [
-                ("GPU demand", f"{num(c.gpus_demand)} GPUs"),
+                ("GPU demand", count(c.gpus_demand, "GPU")),
                 ("Hosts for capacity", num(c.hosts_for_capacity)),
                 (
                     "Hosts for high availability",

@@ -9,12 +9,7 @@ from reports.diagrams import fabric
 from reports.sections import calculations
 from reports.story import Story
 from wizard.numbers import num
-
-PLANE_NAMES = {
-    "compute": "Compute network (GPU fabric)",
-    "service": "Service network",
-    "oob": "Out-of-band management network",
-}
+from wizard.present import labels
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -22,7 +17,8 @@ def build(st: Story) -> list[Flowable] | None:
     if topo is None:
         return None
     f = topo.fabric
-    flow: list[Flowable] = [st.p(f"RDMA: {f.rdma_technology}. {f.rdma_note}".strip())]
+    rdma = labels.name(labels.RDMA_SHORT, f.rdma_technology)
+    flow: list[Flowable] = [st.p(f"RDMA: {rdma}. {f.rdma_note}".strip())]
     drawing = fabric.draw(st.data, st.width)
     if drawing is not None:
         flow.append(st.figure(drawing, "Networks, their switch tiers and the hosts below them."))
@@ -30,12 +26,19 @@ def build(st: Story) -> list[Flowable] | None:
         flow += st.h2("NIC ports per host")
         rows: list[list] = [["Role", "Network", "Adapter", "Ports", "Gb/s", "Note"]]
         rows += [
-            [n.role, n.network, n.adapter, num(n.ports_per_host), num(n.speed_gbps), n.note]
+            [
+                labels.name(labels.NIC_ROLE, n.role),
+                labels.name(labels.NETWORK_SHORT, n.network),
+                _adapter(st, n.adapter),
+                num(n.ports_per_host),
+                num(n.speed_gbps),
+                n.note,
+            ]
             for n in f.nic_roles
         ]
         flow.append(st.table(rows, [1.3, 1, 1.6, 0.6, 0.6, 3.4], right=(3, 4)))
     for plane in f.planes:
-        flow += st.h2(PLANE_NAMES.get(plane.name, f"{plane.name.capitalize()} network"))
+        flow += st.h2(labels.NETWORK.get(plane.name, f"{plane.name.capitalize()} network"))
         over = (
             f"{plane.oversubscription:g}:1 (target {plane.oversubscription_target:g}:1)"
             if plane.oversubscription is not None
@@ -45,7 +48,7 @@ def build(st: Story) -> list[Flowable] | None:
             st.pairs(
                 [
                     ("Technology", f"{plane.technology}, {num(plane.speed_gbps)} Gb/s"),
-                    ("RDMA", plane.rdma),
+                    ("RDMA", labels.name(labels.RDMA_SHORT, plane.rdma)),
                     ("Host ports", num(plane.host_ports)),
                     ("Redundant leaf pair", "yes" if plane.redundant else "no"),
                     ("Oversubscription", over),
@@ -58,13 +61,27 @@ def build(st: Story) -> list[Flowable] | None:
         if plane.cables:
             rows = [["Cables", "Between", "Gb/s", "Count", "Optics"]]
             rows += [
-                [c.description, c.between, num(c.speed_gbps), num(c.count), num(c.transceivers)]
+                [
+                    c.description,
+                    labels.name(labels.CABLE_RUN, c.between),
+                    num(c.speed_gbps),
+                    num(c.count),
+                    num(c.transceivers),
+                ]
                 for c in plane.cables
             ]
             flow.append(st.table(rows, [4, 1.2, 0.7, 0.7, 0.7], right=(2, 3, 4)))
         flow += calculations.block(st, f"fabric.{plane.name}.")
     flow += calculations.block(st, "fabric.")  # any not tied to one network
     return flow
+
+
+def _adapter(st: Story, adapter: str) -> str:
+    """A NIC by its product name; the server's own ports."""
+    nic = st.data.catalog.nics.get(adapter)
+    if nic is None:
+        return "server's own ports" if adapter == "onboard" else adapter
+    return nic.model
 
 
 def _tiers(st: Story, plane) -> Flowable:

@@ -9,6 +9,7 @@ from reports.diagrams import charts, racks
 from reports.sections import calculations
 from reports.story import Story
 from wizard.numbers import count, num
+from wizard.present import labels
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -51,8 +52,9 @@ def build(st: Story) -> list[Flowable] | None:
             st.p(
                 f"{count(rk.host_racks, 'rack')} of hosts and {num(rk.network_racks)} for network, "
                 f"{rk.rack_units} U and {num(rk.power_limit_kw)} kW each; at most "
-                f"{rk.hosts_per_rack} hosts per rack, limited by {rk.limited_by} (failure domain: "
-                f"{rk.failure_domain})."
+                f"{count(rk.hosts_per_rack, 'host')} per rack, limited by "
+                f"{rk.limited_by.replace('-', ' ')} (failure domain: "
+                f"{labels.name(labels.FAILURE_DOMAIN, rk.failure_domain).lower()})."
             )
         )
         elevation = racks.draw(st.data, st.width)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
+from wizard.present import labels
+from wizard.present.severity import SEVERITY
 
 ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -14,5 +16,5 @@ def build(st: Story) -> list[Flowable] | None:
     if not warnings:
         return [st.p("The sizing raised no warnings for this design.")]
     rows: list[list] = [["Severity", "Topic", "What it means"]]
-    rows += [[w.severity.value, w.code.replace("-", " "), w.message] for w in warnings]
+    rows += [[SEVERITY[w.severity], labels.topic(w.code), w.message] for w in warnings]
     return [st.table(rows, [0.9, 1.8, 6])]

@@ -29,6 +29,11 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
+def _mode(value: str) -> str:
+    """A GPU's sharing mode in its short wording; an unused GPU is "free"."""
+    return labels.name(labels.MODE_SHORT, value)
+
+
 def layout_rows(packing: Packing) -> list[list[str]]:
     gpus = [(h.host, g) for h in packing.hosts for g in h.gpus]
     if len(gpus) <= PER_GPU_ROWS:
@@ -39,7 +44,7 @@ def layout_rows(packing: Packing) -> list[list[str]]:
                 [
                     str(host + 1),
                     str(g.gpu),
-                    g.mode,
+                    _mode(g.mode),
                     g.layout,
                     ", ".join(names) or "free",
                     pct(g.utilization),
@@ -49,7 +54,7 @@ def layout_rows(packing: Packing) -> list[list[str]]:
     groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for host, g in gpus:
         sharing = ", ".join(sorted({s.workload for s in g.slots})) or "free"
-        groups[(g.mode, g.layout, sharing)].append(host + 1)
+        groups[(_mode(g.mode), g.layout, sharing)].append(host + 1)
     rows = [["Hosts", "GPUs", "Mode", "Layout", "Workloads", ""]]
     for (mode, layout, sharing), hosts in groups.items():
         rows.append([_ranges(sorted(set(hosts))), num(len(hosts)), mode, layout, sharing, ""])

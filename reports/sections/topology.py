@@ -8,6 +8,7 @@ from reportlab.platypus import Flowable
 from reports.diagrams import bandwidth, host
 from reports.story import Story
 from wizard.numbers import MISSING, count, num
+from wizard.present import labels
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -16,13 +17,20 @@ def build(st: Story) -> list[Flowable] | None:
         return None
     flow: list[Flowable] = []
     for layout in topo.hosts:
+        # a device by the name the drawing gives it, without the model: "GPU 0", "NIC 1"
+        shown = {d.id: d.name.split(" (")[0] for d in layout.devices}
+
+        def dev(key: str | None, shown: dict[str, str] = shown) -> str:
+            return MISSING if key is None else shown.get(key, key.upper())
+
         flow += st.h2(f"Host layout: {layout.name}")
         flow.append(
             st.p(
                 f"{count(layout.hosts, 'host')} of this layout: {layout.server_name}, "
                 f"{count(layout.sockets, 'socket')}, {layout.gpus} × {layout.gpu_name}, "
-                f"{count(layout.nics, 'NIC')}, PCIe topology {layout.pcie_topology}, NVLink "
-                f"{layout.nvlink}."
+                f"{count(layout.nics, 'NIC')}; PCIe: "
+                f"{labels.name(labels.PCIE_TOPOLOGY, layout.pcie_topology)}; NVLink: "
+                f"{labels.name(labels.NVLINK_LAYOUT, layout.nvlink)}."
             )
         )
         flow.append(
@@ -33,7 +41,15 @@ def build(st: Story) -> list[Flowable] | None:
         )
         if layout.device_groups:
             rows: list[list] = [["Device group", "Kind", "Devices", "Why"]]
-            rows += [[g.name, g.kind, ", ".join(g.devices), g.reason] for g in layout.device_groups]
+            rows += [
+                [
+                    g.name,
+                    labels.name(labels.DEVICE_GROUP, g.kind),
+                    ", ".join(dev(d) for d in g.devices),
+                    g.reason,
+                ]
+                for g in layout.device_groups
+            ]
             flow.append(st.table(rows, [1.5, 1, 2.5, 4]))
         if layout.gpu_nic_paths:
             ok = sum(p.gpudirect_ok for p in layout.gpu_nic_paths)
@@ -45,7 +61,12 @@ def build(st: Story) -> list[Flowable] | None:
             )
             rows = [["GPU", "Nearest NIC", "Shared point", "GPUDirect RDMA"]]
             rows += [
-                [p.gpu, p.nic or MISSING, p.shared, "yes" if p.gpudirect_ok else "no"]
+                [
+                    dev(p.gpu),
+                    dev(p.nic),
+                    labels.name(labels.SHARED_POINT, p.shared),
+                    "yes" if p.gpudirect_ok else "no",
+                ]
                 for p in layout.gpu_nic_paths
             ]
             flow.append(st.table(rows, [1, 1.5, 2, 1.5]))

@@ -34,6 +34,8 @@ def stated(text: str) -> list[tuple[str, float, str]]:
             continue
         if after[:1] in (["ports"], ["port"], ["units"], ["unit"]) or after == ["in", "all"]:
             continue
+        if m.group("unit") == "GPU" and after[:1] == ["pool"]:  # the mode "GPU pool", a layout
+            continue
         if m.group("dec") and m.group("unit") == "GPU":
             continue
         previous = text[: m.start("n")].split()[-1:]

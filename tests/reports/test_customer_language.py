@@ -1,0 +1,194 @@
+"""The customer's proposal speaks the customer's language: no value the code writes for a choice
+(an enum value or a name a label table translates), no catalog id, no working note of the
+catalog's authors and no "1 hosts" reaches the text of the PDF of any bundled example or of the
+two-cluster Acme design.
+
+Each rule has its own negative test, so the checker itself can fail."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterable
+from functools import cache
+
+import pytest
+from pypdf import PdfReader
+
+from tests.conftest import ROOT
+from tests.reports.conftest import page_texts
+from wizard.bundled import example_names
+from wizard.catalog_loader import load_catalog
+from wizard.model.catalog import Catalog
+from wizard.present import labels
+
+# Values that are also ordinary words where a customer reads them ("none", "passthrough GPUs",
+# "LoRA fine-tuning", "on the baseboard", "a percentage"), a release number ("vSphere 9.0") and
+# the switch vendors' own term ("a peer-link cable").
+PLAIN_WORDS = frozenset(
+    {
+        "none", "full", "selective", "shared", "model", "passthrough", "remote", "training",
+        "inference", "development", "fine-tuning", "attention", "design", "network", "power",
+        "racks", "host", "rack", "socket", "server", "switch", "cable", "transceiver", "licence",
+        "storage", "air", "liquid", "bridge", "baseboard", "percentage", "disabled", "warning",
+        "error", "qualified", "unknown", "compute", "service", "management", "vmotion",
+        "kubernetes", "licensing", "vcenter", "vm", "leaf", "spine", "9.0", "peer-link",
+    }
+)  # fmt: skip
+
+# Commands and settings a customer types as they are, quoted by the sources and the checklist.
+COMMANDS = ("nvidia-smi mig -lgipp",)
+
+# Notes the catalog's authors keep for themselves, and wording that hedges a count.
+WORKING_NOTES = (
+    "not re-verified",
+    "recalled",
+    "seed view",
+    "catalog servers/",
+    "catalog nics/",
+    "catalog gpus/",
+    "catalog switches/",
+    "catalog storage/",
+    "catalog software/",
+    "catalog licences/",
+    "TODO",
+    "(s)",
+)
+
+# Read line by line: a table's value and the next row's label ("tolerated 1 / GPUs after") and
+# the figures above a tile's caption are on lines of their own.
+AGREEMENT = (
+    re.compile(r"(?<![\d.,])1 (?:hosts|GPUs|racks|nodes|switches|licences)\b"),
+    re.compile(r"(?<![\d.,])0 host failures\b"),
+)
+
+_EDGE = ".,;:()[]{}'\"!?…*"
+
+
+def code_values() -> set[str]:
+    """Every value the label tables translate: the enum values of the design and result models
+    and the names the engine writes for layers, roles, networks and runs."""
+    out: set[str] = set()
+    tables = (*labels.BY_ENUM.values(), *labels.RESULT_ENUMS.values(), *labels.BY_NAME.values())
+    for table in tables:
+        out |= {str(k) for k in table}
+    return out - PLAIN_WORDS
+
+
+def catalog_ids(catalog: Catalog) -> set[str]:
+    """The catalog's ids, except those that are the vendor's own name or part number."""
+    ids: set[str] = set()
+    for kind in ("gpus", "servers", "nics", "switches", "storage", "software", "licences"):
+        for key, entry in getattr(catalog, kind).items():
+            names = " ".join(
+                str(getattr(entry, f, "") or "") for f in ("name", "model", "part_number")
+            )
+            if key.lower() not in names.lower().split():
+                ids.add(key)
+    return ids
+
+
+def tokens(text: str) -> Iterable[str]:
+    """Whitespace-separated words without their punctuation; a word with a slash is a path or a
+    broken URL, which the check leaves alone."""
+    for raw in text.split():
+        word = raw.strip(_EDGE)
+        if word and "/" not in word and "=" not in word:
+            yield word
+
+
+def leaks(text: str, codes: set[str], ids: set[str]) -> list[str]:
+    """What in ``text`` a customer should not read, one line each."""
+    found = []
+    for command in COMMANDS:
+        text = text.replace(command, "")
+    for word in tokens(text):
+        if word in codes:
+            found.append(f"code value {word!r}")
+        elif word in ids:
+            found.append(f"catalog id {word!r}")
+    flat = " ".join(text.split())
+    for note in WORKING_NOTES:
+        for m in re.finditer(re.escape(note), flat):
+            found.append(f"working note {flat[max(0, m.start() - 50) : m.end() + 30]!r}")
+    for line in text.splitlines():
+        line = " ".join(line.split())
+        for pat in AGREEMENT:
+            found += [f"agreement {line!r}" for _ in pat.finditer(line)]
+    return found
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return code_values(), catalog_ids(load_catalog(include_user=False))
+
+
+@cache
+def _acme_text() -> str:
+    from reports.document import ReportOptions
+    from reports.estate import build_estate_pdf
+    from tests.reports.conftest import FIXED_DATE
+    from wizard.engine.estate import size_estate
+    from wizard.io import design_from_dict
+
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    catalog = load_catalog(include_user=False)
+    design = design_from_dict(doc)
+    pdf = build_estate_pdf(
+        design, catalog, size_estate(design, catalog), ReportOptions(date=FIXED_DATE)
+    )
+    return "\n".join(page_texts(PdfReader(io.BytesIO(pdf))))
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_an_example_proposal_speaks_the_customers_language(name, example_pdf, rules):
+    _, reader = example_pdf(name)
+    found = leaks("\n".join(page_texts(reader)), *rules)
+    assert not found, "\n".join(sorted(set(found)))
+
+
+def test_the_two_cluster_proposal_speaks_the_customers_language(rules):
+    found = leaks(_acme_text(), *rules)
+    assert not found, "\n".join(sorted(set(found)))
+
+
+# ------------------------------------------------------------------ the checker can fail
+
+
+def test_an_enum_value_is_caught_but_its_plain_word_is_not(rules):
+    codes, ids = rules
+    assert "roce-v2" in codes and "esxi-host" in codes and "pcie-switch" in codes
+    assert leaks("RDMA: roce-v2.", codes, ids) == ["code value 'roce-v2'"]
+    assert leaks("Layer esxi-host (vgpu)", codes, ids) == [
+        "code value 'esxi-host'",
+        "code value 'vgpu'",
+    ]
+    assert leaks("RoCE v2 on a PCIe switch; none; passthrough GPUs; vGPU", codes, ids) == []
+
+
+def test_a_catalog_id_is_caught_but_a_vendor_name_is_not(rules):
+    codes, ids = rules
+    assert "dell-xe9680" in ids
+    assert leaks("Dell PowerEdge XE9680 [dell-xe9680]", codes, ids) == ["catalog id 'dell-xe9680'"]
+    assert leaks("a path https://x.example/dell-xe9680/ is left alone", codes, ids) == []
+
+
+def test_a_working_note_is_caught():
+    found = leaks("PSU from the spec sheet as recalled; see catalog servers/x", set(), set())
+    assert len(found) == 2 and all(f.startswith("working note") for f in found)
+    assert leaks("one or more GPU(s)", set(), set())[0].startswith("working note")
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("need 1 GPUs now", True),
+        ("1 hosts", True),
+        ("after 0 host failures", True),
+        ("1 host, 1.1 hosts on average, 11 GPUs, 2,001 GPUs", False),
+        ("survives 1 host failure", False),
+    ],
+)
+def test_number_agreement_is_checked(text, bad):
+    assert bool(leaks(text, set(), set())) is bad
