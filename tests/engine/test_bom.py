@@ -44,6 +44,10 @@ def test_bom_quantities_equal_topology_counts(sized, name):
     racked = [i for rack in r.racks.racks for i in rack.items]
     assert sum(i.kind == "server" for i in racked) == c.hosts_total
     assert sum(i.kind == "switch" for i in racked) == sum(x.count for x in tiers)
+    # the storage the design sizes is billed and racked, node for node
+    nodes = r.storage.nodes if r.storage.system else 0
+    assert sum(_qty(r, "storage").values()) == (nodes or 0)
+    assert sum(i.kind == "storage" for i in racked) == (nodes or 0)
     (nvaie,) = [x for x in r.bom.lines if x.item == "licence:nvidia-ai-enterprise"]
     assert nvaie.quantity + nvaie.included == c.gpus_total
 
@@ -192,3 +196,25 @@ def test_a_gpu_that_ships_with_its_subscription_buys_none(catalog):
     r = size(design_from_dict(design_dict("llm-serving")), catalog)  # H100 SXM
     (line,) = [x for x in r.bom.lines if x.item == "licence:nvidia-ai-enterprise"]
     assert (line.quantity, line.included) == (r.cluster.gpus_total, 0)
+
+
+def test_storage_is_billed_racked_and_beyond_the_racks_said(catalog):
+    """Starter: the Isilon F800 minimum of 4 nodes is billed (4 nodes) and racked (4 x 1U); a
+    system of 1,000 nodes is billed but planned in rows of its own, and the design says so."""
+    import json
+
+    from wizard.bundled import example_text
+    from wizard.engine.size import size
+    from wizard.io import design_from_dict
+
+    doc = json.loads(example_text("starter"))
+    r = size(design_from_dict(doc), catalog)
+    (line,) = [ln for ln in r.bom.lines if ln.category.value == "storage"]
+    assert line.quantity == 4 and line.unit == "node"
+    assert sum(i.kind == "storage" for rack in r.racks.racks for i in rack.items) == 4
+    doc.setdefault("data", {})["storage_nodes"] = 1000
+    big = size(design_from_dict(doc), catalog)
+    (line,) = [ln for ln in big.bom.lines if ln.category.value == "storage"]
+    assert line.quantity == 1000
+    assert not any(i.kind == "storage" for rack in big.racks.racks for i in rack.items)
+    assert any(w.code == "storage-not-racked" for w in big.warnings)

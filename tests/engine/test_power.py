@@ -67,7 +67,8 @@ def test_racks_at_the_space_limit(catalog):
 def test_one_rack_holds_a_small_cluster_with_its_switches(sized):
     (rack,) = sized["starter"].racks.racks
     assert rack.role == "hosts+network" and len(rack.hosts) == 8
-    assert rack.used_u == 8 * 2 + 3  # eight 2U hosts and three 1U switches
+    # eight 2U hosts, three 1U switches and the four Isilon F800 nodes (one 4U chassis)
+    assert rack.used_u == 8 * 2 + 3 + 4
 
 
 def test_rack_failure_domain_places_hosts_per_rack(catalog):

@@ -235,6 +235,9 @@ def check_buildout(result: Result) -> list[str]:
     expected |= {f"transceiver:{k}": v for k, v in t.transceivers.items()}
     if t.nvlink_bridges:
         expected[f"nvlink-bridge:{result.gpu}"] = t.nvlink_bridges
+    st = result.storage
+    if st.system is not None and st.nodes:  # the storage sized is the storage billed
+        expected[f"storage:{st.system}"] = st.nodes
     for item, n in expected.items():
         if qty.get(item, 0) != n:
             out.append(f"BOM {item}: {qty.get(item, 0)}, topology counts {n}")

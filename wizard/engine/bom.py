@@ -23,6 +23,7 @@ from wizard.model.catalog import (
 )
 from wizard.model.design import DEFAULT_CORES_PER_SOCKET, Design
 from wizard.model.names import NETWORK_LABEL
+from wizard.model.platform import StorageResult
 from wizard.model.prices import PriceList
 from wizard.model.result import Severity
 
@@ -40,7 +41,13 @@ def _line(cat: Cat, item: str, part: str, text: str, qty: int, unit: str, src: s
 
 
 def bill_of_materials(
-    design: Design, catalog: Catalog, gpu: Gpu, server: Server, topo: bo.Topology, rec: Recorder
+    design: Design,
+    catalog: Catalog,
+    gpu: Gpu,
+    server: Server,
+    topo: bo.Topology,
+    rec: Recorder,
+    storage: StorageResult | None = None,
 ) -> bo.Bom:
     t = topo.totals
     hw = design.hardware
@@ -142,6 +149,21 @@ def bill_of_materials(
                 qty,
                 "each",
                 "fabric sizing: one module at each end of a leaf-spine link",
+            )
+        )
+    if storage is not None and storage.system is not None and storage.nodes:
+        s = catalog.storage[storage.system]
+        lines.append(
+            _line(
+                Cat.STORAGE,
+                f"storage:{s.id}",
+                "",
+                f"{s.vendor} {s.model} node, {s.usable_capacity_tb_per_node:g} TB usable and "
+                f"{s.read_throughput_gbs_per_node:g} GB/s of reads each, {s.rack_units_per_node}U "
+                "(drives and front-end ports per vendor quote)",
+                storage.nodes,
+                "node",
+                f"catalog storage/{s.id}",
             )
         )
     lines += _licences(design, catalog, gpu, server, t, rec)

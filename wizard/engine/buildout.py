@@ -13,6 +13,7 @@ from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Gpu, Server
 from wizard.model.design import Design
+from wizard.model.platform import StorageResult
 from wizard.model.result import Cluster, WorkloadResult
 from wizard.numbers import count, plural
 
@@ -33,6 +34,7 @@ def build_out(
     cluster: Cluster,
     workloads: list[WorkloadResult],
     rec: Recorder,
+    storage: StorageResult | None = None,
 ) -> BuildOut:
     hw = design.hardware
     nic = catalog.nics.get(hw.nic) if hw.nic else None
@@ -66,9 +68,43 @@ def build_out(
         fabric=net,
         totals=totals([host], net),
     )
-    pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec)
-    rk = racks.racks(design, server, pw, net.planes, hosts, cluster.host_failures_tolerated, rec)
-    return BuildOut(topo, pw, rk, bom.bill_of_materials(design, catalog, gpu, server, topo, rec))
+    system = _storage(catalog, storage)
+    pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system)
+    stored = _storage_units(system, rec)
+    rk = racks.racks(design, server, pw, net.planes, hosts, cluster.host_failures_tolerated, rec,
+                     stored)  # fmt: skip
+    bill = bom.bill_of_materials(design, catalog, gpu, server, topo, rec, storage)
+    return BuildOut(topo, pw, rk, bill)
+
+
+# Storage nodes are drawn into the racks up to this many; a larger system is planned in rows of
+# its own (the design says so), which keeps a hostile data size from listing millions of items
+RACKED_STORAGE_MAX = 500
+
+
+def _storage(catalog: Catalog, storage: StorageResult | None) -> tuple[str, int, int, float] | None:
+    """The storage system as (model, nodes, units per node, watts per node), or None."""
+    if storage is None or storage.system is None or not storage.nodes:
+        return None
+    s = catalog.storage[storage.system]
+    return f"{s.vendor} {s.model}", storage.nodes, s.rack_units_per_node, s.power_w_per_node or 0.0
+
+
+def _storage_units(
+    system: tuple[str, int, int, float] | None, rec: Recorder
+) -> list[tuple[str, str, int, float]]:
+    """The storage nodes as rack items (name, model, units, watts), placed with the network."""
+    if system is None:
+        return []
+    model, nodes, units, watts = system
+    if nodes > RACKED_STORAGE_MAX:
+        rec.warn(
+            "storage-not-racked",
+            f"The {count(nodes, 'storage node')} of {model} are more than the racks here show "
+            f"({RACKED_STORAGE_MAX}); plan their rows with the storage vendor",
+        )
+        return []
+    return [(f"storage-{n + 1:02d}", model, units, watts) for n in range(nodes)]
 
 
 def totals(hosts: list[bo.HostTopology], net: bo.NetworkFabric) -> bo.TopologyTotals:

@@ -12,7 +12,7 @@ from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
 from wizard.model.result import DecisionTopic, Severity
-from wizard.numbers import plural
+from wizard.numbers import count, plural
 
 BTU_PER_HOUR_PER_W = 3.412142
 BTU_SOURCE = (
@@ -32,7 +32,9 @@ def power(
     hosts: int,
     planes: list[bo.Plane],
     rec: Recorder,
+    storage: tuple[str, int, int, float] | None = None,
 ) -> bo.Power:
+    """``storage`` is the storage system as (model, nodes, units per node, watts per node)."""
     boards = gpus_per_host // gpu.gpus_per_board
     gpu_w = rec.expr(
         "power.gpu_w_per_host",
@@ -87,13 +89,42 @@ def power(
                 )
             )
     net_w = sum(i.watts_total for i in items[1:])
-    total = rec.expr(
-        "power.total_w",
-        Formula("hosts * host_w + switches_w"),
-        {"hosts": hosts, "host_w": host_w, "switches_w": net_w},
-        "W",
-        sources.DERIVED,
-    )
+    storage_w = storage[1] * storage[3] if storage else 0.0
+    if storage:
+        model, nodes, _, each = storage
+        items.append(
+            bo.PowerItem(
+                item=f"{model} (storage node)",
+                count=nodes,
+                watts_each=each,
+                watts_total=storage_w,
+                source="Storage catalog power_w_per_node (vendor maximum; see its source)"
+                if each
+                else "no published figure in the storage catalog: not counted",
+            )
+        )
+        if not each:
+            rec.warn(
+                "storage-power-unknown",
+                f"The power of the {count(nodes, 'storage node')} ({model}) is not in the "
+                "total: the catalog has no published figure for it; add the vendor's maximum per "
+                "node (power_w_per_node) before quoting power and cooling",
+            )
+        total = rec.expr(
+            "power.total_w",
+            Formula("hosts * host_w + switches_w + storage_w"),
+            {"hosts": hosts, "host_w": host_w, "switches_w": net_w, "storage_w": storage_w},
+            "W",
+            sources.DERIVED,
+        )
+    else:
+        total = rec.expr(
+            "power.total_w",
+            Formula("hosts * host_w + switches_w"),
+            {"hosts": hosts, "host_w": host_w, "switches_w": net_w},
+            "W",
+            sources.DERIVED,
+        )
     btu = rec.expr(
         "power.btu_per_hour",
         Formula("total_w * btu_per_watt_hour"),
@@ -103,8 +134,9 @@ def power(
     )
     rec.decide(
         f"Each host draws up to {host_w:,.0f} W ({boards} x {gpu.tdp_w:g} W {plural(boards, 'GPU')} plus a "
-        f"{server.baseline_power_w:,.0f} W platform baseline); the {hosts} hosts and their "
-        f"switches draw {total / 1000:,.1f} kW, a heat load of {btu:,.0f} BTU/h.",
+        f"{server.baseline_power_w:,.0f} W platform baseline); the {hosts} hosts, their "
+        f"switches{' and storage' if storage_w else ''} draw {total / 1000:,.1f} kW, a heat load "
+        f"of {btu:,.0f} BTU/h.",
         "GPUs at TDP plus the platform at load is the planning upper bound for power and cooling.",
         DecisionTopic.POWER,
         implication=f"The data centre provides {total / 1000:,.1f} kW of power and removes "
@@ -119,6 +151,7 @@ def power(
         hosts=hosts,
         hosts_w=hosts * host_w,
         network_w=net_w,
+        storage_w=storage_w,
         total_w=total,
         total_kw=total / 1000,
         btu_per_hour=btu,

@@ -37,6 +37,7 @@ def racks(
     hosts: int,
     failures_tolerated: int,
     rec: Recorder,
+    storage: list[tuple[str, str, int, float]] | None = None,
 ) -> bo.Racks:
     a, ha = design.assumptions, design.ha
     height, limit = a.rack_units, a.max_rack_power_kw * 1000
@@ -46,7 +47,7 @@ def racks(
         for p in planes
         for t in sorted(p.tiers, key=lambda t: t.role != "spine")
         for n in range(t.count)
-    ]
+    ] + list(storage or [])
     by_space = height // host_u
     by_power = int(limit // host_w) if host_w else by_space
     if by_power == 0:
@@ -232,7 +233,7 @@ def _switch_items(switches: list[tuple[str, str, int, float]], height: int) -> l
         items.append(
             bo.RackItem(
                 name=sw_name,
-                kind="switch",
+                kind="storage" if sw_name.startswith("storage-") else "switch",
                 model=sw_model,
                 u_position=top,
                 height_u=sw_u,

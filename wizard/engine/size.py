@@ -87,7 +87,7 @@ def _size(design: Design, catalog: Catalog) -> Result:
     platform_rules(design, gpu, server, workloads, rec)
     storage = plan_storage(design, catalog, gpu, workloads, rec)
     software = plan_software(design, catalog, gpu, server, workloads, storage, rec)
-    built = build_out(design, catalog, gpu, server, cluster, workloads, rec)
+    built = build_out(design, catalog, gpu, server, cluster, workloads, rec, storage)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,

@@ -240,6 +240,7 @@ class Power(Out):
     hosts: int
     hosts_w: float
     network_w: float
+    storage_w: float = Field(default=0.0, description="Storage nodes with a published power")
     total_w: float
     total_kw: float
     btu_per_hour: float
@@ -248,7 +249,7 @@ class Power(Out):
 
 class RackItem(Out):
     name: str
-    kind: str = Field(description="'server' or 'switch'")
+    kind: str = Field(description="'server', 'switch' or 'storage'")
     model: str
     u_position: int = Field(description="Lowest rack unit the item occupies, from 1 at the bottom")
     height_u: int
@@ -290,6 +291,7 @@ class BomCategory(StrEnum):
     CABLE = "cable"
     TRANSCEIVER = "transceiver"
     LICENCE = "licence"
+    STORAGE = "storage"
 
 
 class BomLine(Out):

@@ -346,6 +346,12 @@ class Storage(Sourced):
     gpudirect_storage: bool
     min_nodes: int = Field(default=1, ge=1, le=10_000)
     rack_units_per_node: int = Field(ge=1, le=10)
+    power_w_per_node: PositiveFloat | None = Field(
+        default=None,
+        le=20_000,
+        description="Maximum power per node from the vendor's specification, W; None when no "
+        "figure is published (the design then says its power is not counted)",
+    )
 
 
 # ------------------------------------------------------------------------------ NICs, switches
