@@ -1,7 +1,7 @@
 """The customer's proposal speaks the customer's language: no value the code writes for a choice
 (an enum value or a name a label table translates), no catalog id, no working note of the
-catalog's authors and no "1 hosts" reaches the text of the PDF of any bundled example or of the
-two-cluster Acme design.
+catalog's authors and no "1 hosts" reaches the text of the PDF or of the editable Word copy of
+any bundled example or of the two-cluster Acme design.
 
 Each rule has its own negative test, so the checker itself can fail."""
 
@@ -124,8 +124,23 @@ def rules():
     return code_values(), catalog_ids(load_catalog(include_user=False))
 
 
+def docx_text(blob: bytes) -> str:
+    """Every paragraph of a .docx, table cells and header/footer included, one per line."""
+    from docx import Document
+
+    doc = Document(io.BytesIO(blob))
+    lines = [p.text for p in doc.paragraphs]
+    for table in doc.tables:
+        for row in table.rows:
+            lines += [cell.text for cell in row.cells]
+    for section in doc.sections:
+        for part in (section.header, section.footer):
+            lines += [p.text for p in part.paragraphs]
+    return "\n".join(lines)
+
+
 @cache
-def _acme_text() -> str:
+def _acme_blob(word: bool) -> bytes:
     from reports.document import ReportOptions
     from reports.estate import build_estate_pdf
     from tests.reports.conftest import FIXED_DATE
@@ -135,10 +150,12 @@ def _acme_text() -> str:
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     catalog = load_catalog(include_user=False)
     design = design_from_dict(doc)
-    pdf = build_estate_pdf(
-        design, catalog, size_estate(design, catalog), ReportOptions(date=FIXED_DATE)
-    )
-    return "\n".join(page_texts(PdfReader(io.BytesIO(pdf))))
+    options = ReportOptions(date=FIXED_DATE, word=word)
+    return build_estate_pdf(design, catalog, size_estate(design, catalog), options)
+
+
+def _acme_text() -> str:
+    return "\n".join(page_texts(PdfReader(io.BytesIO(_acme_blob(False)))))
 
 
 @pytest.mark.parametrize("name", example_names())
@@ -150,6 +167,25 @@ def test_an_example_proposal_speaks_the_customers_language(name, example_pdf, ru
 
 def test_the_two_cluster_proposal_speaks_the_customers_language(rules):
     found = leaks(_acme_text(), *rules)
+    assert not found, "\n".join(sorted(set(found)))
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_an_example_word_copy_speaks_the_customers_language(name, example_data, rules):
+    from reports.document import ReportOptions, build_pdf
+    from tests.reports.conftest import FIXED_DATE
+
+    blob = build_pdf(example_data(name), ReportOptions(date=FIXED_DATE, word=True))
+    text = docx_text(blob)
+    assert "Executive summary" in text  # the text was read, not an empty document
+    found = leaks(text, *rules)
+    assert not found, "\n".join(sorted(set(found)))
+
+
+def test_the_two_cluster_word_copy_speaks_the_customers_language(rules):
+    text = docx_text(_acme_blob(True))
+    assert "The clusters at a glance" in text
+    found = leaks(text, *rules)
     assert not found, "\n".join(sorted(set(found)))
 
 
@@ -192,3 +228,21 @@ def test_a_working_note_is_caught():
 )
 def test_number_agreement_is_checked(text, bad):
     assert bool(leaks(text, set(), set())) is bad
+
+
+def test_the_word_reader_sees_paragraphs_cells_and_footers(rules):
+    """A code value planted in a paragraph, a table cell and the footer of a .docx is caught in
+    each, so the Word checks read the whole document."""
+    from docx import Document
+
+    doc = Document()
+    doc.add_paragraph("Fabric roce-v2")
+    doc.add_table(rows=1, cols=1).cell(0, 0).text = "Layer esxi-host"
+    doc.sections[0].footer.paragraphs[0].text = "Mode vgpu"
+    out = io.BytesIO()
+    doc.save(out)
+    assert sorted(leaks(docx_text(out.getvalue()), *rules)) == [
+        "code value 'esxi-host'",
+        "code value 'roce-v2'",
+        "code value 'vgpu'",
+    ]
