@@ -1,10 +1,11 @@
-"""The proposal for a design of several clusters: the clusters at a glance, then each GPU
+"""The proposal for a design of several clusters: an executive summary over every cluster and
+the clusters at a glance, then each GPU
 cluster's own sections under its name, then what the clusters share (networks, power and space,
 one bill of materials), the placement decisions and the sources."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, PageBreak
 
 from reports.data import ReportData
 from reports.diagrams import estate as estate_diagram
@@ -22,19 +23,22 @@ from reports.sections import (
     sizing,
     software,
     storage,
+    summary,
     topology,
 )
 from reports.sections import bom as bom_section
 from reports.story import Story
+from wizard.engine.bom import apply_prices
+from wizard.engine.cost import Load, cost_of_ownership
 from wizard.engine.estate import cluster_design
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.estate import Estate
 from wizard.model.prices import PriceList
-from wizard.model.result import SHARED_TOPICS, Result
+from wizard.model.result import SHARED_TOPICS, Result, Severity
 from wizard.numbers import count, num
 from wizard.present.labels import CLUSTER_ROLE
-from wizard.present.severity import SEVERITY
+from wizard.present.severity import ORDER, SEVERITY
 
 # A GPU cluster's own sections; networks, power, the bill of materials and the appendix are
 # the estate's, since the clusters share them
@@ -75,7 +79,12 @@ def build_estate_pdf(
 
     def body(st: Story) -> list[Flowable]:
         flow: list[Flowable] = []
-        flow += st.h1("The clusters at a glance") + _overview(st, estate)
+        flow += st.h1("Executive summary") + _overview(st, estate)
+        flow += _summary(st, estate, datas, cover)
+        flow += [PageBreak(), *st.h2("The clusters at a glance")]
+        rows = [["Workload group", "Cluster", "Why"]]
+        rows += [[p.workload, p.cluster, p.reason] for p in estate.placements]
+        flow.append(st.table(rows, [2, 1.6, 5]))
         names = {g: catalog.gpus[g].name for g in catalog.gpus}
         flow.append(
             st.figure(
@@ -132,10 +141,58 @@ def _overview(st: Story, e: Estate) -> list[Flowable]:
         )  # fmt: skip
     rows.append(["Total", "", num(t.hosts), num(t.gpus), num(t.gpus_demand), _kw(t.hosts_kw), ""])
     flow.append(st.table(rows, [1.5, 1.5, 2.1, 0.7, 0.8, 0.8, 2.2], right=(3, 4, 5)))
-    rows = [["Workload group", "Cluster", "Why"]]
-    rows += [[p.workload, p.cluster, p.reason] for p in e.placements]
-    flow.append(st.table(rows, [2, 1.6, 5]))
     return flow
+
+
+def _summary(
+    st: Story, e: Estate, datas: dict[str, ReportData], cover: ReportData
+) -> list[Flowable]:
+    """The rest of the one-page summary, over every cluster: each target against its estimate,
+    the cost when prices are given, the most severe risks (named by cluster) and the decisions
+    the customer must take."""
+    rows: list[list] = []
+    notes: list[str] = []
+    for data in datas.values():
+        more, said = summary.performance_rows(data)
+        rows += more
+        notes += said
+    flow = st.h3("Performance against the targets") + summary.performance_table(st, rows, notes)
+    flow.append(st.p(_cost_text(e, datas, cover)))
+    found = [(None, w) for w in e.warnings] + [
+        (name, w) for name, d in datas.items() for w in d.result.warnings
+    ]
+    worst = sorted(
+        (f for f in found if f[1].severity is not Severity.INFO), key=lambda f: ORDER[f[1].severity]
+    )[:3]
+    said = [f"{SEVERITY[w.severity]}: " + (f"{n}: " if n else "") + w.message for n, w in worst]
+    flow += st.h3("Top risks")
+    flow += st.bullets(said) if said else [st.p("The sizing raised no risk or caution.")]
+    asks: list[str] = []
+    for data in datas.values():
+        asks += [a for a in summary.decisions_to_take(data) if a not in asks]
+    return flow + st.h3("Decisions for you to take") + st.bullets(asks)
+
+
+def _cost_text(e: Estate, datas: dict[str, ReportData], cover: ReportData) -> str:
+    if cover.prices is None:
+        return (
+            "Cost: no price list was given, so the proposal states quantities only; with your "
+            "prices it adds the cost of ownership."
+        )
+    workloads = [w for d in datas.values() for w in d.result.workloads]
+    t = e.totals
+    cost = cost_of_ownership(
+        apply_prices(e.bom, cover.prices), Load(t.gpus, t.total_kw, workloads), cover.design.costs
+    )
+    text = (
+        f"Cost of ownership over {count(cost.years, 'year')}: {cost.currency} "
+        f"{num(round(cost.total))} ({cost.currency} {num(round(cost.hardware))} of hardware, "
+        f"{cost.currency} {num(round(cost.per_year))} a year), "
+        f"{cost.currency} {cost.cost_per_gpu_hour:,.2f} per GPU-hour."
+    )
+    if cost.unpriced_items or cost.left_out:
+        text += f" Not included: {'; '.join([*cost.left_out, *cost.unpriced_items][:4])}."
+    return text
 
 
 def _network(st: Story, e: Estate) -> list[Flowable]:

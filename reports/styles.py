@@ -138,9 +138,9 @@ def make_styles() -> Styles:
             "FigureLabel", parent=cell, textColor=MUTED, alignment=TA_CENTER
         ),
         toc1=ParagraphStyle(
-            "TOC1", parent=body, fontName=SANS_BOLD, fontSize=9.5, leading=13, leftIndent=0
+            "TOC1", parent=body, fontName=SANS_BOLD, fontSize=9.5, leading=12, leftIndent=0
         ),
-        toc2=ParagraphStyle("TOC2", parent=body, fontSize=8.5, leading=10.5, leftIndent=16),
+        toc2=ParagraphStyle("TOC2", parent=body, fontSize=8.5, leading=10, leftIndent=16),
     )
 
 

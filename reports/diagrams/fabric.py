@@ -1,6 +1,9 @@
-"""Network fabric: for each network (the GPU compute fabric, the service network, out-of-band
-management) its spine and leaf switches and the hosts below them. Rows of more than eight
-switches are summarized (the first few, an ellipsis, the last) with the count written out."""
+"""Network fabric, drawn as an architect draws the physical network: for each network (the GPU
+compute fabric, the service network, out-of-band management) its spines, its leaves and the hosts
+below them, every host joined to its leaf (or leaf pair) with the link count and speed written on
+the links, the leaves' uplinks to the spines with theirs, and the storage system where it
+attaches. Rows of more than eight boxes are summarized (the first few, an ellipsis, the last)
+with the count written out; notes wrap over lines rather than being cut."""
 
 from __future__ import annotations
 
@@ -9,106 +12,218 @@ from typing import TYPE_CHECKING
 from reportlab.graphics.shapes import Drawing, Line
 
 from reports.data import ReportData
-from reports.diagrams.common import box, label, new_drawing
-from reports.fonts import SANS_BOLD
+from reports.diagrams.common import box, label, new_drawing, wrap
+from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
-from wizard.numbers import num
+from wizard.numbers import count, num
 from wizard.present import labels
 
 if TYPE_CHECKING:
     from wizard.model.buildout import Plane
 
 MAX_BOXES = 8
-SW_W, SW_H = 46, 16
+SW_W, SW_H = 50, 16
+ROW = 34  # vertical distance between rows of boxes
+SIZE = 7.0  # the smallest text of the figure
+LEADING = 9.0
+STORAGE_FILL = ACCENT_LIGHT
 
 
-def _row(d: Drawing, y: float, count: int, name: str, width: float, x_off: float, fill):
-    """A row of switch boxes; more than MAX_BOXES become the first few, an ellipsis and the
-    last. Returns the centres of the boxes drawn."""
-    shown: list[int | None] = list(range(1, count + 1))
-    if count > MAX_BOXES:
-        shown = [*range(1, MAX_BOXES - 1), None, count]
-    step = width / max(len(shown), 1)
+def shown(n: int) -> list[int | None]:
+    """Which of ``n`` boxes a row draws (1-based): all up to MAX_BOXES, else the first six, a
+    gap (None) and the last."""
+    if n <= MAX_BOXES:
+        return list(range(1, n + 1))
+    return [*range(1, MAX_BOXES - 1), None, n]
+
+
+def _row(d: Drawing, y: float, n: int, name: str, width: float, x0: float) -> dict[int, float]:
+    """A row of ``n`` boxes named "{name} k" (or "k" where the name does not fit; the row's
+    caption names it); returns the centre x of each box drawn."""
+    slots = shown(n)
+    step = width / max(len(slots), 1)
     w = min(SW_W, step - 4)
-    centres = []
-    for i, n in enumerate(shown):
-        x = x_off + step * (i + 0.5)
-        if n is None:
-            d.add(label(x, y + 5, "…", step, 8, "middle", color=MUTED))
+    named = text_width(f"{name} {n}", SANS, SIZE) <= w - 3
+    centres: dict[int, float] = {}
+    for i, k in enumerate(slots):
+        x = x0 + step * (i + 0.5)
+        if k is None:
+            d.add(label(x, y + 5, "…", step, SIZE, "middle", color=MUTED, min_size=SIZE))
             continue
-        d.add(box(x - w / 2, y, w, SW_H, fill, stroke=RULE, radius=2))
-        d.add(label(x, y + 5, f"{name} {n}", w - 3, 6.5, "middle"))
-        centres.append(x)
+        d.add(box(x - w / 2, y, w, SW_H, ACCENT_LIGHT, stroke=RULE, radius=2))
+        d.add(label(x, y + 5, f"{name} {k}" if named else f"{k}", w - 3, SIZE, "middle",
+                    min_size=SIZE))  # fmt: skip
+        centres[k] = x
     return centres
 
 
-ROW = 28
+def _link(d: Drawing, x1: float, y1: float, x2: float, y2: float, color=ACCENT) -> None:
+    d.add(Line(x1, y1, x2, y2, strokeColor=color, strokeWidth=0.6))
 
 
-def _notes(plane: Plane) -> list[str]:
-    notes = [
-        f"{t.count} × {t.model} ({t.role}): {t.downlinks} down"
+def _notes(plane: Plane, width: float) -> list[str]:
+    """The switch tiers and cable runs of ``plane``, wrapped to ``width``."""
+    items = [
+        f"{t.count} × {t.model} ({t.role}): {t.downlinks} ports down"
         + (f", {t.uplinks} up" if t.uplinks else "")
         + f" at {num(t.port_speed_gbps)} Gb/s"
         for t in plane.tiers
     ]
-    return notes + [f"{c.count} × {c.description}" for c in plane.cables][:3]
+    items += [f"{c.count:,} × {c.description}" for c in plane.cables]
+    lines: list[str] = []
+    for item in items:
+        lines += wrap(item, width, SIZE)
+    return lines
 
 
-def _height(plane: Plane) -> float:
-    tiers = sum(1 for t in plane.tiers if t.role in ("leaf", "spine"))
-    return max(24 + ROW * (tiers + 1), 30 + 11 * len(_notes(plane))) + 6
+def _hosts_of_leaf(hosts: int, per_host: int, leaves: int, redundant: bool) -> list[set[int]]:
+    """For each leaf (index 0..), the hosts (1-based) cabled to it, as the fabric sizing counts
+    the ports: host ports in order over the leaves, each leaf taking its even share; with a
+    redundant pair, each host on both leaves of its pair."""
+    out: list[set[int]] = [set() for _ in range(leaves)]
+    if not hosts or not leaves:
+        return out
+    if redundant and leaves >= 2:
+        pairs = leaves // 2
+        base, extra = divmod(hosts, pairs)
+        h = 1
+        for g in range(pairs):
+            for _ in range(base + (1 if g < extra else 0)):
+                out[2 * g].add(h)
+                out[2 * g + 1].add(h)
+                h += 1
+        return out
+    each = max(per_host, 1)
+    base, extra = divmod(hosts * each, leaves)
+    port = 0
+    for leaf in range(leaves):
+        for _ in range(base + (1 if leaf < extra else 0)):
+            out[leaf].add(port // each + 1)
+            port += 1
+    return out
 
 
-def _plane(d: Drawing, plane: Plane, y: float, height: float, width: float) -> None:
-    name = labels.NETWORK_SHORT.get(plane.name, plane.name.capitalize())
-    title = f"{name}: {plane.technology}, {num(plane.speed_gbps)} Gb/s"
-    if plane.rdma and plane.rdma != "none":
-        title += f", RDMA: {labels.name(labels.RDMA_SHORT, plane.rdma)}"
-    d.add(box(0, y, width, height - 6, ZEBRA, stroke=RULE))
-    top = y + height - 6
-    d.add(label(6, top - 12, title, width * 0.6, 7.5, font=SANS_BOLD, min_size=7.5))
-    over = (
-        f"oversubscription {plane.oversubscription:g}:1 (target {plane.oversubscription_target:g}:1)"
-        if plane.oversubscription is not None
-        else "one switch tier"
-    )
-    d.add(label(width - 6, top - 12, over, width * 0.36, 6.5, "end", color=MUTED, min_size=6.5))
-    spine = next((t for t in plane.tiers if t.role == "spine"), None)
-    leaf = next((t for t in plane.tiers if t.role == "leaf"), None)
-    tiers_w = width * 0.6
-    y_hosts = y + 6
-    y_leaf = y_hosts + ROW
-    y_spine = y_leaf + (ROW if leaf else 0)
-    leaves = _row(d, y_leaf, leaf.count, "leaf", tiers_w, 6, ACCENT_LIGHT) if leaf else []
-    spines = _row(d, y_spine, spine.count, "spine", tiers_w, 6, ACCENT_LIGHT) if spine else []
-    for lx in leaves:
-        for sx in spines:
-            d.add(Line(lx, y_leaf + SW_H, sx, y_spine, strokeColor=RULE, strokeWidth=0.5))
-    hosts_w = tiers_w - 12
-    d.add(box(6, y_hosts, hosts_w, SW_H, ACCENT_LIGHT, stroke=ACCENT, radius=2))
-    redundant = ", split over a leaf pair" if plane.redundant else ""
-    d.add(
-        label(6 + hosts_w / 2, y_hosts + 5,
-              f"hosts: {plane.host_ports} ports at {num(plane.speed_gbps)} Gb/s{redundant}",
-              hosts_w - 6, 6.5, "middle")
-    )  # fmt: skip
-    for lx in leaves:
-        d.add(Line(lx, y_leaf, lx, y_hosts + SW_H, strokeColor=ACCENT, strokeWidth=0.6))
-    x_notes = tiers_w + 14
-    for i, text in enumerate(_notes(plane)):
-        d.add(label(x_notes, top - 28 - i * 11, text, width - x_notes - 6, 6.5, color=INK,
-                    min_size=6.5))  # fmt: skip
+class _Plane:
+    """One network's panel: measured first (its height), then drawn."""
+
+    def __init__(self, plane: Plane, hosts: int, storage: str | None, width: float) -> None:
+        self.p = plane
+        self.hosts = hosts
+        self.storage = storage
+        self.width = width
+        self.tiers_w = width * 0.6
+        over = (
+            f"oversubscription {plane.oversubscription:g}:1 (target "
+            f"{plane.oversubscription_target:g}:1)"
+            if plane.oversubscription is not None
+            else "one switch tier"
+            if plane.tiers
+            else "the site's switches, not sized here"
+        )
+        self.notes = [over, *_notes(plane, width - self.tiers_w - 20)]
+        if storage:
+            self.notes += wrap(
+                f"storage: {storage}, on this network (its front-end ports per the storage "
+                "vendor's quote)",
+                width - self.tiers_w - 20,
+                SIZE,
+            )
+        self.leaf = next((t for t in plane.tiers if t.role == "leaf"), None)
+        self.spine = next((t for t in plane.tiers if t.role == "spine"), None)
+        rows = 1 + (self.leaf is not None) + (self.spine is not None)
+        rows = max(rows, 2)  # the out-of-band panel draws the site's network above the hosts
+        drawn = 22 + ROW * rows + 14 + (LEADING if self.spine is not None else 0)
+        self.height = max(drawn, 26 + LEADING * len(self.notes)) + 8
+
+    def title(self) -> str:
+        p = self.p
+        name = labels.NETWORK_SHORT.get(p.name, p.name.capitalize())
+        text = f"{name}: {p.technology}, {num(p.speed_gbps)} Gb/s"
+        if p.rdma and p.rdma != "none":
+            text += f", RDMA: {labels.name(labels.RDMA_SHORT, p.rdma)}"
+        return text
+
+    def draw(self, d: Drawing, y: float) -> None:
+        p, w = self.p, self.width
+        d.add(box(0, y, w, self.height - 8, ZEBRA, stroke=RULE))
+        top = y + self.height - 8
+        d.add(label(6, top - 12, self.title(), w - 12, 7.5, font=SANS_BOLD, min_size=7.5))
+        x0, tw = 6.0, self.tiers_w
+        y_hosts = y + 16 + (LEADING if self.spine is not None else 0)
+        y_leaf = y_hosts + ROW
+        y_spine = y_leaf + ROW
+        per_host = p.host_ports // self.hosts if self.hosts else 0
+        hosts = _row(d, y_hosts, self.hosts, "host", tw * (0.78 if self.storage else 1), x0)
+        if self.storage:
+            sx = x0 + tw * 0.8
+            d.add(box(sx, y_hosts, tw * 0.2 - 2, SW_H, STORAGE_FILL, stroke=ACCENT, radius=2))
+            d.add(label(sx + tw * 0.1 - 1, y_hosts + 5, "storage", tw * 0.2 - 6, SIZE, "middle",
+                        min_size=SIZE))  # fmt: skip
+        split = ", split over a leaf pair" if p.redundant else ""
+        each = f"{count(self.hosts, 'host')}, {per_host} × {num(p.speed_gbps)} Gb/s each{split}"
+        d.add(label(x0, y_hosts - 10, each, tw, SIZE, color=INK, min_size=SIZE))
+        if self.spine is not None and self.leaf is not None:
+            up = self.leaf.uplinks
+            per_spine = up // self.spine.count if self.spine.count else 0
+            d.add(label(x0, y_hosts - 10 - LEADING,
+                        f"each leaf: {up} × {num(self.spine.port_speed_gbps)} Gb/s up"
+                        + (f", {per_spine} to each spine" if per_spine else ""),
+                        tw, SIZE, color=INK, min_size=SIZE))  # fmt: skip
+        if self.leaf is None:
+            # no switch sized here: the hosts join the site's own network, not quoted
+            bw = min(tw * 0.7, 220)
+            bx = x0 + (tw - bw) / 2
+            d.add(box(bx, y_leaf, bw, SW_H, ZEBRA, stroke=MUTED, radius=2))
+            d.add(label(bx + bw / 2, y_leaf + 5, "site out-of-band network (existing, not quoted)",
+                        bw - 6, SIZE, "middle", color=MUTED, min_size=SIZE))  # fmt: skip
+            for hx in hosts.values():
+                _link(d, hx, y_hosts + SW_H, bx + bw / 2, y_leaf, color=MUTED)
+            return
+        leaves = _row(d, y_leaf, self.leaf.count, "leaf", tw, x0)
+        cabled = _hosts_of_leaf(self.hosts, per_host, self.leaf.count, p.redundant)
+        if p.redundant:
+            for k in range(1, self.leaf.count, 2):
+                if k in leaves and k + 1 in leaves:
+                    a, b = leaves[k] + SW_W / 2, leaves[k + 1] - SW_W / 2
+                    _link(d, a, y_leaf + SW_H / 2, b, y_leaf + SW_H / 2, color=MUTED)
+                    d.add(label((a + b) / 2, y_leaf + SW_H / 2 + 2, "peer link", b - a, SIZE,
+                                "middle", color=MUTED, min_size=SIZE))  # fmt: skip
+        for k, lx in leaves.items():
+            for h in cabled[k - 1]:
+                if h in hosts:
+                    _link(d, hosts[h], y_hosts + SW_H, lx, y_leaf)
+        if self.spine is None:
+            return
+        spines = _row(d, y_spine, self.spine.count, "spine", tw, x0)
+        for lx in leaves.values():
+            for sx in spines.values():
+                _link(d, lx, y_leaf + SW_H, sx, y_spine, color=MUTED)
+
+    def draw_notes(self, d: Drawing, y: float) -> None:
+        x = self.tiers_w + 14
+        top = y + self.height - 8
+        for i, text in enumerate(self.notes):
+            d.add(label(x, top - 28 - i * LEADING, text, self.width - x - 6, SIZE, min_size=SIZE))
 
 
 def draw(data: ReportData, width: float = 480) -> Drawing | None:
-    topo = getattr(data.result, "topology", None)
+    r = data.result
+    topo = getattr(r, "topology", None)
     if topo is None or not topo.fabric.planes:
         return None
-    heights = [_height(p) for p in topo.fabric.planes]
-    d = new_drawing(width, sum(heights))
-    y = sum(heights)
-    for plane, h in zip(topo.fabric.planes, heights, strict=True):
-        y -= h
-        _plane(d, plane, y, h, width)
+    hosts = r.cluster.hosts_total
+    s = r.storage
+    storage = None
+    if s is not None and s.system is not None and s.nodes:
+        storage = f"{count(s.nodes, 'node')} of {s.system_name}"
+    panels = [
+        _Plane(p, hosts, storage if p.name == "service" else None, width)
+        for p in topo.fabric.planes
+    ]
+    d = new_drawing(width, sum(x.height for x in panels))
+    y = sum(x.height for x in panels)
+    for panel in panels:
+        y -= panel.height
+        panel.draw(d, y)
+        panel.draw_notes(d, y)
     return d

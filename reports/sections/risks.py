@@ -1,11 +1,15 @@
-"""Risks and warnings raised by the sizing, most severe first."""
+"""The risk register: every risk the sizing raised, most severe first, with its severity and
+the mitigation that removes or contains it."""
 
 from __future__ import annotations
+
+from xml.sax.saxutils import escape
 
 from reportlab.platypus import Flowable
 
 from reports.story import Story
 from wizard.present import labels
+from wizard.present.mitigations import mitigation
 from wizard.present.severity import SEVERITY
 
 ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -15,6 +19,9 @@ def build(st: Story) -> list[Flowable] | None:
     warnings = sorted(st.data.result.warnings, key=lambda w: ORDER[w.severity.value])
     if not warnings:
         return [st.p("The sizing raised no warnings for this design.")]
-    rows: list[list] = [["Severity", "Topic", "What it means"]]
-    rows += [[SEVERITY[w.severity], labels.topic(w.code), w.message] for w in warnings]
-    return [st.table(rows, [0.9, 1.8, 6])]
+    rows: list[list] = [["Severity", "Risk", "Mitigation"]]
+    for w in warnings:
+        risk = st.markup(f"<b>{escape(labels.topic(w.code))}</b><br/>{escape(w.message)}",
+                         st.s.cell)  # fmt: skip
+        rows.append([SEVERITY[w.severity], risk, mitigation(w.code)])
+    return [st.table(rows, [0.9, 5.2, 3.1])]

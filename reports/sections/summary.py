@@ -154,12 +154,12 @@ def performance(data: ReportData) -> list[TargetStatus]:
     return target_statuses(data.design, data.result.workloads, spread)
 
 
-def _performance(st: Story) -> list[Flowable]:
+def performance_rows(data: ReportData) -> tuple[list[list], list[str]]:
     """Each target against its estimate; groups without a target show their estimate, so a
-    reader sees every time to train (in days when it runs for days)."""
-    data = st.data
+    reader sees every time to train (in days when it runs for days). Returns the table rows
+    (no header) and the sentences on groups the network holds back."""
     targets = performance(data)
-    rows: list[list] = [["Workload group", "Target", "Estimate", "Verdict"]]
+    rows: list[list] = []
     for t in targets:
         worse = ""
         if t.pessimistic is not None:
@@ -177,9 +177,23 @@ def _performance(st: Story) -> list[Flowable]:
             continue
         rows.append([w.name, "none stated", f"time to train {_fig(tr.time_to_train_hours, 'h')}",
                      MISSING])  # fmt: skip
+    notes = []
+    for w in data.result.workloads:
+        tr = w.training
+        if tr and tr.communication_share is not None and tr.communication_share >= 0.5:
+            notes.append(
+                f"{w.name}: exchanging gradients takes {tr.communication_share:.0%} of each "
+                f"training step over {tr.allreduce_link or 'the network'}, so the network, "
+                "not the GPUs, sets the time to train."
+            )
+    return rows, notes
+
+
+def performance_table(st: Story, rows: list[list], notes: list[str]) -> list[Flowable]:
     flow: list[Flowable] = []
-    if len(rows) > 1:
-        flow.append(st.table(rows, [2.6, 2.8, 2.2, 0.9]))
+    if rows:
+        header = ["Workload group", "Target", "Estimate", "Verdict"]
+        flow.append(st.table([header, *rows], [2.6, 2.8, 2.2, 0.9]))
     else:
         flow.append(
             st.p(
@@ -187,17 +201,11 @@ def _performance(st: Story) -> list[Flowable]:
                 "follows the stated demand; the figures per group are in Sizing per workload."
             )
         )
-    for w in data.result.workloads:
-        tr = w.training
-        if tr and tr.communication_share is not None and tr.communication_share >= 0.5:
-            flow.append(
-                st.p(
-                    f"{w.name}: exchanging gradients takes {tr.communication_share:.0%} of each "
-                    f"training step over {tr.allreduce_link or 'the network'}, so the network, "
-                    "not the GPUs, sets the time to train."
-                )
-            )
-    return flow
+    return flow + [st.p(n) for n in notes]
+
+
+def _performance(st: Story) -> list[Flowable]:
+    return performance_table(st, *performance_rows(st.data))
 
 
 def _fig(value: float, unit: str) -> str:

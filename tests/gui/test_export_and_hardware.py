@@ -456,10 +456,17 @@ def test_warnings_read_by_severity_most_severe_first(qtbot, window, tmp_path):
     rank = {"Risk": 0, "Caution": 1, "Note": 2}
     seen = [rank[t.split(":")[0]] for t in texts]
     assert seen == sorted(seen)
+    from wizard.present.fields import in_words
+    from wizard.present.mitigations import mitigation
+
     for w in r.warnings:
-        assert f"{words[w.severity]}: {w.message}" in texts
-    tips = {review.warnings.item(i).toolTip() for i in range(review.warnings.count())}
-    assert not tips & {w.code for w in r.warnings}
+        assert f"{words[w.severity]}: {in_words(w.message)}" in texts
+    tips = [review.warnings.item(i).toolTip() for i in range(review.warnings.count())]
+    assert not set(tips) & {w.code for w in r.warnings}
+    # each tooltip carries its risk's mitigation, as the proposal's risk register does
+    for text, tip in zip(texts, tips, strict=True):
+        (w,) = [w for w in r.warnings if text.endswith(in_words(w.message))][:1]
+        assert tip.endswith(f"Mitigation: {mitigation(w.code)}")
 
 
 def test_an_edit_on_the_hardware_page_keeps_what_the_page_does_not_show(qtbot, window, tmp_path):

@@ -170,3 +170,23 @@ def test_the_review_page_says_a_problem_by_group_and_label(qtbot, window, tmp_pa
     assert "workloads[" not in line
     assert window.wizard.said("hardware.gpu: unknown GPU 'x'") == "GPU: unknown GPU 'x'"
     assert window.wizard.said("no path here") == "no path here"
+
+
+def test_a_field_named_inside_a_message_reads_as_its_label_and_page(window):
+    """The labels the proposal and the wizard use for a field named mid-sentence are the ones
+    its form shows: each path of the table against the Hardware page's rows."""
+    from wizard.gui.wizard import PageId
+    from wizard.present.fields import FIELDS
+
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    ha = window.wizard.page_of(PageId.HA)
+    forms = {"hardware": (hw, hw.errors), "data": (hw, hw.data_errors), "ha": (ha, ha.errors)}
+    for path, (label, where) in FIELDS.items():
+        section, key = path.split(".", 1)
+        if section in forms:
+            page, form = forms[section]
+            assert where == f"on the {page.title()} page", path
+            assert form.rows[key][0] == label, path
+    said = window.wizard.said("warning text: no storage system is chosen (hardware.storage)")
+    assert said == "warning text: no storage system is chosen (Storage system on the Hardware page)"
+    assert window.wizard.said("hardware.storage_nodes: x") != "Storage system on the Hardware page"

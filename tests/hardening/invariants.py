@@ -238,6 +238,10 @@ def check_buildout(result: Result) -> list[str]:
     st = result.storage
     if st.system is not None and st.nodes:  # the storage sized is the storage billed
         expected[f"storage:{st.system}"] = st.nodes
+    # every rack placed is billed, with a PDU on each of its two feeds
+    racks = result.racks
+    expected[f"rack:{racks.rack_units}u"] = len(racks.racks)
+    expected[f"pdu:{racks.power_limit_kw:g}kw"] = 2 * len(racks.racks)
     for item, n in expected.items():
         if qty.get(item, 0) != n:
             out.append(f"BOM {item}: {qty.get(item, 0)}, topology counts {n}")

@@ -63,6 +63,12 @@ AGREEMENT = (
     re.compile(r"(?<![\d.,])0 host failures\b"),
 )
 
+# A design field by its path ("hardware.storage", "workloads[2].count"): the reader gets its label
+_DESIGN_PATH = re.compile(
+    r"(?<![\w/.-])(?:project|workloads|hardware|ha|clusters|assumptions|data|platform|licensing"
+    r"|costs|options|proposed)(?:\[\d+\])?\.[a-z_]+\b(?!\.html)"
+)
+
 _EDGE = ".,;:()[]{}'\"!?…*"
 
 
@@ -109,6 +115,8 @@ def leaks(text: str, codes: set[str], ids: set[str]) -> list[str]:
         elif word in ids:
             found.append(f"catalog id {word!r}")
     flat = " ".join(text.split())
+    for m in _DESIGN_PATH.finditer(flat):
+        found.append(f"design field {m.group(0)!r}")
     for note in WORKING_NOTES:
         for m in re.finditer(re.escape(note), flat):
             found.append(f"working note {flat[max(0, m.start() - 50) : m.end() + 30]!r}")
@@ -208,6 +216,17 @@ def test_a_catalog_id_is_caught_but_a_vendor_name_is_not(rules):
     assert "dell-xe9680" in ids
     assert leaks("Dell PowerEdge XE9680 [dell-xe9680]", codes, ids) == ["catalog id 'dell-xe9680'"]
     assert leaks("a path https://x.example/dell-xe9680/ is left alone", codes, ids) == []
+
+
+def test_a_design_field_path_is_caught_but_a_web_address_is_not():
+    assert leaks("no storage system is chosen (hardware.storage)", set(), set()) == [
+        "design field 'hardware.storage'"
+    ]
+    assert leaks("give workloads[2].count", set(), set()) == ["design field 'workloads[2].count'"]
+    assert (
+        leaks("see https://example.com/hpc-workloads.html and megatron/data/x.py", set(), set())
+        == []
+    )
 
 
 def test_a_working_note_is_caught():

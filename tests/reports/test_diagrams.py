@@ -177,3 +177,71 @@ def test_diagrams_with_a_cjk_group_name_fit(catalog):
     drawing = DIAGRAMS["architecture"].draw(data, 480)
     assert any(s.fontName == FALLBACK for s in _strings(drawing))
     assert_labels_fit(drawing)
+
+
+# ----------------------------------------------------------------------- the physical network
+
+
+def test_host_ports_reach_the_leaves_the_fabric_sizing_counts():
+    """25 hosts with 8 ports each over 7 leaves: 200 ports, 29 on leaves 1-4 and 28 on 5-7
+    (200 = 4 × 29 + 3 × 28). Leaf 1 takes ports 0-28, the ports of hosts 1-3 and five of host 4;
+    leaf 7 takes ports 172-199, hosts 22 (its last four), 23, 24 and 25."""
+    from reports.diagrams.fabric import _hosts_of_leaf
+
+    cabled = _hosts_of_leaf(25, 8, 7, redundant=False)
+    assert cabled[0] == {1, 2, 3, 4}
+    assert cabled[6] == {22, 23, 24, 25}
+    assert set().union(*cabled) == set(range(1, 26))
+    # a redundant pair: every host on both leaves of its pair; 6 hosts over two pairs, 3 each
+    pairs = _hosts_of_leaf(6, 2, 4, redundant=True)
+    assert pairs == [{1, 2, 3}, {1, 2, 3}, {4, 5, 6}, {4, 5, 6}]
+
+
+def test_the_network_figure_writes_link_counts_and_never_cuts_a_label(catalog):
+    """gpt3-175b with twelve times the jobs needs two switch tiers: each host's links, each leaf's
+    uplinks and the spines are written out; no label is below 7 pt or cut with an ellipsis."""
+    design = design_from_text(example_text("gpt3-175b"))
+    groups = [g.model_copy(update={"count": g.count * 12}) for g in design.workloads]
+    data = build_data(design.model_copy(update={"workloads": groups}), catalog)
+    compute = next(p for p in data.result.topology.fabric.planes if p.name == "compute")
+    leaf = next(t for t in compute.tiers if t.role == "leaf")
+    spine = next(t for t in compute.tiers if t.role == "spine")
+    hosts = data.result.cluster.hosts_total
+    drawing = DIAGRAMS["fabric"].draw(data, 480)
+    texts = [s.text for s in _strings(drawing)]
+    per_host = compute.host_ports // hosts
+    assert f"{hosts} hosts, {per_host} × 400 Gb/s each" in texts
+    assert (
+        f"each leaf: {leaf.uplinks} × 400 Gb/s up, {leaf.uplinks // spine.count} to each spine"
+        in texts
+    )
+    assert f"spine {spine.count}" in texts and f"leaf {leaf.count}" in texts
+    assert "site out-of-band network (existing, not quoted)" in texts
+    assert all(s.fontSize >= 7 for s in _strings(drawing))
+    assert not [t for t in texts if t.endswith("…") and t != "…"]
+    assert_labels_fit(drawing)
+
+
+def test_the_storage_system_is_drawn_on_the_network_it_attaches_to(example_data):
+    """The enterprise design sizes 4 Isilon F800 nodes: the service network shows them; a design
+    without a storage system (llm-serving) draws no storage box."""
+    texts = [s.text for s in _strings(DIAGRAMS["fabric"].draw(example_data("enterprise"), 480))]
+    assert "storage" in texts
+    assert any("storage: 4 nodes of Dell EMC Isilon F800" in t for t in texts)
+    texts = [s.text for s in _strings(DIAGRAMS["fabric"].draw(example_data("llm-serving"), 480))]
+    assert "storage" not in texts
+
+
+def test_the_rack_elevation_numbers_units_and_shows_both_pdus(example_data):
+    """A 42U rack numbered 1, 5, 10 … 40 from the bottom (every fifth unit and the first), a PDU
+    on each of the A and B feeds, every item named, no label below 7 pt."""
+    data = example_data("enterprise")
+    drawing = DIAGRAMS["racks"].draw(data, 480)
+    texts = [s.text for s in _strings(drawing)]
+    assert [t for t in texts if t.isdigit()] == ["1", *(str(u) for u in range(5, 41, 5))]
+    assert texts.count("A") == 1 and texts.count("B") == 1
+    assert "PDU, A and B feeds (0U)" in texts
+    for item in data.result.racks.racks[0].items:
+        assert item.name in texts
+    assert all(s.fontSize >= 7 for s in _strings(drawing))
+    assert_labels_fit(drawing)

@@ -74,20 +74,46 @@ def test_the_estate_proposal_numbers_the_appendix_subsections_under_the_appendix
 
 def test_a_clusters_own_decisions_leave_the_shared_network_power_and_racks_out():
     """Sized alone, the HGX cluster decides its GPU fabric, service network, out-of-band ports,
-    power and racks (5 decisions); in the estate proposal those are the shared sections', so
-    its decisions there are the rest, numbered from D1 without gaps."""
+    cabling, power and racks (6 decisions); in the estate proposal those are the shared
+    sections', so its decisions there are the rest, numbered from D1 without gaps."""
     from reports.estate import _own
     from wizard.model.result import DecisionTopic
 
     _, _, e = _acme()
     r = next(c.result for c in e.clusters if c.name == "HGX cluster")
     topics = [d.topic for d in r.decisions]
-    assert topics.count(DecisionTopic.NETWORK) == 3
+    assert topics.count(DecisionTopic.NETWORK) == 4
     assert topics.count(DecisionTopic.POWER) == 1 and topics.count(DecisionTopic.RACKS) == 1
     own = _own(r).decisions
-    assert len(own) == len(r.decisions) - 5
+    assert len(own) == len(r.decisions) - 6
     assert [d.id for d in own] == list(range(1, len(own) + 1))
     assert not any("GPU fabric is" in d.text or "draws up to" in d.text for d in own)
     assert any(
         "NVSwitch" in d.text or "joined by" in d.text for d in own
     )  # a design decision stays
+
+
+def test_the_estate_opens_with_an_executive_summary_over_every_cluster():
+    """The summary page of the two-cluster proposal states every target of the design file (the
+    chat service's 2,000 ms to first token and 50 ms between tokens on the HGX cluster, the
+    fine-tuning's 24 h) with a verdict, the cost sentence, the risks and the decisions to take,
+    each decision once."""
+    import io
+
+    from pypdf import PdfReader
+
+    from reports.document import ReportOptions
+    from reports.estate import build_estate_pdf
+
+    design, catalog, e = _acme()
+    pdf = build_estate_pdf(design, catalog, e, ReportOptions())
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
+    page = " ".join(next(t for t in pages if "Performance against the targets" in t).split())
+    assert "Executive summary" in page
+    assert "time to first token at most 2,000 ms" in page
+    assert "time between tokens at most 50 ms" in page
+    assert "time to train at most 24 h" in page
+    for heading in ("Performance against the targets", "Top risks", "Decisions for you to take"):
+        assert heading in page
+    assert "Cost: no price list was given" in page
+    assert page.count("The rack power limit of 40 kW") == 1

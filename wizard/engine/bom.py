@@ -40,6 +40,10 @@ def _line(cat: Cat, item: str, part: str, text: str, qty: int, unit: str, src: s
     )
 
 
+RUN = {"host-leaf": "host to leaf", "leaf-spine": "leaf to spine", "peer-link": "peer link",
+       "host-oob": "host to out-of-band switch"}  # fmt: skip
+
+
 def bill_of_materials(
     design: Design,
     catalog: Catalog,
@@ -48,6 +52,7 @@ def bill_of_materials(
     topo: bo.Topology,
     rec: Recorder,
     storage: StorageResult | None = None,
+    racks: bo.Racks | None = None,
 ) -> bo.Bom:
     t = topo.totals
     hw = design.hardware
@@ -145,10 +150,11 @@ def bill_of_materials(
                 Cat.TRANSCEIVER,
                 f"transceiver:{key}",
                 "",
-                f"{speed:g} Gb/s optical transceiver ({key.split('.')[0]} network, leaf-spine)",
+                f"{speed:g} Gb/s optical transceiver ({key.split('.')[0]} network, "
+                f"{RUN[texts[key].between]})",
                 qty,
                 "each",
-                "fabric sizing: one module at each end of a leaf-spine link",
+                "fabric sizing: one module at each end of a link between racks",
             )
         )
     if storage is not None and storage.system is not None and storage.nodes:
@@ -166,8 +172,34 @@ def bill_of_materials(
                 f"catalog storage/{s.id}",
             )
         )
+    if racks is not None:
+        lines += rack_lines(len(racks.racks), racks.rack_units, racks.power_limit_kw)
     lines += _licences(design, catalog, gpu, server, t, rec)
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+
+
+# Two PDUs per rack on separate A and B feeds, each able to carry the whole rack, so a feed or
+# a PDU can fail without the rack going dark
+PDUS_PER_RACK = 2
+PDU_SOURCE = (
+    "Dual-corded racks fed from two independent power paths (A and B), each PDU sized for the "
+    "full rack load: Uptime Institute Tier III/IV topology and NVIDIA DGX SuperPOD data centre "
+    "design (two PDUs per rack on separate feeds)"
+)
+
+
+def rack_lines(racks: int, height_u: int, limit_kw: float) -> list[bo.BomLine]:
+    """The racks the design counts and their power distribution: an enclosure and two PDUs,
+    each rated for the rack's power limit."""
+    return [
+        _line(Cat.RACK, f"rack:{height_u}u", "",
+              f"{height_u}U 19-inch rack enclosure with blanking panels and cable management",
+              racks, "each", "rack placement"),
+        _line(Cat.RACK, f"pdu:{limit_kw:g}kw", "",
+              f"Rack power distribution unit (PDU), 0U vertical, rated for at least "
+              f"{limit_kw:g} kW, one on each of the A and B feeds",
+              PDUS_PER_RACK * racks, "each", PDU_SOURCE),
+    ]  # fmt: skip
 
 
 def _licences(

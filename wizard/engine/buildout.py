@@ -14,7 +14,7 @@ from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Gpu, Server
 from wizard.model.design import Design
 from wizard.model.platform import StorageResult
-from wizard.model.result import Cluster, WorkloadResult
+from wizard.model.result import Cluster, DecisionTopic, WorkloadResult
 from wizard.numbers import count, plural
 
 
@@ -73,7 +73,11 @@ def build_out(
     stored = _storage_units(system, rec)
     rk = racks.racks(design, server, pw, net.planes, hosts, cluster.host_failures_tolerated, rec,
                      stored)  # fmt: skip
-    bill = bom.bill_of_materials(design, catalog, gpu, server, topo, rec, storage)
+    # The cables as the racks place their ends: copper in a rack, optics between racks
+    net = net.model_copy(update={"planes": fabric.place_cables(net.planes, rk.racks)})
+    topo = topo.model_copy(update={"fabric": net, "totals": totals([host], net)})
+    _decide_cabling(net, rk, rec)
+    bill = bom.bill_of_materials(design, catalog, gpu, server, topo, rec, storage, rk)
     return BuildOut(topo, pw, rk, bill)
 
 
@@ -136,6 +140,31 @@ def totals(hosts: list[bo.HostTopology], net: bo.NetworkFabric) -> bo.TopologyTo
         cables=cables,
         transceivers=optics,
     )
+
+
+def _decide_cabling(net: bo.NetworkFabric, rk: bo.Racks, rec: Recorder) -> None:
+    """Say which links are copper and which optical, from where the racks put their ends."""
+    host_runs = [c for p in net.planes for c in p.cables if c.between == "host-leaf"]
+    if not host_runs or not rk.racks:
+        return
+    optical = [c for c in host_runs if c.transceivers]
+    modules = sum(c.transceivers for p in net.planes for c in p.cables)
+    if not optical:
+        text = "Host-to-leaf links are direct-attach copper cables: the hosts and their leaf "
+        text += "switches share the rack."
+        implication = (
+            "No optical modules for host links; keep each leaf in the rack of its hosts."
+            if not modules
+            else f"{count(modules, 'optical module')} only for the links between switch racks."
+        )
+    else:
+        text = (
+            f"Host-to-leaf links cross racks (the switches stand in "
+            f"{count(rk.network_racks, 'network rack')}): fibre with an optical module at each end."
+        )
+        implication = f"The bill counts {count(modules, 'optical module')} and their fibres."
+    rec.decide(text, "Copper reaches within a rack, not between racks. " + fabric.DAC_REACH,
+               DecisionTopic.NETWORK, implication=implication)  # fmt: skip
 
 
 def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorder) -> None:

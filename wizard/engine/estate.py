@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from wizard.engine import bom as bom_
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
-from wizard.engine.fabric import FABRIC_LABEL, oob_plane, size_plane
+from wizard.engine.fabric import FABRIC_LABEL, oob_plane, place_cables, size_plane
 from wizard.engine.record import Recorder
 from wizard.engine.size import size
 from wizard.errors import DesignError
@@ -80,10 +80,11 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
             clusters.append(_cpu_cluster(design, catalog, c, rec))
     _management_check(design, rec)
     network = _shared_network(design, catalog, specs, clusters, rec)
-    bill = _bom(design, catalog, clusters, network, rec)
     net_w = sum(t.power_w * t.count for p in network for t in p.tiers)
     net_units = sum(t.rack_units * t.count for p in network for t in p.tiers)
     network_racks = math.ceil(net_units / design.assumptions.rack_units) if net_units else 0
+    racks = sum(c.host_racks for c in clusters) + network_racks
+    bill = _bom(design, catalog, clusters, network, racks, rec)
     hosts_kw = sum(c.hosts_kw for c in clusters)
     totals = EstateTotals(
         hosts=sum(c.hosts for c in clusters),
@@ -408,12 +409,20 @@ def _shared_network(
             )
         )  # fmt: skip
     planes.append(oob_plane(oob))
-    return planes
+    # the shared switches stand in network racks of their own, so host links cross racks
+    return place_cables(planes, None)
 
 
 # --------------------------------------------------------------------------------------- BOM
 
-_NETWORK = {bo.BomCategory.SWITCH, bo.BomCategory.CABLE, bo.BomCategory.TRANSCEIVER}
+# Billed once for the whole design: the shared network, and the racks the clusters and the
+# network racks fill together
+_SHARED = {
+    bo.BomCategory.SWITCH,
+    bo.BomCategory.CABLE,
+    bo.BomCategory.TRANSCEIVER,
+    bo.BomCategory.RACK,
+}
 
 
 def _bom(
@@ -421,6 +430,7 @@ def _bom(
     catalog: Catalog,
     clusters: list[EstateCluster],
     network: list[bo.Plane],
+    racks: int,
     rec: Recorder,
 ) -> bo.Bom:
     lines: list[bo.BomLine] = []
@@ -429,11 +439,13 @@ def _bom(
             lines += [
                 ln.model_copy(update={"cluster": c.name})
                 for ln in c.result.bom.lines
-                if ln.category not in _NETWORK
+                if ln.category not in _SHARED
             ]
         else:
             lines += _cpu_lines(design, catalog, c, rec)
     lines += _network_lines(catalog, network)
+    a = design.assumptions
+    lines += bom_.rack_lines(racks, a.rack_units, a.max_rack_power_kw)
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
 
 
@@ -491,7 +503,7 @@ def _cpu_lines(
 def _network_lines(catalog: Catalog, network: list[bo.Plane]) -> list[bo.BomLine]:
     switches: dict[str, int] = {}
     cables: dict[str, tuple[int, bo.CableRun]] = {}
-    optics: dict[str, tuple[int, float]] = {}
+    optics: dict[str, tuple[int, bo.CableRun]] = {}
     for p in network:
         for t in p.tiers:
             switches[t.switch] = switches.get(t.switch, 0) + t.count
@@ -499,8 +511,8 @@ def _network_lines(catalog: Catalog, network: list[bo.Plane]) -> list[bo.BomLine
             n, _ = cables.get(cr.key, (0, cr))
             cables[cr.key] = (n + cr.count, cr)
             if cr.transceivers:
-                m, _ = optics.get(cr.key, (0, cr.speed_gbps))
-                optics[cr.key] = (m + cr.transceivers, cr.speed_gbps)
+                m, _ = optics.get(cr.key, (0, cr))
+                optics[cr.key] = (m + cr.transceivers, cr)
     out = []
     for sw_id, qty in sorted(switches.items()):
         sw = catalog.switches[sw_id]
@@ -520,12 +532,14 @@ def _network_lines(catalog: Catalog, network: list[bo.Plane]) -> list[bo.BomLine
                 source="fabric sizing over all clusters",
             )
         )  # fmt: skip
-    for key, (qty, speed) in sorted(optics.items()):
+    for key, (qty, cr) in sorted(optics.items()):
+        speed = cr.speed_gbps
         out.append(
             bo.BomLine(
                 category=bo.BomCategory.TRANSCEIVER, item=f"transceiver:{key}", part_number="",
-                description=f"{speed:g} Gb/s optical transceiver (leaf-spine)", quantity=qty,
-                unit="each", source="fabric sizing: one module at each end of a leaf-spine link",
+                description=f"{speed:g} Gb/s optical transceiver ({bom_.RUN[cr.between]})",
+                quantity=qty, unit="each",
+                source="fabric sizing: one module at each end of a link between racks",
             )
         )  # fmt: skip
     return out

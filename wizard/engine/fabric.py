@@ -496,3 +496,70 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
                 implication="Its leaf switches and cables are in the bill of materials; each "
                 "host's service ports connect to both leaves of the pair.",
             )
+
+
+# A rack is about 2 m tall, within the reach of a direct-attach copper cable; a link between
+# racks is fibre with an optical module at each end (or an active optical cable).
+DAC_REACH = (
+    "NVIDIA LinkX cable reach (direct-attach copper up to a few metres, within a rack; "
+    "longer runs optical): https://www.nvidia.com/en-us/networking/interconnect/"
+)
+
+
+def place_cables(planes: list[bo.Plane], racks: list[bo.Rack] | None) -> list[bo.Plane]:
+    """The cable runs by where their ends stand: a run whose hosts and switches share one rack
+    is direct-attach copper; one that crosses racks is fibre with an optical module at each end,
+    counted as transceivers. ``racks`` None means the switches stand in network racks of their
+    own (as a design of several clusters builds them), so every host link crosses racks."""
+    where: dict[str, str] = {}
+    host_racks: set[str] = set()
+    for r in racks or []:
+        for item in r.items:
+            where[item.name] = r.name
+        if r.hosts:
+            host_racks.add(r.name)
+    out = []
+    for p in planes:
+        racks_of = {
+            t.role: {where.get(f"{p.name}-{t.role}-{n + 1:02d}", "?") for n in range(t.count)}
+            for t in p.tiers
+        }
+        leaves = racks_of.get("leaf", set())
+        hosts_local = racks is not None and len(host_racks) == 1 and leaves == host_racks
+        spines_local = racks is not None and len(leaves | racks_of.get("spine", set())) == 1
+        runs = []
+        for c in p.cables:
+            if c.between == "host-leaf" and (racks is None or "?" not in leaves):
+                c = _host_run(c, p, hosts_local)
+            elif c.between == "leaf-spine" and spines_local:
+                c = c.model_copy(update={
+                    "description": f"{c.speed_gbps:g} Gb/s leaf-to-spine direct-attach copper "
+                    "cable, leaves and spines in the same rack",
+                    "transceivers": 0,
+                })  # fmt: skip
+            runs.append(c)
+        out.append(p.model_copy(update={"cables": runs}))
+    return out
+
+
+def _host_run(c: bo.CableRun, p: bo.Plane, local: bool) -> bo.CableRun:
+    leaf = next(t for t in p.tiers if t.role == "leaf")
+    fan = leaf.breakout
+    if fan > 1:
+        head = f"breakout cable, 1 x {leaf.port_speed_gbps * fan:g} Gb/s to {fan} x {c.speed_gbps:g} Gb/s"
+        if local:
+            text, optics = f"{head} (switch to hosts), direct-attach copper in the rack", 0
+        else:
+            text = f"{head} (switch to hosts) across racks: fibre, one optical module at the switch and one per host port"
+            optics = c.count * (1 + fan)
+    elif local:
+        text, optics = (
+            f"{c.speed_gbps:g} Gb/s host-to-leaf direct-attach copper cable, in the rack",
+            0,
+        )
+    else:
+        text = (
+            f"{c.speed_gbps:g} Gb/s host-to-leaf fibre across racks, one optical module at each end"
+        )
+        optics = 2 * c.count
+    return c.model_copy(update={"description": text, "transceivers": optics})

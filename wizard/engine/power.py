@@ -107,8 +107,8 @@ def power(
             rec.warn(
                 "storage-power-unknown",
                 f"The power of the {count(nodes, 'storage node')} ({model}) is not in the "
-                "total: the catalog has no published figure for it; add the vendor's maximum per "
-                "node (power_w_per_node) before quoting power and cooling",
+                "total: the catalog has no published figure for it; add the vendor's maximum power "
+                "per node to the catalog's storage entry before quoting power and cooling",
             )
         total = rec.expr(
             "power.total_w",

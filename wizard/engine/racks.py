@@ -76,7 +76,7 @@ def racks(
             "rack-domain-unsized",
             f"The failure domain is a rack but ha.hosts_per_rack is not set, so the HA reserve "
             f"covers {count(failures_tolerated, 'host')}, not a rack of up to {per_rack}; set "
-            "hosts_per_rack",
+            "ha.hosts_per_rack",
         )
     domain = ha.hosts_per_rack if limited == "failure-domain" and ha.hosts_per_rack else 0
     per_rack = int(

@@ -203,7 +203,7 @@ class StoragePlanner:
                 "GB",
                 f"{preset.name} preset ({preset.source})",
             )
-            return gb, "dataset_samples x sample_bytes"
+            return gb, "dataset samples x bytes per sample"
         if tr is not None and tr.dataset_tokens and vocab:
             gb = self.rec.expr(
                 f"{key}.dataset_gb",
@@ -212,8 +212,8 @@ class StoragePlanner:
                 "GB",
                 MEGATRON_TOKEN_BYTES,
             )
-            return gb, "dataset_tokens x bytes per token (tokenized)"
-        return 0.0, "not known: give training.dataset_samples or dataset_tokens, or data.dataset_gb"
+            return gb, "dataset tokens x bytes per token (tokenized)"
+        return 0.0, "not known: give the dataset in samples or tokens, or data.dataset_gb"
 
     def _model_rate(
         self, key: str, g: WorkloadGroup, recompute: Recompute, params: float, active: float
@@ -437,8 +437,8 @@ class StoragePlanner:
         if nodes < storage.min_nodes:
             rec.warn(
                 "storage-below-minimum-nodes",
-                f"data.storage_nodes = {nodes} is below the {storage.min_nodes} nodes a {name} "
-                "cluster needs at least",
+                f"A {name} cluster needs at least {storage.min_nodes} nodes; the design gives "
+                f"{count(nodes, 'storage node')} (data.storage_nodes)",
             )
         if usable < capacity_tb * 0.9999:
             rec.warn(

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from wizard.gui.forms import FormErrors
 from wizard.model.design import Design
+from wizard.present.fields import in_words
 
 _PATH = re.compile(r"^(workloads\[(\d+)\]|[a-z_]+)((?:\.[\w\[\]]+)*): (.*)$", re.S)
 
@@ -18,8 +19,9 @@ def said(problem: str, design: Design | None, forms: Mapping[str, FormErrors]) -
     when it names no field the wizard shows."""
     m = _PATH.match(problem)
     if m is None:
-        return problem
+        return in_words(problem)
     head, index, rest, message = m.groups()
+    message = in_words(message)
     rest = rest.lstrip(".")
     who = ""
     if index is not None:
@@ -35,5 +37,5 @@ def said(problem: str, design: Design | None, forms: Mapping[str, FormErrors]) -
         key = form._match(rest) if rest else ""
         label = form.rows[key][0] if key else ""
     if not label and not who:
-        return problem if section not in forms else message
+        return in_words(problem) if section not in forms else message
     return ": ".join(x for x in (who, label, message) if x)

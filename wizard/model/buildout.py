@@ -292,6 +292,7 @@ class BomCategory(StrEnum):
     TRANSCEIVER = "transceiver"
     LICENCE = "licence"
     STORAGE = "storage"
+    RACK = "rack"
 
 
 class BomLine(Out):

@@ -285,6 +285,7 @@ BOM_CATEGORY: dict[BomCategory, str] = {
     BomCategory.TRANSCEIVER: "Transceiver",
     BomCategory.LICENCE: "Licence",
     BomCategory.STORAGE: "Storage",
+    BomCategory.RACK: "Racks and power distribution",
 }
 
 

@@ -29,11 +29,13 @@ from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.options_view import OptionsView
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.estate import Estate
-from wizard.model.result import Decision, Result, Severity, WorkloadResult
+from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
 from wizard.numbers import MISSING, count, fixed
+from wizard.present.fields import in_words
 from wizard.present.figures import gpus_text
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
+from wizard.present.mitigations import mitigation
 from wizard.present.severity import MEANS as SEVERITY_MEANS
 from wizard.present.severity import ORDER, SEVERITY
 from wizard.serving_text import at_risk, spread_text, target_short
@@ -466,15 +468,11 @@ class ReviewPage(Page):
         self._serving(workloads)
         self.warnings.clear()
         self.decisions.clear()
-        icons = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
         found = [(None, w) for w in e.warnings] + [
             (c.name, w) for c in gpu_clusters if c.result for w in c.result.warnings
         ]
         for where, w in sorted(found, key=lambda f: ORDER[f[1].severity]):
-            text = f"{SEVERITY[w.severity]}: " + (f"{where}: {w.message}" if where else w.message)
-            item = QListWidgetItem(icon(icons[w.severity]), text)
-            item.setToolTip(SEVERITY_MEANS[w.severity])
-            self.warnings.addItem(item)
+            self.warnings.addItem(_warning_item(w, where))
         if not found:
             self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
         for d in e.decisions:
@@ -510,11 +508,8 @@ class ReviewPage(Page):
 
     def _warnings(self, r: Result) -> None:
         self.warnings.clear()
-        icons = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
         for w in sorted(r.warnings, key=lambda w: ORDER[w.severity]):
-            item = QListWidgetItem(icon(icons[w.severity]), f"{SEVERITY[w.severity]}: {w.message}")
-            item.setToolTip(SEVERITY_MEANS[w.severity])
-            self.warnings.addItem(item)
+            self.warnings.addItem(_warning_item(w))
         if not r.warnings:
             self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
         self.decisions.clear()
@@ -536,6 +531,19 @@ class ReviewPage(Page):
         t.resizeColumnsToContents()
         for col, most in ((3, 320), (4, 320), (0, 300)):
             t.setColumnWidth(col, min(t.columnWidth(col), most))
+
+
+_ICONS = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
+
+
+def _warning_item(w: Warning_, where: str | None = None) -> QListWidgetItem:
+    """A warning in the wizard's words, its cluster first when there are several; the tooltip
+    says what the severity means and the mitigation, as the proposal's risk register does."""
+    message = in_words(w.message)
+    text = f"{SEVERITY[w.severity]}: " + (f"{where}: {message}" if where else message)
+    item = QListWidgetItem(icon(_ICONS[w.severity]), text)
+    item.setToolTip(f"{SEVERITY_MEANS[w.severity]}\nMitigation: {mitigation(w.code)}")
+    return item
 
 
 def _decision_text(d: Decision) -> str:

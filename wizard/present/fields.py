@@ -1,0 +1,41 @@
+"""Design fields in the reader's words: the engine names the field a warning or a basis is
+about by its path ("(hardware.storage)"), so the wizard can point at it; a reader sees the
+field's label and where to find it ("Storage system on the Hardware page"). The labels are those the
+wizard's forms show (a GUI test holds the two together)."""
+
+from __future__ import annotations
+
+import re
+
+# path → (label as the wizard shows it, where it is edited)
+FIELDS: dict[str, tuple[str, str]] = {
+    "hardware.storage": ("Storage system", "on the Hardware page"),
+    "hardware.rdma": ("RDMA", "on the Hardware page"),
+    "hardware.nic": ("NIC", "on the Hardware page"),
+    "hardware.gpudirect_rdma": ("GPUDirect", "on the Hardware page"),
+    "hardware.vgpu_mixed_sizes": ("vGPU sizes", "on the Hardware page"),
+    "ha.hosts_per_rack": ("Hosts per rack", "on the HA policy page"),
+    "ha.passthrough_spares": ("Passthrough", "on the HA policy page"),
+    "data.dataset_gb": ("Dataset size", "on the Hardware page"),
+    "data.dataset_versions": ("Dataset versions", "on the Hardware page"),
+    "data.checkpoint_copies": ("Checkpoints per job", "on the Hardware page"),
+    "data.growth_headroom": ("Growth headroom", "on the Hardware page"),
+    "data.read_gbs_per_gpu": ("Read per GPU (other groups)", "on the Hardware page"),
+    "data.storage_nodes": ("Storage nodes", "on the Hardware page"),
+    "assumptions.link_efficiency": ("Network link efficiency", "in the design's assumptions"),
+    "assumptions.sharp": ("In-network reduction (SHARP)", "in the design's assumptions"),
+}
+
+_PATH = re.compile(r"(?<![\w.\[/-])(" + "|".join(re.escape(p) for p in FIELDS) + r")\b(?![\w.\[])")
+
+
+def label_of(path: str) -> str:
+    """``Storage system on the Hardware page`` for ``hardware.storage``."""
+    label, where = FIELDS[path]
+    return f"{label} {where}"
+
+
+def in_words(text: str) -> str:
+    """``text`` with every design field path it names replaced by the field's label and where it
+    is edited: "give data.dataset_gb" reads "give Dataset size on the Hardware page"."""
+    return _PATH.sub(lambda m: label_of(m.group(1)), text)

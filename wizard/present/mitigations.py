@@ -1,0 +1,128 @@
+"""What to do about each risk the sizing raises: the mitigation column of the proposal's risk
+register (severity, risk, mitigation), keyed by the warning's code. The warning says what is at
+stake in this design; the mitigation says which change or check removes or contains it."""
+
+from __future__ import annotations
+
+import re
+
+MITIGATIONS: dict[str, str] = {
+    # capacity and high availability
+    "capacity-below-demand-after-failure": "Add a host per failure to survive (N+1 or more) on "
+    "the HA policy page, or accept that workloads on a failed host wait for its repair.",
+    "failure-during-maintenance": "Add a maintenance host, or schedule maintenance in windows "
+    "when part of the demand can stop.",
+    "passthrough-no-restart-spares": "Keep spare GPUs for passthrough VMs on the HA policy page, "
+    "or run these groups on vGPU so vSphere HA can restart them elsewhere.",
+    "rack-domain-smaller-than-planned": "Lower Hosts per rack on the HA policy page to what a "
+    "rack holds, or raise the rack power limit.",
+    "rack-domain-unsized": "Set Hosts per rack on the HA policy page, so the reserve covers a "
+    "whole rack.",
+    "rack-failure-exceeds-ha": "Spread the hosts over more racks, or raise the failures to "
+    "survive to a rack's worth of hosts.",
+    "cluster-without-workloads": "Assign a workload group to the cluster, or remove it.",
+    "no-management-domain": "Add a management cluster of at least four hosts, or state that an "
+    "existing VMware Cloud Foundation management domain is used.",
+    # power, cooling, racks
+    "host-power-over-psu": "Choose a server or power supply rated for the host's draw, or fewer "
+    "or lower-power GPUs per host.",
+    "host-power-over-psu-redundancy": "Order the higher-rated power supplies the vendor offers "
+    "for this GPU configuration, or cap the GPUs' power.",
+    "rack-power-over-limit": "Confirm the rack power and cooling with the facility, or plan "
+    "fewer hosts per rack (more racks) or liquid-cooled racks.",
+    "liquid-cooled-hosts": "Confirm facility water, coolant distribution units and the "
+    "rack power with the facility before ordering.",
+    "storage-power-unknown": "Ask the storage vendor for the per-node power and add it before "
+    "quoting power and cooling.",
+    "storage-not-racked": "Plan the storage rows and their power with the storage vendor.",
+    # network
+    "nic-below-storage-need": "Add NICs or dedicated storage NICs per host, or choose a faster "
+    "fabric.",
+    "nic-slower-than-fabric": "Choose a NIC whose ports run at the fabric's speed.",
+    "nic-slots-exceeded": "Fewer NICs per host, dual-port NICs, or a server with more slots.",
+    "no-switch-for-speed": "Choose the switches with the network vendor and add them to the bill "
+    "of materials.",
+    "fabric-exceeds-two-tiers": "Plan a three-tier fabric or larger spine switches with the "
+    "network vendor; the counts shown are a lower bound.",
+    "fabric-oversubscribed-training": "Build the GPU fabric non-blocking (1:1) for training that "
+    "spans hosts.",
+    "remote-network-bandwidth": "Add NICs to the GPU pool hosts or choose a faster fabric.",
+    "remote-without-rdma": "Use RDMA-capable adapters (RoCE v2 or InfiniBand) between the GPU "
+    "pool and its clients.",
+    "gpudirect-rdma-no-local-nic": "Place a NIC under each GPU's PCIe switch, or choose a server "
+    "whose board pairs every GPU with a NIC.",
+    "gpudirect-rdma-unavailable": "Choose a server with PCIe switch boards that pair GPUs with "
+    "NICs, or keep training within one host.",
+    "gpudirect-storage-unavailable": "Accept reads through host memory, or meet the conditions "
+    "listed (RDMA fabric, supported GPU and sharing mode).",
+    # storage
+    "storage-not-chosen": "Choose a storage system on the Hardware page, or state the existing "
+    "storage the design will use.",
+    "storage-below-minimum-nodes": "Order at least the storage system's minimum number of nodes.",
+    "storage-capacity-below-need": "Add storage nodes to the number the warning gives.",
+    "storage-throughput-below-need": "Add storage nodes to the number the warning gives, or a "
+    "faster storage system.",
+    "storage-need-not-modelled": "Give the read throughput per GPU of these groups on the "
+    "Hardware page.",
+    # GPUs, servers, platform
+    "bitfusion-end-of-availability": "Give the pooled users vGPU or MIG on a GPU cluster; keep a "
+    "network-attached pool only for an existing, supported Bitfusion estate.",
+    "gpu-not-nvaie-supported": "Choose a GPU that NVIDIA AI Enterprise supports, or plan without "
+    "vGPU and NVIDIA enterprise support.",
+    "server-not-certified": "Choose an NVIDIA-Certified System, or obtain the vendor's "
+    "qualification for this GPU configuration.",
+    "server-qualified-not-certified": "Confirm with the vendor that NVIDIA AI Enterprise support "
+    "covers this qualified configuration.",
+    "server-certification-unknown": "Check the NVIDIA-Certified Systems list before proposing the "
+    "server.",
+    "mmio-setting-needed": "Apply the host BIOS and VM settings listed in the platform "
+    "checklist before the GPUs are assigned.",
+    "nvlink-bridge-2u": "Confirm with the server vendor that the bridged GPU pairs fit its "
+    "risers, or choose a larger server.",
+    "licence-cores-assumed": "State the processor ordered, so the licences are counted from its "
+    "cores.",
+    "hgx-passthrough-unsupported": "Give these VMs time-sliced full-frame-buffer vGPUs.",
+    "hgx-mig-vgpu-unsupported": "Use time-sliced vGPU on the HGX board, or a PCIe-GPU cluster "
+    "for MIG.",
+    "hgx-vm-size": "Size the VMs at 1, 2, 4 or 8 GPUs.",
+    "vgpu-mixed-sizes-unsupported": "Turn off mixed vGPU sizes on the Hardware page, or choose a "
+    "GPU that supports them.",
+    "vgpu-no-peer-to-peer": "Give each replica full-frame-buffer vGPUs on GPUs joined by "
+    "NVLink, or run it on one GPU.",
+    "idle-vms-hold-their-vgpu": "Power off idle users' VMs (for example a desktop pool that "
+    "powers VMs off on log-off), or plan for every user active at once.",
+    "vmotion-stun-over-timeout": "Use a faster vMotion network, or plan maintenance with these "
+    "VMs suspended or powered off instead of migrated.",
+    "vmotion-large-vgpu": "Use a faster vMotion network, or accept the pause during maintenance.",
+    # workloads and performance
+    "model-does-not-fit": "Use a GPU with more memory, lower precision, or the memory savings "
+    "the warning lists.",
+    "replica-spans-gpus": "No action needed if the GPUs per replica are planned; a GPU with more "
+    "memory serves the model on fewer GPUs.",
+    "replica-spans-hosts": "Choose a server with more GPUs per host, or a smaller or quantised "
+    "model, so a replica stays in one host.",
+    "shared-need-exceeds-gpu": "Give these users whole GPUs, or a GPU with more memory.",
+    "serving-target-missed": "Apply one of the changes the warning lists, then check the target "
+    "again.",
+    "serving-kv-cache-full": "Plan fewer requests in flight per replica, or more memory per "
+    "replica (larger GPU, more GPUs per replica, FP8 KV cache).",
+    "serving-pipeline": "Choose a server whose GPUs hold the model in one host, or a quantised "
+    "model.",
+    "communication-bound": "Use a faster fabric, NVLink or NVSwitch servers, or RDMA.",
+    "ring-bottleneck-pcie": "Choose a server whose GPUs are joined by NVLink, or place them "
+    "under one PCIe switch.",
+    "target-time-missed": "Add GPUs per job, or relax the target.",
+    "training-size-unknown": "Give the dataset size or iterations per epoch of the group.",
+    "throughput-not-modelled": "Give a measured throughput for the model, or size from a "
+    "benchmark on the proposed GPU.",
+}
+
+_SERVING_TARGET = re.compile(r"^serving-[a-z0-9_]+-target-missed$")
+
+
+def mitigation(code: str) -> str:
+    """The mitigation for a warning of ``code``; every code the engine raises has one (a test
+    reads the engine's sources for them)."""
+    if _SERVING_TARGET.match(code):
+        code = "serving-target-missed"
+    return MITIGATIONS[code]
