@@ -57,7 +57,12 @@ format: $(STAMP)
 sample: $(STAMP)
 	$(PY) -m wizard example enterprise -o docs/sample-enterprise.json
 	$(PY) -m wizard report docs/sample-enterprise.json -o docs/sample-enterprise.pdf --date 2026-11-02
+	$(PY) -m wizard report docs/sample-enterprise.json -o docs/sample-enterprise.docx --date 2026-11-02
+	$(PY) -m wizard example hgx-h200-llm -o docs/sample-hgx-h200-llm.json
+	$(PY) -m wizard report docs/sample-hgx-h200-llm.json -o docs/sample-hgx-h200-llm.pdf --date 2026-11-23
 	$(PY) -m wizard report docs/acme-two-clusters.json -o docs/sample-acme-two-clusters.pdf --date 2026-11-23
+	rm -f docs/pages/*.png
+	$(PY) scripts/proposal_pages.py docs/sample-enterprise.pdf docs/sample-hgx-h200-llm.pdf --out docs/pages
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

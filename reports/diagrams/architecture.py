@@ -46,7 +46,7 @@ def host_roles(data: ReportData) -> list[str]:
 def _host_tile(x: float, y: float, w: float, h: float, name: str, role: str, gpus: int):
     fill = {"capacity": CAPACITY, "ha": HA, "maintenance": MAINTENANCE}[role]
     g = box(x, y, w, h, fill, stroke=RULE, radius=2)
-    g.add(label(x + w / 2, y + h - 10, name, w - 4, 6.5, anchor="middle"))
+    g.add(label(x + w / 2, y + h - 10, name, w - 4, 7, anchor="middle", min_size=7))
     per_row = gpus if gpus <= 8 else (gpus + 1) // 2
     rows = 1 if gpus <= 8 else 2
     cell = min((w - 8) / per_row, 7.0)
@@ -76,6 +76,7 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     tile_w, tile_h, gap = 54, 36, 5
 
     storage = data.storage
+    nodes = r.storage.nodes if storage is not None else None
     cluster_w = width * (0.74 if storage else 1.0)
     per_row = max(1, int((cluster_w - 2 * pad + gap) // (tile_w + gap)))
     roles = host_roles(data)
@@ -97,35 +98,38 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
         for g in d.workloads
     ]
     wl = box(0, y_top, wl_w, top_h, ZEBRA, title="Workload groups")
-    wl.add(lines_in_box(6, y_top + top_h - 14, wl_w - 12, items or ["none"], max_lines=7))
+    wl.add(lines_in_box(6, y_top + top_h - 14, wl_w - 12, items or ["none"], max_lines=8,
+                        leading=8.6))  # fmt: skip
     drawing.add(wl)
     x = wl_w + gap
     if remote:
         groups = [g.name for g in d.workloads if g.sharing_mode is SharingMode.REMOTE]
-        cl = box(x, y_top, col_w, top_h, ZEBRA, title="Client cluster (remote GPU access)")
+        cl = box(x, y_top, col_w, top_h, ZEBRA, title="Client cluster (existing)")
         cl.add(
             lines_in_box(
                 6 + x,
                 y_top + top_h - 14,
                 col_w - 12,
-                ["CPU-only VMs, GPUs over the fabric:", *groups],
-                max_lines=7,
+                ["Not quoted: CPU-only VMs that reach their GPUs over the fabric:", *groups],
+                max_lines=8,
+                leading=8.6,
             )
         )
         drawing.add(cl)
         x += col_w + gap
     mg_w = width - x
-    mg = box(x, y_top, mg_w, top_h, ZEBRA, title="Management cluster")
+    mg = box(x, y_top, mg_w, top_h, ZEBRA, title="Management cluster (existing)")
     mg.add(
         lines_in_box(
             x + 6,
             y_top + top_h - 14,
             mg_w - 12,
             [
-                "vCenter Server, vSphere HA and DRS",
+                "Not quoted: vCenter Server, vSphere HA and DRS",
                 "NVIDIA licence service (vGPU / AI Enterprise)",
                 "Monitoring and image registry",
             ],
+            leading=8.6,
         )
     )
     drawing.add(mg)
@@ -134,11 +138,10 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     y_mgmt = y_top - net_gap
     y_fabric = y_mgmt - net_gap
     drawing.add(connector(0, y_mgmt, width, y_mgmt, color=MUTED, width=2.2))
-    drawing.add(
-        label(width - 2, y_mgmt + 3, "Management network", width * 0.4, 6.5, "end", color=MUTED)
-    )
+    drawing.add(label(2, y_mgmt + 3, "Management network", width * 0.4, 7, color=MUTED))
     drawing.add(connector(0, y_fabric, width, y_fabric, color=ACCENT, width=3))
-    drawing.add(label(width - 2, y_fabric + 4, _fabric_text(data), width * 0.62, 6.5, "end"))
+    drawing.add(label(width - 2, y_fabric + 4, _fabric_text(data), width * 0.62, 7, "end",
+                      min_size=7))  # fmt: skip
     # boxes down to the networks
     drawing.add(connector(wl_w / 2, y_top, wl_w / 2, y_fabric))
     drawing.add(connector(x + mg_w / 2, y_top, x + mg_w / 2, y_mgmt))
@@ -194,7 +197,7 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     for i, (fill, text) in enumerate(parts):
         sx = lx + i * slot
         drawing.add(Rect(sx, ly, 7, 7, fillColor=fill, strokeColor=RULE, strokeWidth=0.4))
-        drawing.add(label(sx + 10, ly + 1, text, slot - 14, 6.5, color=INK))
+        drawing.add(label(sx + 10, ly + 1, text, slot - 14, 7, color=INK, min_size=7))
 
     # ------------------------------------------------------------------- storage
     if storage:
@@ -207,10 +210,12 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
                 y_cluster + cluster_h - 14,
                 sw - 12,
                 [
+                    *([f"{count(nodes, 'node')} of"] if nodes else []),
                     f"{storage.vendor} {storage.model}",
-                    ", ".join(storage.protocols),
+                    ", ".join(labels.protocol(p) for p in storage.protocols),
                     "GPUDirect Storage" if storage.gpudirect_storage else "no GPUDirect Storage",
                 ],
+                leading=8.6,
             )
         )
         drawing.add(sb)

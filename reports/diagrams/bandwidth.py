@@ -39,9 +39,9 @@ def draw(data: ReportData, width: float = 480) -> Drawing | None:
     p = lo
     while p <= hi * 1.001:
         d.add(Line(x(p), y0, x(p), y0 + plot_h, strokeColor=RULE, strokeWidth=0.4))
-        d.add(label(x(p), y0 - 9, num(p), 40, 6.5, "middle", color=MUTED))
+        d.add(label(x(p), y0 - 9, num(p), 40, 7, "middle", color=MUTED))
         p *= 10
-    d.add(label(x1, y0 - 18, "GB/s, log scale", 100, 6.5, "end", color=MUTED))
+    d.add(label(x1, y0 - 18, "GB/s, log scale", 100, 7, "end", color=MUTED))
     for i, t in enumerate(tiers):
         y = y0 + plot_h - (i + 1) * (bar_h + gap)
         d.add(label(name_w, y + 3, t.name, name_w, 7, "end"))

@@ -9,7 +9,7 @@ import math
 from reportlab.graphics.shapes import Drawing, Line, Rect
 
 from reports.data import ReportData
-from reports.diagrams.common import WHITE, label, new_drawing
+from reports.diagrams.common import WHITE, label, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ERROR, INK, MUTED, RULE, SERIES
 from wizard.numbers import count, num, pct
@@ -39,9 +39,9 @@ def _axis(d: Drawing, x0: float, x1: float, y0: float, y1: float, top: float, un
     while v <= top + 1e-9:
         x = x0 + (x1 - x0) * v / top
         d.add(Line(x, y0, x, y1, strokeColor=RULE, strokeWidth=0.4))
-        d.add(label(x, y0 - 9, num(v), 40, 6.5, "middle", color=MUTED))
+        d.add(label(x, y0 - 9, num(v), 40, 7, "middle", color=MUTED))
         v += step
-    d.add(label(x1, y0 - 18, unit, 120, 6.5, "end", color=MUTED))
+    d.add(label(x1, y0 - 18, unit, 120, 7, "end", color=MUTED))
 
 
 def memory(data: ReportData, width: float = 480) -> Drawing | None:
@@ -83,12 +83,12 @@ def memory(data: ReportData, width: float = 480) -> Drawing | None:
             d.add(Rect(x, y, part * scale, bar_h, fillColor=SERIES[n], strokeColor=None))
             x += part * scale
         over = w.memory_gb.total > capacity
-        d.add(label(x + 3, y + 3, num(w.memory_gb.total), 40, 6.5, color=ERROR if over else INK))
+        d.add(label(x + 3, y + 3, num(w.memory_gb.total), 40, 7, color=ERROR if over else INK))
     cx = x0 + capacity * scale
     d.add(Line(cx, y0, cx, y0 + plot_h, strokeColor=ERROR, strokeWidth=0.8, strokeDashArray=[3, 2]))
     cap_text = f"{data.gpu.name}: {num(capacity)} GB"
-    anchor = "end" if cx + text_width(cap_text, size=6.5) / 2 > width else "middle"
-    d.add(label(cx, y0 + plot_h + 2, cap_text, cx if anchor == "end" else width, 6.5, anchor,
+    anchor = "end" if cx + text_width(cap_text, size=7) / 2 > width else "middle"
+    d.add(label(cx, y0 + plot_h + 2, cap_text, cx if anchor == "end" else width, 7, anchor,
                 color=ERROR))  # fmt: skip
     # legend, four to a line
     slot = width / 4
@@ -103,16 +103,32 @@ def memory(data: ReportData, width: float = 480) -> Drawing | None:
     return d
 
 
+def _two_lines(d: Drawing, x: float, y: float, h: float, text: str, width: float, anchor: str,
+               font: str, color) -> None:  # fmt: skip
+    """``text`` wrapped over at most two 7 pt lines centred on a bar of height ``h``; a text
+    longer than two lines keeps its first clause, so nothing is cut mid-word."""
+    lines = wrap(text, width, 7, font)
+    cuts = [i for i, ch in enumerate(text) if ch in ";,("]
+    while len(lines) > 2 and cuts:  # drop trailing clauses, never a part of a word
+        text = text[: cuts.pop()].strip()
+        lines = wrap(text, width, 7, font)
+    lines = lines[:2]
+    mid = y + h / 2
+    ys = [mid - 2.5] if len(lines) == 1 else [mid + 1.5, mid - 6.5]
+    for line, ly in zip(lines, ys, strict=False):
+        d.add(label(x, ly, line, width, 7, anchor, font=font, color=color))
+
+
 def sharing(data: ReportData, width: float = 480) -> Drawing | None:
     """GPUs each sharing mode would need for this design, with their mean utilization."""
     options = data.result.sharing_comparison
     if not options:
         return None
-    bar_h, bar_gap = 14, 8
+    bar_h, bar_gap = 18, 8
     plot_h = len(options) * (bar_h + bar_gap) + bar_gap
     height = plot_h + 40
     d = new_drawing(width, height)
-    name_w = width * 0.24
+    name_w = width * 0.26
     x0, x1 = name_w + 6, width - 150
     y0 = 36
     top = max([o.gpus for o in options if o.available] + [1]) * 1.1
@@ -121,12 +137,11 @@ def sharing(data: ReportData, width: float = 480) -> Drawing | None:
     for i, o in enumerate(options):
         y = y0 + plot_h - (i + 1) * (bar_h + bar_gap)
         font = SANS_BOLD if o.mode == "as-designed" else SANS
-        d.add(label(name_w, y + 4, o.label, name_w, 7.5, "end", font=font))
+        _two_lines(d, name_w, y, bar_h, o.label, name_w - 2, "end", font, INK)
         if not o.available:
             d.add(Rect(x0, y, width - x0, bar_h, fillColor=WHITE, strokeColor=None))
-            d.add(
-                label(x0 + 2, y + 4, f"not available: {o.reason}", width - x0 - 4, 7, color=MUTED)
-            )
+            _two_lines(d, x0 + 2, y, bar_h, f"not available: {o.reason}", width - x0 - 4,
+                       "start", SANS, MUTED)  # fmt: skip
             continue
         w = o.gpus * scale
         d.add(Rect(x0, y, w, bar_h, fillColor=SERIES[0], strokeColor=None))
@@ -169,7 +184,7 @@ def power_per_rack(data: ReportData, width: float = 480) -> Drawing | None:
     height = 12 + plot_h + 28
     d = new_drawing(width, height)
     name_w = width * 0.3
-    x0, x1 = name_w + 6, width - 70
+    x0, x1 = name_w + 6, width - 90
     y0 = 22
     limit = max(g[2] for g in groups)
     top = max(limit, max(g[1] for g in groups)) * 1.08 / 1000
@@ -190,12 +205,12 @@ def power_per_rack(data: ReportData, width: float = 480) -> Drawing | None:
     cx = x0 + limit / 1000 * scale
     d.add(Line(cx, y0, cx, y0 + plot_h, strokeColor=ERROR, strokeWidth=0.8, strokeDashArray=[3, 2]))
     for end, y, text in values:  # on a white ground, so the limit line does not cross them
-        shown = label(end, y + 3, text, width - end, 6.5)
+        shown = label(end, y + 3, text, width - end, 7)
         w = text_width(shown.text, size=shown.fontSize)
         d.add(Rect(end - 1, y + 1, w + 2, bar_h - 2, fillColor=WHITE, strokeColor=None))
         d.add(shown)
     limit_text = f"limit {limit / 1000:g} kW"
-    anchor = "end" if cx + text_width(limit_text, size=6.5) / 2 > width else "middle"
-    d.add(label(cx, y0 + plot_h + 2, limit_text, cx if anchor == "end" else width, 6.5, anchor,
+    anchor = "end" if cx + text_width(limit_text, size=7) / 2 > width else "middle"
+    d.add(label(cx, y0 + plot_h + 2, limit_text, cx if anchor == "end" else width, 7, anchor,
                 color=ERROR))  # fmt: skip
     return d

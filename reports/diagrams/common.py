@@ -31,7 +31,7 @@ def label(
     anchor: str = "start",
     font: str = SANS,
     color=INK,
-    min_size: float = 5.5,
+    min_size: float = 7.0,
 ) -> String:
     """A label no wider than ``width``: shrunk, then cut with an ellipsis if it must be. Text
     DejaVu cannot draw is set in the fallback font: a whole label when the fallback draws all of
@@ -102,14 +102,24 @@ def lines_in_box(
     max_lines: int = 8,
     color=INK,
 ) -> Group:
-    """Up to ``max_lines`` labels top-down; a last line says how many more were left out."""
+    """Items top-down, each wrapped over as many lines as it needs (never cut), up to
+    ``max_lines`` lines; a last line says how many items were left out."""
     g = Group()
-    shown = items if len(items) <= max_lines else items[: max_lines - 1]
-    for i, text in enumerate(shown):
+    lines: list[str] = []
+    placed = 0
+    for n, item in enumerate(items):
+        wrapped = wrap(item, w, size) or [""]
+        room = max_lines - len(lines) - (1 if n < len(items) - 1 else 0)
+        if len(wrapped) > room:
+            break
+        lines += wrapped
+        placed += 1
+    for i, text in enumerate(lines):
         g.add(label(x, top - (i + 1) * leading, text, w, size, color=color, min_size=size))
-    if len(shown) < len(items):
-        more = len(items) - len(shown)
-        g.add(label(x, top - max_lines * leading, f"+ {more} more", w, size, color=MUTED))
+    if placed < len(items):
+        more = len(items) - placed
+        g.add(label(x, top - (len(lines) + 1) * leading, f"+ {more} more", w, size,
+                    color=MUTED, min_size=size))  # fmt: skip
     return g
 
 

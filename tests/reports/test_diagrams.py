@@ -245,3 +245,19 @@ def test_the_rack_elevation_numbers_units_and_shows_both_pdus(example_data):
         assert item.name in texts
     assert all(s.fontSize >= 7 for s in _strings(drawing))
     assert_labels_fit(drawing)
+
+
+@pytest.mark.parametrize("name", ["enterprise", "llm-serving", "mig-shared", "starter"])
+def test_no_label_is_cut_or_below_seven_points(example_data, name):
+    """Every figure of the proposal summarizes rather than cuts: no label ends in an ellipsis
+    except a row's "… N more" tile, and none is set below 7 pt."""
+    data = example_data(name)
+    for key, spec in DIAGRAMS.items():
+        if key in ("host",):  # drawn with its own checks in its own tests
+            continue
+        drawing = spec.draw(data, 480)
+        if drawing is None:
+            continue
+        for s in _strings(drawing):
+            assert not (s.text.endswith("…") and s.text != "…"), (key, s.text)
+            assert s.fontSize >= 7, (key, s.text, s.fontSize)

@@ -308,6 +308,19 @@ def words(text: str) -> str:
     return " ".join(WORDS.get(w, w) for w in text.replace("_", " ").replace("-", " ").split(" "))
 
 
+# Storage protocols as their vendors write them
+PROTOCOL: dict[str, str] = {
+    "nfs": "NFS", "nfs-rdma": "NFS over RDMA", "smb": "SMB", "hdfs": "HDFS", "s3": "S3",
+    "iscsi": "iSCSI", "fc": "Fibre Channel", "nvme-of": "NVMe-oF", "lustre": "Lustre",
+    "gpfs": "GPFS", "exascaler": "EXAScaler",
+}  # fmt: skip
+
+
+def protocol(value: str) -> str:
+    """A storage protocol of the catalog as its vendors write it."""
+    return PROTOCOL.get(value, value)
+
+
 def topic(code: str) -> str:
     """A warning's code as the topic a proposal names: "mmio-setting-needed" reads "MMIO
     setting needed"."""
@@ -367,6 +380,7 @@ BY_NAME: dict[str, Mapping[str, str]] = {
     "NIC role": NIC_ROLE,
     "cable run": CABLE_RUN,
     "layer": LAYER,
+    "storage protocol": PROTOCOL,
 }
 
 

@@ -9,6 +9,7 @@ from html import escape
 from wizard.gui.widgets.workload_editor import short_source
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, Storage
 from wizard.numbers import MISSING
+from wizard.present import labels
 
 
 def spec_sheet(
@@ -89,7 +90,7 @@ def spec_sheet(
                 [
                     ("Usable per node", f"{storage.usable_capacity_tb_per_node:g} TB"),
                     ("Read per node", f"{storage.read_throughput_gbs_per_node:g} GB/s"),
-                    ("Protocols", ", ".join(storage.protocols)),
+                    ("Protocols", ", ".join(labels.protocol(p) for p in storage.protocols)),
                     ("GPUDirect Storage", "yes" if storage.gpudirect_storage else "no"),
                 ],
                 storage.source,
