@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from wizard.engine import bom as bom_
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
-from wizard.engine.fabric import FABRIC_LABEL, oob_plane, place_cables, size_plane
+from wizard.engine.fabric import DAC_REACH, FABRIC_LABEL, oob_plane, place_cables, size_plane
 from wizard.engine.record import Recorder
 from wizard.engine.size import size
 from wizard.errors import DesignError
@@ -28,7 +28,7 @@ from wizard.model.design import (
     is_infiniband,
 )
 from wizard.model.estate import Estate, EstateCluster, EstateTotals, Placement
-from wizard.model.result import Result, Severity
+from wizard.model.result import DecisionTopic, Result, Severity
 from wizard.numbers import count
 
 MANAGEMENT_MIN_HOSTS = 4
@@ -410,7 +410,17 @@ def _shared_network(
         )  # fmt: skip
     planes.append(oob_plane(oob))
     # the shared switches stand in network racks of their own, so host links cross racks
-    return place_cables(planes, None)
+    planes = place_cables(planes, None)
+    modules = sum(c.transceivers for p in planes for c in p.cables)
+    if modules:
+        rec.decide(
+            "The shared switches stand in network racks of their own, so every host link "
+            "crosses racks: fibre with an optical module at each end.",
+            "Copper reaches within a rack, not between racks. " + DAC_REACH,
+            DecisionTopic.NETWORK,
+            implication=f"The bill counts {count(modules, 'optical module')} and their fibres.",
+        )
+    return planes
 
 
 # --------------------------------------------------------------------------------------- BOM
