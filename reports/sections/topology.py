@@ -7,6 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.diagrams import bandwidth, host
 from reports.story import Story
+from wizard.model.design import Rdma
 from wizard.numbers import MISSING, count, num
 from wizard.present import labels
 
@@ -53,19 +54,14 @@ def build(st: Story) -> list[Flowable] | None:
             flow.append(st.table(rows, [1.5, 1, 2.5, 4]))
         if layout.gpu_nic_paths:
             ok = sum(p.gpudirect_ok for p in layout.gpu_nic_paths)
-            flow.append(
-                st.p(
-                    f"GPUDirect RDMA: {ok} of {len(layout.gpu_nic_paths)} GPUs share a PCIe "
-                    "switch or root complex with a NIC."
-                )
-            )
-            rows = [["GPU", "Nearest NIC", "Shared point", "GPUDirect RDMA"]]
+            flow.append(st.p(_gpudirect_sentence(st, ok, len(layout.gpu_nic_paths))))
+            rows = [["GPU", "Nearest NIC", "Shared point", "Path for GPUDirect RDMA"]]
             rows += [
                 [
                     dev(p.gpu),
                     dev(p.nic),
                     labels.name(labels.SHARED_POINT, p.shared),
-                    "yes" if p.gpudirect_ok else "no",
+                    "direct" if p.gpudirect_ok else "through the CPU",
                 ]
                 for p in layout.gpu_nic_paths
             ]
@@ -96,3 +92,20 @@ def build(st: Story) -> list[Flowable] | None:
         ]
         flow.append(st.table(rows, [2, 0.9, 0.8, 2.2, 0.8, 2], right=(1, 4)))
     return flow
+
+
+def _gpudirect_sentence(st: Story, direct: int, gpus: int) -> str:
+    """How many GPUs have the direct path GPUDirect RDMA needs, and whether the design uses it:
+    the path alone does not make it so (PVRDMA and TCP do not carry it)."""
+    hw = st.data.design.hardware
+    text = (
+        f"{direct} of {gpus} GPUs share a PCIe switch or root complex with a NIC, the direct "
+        "path GPUDirect RDMA takes"
+    )
+    if hw.gpudirect_rdma:
+        return text + f"; the design uses GPUDirect RDMA over {labels.RDMA_SHORT[hw.rdma]}."
+    why = {
+        Rdma.NONE: "the GPU fabric runs without RDMA",
+        Rdma.PVRDMA: "PVRDMA, vSphere's paravirtual adapter, does not carry it",
+    }.get(hw.rdma, "it is not chosen on the Hardware page")
+    return text + f"; the design does not use GPUDirect RDMA: {why}."
