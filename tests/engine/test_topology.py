@@ -166,3 +166,46 @@ def test_bridges_or_gpudirect_the_server_cannot_take_are_design_errors(catalog, 
     doc["hardware"].update(hardware)
     problems = [str(p) for p in check_design(design_from_dict(doc), catalog)]
     assert any(p.startswith(message) for p in problems), problems
+
+
+def test_c4140_sxm2_board_is_a_direct_mesh_not_nvswitch(sized):
+    """The C4140's 4-GPU V100 SXM2 board wires the GPUs to each other (catalog source_note: 'a
+    4-GPU NVLink mesh, not an HGX NVSwitch board'): six NVLinks per GPU over three peers, two
+    per pair at 25 GB/s each way (Dell EMC Ready Solutions for AI Reference Guide, 2.2), so each
+    of the 4 x 3 / 2 = 6 pairs carries 2 x 25 = 50 GB/s one way."""
+    host = sized["enterprise"].topology.hosts[0]
+    kinds = {d.kind.value for d in host.devices}
+    assert "nvlink-mesh" in kinds and "nvswitch" not in kinds
+    pairs = [lk for lk in host.links if lk.kind == "nvlink"]
+    assert len(pairs) == 6
+    assert {lk.gbs for lk in pairs} == {50}
+    assert all(lk.a.startswith("gpu") and lk.b.startswith("gpu") for lk in pairs)
+    assert {g.kind for g in host.device_groups} == {"nvlink-mesh", "gpu-nic"}
+
+
+def test_a_ring_on_a_mesh_board_has_only_the_links_to_its_peers(catalog):
+    """V100 SXM2: 300 GB/s NVLink, 150 each way, 50 per peer on the 4-GPU board. A ring over
+    all four GPUs has all three peers' links (3 x 50 = 150, the GPU's whole NVLink); a ring of
+    two has one peer's links (50)."""
+    gpu, server = catalog.gpus["v100-sxm2-32gb"], catalog.servers["dell-c4140"]
+    lay = topology.layout(gpu, server, _hw(nvlink=True))
+    assert not lay.nvswitch and lay.board_gpus == 4
+    assert [lk.gbs for lk in topology.ring_links(lay, 4)] == [150]
+    assert [lk.gbs for lk in topology.ring_links(lay, 2)] == [50]
+
+
+def test_an_eight_gpu_hgx_board_joins_its_gpus_through_nvswitch(sized):
+    """HGX H200 8-GPU: one NVSwitch device and a link from each of the 8 GPUs to it at the
+    H200's 900 GB/s / 2 = 450 GB/s each way."""
+    host = sized["hgx-h200-llm"].topology.hosts[0]
+    switch = [d for d in host.devices if d.kind == "nvswitch"]
+    assert len(switch) == 1 and len(switch[0].connects) == 8
+    nv = [lk for lk in host.links if lk.kind == "nvlink"]
+    assert len(nv) == 8 and {lk.b for lk in nv} == {"nvswitch"} and {lk.gbs for lk in nv} == {450}
+
+
+def test_cpu_interconnect_is_named_as_its_maker_names_it(catalog):
+    """Intel Xeon sockets talk over UPI, AMD EPYC sockets over Infinity Fabric."""
+    assert links.cpu_interconnect(catalog.servers["dell-r750xa"]).name.endswith("(UPI)")
+    amd = links.cpu_interconnect(catalog.servers["dell-xe8545"])
+    assert amd.name.endswith("(Infinity Fabric)")

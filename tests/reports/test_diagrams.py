@@ -253,11 +253,106 @@ def test_no_label_is_cut_or_below_seven_points(example_data, name):
     except a row's "… N more" tile, and none is set below 7 pt."""
     data = example_data(name)
     for key, spec in DIAGRAMS.items():
-        if key in ("host",):  # drawn with its own checks in its own tests
-            continue
         drawing = spec.draw(data, 480)
         if drawing is None:
             continue
         for s in _strings(drawing):
             assert not (s.text.endswith("…") and s.text != "…"), (key, s.text)
             assert s.fontSize >= 7, (key, s.text, s.fontSize)
+
+
+def _nvlink_links(drawing):
+    """The NVLink links the figure draws (its legend's sample lines apart)."""
+    from reports.diagrams.host import NvlinkLinks
+
+    groups = [g for g in drawing.contents if isinstance(g, NvlinkLinks)]
+    return [shape for g in groups for shape in g.contents]
+
+
+# A4 and US Letter text widths, and a narrow one
+HOST_WIDTHS = [453, 468, 300]
+
+
+@pytest.mark.parametrize("width", HOST_WIDTHS)
+def test_c4140_host_figure_draws_its_nvlink_mesh_not_an_nvswitch(example_data, width):
+    """The C4140's 4-GPU V100 SXM2 board is an NVLink mesh (server catalog source_note; six
+    links per GPU over its three peers, Dell EMC Ready Solutions for AI Reference Guide 2.2):
+    4 x 3 / 2 = 6 GPU-to-GPU links and no NVSwitch anywhere on the figure."""
+    from reports.diagrams import host
+
+    drawing = host.draw(example_data("enterprise"), width)
+    texts = [s.text for s in _strings(drawing)]
+    assert not [t for t in texts if "NVSwitch" in t and "no NVSwitch" not in t]
+    assert len(_nvlink_links(drawing)) == 6
+    assert_labels_fit(drawing)
+
+
+@pytest.mark.parametrize("width", HOST_WIDTHS)
+def test_hgx_host_figure_joins_eight_gpus_to_an_nvswitch_box(example_data, width):
+    """HGX H200 8-GPU with 8 NICs: an NVSwitch box, a link from each of the 8 GPUs to it, and the
+    H200's 900 GB/s NVLink given as 450 GB/s one way."""
+    from reports.diagrams import host
+
+    drawing = host.draw(example_data("hgx-h200-llm"), width)
+    texts = " ".join(s.text for s in _strings(drawing))
+    assert "NVSwitch" in texts and "450 GB/s one way" in texts
+    assert len(_nvlink_links(drawing)) == 8
+    assert_labels_fit(drawing)
+
+
+def test_host_figure_shows_both_cpus_and_their_interconnect(example_data):
+    """The C4140 hangs everything off CPU 0; CPU 1 is drawn and says it has nothing attached.
+    Its UPI: 3 links x 10.4 GT/s x 2 B x 2 directions = 124.8 GB/s, 62.4 each way."""
+    from reports.diagrams import host
+
+    texts = [s.text for s in _strings(host.draw(example_data("enterprise"), 453))]
+    assert "CPU 0" in texts and "CPU 1" in texts
+    assert "no GPUs or NICs attached" in " ".join(texts)
+    assert "UPI" in texts and "62.40 GB/s" in texts
+    # an 8-GPU host has devices on both CPUs: no such note
+    texts = [s.text for s in _strings(host.draw(example_data("hgx-h200-llm"), 453))]
+    assert "CPU 1" in texts and "attached" not in " ".join(texts)
+
+
+@pytest.mark.parametrize(
+    "name", ["enterprise", "hgx-h200-llm", "gpt3-175b", "rtx-pro-vsphere", "llm-serving",
+             "mig-shared", "bert-large-25gbe"]
+)  # fmt: skip
+@pytest.mark.parametrize("width", HOST_WIDTHS)
+def test_host_figure_never_cuts_or_shrinks_a_label(example_data, name, width):
+    """Every PCIe link kind is given with its generation, width and GB/s; the NIC box or the key
+    line names the NIC with its ports x speed; no label is cut or set below 7 pt."""
+    from reports.diagrams import host
+
+    data = example_data(name)
+    drawing = host.draw(data, width)
+    strings = list(_strings(drawing))
+    assert all(s.fontSize >= 7 for s in strings)
+    assert not [s.text for s in strings if s.text.endswith("…")]
+    text = " ".join(s.text for s in strings)
+    layout = data.result.topology.hosts[0]
+    for lk in layout.links:
+        if lk.kind == "pcie":
+            assert lk.label in text
+    nic = next((d for d in layout.devices if d.kind == "nic"), None)
+    if nic is not None:
+        assert " Gb/s" in text and " × " in text
+    assert_labels_fit(drawing)
+
+
+def test_bridged_pairs_are_drawn_one_bridge_each(catalog):
+    """Eight A100 PCIe in NVLink-bridged pairs: 8 / 2 = 4 bridges, each labelled with the pair's
+    600 GB/s / 2 = 300 GB/s one way; the same GPUs without bridges draw no NVLink at all."""
+    from reports.diagrams import host
+
+    design = design_from_text(example_text("bert-large-25gbe"))
+    for nvlink, bridges in ((True, 4), (False, 0)):
+        hw = design.hardware.model_copy(
+            update={"server": "lenovo-sr670-v2", "nvlink": nvlink, "gpus_per_host": 8}
+        )
+        data = build_data(design.model_copy(update={"hardware": hw}), catalog)
+        drawing = host.draw(data, 453)
+        assert len(_nvlink_links(drawing)) == bridges
+        texts = [s.text for s in _strings(drawing)]
+        assert texts.count("300 GB/s") == bridges
+        assert_labels_fit(drawing)

@@ -170,7 +170,8 @@ def _decide_cabling(net: bo.NetworkFabric, rk: bo.Racks, rec: Recorder) -> None:
 def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorder) -> None:
     gpu = host.gpu_name
     if host.nvlink == "baseboard":
-        board = next(d for d in host.devices if d.kind is bo.DeviceKind.NVSWITCH)
+        boards = (bo.DeviceKind.NVSWITCH, bo.DeviceKind.NVLINK_MESH)
+        board = next(d for d in host.devices if d.kind in boards)
         rec.decide(
             f"The {host.gpus} {gpu} GPUs of each host are joined by the {board.name}.",
             "Gradient rings inside a host stay on NVLink, off PCIe and the CPU interconnect.",

@@ -13,6 +13,14 @@ from wizard.model.catalog import Gpu, Nic, Server
 from wizard.model.design import FABRIC_GBPS, Hardware
 from wizard.model.names import FABRIC_LABEL
 
+# The 4-GPU SXM2 board is all-to-all: six NVLinks per V100, two to each of the three others.
+NVLINK_MESH_SOURCE = (
+    "Dell EMC Ready Solutions for AI - Deep Learning with NVIDIA, Reference Guide v1.0, section "
+    "2.2 (PowerEdge C4140): six NVLinks per V100-SXM2 at 25 GB/s each way, all four GPUs of a "
+    "node communicating at the same time (6 links over 3 peers: 2 per pair); the same all-to-all "
+    "wiring is taken for HGX 4-GPU boards, which carry no NVSwitch (not re-read here)"
+)
+
 # PCIe x16 one-way bandwidth by generation, GB/s (PCI-SIG: GT/s per lane x 16 lanes x 128/130).
 PCIE_X16_GBS: dict[int, float] = {3: 15.75, 4: 31.5, 5: 63.0, 6: 121.0}
 
@@ -58,10 +66,31 @@ def nvlink(gpu: Gpu, through: str) -> Link:
     )
 
 
-def cpu_interconnect(server: Server) -> Link:
-    """The catalog gives the aggregate of both directions; a ring uses one."""
+def nvlink_mesh(gpu: Gpu, board_gpus: int, ring_gpus: int) -> Link:
+    """NVLink on a board without NVSwitch (a 4-GPU V100 SXM2 or HGX A100/H100 4-GPU board): each
+    GPU's links are split evenly over its ``board_gpus - 1`` peers, all-to-all, so a ring over
+    ``ring_gpus`` of them has the links to ``ring_gpus - 1`` peers, not the GPU's whole NVLink."""
+    per_pair = gpu.nvlink.bandwidth_gbs / 2 / max(board_gpus - 1, 1)
+    peers = max(min(ring_gpus, board_gpus) - 1, 1)
     return Link(
-        "CPU interconnect (UPI / Infinity Fabric)",
+        f"NVLink {gpu.nvlink.generation} (direct, {peers} of {max(board_gpus - 1, 1)} peers)"
+        if peers < board_gpus - 1
+        else f"NVLink {gpu.nvlink.generation} (direct mesh)",
+        per_pair * peers,
+        f"{gpu.name} NVLink bandwidth from the GPU catalog ({gpu.source}), half each way, "
+        f"split over {board_gpus - 1} peers; {NVLINK_MESH_SOURCE}",
+        "nvlink",
+    )
+
+
+def cpu_interconnect(server: Server) -> Link:
+    """The catalog gives the aggregate of both directions; a ring uses one. Named as the CPU's
+    maker names it (Intel UPI, AMD Infinity Fabric), so the figure reads like the vendor's."""
+    family = server.cpu_family
+    intel, amd = "Intel" in family or "Xeon" in family, "AMD" in family or "EPYC" in family
+    kind = "UPI" if intel and not amd else "Infinity Fabric" if amd and not intel else ""
+    return Link(
+        f"CPU interconnect ({kind or 'UPI / Infinity Fabric'})",
         server.cpu_interconnect_gbs / 2,
         f"{server.vendor} {server.model} from the server catalog ({server.source}); "
         "aggregate bidirectional figure, half each way",

@@ -10,7 +10,7 @@ Work is per host layout, not per GPU in the cluster, so it stays cheap at any cl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 from wizard.engine import links, sources
 from wizard.engine.links import Link
@@ -67,6 +67,23 @@ class HostLayout:
             if gpu_index in members:
                 return n
         return None
+
+    @property
+    def nvswitch(self) -> bool:
+        """An 8-GPU HGX board joins its GPUs through NVSwitch chips; smaller SXM boards (the
+        C4140's 4-GPU V100 SXM2 board, HGX 4-GPU boards) wire the GPUs to each other directly."""
+        return (
+            self.nvlink == "baseboard"
+            and self.server.pcie_topology is PcieTopology.HGX
+            and self.gpus >= 8
+        )
+
+    @property
+    def board_gpus(self) -> int:
+        """GPUs the NVLink board is wired for: its links are split over all of them, fitted
+        or not."""
+        sxm = [s.max_gpus for s in self.server.gpu_support if s.form_factor is FormFactor.SXM]
+        return max([self.gpus, *sxm])
 
     @property
     def bridges(self) -> int:
@@ -138,7 +155,9 @@ def _hop(lay: HostLayout, a: int, b: int) -> list[Link]:
     """The links between two GPUs of one host, slowest path included."""
     gpu, server = lay.gpu, lay.server
     if lay.nvlink == "baseboard":
-        return [links.nvlink(gpu, "NVSwitch / HGX baseboard")]
+        if lay.nvswitch:
+            return [links.nvlink(gpu, "NVSwitch")]
+        return [links.nvlink_mesh(gpu, lay.board_gpus, lay.gpus)]
     ga = lay.group(a)
     if ga is not None and ga == lay.group(b):
         return [links.nvlink(gpu, "bridge")]
@@ -162,6 +181,8 @@ def ring_links(lay: HostLayout, ring_gpus: int) -> list[Link]:
     n = min(ring_gpus, lay.gpus)
     if n <= 1:
         return []
+    if lay.nvlink == "baseboard" and not lay.nvswitch:
+        return [links.nvlink_mesh(lay.gpu, lay.board_gpus, n)]  # links to the ring's peers only
     seen: dict[str, Link] = {}
     for i in range(n if n > 2 else 1):
         for link in _hop(lay, i, (i + 1) % n):
@@ -241,7 +262,8 @@ def host_topology(lay: HostLayout, nic: Nic | None, hw: Hardware, hosts: int) ->
                 bo.Device(
                     id=f"nic{j}",
                     kind=bo.DeviceKind.NIC,
-                    name=f"NIC {j} ({nic.model.split(' ')[0]})",
+                    name=f"NIC {j} ({nic.model.split(' ')[0]}, {nic.ports} × "
+                    f"{nic.port_speed_gbps:g} Gb/s)",
                     parent=parent(slot),
                     socket=slot.socket,
                     model=nic.id,
@@ -262,17 +284,16 @@ def host_topology(lay: HostLayout, nic: Nic | None, hw: Hardware, hosts: int) ->
             lnk += [_link(f"nic{j}", "net.compute", net) for j in range(len(lay.nics))]
 
     groups: list[bo.DeviceGroup] = []
-    if lay.nvlink == "baseboard":
-        board = "NVSwitch baseboard" if lay.gpus >= 8 else "NVLink baseboard"
+    if lay.nvswitch:
         dev.append(
             bo.Device(
                 id="nvswitch",
                 kind=bo.DeviceKind.NVSWITCH,
-                name=f"{board} ({'HGX' if server.pcie_topology is PcieTopology.HGX else 'SXM'})",
+                name="NVSwitch (HGX baseboard)",
                 connects=[f"gpu{i}" for i in range(lay.gpus)],
             )
         )
-        nvl = links.nvlink(gpu, "NVSwitch / HGX baseboard")
+        nvl = links.nvlink(gpu, "to NVSwitch")
         lnk += [_link(f"gpu{i}", "nvswitch", nvl) for i in range(lay.gpus)]
         groups.append(
             bo.DeviceGroup(
@@ -281,6 +302,28 @@ def host_topology(lay: HostLayout, nic: Nic | None, hw: Hardware, hosts: int) ->
                 devices=[f"gpu{i}" for i in range(lay.gpus)],
                 reason="All GPUs on the baseboard reach each other over NVLink; vSphere can "
                 "also hand out groups of 2 and 4, isolating the rest",
+            )
+        )
+    elif lay.nvlink == "baseboard":
+        board = "HGX" if server.pcie_topology is PcieTopology.HGX else "SXM"
+        dev.append(
+            bo.Device(
+                id="nvlink-board",
+                kind=bo.DeviceKind.NVLINK_MESH,
+                name=f"{lay.board_gpus}-GPU NVLink board ({board}, no NVSwitch)",
+                connects=[f"gpu{i}" for i in range(lay.gpus)],
+            )
+        )
+        pair = links.nvlink_mesh(gpu, lay.board_gpus, 2)
+        pair = Link(f"NVLink {gpu.nvlink.generation} (GPU to GPU)", pair.gbs, pair.source, "nvlink")
+        lnk += [_link(f"gpu{a}", f"gpu{b}", pair) for a, b in combinations(range(lay.gpus), 2)]
+        groups.append(
+            bo.DeviceGroup(
+                name=f"{lay.gpus} x {short} over NVLink",
+                kind="nvlink-mesh",
+                devices=[f"gpu{i}" for i in range(lay.gpus)],
+                reason="Every GPU on the board has direct NVLink links to each other one (no "
+                "NVSwitch); a VM given several of them uses the links between those",
             )
         )
     nvl = links.nvlink(gpu, count(gpu.nvlink.bridges_per_group, "bridge"))

@@ -29,7 +29,8 @@ class DeviceKind(StrEnum):
     GPU = "gpu"
     NIC = "nic"
     NVLINK_BRIDGE = "nvlink-bridge"
-    NVSWITCH = "nvswitch"  # HGX baseboard: NVSwitch chips, or a direct NVLink mesh
+    NVSWITCH = "nvswitch"  # the NVSwitch chips of an 8-GPU HGX baseboard
+    NVLINK_MESH = "nvlink-mesh"  # an SXM board whose GPUs are wired to each other directly
     NETWORK = "network"  # the fabric a NIC port leads to (outside the host)
 
 
@@ -68,7 +69,10 @@ class DeviceGroup(Out):
     """A vSphere-style device group: devices a VM gets together."""
 
     name: str
-    kind: str = Field(description="'nvlink' (bridged GPUs), 'nvswitch' or 'gpu-nic'")
+    kind: str = Field(
+        description="'nvlink' (bridged GPUs), 'nvswitch', 'nvlink-mesh' (an SXM board without "
+        "NVSwitch) or 'gpu-nic'"
+    )
     devices: list[str]
     reason: str
 

@@ -253,8 +253,9 @@ GLOSSARY: dict[str, Term] = {
         "GPUDirect RDMA",
     ),
     "nvlink": Term(
-        "NVIDIA's GPU-to-GPU link, much faster than PCIe: bridges join pairs of PCIe boards, SXM "
-        "boards have it on the baseboard (NVSwitch).",
+        "NVIDIA's GPU-to-GPU link, much faster than PCIe: bridges join pairs of PCIe boards; SXM "
+        "boards have it on the baseboard, GPU to GPU on 4-GPU boards and through NVSwitch chips "
+        "on 8-GPU HGX boards.",
         "NVLink / NVSwitch",
     ),
     "storage": Term(

@@ -209,6 +209,7 @@ DEVICE: dict[DeviceKind, str] = {
     DeviceKind.NIC: "NIC",
     DeviceKind.NVLINK_BRIDGE: "NVLink bridge",
     DeviceKind.NVSWITCH: "NVSwitch baseboard",
+    DeviceKind.NVLINK_MESH: "NVLink board (direct links)",
     DeviceKind.NETWORK: "network",
 }
 
@@ -219,9 +220,10 @@ LINK: dict[LinkKind, str] = {
     LinkKind.NETWORK: "network",
 }
 
-# What joins the devices of a group a VM gets ('nvswitch', 'nvlink' or 'gpu-nic').
+# What joins the devices of a group a VM gets ('nvswitch', 'nvlink-mesh', 'nvlink', 'gpu-nic').
 DEVICE_GROUP: dict[str, str] = {
     "nvswitch": "NVSwitch partition",
+    "nvlink-mesh": "NVLink board (direct links)",
     "nvlink": "NVLink bridge",
     "gpu-nic": "GPU and NIC",
 }
