@@ -1,11 +1,18 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 # Qt must never try to open a real display in tests.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The parsed-catalog cache of a test run stays out of the real user cache directory (set here,
+# not in a fixture: session fixtures load the catalog before any function fixture runs).
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="gpuwizard-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 ROOT = Path(__file__).resolve().parents[1]
 

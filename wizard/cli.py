@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
+from wizard.catalogs import KINDS
 from wizard.errors import UserError
-from wizard.model.catalog import CATALOG_KINDS
 from wizard.numbers import count, value
 from wizard.present.paper import PAPER
 
@@ -656,7 +656,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("catalog", help="list a catalog")
     p.add_argument(
         "kind",
-        choices=list(CATALOG_KINDS),
+        choices=list(KINDS),
     )
     p.add_argument("--json", action="store_true", help="every field of every entry, as JSON")
     p.set_defaults(func=cmd_catalog)

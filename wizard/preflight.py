@@ -3,9 +3,9 @@ instead of raising: better to print the exact ``apt-get install`` line first."""
 
 from __future__ import annotations
 
-import ctypes.util
 import os
 import sys
+from collections.abc import Callable
 
 # Shared libraries the Qt ``xcb`` platform plugin loads, with the Debian package of each.
 XCB_LIBRARIES: dict[str, str] = {
@@ -35,12 +35,16 @@ def has_display(environ: dict[str, str] | None = None) -> bool:
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
 
 
-def missing_packages(find=ctypes.util.find_library) -> list[str]:
+def missing_packages(find: Callable[[str], str | None] | None = None) -> list[str]:
     """Debian packages whose libraries the Qt xcb plugin needs and this machine lacks."""
     if sys.platform != "linux" or (
         os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY")
     ):
         return []
+    if find is None:
+        import ctypes.util  # imported only here: a start that does not use xcb skips it
+
+        find = ctypes.util.find_library
     return [pkg for lib, pkg in XCB_LIBRARIES.items() if find(lib) is None]
 
 

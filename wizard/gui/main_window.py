@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QFileDialog,
@@ -26,7 +28,6 @@ from wizard.bundled import example_names, example_text
 from wizard.errors import DesignError, UserError
 from wizard.gui import autosave
 from wizard.gui.document import DesignDocument
-from wizard.gui.help import HelpWindow
 from wizard.gui.icons import icon
 from wizard.gui.pages.base import Page
 from wizard.gui.prompts import (
@@ -41,10 +42,13 @@ from wizard.gui.prompts import (
     PromptKind,
 )
 from wizard.gui.sizing import LiveResult
-from wizard.gui.wizard import GpuWizard, PageId
+from wizard.gui.wizard import TITLES, GpuWizard, PageId
 from wizard.io import design_from_text, load_design, save_design
-from wizard.model.catalog import Catalog
 from wizard.numbers import count
+
+if TYPE_CHECKING:
+    from wizard.gui.help import HelpWindow
+    from wizard.model.catalog import Catalog
 
 RECENT_KEY = "recent_files"
 MAX_RECENT = 8
@@ -69,32 +73,33 @@ class MainWindow(QMainWindow):
     _lock_fd: int | None
     _lock_path: Path
 
-    def __init__(self, catalog: Catalog, settings: QSettings | None = None,
+    def __init__(self, catalog: Catalog | Callable[[], Catalog], settings: QSettings | None = None,
                  state_dir: Path | None = None, autosave_ms: int = autosave.AUTOSAVE_MS,
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
-        self.catalog = catalog
+        # A loader in place of the catalog reads it on first need: the first page needs none
+        self._catalog = None if callable(catalog) else catalog
+        self._catalog_loader = catalog if callable(catalog) else None
+        self._painted = False
         self.settings = settings or QSettings()
         self.state_dir = state_dir or autosave.state_dir()
         self.doc = DesignDocument(self)
-        self.live = LiveResult(self.doc, catalog, self)
+        self.live = LiveResult(self.doc, lambda: self.catalog, self)
         self._build_actions()
         # Pages reach the prompt through the window, so replacing window.prompt covers them too.
         self.wizard = GpuWizard(
             self.doc,
-            catalog,
+            lambda: self.catalog,
             self.live,
             lambda request: self.prompt(request),
             self._file_buttons(),
             parent=self,
         )
-        self.wizard.setWindowFlags(Qt.WindowType.Widget)
         self.setCentralWidget(self.wizard)
         project_page = self.wizard.project_page
         project_page.browse_logo.connect(self._browse_logo)
         project_page.logo_named.connect(self._name_logo)
-        project_page.named_logos = self.named_logos
-        self.wizard.export_page.named_logos = self.named_logos
+        self.wizard.named_logos = self.named_logos
         self._build_menus()
         self.autosaver = autosave.Autosaver(self.doc, self.state_dir, autosave_ms, self)
         self.help_window: HelpWindow | None = None  # the guide, made on first use
@@ -107,6 +112,29 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(1024, 680)
         self._update_title()
         self.live.refresh()
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.read_catalog()
+
+    def read_catalog(self) -> Catalog:
+        """The catalog, read now if the window was given a loader and has not used it yet."""
+        if self._catalog is None:
+            assert self._catalog_loader is not None
+            self._catalog = self._catalog_loader()
+        return self._catalog
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            QTimer.singleShot(0, self, self._after_first_paint)
+
+    def _after_first_paint(self) -> None:
+        """The first page is on screen: read the catalog if it is not yet, then make the other
+        pages, one per idle moment (each is also made at once when something needs it)."""
+        self.read_catalog()
+        QTimer.singleShot(0, self.wizard, self.wizard.make_rest)
 
     # ------------------------------------------------------------------ the one prompt
 
@@ -207,7 +235,7 @@ class MainWindow(QMainWindow):
         edit.addAction(self.redo_action)
         go = self.menuBar().addMenu("&Go")
         for pid in PageId:
-            title = self.wizard.page(pid).title()
+            title = TITLES[pid][0]
             go.addAction(f"&{pid + 1}  {title}", QKeySequence(f"Alt+{pid + 1}"),
                          partial(self.wizard.go_to, pid))  # fmt: skip
         help_menu = self.menuBar().addMenu("&Help")
@@ -268,6 +296,8 @@ class MainWindow(QMainWindow):
         from wizard.present.guide import PAGE_ANCHORS
 
         if self.help_window is None:
+            from wizard.gui.help import HelpWindow
+
             self.help_window = HelpWindow(self)
         if not anchor:
             page = self.wizard.currentId()

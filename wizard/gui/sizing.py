@@ -7,19 +7,20 @@ Anything slow (diagram rendering) listens to :attr:`LiveResult.updated` and runs
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from wizard.errors import UserError
 from wizard.gui.document import DesignDocument
-from wizard.model.catalog import Catalog
-from wizard.model.design import Design
-from wizard.model.estate import Estate
-from wizard.model.result import Result, WorkloadResult
 
 if TYPE_CHECKING:
     from wizard.engine.compat import Problem
+    from wizard.model.catalog import Catalog
+    from wizard.model.design import Design
+    from wizard.model.estate import Estate
+    from wizard.model.result import Result, WorkloadResult
 
 DEBOUNCE_MS = 120
 
@@ -29,10 +30,11 @@ class LiveResult(QObject):
 
     updated = Signal()
 
-    def __init__(self, doc: DesignDocument, catalog: Catalog, parent: QObject | None = None):
+    def __init__(self, doc: DesignDocument, catalog: Catalog | Callable[[], Catalog],
+                 parent: QObject | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.doc = doc
-        self.catalog = catalog
+        self._catalog = catalog
         self.design: Design | None = None
         self.result: Result | None = None
         self.estate: Estate | None = None  # a design of several clusters, sized together
@@ -45,13 +47,15 @@ class LiveResult(QObject):
         self._timer.timeout.connect(self.refresh)
         doc.changed.connect(lambda _origin: self._timer.start())
 
+    @property
+    def catalog(self) -> Catalog:
+        """The catalog, or the one a loader given in its place reads (the window can show its
+        first page before the catalog is read; a new design sizes nothing)."""
+        return self._catalog() if callable(self._catalog) else self._catalog
+
     def refresh(self) -> None:
         """Size the design now (also what the debounce timer calls). The engine is imported on
-        the first sizing, not at start: the window shows before it is needed."""
-        from wizard.engine.compat import check_design
-        from wizard.engine.estate import size_estate
-        from wizard.engine.size import size
-
+        the first design complete enough to size, not at start: a new design has none."""
         self._timer.stop()
         self.revision = self.doc.revision
         self.design = self.doc.design()
@@ -61,6 +65,10 @@ class LiveResult(QObject):
         if self.design is None:
             self.problems = self.doc.design_problems()
         else:
+            from wizard.engine.compat import check_design
+            from wizard.engine.estate import size_estate
+            from wizard.engine.size import size
+
             self.compat = check_design(self.design, self.catalog)
             try:
                 if self.design.is_single_cluster():

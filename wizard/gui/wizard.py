@@ -1,25 +1,31 @@
-"""The QWizard: page ids in an enum, one page per module, a step list at the side."""
+"""The QWizard: page ids in an enum, one page per module, a step list at the side.
+
+Only the first page is made with the window. Each other page (its module too) is made when it is
+first needed: when Next is about to show it, when code looks it up (``pages``, ``page_of``), or
+in an idle moment once the window is on screen (``make_rest``). A page made late loads the
+design and the live result as they are then, so it shows the same as one made at start.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from enum import IntEnum
+from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget, QWizard
 
 from wizard.gui.document import DesignDocument
+from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
-from wizard.gui.pages.export import ExportPage
-from wizard.gui.pages.ha import HaPage
-from wizard.gui.pages.hardware import HardwarePage
-from wizard.gui.pages.project import ProjectPage
-from wizard.gui.pages.review import ReviewPage
-from wizard.gui.pages.sharing import SharingPage
-from wizard.gui.pages.workloads import WorkloadsPage
 from wizard.gui.prompts import Prompt
 from wizard.gui.sizing import LiveResult
-from wizard.model.catalog import Catalog
+
+if TYPE_CHECKING:
+    from wizard.gui.pages.export import ExportPage
+    from wizard.gui.pages.project import ProjectPage
+    from wizard.model.catalog import Catalog
+    from wizard.model.prices import PriceList
 
 
 class PageId(IntEnum):
@@ -32,6 +38,18 @@ class PageId(IntEnum):
     EXPORT = 6
 
 
+# Title and subtitle of every page, made or not (the step list and the Go menu)
+TITLES: dict[PageId, tuple[str, str]] = {
+    PageId.PROJECT: titles.PROJECT,
+    PageId.WORKLOADS: titles.WORKLOADS,
+    PageId.HARDWARE: titles.HARDWARE,
+    PageId.SHARING: titles.SHARING,
+    PageId.HA: titles.HA,
+    PageId.REVIEW: titles.REVIEW,
+    PageId.EXPORT: titles.EXPORT,
+}
+
+
 class StepList(QListWidget):
     """The seven steps, the current one highlighted; visited steps can be clicked."""
 
@@ -42,8 +60,7 @@ class StepList(QListWidget):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         for pid in PageId:
-            page = wizard.page(pid)
-            self.addItem(QListWidgetItem(f"{pid + 1}.  {page.title()}"))
+            self.addItem(QListWidgetItem(f"{pid + 1}.  {TITLES[pid][0]}"))
         self.setFixedWidth(self.sizeHintForColumn(0) + 32)
         wizard.currentIdChanged.connect(self.follow)
         self.itemClicked.connect(self._clicked)
@@ -65,12 +82,39 @@ class StepList(QListWidget):
         self.follow(self.wizard.currentId())
 
 
+class MadePages(Mapping[PageId, Page]):
+    """The pages by id, each made on its way out: whoever looks a page up gets it, made."""
+
+    def __init__(self, wizard: GpuWizard) -> None:
+        self._wizard = wizard
+
+    def __getitem__(self, pid: PageId) -> Page:
+        return self._wizard.make(pid)
+
+    def __iter__(self) -> Iterator[PageId]:
+        return iter(PageId)
+
+    def __len__(self) -> int:
+        return len(PageId)
+
+
 class GpuWizard(QWizard):
-    def __init__(self, doc: DesignDocument, catalog: Catalog, live: LiveResult,
-                 prompt: Callable[[Prompt], object], file_actions: list[QWidget] | None = None,
+    def __init__(self, doc: DesignDocument, catalog: Catalog | Callable[[], Catalog],
+                 live: LiveResult, prompt: Callable[[Prompt], object],
+                 file_actions: list[QWidget] | None = None,
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
+        if parent is not None:
+            # A widget inside the window, not a dialog of its own; set before any page exists,
+            # as changing the flags later re-creates every child.
+            self.setWindowFlags(Qt.WindowType.Widget)
         self.doc = doc
+        self._catalog = catalog
+        self.live = live
+        self.prompt = prompt
+        self.file_actions = file_actions
+        # Logo files the user named, for the Project and Export pages (set by the window)
+        self.named_logos: Callable[[], list[str]] = list
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.IndependentPages, True)
         self.setOption(QWizard.WizardOption.NoCancelButton, True)
@@ -81,23 +125,106 @@ class GpuWizard(QWizard):
             [QWizard.WizardButton.HelpButton, QWizard.WizardButton.Stretch,
              QWizard.WizardButton.BackButton, QWizard.WizardButton.NextButton]
         )  # fmt: skip
-        # The two pages the window wires up itself, typed as what they are
-        self.project_page = ProjectPage(doc, catalog, live, file_actions)
-        self.export_page = ExportPage(doc, catalog, live, prompt)
-        self.pages: dict[PageId, Page] = {
-            PageId.PROJECT: self.project_page,
-            PageId.WORKLOADS: WorkloadsPage(doc, catalog, live, prompt),
-            PageId.HARDWARE: HardwarePage(doc, catalog, live, self.export_page.prices),
-            PageId.SHARING: SharingPage(doc, catalog, live),
-            PageId.HA: HaPage(doc, catalog, live),
-            PageId.REVIEW: ReviewPage(doc, catalog, live),
-            PageId.EXPORT: self.export_page,
-        }
-        for pid, page in self.pages.items():
-            self.setPage(pid, page)
+        self._made: dict[PageId, Page] = {}
+        self.pages = MadePages(self)
+        self.make(PageId.PROJECT)
         self.setStartId(PageId.PROJECT)
         self.steps = StepList(self)
         self.setSideWidget(self.steps)
+
+    # ------------------------------------------------------------------ pages made on need
+
+    @property
+    def catalog(self) -> Catalog:
+        """The catalog, or the one a loader given in its place reads (for pages made later)."""
+        return self._catalog() if callable(self._catalog) else self._catalog
+
+    def make(self, pid: PageId) -> Page:
+        """Page ``pid``, made and added to the wizard if it is not yet."""
+        page = self._made.get(pid)
+        if page is None:
+            page = self._made[pid] = self._new_page(pid)
+            self.setPage(pid, page)
+        return page
+
+    def made(self, pid: PageId) -> bool:
+        return pid in self._made
+
+    def _new_page(self, pid: PageId) -> Page:
+        doc, live = self.doc, self.live
+        if pid is PageId.PROJECT:
+            from wizard.gui.pages.project import ProjectPage
+
+            # The first page, made before the catalog is read, and never asking for it
+            project = ProjectPage(doc, self._catalog, live, self.file_actions)
+            project.named_logos = self._named_logos
+            return project
+        catalog = self.catalog
+        if pid is PageId.WORKLOADS:
+            from wizard.gui.pages.workloads import WorkloadsPage
+
+            return WorkloadsPage(doc, catalog, live, self.prompt)
+        if pid is PageId.HARDWARE:
+            from wizard.gui.pages.hardware import HardwarePage
+
+            return HardwarePage(doc, catalog, live, self._prices)
+        if pid is PageId.SHARING:
+            from wizard.gui.pages.sharing import SharingPage
+
+            return SharingPage(doc, catalog, live)
+        if pid is PageId.HA:
+            from wizard.gui.pages.ha import HaPage
+
+            return HaPage(doc, catalog, live)
+        if pid is PageId.REVIEW:
+            from wizard.gui.pages.review import ReviewPage
+
+            return ReviewPage(doc, catalog, live)
+        from wizard.gui.pages.export import ExportPage
+
+        export = ExportPage(doc, catalog, live, self.prompt)
+        export.named_logos = self._named_logos
+        return export
+
+    def _named_logos(self) -> list[str]:
+        return self.named_logos()
+
+    def _prices(self) -> PriceList | None:
+        """The price list chosen on the Export page; none while that page is not made."""
+        return self.export_page.prices() if self.made(PageId.EXPORT) else None
+
+    def make_rest(self) -> None:
+        """Make the pages not made yet, one per pass of the event loop so input and painting go
+        on in between; Next then shows a page at once. Called once the window is on screen."""
+        waiting = [pid for pid in PageId if not self.made(pid)]
+        if waiting:
+            self.make(waiting[0])
+        if len(waiting) > 1:
+            QTimer.singleShot(0, self, self.make_rest)  # dropped if the wizard goes first
+
+    def nextId(self) -> int:
+        """The page after the current one, made or not (QWizard's own looks only at the pages
+        it holds, and would offer Finish on the first page while the others are not made)."""
+        current = self.currentId()
+        return current + 1 if 0 <= current < len(PageId) - 1 else -1
+
+    def validateCurrentPage(self) -> bool:
+        """Next is going on: make the page it shows (QWizard shows only pages it holds)."""
+        if not super().validateCurrentPage():
+            return False
+        following = self.nextId()
+        if following != -1:
+            self.make(PageId(following))
+        return True
+
+    @property
+    def project_page(self) -> ProjectPage:
+        """The Project page, which the window wires up itself."""
+        return cast("ProjectPage", self.pages[PageId.PROJECT])
+
+    @property
+    def export_page(self) -> ExportPage:
+        return cast("ExportPage", self.pages[PageId.EXPORT])
 
     def said(self, problem: str) -> str:
         """``problem`` with the group and the field's label in place of its path."""

@@ -3,6 +3,9 @@ that says why Next is disabled, and reloading its widgets when another page edit
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
@@ -17,7 +20,9 @@ from PySide6.QtWidgets import (
 
 from wizard.gui.document import DesignDocument
 from wizard.gui.sizing import LiveResult
-from wizard.model.catalog import Catalog
+
+if TYPE_CHECKING:
+    from wizard.model.catalog import Catalog
 
 
 class Page(QWizardPage):
@@ -26,11 +31,11 @@ class Page(QWizardPage):
 
     scrolling = True
 
-    def __init__(self, doc: DesignDocument, catalog: Catalog, live: LiveResult, title: str,
-                 subtitle: str) -> None:  # fmt: skip
+    def __init__(self, doc: DesignDocument, catalog: Catalog | Callable[[], Catalog],
+                 live: LiveResult, title: str, subtitle: str) -> None:  # fmt: skip
         super().__init__()
         self.doc = doc
-        self.catalog = catalog
+        self._catalog = catalog
         self.live = live
         self._loading = False
         self.setTitle(title)
@@ -58,6 +63,12 @@ class Page(QWizardPage):
         doc.replaced.connect(self._reload)
         doc.changed.connect(self._external_change)
         self._reflow: list[tuple[QBoxLayout, int]] = []
+
+    @property
+    def catalog(self) -> Catalog:
+        """The catalog, or the one a loader given in its place reads (the first page, made
+        before the catalog is read, never asks for it)."""
+        return self._catalog() if callable(self._catalog) else self._catalog
 
     def reflow(self, layout: QBoxLayout, narrow_below: int) -> None:
         """Lay ``layout``'s columns out top to bottom while the page is narrower than

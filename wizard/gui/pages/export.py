@@ -26,6 +26,7 @@ from wizard.engine.bom import apply_prices
 from wizard.errors import UserError
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
+from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.prompts import Prompt, PromptKind
 from wizard.gui.reporting import WrittenPdf, page_sizes, write_pdf
@@ -100,15 +101,7 @@ class ExportRow:
 
 class ExportPage(Page):
     def __init__(self, doc, catalog, live, prompt: Callable[[Prompt], object]) -> None:
-        super().__init__(
-            doc,
-            catalog,
-            live,
-            "Export",
-            "Write the proposal, the design file, the bill of materials and deployment "
-            "snippets. A failed write never touches an existing file or the design in this "
-            "window.",
-        )
+        super().__init__(doc, catalog, live, *titles.EXPORT)
         self.prompt = prompt
         self.named_logos: Callable[[], list[str]] = list  # logo files the user named (window)
         box = QGroupBox("Files")

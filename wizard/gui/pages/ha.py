@@ -6,6 +6,7 @@ from pydantic import ValidationError
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout
 
 from wizard.gui.forms import FormErrors, error_items
+from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.pages.hardware_clusters import Clusters
 from wizard.gui.widgets.cards import CardRow
@@ -17,14 +18,7 @@ from wizard.present import labels
 
 class HaPage(Page):
     def __init__(self, doc, catalog, live) -> None:
-        super().__init__(
-            doc,
-            catalog,
-            live,
-            "HA policy",
-            "How much spare capacity the cluster keeps for host failures and maintenance. "
-            "The capacity after failures updates as you change the policy.",
-        )
+        super().__init__(doc, catalog, live, *titles.HA)
         self._problems: list[str] = []
         self.clusters = Clusters(doc)
         self.cluster_index = 0
@@ -101,6 +95,7 @@ class HaPage(Page):
         self.spares.toggled.connect(self._edited)
         self.live.updated.connect(self._show_live)
         self._reload()
+        self._show_live()  # made after a sizing too: show it now, not at the next one
 
     def _fill_clusters(self) -> None:
         names = self.clusters.names()

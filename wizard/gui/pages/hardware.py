@@ -35,6 +35,7 @@ from wizard.engine.compat import why_not as compat_why_not
 from wizard.errors import UserError
 from wizard.gui.forms import FormErrors, align_labels, error_items
 from wizard.gui.icons import icon
+from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.pages.hardware_clusters import ClusterPicker, Clusters
 from wizard.gui.pages.hardware_data import DataPlanMixin
@@ -54,14 +55,7 @@ from wizard.present.glossary import tip
 
 class HardwarePage(DataPlanMixin, Page):
     def __init__(self, doc, catalog, live, prices=lambda: None) -> None:
-        super().__init__(
-            doc,
-            catalog,
-            live,
-            "Hardware",
-            "The GPU, the server that holds it and the network between hosts. Choices that "
-            "cannot work together are disabled or flagged with the reason.",
-        )
+        super().__init__(doc, catalog, live, *titles.HARDWARE)
         self._problems: list[str] = []
         self.prices = prices  # the price list chosen on the Export page, if any
         self.clusters = Clusters(doc)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from wizard.gui.forms import FormErrors, error_items
 from wizard.gui.icons import icon
+from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.widgets.inputs import Combo, DateEdit
 from wizard.model.design import ProjectInfo
@@ -38,13 +39,7 @@ class ProjectPage(Page):
     logo_named = Signal(str)  # the user typed a logo path: the window remembers it as named
 
     def __init__(self, doc, catalog, live, file_actions: list[QWidget] | None = None) -> None:
-        super().__init__(
-            doc,
-            catalog,
-            live,
-            "Project",
-            "Who the design is for. These details go on the proposal's cover.",
-        )
+        super().__init__(doc, catalog, live, *titles.PROJECT)
         if file_actions:
             bar = QHBoxLayout()
             for w in file_actions:

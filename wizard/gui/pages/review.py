@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
+from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.reporting import font_files, render_diagrams
 from wizard.gui.widgets.cards import CardRow
@@ -88,13 +89,7 @@ class ReviewPage(Page):
     scrolling = False
 
     def __init__(self, doc, catalog, live) -> None:
-        super().__init__(
-            doc,
-            catalog,
-            live,
-            "Review",
-            "The sized design. It follows every change on the earlier pages.",
-        )
+        super().__init__(doc, catalog, live, *titles.REVIEW)
         self.problem = QLabel()
         self.problem.setObjectName("problem")
         self.problem.setWordWrap(True)

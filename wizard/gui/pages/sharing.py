@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from wizard.gui.forms import FormErrors, clean_message, error_items
+from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.pages.hardware_clusters import Clusters
 from wizard.gui.widgets.inputs import Choice
@@ -68,14 +69,7 @@ def mode_reason(mode: SharingMode, group: WorkloadGroup, gpu: Gpu | None) -> str
 
 class SharingPage(Page):
     def __init__(self, doc, catalog, live) -> None:
-        super().__init__(
-            doc,
-            catalog,
-            live,
-            "Sharing mode",
-            "How each group's VMs get GPUs. Modes a group cannot use are disabled, with the "
-            "reason in the tooltip.",
-        )
+        super().__init__(doc, catalog, live, *titles.SHARING)
         self._problems: list[str] = []
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(
@@ -164,6 +158,7 @@ class SharingPage(Page):
         self.combos: list[Choice] = []
         self.live.updated.connect(self._show_live)
         self._reload()
+        self._show_live()  # made after a sizing too: show it now, not at the next one
 
     def load(self) -> None:
         platform: PlatformChoice = self.doc.get("platform")

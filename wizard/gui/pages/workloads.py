@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from wizard.gui.forms import error_items
 from wizard.gui.icons import icon
+from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.prompts import CANCEL, REMOVE, Prompt, PromptKind
 from wizard.gui.widgets.workload_editor import WorkloadEditor
@@ -57,14 +58,7 @@ class WorkloadsPage(Page):
         self, doc, catalog, live, prompt: Callable[[Prompt], object] | None = None
     ) -> None:
         self.prompt = prompt
-        super().__init__(
-            doc,
-            catalog,
-            live,
-            "Workloads",
-            "What the GPUs are for. Add a group per kind of work; the editor asks only what "
-            "that kind needs. Hover a label for a one-sentence explanation.",
-        )
+        super().__init__(doc, catalog, live, *titles.WORKLOADS)
         self.rows: list[Row] = []
         splitter = QSplitter(Qt.Orientation.Horizontal)
         left = QWidget()
@@ -121,6 +115,7 @@ class WorkloadsPage(Page):
         delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table)
         delete.activated.connect(self.remove_group)
         self._reload()
+        self._show_gpus()  # made after a sizing too: show it now, not at the next one
 
     def _button(self, text: str, icon_name: str, tooltip: str) -> QPushButton:
         b = QPushButton(icon(icon_name), text)
