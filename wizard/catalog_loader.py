@@ -117,6 +117,8 @@ def _from_cache(path: Path, key: str) -> dict[str, dict[str, Sourced]] | None:
     from wizard.model.catalog import Catalog
 
     try:
+        if path.stat().st_size > MAX_CATALOG_BYTES:  # no shipped catalog is near this size
+            return None
         head, _, body = path.read_text(encoding="utf-8").partition("\n")
         if head != key:
             return None

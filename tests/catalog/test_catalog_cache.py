@@ -114,3 +114,11 @@ def test_a_cache_directory_that_cannot_be_made_is_no_obstacle(fresh):
 def test_a_cache_path_taken_by_a_folder_is_no_obstacle(fresh):
     fresh.mkdir(parents=True)
     assert load_catalog(include_user=False).gpus
+
+
+def test_an_oversized_cache_file_is_not_read(fresh):
+    expected = load_catalog(include_user=False)
+    catalog_loader._shipped.cache_clear()
+    key = fresh.read_text(encoding="utf-8").partition("\n")[0]
+    fresh.write_text(f"{key}\n{' ' * catalog_loader.MAX_CATALOG_BYTES}", encoding="utf-8")
+    assert load_catalog(include_user=False) == expected

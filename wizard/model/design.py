@@ -29,7 +29,9 @@ MAX_PARAMETERS = 1e14
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Each model's validator is built on its first use, not on import: the wizard's first page
+    # validates only the project section, long before a whole Design.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 # --------------------------------------------------------------------------------- project
