@@ -108,8 +108,8 @@ def draw_layout(host: HostTopology, width: float = 480) -> Drawing:
     col = free / leaves if leaves else 0
     nodes: dict[str, _Node] = {}
     x = 0.0
-    for s, n in zip(sockets, counts, strict=True):
-        span = n * col if n else empty_w
+    for s, count in zip(sockets, counts, strict=True):
+        span = count * col if count else empty_w
         nodes[s.id] = _Node(s, x, x + span)
         lx = x
 

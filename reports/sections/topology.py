@@ -7,7 +7,6 @@ from reportlab.platypus import Flowable
 
 from reports.diagrams import bandwidth, host
 from reports.story import Story
-from wizard.model.design import Rdma
 from wizard.numbers import MISSING, count, num
 from wizard.present import labels
 
@@ -104,8 +103,5 @@ def _gpudirect_sentence(st: Story, direct: int, gpus: int) -> str:
     )
     if hw.gpudirect_rdma:
         return text + f"; the design uses GPUDirect RDMA over {labels.RDMA_SHORT[hw.rdma]}."
-    why = {
-        Rdma.NONE: "the GPU fabric runs without RDMA",
-        Rdma.PVRDMA: "PVRDMA, vSphere's paravirtual adapter, does not carry it",
-    }.get(hw.rdma, "it is not chosen on the Hardware page")
+    why = labels.GPUDIRECT_NOT_USED.get(hw.rdma, labels.GPUDIRECT_NOT_CHOSEN)
     return text + f"; the design does not use GPUDirect RDMA: {why}."

@@ -121,6 +121,13 @@ RDMA: dict[Rdma, str] = {
 }
 RDMA_SHORT: dict[Rdma, str] = dict(_RDMA_SHORT)
 
+# Why a design with a direct GPU-NIC path still does not use GPUDirect RDMA, by its RDMA choice.
+GPUDIRECT_NOT_USED: dict[Rdma, str] = {
+    Rdma.NONE: "the GPU fabric runs without RDMA",
+    Rdma.PVRDMA: "PVRDMA, vSphere's paravirtual adapter, does not carry it",
+}
+GPUDIRECT_NOT_CHOSEN = "it is not chosen on the Hardware page"
+
 HA_LEVEL: dict[HaLevel, str] = {
     HaLevel.N0: "N+0: no spare host",
     HaLevel.N1: "N+1: survive one host failure",
