@@ -41,6 +41,22 @@ def test_enterprise_power_worked_example(sized):
     assert (p.psu_installed_w, p.psu_redundant_w) == (4800, 2400)
 
 
+def test_storage_with_a_published_figure_is_in_the_total(catalog):
+    """NetApp's key specifications for the AFF A800 give 8,417 BTU/h worst case for the HA pair
+    (two controllers): 8,417 / 3.41214 = 2,467 W, 1,233 W a controller. The enterprise design on
+    the minimum of one pair adds 2 x 1,233 = 2,466 W to its 14,146 W: 16,612 W, and says nothing
+    is missing. The Isilon F800 it ships with has no published figure: not counted, and said."""
+    assert round(8417 / 3.41214 / 2) == 1233
+    r = _sized(catalog, "enterprise", hardware={"storage": "netapp-aff-a800"})
+    (item,) = [i for i in r.power.items if i.item.startswith("NetApp AFF A800")]
+    assert (item.count, item.watts_each, item.watts_total) == (2, 1233, 2466)
+    assert r.power.total_w == 14_146 + 2466
+    assert "storage-power-unknown" not in _codes(r)
+    shipped = _sized(catalog, "enterprise")
+    assert shipped.power.total_w == 14_146
+    assert "storage-power-unknown" in _codes(shipped)
+
+
 def test_racks_at_the_power_limit(catalog):
     """At 5 kW per rack: floor(5,000 / 1,650) = 3 hosts per rack, so 8 hosts take 3, 3 and 2,
     and the switches a network rack of their own."""
