@@ -22,8 +22,26 @@ SECTIONS: tuple[str, ...] = tuple(name for name in Design.model_fields if name !
 
 
 def _default(name: str) -> Any:
+    """A section's default. A model's defaults are valid as declared (pydantic does not validate
+    them either), so a model section is constructed without building its validator."""
     field = Design.model_fields[name]
-    return None if field.is_required() else field.get_default(call_default_factory=True)
+    if field.is_required():
+        return None
+    factory = field.default_factory
+    if isinstance(factory, type) and issubclass(factory, BaseModel):
+        return factory.model_construct()
+    return field.get_default(call_default_factory=True)
+
+
+class _Sections(dict[str, Any]):
+    """The sections of the open design; a section nobody has read or set yet is made from its
+    default when first read, so the first page does not build every section's validator."""
+
+    def __missing__(self, name: str) -> Any:
+        if name not in SECTIONS:
+            raise KeyError(name)
+        value = self[name] = _default(name)
+        return value
 
 
 def _json(value: Any) -> Any:
@@ -80,7 +98,7 @@ class DesignDocument(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._parts: dict[str, Any] = {name: _default(name) for name in SECTIONS}
+        self._parts = _Sections()
         self.path: Path | None = None
         self.dirty = False
         self.revision = 0
@@ -93,7 +111,7 @@ class DesignDocument(QObject):
 
     def set(self, name: str, value: Any, origin: object = None) -> None:
         """Store an already validated section; a no-op when nothing changed."""
-        if name not in self._parts:
+        if name not in SECTIONS:
             raise KeyError(name)
         if self._parts[name] == value:
             return
@@ -109,7 +127,7 @@ class DesignDocument(QObject):
         return [
             name
             for name in SECTIONS
-            if self._parts[name] is None and Design.model_fields[name].is_required()
+            if Design.model_fields[name].is_required() and self._parts[name] is None
         ]
 
     def design(self) -> Design | None:
@@ -134,7 +152,8 @@ class DesignDocument(QObject):
 
     def _dump(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, value in self._parts.items():
+        for name in SECTIONS:
+            value = self._parts[name]
             if value is not None:
                 out[name] = _json(value)
         return out
@@ -158,10 +177,10 @@ class DesignDocument(QObject):
 
     def load_partial(self, data: dict[str, Any], path: Path | None, dirty: bool = True) -> None:
         """Load a draft section by section; a section that does not validate is refused whole."""
-        parts: dict[str, Any] = {name: _default(name) for name in SECTIONS}
+        parts = _Sections()
         problems: list[str] = []
         for name, raw in data.items():
-            if name not in parts:
+            if name not in SECTIONS:
                 problems.append(f"{name}: unknown section")
                 continue
             annotation = Design.model_fields[name].annotation
@@ -184,7 +203,7 @@ class DesignDocument(QObject):
 
     def new(self) -> None:
         self.undo_stack.clear()
-        self._parts = {name: _default(name) for name in SECTIONS}
+        self._parts = _Sections()
         self.path = None
         self.revision += 1
         self.dirty = False

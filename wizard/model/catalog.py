@@ -186,7 +186,7 @@ class Gpu(Sourced):
     slot_width: int = Field(ge=0, le=4, description="PCIe slots a board occupies; 0 for SXM.")
     pcie_gen: int = Field(ge=3, le=6)
     pcie_lanes: int = Field(default=16, ge=1, le=32)
-    nvlink: Nvlink = Nvlink()
+    nvlink: Nvlink = Field(default_factory=Nvlink)
     mig: Mig | None = None
     vgpu: Vgpu | None = None
     gpus_per_board: int = Field(

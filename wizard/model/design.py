@@ -293,7 +293,7 @@ class WorkloadGroup(Model):
     recompute: Recompute | None = Field(
         default=None, description="Activation recomputation; None lets the engine choose."
     )
-    parallelism: Parallelism = Parallelism()
+    parallelism: Parallelism = Field(default_factory=Parallelism)
     training: Training | None = None
     fine_tuning: FineTuning | None = Field(
         default=None, description="Fine-tuning method; None is full fine-tuning."
@@ -307,7 +307,7 @@ class WorkloadGroup(Model):
         description="Whole GPUs each member (job, service or user) needs, known from a capacity "
         "analysis; used instead of sizing from the model.",
     )
-    constraints: Constraints = Constraints()
+    constraints: Constraints = Field(default_factory=Constraints)
     sharing_mode: SharingMode = SharingMode.PASSTHROUGH
     cluster: Name | None = Field(
         default=None,
@@ -760,7 +760,7 @@ class ClusterSpec(Model):
     name: Name
     role: ClusterRole = ClusterRole.GPU
     hardware: Hardware | None = None
-    ha: HaPolicy = HaPolicy()
+    ha: HaPolicy = Field(default_factory=HaPolicy)
     server: Ref | None = Field(
         default=None, description="Host model of a compute or management cluster."
     )
@@ -822,10 +822,10 @@ class DesignOption(Model):
 
 class Design(Model):
     schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
-    project: ProjectInfo = ProjectInfo()
+    project: ProjectInfo = Field(default_factory=ProjectInfo)
     workloads: list[WorkloadGroup] = Field(default_factory=list, max_length=1000)
     hardware: Hardware
-    ha: HaPolicy = HaPolicy()
+    ha: HaPolicy = Field(default_factory=HaPolicy)
     cluster_name: Name = Field(
         default="GPU cluster", description="Name of the GPU cluster 'hardware' describes."
     )
@@ -834,11 +834,11 @@ class Design(Model):
         max_length=32,
         description="Further clusters: more GPU clusters, compute clusters, the management domain.",
     )
-    assumptions: Assumptions = Assumptions()
-    data: DataPlan = DataPlan()
-    platform: PlatformChoice = PlatformChoice()
-    licensing: Licensing = Licensing()
-    costs: CostInputs = CostInputs()
+    assumptions: Assumptions = Field(default_factory=Assumptions)
+    data: DataPlan = Field(default_factory=DataPlan)
+    platform: PlatformChoice = Field(default_factory=PlatformChoice)
+    licensing: Licensing = Field(default_factory=Licensing)
+    costs: CostInputs = Field(default_factory=CostInputs)
     options: list[DesignOption] = Field(
         default_factory=list,
         max_length=8,

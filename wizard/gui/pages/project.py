@@ -137,11 +137,16 @@ class ProjectPage(Page):
     def _validate(self, commit: bool) -> None:
         values = self.values()
         items: list[tuple[str, str]] = []
-        try:
-            info = ProjectInfo.model_validate(values)
-        except ValidationError as exc:
-            info = None
-            items = error_items(exc)
+        info: ProjectInfo | None = self.doc.get("project")
+        # The widgets showing exactly the section the document holds, which was validated when
+        # it was stored, need no second validation (the first page is shown before pydantic
+        # builds any validator); anything else is validated.
+        if info is None or values != {k: getattr(info, k) for k in values}:
+            try:
+                info = ProjectInfo.model_validate(values)
+            except ValidationError as exc:
+                info = None
+                items = error_items(exc)
         if not values["project_name"]:
             items.append(("project_name", "give the project a name; it is the proposal's title"))
         logo = values["logo_path"]
