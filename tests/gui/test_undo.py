@@ -53,3 +53,25 @@ def test_a_design_loaded_whole_starts_a_new_history(qtbot, window, prompts, tmp_
     prompts.answers.append(DISCARD)  # the unsaved edit: a question, since undo cannot help
     assert window.open_path(path)
     assert window.doc.undo_stack.count() == 0 and not window.undo_action.isEnabled()
+
+
+def test_typing_a_name_sizes_the_design_once_not_per_keystroke(qtbot, window):
+    """25 keystrokes in a text field within the debounce: one sizing after the last, not 25
+    (the Review page and the status bar follow the design through that one run)."""
+    from wizard.bundled import example_text
+    from wizard.gui.sizing import DEBOUNCE_MS
+    from wizard.io import design_from_text
+
+    window.doc.load(design_from_text(example_text("enterprise")), None)
+    window.live.refresh()
+    runs: list[int] = []
+    window.live.updated.connect(lambda: runs.append(window.doc.revision))
+    project = window.wizard.page_of(PageId.PROJECT)
+    type_into(qtbot, project.customer, "Acme Bank Group Holdings")  # 24 letters
+    qtbot.keyClicks(project.customer, "!")
+    assert runs == []  # nothing sized while typing
+    qtbot.waitUntil(lambda: len(runs) == 1, timeout=10 * DEBOUNCE_MS)
+    qtbot.wait(3 * DEBOUNCE_MS)
+    assert runs == [window.doc.revision]  # one run, of the design as last typed
+    assert window.live.design is not None
+    assert window.live.design.project.customer == "Acme Bank Group Holdings!"
