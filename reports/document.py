@@ -24,10 +24,12 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
+    KeepTogether,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
     Spacer,
+    Table,
     TableStyle,
 )
 from reportlab.platypus.tableofcontents import TableOfContents
@@ -98,6 +100,23 @@ class NumberedCanvas(Canvas):
         super().save()
 
 
+class _HeadingAndNext(KeepTogether):
+    """A heading kept with what follows it. ReportLab moves the pair to the next page whenever
+    it does not fit whole, which left half pages empty before a long table; a table that starts
+    with at least a few rows under its heading here is split over the pages instead."""
+
+    MIN_ROWS_PT = 72  # the header row and a few rows
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        last = self._content[-1]
+        if isinstance(last, Table) and len(self._content) > 1:
+            heads = sum(f.wrap(aW, aH)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+                        for f in self._content[:-1])  # fmt: skip
+            if aH - heads >= self.MIN_ROWS_PT and last.wrap(aW, aH)[1] > aH - heads:
+                return list(self._content)
+        return super().split(aW, aH)
+
+
 class ProposalTemplate(BaseDocTemplate):
     def __init__(self, buffer: BytesIO, data: ReportData, date: dt.date, pagesize) -> None:
         project = data.design.project
@@ -115,6 +134,7 @@ class ProposalTemplate(BaseDocTemplate):
             keywords=["GPU", "machine learning", "reference architecture"],
             invariant=1,
             lang="en",
+            keepTogetherClass=_HeadingAndNext,
         )
         self.data = data
         self.date = date

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wizard.engine.bom import apply_prices
-from wizard.engine.compat import nic_reason, rdma_reason
+from wizard.engine.compat import nic_reason, rdma_reason, sharing_mode_reason
 from wizard.engine.cost import Load, cost_of_ownership
 from wizard.engine.size import size
 from wizard.errors import UserError
@@ -155,14 +155,14 @@ def _candidate(design: Design, catalog: Catalog, gpu: Gpu) -> _Scored | None:
     training = any(g.kind in TRAINING_KINDS for g in design.workloads)
     if training and gpu.gpus_per_board > 1:
         return None  # boards of several small GPUs (A16) are made for virtual desktops
-    if SharingMode.MIG in modes and not gpu.mig_capable:
-        return None
-    if SharingMode.VGPU in modes and not gpu.vgpu_capable:
+    if any(sharing_mode_reason(m, gpu) for m in modes):
         return None
     pick = recommend_server(catalog, gpu)
     if pick is None:
         return None
     server, _ = pick
+    if any(sharing_mode_reason(m, gpu, server) for m in modes):
+        return None  # an NVSwitch board, where vSphere runs time-sliced vGPU only
     hw = design.hardware.model_copy(
         update={
             "gpu": gpu.id,

@@ -14,8 +14,10 @@ METRICS = {
 
 
 def figure(value: float, unit: str) -> str:
-    """A figure with sensible precision: whole numbers from 100 up, one decimal below."""
-    text = f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.1f}"
+    """A figure with sensible precision: whole numbers from 100 up, one decimal below (none for
+    a whole number, as a target is typed: 50 ms, not 50.0 ms)."""
+    whole = abs(value) >= 100 or float(value).is_integer()
+    text = f"{value:,.0f}" if whole else f"{value:,.1f}"
     return f"{text} {unit}"
 
 

@@ -112,7 +112,10 @@ def _sharing_lines(r: Result) -> list[str]:
             for g in h.gpus:
                 if g.mode != "free":
                     layouts[g.layout] = layouts.get(g.layout, 0) + 1
-        lines += ["", f"GPU layouts ({r.packing.mean_utilization:.0%} mean utilization):"]
+        lines += [
+            "",
+            f"GPU layouts ({r.packing.mean_utilization:.0%} of the GPUs allocated on average):",
+        ]
         lines += [f"  {n} x {layout}" for layout, n in sorted(layouts.items(), key=lambda x: -x[1])]
     if r.sharing_comparison:
         lines += ["", "Sharing modes compared:"]

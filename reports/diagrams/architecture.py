@@ -12,6 +12,7 @@ from reportlab.lib import colors
 
 from reports.data import ReportData
 from reports.diagrams.common import box, connector, label, lines_in_box, new_drawing
+from reports.fonts import SANS, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
 from wizard.model.design import Rdma, SharingMode
 from wizard.numbers import count
@@ -138,7 +139,17 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     y_mgmt = y_top - net_gap
     y_fabric = y_mgmt - net_gap
     drawing.add(connector(0, y_mgmt, width, y_mgmt, color=MUTED, width=2.2))
-    drawing.add(label(2, y_mgmt + 3, "Management network", width * 0.4, 7, color=MUTED))
+    # the cluster's link to the management network crosses the data fabric's label band: it
+    # goes left of the label when the label reaches over it
+    fabric_left = width - 2 - min(text_width(_fabric_text(data), SANS, 7), width * 0.62)
+    to_mgmt = cluster_w * 0.6
+    if to_mgmt > fabric_left - 6:
+        to_mgmt = max(fabric_left - 6, cluster_w * 0.3 + 12)
+    # the label sits between the workload groups' drop and the next line that crosses it
+    lx = wl_w / 2 + 4
+    crossing = [to_mgmt] + ([wl_w + gap + col_w / 2] if remote else [])
+    drawing.add(label(lx, y_mgmt + 3, "Management network", min(crossing) - 4 - lx, 7,
+                      color=MUTED))  # fmt: skip
     drawing.add(connector(0, y_fabric, width, y_fabric, color=ACCENT, width=3))
     drawing.add(label(width - 2, y_fabric + 4, _fabric_text(data), width * 0.62, 7, "end",
                       min_size=7))  # fmt: skip
@@ -158,7 +169,7 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     cb = box(0, y_cluster, cluster_w, cluster_h, colors.white, stroke=ACCENT, title=title)
     drawing.add(cb)
     drawing.add(connector(cluster_w * 0.3, y_cluster + cluster_h, cluster_w * 0.3, y_fabric))
-    drawing.add(connector(cluster_w * 0.6, y_cluster + cluster_h, cluster_w * 0.6, y_mgmt))
+    drawing.add(connector(to_mgmt, y_cluster + cluster_h, to_mgmt, y_mgmt))
 
     shown: list[tuple[int, str] | None] = list(enumerate(roles))
     if len(roles) > capacity_tiles:

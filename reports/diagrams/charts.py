@@ -120,7 +120,7 @@ def _two_lines(d: Drawing, x: float, y: float, h: float, text: str, width: float
 
 
 def sharing(data: ReportData, width: float = 480) -> Drawing | None:
-    """GPUs each sharing mode would need for this design, with their mean utilization."""
+    """GPUs each sharing mode would need for this design, with the mean share of them allocated."""
     options = data.result.sharing_comparison
     if not options:
         return None
@@ -149,13 +149,13 @@ def sharing(data: ReportData, width: float = 480) -> Drawing | None:
         d.add(util)
         text = (
             f"{count(o.gpus, 'GPU')}, {count(o.hosts_total, 'host')}, "
-            f"{pct(o.mean_utilization)} used"
+            f"{pct(o.mean_utilization)} allocated"
         )
         d.add(label(x0 + w + 4, y + 4, text, width - (x0 + w + 4), 7))
     d.add(Rect(0, 2, 8, 8, fillColor=SERIES[0], strokeColor=None))
     d.add(label(11, 3, "GPUs needed", 80, 7))
     d.add(Rect(100, 2, 8, 3, fillColor=SERIES[2], strokeColor=None))
-    d.add(label(111, 3, "share of those GPUs the workloads use (mean)", 250, 7))
+    d.add(label(111, 3, "mean share of them allocated to the workloads", width - 113, 7))
     return d
 
 

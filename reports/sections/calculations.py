@@ -3,6 +3,7 @@ numbered source. Used by the sizing and cluster sections, so every figure shows 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from reportlab.platypus import Flowable, Table
@@ -12,11 +13,26 @@ from wizard.model.result import Calculation
 from wizard.numbers import value, with_unit
 from wizard.present import labels
 
+_GROUP = re.compile(r"workloads\[(\d+)\]\.?")
+_TIME_UNITS = {"s", "ms", "h"}  # a duration's id ends in its unit; the value column shows it
 
-def quantity(calc: Calculation, prefix: str) -> str:
-    name = calc.id.removeprefix(prefix).replace("_", " ")
-    name = name.replace(".", ": ", 1) if "." in name else name
-    return labels.words(name)
+
+def quantity(calc: Calculation, prefix: str, groups: Sequence[str] = ()) -> str:
+    """A logged figure's id as words: "workloads[0].serving.decode.comm_s" under the prefix
+    "workloads[0]." reads "serving: decode comm time"; a group's index reads as its name."""
+    name = calc.id.removeprefix(prefix)
+    head = ""
+    m = _GROUP.search(name)
+    if m and int(m[1]) < len(groups):
+        head = f"{groups[int(m[1])]}: "
+        name = name[: m.start()] + name[m.end() :]
+    name = name.strip(".").replace("_", " ")
+    name = name.replace(".", ": ", 1).replace(".", " ")
+    parts = name.split(" ")
+    if len(parts) > 1 and parts[-1] in _TIME_UNITS:
+        # "ttft ms" is a time already; "prefill s" reads "prefill time"
+        parts[-1:] = [] if parts[-2] in ("ttft", "itl") else ["time"]
+    return head + labels.words(" ".join(parts))
 
 
 def inputs(calc: Calculation) -> str:
@@ -29,14 +45,14 @@ def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:
         st.shown_calculations.add(c.id)
         rows.append(
             [
-                quantity(c, prefix),
+                quantity(c, prefix, [g.name for g in st.data.design.workloads]),
                 c.formula,
                 inputs(c),
                 with_unit(c.value, c.unit),
                 st.cite(c.source),
             ]
         )
-    return st.table(rows, [1.6, 2.6, 2.8, 1.3, 0.5], right=(3,))
+    return st.table(rows, [1.5, 2.5, 2.7, 1.6, 0.5], right=(3,))
 
 
 def block(st: Story, *prefixes: str) -> list[Flowable]:

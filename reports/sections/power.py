@@ -8,8 +8,26 @@ from reportlab.platypus import Flowable
 from reports.diagrams import charts, racks
 from reports.sections import calculations
 from reports.story import Story
-from wizard.numbers import count, num
+from wizard.model.buildout import Power
+from wizard.numbers import MISSING, count, num
 from wizard.present import labels
+
+
+def _storage_pair(p: Power) -> list[tuple[str, str]]:
+    """The storage's line of the power summary: its watts, or that no figure was published."""
+    items = [i for i in p.items if i.item.endswith("(storage node)")]
+    if not items:
+        return []
+    if p.storage_w:
+        return [("Storage", f"{num(p.storage_w)} W")]
+    return [("Storage", "not counted: no published figure for its nodes (see the risks)")]
+
+
+def _racks_phrase(host_racks: int, network_racks: int) -> str:
+    """'2 racks of hosts and 1 for the network', or '1 rack, hosts and network together'."""
+    if network_racks:
+        return f"{count(host_racks, 'rack')} of hosts and {num(network_racks)} for the network"
+    return f"{count(host_racks, 'rack')}, hosts and network gear together"
 
 
 def build(st: Story) -> list[Flowable] | None:
@@ -35,6 +53,7 @@ def build(st: Story) -> list[Flowable] | None:
                     ),
                     ("Hosts", f"{num(p.hosts)} × {num(p.host_w)} W = {num(p.hosts_w)} W"),
                     ("Network", f"{num(p.network_w)} W"),
+                    *_storage_pair(p),
                     ("Total", f"{num(p.total_kw)} kW ({num(p.btu_per_hour)} BTU/h)"),
                 ]
             )
@@ -42,18 +61,29 @@ def build(st: Story) -> list[Flowable] | None:
         if p.items:
             rows: list[list] = [["Item", "Count", "W each", "W total", "Src."]]
             rows += [
-                [i.item, num(i.count), num(i.watts_each), num(i.watts_total), st.cite(i.source)]
+                [
+                    i.item,
+                    num(i.count),
+                    num(i.watts_each) if i.watts_each else MISSING,
+                    num(i.watts_total) if i.watts_each else "not counted",
+                    st.cite(i.source),
+                ]
                 for i in p.items
             ]
             flow.append(st.table(rows, [4, 0.8, 1, 1, 0.5], right=(1, 2, 3)))
     if rk is not None:
         flow += st.h2("Racks")
+        room = st.data.calculation("racks.hosts_per_rack")
+        fit = (
+            f"; the fullest holds {count(rk.hosts_per_rack, 'host')}"
+            + (f", with room for {num(room.value)}" if room is not None else "")
+            + f", limited by {rk.limited_by.replace('-', ' ')}"
+        )
         flow.append(
             st.p(
-                f"{count(rk.host_racks, 'rack')} of hosts and {num(rk.network_racks)} for network, "
-                f"{rk.rack_units} U and {num(rk.power_limit_kw)} kW each; at most "
-                f"{count(rk.hosts_per_rack, 'host')} per rack, limited by "
-                f"{rk.limited_by.replace('-', ' ')} (failure domain: "
+                f"{_racks_phrase(rk.host_racks, rk.network_racks)}, "
+                f"{rk.rack_units} U and {num(rk.power_limit_kw)} kW"
+                f"{' each' if rk.host_racks + rk.network_racks > 1 else ''}{fit} (failure domain: "
                 f"{labels.name(labels.FAILURE_DOMAIN, rk.failure_domain).lower()})."
             )
         )

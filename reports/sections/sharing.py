@@ -37,7 +37,7 @@ def _mode(value: str) -> str:
 def layout_rows(packing: Packing) -> list[list[str]]:
     gpus = [(h.host, g) for h in packing.hosts for g in h.gpus]
     if len(gpus) <= PER_GPU_ROWS:
-        rows = [["Host", "GPU", "Mode", "Layout", "Workloads", "Used"]]
+        rows = [["Host", "GPU", "Mode", "Layout", "Workloads", "Allocated"]]
         for host, g in gpus:
             names = sorted({s.workload for s in g.slots})
             rows.append(
@@ -76,8 +76,12 @@ def build(st: Story) -> list[Flowable] | None:
         )
         chart = charts.sharing(st.data, st.width)
         if chart is not None:
-            flow.append(st.figure(chart, "GPUs and mean utilization per sharing mode."))
-        rows: list[list] = [["Mode", "GPUs", "Hosts", "Used", "Available"]]
+            flow.append(
+                st.figure(
+                    chart, "GPUs and the mean share allocated to the workloads, per sharing mode."
+                )
+            )
+        rows: list[list] = [["Mode", "GPUs", "Hosts", "Allocated", "Available"]]
         for o in r.sharing_comparison:
             rows.append(
                 [
@@ -85,10 +89,10 @@ def build(st: Story) -> list[Flowable] | None:
                     num(o.gpus) if o.available else MISSING,
                     num(o.hosts_total) if o.available else MISSING,
                     pct(o.mean_utilization) if o.available else MISSING,
-                    "yes" if o.available else f"no: {o.reason}",
+                    "yes" if o.available else f"no – {o.reason}",
                 ]
             )
-        flow.append(st.table(rows, [2.4, 0.7, 0.7, 0.7, 4], right=(1, 2, 3)))
+        flow.append(st.table(rows, [2.4, 0.7, 0.7, 1.0, 3.7], right=(1, 2, 3)))
         for o in r.sharing_comparison:
             pairs = [
                 ("Isolation", o.isolation),
@@ -116,7 +120,7 @@ def build(st: Story) -> list[Flowable] | None:
                 "needs. MIG layouts give each instance's profile and its memory-slice start."
             )
         )
-        flow.append(st.table(layout_rows(p), [0.6, 0.5, 1.3, 3.1, 2.6, 0.7], right=(5,)))
+        flow.append(st.table(layout_rows(p), [0.6, 0.5, 1.3, 2.9, 2.5, 1.0], right=(5,)))
         types = vgpu_type_rows(r.workloads)
         if types:
             flow += st.h3("vGPU types to assign")

@@ -23,6 +23,7 @@ from wizard.numbers import MISSING, count, num, plural
 from wizard.present import labels
 from wizard.present.options_table import METRIC_NAMES, verdict
 from wizard.present.severity import ORDER, SEVERITY
+from wizard.serving_text import figure
 
 
 def headline(data: ReportData) -> list[tuple[str, str]]:
@@ -209,7 +210,8 @@ def _performance(st: Story) -> list[Flowable]:
 
 
 def _fig(value: float, unit: str) -> str:
-    text = f"{num(value)} {unit}"
+    """A time or rate as the sizing sections write it (one figure, one rounding, everywhere)."""
+    text = figure(value, unit)
     if unit == "h" and value >= 72:
         text += f" ({num(round(value / 24))} days)"
     return text

@@ -160,7 +160,7 @@ def test_a_group_no_cluster_can_run_is_refused_at_its_cluster_field(catalog):
         size_estate(design_from_dict(doc), catalog)
     (problem,) = err.value.problems
     assert problem.startswith("workloads[1].cluster: no GPU cluster of the design can run")
-    assert "'Notebook cluster': MIG needs a MIG-capable GPU" in problem
+    assert "'Notebook cluster': the NVIDIA L40S does not support MIG" in problem
     assert "'HGX cluster': " in problem and "workloads[0]" not in problem
 
 

@@ -59,11 +59,22 @@ def test_a_nic_speaks_the_fabric_at_its_speed(catalog):
 
 def test_sharing_modes_need_the_gpu_to_do_them(catalog):
     l40s, h100 = catalog.gpus["l40s"], catalog.gpus["h100-sxm5-80gb"]
-    assert sharing_mode_reason(SharingMode.MIG, l40s) == (
-        "MIG needs a MIG-capable GPU; the NVIDIA L40S is not"
-    )
+    assert sharing_mode_reason(SharingMode.MIG, l40s) == ("the NVIDIA L40S does not support MIG")
     assert sharing_mode_reason(SharingMode.MIG, h100) is None
     assert sharing_mode_reason(SharingMode.PASSTHROUGH, l40s) is None
+
+
+def test_an_nvswitch_board_runs_time_sliced_vgpu_only(catalog):
+    """The HGX H100 board of a Dell XE9680 refuses passthrough and MIG-backed vGPU under
+    vSphere (NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch'); the same GPU on the server named
+    nowhere, or time-sliced vGPU on the board, is not refused by this rule."""
+    h100, xe9680 = catalog.gpus["h100-sxm5-80gb"], catalog.servers["dell-xe9680"]
+    for mode, name in ((SharingMode.PASSTHROUGH, "GPU passthrough"),
+                       (SharingMode.MIG, "MIG-backed vGPU")):  # fmt: skip
+        why = sharing_mode_reason(mode, h100, xe9680)
+        assert why is not None and "NVSwitch board" in why and name in why
+        assert sharing_mode_reason(mode, h100) is None
+    assert sharing_mode_reason(SharingMode.VGPU, h100, xe9680) is None
 
 
 def test_check_design_gives_the_same_words_and_a_kind(catalog):

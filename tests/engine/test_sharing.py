@@ -164,17 +164,17 @@ def test_constraints_mark_modes_unavailable(catalog):
     rows = {m.mode: m for m in r.sharing_comparison}
     assert rows["mig"].available and rows["passthrough"].available
     assert not rows["vgpu"].available
-    assert "requires performance isolation" in rows["vgpu"].reason
+    assert "performance isolation required" in rows["vgpu"].reason
     # Time-sliced vGPU isolates memory and faults (own framebuffer per VM); what it does not
     # isolate is performance. MIG isolates all three in hardware.
     assert rows["vgpu"].isolation.startswith("Memory and faults: isolated")
     assert "Performance: not isolated" in rows["vgpu"].isolation
     assert "performance: isolated in hardware" in rows["mig"].isolation
-    assert "does not accept remote GPUs" in rows["remote"].reason
-    live = size(_design("llm-serving"), catalog)
-    assert (
-        "requires live migration"
-        in {m.mode: m for m in live.sharing_comparison}["passthrough"].reason
+    assert "remote GPUs not accepted" in rows["remote"].reason
+    # on a server without an NVSwitch board the group's own constraint is the reason
+    live = size(_design("enterprise"), catalog)
+    assert {m.mode: m for m in live.sharing_comparison}["passthrough"].reason == (
+        "High-performance researchers: live migration required"
     )
 
 
@@ -244,6 +244,22 @@ def test_mode_problems_for_hardware(catalog):
     ]
 
 
+def test_an_nvswitch_board_offers_time_sliced_vgpu_only(catalog):
+    """NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch': only time-sliced vGPUs are supported, and
+    GPU passthrough is not supported on systems that include NVSwitch under vSphere. The HGX
+    H200 design's comparison of modes says so for passthrough and MIG-backed vGPU, and keeps
+    time-sliced vGPU; PCIe H100s (mig-shared, Dell R760xa) leave both available."""
+    r = size(_design("hgx-h200-llm"), catalog)
+    rows = {m.mode: m for m in r.sharing_comparison}
+    for mode, name in (("passthrough", "GPU passthrough"), ("mig", "MIG-backed vGPU")):
+        assert not rows[mode].available
+        assert "NVSwitch board" in rows[mode].reason and name in rows[mode].reason
+    assert rows["vgpu"].available
+    pcie = size(_design("mig-shared"), catalog)
+    modes = {m.mode: m for m in pcie.sharing_comparison}
+    assert modes["passthrough"].available and modes["mig"].available
+
+
 def test_a_group_named_like_a_gpu_reason_is_still_a_group_reason(catalog):
     """Hardware reasons are told apart by where they come from, not by their wording: a group
     called "the lab" that refuses remote GPUs leaves the remote row sized (GPUs counted), only
@@ -252,7 +268,7 @@ def test_a_group_named_like_a_gpu_reason_is_still_a_group_reason(catalog):
     r = size(d, catalog)
     (remote,) = [m for m in r.sharing_comparison if m.mode == "remote"]
     assert not remote.available
-    assert remote.reason.startswith("the lab requires")
+    assert remote.reason.startswith("the lab: ")
     assert remote.gpus > 0
 
 

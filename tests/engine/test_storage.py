@@ -92,8 +92,10 @@ def test_llm_training_reads_tokens(catalog):
 
 
 def test_read_rate_follows_the_recomputation_the_engine_chose(catalog):
-    """Llama 3 70B LoRA with 4-sample micro-batches: the engine picks full recomputation, 8 FLOPs
-    per parameter per token, so the GPUs read tokens as slowly as when the design asks for it."""
+    """Llama 3 70B LoRA with 4-sample micro-batches: the engine picks full recomputation, so the
+    GPUs read tokens as slowly as when the design asks for it. Per parameter and token: forward
+    2, the recomputed forward 2, the backward pass's activation gradients 2, and no weight
+    gradients for the frozen base (Hu et al., LoRA, section 4.2): 6 FLOPs, not full training's 8."""
     doc = design_dict("hgx-h200-llm")
     doc["workloads"][0]["micro_batch_size"] = 4
     chosen = _size(doc, catalog)
@@ -101,9 +103,31 @@ def test_read_rate_follows_the_recomputation_the_engine_chose(catalog):
     doc["workloads"][0]["recompute"] = "full"
     given = _size(doc, catalog)
     key = "storage.workloads[0].tokens_per_s_per_gpu"
-    assert calc(chosen, key).inputs["flops_per_parameter"] == 8
+    assert calc(chosen, key).inputs["flops_per_parameter"] == 2 + 2 + 2
     assert calc(chosen, key).value == pytest.approx(calc(given, key).value)
     assert chosen.storage.read_gbs_needed == pytest.approx(given.storage.read_gbs_needed)
+
+
+def test_a_lora_checkpoint_holds_the_adapters_and_the_job_reads_its_base_model(sized):
+    """hgx-h200-llm's LoRA run of Llama 3.1 70B (rank 16 on attention and MLP): Hu et al.,
+    section 4.2, save only the adapters (GPT-3 175B: 35 MB instead of 350 GB). Its 207,093,760
+    trainable parameters x 14 bytes (BF16 weights 2, Adam states 8, FP32 master 4) = 2.90 GB a
+    checkpoint, x 3 copies = 8.70 GB, where the whole model's state would be 70 B x 14 = 980 GB.
+    The job starts from the published BF16 base model: 70 B x 2 = 140 GB of model files."""
+    r = sized["hgx-h200-llm"]
+    lora = next(n for n in r.storage.needs if "LoRA" in n.workload)
+    assert r.workloads[0].training.trainable_parameters == 207_093_760
+    assert lora.checkpoint_gb == pytest.approx(207_093_760 * 14 / 1e9)
+    assert lora.checkpoints_gb == pytest.approx(3 * 207_093_760 * 14 / 1e9)
+    assert lora.model_files_gb == pytest.approx(70e9 * 2 / 1e9)
+
+
+def test_full_fine_tuning_checkpoints_every_weight(catalog):
+    """The same run as full fine-tuning saves the whole model state: 70 B x 14 = 980 GB."""
+    doc = design_dict("hgx-h200-llm")
+    doc["workloads"][0]["fine_tuning"] = {"method": "full"}
+    r = _size(doc, catalog)
+    assert r.storage.needs[0].checkpoint_gb == pytest.approx(70e9 * 14 / 1e9)
 
 
 def test_token_bytes_follow_megatron_dtype():

@@ -92,6 +92,17 @@ def test_c4140_gpus_and_nic_share_its_pcie_switch(sized):
     assert host.nvlink == "baseboard"
 
 
+def test_each_gpu_of_an_hgx_board_pairs_with_its_own_nic(sized):
+    """The XE9680 of hgx-h200-llm has 4 PCIe switches, each with 2 GPUs and 2 NICs, and 8 NICs
+    in all: GPU i pairs with NIC i (rail-optimized), not both GPUs of a switch with its first
+    NIC. The C4140 of the enterprise example has one NIC, which all 4 GPUs share."""
+    hgx = sized["hgx-h200-llm"].topology.hosts[0]
+    assert [(p.gpu, p.nic) for p in hgx.gpu_nic_paths] == [(f"gpu{i}", f"nic{i}") for i in range(8)]
+    assert {p.shared for p in hgx.gpu_nic_paths} == {"pcie-switch"}
+    one = sized["enterprise"].topology.hosts[0]
+    assert {p.nic for p in one.gpu_nic_paths} == {"nic0"}
+
+
 def test_cpu_interconnect_is_half_the_catalog_aggregate(catalog):
     server = catalog.servers["dell-r750xa"]  # 3 UPI links x 11.2 GT/s x 2 B x 2 directions
     assert links.cpu_interconnect(server).gbs == pytest.approx(134.4 / 2)

@@ -111,7 +111,9 @@ def test_the_sharing_page_shows_each_groups_cluster_and_compares_per_cluster(
 ):
     """Acme: 30 notebooks of 16 GB on L40S (48 GB) take three 16 GB vGPUs per GPU, so 10 GPUs;
     the page says the slots on the GPUs, not 30 GPUs. A mode is judged on the group's own
-    cluster's GPU: MIG is refused for the notebooks (L40S) but offered to the chat (H100)."""
+    cluster's hardware: MIG is refused for the notebooks because the L40S has none, and for the
+    chat because the HGX H100 board is an NVSwitch board, where vSphere runs time-sliced vGPU
+    only."""
     from wizard.gui.pages.sharing import COL_CLUSTER, COL_GPUS
     from wizard.model.design import SharingMode
 
@@ -125,8 +127,15 @@ def test_the_sharing_page_shows_each_groups_cluster_and_compares_per_cluster(
     cells = [page.table.item(r, COL_CLUSTER).text() for r in range(3)]
     assert cells == ["Notebook cluster", "HGX cluster", "HGX cluster"]
     assert page.table.item(0, COL_GPUS).text() == "30 × L40S-16C on 10 GPUs"
-    assert page.combos[0].reason(SharingMode.MIG) == "Not available: the NVIDIA L40S has no MIG"
-    assert not page.combos[1].reason(SharingMode.MIG).startswith("Not available")
+    assert page.combos[0].reason(SharingMode.MIG) == (
+        "Not available: the NVIDIA L40S does not support MIG"
+    )
+    # the chat runs on the HGX cluster, where vSphere refuses MIG for another reason: its board
+    assert page.combos[1].reason(SharingMode.MIG) == (
+        "Not available: on the NVSwitch board of the Dell PowerEdge XE9680, vSphere supports "
+        "time-sliced vGPU only (MIG-backed vGPU is not supported)"
+    )
+    assert not page.combos[1].reason(SharingMode.VGPU).startswith("Not available")
     assert page.cluster.isVisibleTo(page) and page.cluster.count() == 2
     pick(page.cluster, "HGX cluster")
     hgx = window.live.cluster_result("HGX cluster")

@@ -134,8 +134,18 @@ def test_sharing_mode_change_is_checked_against_the_gpu(qtbot, window, tmp_path)
     # live migration is required: passthrough is disabled with the reason
     assert not combo.enabled(SharingMode.PASSTHROUGH)
     assert "live-migrate" in combo.reason(SharingMode.PASSTHROUGH)
-    pick(combo, SharingMode.MIG)
-    assert window.doc.get("workloads")[0].sharing_mode is SharingMode.MIG
+    # the Dell XE9680's HGX board is an NVSwitch board: vSphere runs time-sliced vGPU only
+    assert not combo.enabled(SharingMode.MIG)
+    assert "NVSwitch board of the Dell PowerEdge XE9680" in combo.reason(SharingMode.MIG)
+    assert combo.enabled(SharingMode.VGPU)
+    pick(combo, SharingMode.VGPU)
+    assert window.doc.get("workloads")[0].sharing_mode is SharingMode.VGPU
+    assert page.problems() == []
+    # on a PCIe server (mig-shared: H100 PCIe in a Dell R760xa) MIG is offered
+    _open(window, tmp_path, "mig-shared")
+    page = window.wizard.page_of(PageId.SHARING)
+    assert page.combos[0].enabled(SharingMode.MIG)
+    assert page.combos[0].get() is SharingMode.MIG
     assert page.problems() == []
 
 

@@ -63,7 +63,7 @@ def test_empty_design_to_written_pdf_and_saved_design(qtbot, window, prompts, tm
     combo = sharing.combos[0]
     assert combo.get() is SharingMode.VGPU
     assert not combo.enabled(SharingMode.MIG)
-    assert "no MIG" in combo.reason(SharingMode.MIG)
+    assert "does not support MIG" in combo.reason(SharingMode.MIG)
     go_next(qtbot, w)
 
     # 5. HA: N+2.

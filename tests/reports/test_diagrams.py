@@ -145,7 +145,7 @@ def test_sharing_chart_labels_fit(example_data, width):
     drawing = DIAGRAMS["sharing"].draw(_with_comparison(example_data("starter")), width)
     assert_labels_fit(drawing)
     texts = [s.text for s in _strings(drawing)]
-    assert "1,400 GPUs, 701 hosts, 42 % used" in texts
+    assert "1,400 GPUs, 701 hosts, 42 % allocated" in texts
     assert any(t.startswith("not available: the T4 has no MIG") for t in texts)
 
 
@@ -356,3 +356,30 @@ def test_bridged_pairs_are_drawn_one_bridge_each(catalog):
         texts = [s.text for s in _strings(drawing)]
         assert texts.count("300 GB/s") == bridges
         assert_labels_fit(drawing)
+
+
+def _vertical_lines(node):
+    from reportlab.graphics.shapes import Line
+
+    for item in node.contents if isinstance(node, Group) else []:
+        if isinstance(item, Line) and abs(item.x1 - item.x2) < 0.01:
+            yield item.x1, min(item.y1, item.y2), max(item.y1, item.y2)
+        elif isinstance(item, Group):
+            yield from _vertical_lines(item)
+
+
+@pytest.mark.parametrize(
+    "name", ["enterprise", "hgx-h200-llm", "llm-serving", "mig-shared", "rtx-pro-vsphere"]
+)
+def test_no_connector_runs_through_a_network_label(example_data, name):
+    """The logical architecture's drops between the boxes and the networks pass beside the
+    networks' labels, never through their text (the HGX design's long InfiniBand label was
+    crossed by the cluster's link to the management network)."""
+    drawing = DIAGRAMS["architecture"].draw(example_data(name), 480)
+    labels = [(_box(s), s.text) for s in _strings(drawing) if "network" in s.text.lower()
+              or s.text.startswith("Data fabric")]  # fmt: skip
+    assert len(labels) >= 2
+    for (x0, y0, x1, y1), text in labels:
+        for x, lo, hi in _vertical_lines(drawing):
+            crosses = x0 + 0.5 < x < x1 - 0.5 and lo < y1 - 0.5 and hi > y0 + 0.5
+            assert not crosses, f"a connector at x={x:.1f} runs through {text!r}"

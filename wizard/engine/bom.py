@@ -140,7 +140,8 @@ def bill_of_materials(
                 f"{NETWORK_LABEL[key.split('.')[0]][0].lower()}{NETWORK_LABEL[key.split('.')[0]][1:]}",
                 qty,
                 "each",
-                "fabric sizing",
+                "Derived from the network sizing of this design: the host ports of each network "
+                "and one cable per link",
             )
         )
     for key, qty in sorted(t.transceivers.items()):
@@ -194,7 +195,8 @@ def rack_lines(racks: int, height_u: int, limit_kw: float) -> list[bo.BomLine]:
     return [
         _line(Cat.RACK, f"rack:{height_u}u", "",
               f"{height_u}U 19-inch rack enclosure with blanking panels and cable management",
-              racks, "each", "rack placement"),
+              racks, "each", "Derived from the rack placement of this design: hosts and network "
+              "gear per rack within its height and power limit"),
         _line(Cat.RACK, f"pdu:{limit_kw:g}kw", "",
               f"Rack power distribution unit (PDU), 0U vertical, rated for at least "
               f"{limit_kw:g} kW, one on each of the A and B feeds",

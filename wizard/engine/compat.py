@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
+from wizard.engine.platform_rules import NVSWITCH_REFUSED, nvswitch_board
 from wizard.errors import DesignError
 from wizard.model.catalog import (
     Catalog,
@@ -180,6 +181,9 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
         field = f"workloads[{i}].sharing_mode"
         if gpu is None:
             break
+        # the NVSwitch rule is not a refusal here: the sizing warns of it as an error
+        # (hgx-passthrough-unsupported, hgx-mig-vgpu-unsupported), so a bare-metal measurement
+        # can still be reproduced on such a board
         if why := sharing_mode_reason(group.sharing_mode, gpu):
             out.append(Problem(field, why))
         preset = (
@@ -411,11 +415,18 @@ def nic_reason(nic: Nic, fabric: Fabric) -> str | None:
     return None
 
 
-def sharing_mode_reason(mode: SharingMode, gpu: Gpu) -> str | None:
+def sharing_mode_reason(mode: SharingMode, gpu: Gpu, server: Server | None = None) -> str | None:
+    """Why the hardware cannot run ``mode`` at all: the GPU's features, and on an NVSwitch board
+    what vSphere supports there (time-sliced vGPU only), or None."""
     if mode is SharingMode.MIG and not gpu.mig_capable:
-        return f"MIG needs a MIG-capable GPU; the {gpu.name} is not"
+        return f"the {gpu.name} does not support MIG"
     if mode is SharingMode.VGPU and not gpu.vgpu_capable:
         return f"NVIDIA vGPU is not supported on the {gpu.name}"
+    if server is not None and mode in NVSWITCH_REFUSED and nvswitch_board(gpu, server):
+        return (
+            f"on the NVSwitch board of the {server.vendor} {server.model}, vSphere supports "
+            f"time-sliced vGPU only ({NVSWITCH_REFUSED[mode]} is not supported)"
+        )
     return None
 
 

@@ -15,6 +15,8 @@ NVSWITCH_SOURCE = (
     "MIG-backed vGPUs are not supported. GPU passthrough is not supported on NVIDIA Systems that "
     "include NVSwitch when using VMware vSphere.'"
 )
+# The sharing modes vSphere does not run on an NVSwitch board, by the name NVIDIA's page gives
+NVSWITCH_REFUSED = {SharingMode.PASSTHROUGH: "GPU passthrough", SharingMode.MIG: "MIG-backed vGPU"}
 PARTITIONS_SOURCE = (
     "NVIDIA Fabric Manager User Guide, sections 6.2-6.6: virtual machines with 16, 8, 4, 2 or 1 "
     "GPUs of an NVSwitch system (16 on HGX-2 only)"

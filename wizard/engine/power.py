@@ -74,7 +74,8 @@ def power(
             count=hosts,
             watts_each=host_w,
             watts_total=hosts * host_w,
-            source="GPUs at TDP + platform baseline",
+            source="Derived: the GPUs at their board power (TDP) plus the server's platform "
+            "baseline, both from the catalog",
         )
     ]
     for p in planes:
@@ -100,14 +101,14 @@ def power(
                 watts_total=storage_w,
                 source="Storage catalog power_w_per_node (vendor maximum; see its source)"
                 if each
-                else "no published figure in the storage catalog: not counted",
+                else "Not counted: the catalog has no published power figure for this storage system",
             )
         )
         if not each:
             rec.warn(
                 "storage-power-unknown",
-                f"The power of the {count(nodes, 'storage node')} ({model}) is not in the "
-                "total: the catalog has no published figure for it; add the vendor's maximum power "
+                f"The power of the {count(nodes, 'storage node')} of the {model} is not in "
+                "the total: the catalog has no published figure for it; add the vendor's maximum power "
                 "per node to the catalog's storage entry before quoting power and cooling",
             )
         total = rec.expr(

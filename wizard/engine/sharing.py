@@ -21,10 +21,11 @@ from dataclasses import dataclass, field, replace
 
 from wizard.engine import mig, vgpu
 from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
+from wizard.engine.compat import sharing_mode_reason
 from wizard.engine.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.record import some
 from wizard.engine.workload import TRAINING_KINDS
-from wizard.model.catalog import Gpu
+from wizard.model.catalog import Gpu, Server
 from wizard.model.design import Design, SharingMode, WorkloadGroup
 from wizard.model.names import MODE_LABELS
 from wizard.model.result import (
@@ -438,20 +439,19 @@ def _slots(specs: list[SlotSpec], state: Hashable | None) -> list[Slot]:
 # ----------------------------------------------------------------------------- comparison
 
 
-def mode_problems(mode: SharingMode, design: Design, gpu: Gpu) -> list[str]:
-    """Why ``mode`` cannot serve every group of this design on this GPU: the GPU's reasons,
-    then the groups'."""
-    return gpu_mode_problems(mode, gpu) + group_mode_problems(mode, design)
+def mode_problems(
+    mode: SharingMode, design: Design, gpu: Gpu, server: Server | None = None
+) -> list[str]:
+    """Why ``mode`` cannot serve every group of this design on this hardware: the hardware's
+    reasons, then the groups'."""
+    return gpu_mode_problems(mode, gpu, server) + group_mode_problems(mode, design)
 
 
-def gpu_mode_problems(mode: SharingMode, gpu: Gpu) -> list[str]:
-    """Why the GPU itself cannot run ``mode`` at all (no MIG, no vGPU)."""
-    out = []
-    if mode is SharingMode.MIG and not gpu.mig_capable:
-        out.append(f"the {gpu.name} does not support MIG")
-    if mode is SharingMode.VGPU and not gpu.vgpu_capable:
-        out.append(f"the {gpu.name} does not support NVIDIA vGPU")
-    return out
+def gpu_mode_problems(mode: SharingMode, gpu: Gpu, server: Server | None = None) -> list[str]:
+    """Why the hardware cannot run ``mode`` at all (no MIG, no vGPU, an NVSwitch board), in the
+    rule book's words."""
+    why = sharing_mode_reason(mode, gpu, server)
+    return [why] if why else []
 
 
 def group_mode_problems(mode: SharingMode, design: Design) -> list[str]:
@@ -461,13 +461,13 @@ def group_mode_problems(mode: SharingMode, design: Design) -> list[str]:
         c = g.constraints
         why = []
         if c.isolation_required and mode in (SharingMode.VGPU, SharingMode.REMOTE):
-            why.append("requires performance isolation")
+            why.append("performance isolation required")
         if c.live_migration_required and mode is SharingMode.PASSTHROUGH:
-            why.append("requires live migration")
+            why.append("live migration required")
         if mode is SharingMode.REMOTE and not c.remote_ok:
-            why.append("does not accept remote GPUs")
+            why.append("remote GPUs not accepted")
         if why:
-            out.append(f"{g.name} {' and '.join(why)}")
+            out.append(f"{g.name}: {' and '.join(why)}")
     return out
 
 
@@ -525,11 +525,12 @@ def compare(
     gpu: Gpu,
     need_list: list[Need],
     as_designed: ModePacking,
+    server: Server | None = None,
 ) -> list[ModeOption]:
     """One row for the design as chosen, then one per mode the GPU allows, all groups in it."""
     rows = [_row("as-designed", design, as_designed, [])]
     for mode in SharingMode:
-        hw = gpu_mode_problems(mode, gpu)
+        hw = gpu_mode_problems(mode, gpu, server)
         if hw:
             row = ModeOption(
                 mode=mode.value, label=LABELS[mode.value], available=False,
@@ -540,7 +541,7 @@ def compare(
             rows.append(row)
             continue
         mp = pack(design, gpu, need_list, {n.workload: mode for n in need_list}, detail=False)
-        rows.append(_row(mode.value, design, mp, mode_problems(mode, design, gpu)))
+        rows.append(_row(mode.value, design, mp, mode_problems(mode, design, gpu, server)))
     return rows
 
 

@@ -207,8 +207,9 @@ def _compare_decision(rows: list[ModeOption], rec: Recorder) -> None:
     best = min(usable, key=lambda r: (r.gpus, -r.mean_utilization))
     whole = next((r for r in rows if r.mode == SharingMode.PASSTHROUGH.value), None)
     line = (
-        f"As designed the workloads take {count(designed.gpus, 'GPU')} at {designed.mean_utilization:.0%} "
-        f"mean utilization; {best.label} would take {best.gpus}"
+        f"As designed the workloads take {count(designed.gpus, 'GPU')}, "
+        f"{designed.mean_utilization:.0%} of them allocated on average; {best.label} would take "
+        f"{best.gpus}"
     )
     if whole is not None and whole.gpus and whole.mode != best.mode:
         line += f" and whole GPUs (passthrough) {whole.gpus}"

@@ -81,7 +81,7 @@ def _size(design: Design, catalog: Catalog) -> Result:
         for g, w in zip(design.workloads, sized, strict=True)
     ]
     cluster = _cluster(design, workloads, chosen, rec)
-    comparison = sharing.compare(design, gpu, need_list, chosen)
+    comparison = sharing.compare(design, gpu, need_list, chosen, server)
     _decisions(design, workloads, cluster, rec, gpu.name)
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
     platform_rules(design, gpu, server, workloads, rec)

@@ -338,7 +338,11 @@ class SoftwarePlanner:
 
     def certification(self) -> ServerCertification:
         s, rec = self.server, self.rec
-        where = s.certification_source or "no source in the server catalog"
+        where = s.certification_source or (
+            "NVIDIA-Certified Systems list, "
+            "https://www.nvidia.com/en-us/data-center/products/certified-systems/ (the catalog "
+            "records no certification for this server)"
+        )
         name = f"{s.vendor} {s.model}"
         if s.certification is Certification.CERTIFIED:
             rec.decide(

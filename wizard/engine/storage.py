@@ -18,11 +18,20 @@ from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder, some
 from wizard.engine.workload import TRAINING_KINDS, resolve_model
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
-from wizard.model.design import FABRIC_GBPS, Design, Rdma, Recompute, SharingMode, WorkloadGroup
+from wizard.model.design import (
+    FABRIC_GBPS,
+    Design,
+    FineTuningMethod,
+    Rdma,
+    Recompute,
+    SharingMode,
+    WorkloadGroup,
+    WorkloadKind,
+)
 from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL, RDMA_SHORT
 from wizard.model.platform import DataNeed, StorageResult
 from wizard.model.result import Severity, WorkloadResult
-from wizard.numbers import count
+from wizard.numbers import count, num
 
 GB = 1e9
 
@@ -30,6 +39,11 @@ MEGATRON_TOKEN_BYTES = (
     "Megatron-LM megatron/data/indexed_dataset.py best_fitting_dtype(): tokenized datasets are "
     "stored as uint16 when the vocabulary has fewer than 65,500 entries, int32 otherwise "
     "(https://github.com/NVIDIA/Megatron-LM)"
+)
+LORA_CHECKPOINT = (
+    "Hu et al., LoRA, arXiv:2106.09685, section 4.2: only the adapters are trained and saved, "
+    "the frozen base stays the published model (GPT-3 175B: checkpoints of 35 MB instead of "
+    "350 GB); the adapters' weights, optimizer states and master copy"
 )
 CHECKPOINT_STATE = (
     sources.ZERO + "; a checkpoint holds the weights and the optimizer states (FP32 master copy, "
@@ -66,6 +80,15 @@ def checkpoint_bytes_per_param(group: WorkloadGroup) -> float:
         + memory.OPTIMIZER_BYTES[group.optimizer]
         + memory.master_copy_bytes(p)
     )
+
+
+def _adapters_only(g: WorkloadGroup, w: WorkloadResult) -> float | None:
+    """The trainable parameters of a LoRA or QLoRA run, whose checkpoints hold only them (and
+    their optimizer states); None for a run that trains every weight."""
+    method = g.fine_tuning.method if g.fine_tuning else FineTuningMethod.FULL
+    if method is FineTuningMethod.FULL or w.training is None:
+        return None
+    return w.training.trainable_parameters or None
 
 
 def host_network_gbs(design: Design, nic: Nic | None) -> float | None:
@@ -125,15 +148,25 @@ class StoragePlanner:
         if model is not None and g.kind in TRAINING_KINDS:
             dataset_gb, dataset_basis = self._dataset(key, g)
             per_param = checkpoint_bytes_per_param(g)
-            checkpoint = rec.expr(
-                f"{key}.checkpoint_gb",
-                Formula("parameters * bytes_per_parameter / 1e9"),
-                {"parameters": model.params, "bytes_per_parameter": per_param},
-                "GB",
-                f"{CHECKPOINT_STATE}; {g.precision.value.upper()} weights, "
-                f"{OPTIMIZER_LABEL[g.optimizer]} states "
-                "and the master copy",
-            )
+            adapters = _adapters_only(g, w)
+            if adapters is not None:
+                checkpoint = rec.expr(
+                    f"{key}.checkpoint_gb",
+                    Formula("trainable_parameters * bytes_per_parameter / 1e9"),
+                    {"trainable_parameters": adapters, "bytes_per_parameter": per_param},
+                    "GB",
+                    f"{CHECKPOINT_STATE}; {LORA_CHECKPOINT}",
+                )
+            else:
+                checkpoint = rec.expr(
+                    f"{key}.checkpoint_gb",
+                    Formula("parameters * bytes_per_parameter / 1e9"),
+                    {"parameters": model.params, "bytes_per_parameter": per_param},
+                    "GB",
+                    f"{CHECKPOINT_STATE}; {g.precision.value.upper()} weights, "
+                    f"{OPTIMIZER_LABEL[g.optimizer]} states "
+                    "and the master copy",
+                )
             checkpoints = rec.expr(
                 f"{key}.checkpoints_gb",
                 Formula("checkpoint_gb * copies * jobs"),
@@ -146,6 +179,15 @@ class StoragePlanner:
                 sources.ASSUMPTION + " (data.checkpoint_copies)",
             )
             rate = self._model_rate(key, g, _recompute(g, w), model.params, model.active_params)
+            if g.kind is WorkloadKind.FINE_TUNING:
+                model_files = rec.expr(
+                    f"{key}.model_files_gb",
+                    Formula("parameters * bytes_per_parameter / 1e9"),
+                    {"parameters": model.params, "bytes_per_parameter": 2},
+                    "GB",
+                    "The base model fine-tuning starts from, as published: 16-bit (BF16) "
+                    "weights, read at the job's start (a QLoRA run quantizes them as it loads)",
+                )
         elif model is not None:
             model_files = rec.expr(
                 f"{key}.model_files_gb",
@@ -248,6 +290,9 @@ class StoragePlanner:
         if vocab is None:
             return None
         mult = compute.flops_multiplier(recompute)
+        frozen = bool(g.fine_tuning and g.fine_tuning.method is not FineTuningMethod.FULL)
+        if frozen:
+            mult -= 2  # a frozen base has no weight gradients: 2 FLOPs per parameter less
         tokens = self.rec.expr(
             f"{key}.tokens_per_s_per_gpu",
             Formula("peak_tflops * 1e12 * utilization / (flops_per_parameter * active_parameters)"),
@@ -258,7 +303,9 @@ class StoragePlanner:
                 "active_parameters": active,
             },
             "tokens/s",
-            f"{sources.KAPLAN}; {path.upper()} peak; utilization: {sources.ASSUMPTION}",
+            f"{sources.KAPLAN}"
+            + ("; a frozen base (LoRA, QLoRA) has no weight gradients" if frozen else "")
+            + f"; {path.upper()} peak; utilization: {sources.ASSUMPTION}",
         )
         gbs = self.rec.expr(
             f"{key}.read_gbs_per_gpu",
@@ -314,7 +361,7 @@ class StoragePlanner:
             {"groups_read_gbs": sum(n.read_gbs for n in needs)},
             "GB/s",
             f"{sources.DERIVED}: the sum over the groups' read GB/s ("
-            + ", ".join(f"{n.workload} {n.read_gbs:,.3g}" for n in needs[:20])
+            + ", ".join(f"{n.workload} {num(n.read_gbs)}" for n in needs[:20])
             + ")",
         )
         per_host = rec.expr(

@@ -390,12 +390,16 @@ def _link(a: str, b: str, link: Link) -> bo.Link:
 
 def gpu_nic_paths(lay: HostLayout) -> list[bo.GpuNicPath]:
     """For each GPU, the closest NIC: under the same switch, then the same root complex, the
-    same CPU, the other CPU. GPUDirect RDMA needs one of the first two (seed)."""
+    same CPU, the other CPU. GPUDirect RDMA needs one of the first two (seed). Among NICs as
+    close, the one fewest GPUs use so far: two GPUs and two NICs under one switch pair off one
+    to one, as rail-optimized HGX systems are cabled."""
     out = []
+    uses = [0] * len(lay.nics)
     for i in range(lay.gpus):
         g = lay.slot(i)
         best: tuple[int, int | None] = (4, None)
-        for j, n in enumerate(lay.nics):
+        for j in sorted(range(len(lay.nics)), key=lambda k: uses[k]):
+            n = lay.nics[j]
             if g.switch is not None and n.switch == g.switch:
                 rank = 0
             elif g.switch is None and n.switch is None and (n.socket, n.rc) == (g.socket, g.rc):
@@ -406,6 +410,8 @@ def gpu_nic_paths(lay: HostLayout) -> list[bo.GpuNicPath]:
                 rank = 3
             if rank < best[0]:
                 best = (rank, j)
+        if best[1] is not None:
+            uses[best[1]] += 1
         shared = ["pcie-switch", "root-complex", "cpu", "cross-socket", "cross-socket"][best[0]]
         ok = best[0] == 0 or (best[0] == 1 and lay.server.gdr_affinity)
         out.append(

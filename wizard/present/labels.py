@@ -308,6 +308,7 @@ WORDS: dict[str, str] = {
     "dp": "DP", "vmotion": "vMotion", "nvaie": "NVIDIA AI Enterprise", "rdma": "RDMA",
     "roce": "RoCE", "sxm": "SXM", "hgx": "HGX", "bios": "BIOS", "oob": "out-of-band",
     "gpudirect": "GPUDirect", "nvswitch": "NVSwitch", "esxi": "ESXi", "vm": "VM", "vms": "VMs",
+    "ai": "AI", "bom": "BOM", "gbps": "Gb/s", "flops": "FLOPs",
 }  # fmt: skip
 
 

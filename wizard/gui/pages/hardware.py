@@ -437,7 +437,7 @@ class HardwarePage(DataPlanMixin, Page):
         flags = []
         if gpu is not None:
             modes = {g.sharing_mode for g in self.doc.get("workloads")}
-            flags += [why for m in sorted(modes) if (why := sharing_mode_reason(m, gpu))]
+            flags += [why for m in sorted(modes) if (why := sharing_mode_reason(m, gpu, server))]
         self.gpu_flag.setText(("⚠ " + "; ".join(flags)) if flags else "")
         self.gpu_flag.setVisible(bool(flags))
 

@@ -61,7 +61,7 @@ SERVING_COLUMNS = (
     "In flight",
     "Targets",
 )
-PLACEMENT_COLUMNS = ("GPU layout", "Mode", "GPUs", "Mean utilization", "Memory used / GPU")
+PLACEMENT_COLUMNS = ("GPU layout", "Mode", "GPUs", "Allocated", "Memory used / GPU")
 CALC_COLUMNS = ("Figure", "Value", "Unit", "Formula", "Inputs", "Source")
 
 
@@ -106,7 +106,12 @@ class ReviewPage(Page):
                 ("gpus", "GPUs in total", "Hosts × GPUs per host"),
                 ("demand", "GPUs the workloads need", "Sum over workload groups"),
                 ("after", "GPUs after failures", "GPUs left after the HA policy's failures"),
-                ("utilization", "mean GPU utilization", "From the placement of every workload"),
+                (
+                    "utilization",
+                    "mean share of each GPU allocated",
+                    "Mean share of each GPU the workloads' stated needs take, from the "
+                    "placement of every workload",
+                ),
                 ("power", "kW at full load", "Hosts and network at full load"),
                 ("racks", "racks", "Racks for hosts and network, within the power limit"),
             ],
@@ -430,7 +435,8 @@ class ReviewPage(Page):
         p = r.packing
         self.placement_note.setText(
             f"{p.gpus_used:,} GPUs on {p.hosts_used:,} hosts carry the workloads, at "
-            f"{p.mean_utilization:.0%} mean utilization; GPUs with the same layout are counted "
+            f"{p.mean_utilization:.0%} of them allocated on average; GPUs with the same layout are "
+            "counted "
             "together."
         )
 

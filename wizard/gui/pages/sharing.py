@@ -18,12 +18,13 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from wizard.engine.compat import sharing_mode_reason
 from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.pages.hardware_clusters import Clusters
 from wizard.gui.widgets.inputs import Choice
-from wizard.model.catalog import Gpu
+from wizard.model.catalog import Gpu, Server
 from wizard.model.design import (
     KubernetesPlatform,
     PlatformChoice,
@@ -42,7 +43,7 @@ COMPARISON_ROWS = (
     "Can serve this design",
     "Physical GPUs",
     "Hosts",
-    "Mean GPU utilization",
+    "GPUs allocated (mean)",
     "Isolation",
     "Live migration",
     "HA behaviour",
@@ -51,8 +52,11 @@ COMPARISON_ROWS = (
 )
 
 
-def mode_reason(mode: SharingMode, group: WorkloadGroup, gpu: Gpu | None) -> str | None:
-    """Why ``group`` cannot use ``mode`` (from its constraints and the GPU), or None."""
+def mode_reason(
+    mode: SharingMode, group: WorkloadGroup, gpu: Gpu | None, server: Server | None = None
+) -> str | None:
+    """Why ``group`` cannot use ``mode`` (from its constraints and, in the rule book's words, the
+    hardware), or None."""
     c = group.constraints
     if mode is SharingMode.PASSTHROUGH and c.live_migration_required:
         return "passthrough VMs cannot live-migrate, which this group requires"
@@ -60,11 +64,7 @@ def mode_reason(mode: SharingMode, group: WorkloadGroup, gpu: Gpu | None) -> str
         return "no performance isolation (compute is shared), which this group requires"
     if mode is SharingMode.REMOTE and not c.remote_ok:
         return "the group does not accept remote GPUs (see its constraints)"
-    if gpu is not None and mode is SharingMode.MIG and not gpu.mig_capable:
-        return f"the {gpu.name} has no MIG"
-    if gpu is not None and mode is SharingMode.VGPU and not gpu.vgpu_capable:
-        return f"the {gpu.name} does not support NVIDIA vGPU"
-    return None
+    return sharing_mode_reason(mode, gpu, server) if gpu is not None else None
 
 
 class SharingPage(Page):
@@ -227,18 +227,24 @@ class SharingPage(Page):
 
     def _gpu(self, cluster: str | None) -> Gpu | None:
         """The GPU of ``cluster``, or of the first when the group is not placed yet."""
+        return self._hardware(cluster)[0]
+
+    def _hardware(self, cluster: str | None) -> tuple[Gpu | None, Server | None]:
+        """The GPU and server of ``cluster``, or of the first when the group is not placed."""
         names = Clusters(self.doc)
         index = names.names().index(cluster) if cluster in names.names() else 0
         hw = names.hardware(index)
-        return self.catalog.gpus.get(hw.gpu) if hw is not None else None
+        if hw is None:
+            return None, None
+        return self.catalog.gpus.get(hw.gpu), self.catalog.servers.get(hw.server)
 
     def _set_reasons(self) -> None:
         groups: list[WorkloadGroup] = self.doc.get("workloads")
         where = self._where()
         for g, combo in zip(groups, self.combos, strict=False):
-            gpu = self._gpu(where.get(g.name))
+            gpu, server = self._hardware(where.get(g.name))
             for m in SharingMode:
-                combo.set_reason(m, mode_reason(m, g, gpu), tip(m.value))
+                combo.set_reason(m, mode_reason(m, g, gpu, server), tip(m.value))
 
     def _mode_changed(self, row: int) -> None:
         if self._loading:
