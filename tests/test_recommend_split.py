@@ -59,3 +59,76 @@ def test_recommend_on_the_command_line_names_products_and_writes_the_design(tmp_
     assert proc.stdout.startswith("One cluster of ")
     chosen = load_design(out)  # a design the tool reads back
     assert len(chosen.workloads) == 3
+
+
+def _prices(split, each: dict[str, float]):
+    """A EUR price list for every server and GPU line of both options: ``each`` by item, 1,000
+    for the rest."""
+    from wizard.model.buildout import BomCategory
+    from wizard.model.prices import PriceList
+
+    items = {
+        ln.item
+        for e in (split.one, split.two)
+        for ln in e.bom.lines
+        if ln.category in (BomCategory.SERVER, BomCategory.GPU)
+    }
+    return PriceList(currency="EUR", prices={i: each.get(i, 1_000.0) for i in items})
+
+
+def test_with_prices_the_lower_cost_of_ownership_decides(catalog):
+    """The one-cluster option is three XE9680 with 24 H100 SXM; the split puts none of them on
+    H100 SXM. Priced at EUR 100,000 an H100 SXM (everything else EUR 1,000), one cluster costs
+    at least 24 x 100,000 = EUR 2.4 million of GPUs alone, far above the split, which is taken
+    whatever the power says; priced at EUR 1 an H100 SXM and EUR 100,000 every other GPU, one
+    cluster is the cheaper by far, and is taken."""
+    d = design_from_dict(one_cluster())
+    plain = recommend_split(d, catalog)
+    assert [ln.item for ln in plain.one.bom.lines if ln.item.startswith("gpu:")] == [
+        "gpu:h100-sxm5-80gb"
+    ]
+    dear = _prices(plain, {"gpu:h100-sxm5-80gb": 100_000.0})
+    split = recommend_split(d, catalog, dear)
+    assert split.cost_one is not None and split.cost_two is not None
+    assert split.cost_one.hardware >= 24 * 100_000
+    assert split.take_two and split.cost_two.total < split.cost_one.total
+    assert "cost of ownership" in split.why and "EUR" in split.why and "kW" in split.why
+    others = {i: 100_000.0 for i in dear.prices if i.startswith("gpu:")}
+    cheap = _prices(plain, {**others, "gpu:h100-sxm5-80gb": 1.0})
+    split = recommend_split(d, catalog, cheap)
+    assert not split.take_two and split.why.count("One cluster, since its") == 1
+
+
+def test_a_price_list_without_the_gpus_leaves_the_choice_to_power(catalog):
+    """A list that prices the servers but no GPU cannot cost either option: power decides, and
+    the text says why."""
+    from wizard.model.prices import PriceList
+
+    d = design_from_dict(one_cluster())
+    plain = recommend_split(d, catalog)
+    servers = {ln.item: 1_000.0 for e in (plain.one, plain.two) for ln in e.bom.lines
+               if ln.item.startswith("server:")}  # fmt: skip
+    split = recommend_split(d, catalog, PriceList(currency="EUR", prices=servers))
+    assert split.cost_one is None and split.cost_two is None
+    assert split.take_two == plain.take_two
+    assert "does not price the servers and GPUs of both, so power decides" in split.why
+
+
+def test_recommend_split_on_the_command_line_weighs_a_price_list(tmp_path):
+    """`gpuwizard recommend --split --prices`: with the one-cluster option's H100 SXM priced
+    far above everything else, the command takes the split and says so in cost terms."""
+    src = tmp_path / "d.json"
+    src.write_text(json.dumps(one_cluster()), encoding="utf-8")
+    prices = tmp_path / "p.toml"
+    items = ["server:dell-xe9680", "server:lenovo-sr675-v3", "gpu:h200-sxm-141gb",
+             "gpu:h100-nvl-94gb"]  # fmt: skip
+    prices.write_text(
+        'currency = "EUR"\n[prices]\n"gpu:h100-sxm5-80gb" = 100000\n'
+        + "".join(f'"{i}" = 1000\n' for i in items),
+        encoding="utf-8",
+    )
+    out = tmp_path / "r.json"
+    proc = run_cli("recommend", str(src), "--split", "--prices", str(prices), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "Two clusters, since their 3-year cost of ownership is EUR" in proc.stdout
+    assert not load_design(out).is_single_cluster()

@@ -324,7 +324,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     if args.split:
         from wizard.recommend_split import recommend_split
 
-        split = recommend_split(design, catalog)
+        split = recommend_split(design, catalog, prices)
         _out(split.why)
         chosen = split.design_two if split.take_two else split.design_one
     else:

@@ -2,21 +2,27 @@
 share GPUs on one, multi-GPU jobs on another), each recommended and sized, with the difference
 in hosts, GPUs and power, and which one to take and why.
 
-Power decides while no price list is given: it is the figure the design can stand behind; with
-prices, the cost of the two bills of materials would (the options view compares them).
+Power decides while no price list is given: it is the figure the design can stand behind. With
+a price list that prices the servers and GPUs of both, the lower total cost of ownership decides
+(the same figure the comparison of options shows), and the power difference is still said.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.engine.bom import apply_prices
+from wizard.engine.cost import Load, cost_of_ownership
 from wizard.engine.estate import size_estate
 from wizard.engine.size import size
 from wizard.errors import UserError
+from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog
+from wizard.model.cost import CostResult
 from wizard.model.design import ClusterRole, ClusterSpec, Design, SharingMode, WorkloadGroup
 from wizard.model.estate import Estate
-from wizard.numbers import count
+from wizard.model.prices import PriceList
+from wizard.numbers import count, num
 from wizard.recommend import recommend
 
 SHARED_NAME = "Shared-GPU cluster"
@@ -32,6 +38,22 @@ class Split:
     design_two: Design
     take_two: bool
     why: str
+    cost_one: CostResult | None = None
+    cost_two: CostResult | None = None
+
+
+def _cost(e: Estate, d: Design, prices: PriceList) -> CostResult | None:
+    """The estate's cost of ownership, or None when the list leaves a server or GPU unpriced
+    (a total without them would look cheap for the wrong reason)."""
+    priced = apply_prices(e.bom, prices)
+    if any(
+        ln.unit_price is None and ln.category in (BomCategory.SERVER, BomCategory.GPU)
+        for ln in priced.lines
+    ):
+        return None
+    t = e.totals
+    workloads = [w for c in e.clusters if c.result for w in c.result.workloads]
+    return cost_of_ownership(priced, Load(t.gpus, t.total_kw, workloads), d.costs)
 
 
 def partition(design: Design, catalog: Catalog) -> tuple[list[WorkloadGroup], list[WorkloadGroup]]:
@@ -47,9 +69,10 @@ def partition(design: Design, catalog: Catalog) -> tuple[list[WorkloadGroup], li
     return shared, multi
 
 
-def recommend_split(design: Design, catalog: Catalog) -> Split:
-    """One cluster against two for ``design``'s demand. Raises :class:`UserError` when the
-    demand does not divide (every group shares GPUs, or none does)."""
+def recommend_split(design: Design, catalog: Catalog, prices: PriceList | None = None) -> Split:
+    """One cluster against two for ``design``'s demand, by power, or by cost of ownership when
+    ``prices`` prices both. Raises :class:`UserError` when the demand does not divide (every
+    group shares GPUs, or none does)."""
     if not design.is_single_cluster():
         raise UserError("clusters: the design already has several clusters")
     shared, multi = partition(design, catalog)
@@ -77,7 +100,12 @@ def recommend_split(design: Design, catalog: Catalog) -> Split:
     )
     e1, e2 = size_estate(one, catalog), size_estate(two, catalog)
     t1, t2 = e1.totals, e2.totals
-    take_two = t2.total_kw < t1.total_kw
+    c1 = _cost(e1, one, prices) if prices is not None else None
+    c2 = _cost(e2, two, prices) if prices is not None else None
+    if c1 is not None and c2 is not None:
+        take_two = c2.total < c1.total
+    else:
+        take_two = t2.total_kw < t1.total_kw
     gpu1 = catalog.gpus[one.hardware.gpu].name
     gpu_a, gpu_b = catalog.gpus[a.hardware.gpu].name, catalog.gpus[b.hardware.gpu].name
     why = (
@@ -87,13 +115,44 @@ def recommend_split(design: Design, catalog: Catalog) -> Split:
         f"{count(t2.gpus, 'GPU')}, {t2.total_kw:,.1f} kW, each cluster keeping its own HA "
         "reserve. "
         + (
-            f"Two clusters, since they draw {t1.total_kw - t2.total_kw:,.1f} kW less."
-            if take_two
-            else f"One cluster, since two would draw {t2.total_kw - t1.total_kw:,.1f} kW more; "
-            "a price list can still favour two when their hosts cost enough less."
+            _by_cost(c1, c2, t1.total_kw, t2.total_kw)
+            if c1 is not None and c2 is not None
+            else _by_power(t1.total_kw, t2.total_kw, prices is not None)
         )
     )
-    return Split(e1, e2, one, two, take_two, why)
+    return Split(e1, e2, one, two, take_two, why, c1, c2)
+
+
+def _by_power(kw1: float, kw2: float, priced: bool) -> str:
+    unpriced = (
+        "The price list does not price the servers and GPUs of both, so power decides. "
+        if priced
+        else ""
+    )
+    if kw2 < kw1:
+        return unpriced + f"Two clusters, since they draw {kw1 - kw2:,.1f} kW less."
+    return unpriced + (
+        f"One cluster, since two would draw {kw2 - kw1:,.1f} kW more; a price list can still "
+        "favour two when their hosts cost enough less."
+    )
+
+
+def _by_cost(c1: CostResult, c2: CostResult, kw1: float, kw2: float) -> str:
+    years = f"{c1.years}-year cost of ownership"
+    one, two = f"{c1.currency} {num(c1.total)}", f"{c2.currency} {num(c2.total)}"
+    power = f"{abs(kw1 - kw2):,.1f} kW {'less' if kw2 <= kw1 else 'more'}"
+    if c2.total < c1.total:
+        return (
+            f"Two clusters, since their {years} is {two} against {one} for one cluster "
+            f"({c2.currency} {num(c1.total - c2.total)} less), though they draw {power}."
+            if kw2 > kw1
+            else f"Two clusters, since their {years} is {two} against {one} for one cluster "
+            f"({c2.currency} {num(c1.total - c2.total)} less), and they draw {power}."
+        )
+    return (
+        f"One cluster, since its {years} is {one} against {two} for two "
+        f"({c1.currency} {num(c2.total - c1.total)} less); two would draw {power}."
+    )
 
 
 def _recommended(design: Design, catalog: Catalog) -> Design:
