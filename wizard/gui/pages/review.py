@@ -127,9 +127,11 @@ class ReviewPage(Page):
         bars_title.setObjectName("sectionTitle")
         self.workloads = _table(WORKLOAD_COLUMNS)
         h = self.workloads.horizontalHeader()
-        for c in range(len(WORKLOAD_COLUMNS)):
+        # every column as wide as its contents (a stretched middle column was squeezed to a
+        # few pixels once the row outgrew the page); the last one takes what is left
+        for c in range(len(WORKLOAD_COLUMNS) - 1):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        h.setStretchLastSection(True)
         self.serving_title = QLabel("LLM serving at the planned load")
         self.serving_title.setObjectName("sectionTitle")
         self.serving = _table(SERVING_COLUMNS)
