@@ -77,26 +77,27 @@ def _prices(split, each: dict[str, float]):
 
 
 def test_with_prices_the_lower_cost_of_ownership_decides(catalog):
-    """The one-cluster option is three XE9680 with 24 H100 SXM; the split puts none of them on
-    H100 SXM. Priced at EUR 100,000 an H100 SXM (everything else EUR 1,000), one cluster costs
-    at least 24 x 100,000 = EUR 2.4 million of GPUs alone, far above the split, which is taken
-    whatever the power says; priced at EUR 1 an H100 SXM and EUR 100,000 every other GPU, one
-    cluster is the cheaper by far, and is taken."""
+    """One cluster is 3 Dell XE9680; the split is 2 XE9680 and 2 Lenovo SR675 V3 (checked
+    first). With an XE9680 at EUR 1,000,000 and everything else at EUR 1,000, one cluster's
+    hardware is over 3,000,000 and the split's under 2,100,000: the split is taken, whatever
+    the power says. With an SR675 V3 at EUR 10,000,000 the split's hardware is over
+    20,000,000 against about 3,000 x 3 for one cluster: one cluster is taken."""
     d = design_from_dict(one_cluster())
     plain = recommend_split(d, catalog)
-    assert [ln.item for ln in plain.one.bom.lines if ln.item.startswith("gpu:")] == [
-        "gpu:h100-sxm5-80gb"
-    ]
-    dear = _prices(plain, {"gpu:h100-sxm5-80gb": 100_000.0})
-    split = recommend_split(d, catalog, dear)
+
+    def servers(e):
+        return {ln.item: ln.quantity for ln in e.bom.lines if ln.item.startswith("server:")}
+
+    assert servers(plain.one) == {"server:dell-xe9680": 3}
+    assert servers(plain.two) == {"server:dell-xe9680": 2, "server:lenovo-sr675-v3": 2}
+    split = recommend_split(d, catalog, _prices(plain, {"server:dell-xe9680": 1e6}))
     assert split.cost_one is not None and split.cost_two is not None
-    assert split.cost_one.hardware >= 24 * 100_000
-    assert split.take_two and split.cost_two.total < split.cost_one.total
-    assert "cost of ownership" in split.why and "EUR" in split.why and "kW" in split.why
-    others = {i: 100_000.0 for i in dear.prices if i.startswith("gpu:")}
-    cheap = _prices(plain, {**others, "gpu:h100-sxm5-80gb": 1.0})
-    split = recommend_split(d, catalog, cheap)
-    assert not split.take_two and split.why.count("One cluster, since its") == 1
+    assert split.cost_one.hardware > 3_000_000 > 2_100_000 > split.cost_two.hardware
+    assert split.take_two and "Two clusters, since their 3-year cost of ownership" in split.why
+    assert "kW" in split.why
+    split = recommend_split(d, catalog, _prices(plain, {"server:lenovo-sr675-v3": 1e7}))
+    assert split.cost_two is not None and split.cost_two.hardware > 20_000_000
+    assert not split.take_two and "One cluster, since its 3-year cost of ownership" in split.why
 
 
 def test_a_price_list_without_the_gpus_leaves_the_choice_to_power(catalog):
@@ -115,15 +116,15 @@ def test_a_price_list_without_the_gpus_leaves_the_choice_to_power(catalog):
 
 
 def test_recommend_split_on_the_command_line_weighs_a_price_list(tmp_path):
-    """`gpuwizard recommend --split --prices`: with the one-cluster option's H100 SXM priced
-    far above everything else, the command takes the split and says so in cost terms."""
+    """`gpuwizard recommend --split --prices`: with the XE9680 priced far above everything else
+    (three in one cluster, two in the split), the command takes the split and says so in cost
+    terms."""
     src = tmp_path / "d.json"
     src.write_text(json.dumps(one_cluster()), encoding="utf-8")
     prices = tmp_path / "p.toml"
-    items = ["server:dell-xe9680", "server:lenovo-sr675-v3", "gpu:h200-sxm-141gb",
-             "gpu:h100-nvl-94gb"]  # fmt: skip
+    items = ["server:lenovo-sr675-v3", "gpu:h200-sxm-141gb", "gpu:h100-nvl-94gb"]
     prices.write_text(
-        'currency = "EUR"\n[prices]\n"gpu:h100-sxm5-80gb" = 100000\n'
+        'currency = "EUR"\n[prices]\n"server:dell-xe9680" = 1000000\n'
         + "".join(f'"{i}" = 1000\n' for i in items),
         encoding="utf-8",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
+from wizard.engine.vms import vm_gpus
 from wizard.model.catalog import FormFactor, Gpu, NvlinkKind, PcieTopology, Server
 from wizard.model.design import FABRIC_GBPS, Design, SharingMode
 from wizard.model.result import Severity, WorkloadResult
@@ -18,7 +19,7 @@ NVSWITCH_SOURCE = (
 # The sharing modes vSphere does not run on an NVSwitch board, by the name NVIDIA's page gives
 NVSWITCH_REFUSED = {SharingMode.PASSTHROUGH: "GPU passthrough", SharingMode.MIG: "MIG-backed vGPU"}
 PARTITIONS_SOURCE = (
-    "NVIDIA Fabric Manager User Guide, sections 6.2-6.6: virtual machines with 16, 8, 4, 2 or 1 "
+    "NVIDIA Fabric Manager User Guide, sections 6.2-6.6: virtual machines of 1, 2, 4, 8 or 16 "
     "GPUs of an NVSwitch system (16 on HGX-2 only)"
 )
 VMOTION_SOURCE = (
@@ -49,7 +50,7 @@ def platform_rules(
     for g, w in zip(design.workloads, workloads, strict=True):
         if not w.gpus_total:
             continue
-        vm_gpus = min(w.gpus_per_replica, gph)
+        vm = vm_gpus(g, w, gph)
         if board and g.sharing_mode is SharingMode.PASSTHROUGH:
             rec.warn(
                 "hgx-passthrough-unsupported",
@@ -66,18 +67,18 @@ def platform_rules(
                 f"PCIe server for MIG ({NVSWITCH_SOURCE})",
                 Severity.ERROR,
             )
-        if board and vm_gpus not in FABRIC_MANAGER_PARTITIONS:
+        if board and vm not in FABRIC_MANAGER_PARTITIONS:
             rec.warn(
                 "hgx-vm-size",
-                f"{g.name}: a VM of {vm_gpus} GPUs is not an NVSwitch partition of an HGX board "
-                f"(1, 2, 4 or 8 GPUs; {PARTITIONS_SOURCE}); plan {_nearest(vm_gpus)} GPUs per VM",
+                f"{g.name}: a VM of {vm} GPUs is not an NVSwitch partition of an HGX board "
+                f"(1, 2, 4 or 8 GPUs; {PARTITIONS_SOURCE}); plan {_nearest(vm)} GPUs per VM",
             )
         if (
             g.constraints.live_migration_required
             and g.sharing_mode is SharingMode.VGPU
             and w.sharing.slot_profile
         ):
-            fb = _framebuffer(gpu, w.sharing.slot_profile) * vm_gpus
+            fb = _framebuffer(gpu, w.sharing.slot_profile) * vm
             if fb >= 32:
                 vmotion_gbps = FABRIC_GBPS[design.hardware.service_fabric]
                 stun = rec.expr(

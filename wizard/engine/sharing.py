@@ -24,6 +24,7 @@ from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
 from wizard.engine.compat import sharing_mode_reason
 from wizard.engine.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.record import some
+from wizard.engine.vms import vm_gpus, vm_sizes
 from wizard.engine.workload import TRAINING_KINDS
 from wizard.model.catalog import Gpu, Server
 from wizard.model.design import Design, SharingMode, WorkloadGroup
@@ -91,10 +92,19 @@ class SlotSpec:
 
 
 def needs(design: Design, gpu: Gpu, workloads: list[WorkloadSizing]) -> list[Need]:
-    """What each group asks of the GPUs, read from its sized result."""
+    """What each group asks of the GPUs, read from its sized result; a training member's
+    data-parallel replicas as the VMs that hold them (see :func:`vm_gpus`)."""
     out = []
+    gph = design.hardware.gpus_per_host
     for group, w in zip(design.workloads, workloads, strict=True):
         if not w.gpus_total or not w.gpus_per_replica:
+            continue
+        if vm_gpus(group, w, gph) > w.gpus_per_replica:
+            mem = min(w.memory_gb.total, gpu.memory_gb)
+            out += [
+                Need(w.name, n, size, mem, 1.0, max(mem / gpu.memory_gb, 1.0))
+                for n, size in vm_sizes(group, w, gph)
+            ]
             continue
         members = w.gpus_total // w.gpus_per_replica
         mem = min(w.memory_gb.total, gpu.memory_gb)

@@ -19,6 +19,7 @@ from wizard.engine.sources_software import (
     PVRDMA,
     SEED_STACK,
 )
+from wizard.engine.vms import vm_gpus
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
 from wizard.model.design import VSPHERE_LABELS, Design, KubernetesPlatform, Rdma, SharingMode
@@ -400,7 +401,7 @@ class SoftwarePlanner:
             elif mode is SharingMode.MIG:
                 per_vm = 1
             else:
-                per_vm = min(w.gpus_per_replica, gph)
+                per_vm = vm_gpus(g, w, gph)
             size = int(
                 self.rec.expr(
                     f"software.workloads[{i}].mmio_size_gb",

@@ -1,0 +1,75 @@
+"""The VMs a group's GPUs are handed out in: a training member's data-parallel replicas share one
+VM per host (GPUs of different VMs cannot talk peer to peer), everything else a VM per replica."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.engine.size import size
+from wizard.engine.vms import vm_gpus, vm_sizes
+from wizard.io import design_from_dict
+from wizard.model.design import SharingMode, WorkloadKind
+
+
+def _group(kind=WorkloadKind.TRAINING, mode=SharingMode.VGPU):
+    return SimpleNamespace(kind=kind, sharing_mode=mode)
+
+
+def _sizing(gpr=1, replicas=4, members=1, planned_slice=None, share=1.0):
+    return SimpleNamespace(
+        gpus_per_replica=gpr,
+        replicas_per_member=replicas,
+        gpus_total=gpr * replicas * members,
+        planned_slice=planned_slice,
+        planned_compute_share=share,
+    )
+
+
+def test_the_hgx_lora_run_is_one_four_gpu_vm_with_its_mmio(sized):
+    """hgx-h200-llm: LoRA over 4 one-GPU replicas (FSDP) on 8-GPU hosts is one VM of 4 GPUs, an
+    NVSwitch partition, whose 64-bit MMIO is 2 ** (floor(log2(4 x 141)) + 1) = 2 ** 10 = 1,024 GB;
+    the chat's tensor-parallel replica stays one VM of 2 GPUs: 2 ** (floor(log2(282)) + 1) = 512."""
+    r = sized["hgx-h200-llm"]
+    mmio = {m.workload: (m.gpus_per_vm, m.mmio_size_gb) for m in r.software.vm_mmio}
+    assert mmio["Llama 3.1 70B LoRA fine-tuning"] == (4, 1024)
+    assert mmio["Llama 3.3 70B chat service"] == (2, 512)
+    assert "hgx-vm-size" not in {w.code for w in r.warnings}
+    lora = next(h for h in r.packing.hosts for g in h.gpus for s in g.slots
+                if s.workload.startswith("Llama 3.1"))  # fmt: skip
+    on_host = [g for g in lora.gpus if any(s.workload.startswith("Llama 3.1") for s in g.slots)]
+    assert len(on_host) == 4  # the VM's GPUs sit on one host
+
+
+def test_a_member_larger_than_a_host_takes_a_vm_per_host(catalog):
+    """bert-large-25gbe: 16 one-GPU replicas on 4-GPU hosts: four VMs of 4 GPUs, the ring
+    between them over the network as before."""
+    d = design_from_dict(design_dict("bert-large-25gbe"))
+    r = size(d, catalog)
+    g, w = d.workloads[0], r.workloads[0]
+    assert (w.gpus_per_replica, w.replicas_per_member) == (1, 16)
+    assert vm_gpus(g, w, 4) == 4
+    assert vm_sizes(g, w, 4) == [(4, 4)]
+
+
+def test_a_member_that_does_not_divide_ends_in_a_smaller_vm():
+    """12 GPUs of one member on 8-GPU hosts: a VM of 8 and a VM of 4; two such members: 2 of
+    each."""
+    g = _group()
+    assert vm_sizes(g, _sizing(replicas=12), 8) == [(1, 8), (1, 4)]
+    assert vm_sizes(g, _sizing(replicas=12, members=2), 8) == [(2, 8), (2, 4)]
+
+
+@pytest.mark.parametrize(
+    ("group", "sizing", "want"),
+    [
+        (_group(mode=SharingMode.MIG), _sizing(planned_slice="3g.40gb"), 1),  # MIG: no P2P
+        (_group(), _sizing(share=0.5), 1),  # a slice of a GPU per replica
+        (_group(mode=SharingMode.REMOTE), _sizing(), 1),  # a pool's clients
+        (_group(kind=WorkloadKind.INFERENCE), _sizing(gpr=2, replicas=3), 2),  # serving replicas
+        (_group(), _sizing(gpr=2, replicas=1), 2),  # one replica: the replica
+        (_group(mode=SharingMode.PASSTHROUGH), _sizing(replicas=4), 4),  # whole GPUs, one VM
+    ],
+)
+def test_only_whole_gpu_data_parallel_training_shares_a_vm(group, sizing, want):
+    assert vm_gpus(group, sizing, 8) == want
