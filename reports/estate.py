@@ -139,7 +139,9 @@ def _overview(st: Story, e: Estate) -> list[Flowable]:
             [c.name, CLUSTER_ROLE[c.role], f"{num(c.hosts)} × {c.server_name}", num(c.gpus),
              num(c.gpus_demand), _kw(c.hosts_kw), ", ".join(c.workloads) or c.reason]
         )  # fmt: skip
-    rows.append(["Total", "", num(t.hosts), num(t.gpus), num(t.gpus_demand), _kw(t.hosts_kw), ""])
+    rows.append(["Shared networks", "", "", "", "", _kw(t.network_kw),
+                 "switches of the networks the clusters share"])  # fmt: skip
+    rows.append(["Total", "", num(t.hosts), num(t.gpus), num(t.gpus_demand), _kw(t.total_kw), ""])
     flow.append(st.table(rows, [1.5, 1.5, 2.1, 0.7, 0.8, 0.8, 2.2], right=(3, 4, 5)))
     return flow
 
