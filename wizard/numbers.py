@@ -93,5 +93,9 @@ _SINGULAR = {
 
 
 def with_unit(v: float | int, u: str) -> str:
-    """A logged value with its unit, the unit agreeing with the value: '1 host', '2 hosts'."""
+    """A logged value with its unit, the unit agreeing with the value: '1 host', '2 hosts'; a
+    yes-or-no figure logged as 1 or 0 with a unit '1 = A, 0 = B' reads 'A (1)' or 'B (0)'."""
+    if u.startswith("1 = ") and ", 0 = " in u and v in (0, 1):
+        yes, no = u.removeprefix("1 = ").split(", 0 = ", 1)
+        return f"{yes if v == 1 else no} ({num(v)})"
     return f"{num(v)} {_SINGULAR.get(u, u) if v == 1 else u}"

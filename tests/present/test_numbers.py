@@ -53,6 +53,10 @@ def test_num_reads_like_a_person_writes():
         (1, "GB", "1 GB"),  # a measure keeps its unit
         (1.5, "GPUs", "1.50 GPUs"),
         (0, "racks", "0 racks"),
+        # a yes-or-no figure logged as 1 or 0 reads as its word, the logged number beside it
+        (0, "1 = possible, 0 = not possible", "not possible (0)"),
+        (1, "1 = possible, 0 = not possible", "possible (1)"),
+        (0.5, "1 = possible, 0 = not possible", "0.500 1 = possible, 0 = not possible"),
     ],
 )
 def test_a_logged_value_agrees_with_its_unit(value, unit, text):

@@ -562,7 +562,7 @@ class StoragePlanner:
             "storage.gpudirect_storage",
             Formula("1 - min(missing_links, 1)"),
             {"missing_links": len(blockers)},
-            "1 = possible, 0 = not",
+            "1 = possible, 0 = not possible",
             f"{GDS_REQUIREMENTS}; storage with GDS, a NIC with GPUDirect RDMA, RoCE v2 or "
             f"InfiniBand, no vGPU on an Ampere GPU; missing: {'; '.join(blockers) or 'none'}",
         )
