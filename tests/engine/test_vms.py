@@ -73,3 +73,23 @@ def test_a_member_that_does_not_divide_ends_in_a_smaller_vm():
 )
 def test_only_whole_gpu_data_parallel_training_shares_a_vm(group, sizing, want):
     assert vm_gpus(group, sizing, 8) == want
+
+
+def test_a_vm_on_an_nvswitch_board_is_rounded_up_to_a_partition(catalog):
+    """Acme's LoRA run meets its 24 h target on 6 GPUs of the HGX cluster; a VM there holds 1,
+    2, 4 or 8 GPUs (NVIDIA Fabric Manager User Guide), and divmod(6, 8) = (0, 6) leaves 6 on the
+    last host, so the plan takes 8 and says so; the VM is a valid partition, no hgx-vm-size. The
+    hgx-h200-llm run's 4 GPUs are a partition already: nothing rounded, nothing said."""
+    from tests.engine.test_estate import acme
+    from wizard.engine.estate import size_estate
+
+    e = size_estate(design_from_dict(acme()), catalog)
+    hgx = next(c.result for c in e.clusters if c.name == "HGX cluster")
+    lora = next(w for w in hgx.workloads if "LoRA" in w.name)
+    assert lora.training.gpus_for_target_time == 6
+    assert lora.gpus_total == 8
+    codes = [w.code for w in hgx.warnings]
+    assert "nvswitch-partition-rounded" in codes and "hgx-vm-size" not in codes
+    r = size(design_from_dict(design_dict("hgx-h200-llm")), catalog)
+    assert r.workloads[0].gpus_total == 4
+    assert "nvswitch-partition-rounded" not in {w.code for w in r.warnings}

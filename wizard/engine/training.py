@@ -11,14 +11,20 @@ from wizard.engine import comms, compute, memory, sources, topology
 from wizard.engine import serving_physics as sp
 from wizard.engine import training_physics as tp_
 from wizard.engine.links import Link, efficiency
+from wizard.engine.platform_rules import (
+    FABRIC_MANAGER_PARTITIONS,
+    PARTITIONS_SOURCE,
+    nvswitch_board,
+)
 from wizard.engine.record import Chain
 from wizard.engine.search import first_true
 from wizard.engine.sizer import SizerBase
 from wizard.engine.slices import SOURCE as slices_source
 from wizard.engine.slices import Slice, slices
 from wizard.engine.training_plan import Job, Strategy, ladder, memory_parts, memory_total
-from wizard.model.design import FineTuningMethod, LoraTargets, Recompute
+from wizard.model.design import FineTuningMethod, LoraTargets, Recompute, SharingMode
 from wizard.model.result import MemoryBreakdown, Severity, TrainingFigures, WorkloadSizing
+from wizard.numbers import count
 
 
 class _Timing(TypedDict, total=False):
@@ -219,6 +225,36 @@ class TrainingSizer(SizerBase):
         peak, path = compute.peak_tflops(self.gpu, self.g.precision)
         return peak * getattr(self, "_share", 1.0), path
 
+    def _partition_units(self, units: int, st: Strategy) -> int:
+        """On an NVSwitch board under vSphere a VM is a partition of 1, 2, 4 or 8 GPUs. The
+        replicas of a member share a VM per host (wizard.engine.vms), so their GPUs on the last
+        host are rounded up to fill a partition (6 become 8), which keeps the VM valid and its
+        ring on NVLink; the design says so."""
+        gph = self.design.hardware.gpus_per_host
+        g = self.g
+        if (
+            units <= 1
+            or g.sharing_mode not in (SharingMode.PASSTHROUGH, SharingMode.VGPU)
+            or not nvswitch_board(self.gpu, self.server)
+        ):
+            return units
+        gpus = units * st.gpus
+        full, rest = divmod(gpus, gph)
+        if rest == 0:
+            return units
+        fill = next((p for p in FABRIC_MANAGER_PARTITIONS if p >= rest), gph)
+        rounded = math.ceil((full * gph + fill) / st.gpus)
+        if rounded != units:
+            self.rec.warn(
+                "nvswitch-partition-rounded",
+                f"{g.name}: {count(gpus, 'GPU')} meet the target time; planned on "
+                f"{count(rounded * st.gpus, 'GPU')}, since a VM on the NVSwitch board of the "
+                f"{self.server.vendor} {self.server.model} holds 1, 2, 4 or 8 GPUs "
+                f"({PARTITIONS_SOURCE})",
+                Severity.INFO,
+            )
+        return rounded
+
     def _slice(
         self, job: Job, st: Strategy, trainable: float, flops_iter: float | None,
         global_batch: int, iterations: float | None,
@@ -308,6 +344,7 @@ class TrainingSizer(SizerBase):
                 if estimate > cap:
                     units = estimate
                     gpus_for_target = units * st.gpus
+            units = self._partition_units(units, st)
             global_batch = g.global_batch_size or g.micro_batch_size * st.shard * units
             iters_epoch = self._iterations(tr, global_batch, m.shape is not None, record=False)
             total_iters = iters_epoch * epochs if iters_epoch else None

@@ -85,6 +85,8 @@ MITIGATIONS: dict[str, str] = {
     "hgx-mig-vgpu-unsupported": "Use time-sliced vGPU on the HGX board, or a PCIe-GPU cluster "
     "for MIG.",
     "hgx-vm-size": "Size the VMs at 1, 2, 4 or 8 GPUs.",
+    "nvswitch-partition-rounded": "None needed: the extra GPUs shorten the run; a shorter "
+    "target time uses them fully.",
     "vgpu-mixed-sizes-unsupported": "Turn off mixed vGPU sizes on the Hardware page, or choose a "
     "GPU that supports them.",
     "vgpu-no-peer-to-peer": "Give each replica full-frame-buffer vGPUs on GPUs joined by "
