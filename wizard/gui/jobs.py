@@ -1,18 +1,31 @@
 """Slow work (the PDF, the diagrams) off the GUI thread, so typing never waits for drawing.
 
-A job is a plain function run on Qt's global thread pool; its outcome comes back to the GUI
-thread as a signal. A newer job of the same kind makes an older one's result stale: only the
-latest result is delivered.
+A job is a plain function run on a small pool of Python threads; its outcome comes back to the
+GUI thread as a queued signal of an object that lives there. No Qt object is made, owned or
+deleted by a worker thread (a QRunnable deleted by Qt's pool while the GUI thread's garbage
+collector looked at its wrapper could crash the program). A newer job of the same kind makes an
+older one's result stale: only the latest result is delivered.
 """
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 from wizard.errors import UserError
+
+_POOL: list[ThreadPoolExecutor] = []  # made on first use, shut down at exit
+
+
+def _pool() -> ThreadPoolExecutor:
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(max_workers=2, thread_name_prefix="gpuwizard-job"))
+        atexit.register(_POOL[0].shutdown, wait=False, cancel_futures=True)
+    return _POOL[0]
 
 
 class _Carrier(QObject):
@@ -20,24 +33,18 @@ class _Carrier(QObject):
     failed = Signal(int, str)
 
 
-class _Runnable(QRunnable):
-    def __init__(self, ticket: int, fn: Callable[[], Any], carrier: _Carrier) -> None:
-        super().__init__()
-        self.ticket = ticket
-        self.fn = fn
-        self.carrier = carrier
-
-    def run(self) -> None:
-        try:
-            value = self.fn()
-        except UserError as exc:
-            self.carrier.failed.emit(self.ticket, "\n".join(exc.problems))
-        except OSError as exc:
-            self.carrier.failed.emit(self.ticket, str(exc.strerror or exc))
-        except Exception as exc:  # a bug in the job must reach the user as a message
-            self.carrier.failed.emit(self.ticket, f"internal error: {type(exc).__name__}: {exc}")
-        else:
-            self.carrier.done.emit(self.ticket, value)
+def _run(ticket: int, fn: Callable[[], Any], carrier: _Carrier) -> None:
+    """On a worker thread: the function, and its outcome as a signal the GUI thread receives."""
+    try:
+        value = fn()
+    except UserError as exc:
+        carrier.failed.emit(ticket, "\n".join(exc.problems))
+    except OSError as exc:
+        carrier.failed.emit(ticket, str(exc.strerror or exc))
+    except Exception as exc:  # a bug in the job must reach the user as a message
+        carrier.failed.emit(ticket, f"internal error: {type(exc).__name__}: {exc}")
+    else:
+        carrier.done.emit(ticket, value)
 
 
 class Job(QObject):
@@ -57,7 +64,7 @@ class Job(QObject):
     def start(self, fn: Callable[[], Any]) -> None:
         self._ticket += 1
         self.running = True
-        QThreadPool.globalInstance().start(_Runnable(self._ticket, fn, self._carrier))
+        _pool().submit(_run, self._ticket, fn, self._carrier)
 
     def _done(self, ticket: int, value: object) -> None:
         if ticket == self._ticket:
