@@ -127,11 +127,11 @@ class ReviewPage(Page):
         bars_title.setObjectName("sectionTitle")
         self.workloads = _table(WORKLOAD_COLUMNS)
         h = self.workloads.horizontalHeader()
-        # every column as wide as its contents (a stretched middle column was squeezed to a
-        # few pixels once the row outgrew the page); the last one takes what is left
-        for c in range(len(WORKLOAD_COLUMNS) - 1):
+        # every column as wide as its contents and its heading (a stretched column was squeezed
+        # below its heading once the row outgrew the page); a wide row scrolls
+        for c in range(len(WORKLOAD_COLUMNS)):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        h.setStretchLastSection(True)
+        h.setStretchLastSection(False)
         self.serving_title = QLabel("LLM serving at the planned load")
         self.serving_title.setObjectName("sectionTitle")
         self.serving = _table(SERVING_COLUMNS)
