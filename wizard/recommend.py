@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 
 from wizard.engine.bom import apply_prices
 from wizard.engine.compat import nic_reason, rdma_reason, sharing_mode_reason
-from wizard.engine.cost import Load, cost_of_ownership
+from wizard.engine.cost import Load, cost_of_ownership, prices_the_hardware
 from wizard.engine.size import size
 from wizard.errors import UserError
-from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server
 from wizard.model.cost import CostResult
 from wizard.model.design import (
@@ -184,13 +183,8 @@ def _candidate(design: Design, catalog: Catalog, gpu: Gpu) -> _Scored | None:
 
 
 def _priced(s: _Scored, prices: PriceList) -> bool:
-    """Whether the price list prices the candidate's servers and GPUs (a total without them
-    would look cheap for the wrong reason)."""
-    priced = apply_prices(s.result.bom, prices)
-    return not any(
-        ln.unit_price is None and ln.category in (BomCategory.SERVER, BomCategory.GPU)
-        for ln in priced.lines
-    )
+    """Whether the price list prices the candidate's servers and GPUs."""
+    return prices_the_hardware(apply_prices(s.result.bom, prices))
 
 
 def rank_by_cost(

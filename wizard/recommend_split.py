@@ -12,11 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizard.engine.bom import apply_prices
-from wizard.engine.cost import Load, cost_of_ownership
+from wizard.engine.cost import estate_cost, prices_the_hardware
 from wizard.engine.estate import size_estate
 from wizard.engine.size import size
 from wizard.errors import UserError
-from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog
 from wizard.model.cost import CostResult
 from wizard.model.design import ClusterRole, ClusterSpec, Design, SharingMode, WorkloadGroup
@@ -43,17 +42,10 @@ class Split:
 
 
 def _cost(e: Estate, d: Design, prices: PriceList) -> CostResult | None:
-    """The estate's cost of ownership, or None when the list leaves a server or GPU unpriced
-    (a total without them would look cheap for the wrong reason)."""
-    priced = apply_prices(e.bom, prices)
-    if any(
-        ln.unit_price is None and ln.category in (BomCategory.SERVER, BomCategory.GPU)
-        for ln in priced.lines
-    ):
+    """The estate's cost of ownership, or None when the list leaves a server or GPU unpriced."""
+    if not prices_the_hardware(apply_prices(e.bom, prices)):
         return None
-    t = e.totals
-    workloads = [w for c in e.clusters if c.result for w in c.result.workloads]
-    return cost_of_ownership(priced, Load(t.gpus, t.total_kw, workloads), d.costs)
+    return estate_cost(e, d.costs, prices)
 
 
 def partition(design: Design, catalog: Catalog) -> tuple[list[WorkloadGroup], list[WorkloadGroup]]:
@@ -144,10 +136,8 @@ def _by_cost(c1: CostResult, c2: CostResult, kw1: float, kw2: float) -> str:
     if c2.total < c1.total:
         return (
             f"Two clusters, since their {years} is {two} against {one} for one cluster "
-            f"({c2.currency} {num(c1.total - c2.total)} less), though they draw {power}."
-            if kw2 > kw1
-            else f"Two clusters, since their {years} is {two} against {one} for one cluster "
-            f"({c2.currency} {num(c1.total - c2.total)} less), and they draw {power}."
+            f"({c2.currency} {num(c1.total - c2.total)} less), "
+            f"{'though' if kw2 > kw1 else 'and'} they draw {power}."
         )
     return (
         f"One cluster, since its {years} is {one} against {two} for two "

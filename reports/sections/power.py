@@ -9,14 +9,14 @@ from reports.diagrams import charts, racks
 from reports.sections import calculations
 from reports.story import Story
 from wizard.model.buildout import Power
+from wizard.model.platform import StorageResult
 from wizard.numbers import MISSING, count, num
 from wizard.present import labels
 
 
-def _storage_pair(p: Power) -> list[tuple[str, str]]:
+def _storage_pair(p: Power, storage: StorageResult | None) -> list[tuple[str, str]]:
     """The storage's line of the power summary: its watts, or that no figure was published."""
-    items = [i for i in p.items if i.item.endswith("(storage node)")]
-    if not items:
+    if storage is None or not storage.system or not storage.nodes:
         return []
     if p.storage_w:
         return [("Storage", f"{num(p.storage_w)} W")]
@@ -53,7 +53,7 @@ def build(st: Story) -> list[Flowable] | None:
                     ),
                     ("Hosts", f"{num(p.hosts)} × {num(p.host_w)} W = {num(p.hosts_w)} W"),
                     ("Network", f"{num(p.network_w)} W"),
-                    *_storage_pair(p),
+                    *_storage_pair(p, getattr(st.data.result, "storage", None)),
                     ("Total", f"{num(p.total_kw)} kW ({num(p.btu_per_hour)} BTU/h)"),
                 ]
             )

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.engine.bom import apply_prices
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model.buildout import Bom, BomCategory
 from wizard.model.cost import CostResult, WorkloadCost
 from wizard.model.design import CostInputs
+from wizard.model.estate import Estate
+from wizard.model.prices import PriceList
 from wizard.model.result import WorkloadResult
 
 HOURS_PER_YEAR = 8760
@@ -122,3 +125,21 @@ def _per_workload(load: Load, total: float, years: int, rec: Recorder) -> list[W
         out.append(WorkloadCost(workload=w.name, share=share, cost=cost,
                                 cost_per_million_tokens=per_m))  # fmt: skip
     return out
+
+
+def prices_the_hardware(priced: Bom) -> bool:
+    """Whether a priced bill prices every server and GPU line: a total without them would look
+    cheap for the wrong reason, so no choice is made on it."""
+    return not any(
+        ln.unit_price is None and ln.category in (BomCategory.SERVER, BomCategory.GPU)
+        for ln in priced.lines
+    )
+
+
+def estate_cost(e: Estate, inputs: CostInputs, prices: PriceList) -> CostResult:
+    """The cost of ownership of a sized design of one or several clusters, from a price list."""
+    t = e.totals
+    workloads = [w for c in e.clusters if c.result for w in c.result.workloads]
+    return cost_of_ownership(
+        apply_prices(e.bom, prices), Load(t.gpus, t.total_kw, workloads), inputs
+    )

@@ -8,8 +8,7 @@ from functools import partial
 
 from pydantic import ValidationError
 
-from wizard.engine.bom import apply_prices
-from wizard.engine.cost import Load, cost_of_ownership
+from wizard.engine.cost import estate_cost
 from wizard.engine.estate import cluster_design, size_estate
 from wizard.engine.ranges import figure_ranges
 from wizard.engine.targets import target_statuses
@@ -58,11 +57,7 @@ def _row(
         return base.model_copy(update={"error": "; ".join(problems)})
     t = e.totals
     workloads = [w for c in e.clusters if c.result for w in c.result.workloads]
-    cost = None
-    if prices is not None:
-        cost = cost_of_ownership(
-            apply_prices(e.bom, prices), Load(t.gpus, t.total_kw, workloads), d.costs
-        )
+    cost = estate_cost(e, d.costs, prices) if prices is not None else None
     return OptionRow(
         name=name,
         note=note,

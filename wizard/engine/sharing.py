@@ -102,7 +102,7 @@ def needs(design: Design, gpu: Gpu, workloads: list[WorkloadSizing]) -> list[Nee
         if vm_gpus(group, w, gph) > w.gpus_per_replica:
             mem = min(w.memory_gb.total, gpu.memory_gb)
             out += [
-                Need(w.name, n, size, mem, 1.0, max(mem / gpu.memory_gb, 1.0))
+                Need(w.name, n, size, mem, 1.0, 1.0)  # whole GPUs (see vm_gpus)
                 for n, size in vm_sizes(group, w, gph)
             ]
             continue
