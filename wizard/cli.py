@@ -29,6 +29,7 @@ SUBCOMMANDS = (
     "cost",
     "compare",
     "mig-config",
+    "vsphere-steps",
     "validate",
     "catalog",
     "schema",
@@ -115,9 +116,16 @@ def _estate(args: argparse.Namespace, design, catalog):
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from wizard.engine.compat import sizing_errors
+
     design, catalog = _checked(args)
-    # the engine's limits are part of validity
-    _sized(args, design, catalog) if design.is_single_cluster() else _estate(args, design, catalog)
+    # the engine's limits and the rule book's error-level rules are part of validity
+    if design.is_single_cluster():
+        errors = sizing_errors(design, _sized(args, design, catalog), None)
+    else:
+        errors = sizing_errors(design, None, _estate(args, design, catalog))
+    if errors:
+        raise UserError(f"{args.design}: {p}" for p in errors)
     groups = len(design.workloads)
     _out(
         f"{args.design}: valid (schema {design.schema_version}, {count(groups, 'workload group')})"
@@ -338,6 +346,24 @@ def cmd_recommend(args: argparse.Namespace) -> int:
     if args.output:
         _write_bytes(args.output, design_to_text(chosen).encode("utf-8"))
         _err(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def cmd_vsphere_steps(args: argparse.Namespace) -> int:
+    from reports.exports.powercli import powercli_script
+
+    design, catalog = _checked(args)
+    result = _sized(args, design, catalog)
+    from wizard.engine.compat import sizing_errors
+
+    if errors := sizing_errors(design, result, None):
+        raise UserError(f"{args.design}: {p}" for p in errors)
+    text = powercli_script(result, design.project.project_name)
+    if args.output:
+        _write_bytes(args.output, text.encode("utf-8"))
+        _err(f"wrote {args.output}")
+    else:
+        sys.stdout.write(terminal_text(text))
     return EXIT_OK
 
 
@@ -643,7 +669,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_recommend)
 
     p = sub.add_parser(
-        "mig-config", help="write the per-host MIG partition config for nvidia-mig-parted"
+        "vsphere-steps",
+        help="write the vSphere host and VM steps (NVIDIA driver, graphics and vGPU mode, MIG "
+        "mode, vGPU types, MMIO) as a PowerCLI script",
+    )
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("-o", "--output", metavar="FILE.ps1", help="write here instead of to stdout")
+    p.set_defaults(func=cmd_vsphere_steps)
+
+    p = sub.add_parser(
+        "mig-config",
+        help="per-host MIG partitions for nvidia-mig-parted (Linux hosts and guests that "
+        "partition their own GPUs; a vSphere design is refused: use vsphere-steps)",
     )
     p.add_argument("design", metavar="DESIGN")
     p.add_argument("-o", "--output", metavar="FILE.yaml", help="write here instead of to stdout")

@@ -21,6 +21,18 @@ from wizard.errors import UserError
 from wizard.model.result import HostAssignment, Result
 
 
+# Every design's MIG groups run as MIG-backed vGPUs on vSphere, where partitions are not written
+# in advance; the file format below is for Linux hosts and guests that partition their own GPUs.
+VSPHERE_MIG_REFUSAL = (
+    "mig-config: this design runs MIG-backed vGPUs on vSphere, where only MIG mode is set by "
+    "hand: vSphere creates each GPU instance when its VM powers on (NVIDIA AI Enterprise: 'If you "
+    "are using VMware vSphere, omit this task. VMware vSphere creates the GPU instances "
+    "automatically.'), and nvidia-mig-parted is a tool for Linux hosts and guests that partition "
+    "their own GPUs; write the vSphere host and VM steps instead: gpuwizard vsphere-steps DESIGN "
+    "-o vsphere-steps.ps1"
+)
+
+
 def _quote(text: str) -> str:
     """A double-quoted YAML scalar; JSON string escaping is valid YAML."""
     return json.dumps(text, ensure_ascii=False)
@@ -67,6 +79,8 @@ def mig_parted_yaml(result: Result, title: str = "") -> str:
             "mig-config: no workload group in this design runs on MIG instances; choose MIG "
             "as a group's GPU sharing mode first"
         )
+    if result.software is not None and result.software.vsphere_steps is not None:
+        raise UserError(VSPHERE_MIG_REFUSAL)
     title = " ".join(title.split())  # one line: it goes into a comment
     lines = [
         f"# MIG partitions per host{': ' + title if title else ''}",

@@ -1,15 +1,16 @@
 """The software stack and platform readiness: components per sharing mode and Kubernetes
 platform, server certification from the catalog, and the host/VM settings checklist."""
 
+import math
+
 import pytest
 
 from tests.engine.conftest import calc, design_dict
 from wizard.engine.compat import check_design
 from wizard.engine.size import size
-from wizard.engine.software import next_power_of_two_above
 from wizard.errors import DesignError
 from wizard.io import design_from_dict
-from wizard.model.catalog import Certification
+from wizard.model.catalog import Certification, max_boards
 
 
 def _size(doc, catalog):
@@ -31,22 +32,59 @@ def _names(result):
 # ------------------------------------------------------------------------- MMIO sizing
 
 
-def test_mmio_size_follows_vmwares_rule():
-    """VMware: GPUs x GPU memory rounded up to the next power of two; two 16 GB GPUs need 64."""
-    assert next_power_of_two_above(2 * 16) == 64
-    assert next_power_of_two_above(3 * 16) == 64
-    assert next_power_of_two_above(80) == 128
-    assert next_power_of_two_above(4 * 80) == 512
-    assert next_power_of_two_above(8 * 80) == 1024
+# NVIDIA AI Enterprise 6, 'Requirements for Using NVIDIA vGPU (C-Series) on GPUs Requiring 64GB
+# or More of MMIO Space with Large-Memory VMs': "the VM's MMIO space must be increased to the
+# amount that the GPU requires", row by row ("(all variants)" covers PCIe, SXM and NVL boards).
+NVIDIA_MMIO_TABLE = {
+    "h200-sxm-141gb": 512, "h200-nvl-141gb": 512,  # NVIDIA H200 (all variants) 512GB
+    "h100-sxm5-80gb": 256, "h100-pcie-80gb": 256, "h100-nvl-94gb": 256,  # H100 (all) 256GB
+    "a100-pcie-80gb": 256, "a100-sxm4-80gb": 256,  # NVIDIA A100 80GB (all variants) 256GB
+    "a100-pcie-40gb": 128, "a100-sxm4-40gb": 128,  # NVIDIA A100 40GB (all variants) 128GB
+    "l40": 128, "a40": 128,  # NVIDIA L40 128GB, NVIDIA A40 128GB
+    "l4": 64, "a30": 64, "a10": 64,  # NVIDIA L4 / A30 / A10 64GB
+    "v100-pcie-32gb": 64, "v100-sxm2-32gb": 64,  # Tesla V100 (all variants) 64GB
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("gpu", "gb"), sorted(NVIDIA_MMIO_TABLE.items()))
+def test_a_one_gpu_vm_gets_nvidias_mmio(catalog, gpu, gb):
+    """A VM of one GPU gets exactly the MMIO NVIDIA's table lists for that GPU, not the GPU's
+    memory rounded up (which gave an H100 VM 128 instead of 256)."""
+    doc = design_dict("mig-shared")
+    server = next(s for s in catalog.servers.values() if max_boards(s, catalog.gpus[gpu]))
+    board = catalog.gpus[gpu]
+    one = board.gpus_per_board * (max_boards(server, board) if board.form_factor == "sxm" else 1)
+    doc["hardware"].update(gpu=gpu, server=server.id, gpus_per_host=one, nics_per_host=1)
+    for g in doc["workloads"]:
+        g.update(sharing_mode="passthrough", constraints={}, count=1)
+    r = _size(doc, catalog)
+    assert r.software.vm_mmio and 1 in {m.gpus_per_vm for m in r.software.vm_mmio}
+    for m in r.software.vm_mmio:  # one window per VM: NVIDIA's figure for each GPU it holds
+        assert m.mmio_size_gb == 2 ** math.ceil(math.log2(gb * m.gpus_per_vm)), m
+    assert catalog.gpus[gpu].vm_mmio_gb == gb
+
+
+def test_a_gpu_missing_from_nvidias_table_follows_the_rule_of_its_rows(catalog, sized):
+    """The RTX PRO 6000 Blackwell Server Edition (96 GB) is not in NVIDIA's table: its figure is
+    twice its frame buffer rounded up to a power of two, 2 x 128 = 256 GB, the rule that gives the
+    table's own rows (H100 80 GB: 2 x 128 = 256; H200 141 GB: 2 x 256 = 512; L4 24 GB: 2 x 32 =
+    64), and the log says it is derived."""
+    for gpu, gb in NVIDIA_MMIO_TABLE.items():
+        memory = catalog.gpus[gpu].memory_gb
+        assert 2 * 2 ** math.ceil(math.log2(memory)) == gb, gpu
+    r = sized["rtx-pro-vsphere"]
+    assert calc(r, "software.gpu_mmio_gb").value == 256
+    assert "not in the table" in calc(r, "software.gpu_mmio_gb").source
 
 
 def test_mmio_per_vm_from_the_gpus_it_holds(sized):
-    """GPT-3 175B replicas span hosts: each VM holds the host's 8 H100 (8 x 80 = 640 -> 1024)."""
+    """GPT-3 175B replicas span hosts: each VM holds the host's 8 H100, 8 x 256 = 2,048 GB (the
+    setting covers the whole VM, so a VM of several GPUs needs their sum)."""
     r = sized["gpt3-175b"]
     (vm,) = r.software.vm_mmio
-    assert (vm.gpus_per_vm, vm.gpu_memory_gb, vm.mmio_size_gb) == (8, 80, 1024)
-    assert calc(r, "software.workloads[0].mmio_size_gb").value == 1024
-    assert "1024" in _settings(r)["pciPassthru.64bitMMIOSizeGB"].value
+    assert (vm.gpus_per_vm, vm.gpu_memory_gb, vm.mmio_size_gb) == (8, 80, 2048)
+    assert calc(r, "software.workloads[0].mmio_size_gb").value == 2048
+    assert "2048" in _settings(r)["pciPassthru.64bitMMIOSizeGB"].value
     # The host BIOS window holds every BAR: 8 x 128 GB (80 GB rounded up to a power of two).
     assert calc(r, "software.host_mmio_gb").value == 1024
 
@@ -63,7 +101,7 @@ def test_small_bar_gpus_need_no_mmio_settings(sized):
 
 def test_large_bar_gpu_raises_the_mmio_note(sized):
     w = _codes(sized["imagenet-resnet50"])["mmio-setting-needed"]
-    assert "(128 for ResNet-50 training)" in w.message and w.severity == "info"
+    assert "(256 for ResNet-50 training)" in w.message  # A100 80GB: NVIDIA's 256 GB and w.severity == "info"
 
 
 def test_the_mmio_note_fits_a_page_with_hundreds_of_groups(catalog):
@@ -98,7 +136,7 @@ def test_passthrough_checklist(sized):
     for absent in ("SR-IOV", "Graphics device default type", "MIG mode",
                    "vgpu.hotmigrate.enabled", "NVIDIA AI Enterprise host driver (NVD-AIE VIB)"):  # fmt: skip
         assert absent not in settings, absent
-    assert settings["pciPassthru.64bitMMIOSizeGB"].value == "128 for ResNet-50 training"
+    assert settings["pciPassthru.64bitMMIOSizeGB"].value == "256 for ResNet-50 training"
 
 
 def test_vgpu_checklist(sized):

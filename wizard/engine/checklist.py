@@ -10,10 +10,12 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from wizard.engine.sources_platform import MIG_ON_VSPHERE, MIG_REBOOT, VGPU_MODE
 from wizard.engine.sources_software import (
     BAR_POWER_OF_TWO,
     LARGE_BAR,
-    MIG_HOST,
+    MMIO_PER_VM,
+    MMIO_TABLE,
     OPERATOR_NVAIE,
     PASSTHROUGH_HOST,
     SEED_STACK,
@@ -27,9 +29,10 @@ MODE_GROUPS: Mapping[str, tuple[str, ...]] = {
     "virtual": ("vgpu", "mig"),
     "direct": ("passthrough", "remote"),
     "mig": ("mig",),
+    "vgpu": ("vgpu",),
 }
 # When a setting applies, beyond the modes: the planner answers each word for the design
-CONDITIONS = ("always", "sriov-gpu", "large-bar")
+CONDITIONS = ("always", "sriov-gpu", "large-bar", "vgpu-mode-setting")
 # The facts a value or reason may name
 FACTS = (
     "gpu_name",
@@ -39,6 +42,8 @@ FACTS = (
     "host_bar_gb",
     "host_driver",
     "vm_mmio",
+    "vgpu_mode",
+    "mig_enable",
 )
 
 
@@ -73,9 +78,14 @@ RULES: tuple[Rule, ...] = (
     Rule("esxi-host", "NVIDIA AI Enterprise host driver (NVD-AIE VIB)", "{host_driver}",
          "virtual", "The graphics 'Complete vGPU Package' does not run compute vGPUs",
          SEED_STACK),
-    Rule("esxi-host", "MIG mode",
-         "Enabled on every GPU of the MIG hosts (nvidia-smi -i <gpu> -mig 1), then GPU reset",
-         "mig", "MIG-backed vGPU profiles exist only on GPUs in MIG mode", MIG_HOST),
+    Rule("esxi-host", "vGPU mode of each GPU (Configure > Hardware > Graphics)", "{vgpu_mode}",
+         "vgpu", "A GPU in same-size mode takes vGPUs of one profile only, set by the first VM "
+         "that powers on there; mixed-size mode lets profiles of different sizes share it",
+         VGPU_MODE, when="vgpu-mode-setting"),
+    Rule("esxi-host", "MIG mode", "{mig_enable}", "mig",
+         "Only MIG mode is set by hand: vSphere creates the GPU instances itself when a VM with a "
+         "MIG-backed vGPU powers on, so no partition is written in advance",
+         f"{MIG_ON_VSPHERE}; {MIG_REBOOT}"),
     Rule("esxi-host", "PCI device passthrough",
          "Toggle passthrough for each GPU (Configure > Hardware > PCI Devices), then reboot",
          "direct", "(Dynamic) DirectPath I/O hands the whole GPU to one VM", PASSTHROUGH_HOST),
@@ -88,8 +98,8 @@ RULES: tuple[Rule, ...] = (
          "Places the GPU BARs above 4 GB in the VM", f"{LARGE_BAR}; {SETTINGS}",
          when="large-bar"),
     Rule("vm", "pciPassthru.64bitMMIOSizeGB", "{vm_mmio}", "all",
-         "The VM's 64-bit MMIO window must hold every BAR of its GPUs", LARGE_BAR,
-         when="large-bar"),
+         "The VM's 64-bit MMIO window must hold what NVIDIA lists for each of its GPUs",
+         f"{MMIO_TABLE}; {MMIO_PER_VM}", when="large-bar"),
     Rule("guest-os", "Operating system", "A supported 64-bit OS", "all", "", SETTINGS),
     Rule("guest-os", "NVIDIA License System client configuration token",
          "Placed in the guest (or the GPU Operator's licensing config map)", "virtual",

@@ -6,11 +6,12 @@ to the answer that caused it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from wizard.engine.platform_rules import NVSWITCH_REFUSED, nvswitch_board
+from wizard.engine.platform_rules import platform_refusal
 from wizard.errors import DesignError
 from wizard.model.catalog import (
     Catalog,
@@ -26,6 +27,8 @@ from wizard.model.catalog import (
 )
 from wizard.model.design import (
     FABRIC_GBPS,
+    VSPHERE_LABELS,
+    Constraints,
     Design,
     Fabric,
     FineTuningMethod,
@@ -33,7 +36,12 @@ from wizard.model.design import (
     SharingMode,
     VsphereRelease,
     is_infiniband,
+    vsphere_at_least,
 )
+
+if TYPE_CHECKING:
+    from wizard.model.estate import Estate
+    from wizard.model.result import Result
 
 T = TypeVar("T")
 
@@ -244,11 +252,12 @@ def _mixed_size_problems(design: Design, catalog: Catalog, gpu: Gpu) -> list[Pro
     first = gpu.vgpu.mixed_size_min_release if gpu.vgpu else None
     if not design.hardware.vgpu_mixed_sizes or first is None:
         return []
-    if design.platform.vsphere is VsphereRelease.V8_0:
+    if not vsphere_at_least(design.platform.vsphere, VsphereRelease.V8_0_U3):
         return [
             Problem(
                 "hardware.vgpu_mixed_sizes",
-                "mixed-size vGPUs need vSphere 8.0 Update 3 or later; the hosts run vSphere 8.0: "
+                "mixed-size vGPUs need vSphere 8.0 Update 3 or later; the hosts run "
+                f"{VSPHERE_LABELS[design.platform.vsphere]}: "
                 "plan Update 3 or VMware Cloud Foundation 9, or one vGPU size per GPU",
             )
         ]
@@ -422,12 +431,24 @@ def sharing_mode_reason(mode: SharingMode, gpu: Gpu, server: Server | None = Non
         return f"the {gpu.name} does not support MIG"
     if mode is SharingMode.VGPU and not gpu.vgpu_capable:
         return f"NVIDIA vGPU is not supported on the {gpu.name}"
-    if server is not None and mode in NVSWITCH_REFUSED and nvswitch_board(gpu, server):
-        return (
-            f"on the NVSwitch board of the {server.vendor} {server.model}, vSphere supports "
-            f"time-sliced vGPU only ({NVSWITCH_REFUSED[mode]} is not supported)"
-        )
+    if server is not None and (refused := platform_refusal(mode, gpu, server)):
+        return refused[1]
     return None
+
+
+def group_mode_reason(
+    mode: SharingMode, constraints: Constraints, gpu: Gpu | None, server: Server | None = None
+) -> str | None:
+    """Why a group with ``constraints`` cannot use ``mode`` on this hardware, or None: the one
+    answer the Sharing page, the workload editor and Recommend give."""
+    c = constraints
+    if mode is SharingMode.PASSTHROUGH and c.live_migration_required:
+        return "passthrough VMs cannot live-migrate, which this group requires"
+    if mode in (SharingMode.VGPU, SharingMode.REMOTE) and c.isolation_required:
+        return "no performance isolation (compute is shared), which this group requires"
+    if mode is SharingMode.REMOTE and not c.remote_ok:
+        return "the group does not accept remote GPUs (see its constraints)"
+    return sharing_mode_reason(mode, gpu, server) if gpu is not None else None
 
 
 def fabric_protocol_problem(nic: Nic, fabric: Fabric) -> str | None:
@@ -452,3 +473,36 @@ def why_not(server: Server, gpu: Gpu) -> str:
     if gpu.slot_width > widest:
         return f"the board is {gpu.slot_width} slots wide; its GPU slots take {widest}"
     return f"the {gpu.tdp_w:.0f} W board is over its GPU power limit"
+
+
+# ------------------------------------------------------------------ errors of the sizing
+
+_GROUP_PATH = re.compile(r"^workloads\[(\d+)\](.*)$")
+
+
+def sizing_errors(design: Design, result: Result | None, estate: Estate | None) -> list[Problem]:
+    """The error-level problems the sizing found (``wizard.engine.error_rules``), as problems of
+    the design's fields: what ``validate`` refuses and the wizard shows under the field. A
+    cluster of several names its groups by position in its own view, so they are mapped back to
+    the design's groups by name; a cluster's other fields are named under ``clusters``."""
+    out: list[Problem] = []
+    if result is not None:
+        out += [Problem(w.field, w.message) for w in result.warnings if w.severity == "error"]
+    for c in estate.clusters if estate is not None else []:
+        if c.result is None:
+            continue
+        index = {g.name: k for k, g in enumerate(design.workloads)}
+        for w in c.result.warnings:
+            if w.severity != "error":
+                continue
+            m = _GROUP_PATH.match(w.field)
+            if m is not None and int(m.group(1)) < len(c.result.workloads):
+                name = c.result.workloads[int(m.group(1))].name
+                if name in index:
+                    out.append(Problem(f"workloads[{index[name]}]{m.group(2)}", w.message))
+                    continue
+            if c.name == design.cluster_name:
+                out.append(Problem(w.field, w.message))
+            else:
+                out.append(Problem("clusters", f"{c.name}: {w.message}", ProblemKind.CLUSTER))
+    return out

@@ -22,7 +22,7 @@ from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, is_infiniband
 from wizard.model.names import FABRIC_LABEL as NAMED_FABRICS
 from wizard.model.names import RDMA_SHORT
-from wizard.model.result import DecisionTopic, Severity
+from wizard.model.result import DecisionTopic
 
 CLOS = (
     "Two-tier leaf/spine (folded Clos): leaves = ceil(host ports / downlinks per leaf), "
@@ -329,11 +329,11 @@ def fabric(
     compute = nic is not None and hw.nics_per_host > 0
     if compute and nic is not None:
         if nic.port_speed_gbps < speed:
-            rec.warn(
+            rec.error(
                 "nic-slower-than-fabric",
+                "hardware.nic",
                 f"The {nic.model} ports run at {nic.port_speed_gbps:g} Gb/s, below the "
                 f"{speed:g} Gb/s fabric",
-                Severity.ERROR,
             )
         roles.append(
             bo.NicRole(

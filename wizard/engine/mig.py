@@ -159,3 +159,68 @@ class MigState:
     def free_slices(self, gpu: Gpu) -> int:
         assert gpu.mig is not None
         return gpu.mig.memory_slices - bin(self.mask).count("1")
+
+
+# ------------------------------------------------------------------ vSphere's own placement
+
+
+def _options(gpu: Gpu, mask: int) -> int:
+    """Valid placements of every profile still free on a GPU whose used slices are ``mask``."""
+    assert gpu.mig is not None
+    return sum(
+        1
+        for q in gpu.mig.profiles
+        for s in q.placement_starts
+        if not mask & (((1 << q.placement_size) - 1) << s)
+    )
+
+
+def vsphere_place(gpu: Gpu, state: MigState, p: MigProfile) -> MigState | None:
+    """``p`` placed as vSphere places a MIG-backed vGPU when its VM powers on: at the free valid
+    start that keeps the most placements open for later instances, the higher start on a tie (a
+    3g.40gb on an empty H100 goes to slice 4, keeping 0-3 for a 4g.40gb, as observed); None
+    when it does not fit. Instances are never moved afterwards."""
+    assert gpu.mig is not None
+    if state.compute + p.compute_slices > gpu.mig.compute_slices:
+        return None
+    if sum(1 for i in state.instances if i.profile == p.name) >= p.max_count:
+        return None
+    span = (1 << p.placement_size) - 1
+    free = [s for s in p.placement_starts if not state.mask & (span << s)]
+    if not free:
+        return None
+    start = max(free, key=lambda s: (_options(gpu, state.mask | span << s), s))
+    return MigState(
+        tuple(sorted((*state.instances, Instance(start, p.name)))),
+        state.mask | span << start,
+        state.compute + p.compute_slices,
+    )
+
+
+def order_dependent(gpu: Gpu, profiles: tuple[str, ...]) -> tuple[str, ...] | None:
+    """A power-on order of ``profiles`` (the instances planned on one GPU) in which vSphere's
+    placement cannot fit them all, or None when every order fits. The planned counts are valid
+    for some placement; whether vSphere finds it depends on the order VMs start in, since it
+    never moves an instance."""
+    if gpu.mig is None:
+        return None
+    by_name = {p.name: p for p in gpu.mig.profiles}
+    failing: tuple[str, ...] | None = None
+    seen: set[tuple[MigState, tuple[str, ...]]] = set()
+
+    def walk(state: MigState, left: tuple[str, ...], order: tuple[str, ...]) -> None:
+        nonlocal failing
+        if failing is not None or not left or (state, left) in seen:
+            return
+        seen.add((state, left))
+        for name in sorted(set(left)):
+            nxt = vsphere_place(gpu, state, by_name[name])
+            rest = list(left)
+            rest.remove(name)
+            if nxt is None:
+                failing = (*order, name)
+                return
+            walk(nxt, tuple(rest), (*order, name))
+
+    walk(MigState(), tuple(sorted(profiles)), ())
+    return failing

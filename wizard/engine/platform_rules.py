@@ -5,31 +5,60 @@ from __future__ import annotations
 
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
+from wizard.engine.sources_platform import (
+    ESXI_NVSWITCH,
+    FM_CRX,
+    GPUDIRECT_VGPU,
+    NVSWITCH_PAGE,
+    STUN_LIMIT,
+    UNIFIED_MEMORY,
+    VGPUS_PER_VM,
+)
 from wizard.engine.vms import vm_gpus
-from wizard.model.catalog import FormFactor, Gpu, NvlinkKind, PcieTopology, Server
-from wizard.model.design import FABRIC_GBPS, Design, SharingMode
+from wizard.model.catalog import (
+    Catalog,
+    FormFactor,
+    Gpu,
+    Nic,
+    NvlinkKind,
+    PcieTopology,
+    Server,
+    SoftwareRelease,
+)
+from wizard.model.design import (
+    FABRIC_GBPS,
+    VSPHERE_LABELS,
+    Design,
+    SharingMode,
+    VsphereRelease,
+    vsphere_at_least,
+)
 from wizard.model.result import Severity, WorkloadResult
 
-NVSWITCH_SOURCE = (
-    "NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch' (docs.nvidia.com/ai-enterprise/release-8/8.0/"
-    "infra-software/vgpu/features/nvswitch.html): 'Only time-sliced vGPUs are supported. "
-    "MIG-backed vGPUs are not supported. GPU passthrough is not supported on NVIDIA Systems that "
-    "include NVSwitch when using VMware vSphere.'"
-)
+NVSWITCH_SOURCE = NVSWITCH_PAGE
 # The sharing modes vSphere does not run on an NVSwitch board, by the name NVIDIA's page gives
-NVSWITCH_REFUSED = {SharingMode.PASSTHROUGH: "GPU passthrough", SharingMode.MIG: "MIG-backed vGPU"}
+NVSWITCH_REFUSED = {
+    SharingMode.PASSTHROUGH: "GPU passthrough",
+    SharingMode.MIG: "MIG-backed vGPU",
+    SharingMode.REMOTE: "GPU passthrough to the pool's server VM",
+}
+NVSWITCH_CODES = {
+    SharingMode.PASSTHROUGH: "hgx-passthrough-unsupported",
+    SharingMode.MIG: "hgx-mig-vgpu-unsupported",
+    SharingMode.REMOTE: "hgx-passthrough-unsupported",
+}
 PARTITIONS_SOURCE = (
     "NVIDIA Fabric Manager User Guide, sections 6.2-6.6: virtual machines of 1, 2, 4, 8 or 16 "
     "GPUs of an NVSwitch system (16 on HGX-2 only)"
 )
 VMOTION_SOURCE = (
     "VMware vSphere 7.0, 'vSphere vMotion of vGPU VMs': expected stun times over a 10 Gb network "
-    "with V100 32 GB, 39 s for 32 GB of used vGPU frame buffer; the vSphere 6.7 page warns that "
-    "large frame buffers 'might exceed the 100 second timeout for vSphere vMotion stun time'"
+    "with V100 32 GB, 39 s for 32 GB of used vGPU frame buffer"
 )
 STUN_S = Formula("framebuffer_gb * stun_s_per_gb_at_10g * 10 / vmotion_gbps")
-VMOTION_TIMEOUT_S = 100
 FABRIC_MANAGER_PARTITIONS = (1, 2, 4, 8)
+# vSphere's limit of vGPUs in one VM (VMware: "up to 8 virtual GPUs (vGPUs) to one VM")
+MAX_VGPUS_PER_VM = 8
 
 
 def nvswitch_board(gpu: Gpu, server: Server) -> bool:
@@ -42,69 +71,207 @@ def nvswitch_board(gpu: Gpu, server: Server) -> bool:
     return any(s.form_factor is FormFactor.SXM and s.max_gpus >= 8 for s in server.gpu_support)
 
 
+def blackwell_board(gpu: Gpu, server: Server) -> bool:
+    """An HGX B200/B300 board: vSphere runs it only with the Fabric Manager component for ESXi
+    (NVIDIA AI Enterprise Infra 8.2) and without multi-vGPU VMs smaller than the board."""
+    return gpu.architecture == "Blackwell" and nvswitch_board(gpu, server)
+
+
+def vm_partitions(gpu: Gpu, server: Server) -> tuple[int, ...]:
+    """The GPUs a VM of an NVSwitch board may hold under vSphere: NVIDIA's NVSwitch partitions,
+    and on HGX B200/B300 one GPU or the whole board (no multi-vGPU VM is listed for vSphere)."""
+    if blackwell_board(gpu, server):
+        return (1, max((s.max_gpus for s in server.gpu_support), default=8))
+    return FABRIC_MANAGER_PARTITIONS
+
+
+def platform_refusal(mode: SharingMode, gpu: Gpu, server: Server) -> tuple[str, str] | None:
+    """(code, reason) when the server cannot run ``mode`` under vSphere at all, or None: an
+    NVIDIA DGX system is no vGPU host, and an NVSwitch board runs time-sliced vGPU only."""
+    if server.nvidia_dgx and mode in (SharingMode.VGPU, SharingMode.MIG):
+        return (
+            "dgx-not-vgpu-host",
+            f"NVIDIA does not support vGPU on DGX systems such as the {server.vendor} "
+            f"{server.model}; choose an NVIDIA-Certified HGX server for vGPU",
+        )
+    if mode in NVSWITCH_REFUSED and nvswitch_board(gpu, server):
+        return (
+            NVSWITCH_CODES[mode],
+            f"on the NVSwitch board of the {server.vendor} {server.model}, vSphere supports "
+            f"time-sliced vGPU only ({NVSWITCH_REFUSED[mode]} is not supported)",
+        )
+    return None
+
+
 def platform_rules(
-    design: Design, gpu: Gpu, server: Server, workloads: list[WorkloadResult], rec: Recorder
+    design: Design,
+    catalog: Catalog,
+    gpu: Gpu,
+    server: Server,
+    workloads: list[WorkloadResult],
+    release: SoftwareRelease | None,
+    rec: Recorder,
 ) -> None:
+    """The rule book's vSphere and NVIDIA AI Enterprise rules for this design, each recorded as
+    an error at the field that fixes it, or as a warning."""
     gph = design.hardware.gpus_per_host
     board = nvswitch_board(gpu, server)
-    for g, w in zip(design.workloads, workloads, strict=True):
+    virtual = False
+    for i, (g, w) in enumerate(zip(design.workloads, workloads, strict=True)):
         if not w.gpus_total:
             continue
+        mode = g.sharing_mode
+        virtual = virtual or mode in (SharingMode.VGPU, SharingMode.MIG)
         vm = vm_gpus(g, w, gph)
-        if board and g.sharing_mode is SharingMode.PASSTHROUGH:
-            rec.warn(
-                "hgx-passthrough-unsupported",
-                f"{g.name}: passthrough of GPUs on an NVSwitch board ({server.vendor} "
-                f"{server.model}) is not supported under vSphere; give the VMs time-sliced "
-                f"full-framebuffer vGPUs (sharing mode: time-sliced vGPU) instead ({NVSWITCH_SOURCE})",
-                Severity.ERROR,
+        if refused := platform_refusal(mode, gpu, server):
+            code, why = refused
+            field = (
+                "hardware.server" if code == "dgx-not-vgpu-host" else f"workloads[{i}].sharing_mode"
             )
-        if board and g.sharing_mode is SharingMode.MIG:
-            rec.warn(
-                "hgx-mig-vgpu-unsupported",
-                f"{g.name}: MIG-backed vGPU on an NVSwitch board ({server.vendor} "
-                f"{server.model}) is not supported under vSphere; use time-sliced vGPU, or a "
-                f"PCIe server for MIG ({NVSWITCH_SOURCE})",
-                Severity.ERROR,
+            source = server.nvidia_dgx_source if code == "dgx-not-vgpu-host" else NVSWITCH_PAGE
+            rec.error(code, field, f"{g.name}: {why} ({source})")
+            continue
+        if board and mode is SharingMode.VGPU:
+            _nvswitch_vm(design, i, g.name, vm, gpu, server, rec)
+        if mode is SharingMode.VGPU and vm > MAX_VGPUS_PER_VM:
+            rec.error(
+                "vgpus-per-vm-over-limit",
+                f"workloads[{i}].sharing_mode",
+                f"{g.name}: a VM would hold {vm} vGPUs; vSphere allows up to "
+                f"{MAX_VGPUS_PER_VM} in one VM ({VGPUS_PER_VM}): plan at most "
+                f"{MAX_VGPUS_PER_VM} GPUs per host for it, or give its VMs whole GPUs by "
+                "passthrough",
             )
-        if board and vm not in FABRIC_MANAGER_PARTITIONS:
-            rec.warn(
-                "hgx-vm-size",
-                f"{g.name}: a VM of {vm} GPUs is not an NVSwitch partition of an HGX board "
-                f"(1, 2, 4 or 8 GPUs; {PARTITIONS_SOURCE}); plan {_nearest(vm)} GPUs per VM",
-            )
-        if (
-            g.constraints.live_migration_required
-            and g.sharing_mode is SharingMode.VGPU
-            and w.sharing.slot_profile
-        ):
-            fb = _framebuffer(gpu, w.sharing.slot_profile) * vm
-            if fb >= 32:
-                vmotion_gbps = FABRIC_GBPS[design.hardware.service_fabric]
-                stun = rec.expr(
-                    f"workloads[{design.workloads.index(g)}].vmotion_stun_s",
-                    STUN_S,
-                    {"framebuffer_gb": fb, "stun_s_per_gb_at_10g": 39 / 32,
-                     "vmotion_gbps": vmotion_gbps},
-                    "s",
-                    VMOTION_SOURCE + "; scaled to the vMotion network's speed",
-                )  # fmt: skip
-                over = stun > VMOTION_TIMEOUT_S
-                rec.warn(
-                    "vmotion-stun-over-timeout" if over else "vmotion-large-vgpu",
-                    f"{g.name}: each VM holds {fb:g} GB of vGPU memory; vMotion copies it while "
-                    f"the VM is stunned, about {stun:,.0f} s over the {vmotion_gbps:g} Gb/s vMotion "
-                    "network (VMware measured 39 s for 32 GB over 10 Gb/s)"
-                    + (
-                        f", beyond vMotion's {VMOTION_TIMEOUT_S} s stun timeout: the migration "
-                        "fails; give vMotion a faster network, use smaller VMs, or plan "
-                        "maintenance by restarting the VMs elsewhere"
-                        if over
-                        else "; the destination host needs the same GPU board and a free vGPU "
-                        "of the same profile"
-                    ),
-                    Severity.WARNING if over else Severity.INFO,
-                )
+        if g.constraints.live_migration_required and mode is SharingMode.VGPU:
+            _vmotion(design, i, g.name, vm, w, gpu, board, rec)
+    if virtual and release is not None:
+        _blackwell_release(catalog, gpu, server, release, rec)
+    nic = catalog.nics.get(design.hardware.nic or "")
+    if design.hardware.gpudirect_rdma and virtual and nic is not None:
+        _gpudirect_vgpu(nic, rec)
+
+
+def _blackwell_release(
+    catalog: Catalog, gpu: Gpu, server: Server, release: SoftwareRelease, rec: Recorder
+) -> None:
+    """vGPU on an HGX B200/B300 board under vSphere needs a release with the Fabric Manager
+    component for ESXi."""
+    if not blackwell_board(gpu, server) or "Blackwell" in release.vsphere_nvswitch_architectures:
+        return
+    ok = [
+        r.name for r in catalog.software.values() if "Blackwell" in r.vsphere_nvswitch_architectures
+    ]
+    fits = f"choose {' or '.join(ok)}, which does" if ok else "no release in the catalog does"
+    rec.error(
+        "hgx-blackwell-release",
+        "platform.nvaie_release",
+        f"{release.name} does not include the Fabric Manager component for ESXi that vSphere "
+        f"needs on the HGX {gpu.name.removeprefix('NVIDIA ')} board of the {server.vendor} "
+        f"{server.model}: {fits} ({FM_CRX})",
+    )
+
+
+def _gpudirect_vgpu(nic: Nic, rec: Recorder) -> None:
+    """GPUDirect RDMA into vGPU VMs runs only through the NICs NVIDIA lists for it."""
+    if nic.gpudirect_rdma_vgpu:
+        return
+    rec.error(
+        "gpudirect-rdma-vgpu-nic",
+        "hardware.gpudirect_rdma",
+        f"GPUDirect RDMA into vGPU VMs runs only through the NICs NVIDIA lists for it, and the "
+        f"{nic.model} is not one of them ({GPUDIRECT_VGPU}): choose a ConnectX-7, ConnectX-6 or "
+        "ConnectX-5 adapter, or plan without GPUDirect RDMA",
+    )
+
+
+def _nvswitch_vm(
+    design: Design, i: int, name: str, vm: int, gpu: Gpu, server: Server, rec: Recorder
+) -> None:
+    """A VM of several vGPUs on an NVSwitch board: an NVSwitch partition, on HGX B200/B300 one
+    GPU or the whole board, on an ESXi release that supports it."""
+    allowed = vm_partitions(gpu, server)
+    if blackwell_board(gpu, server) and vm not in allowed:
+        rec.error(
+            "hgx-blackwell-multi-vgpu",
+            f"workloads[{i}].sharing_mode",
+            f"{name}: a VM of {vm} vGPUs on the HGX {gpu.name.removeprefix('NVIDIA ')} board; "
+            f"under vSphere NVIDIA supports VMs of one GPU or of the whole board ({allowed[-1]} "
+            f"GPUs) there ({FM_CRX})",
+        )
+    elif vm not in allowed:
+        rec.warn(
+            "hgx-vm-size",
+            f"{name}: a VM of {vm} GPUs is not an NVSwitch partition of an HGX board "
+            f"(1, 2, 4 or 8 GPUs; {PARTITIONS_SOURCE}); plan {_nearest(vm)} GPUs per VM",
+        )
+    if vm <= 1:
+        return
+    minimum = VsphereRelease.V8_0 if gpu.architecture == "Ampere" else VsphereRelease.V8_0_U2
+    if not vsphere_at_least(design.platform.vsphere, minimum):
+        rec.error(
+            "nvswitch-vgpu-esxi-minimum",
+            "platform.vsphere",
+            f"{name}: VMs of {vm} vGPUs over the NVSwitch board of {gpu.architecture} GPUs need "
+            f"vSphere 8.0 Update 2 or later; the hosts run "
+            f"{VSPHERE_LABELS[design.platform.vsphere]} ({ESXI_NVSWITCH})",
+        )
+    elif gpu.architecture == "Ampere" and design.platform.vsphere is VsphereRelease.V8_0:
+        rec.warn(
+            "nvswitch-vgpu-esxi-minimum-ampere",
+            f"{name}: VMs of {vm} vGPUs over the NVSwitch board of the {gpu.name} need vSphere "
+            f"8.0 Update 1 or later; plan Update 1 at least ({ESXI_NVSWITCH})",
+            Severity.INFO,
+        )
+
+
+def _vmotion(
+    design: Design,
+    i: int,
+    name: str,
+    vm: int,
+    w: WorkloadResult,
+    gpu: Gpu,
+    board: bool,
+    rec: Recorder,
+) -> None:
+    """What vMotion of the group's vGPU VMs takes: the stun time while the vGPU memory is
+    copied, the per-VM stun limit an administrator sets from vSphere 8.0 Update 2, and unified
+    memory (needed for NVLink multicast), with which NVIDIA disables vGPU migration."""
+    if board and vm > 1 and gpu.architecture in ("Hopper", "Blackwell"):
+        rec.warn(
+            "vmotion-unified-memory",
+            f"{name}: its VMs of {vm} vGPUs can live-migrate only with unified memory off, so "
+            "NCCL cannot use NVLink multicast (NVLink SHARP) on the NVSwitch board; keep "
+            f"unified memory off for these VMs ({UNIFIED_MEMORY})",
+        )
+    if not w.sharing.slot_profile:
+        return
+    fb = _framebuffer(gpu, w.sharing.slot_profile) * vm
+    if fb < 32:
+        return
+    vmotion_gbps = FABRIC_GBPS[design.hardware.service_fabric]
+    stun = rec.expr(
+        f"workloads[{i}].vmotion_stun_s",
+        STUN_S,
+        {"framebuffer_gb": fb, "stun_s_per_gb_at_10g": 39 / 32, "vmotion_gbps": vmotion_gbps},
+        "s",
+        VMOTION_SOURCE + "; scaled to the vMotion network's speed",
+    )
+    limit = (
+        f"; from vSphere 8.0 Update 2 the VM's maximum stun time is a setting of its own "
+        f"(vMotion refuses a migration it estimates above it): set it above {stun:,.0f} s or "
+        f"keep the default and accept that such VMs are restarted, not moved ({STUN_LIMIT})"
+        if vsphere_at_least(design.platform.vsphere, VsphereRelease.V8_0_U2)
+        else "; vSphere 8.0 before Update 2 has no per-VM stun time limit to set"
+    )
+    rec.warn(
+        "vmotion-large-vgpu",
+        f"{name}: each VM holds {fb:g} GB of vGPU memory; vMotion copies it while the VM is "
+        f"stunned, about {stun:,.0f} s over the {vmotion_gbps:g} Gb/s vMotion network (VMware "
+        f"measured 39 s for 32 GB over 10 Gb/s){limit}; the destination host needs the same GPU "
+        "board and a free vGPU of the same profile",
+        Severity.WARNING if stun > 100 else Severity.INFO,
+    )
 
 
 def _nearest(n: int) -> int:

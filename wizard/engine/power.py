@@ -11,7 +11,7 @@ from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
-from wizard.model.result import DecisionTopic, Severity
+from wizard.model.result import DecisionTopic
 from wizard.numbers import count, plural
 
 BTU_PER_HOUR_PER_W = 3.412142
@@ -55,11 +55,11 @@ def power(
     redundant = (server.psu_count // 2) * server.psu_w
     name = f"{server.vendor} {server.model}"
     if host_w > installed:
-        rec.warn(
+        rec.error(
             "host-power-over-psu",
+            "hardware.gpus_per_host",
             f"A host draws up to {host_w:,.0f} W, more than the {installed:,.0f} W of all "
             f"{server.psu_count} supplies of the {name}",
-            Severity.ERROR,
         )
     elif server.psu_count >= 2 and host_w > redundant:
         rec.warn(

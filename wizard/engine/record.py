@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from wizard.engine.error_rules import ERROR_RULES
 from wizard.engine.expr import Formula
 from wizard.model.result import Calculation, Decision, DecisionTopic, Severity, Warning_
 
@@ -38,9 +39,22 @@ class Recorder:
 
     def warn(self, code: str, message: str, severity: Severity = Severity.WARNING) -> None:
         """Record a warning once; a set keeps this constant-time for designs with many racks."""
-        if (code, message) not in self._warned:
-            self._warned.add((code, message))
-            self.warnings.append(Warning_(code=code, severity=severity, message=message))
+        if severity is Severity.ERROR:
+            raise ValueError(f"{code}: an error is recorded with Recorder.error and its field")
+        self._add(Warning_(code=code, severity=severity, message=message))
+
+    def error(self, code: str, field: str, message: str) -> None:
+        """Record an error-level problem of the rule book (``wizard.engine.error_rules``): the
+        design cannot be built as it stands, so ``validate`` fails and the wizard shows it at
+        ``field`` and keeps Next and Export shut."""
+        if code not in ERROR_RULES:
+            raise ValueError(f"{code}: not an error rule of wizard.engine.error_rules")
+        self._add(Warning_(code=code, severity=Severity.ERROR, message=message, field=field))
+
+    def _add(self, w: Warning_) -> None:
+        if (w.code, w.message) not in self._warned:
+            self._warned.add((w.code, w.message))
+            self.warnings.append(w)
 
     def decide(
         self,

@@ -12,6 +12,7 @@ from wizard.engine.sharing import (
     REMOTE_SOURCE,
     ModePacking,
 )
+from wizard.engine.sources_platform import MIG_PLACEMENT
 from wizard.model.catalog import Gpu
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode
 from wizard.model.names import FABRIC_LABEL
@@ -40,6 +41,7 @@ def sharing_checks(
     )
     _profile_decisions(design, gpu, workloads, rec)
     _layout_decisions(chosen, rec)
+    _mig_power_on_order(gpu, chosen, rec)
     _remote_network(design, chosen, rec)
     _passthrough(design, rec)
     _idle_vms(design, workloads, rec)
@@ -50,6 +52,42 @@ def sharing_checks(
             "maxima in the catalog; every physical GPU holds one vGPU size",
         )
     _compare_decision(comparison, rec)
+
+
+def _mig_power_on_order(gpu: Gpu, chosen: ModePacking, rec: Recorder) -> None:
+    """vSphere, not the administrator, places each MIG instance when its VM powers on and never
+    moves one afterwards, so a GPU's planned instances fit only if every power-on order finds
+    room for them: the plan says which GPUs keep that margin and which need an order."""
+    layouts: Counter[tuple[str, ...]] = Counter(
+        tuple(sorted(s.profile for s in g.slots if s.kind == "mig" and s.profile))
+        for h in chosen.packing.hosts
+        for g in h.gpus
+        if g.mode == "mig"
+    )
+    if not layouts:
+        return
+    risky = {k: order for k in layouts if (order := mig.order_dependent(gpu, k))}
+    gpus = sum(layouts.values())
+    if not risky:
+        rec.decide(
+            f"Every MIG GPU's planned instances fit whatever order their VMs power on in "
+            f"({count(gpus, 'GPU')}).",
+            "vSphere creates each MIG instance when its VM powers on, at the valid placement "
+            "that keeps the most room for later instances, and never moves one afterwards; the "
+            f"plan was checked against every power-on order ({MIG_PLACEMENT})",
+            implication="VMs may start in any order; a GPU freed by powering its VMs off takes "
+            "any of the planned layouts again.",
+        )
+        return
+    at_risk = sum(layouts[k] for k in risky)
+    example = next(iter(risky.values()))
+    rec.warn(
+        "mig-power-on-order",
+        f"{count(at_risk, 'MIG GPU')} of {gpus} hold instances that vSphere fits only in some "
+        f"power-on orders (e.g. {' then '.join(example)} leaves no room for the last); vSphere "
+        "places each instance when its VM powers on and never moves it, so power on the VMs "
+        f"with the larger instances first, or plan one more GPU as margin ({MIG_PLACEMENT})",
+    )
 
 
 def _idle_vms(design: Design, workloads: list[WorkloadResult], rec: Recorder) -> None:
@@ -97,7 +135,8 @@ def _profile_decisions(
                     f"turns; each needs {need:,.1f} GB, and {shared} of them cost less of the "
                     "GPU than an instance each",
                     implication="Members in one instance share its compute: a busy neighbour "
-                    "slows the others; MIG is configured on each GPU before the VMs start.",
+                    "slows the others; the administrator enables MIG mode on each GPU and vSphere "
+                    "creates the instances when the VMs power on.",
                 )
                 continue
             rec.decide(
@@ -106,11 +145,14 @@ def _profile_decisions(
                 else f"{g.name}: each member's {w.gpus_per_replica} GPUs are full-GPU "
                 f"{w.sharing.slot_profile} MIG instances{given}.",
                 f"The smallest instance holding {need:,.1f} GB and the group's compute share on "
-                f"the {gpu.name}, at one of NVIDIA's valid placements"
+                f"the {gpu.name}; vSphere places it at one of NVIDIA's valid placements when "
+                "the VM powers on"
                 if one
                 else "A member needing several whole GPUs gets full-GPU instances",
-                implication="An administrator partitions each GPU before the VMs start (the "
-                "exported nvidia-mig-parted file); changing the partition needs the GPU idle.",
+                implication="The administrator enables MIG mode on each GPU; vSphere creates "
+                "each GPU instance itself when its VM powers on, filling one GPU before the next "
+                "and never moving instances, so the order VMs start in decides the fit (see the "
+                "placement's margin).",
             )
         elif g.sharing_mode is SharingMode.VGPU and w.sharing.slot_profile:
             gph = design.hardware.gpus_per_host

@@ -12,7 +12,7 @@ from wizard.engine.expr import Formula
 from wizard.engine.platform_rules import platform_rules
 from wizard.engine.record import Recorder
 from wizard.engine.sharing_checks import sharing_checks
-from wizard.engine.software import plan_software
+from wizard.engine.software import plan_software, release_choice
 from wizard.engine.storage import plan_storage
 from wizard.engine.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.errors import DesignError
@@ -84,7 +84,8 @@ def _size(design: Design, catalog: Catalog) -> Result:
     comparison = sharing.compare(design, gpu, need_list, chosen, server)
     _decisions(design, workloads, cluster, rec, gpu.name)
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
-    platform_rules(design, gpu, server, workloads, rec)
+    release = release_choice(design, catalog)[0]
+    platform_rules(design, catalog, gpu, server, workloads, release, rec)
     storage = plan_storage(design, catalog, gpu, workloads, rec)
     software = plan_software(design, catalog, gpu, server, workloads, storage, rec)
     built = build_out(design, catalog, gpu, server, cluster, workloads, rec, storage)

@@ -172,12 +172,12 @@ class SizerBase:
         g, m = self.g, self.model
         assert m is not None
         if fit != "fits":
-            self.rec.warn(
+            self.rec.error(
                 "model-does-not-fit",
+                f"{self.key}.model",
                 f"{g.name}: no layout found that fits {m.name} in {self.gpu.memory_gb:g} GB per GPU "
                 f"(best: {mem.total:,.1f} GB per GPU with TP {sh.tensor} x PP {sh.pipeline}); "
                 "use ZeRO, recomputation, a smaller batch, lower precision or a larger GPU",
-                Severity.ERROR,
             )
             return
         if sh.model_parallel > 1:

@@ -5,14 +5,19 @@ need before the first VM powers on."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from wizard.engine.checklist import MODE_GROUPS, RULES, fill
+from wizard.engine.deployment import BRANCH_NAME, mig_enable_step, vsphere_steps
 from wizard.engine.expr import Formula
+from wizard.engine.platform_rules import blackwell_board
 from wizard.engine.record import Recorder, some
 from wizard.engine.sources_software import (
     BAR_POWER_OF_TWO,
     FABRIC_MANAGER,
-    LARGE_BAR,
     LICENCE_SERVICE,
+    MMIO_PER_VM,
+    MMIO_TABLE,
     OPERATOR_NVAIE,
     OPERATOR_OCP,
     OPERATOR_RDMA,
@@ -22,7 +27,15 @@ from wizard.engine.sources_software import (
 from wizard.engine.vms import vm_gpus
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
-from wizard.model.design import VSPHERE_LABELS, Design, KubernetesPlatform, Rdma, SharingMode
+from wizard.model.design import (
+    VSPHERE_LABELS,
+    Design,
+    KubernetesPlatform,
+    Rdma,
+    SharingMode,
+    VsphereRelease,
+    vsphere_at_least,
+)
 from wizard.model.platform import (
     ChecklistItem,
     ServerCertification,
@@ -39,18 +52,14 @@ _SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
 _LARGE_BAR_GB = 16
 
 
-# The smallest power of two above GPUs x memory (VMware's rule), and GPUs x each BAR rounded up.
-MMIO_ABOVE = Formula("2 ** max(floor(log2(gpus_per_vm * gpu_memory_gb)) + 1, 0)")
+# A VM's 64-bit MMIO window: NVIDIA's figure per GPU times the GPUs the VM holds, rounded up to
+# a power of two (one window for the whole VM); and the host's GPU BARs, each rounded up.
+MMIO_VM = Formula("2 ** max(ceil(log2(gpus_per_vm * gpu_mmio_gb)), 0)")
+# NVIDIA's per-GPU figures are twice the frame-buffer BAR (memory rounded up to a power of two):
+# the rule gives 21 of the 22 rows of NVIDIA's table (Quadro RTX 8000 lists 64, not 128), so it
+# stands in for a GPU the table does not list yet.
+MMIO_PER_GPU = Formula("2 * 2 ** max(ceil(log2(gpu_memory_gb)), 0)")
 HOST_BARS = Formula("gpus_per_host * 2 ** max(ceil(log2(gpu_memory_gb)), 0)")
-
-
-def next_power_of_two_above(value: float) -> int:
-    """The smallest power of two strictly above ``value``: VMware's sizing leaves room for the
-    GPUs' small BARs beside the frame buffer (two 16 GB GPUs: 64, not 32)."""
-    p = 1
-    while p <= value:
-        p *= 2
-    return p
 
 
 def next_power_of_two_at_least(value: float) -> int:
@@ -61,14 +70,46 @@ def next_power_of_two_at_least(value: float) -> int:
 
 
 def choose_release(design: Design, catalog: Catalog) -> SoftwareRelease | None:
-    """The NVIDIA AI Enterprise release the design runs: the one it names, else the newest in
-    the catalog that supports the design's GPU (each release lists the GPU architectures it
-    supports, and newer releases drop older ones)."""
+    """The NVIDIA AI Enterprise release the design runs (see ``release_choice``)."""
     return release_choice(design, catalog)[0]
 
 
+def service_start(design: Design, catalog: Catalog) -> dt.date:
+    """The day the service period starts: the proposal's date, or (none given) the newest
+    release date in the catalog, so the choice never depends on the day it is computed."""
+    if design.project.date is not None:
+        return design.project.date
+    known = [r.released for r in catalog.software.values() if r.released is not None]
+    return max(known, default=dt.date(2026, 1, 1))
+
+
+def service_end(design: Design, catalog: Catalog) -> dt.date:
+    start = service_start(design, catalog)
+    years = design.platform.service_years
+    try:
+        return start.replace(year=start.year + years)
+    except ValueError:  # 29 February
+        return start.replace(year=start.year + years, day=28)
+
+
+def _fits(r: SoftwareRelease, design: Design, gpu: Gpu | None, server: Server | None) -> bool:
+    """Whether ``r`` runs this design's GPU, vSphere release and NVSwitch board (a release that
+    does not say is taken as fitting; the checks of the design name what it must confirm)."""
+    if gpu is not None and r.supports(gpu.architecture) is False:
+        return False
+    if r.vsphere_releases and design.platform.vsphere.value not in r.vsphere_releases:
+        return False
+    virtual = any(g.sharing_mode in (SharingMode.VGPU, SharingMode.MIG) for g in design.workloads)
+    if gpu is not None and server is not None and virtual and blackwell_board(gpu, server):
+        return "Blackwell" in r.vsphere_nvswitch_architectures
+    return True
+
+
 def release_choice(design: Design, catalog: Catalog) -> tuple[SoftwareRelease | None, str]:
-    """The release and why it was chosen, in words for the decision log."""
+    """The release and why it was chosen, in words for the decision log: the one the design
+    names; else, among the releases that run its GPU, vSphere release and board, those whose
+    branch is supported to the end of the service period, a long-term support branch first,
+    then the newest; when none lasts that long, the one supported longest."""
     wanted = design.platform.nvaie_release
     if wanted is not None:
         release = catalog.software.get(wanted)
@@ -80,25 +121,46 @@ def release_choice(design: Design, catalog: Catalog) -> tuple[SoftwareRelease | 
             )
         return release, "as the design asks"
     releases = sorted(catalog.software.values(), key=lambda r: (r.vgpu_branch, r.release))
+    if not releases:
+        return None, ""
     gpu = catalog.gpus.get(design.hardware.gpu)
-    if gpu is None or not releases:
-        return (releases[-1] if releases else None), "the newest in the catalog"
-    listed = [r for r in releases if r.supports(gpu.architecture)]
-    if listed:
-        return listed[-1], (
-            f"the newest in the catalog that supports {gpu.architecture} GPUs such as the "
-            f"{gpu.name}"
-        )
-    unstated = [r for r in releases if r.supports(gpu.architecture) is None]
-    if unstated:
-        return unstated[-1], (
-            f"the newest in the catalog whose GPU list is not recorded; check that it "
-            f"supports the {gpu.name}"
-        )
-    return releases[-1], (
-        f"the newest in the catalog, although no release in it lists {gpu.architecture} GPUs "
-        f"such as the {gpu.name}"
+    server = catalog.servers.get(design.hardware.server)
+    fitting = [r for r in releases if _fits(r, design, gpu, server)]
+    # a release whose GPU list names the GPU before one whose list is not recorded
+    listed = [r for r in fitting if gpu is not None and r.supports(gpu.architecture)]
+    fitting = listed or fitting
+    what = (
+        f"supports {gpu.architecture} GPUs such as the {gpu.name} on "
+        f"{VSPHERE_LABELS[design.platform.vsphere]}"
+        if gpu is not None
+        else f"runs on {VSPHERE_LABELS[design.platform.vsphere]}"
     )
+    if gpu is not None and not listed:
+        what += f" (its GPU list is not recorded: check that it supports the {gpu.name})"
+    if not fitting:
+        return releases[-1], f"the newest in the catalog, although none of its releases {what}"
+    end = service_end(design, catalog)
+    lasting = [r for r in fitting if r.end_of_support is not None and r.end_of_support >= end]
+    years = design.platform.service_years
+    period = f"the {years}-year service period (to {end:%B %Y})"
+    if lasting:
+        best = max(lasting, key=lambda r: (r.branch == "ltsb", r.vgpu_branch, r.release))
+        return best, (
+            f"the newest release that {what} and whose {BRANCH_NAME[best.branch]} is supported "
+            f"beyond {period}"
+            + (", a long-term support branch first" if best.branch == "ltsb" else "")
+        )
+    dated = [r for r in fitting if r.end_of_support is not None]
+    if dated:
+        best = max(dated, key=lambda r: (r.end_of_support, r.branch == "ltsb", r.vgpu_branch))
+        return best, (
+            f"of the releases that {what}, the one supported longest; no branch is supported "
+            f"for {period}, so the platform moves to a later branch before "
+            f"{best.end_of_support:%B %Y}"
+        )
+    return fitting[
+        -1
+    ], f"the newest release in the catalog that {what} (its support dates are not recorded)"
 
 
 # Kubernetes platforms as decisions name them (the wizard's labels live above the engine)
@@ -388,10 +450,27 @@ class SoftwarePlanner:
 
     # ------------------------------------------------------------------ settings
 
+    def gpu_mmio_gb(self) -> tuple[float, str]:
+        """MMIO a VM needs per GPU: NVIDIA's table, or for a GPU it does not list the rule that
+        reproduces the table (and the log says which)."""
+        gpu = self.gpu
+        if gpu.vm_mmio_gb is not None:
+            return gpu.vm_mmio_gb, gpu.vm_mmio_source
+        derived = self.rec.expr(
+            "software.gpu_mmio_gb",
+            MMIO_PER_GPU,
+            {"gpu_memory_gb": gpu.memory_gb},
+            "GB",
+            f"{MMIO_TABLE}; the {gpu.name} is not in the table, so its figure follows the rule "
+            "that gives 21 of its 22 rows: twice the frame buffer rounded up to a power of two",
+        )
+        return derived, "derived from NVIDIA's table"
+
     def vm_mmio(self) -> list[VmMmio]:
         if not self.large_bar:
             return []
         gph, out = self.d.hardware.gpus_per_host, []
+        per_gpu, per_gpu_source = self.gpu_mmio_gb()
         for i, (g, w) in enumerate(zip(self.d.workloads, self.workloads, strict=True)):
             if not w.gpus_total:
                 continue
@@ -405,10 +484,10 @@ class SoftwarePlanner:
             size = int(
                 self.rec.expr(
                     f"software.workloads[{i}].mmio_size_gb",
-                    MMIO_ABOVE,
-                    {"gpus_per_vm": per_vm, "gpu_memory_gb": self.gpu.memory_gb},
+                    MMIO_VM,
+                    {"gpus_per_vm": per_vm, "gpu_mmio_gb": per_gpu},
                     "GB",
-                    LARGE_BAR,
+                    f"{per_gpu_source}; {MMIO_PER_VM}",
                 )
             )
             out.append(
@@ -447,6 +526,7 @@ class SoftwarePlanner:
             "always": True,
             "sriov-gpu": gpu.architecture.lower() in _SRIOV_ARCHITECTURES,
             "large-bar": self.large_bar,
+            "vgpu-mode-setting": vsphere_at_least(self.d.platform.vsphere, VsphereRelease.V8_0_U3),
         }
         facts = {
             "gpu_name": gpu.name,
@@ -455,8 +535,14 @@ class SoftwarePlanner:
             "gpus_per_host": str(gph),
             "host_bar_gb": "",
             "host_driver": self._release_text()[0] or "the release's vSphere package",
+            "vgpu_mode": (
+                "Mixed Size (vgpuMode mixedSize), so profiles of different sizes share a GPU"
+                if self.d.hardware.vgpu_mixed_sizes
+                else "Same Size (vgpuMode sameSize), one profile per GPU"
+            ),
+            "mig_enable": mig_enable_step(gpu),
             "vm_mmio": some([f"{m.mmio_size_gb} for {m.workload}" for m in mmio])
-            or "GPUs per VM x GPU memory, rounded up to the next power of two",
+            or "GPUs per VM x the MMIO NVIDIA lists per GPU, rounded up to a power of two",
         }
         if self.large_bar:
             facts["host_bar_gb"] = str(gph * next_power_of_two_at_least(gpu.memory_gb))
@@ -494,12 +580,16 @@ class SoftwarePlanner:
         if r is not None:
             how = self.release_reason
             self.rec.decide(
-                f"The platform runs {r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch}); "
-                "hosts and VMs take their drivers from the same release.",
+                f"The platform runs {r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch}, "
+                f"{BRANCH_NAME[r.branch]}"
+                + (f", supported to {r.end_of_support:%d %B %Y}" if r.end_of_support else "")
+                + "); hosts and VMs take their drivers from the same release.",
                 f"{r.name} is {how}; a host driver supports guest drivers of its own branch and "
                 "the previous one only, so hosts are upgraded first and guests follow.",
                 implication="Each upgrade is planned host first, guests after, within the "
-                "release's support window; VM images carry the matching guest driver.",
+                "branch's support"
+                + (f", which ends {r.end_of_support:%d %B %Y}" if r.end_of_support else "")
+                + "; VM images carry the matching guest driver.",
             )
         if k8s is not KubernetesPlatform.NONE:
             how = {
@@ -525,6 +615,9 @@ class SoftwarePlanner:
             certification=cert,
             checklist=checklist,
             vm_mmio=mmio,
+            vsphere_steps=vsphere_steps(
+                self.d, self.gpu, self.server, self.workloads, self.release, mmio
+            ),
         )
 
 

@@ -70,3 +70,16 @@ BAR_POWER_OF_TWO = (
     "PCI Express Base Specification: a memory BAR's size is a power of two, so a GPU's frame-"
     "buffer BAR is its memory rounded up to the next power of two"
 )
+MMIO_TABLE = (
+    "NVIDIA AI Enterprise 6, 'NVIDIA AI Enterprise and NVIDIA vGPU (C-Series)', 'Using NVIDIA vGPU "
+    "(C-Series) on GPUs Requiring 64GB or More of MMIO Space with Large-Memory VMs': 'the VM's MMIO "
+    "space must be increased to the amount that the GPU requires' (H200 512GB, H100 256GB, A100 "
+    "80GB 256GB, A100 40GB 128GB, L40 128GB, L4, A30, A10 and V100 64GB), https://docs.nvidia.com/"
+    "ai-enterprise/release-6/latest/appendix/vgpu.html"
+)
+MMIO_PER_VM = (
+    "pciPassthru.64bitMMIOSizeGB 'specifies the size of the MMIO region for the entire VM', so a VM "
+    "of several GPUs needs their sum (two A100 40GB: 256): F. Denneman, vSphere ML Accelerator "
+    "Spectrum Deep Dive - ESXi Host BIOS, VM, and vCenter Settings (2023); rounded up to a power of "
+    "two like the BARs it holds"
+)

@@ -540,11 +540,11 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
             f"({SEED_NVLINK_BRIDGE.split(':')[0]})",
         )
     if nic is not None and hw.nics_per_host > server.nic_slots:
-        rec.warn(
+        rec.error(
             "nic-slots-exceeded",
+            "hardware.nics_per_host",
             f"{hw.nics_per_host} NICs per host, but the {server.vendor} {server.model} has "
             f"{count(server.nic_slots, 'NIC slot')} left with its GPUs fitted",
-            Severity.ERROR,
         )
     paths = gpu_nic_paths(lay)
     without = [p.gpu for p in paths if not p.gpudirect_ok]

@@ -12,9 +12,9 @@ from wizard.engine import serving_physics as sp
 from wizard.engine import training_physics as tp_
 from wizard.engine.links import Link, efficiency
 from wizard.engine.platform_rules import (
-    FABRIC_MANAGER_PARTITIONS,
     PARTITIONS_SOURCE,
     nvswitch_board,
+    vm_partitions,
 )
 from wizard.engine.record import Chain
 from wizard.engine.search import first_true
@@ -242,14 +242,15 @@ class TrainingSizer(SizerBase):
         full, rest = divmod(gpus, gph)
         if rest == 0:
             return units
-        fill = next((p for p in FABRIC_MANAGER_PARTITIONS if p >= rest), gph)
+        fill = next((p for p in vm_partitions(self.gpu, self.server) if p >= rest), gph)
         rounded = math.ceil((full * gph + fill) / st.gpus)
         if rounded != units:
             self.rec.warn(
                 "nvswitch-partition-rounded",
                 f"{g.name}: {count(gpus, 'GPU')} meet the target time; planned on "
                 f"{count(rounded * st.gpus, 'GPU')}, since a VM on the NVSwitch board of the "
-                f"{self.server.vendor} {self.server.model} holds 1, 2, 4 or 8 GPUs "
+                f"{self.server.vendor} {self.server.model} holds "
+                f"{_or(vm_partitions(self.gpu, self.server))} GPUs "
                 f"({PARTITIONS_SOURCE})",
                 Severity.INFO,
             )
@@ -604,3 +605,9 @@ class TrainingSizer(SizerBase):
                 f"{g.name}: no dataset size or iteration count, so time to train is not estimated",
                 Severity.INFO,
             )
+
+
+def _or(numbers: tuple[int, ...]) -> str:
+    """'1, 2, 4 or 8'."""
+    *rest, last = map(str, numbers)
+    return f"{', '.join(rest)} or {last}" if rest else last

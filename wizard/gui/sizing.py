@@ -40,6 +40,7 @@ class LiveResult(QObject):
         self.estate: Estate | None = None  # a design of several clusters, sized together
         self.problems: list[str] = []
         self.compat: list[Problem] = []
+        self.errors: list[Problem] = []  # error-level problems of the sizing (also in compat)
         self.revision = -1
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -62,10 +63,11 @@ class LiveResult(QObject):
         self.result = None
         self.estate = None
         self.compat = []
+        self.errors = []
         if self.design is None:
             self.problems = self.doc.design_problems()
         else:
-            from wizard.engine.compat import check_design
+            from wizard.engine.compat import check_design, sizing_errors
             from wizard.engine.estate import size_estate
             from wizard.engine.size import size
 
@@ -76,6 +78,9 @@ class LiveResult(QObject):
                 else:
                     self.estate = size_estate(self.design, self.catalog)
                 self.problems = []
+                # the rule book's error-level rules block Next and Export like the catalog's
+                self.errors = sizing_errors(self.design, self.result, self.estate)
+                self.compat += self.errors
             except UserError as exc:
                 self.problems = exc.problems
             except Exception as exc:  # an engine bug must not take the window down

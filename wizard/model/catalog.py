@@ -7,8 +7,9 @@ or third party (not from the vendor) say so in ``source_note``.
 
 from __future__ import annotations
 
+import datetime as dt
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -197,6 +198,14 @@ class Gpu(Sourced):
         "TDP, slot width and form factor are per board.",
     )
     nvaie_supported: bool = Field(description="Listed as supported by NVIDIA AI Enterprise.")
+    vm_mmio_gb: int | None = Field(
+        default=None,
+        ge=1,
+        le=4096,
+        description="64-bit MMIO space a VM needs per GPU of this model, GB, from NVIDIA's table "
+        "for GPUs requiring 64 GB or more; None when NVIDIA's table does not list the GPU.",
+    )
+    vm_mmio_source: str = Field(default="", max_length=600)
     nvaie_included_years: int | None = Field(
         default=None,
         ge=1,
@@ -319,6 +328,12 @@ class Server(Sourced):
     )
     certification: Certification = Certification.UNKNOWN
     certification_source: str = ""
+    nvidia_dgx: bool = Field(
+        default=False,
+        description="An NVIDIA DGX system: NVIDIA does not support vGPU on DGX systems, so it is "
+        "no vGPU host under vSphere.",
+    )
+    nvidia_dgx_source: str = Field(default="", max_length=600)
 
     @model_validator(mode="after")
     def _cpu_names(self) -> Server:
@@ -373,6 +388,11 @@ class Nic(Sourced):
     protocols: list[str] = Field(min_length=1, description="ethernet, infiniband")
     rdma: list[str] = Field(default_factory=list, description="roce-v2, infiniband, iwarp")
     gpudirect_rdma: bool
+    gpudirect_rdma_vgpu: bool = Field(
+        default=False,
+        description="Listed by NVIDIA AI Enterprise among the NICs that carry GPUDirect RDMA "
+        "into vGPU VMs (time-sliced or MIG-backed).",
+    )
     part_number: str = ""
 
 
@@ -457,6 +477,30 @@ class SoftwareRelease(Sourced):
         "MIG instance (time-sliced, MIG-backed vGPU).",
     )
     vsphere: str = Field(default="", max_length=200, description="vSphere releases supported.")
+    branch: Literal["", "ltsb", "pb"] = Field(
+        default="",
+        description="Driver branch type: 'ltsb' long-term support branch, 'pb' production "
+        "branch; empty when the source does not say.",
+    )
+    released: dt.date | None = Field(default=None, description="Release date of `release`.")
+    end_of_support: dt.date | None = Field(
+        default=None,
+        description="Last day NVIDIA supports the branch (its end of life); None when unknown.",
+    )
+    nim_operator: str = ""
+    vsphere_releases: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="vSphere releases the release supports, as the design names them (8.0u2, "
+        "8.0u3, 9.0, 9.1); empty when the source does not say.",
+    )
+    vsphere_nvswitch_architectures: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Architectures whose HGX NVSwitch boards the release runs under vSphere with "
+        "time-sliced vGPU (on Blackwell this takes the Fabric Manager component for ESXi).",
+    )
+    lifecycle_source: str = Field(default="", max_length=1500)
 
     def supports(self, architecture: str) -> bool | None:
         """Whether the release supports GPUs of ``architecture``; None when it does not say."""

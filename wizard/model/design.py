@@ -646,16 +646,26 @@ class KubernetesPlatform(StrEnum):
 
 
 class VsphereRelease(StrEnum):
-    V8_0 = "8.0"  # vSphere 8.0 before Update 3
+    V8_0 = "8.0"  # vSphere 8.0 GA or Update 1
+    V8_0_U2 = "8.0u2"
     V8_0_U3 = "8.0u3"
-    V9_0 = "9.0"  # VMware Cloud Foundation 9 (ESXi 9.0)
+    V9_0 = "9.0"  # VMware Cloud Foundation 9.0 (ESXi 9.0)
+    V9_1 = "9.1"  # VMware Cloud Foundation 9.1
 
 
 VSPHERE_LABELS = {
-    VsphereRelease.V8_0: "vSphere 8.0 (before Update 3)",
+    VsphereRelease.V8_0: "vSphere 8.0 or 8.0 Update 1",
+    VsphereRelease.V8_0_U2: "vSphere 8.0 Update 2",
     VsphereRelease.V8_0_U3: "vSphere 8.0 Update 3",
-    VsphereRelease.V9_0: "VMware Cloud Foundation 9 (vSphere 9.0)",
+    VsphereRelease.V9_0: "VMware Cloud Foundation 9.0 (vSphere 9.0)",
+    VsphereRelease.V9_1: "VMware Cloud Foundation 9.1 (vSphere 9.1)",
 }
+# Releases in the order they came out, for "this release or later" rules
+VSPHERE_ORDER = tuple(VsphereRelease)
+
+
+def vsphere_at_least(release: VsphereRelease, minimum: VsphereRelease) -> bool:
+    return VSPHERE_ORDER.index(release) >= VSPHERE_ORDER.index(minimum)
 
 
 class PlatformChoice(Model):
@@ -677,7 +687,15 @@ class PlatformChoice(Model):
     nvaie_release: Ref | None = Field(
         default=None,
         description="NVIDIA AI Enterprise release (software catalog id); None picks the newest "
-        "that supports the design's GPU.",
+        "that supports the design's GPU, platform and sharing modes and whose support outlives "
+        "the service period, preferring a long-term support branch.",
+    )
+    service_years: int = Field(
+        default=3,
+        ge=1,
+        le=10,
+        description="Years the platform is to run from the proposal's date on the release it "
+        "starts with; the default release is one whose support lasts that long.",
     )
 
 

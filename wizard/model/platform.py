@@ -99,3 +99,38 @@ class SoftwareResult(Out):
     certification: ServerCertification
     checklist: list[ChecklistItem]
     vm_mmio: list[VmMmio]
+    vsphere_steps: VsphereSteps | None = Field(
+        default=None, description="Host and VM steps on vSphere, for vGPU and MIG designs"
+    )
+
+
+class HostStep(Out):
+    """One step an administrator takes on every GPU host of the cluster, in order."""
+
+    step: str = Field(description="What to do, in the administrator's words")
+    value: str = Field(description="The setting, command or version to apply")
+    reason: str
+    source: str
+    reboot: bool = Field(default=False, description="The host reboots after this step")
+
+
+class VmStep(Out):
+    """The VMs of one workload group as the administrator builds them."""
+
+    workload: str
+    vms: int = Field(description="VMs of this shape")
+    gpu_devices: list[str] = Field(
+        description="What each VM is given: NVIDIA vGPU type names (e.g. 'H100-3-40C'), or "
+        "'passthrough' once per whole GPU"
+    )
+    mmio_size_gb: int | None = Field(description="pciPassthru.64bitMMIOSizeGB, or None")
+    settings: list[tuple[str, str]] = Field(description="VM settings (name, value)")
+
+
+class VsphereSteps(Out):
+    """What the administrator applies on vSphere: per host, then per VM."""
+
+    release: str = Field(description="NVIDIA AI Enterprise release of the host driver")
+    host_driver: str
+    hosts: list[HostStep]
+    vms: list[VmStep]

@@ -39,6 +39,11 @@ class Warning_(Out):
     code: str
     severity: Severity
     message: str
+    field: str = Field(
+        default="",
+        description="The design field an error is about (e.g. 'workloads[0].sharing_mode'), so "
+        "every editor shows it where it can be fixed; empty for other warnings",
+    )
 
 
 class DecisionTopic(StrEnum):

@@ -161,7 +161,8 @@ class ExportPage(Page):
     def _show_state(self) -> None:
         design = self.live.design
         self.json.button.setEnabled(design is not None)
-        sized = self.live.sized()
+        # an error of the rule book keeps the proposal and the order from being written
+        sized = self.live.sized() and not self.live.errors
         self.bom.button.setEnabled(sized)
         if not self.pdf_job.running:
             self.pdf.button.setEnabled(sized)
@@ -173,7 +174,13 @@ class ExportPage(Page):
             self.mig.status.setText("Only for designs of one cluster.")
         elif sized and not uses_mig:
             self.mig.status.setText("Only for designs where a group uses MIG.")
-        if design is None:
+        if self.live.errors:
+            self.summary.setText(
+                "The design cannot be built as it stands, so the proposal and the bill of "
+                "materials are not written until this is resolved: "
+                + "; ".join(self._said(str(p)) for p in self.live.errors[:3])
+            )
+        elif design is None:
             self.summary.setText(
                 "The design is not complete yet, so there is nothing to export: "
                 + "; ".join(self.live.problems[:3])
@@ -181,6 +188,10 @@ class ExportPage(Page):
         else:
             name = design.project.project_name or "this design"
             self.summary.setText(f"Exports of {name}, as it is now in the window.")
+
+    def _said(self, problem: str) -> str:
+        wizard = self.wizard()
+        return wizard.said(problem) if hasattr(wizard, "said") else problem
 
     def _ask_path(self, title: str, suggestion: str, file_filter: str) -> Path | None:
         start = self.doc.path.parent if self.doc.path else Path.home()

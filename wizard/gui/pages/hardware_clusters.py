@@ -14,6 +14,7 @@ from wizard.model.design import ClusterRole, ClusterSpec, HaPolicy, Hardware, Wo
 
 if TYPE_CHECKING:
     from wizard.gui.document import DesignDocument
+    from wizard.model.catalog import Catalog, Gpu, Server
 
 
 class ClusterPicker(QWidget):
@@ -62,6 +63,17 @@ class Clusters:
         if index == 0:
             return self.doc.get("hardware")
         return self._specs()[self._gpu_positions()[index - 1]].hardware
+
+    def gpu_and_server(
+        self, cluster: str | None, catalog: Catalog
+    ) -> tuple[Gpu | None, Server | None]:
+        """The GPU and server of the cluster named ``cluster``, or of the first when it names
+        none (a group not placed yet)."""
+        names = self.names()
+        hw = self.hardware(names.index(cluster) if cluster in names else 0)
+        if hw is None:
+            return None, None
+        return catalog.gpus.get(hw.gpu), catalog.servers.get(hw.server)
 
     def ha(self, index: int) -> HaPolicy:
         if index == 0:

@@ -294,7 +294,8 @@ class ReviewPage(Page):
     def problems(self) -> list[str]:
         if not self.live.sized():
             return self._said(self.live.problems) or ["the design does not size yet"]
-        return []
+        # an error of the rule book: the design cannot be built as it stands
+        return self._said([str(p) for p in self.live.errors])
 
     # ------------------------------------------------------------------ showing
 

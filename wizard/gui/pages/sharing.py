@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from wizard.engine.compat import sharing_mode_reason
+from wizard.engine.compat import group_mode_reason
 from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
@@ -55,16 +55,8 @@ COMPARISON_ROWS = (
 def mode_reason(
     mode: SharingMode, group: WorkloadGroup, gpu: Gpu | None, server: Server | None = None
 ) -> str | None:
-    """Why ``group`` cannot use ``mode`` (from its constraints and, in the rule book's words, the
-    hardware), or None."""
-    c = group.constraints
-    if mode is SharingMode.PASSTHROUGH and c.live_migration_required:
-        return "passthrough VMs cannot live-migrate, which this group requires"
-    if mode in (SharingMode.VGPU, SharingMode.REMOTE) and c.isolation_required:
-        return "no performance isolation (compute is shared), which this group requires"
-    if mode is SharingMode.REMOTE and not c.remote_ok:
-        return "the group does not accept remote GPUs (see its constraints)"
-    return sharing_mode_reason(mode, gpu, server) if gpu is not None else None
+    """Why ``group`` cannot use ``mode``: the rule book's one answer (wizard.engine.compat)."""
+    return group_mode_reason(mode, group.constraints, gpu, server)
 
 
 class SharingPage(Page):
@@ -231,12 +223,7 @@ class SharingPage(Page):
 
     def _hardware(self, cluster: str | None) -> tuple[Gpu | None, Server | None]:
         """The GPU and server of ``cluster``, or of the first when the group is not placed."""
-        names = Clusters(self.doc)
-        index = names.names().index(cluster) if cluster in names.names() else 0
-        hw = names.hardware(index)
-        if hw is None:
-            return None, None
-        return self.catalog.gpus.get(hw.gpu), self.catalog.servers.get(hw.server)
+        return Clusters(self.doc).gpu_and_server(cluster, self.catalog)
 
     def _set_reasons(self) -> None:
         groups: list[WorkloadGroup] = self.doc.get("workloads")

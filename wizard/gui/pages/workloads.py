@@ -34,8 +34,10 @@ from wizard.gui.forms import error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
+from wizard.gui.pages.hardware_clusters import Clusters
 from wizard.gui.prompts import CANCEL, REMOVE, Prompt, PromptKind
 from wizard.gui.widgets.workload_editor import WorkloadEditor
+from wizard.model.catalog import Gpu, Server
 from wizard.model.design import ClusterRole, ModelChoice, WorkloadGroup, WorkloadKind
 from wizard.numbers import MISSING
 from wizard.present import labels
@@ -110,6 +112,7 @@ class WorkloadsPage(Page):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.table.activated.connect(lambda _index: self.edit_group())
         self.editor.edited.connect(self._editor_edited)
+        self.editor.hardware_of = self._hardware_of
         self.live.updated.connect(self._show_gpus)
         QShortcut(QKeySequence(Qt.Key.Key_Insert), self, self.add_group)
         delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.table)
@@ -127,6 +130,17 @@ class WorkloadsPage(Page):
     def _cluster_names(self) -> list[str]:
         specs = self.doc.get("clusters") or []
         return [self.doc.get("cluster_name")] + [c.name for c in specs if c.role is ClusterRole.GPU]
+
+    def _hardware_of(self, cluster: str | None) -> tuple[Gpu | None, Server | None]:
+        """The GPU and server the selected group runs on: its cluster, else where the sizing
+        placed it, else the first cluster's (the Sharing page's answer)."""
+        if cluster is None and self.live.estate is not None:
+            i = self.table.currentRow()
+            name = self.rows[i].group.name if 0 <= i < len(self.rows) else None
+            cluster = next(
+                (p.cluster for p in self.live.estate.placements if p.workload == name), None
+            )
+        return Clusters(self.doc).gpu_and_server(cluster, self.catalog)
 
     def load(self) -> None:
         self.editor.set_clusters(self._cluster_names())
@@ -199,6 +213,7 @@ class WorkloadsPage(Page):
         return out
 
     def _show_gpus(self) -> None:
+        self.editor.update_mode_reasons()  # the hardware may have changed on another page
         sized = self.live.workload_results()
         problems = self.sizing_problems()
         for i, row in enumerate(self.rows):

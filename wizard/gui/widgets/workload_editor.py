@@ -8,6 +8,7 @@ shows the sub-forms its kind needs and puts their answers together.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard.engine.compat import group_mode_reason
 from wizard.gui.forms import FormErrors
 from wizard.gui.widgets.inputs import Choice, int_spin
 from wizard.gui.widgets.workload_sections import (
@@ -37,8 +39,14 @@ from wizard.gui.widgets.workload_sections import (
     form_of,
     short_source,
 )
-from wizard.model.catalog import Catalog
-from wizard.model.design import MAX_GROUP_COUNT, SharingMode, WorkloadGroup, WorkloadKind
+from wizard.model.catalog import Catalog, Gpu, Server
+from wizard.model.design import (
+    MAX_GROUP_COUNT,
+    Constraints,
+    SharingMode,
+    WorkloadGroup,
+    WorkloadKind,
+)
 from wizard.present import labels
 from wizard.present.glossary import tip
 
@@ -64,6 +72,11 @@ class WorkloadEditor(QWidget):
             ("gpu_memory_gb", "shared"),
         ]
         self._loading = False
+        # the GPU and server a group placed on a cluster (None: placed by the sizing) runs on,
+        # given by the page, so the sharing modes the rule book refuses there are disabled
+        self.hardware_of: Callable[[str | None], tuple[Gpu | None, Server | None]] = (
+            lambda _cluster: (None, None)
+        )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.general_error = QLabel()
@@ -174,7 +187,20 @@ class WorkloadEditor(QWidget):
         if self._loading:
             return
         self.update_visibility()
+        self.update_mode_reasons()
         self.edited.emit()
+
+    def update_mode_reasons(self) -> None:
+        """Disable each sharing mode the rule book refuses for this group's constraints on its
+        hardware, with the reason as the item's tooltip: the Sharing page's answer."""
+        constraints = Constraints(
+            isolation_required=self.isolation.isChecked(),
+            live_migration_required=self.migration.isChecked(),
+            remote_ok=self.remote_ok.isChecked(),
+        )
+        gpu, server = self.hardware_of(self.cluster.get())
+        for m in SharingMode:
+            self.mode.set_reason(m, group_mode_reason(m, constraints, gpu, server), tip(m.value))
 
     def update_visibility(self) -> None:
         kind = self.kind.get()
@@ -232,6 +258,7 @@ class WorkloadEditor(QWidget):
         finally:
             self._loading = False
         self.update_visibility()
+        self.update_mode_reasons()
 
     def _load(self, g: dict[str, Any]) -> None:
         self.name.setText(g.get("name", ""))
