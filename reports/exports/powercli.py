@@ -152,7 +152,9 @@ def powercli_script(result: Result, title: str = "") -> str:
         shapes[v.workload] = shapes.get(v.workload, 0) + 1
 
     def key(v) -> str:  # a group with VMs of two sizes lists each size apart
-        return v.workload if shapes[v.workload] == 1 else f"{v.workload} ({len(v.gpu_devices)} GPUs)"
+        return (
+            v.workload if shapes[v.workload] == 1 else f"{v.workload} ({len(v.gpu_devices)} GPUs)"
+        )
 
     for v in steps.vms:
         lines.append(f"    {_ps(key(v))} = @()  # {count(v.vms, 'VM')} of this shape")

@@ -275,19 +275,21 @@ def test_pdf_export_failure_is_shown_and_the_earlier_file_kept(qtbot, window, pr
     assert prompts.asked[-1].kind is PromptKind.ERROR
 
 
-def test_mig_partitions_export_only_for_mig_designs(qtbot, window, prompts, tmp_path):
-    _open(window, tmp_path)
-    window.wizard.go_to(PageId.EXPORT)
-    page = window.wizard.page_of(PageId.EXPORT)
-    assert not page.mig.button.isEnabled()  # the enterprise design uses no MIG
+def test_vsphere_steps_export_writes_the_powercli_script(qtbot, window, prompts, tmp_path):
+    """mig-shared: the steps name MIG mode (vSphere creates the instances) and each group's
+    MIG-backed vGPU type with NVIDIA's 256 GB MMIO for an H100 (NVIDIA AI Enterprise 6, MMIO
+    table: 'NVIDIA H100 (all variants) 256GB'); no mig-parted partition is written."""
     window.doc.dirty = False
     _open(window, tmp_path, "mig-shared")
     window.wizard.go_to(PageId.EXPORT)
-    assert page.mig.button.isEnabled()
-    out = tmp_path / "mig.yaml"
+    page = window.wizard.page_of(PageId.EXPORT)
+    assert page.steps.button.isEnabled()
+    out = tmp_path / "steps.ps1"
     prompts.answers.append(str(out))
-    click(qtbot, page.mig.button)
-    assert "mig-configs" in out.read_text()
+    click(qtbot, page.steps.button)
+    text = out.read_text()
+    assert "-mig 1" in text and "Set-GpuVm $name @('H100-3-40C') 0 256" in text
+    assert "mig-configs" not in text
 
 
 def test_review_draws_the_reports_diagrams_off_the_edit_path(qtbot, window, tmp_path):

@@ -85,7 +85,7 @@ def vsphere_steps(
                 HostStep(
                     step="Add the NVIDIA Fabric Manager component for ESXi to the same image",
                     value=f"the Fabric Manager component of {release.name if release else 'the release'}",
-                    reason=f"The NVSwitch fabric of the HGX {gpu.name.removeprefix('NVIDIA ')} "
+                    reason=f"The NVSwitch fabric of the {gpu.name} "
                     "board is configured by Fabric Manager on the host before any vGPU uses it",
                     source=FM_CRX,
                 )

@@ -166,7 +166,7 @@ def _blackwell_release(
         "hgx-blackwell-release",
         "platform.nvaie_release",
         f"{release.name} does not include the Fabric Manager component for ESXi that vSphere "
-        f"needs on the HGX {gpu.name.removeprefix('NVIDIA ')} board of the {server.vendor} "
+        f"needs on the {gpu.name} board of the {server.vendor} "
         f"{server.model}: {fits} ({FM_CRX})",
     )
 
@@ -194,7 +194,7 @@ def _nvswitch_vm(
         rec.error(
             "hgx-blackwell-multi-vgpu",
             f"workloads[{i}].sharing_mode",
-            f"{name}: a VM of {vm} vGPUs on the HGX {gpu.name.removeprefix('NVIDIA ')} board; "
+            f"{name}: a VM of {vm} vGPUs on the {gpu.name} board; "
             f"under vSphere NVIDIA supports VMs of one GPU or of the whole board ({allowed[-1]} "
             f"GPUs) there ({FM_CRX})",
         )

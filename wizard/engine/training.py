@@ -13,6 +13,7 @@ from wizard.engine import training_physics as tp_
 from wizard.engine.links import Link, efficiency
 from wizard.engine.platform_rules import (
     PARTITIONS_SOURCE,
+    blackwell_board,
     nvswitch_board,
     vm_partitions,
 )
@@ -21,6 +22,7 @@ from wizard.engine.search import first_true
 from wizard.engine.sizer import SizerBase
 from wizard.engine.slices import SOURCE as slices_source
 from wizard.engine.slices import Slice, slices
+from wizard.engine.sources_platform import FM_CRX
 from wizard.engine.training_plan import Job, Strategy, ladder, memory_parts, memory_total
 from wizard.model.design import FineTuningMethod, LoraTargets, Recompute, SharingMode
 from wizard.model.result import MemoryBreakdown, Severity, TrainingFigures, WorkloadSizing
@@ -233,7 +235,7 @@ class TrainingSizer(SizerBase):
         gph = self.design.hardware.gpus_per_host
         g = self.g
         if (
-            units <= 1
+            units * st.gpus <= 1
             or g.sharing_mode not in (SharingMode.PASSTHROUGH, SharingMode.VGPU)
             or not nvswitch_board(self.gpu, self.server)
         ):
@@ -251,7 +253,7 @@ class TrainingSizer(SizerBase):
                 f"{count(rounded * st.gpus, 'GPU')}, since a VM on the NVSwitch board of the "
                 f"{self.server.vendor} {self.server.model} holds "
                 f"{_or(vm_partitions(self.gpu, self.server))} GPUs "
-                f"({PARTITIONS_SOURCE})",
+                f"({FM_CRX if blackwell_board(self.gpu, self.server) else PARTITIONS_SOURCE})",
                 Severity.INFO,
             )
         return rounded

@@ -32,7 +32,6 @@ from wizard.gui.prompts import Prompt, PromptKind
 from wizard.gui.reporting import WrittenPdf, page_sizes, write_pdf
 from wizard.gui.widgets.inputs import Choice
 from wizard.io import atomic_write_bytes, save_design
-from wizard.model.design import SharingMode
 from wizard.model.prices import PriceList
 from wizard.pricing import check_currency, load_prices
 
@@ -120,9 +119,12 @@ class ExportPage(Page):
         self.json = ExportRow(grid, 1, "json", "Design file (JSON)…", "design file")
         self.bom = ExportRow(grid, 2, "table", "Bill of materials (CSV, XLSX)…",
                              "bill of materials")  # fmt: skip
-        self.mig = ExportRow(grid, 3, "table", "MIG partitions (YAML)…", "MIG partition config")
-        self.mig.button.setToolTip(
-            "Per-host MIG layouts for nvidia-mig-parted, when a group uses MIG"
+        self.steps = ExportRow(grid, 3, "table", "vSphere host and VM steps (PowerCLI)…",
+                               "vSphere steps")  # fmt: skip
+        self.steps.button.setToolTip(
+            "A PowerCLI script of what the administrator applies on vSphere: the NVIDIA host "
+            "driver, graphics and vGPU mode, MIG mode, and each VM's vGPUs, MMIO and memory "
+            "reservation (it only says what it would change unless run with -Apply)"
         )
         self.body.addWidget(box)
         prices = QGroupBox("Prices for the bill of materials (optional)")
@@ -154,7 +156,7 @@ class ExportPage(Page):
         self.pdf.button.clicked.connect(self.export_pdf)
         self.json.button.clicked.connect(self.export_json)
         self.bom.button.clicked.connect(self.export_bom)
-        self.mig.button.clicked.connect(self.export_mig)
+        self.steps.button.clicked.connect(self.export_steps)
         self.live.updated.connect(self._show_state)
         self._show_state()
 
@@ -166,14 +168,11 @@ class ExportPage(Page):
         self.bom.button.setEnabled(sized)
         if not self.pdf_job.running:
             self.pdf.button.setEnabled(sized)
-        uses_mig = self.live.result is not None and any(
-            g.sharing_mode is SharingMode.MIG for g in (design.workloads if design else [])
-        )
-        self.mig.button.setEnabled(uses_mig)
+        r = self.live.result
+        has_steps = sized and r is not None and r.software.vsphere_steps is not None
+        self.steps.button.setEnabled(has_steps)
         if self.live.estate is not None:
-            self.mig.status.setText("Only for designs of one cluster.")
-        elif sized and not uses_mig:
-            self.mig.status.setText("Only for designs where a group uses MIG.")
+            self.steps.status.setText("Only for designs of one cluster.")
         if self.live.errors:
             self.summary.setText(
                 "The design cannot be built as it stands, so the proposal and the bill of "
@@ -254,28 +253,28 @@ class ExportPage(Page):
                 + "; ".join(written.notices)
             )
 
-    def export_mig(self) -> Path | None:
-        from reports.exports.mig_parted import mig_parted_yaml
+    def export_steps(self) -> Path | None:
+        from reports.exports.powercli import powercli_script
 
         result = self.live.current()
         design = self.live.design
         if result is None or design is None:
             return None
-        path = self._ask_path("Export the MIG partitions", f"{self._stem()}-mig.yaml",
-                              "YAML (*.yaml *.yml)")  # fmt: skip
+        path = self._ask_path("Export the vSphere host and VM steps",
+                              f"{self._stem()}-vsphere-steps.ps1", "PowerCLI script (*.ps1)")  # fmt: skip
         if path is None:
             return None
-        self.mig.busy()
+        self.steps.busy()
         try:
-            text = mig_parted_yaml(result, design.project.project_name)
+            text = powercli_script(result, design.project.project_name)
             atomic_write_bytes(path, text.encode("utf-8"))
         except UserError as exc:
-            self._failed(self.mig, exc.problems[0])
+            self._failed(self.steps, exc.problems[0])
             return None
         except OSError as exc:
-            self._failed(self.mig, f"{path}: cannot be written: {exc.strerror or exc}")
+            self._failed(self.steps, f"{path}: cannot be written: {exc.strerror or exc}")
             return None
-        self.mig.done(path)
+        self.steps.done(path)
         return path
 
     def choose_prices(self) -> None:
