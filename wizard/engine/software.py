@@ -130,15 +130,18 @@ def release_choice(design: Design, catalog: Catalog) -> tuple[SoftwareRelease | 
     listed = [r for r in fitting if gpu is not None and r.supports(gpu.architecture)]
     fitting = listed or fitting
     what = (
-        f"supports {gpu.architecture} GPUs such as the {gpu.name} on "
+        f"{gpu.architecture} GPUs such as the {gpu.name} on "
         f"{VSPHERE_LABELS[design.platform.vsphere]}"
         if gpu is not None
-        else f"runs on {VSPHERE_LABELS[design.platform.vsphere]}"
+        else VSPHERE_LABELS[design.platform.vsphere]
     )
     if gpu is not None and not listed:
         what += f" (its GPU list is not recorded: check that it supports the {gpu.name})"
+    if not any(r.vsphere_releases for r in fitting):
+        what += " (the catalog does not record the vSphere releases NVIDIA lists for it)"
     if not fitting:
-        return releases[-1], f"the newest in the catalog, although none of its releases {what}"
+        newest = releases[-1]
+        return newest, f"the newest in the catalog, although none of its releases supports {what}"
     end = service_end(design, catalog)
     lasting = [r for r in fitting if r.end_of_support is not None and r.end_of_support >= end]
     years = design.platform.service_years
@@ -146,21 +149,20 @@ def release_choice(design: Design, catalog: Catalog) -> tuple[SoftwareRelease | 
     if lasting:
         best = max(lasting, key=lambda r: (r.branch == "ltsb", r.vgpu_branch, r.release))
         return best, (
-            f"the newest release that {what} and whose {BRANCH_NAME[best.branch]} is supported "
-            f"beyond {period}"
+            f"the newest release that supports {what} and whose {BRANCH_NAME[best.branch]} is "
+            f"supported beyond {period}"
             + (", a long-term support branch first" if best.branch == "ltsb" else "")
         )
     dated = [r for r in fitting if r.end_of_support is not None]
     if dated:
         best = max(dated, key=lambda r: (r.end_of_support, r.branch == "ltsb", r.vgpu_branch))
         return best, (
-            f"of the releases that {what}, the one supported longest; no branch is supported "
-            f"for {period}, so the platform moves to a later branch before "
+            f"of the releases that support {what}, the one supported longest; no branch is "
+            f"supported for {period}, so the platform moves to a later branch before "
             f"{best.end_of_support:%B %Y}"
         )
-    return fitting[
-        -1
-    ], f"the newest release in the catalog that {what} (its support dates are not recorded)"
+    last = fitting[-1]
+    return last, f"the newest in the catalog that supports {what} (support dates not recorded)"
 
 
 # Kubernetes platforms as decisions name them (the wizard's labels live above the engine)
@@ -190,6 +192,7 @@ class SoftwarePlanner:
         self.storage = storage
         self.rec = rec
         self.licences = catalog.licences
+        self.catalog = catalog
         self.release, self.release_reason = release_choice(design, catalog)
         used = [g for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
         self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in design.workloads}
@@ -571,6 +574,29 @@ class SoftwarePlanner:
 
     # ------------------------------------------------------------------ the result
 
+    def _lifecycle(self, r: SoftwareRelease) -> None:
+        """Whether the release's branch is supported for the service period."""
+        eos = r.end_of_support
+        if eos is None:
+            return
+        start, end = service_start(self.d, self.catalog), service_end(self.d, self.catalog)
+        branch = f"{r.name} ({BRANCH_NAME[r.branch]} {r.driver_branch})"
+        if eos < start:
+            self.rec.warn(
+                "release-support-ended",
+                f"{branch} was supported to {eos:%B %Y}, before the proposal's date "
+                f"({start:%d %B %Y}): choose a release whose branch is still supported "
+                f"({r.lifecycle_source.split(';')[0]})",
+            )
+        elif eos < end:
+            self.rec.warn(
+                "release-support-ends-in-service",
+                f"{branch} is supported to {eos:%B %Y}, before the end of the "
+                f"{self.d.platform.service_years}-year service period ({end:%B %Y}): plan the "
+                "move to a later branch (hosts first, then guests) before then",
+                Severity.INFO,
+            )
+
     def plan(self) -> SoftwareResult:
         r, k8s = self.release, self.d.platform.kubernetes
         components = self.components()
@@ -578,17 +604,18 @@ class SoftwarePlanner:
         mmio = self.vm_mmio()
         checklist = self.checklist(mmio)
         if r is not None:
+            self._lifecycle(r)
             how = self.release_reason
             self.rec.decide(
                 f"The platform runs {r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch}, "
                 f"{BRANCH_NAME[r.branch]}"
-                + (f", supported to {r.end_of_support:%d %B %Y}" if r.end_of_support else "")
+                + (f", supported to {r.end_of_support:%B %Y}" if r.end_of_support else "")
                 + "); hosts and VMs take their drivers from the same release.",
                 f"{r.name} is {how}; a host driver supports guest drivers of its own branch and "
                 "the previous one only, so hosts are upgraded first and guests follow.",
                 implication="Each upgrade is planned host first, guests after, within the "
                 "branch's support"
-                + (f", which ends {r.end_of_support:%d %B %Y}" if r.end_of_support else "")
+                + (f", which ends {r.end_of_support:%B %Y}" if r.end_of_support else "")
                 + "; VM images carry the matching guest driver.",
             )
         if k8s is not KubernetesPlatform.NONE:

@@ -500,7 +500,7 @@ class SoftwareRelease(Sourced):
         description="Architectures whose HGX NVSwitch boards the release runs under vSphere with "
         "time-sliced vGPU (on Blackwell this takes the Fabric Manager component for ESXi).",
     )
-    lifecycle_source: str = Field(default="", max_length=1500)
+    lifecycle_source: str = Field(default="", max_length=3000)
 
     def supports(self, architecture: str) -> bool | None:
         """Whether the release supports GPUs of ``architecture``; None when it does not say."""

@@ -93,9 +93,27 @@ MITIGATIONS: dict[str, str] = {
     "NVLink, or run it on one GPU.",
     "idle-vms-hold-their-vgpu": "Power off idle users' VMs (for example a desktop pool that "
     "powers VMs off on log-off), or plan for every user active at once.",
-    "vmotion-stun-over-timeout": "Use a faster vMotion network, or plan maintenance with these "
-    "VMs suspended or powered off instead of migrated.",
-    "vmotion-large-vgpu": "Use a faster vMotion network, or accept the pause during maintenance.",
+    "vmotion-large-vgpu": "Use a faster vMotion network, set the VMs' stun time limit above the "
+    "estimate, or plan maintenance with these VMs restarted elsewhere instead of migrated.",
+    "vmotion-unified-memory": "Keep unified memory off on VMs that must live-migrate, or accept "
+    "that VMs using NVLink multicast are restarted, not migrated, during maintenance.",
+    "dgx-not-vgpu-host": "Choose an NVIDIA-Certified HGX server for vGPU, or run the DGX system "
+    "outside vSphere.",
+    "hgx-blackwell-release": "Plan NVIDIA AI Enterprise Infra 8.2 with the Fabric Manager "
+    "component for ESXi on the HGX B200/B300 hosts.",
+    "hgx-blackwell-multi-vgpu": "Give these VMs one GPU or the whole board.",
+    "vgpus-per-vm-over-limit": "Plan at most eight vGPUs per VM, or give the VM whole GPUs by "
+    "passthrough.",
+    "nvswitch-vgpu-esxi-minimum": "Run the GPU hosts on vSphere 8.0 Update 2 or later.",
+    "nvswitch-vgpu-esxi-minimum-ampere": "Run the GPU hosts on vSphere 8.0 Update 1 or later.",
+    "gpudirect-rdma-vgpu-nic": "Choose a NIC NVIDIA lists for GPUDirect RDMA with vGPU, or plan "
+    "without GPUDirect RDMA.",
+    "release-support-ended": "Choose an NVIDIA AI Enterprise release whose branch is still "
+    "supported.",
+    "release-support-ends-in-service": "Plan the upgrade to the next long-term support branch "
+    "before the current one ends.",
+    "mig-power-on-order": "Power on the VMs with the larger MIG instances first, or keep one GPU "
+    "spare as margin.",
     # workloads and performance
     "model-does-not-fit": "Use a GPU with more memory, lower precision, or the memory savings "
     "the warning lists.",
