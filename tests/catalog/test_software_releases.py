@@ -58,12 +58,12 @@ def test_one_major_release_per_vgpu_branch(catalog):
     assert len(branches) == len(set(branches))
 
 
-def test_volta_is_listed_by_7_and_not_by_8_1(catalog):
+def test_volta_is_listed_by_7_and_not_by_8(catalog):
     r7, r8 = _release(catalog, 7), _release(catalog, 8)
     assert r7.supports("Volta") is True, TYPES_7
-    assert r8.release == "8.1"
+    assert r8.release == "8.2"  # the 8.x line's newest minor, on the same branch as 8.1
     assert r8.supports("Volta") is False, TYPES_8_1
-    # Every other generation of the 7.x list stays in 8.1.
+    # Every other generation of the 7.x list stays in 8.x.
     assert set(r7.gpu_architectures) - {"Volta"} == set(r8.gpu_architectures), TYPES_8_1
 
 

@@ -140,7 +140,11 @@ PLATFORM_RULES = {
     "hgx-passthrough-unsupported",
     "hgx-mig-vgpu-unsupported",
     "hgx-vm-size",
-    "vmotion-stun-over-timeout",
+    "hgx-blackwell-release",
+    "hgx-blackwell-multi-vgpu",
+    "dgx-not-vgpu-host",
+    "nvswitch-vgpu-esxi-minimum",
+    "vmotion-unified-memory",
 }
 
 
@@ -150,8 +154,8 @@ def test_hgx_and_current_examples_plan_only_supported_vms(sized, name):
     time-sliced vGPUs, in Fabric Manager partitions of 1, 2, 4 or 8 GPUs."""
     r = sized[name]
     found = {w.code for w in r.warnings} & PLATFORM_RULES
-    if name == "llm-serving":  # 320 GB VMs that must vMotion: said, not hidden
-        assert found == {"vmotion-stun-over-timeout"}
+    if name == "llm-serving":  # 4-GPU VMs on an HGX H100 board that must vMotion: said
+        assert found == {"vmotion-unified-memory"}
     else:
         assert found == set()
     assert not [w for w in r.warnings if w.severity == "error"]

@@ -80,3 +80,97 @@ def test_a_named_release_that_supports_the_gpu_is_no_problem(catalog):
         for p in check_design(design, _catalog(catalog, OLD, NEW))
         if p.field == "platform.nvaie_release"
     ]
+
+
+# ------------------------------------------------------------------ lifecycles
+# NVIDIA AI Enterprise lifecycle, Infrastructure Software: "The GPU Drivers ... are supported for
+# 1 year unless the branch is designated as an LTSB Infrastructure Branch, in which case it is
+# supported for 3 years." Data Center driver branches: R580 LTSB to June 2028, R595 Production
+# Branch to March 2027, R620 LTSB to September 2029.
+
+
+def _dated(rid: str, branch: int, kind: str, eos: str, **extra) -> SoftwareRelease:
+    import datetime as dt
+
+    return _release(rid, branch, ["Volta", "Turing", "Ampere", "Hopper", "Blackwell"]).model_copy(
+        update={"branch": kind, "end_of_support": dt.date.fromisoformat(eos), **extra}
+    )
+
+
+def _design(example: str = "llm-serving", **platform):
+    doc = design_dict(example)
+    doc["project"]["date"] = "2026-11-02"
+    doc.setdefault("platform", {}).update(platform)
+    return design_from_dict(doc)
+
+
+def test_a_branch_that_outlives_the_service_period_is_chosen_ltsb_first(catalog):
+    """From 2 November 2026 for 3 years (to November 2029): a long-term support branch to
+    December 2029 is chosen over a newer production branch (March 2027) and over an older
+    long-term branch (June 2028) that end before it."""
+    lts = _dated("lts", 20, "ltsb", "2029-12-31")
+    newer_pb = _dated("pb", 21, "pb", "2027-03-31")
+    older = _dated("old-lts", 19, "ltsb", "2028-06-30")
+    release, why = release_choice(_design(), _catalog(catalog, older, lts, newer_pb))
+    assert release is lts
+    assert "long-term support branch" in why and "November 2029" in why
+    # negative: with the period shortened to 1 year (to November 2027), every long-term branch
+    # lasts, and the newest of them is still preferred to the newer production branch
+    release, _ = release_choice(_design(service_years=1), _catalog(catalog, older, lts, newer_pb))
+    assert release is lts
+
+
+def test_a_long_term_branch_beats_a_newer_production_branch_that_also_lasts(catalog):
+    lts = _dated("lts", 20, "ltsb", "2030-06-30")
+    pb = _dated("pb", 21, "pb", "2030-06-30")
+    assert release_choice(_design(), _catalog(catalog, lts, pb))[0] is lts
+
+
+def test_when_no_branch_lasts_the_longest_supported_is_chosen_and_said(catalog):
+    """Nothing reaches November 2029: the branch supported longest (September 2029) is chosen,
+    not the newest (a production branch to March 2027), and the reason says when it ends."""
+    r620 = _dated("r620", 21, "ltsb", "2029-09-30")
+    r595 = _dated("r595", 22, "pb", "2027-03-31")
+    release, why = release_choice(_design(), _catalog(catalog, r620, r595))
+    assert release is r620
+    assert "supported longest" in why and "before September 2029" in why
+
+
+def test_a_release_that_does_not_list_the_vsphere_release_is_passed_over(catalog):
+    only_8u3 = _dated("only-8u3", 22, "ltsb", "2030-12-31", vsphere_releases=["8.0u3"])
+    any_vsphere = _dated("any", 20, "ltsb", "2029-12-31")
+    cat = _catalog(catalog, only_8u3, any_vsphere)
+    assert release_choice(_design(vsphere="9.0"), cat)[0] is any_vsphere
+    assert release_choice(_design(vsphere="8.0u3"), cat)[0] is only_8u3
+
+
+def test_a_late_2026_design_gets_a_long_term_branch_and_its_end_date(sized, catalog):
+    """mig-shared (2 November 2026, H100 PCIe): the shipped releases are NVIDIA AI Enterprise 7
+    (R580 long-term, to June 2028), 8 (R595 production, to March 2027) and 9 (R620 long-term, to
+    September 2029). None lasts 3 years; 9 lasts longest. The decision names the branch and its
+    end of support, and a Note says the upgrade falls inside the service period; with a 2-year
+    period (to November 2028) 9 outlives it and no Note is raised."""
+    r = sized["mig-shared"]
+    assert r.software.nvaie_release == "nvaie-9"
+    (text,) = [d.text for d in r.decisions if "The platform runs" in d.text]
+    assert "long-term support branch" in text and "September 2029" in text
+    assert "release-support-ends-in-service" in {w.code for w in r.warnings}
+    doc = design_dict("mig-shared")
+    doc.setdefault("platform", {})["service_years"] = 2
+    from wizard.engine.size import size
+
+    r = size(design_from_dict(doc), catalog)
+    assert r.software.nvaie_release == "nvaie-9"
+    assert "release-support-ends-in-service" not in {w.code for w in r.warnings}
+
+
+def test_a_named_release_whose_support_ended_is_flagged(catalog):
+    """NVIDIA AI Enterprise 5 (R550) ended in April 2025: named by a design of November 2026 it
+    is kept but flagged."""
+    from wizard.engine.size import size
+
+    doc = design_dict("mig-shared")
+    doc.setdefault("platform", {})["nvaie_release"] = "nvaie-5"
+    r = size(design_from_dict(doc), catalog)
+    found = {w.code: w.message for w in r.warnings}
+    assert "release-support-ended" in found and "April 2025" in found["release-support-ended"]

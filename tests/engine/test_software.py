@@ -101,7 +101,9 @@ def test_small_bar_gpus_need_no_mmio_settings(sized):
 
 def test_large_bar_gpu_raises_the_mmio_note(sized):
     w = _codes(sized["imagenet-resnet50"])["mmio-setting-needed"]
-    assert "(256 for ResNet-50 training)" in w.message  # A100 80GB: NVIDIA's 256 GB and w.severity == "info"
+    assert (
+        "(256 for ResNet-50 training)" in w.message
+    )  # A100 80GB: NVIDIA's 256 GB and w.severity == "info"
 
 
 def test_the_mmio_note_fits_a_page_with_hundreds_of_groups(catalog):
@@ -212,9 +214,13 @@ def test_pinned_release_gives_its_branches_and_versions(catalog):
     assert any("NVIDIA AI Enterprise 5" in d.text for d in r.decisions)
 
 
-def test_default_release_is_the_newest_in_the_catalog(sized, catalog):
-    newest = max(catalog.software.values(), key=lambda x: x.vgpu_branch)
-    assert sized["starter"].software.nvaie_release == newest.id
+def test_default_release_runs_the_gpu_for_the_longest_support(sized, catalog):
+    """starter's T4 is a Turing GPU: NVIDIA AI Enterprise 7 (R580, long-term support to June
+    2028) lists Turing; 8 (R595, production branch to March 2027) lists it too but ends sooner;
+    9 lists Ampere, Ada Lovelace, Hopper and Blackwell only. No branch lasts the 3-year period
+    from 2 November 2026, so the one supported longest is chosen: 7."""
+    assert sized["starter"].software.nvaie_release == "nvaie-7"
+    assert not catalog.software["nvaie-9"].supports("Turing")
 
 
 @pytest.mark.parametrize("platform,operator", [
