@@ -31,7 +31,8 @@ def summary_lines(r: Result, ranges: list[FigureRange] | None = None) -> list[st
         f"  GPU demand            {c.gpus_demand}",
         f"  hosts for capacity    {c.hosts_for_capacity}",
         f"  hosts for HA          {c.hosts_for_ha}"
-        + (f" (+{c.hosts_for_maintenance} maintenance)" if c.hosts_for_maintenance else ""),
+        + (f" (+{c.hosts_for_maintenance} maintenance)" if c.hosts_for_maintenance else "")
+        + (f" (+{c.hosts_for_platform} VCF minimum)" if c.hosts_for_platform else ""),
         f"  hosts total           {c.hosts_total}",
         f"  GPUs total            {c.gpus_total}",
         f"  GPUs after failures   {c.gpus_after_failures} "

@@ -41,11 +41,12 @@ def host_roles(data: ReportData) -> list[str]:
         ["capacity"] * c.hosts_for_capacity
         + ["ha"] * c.hosts_for_ha
         + ["maintenance"] * c.hosts_for_maintenance
+        + ["platform"] * c.hosts_for_platform
     )
 
 
 def _host_tile(x: float, y: float, w: float, h: float, name: str, role: str, gpus: int):
-    fill = {"capacity": CAPACITY, "ha": HA, "maintenance": MAINTENANCE}[role]
+    fill = {"capacity": CAPACITY, "ha": HA, "maintenance": MAINTENANCE, "platform": HA}[role]
     g = box(x, y, w, h, fill, stroke=RULE, radius=2)
     g.add(label(x + w / 2, y + h - 10, name, w - 4, 7, anchor="middle", min_size=7))
     per_row = gpus if gpus <= 8 else (gpus + 1) // 2
@@ -203,6 +204,8 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     ]
     if c.hosts_for_maintenance:
         parts.append((MAINTENANCE, f"maintenance: {c.hosts_for_maintenance}"))
+    if c.hosts_for_platform:
+        parts.append((HA, f"VCF minimum: {c.hosts_for_platform}"))
     parts.append((GPU_FILL, f"GPU ({c.gpus_total} in all)"))
     slot = (cluster_w - 2 * pad) / len(parts)
     for i, (fill, text) in enumerate(parts):

@@ -20,7 +20,6 @@ from collections import Counter
 from wizard.errors import UserError
 from wizard.model.result import HostAssignment, Result
 
-
 # Every design's MIG groups run as MIG-backed vGPUs on vSphere, where partitions are not written
 # in advance; the file format below is for Linux hosts and guests that partition their own GPUs.
 VSPHERE_MIG_REFUSAL = (

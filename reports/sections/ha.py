@@ -24,6 +24,16 @@ def build(st: Story) -> list[Flowable] | None:
                     f"{num(c.hosts_for_ha)} ({labels.HA_LEVEL_SHORT[ha.level]})",
                 ),
                 ("Hosts for maintenance", num(c.hosts_for_maintenance)),
+                *(
+                    [
+                        (
+                            "Hosts to reach the VMware Cloud Foundation minimum",
+                            num(c.hosts_for_platform),
+                        )
+                    ]
+                    if c.hosts_for_platform
+                    else []
+                ),
                 ("Hosts in all", num(c.hosts_total)),
                 ("GPUs in all", num(c.gpus_total)),
                 ("Host failures tolerated", num(c.host_failures_tolerated)),

@@ -108,6 +108,10 @@ def paragraph(data: ReportData) -> str:
     spare = [f"high availability ({ha}) adds {count(c.hosts_for_ha, 'host')}"]
     if c.hosts_for_maintenance:
         spare.append(f"maintenance {num(c.hosts_for_maintenance)}")
+    if c.hosts_for_platform:
+        spare.append(
+            f"the VMware Cloud Foundation minimum cluster {num(c.hosts_for_platform)} more"
+        )
     if c.host_failures_tolerated:
         text += (
             f"; {' and '.join(spare)}, so {count(c.gpus_after_failures, 'GPU')} remain "
@@ -118,6 +122,8 @@ def paragraph(data: ReportData) -> str:
         text += (
             (f"; maintenance adds {num(c.hosts_for_maintenance)}" if c.hosts_for_maintenance
              else "")
+            + (f"; the VMware Cloud Foundation minimum cluster adds {num(c.hosts_for_platform)}"
+               if c.hosts_for_platform else "")
             + f"; no host is held for failures ({ha}), so a host failure leaves "
             f"{count(left, 'GPU')} for a demand of {num(c.gpus_demand)}."
         )  # fmt: skip

@@ -303,7 +303,12 @@ def _gpu_cluster(
         host_racks=r.racks.host_racks,
         workloads=workloads,
         reason=f"{count(c.hosts_for_capacity, 'host')} for the demand, "
-        f"{c.hosts_for_ha} for HA and {c.hosts_for_maintenance} for maintenance",
+        f"{c.hosts_for_ha} for HA and {c.hosts_for_maintenance} for maintenance"
+        + (
+            f" and {c.hosts_for_platform} for the VCF minimum cluster"
+            if c.hosts_for_platform
+            else ""
+        ),
         result=r,
     )
 

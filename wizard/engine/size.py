@@ -13,6 +13,7 @@ from wizard.engine.platform_rules import platform_rules
 from wizard.engine.record import Recorder
 from wizard.engine.sharing_checks import sharing_checks
 from wizard.engine.software import plan_software, release_choice
+from wizard.engine.sources_platform import VCF_MIN_HOSTS
 from wizard.engine.storage import plan_storage
 from wizard.engine.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.errors import DesignError
@@ -246,10 +247,20 @@ def _cluster(
         rec.expr("cluster.hosts_for_ha", ha.formula, ha.inputs, "hosts",
                  f"{sources.SEED_WHITE_PAPER}; {ha.rule}")
     )  # fmt: skip
+    minimum, why_minimum = platform_minimum_hosts(design)
+    platform_hosts = int(
+        rec.expr(
+            "cluster.hosts_for_platform",
+            Formula("max(platform_minimum - (capacity + ha + maintenance), 0)"),
+            {"platform_minimum": minimum, "capacity": cap, "ha": hosts_ha,
+             "maintenance": ha.maintenance_hosts}, "hosts", why_minimum,
+        )
+    )  # fmt: skip
     total = int(
         rec.expr(
-            "cluster.hosts_total", Formula("capacity + ha + maintenance"),
-            {"capacity": cap, "ha": hosts_ha, "maintenance": ha.maintenance_hosts}, "hosts",
+            "cluster.hosts_total", Formula("capacity + ha + maintenance + platform"),
+            {"capacity": cap, "ha": hosts_ha, "maintenance": ha.maintenance_hosts,
+             "platform": platform_hosts}, "hosts",
             sources.SEED_WHITE_PAPER,
         )
     )  # fmt: skip
@@ -303,12 +314,28 @@ def _cluster(
         hosts_for_capacity=cap,
         hosts_for_ha=hosts_ha,
         hosts_for_maintenance=ha.maintenance_hosts,
+        hosts_for_platform=platform_hosts,
         hosts_total=total,
         gpus_total=gpus_total,
         host_failures_tolerated=ha.failures_tolerated,
         gpus_after_failures=after,
         gpus_after_failures_and_maintenance=after_maint,
         capacity_after_failures_ok=ok,
+    )
+
+
+def platform_minimum_hosts(design: Design) -> tuple[int, str]:
+    """The fewest hosts the platform allows in the GPU cluster, and why: a VMware Cloud
+    Foundation workload domain cluster (VCF licensing or Private AI Foundation) needs 3 hosts
+    with vSAN as principal storage, 2 with NFS, VMFS on FC or vVols; 1 otherwise."""
+    vcf = design.licensing.platform == "vmware-vcf" or design.platform.private_ai_foundation
+    if not vcf:
+        return 1, "no platform minimum: the design is not licensed as VMware Cloud Foundation"
+    n = 3 if design.platform.vsan_principal_storage else 2
+    storage = "vSAN" if design.platform.vsan_principal_storage else "NFS, VMFS on FC or vVols"
+    return (
+        n,
+        f"a VMware Cloud Foundation workload domain cluster with {storage} as principal storage holds at least {n} hosts ({VCF_MIN_HOSTS})",
     )
 
 
@@ -429,3 +456,12 @@ def _decisions(
                 implication="The replica's GPUs are scheduled together; a VM holding them must "
                 "fit one host's GPUs unless the replica spans hosts over the GPU fabric.",
             )
+    if c.hosts_for_platform:
+        rec.decide(
+            f"The GPU cluster has {count(c.hosts_total, 'host')}, the least a VMware Cloud "
+            f"Foundation workload domain cluster holds ({count(c.hosts_for_platform, 'host')} "
+            "beyond what capacity, HA and maintenance need).",
+            platform_minimum_hosts(design)[1],
+            implication="The extra host's GPUs add capacity and HA headroom; with principal "
+            "storage other than vSAN the minimum is 2 hosts (Sharing page).",
+        )

@@ -8,22 +8,27 @@ NVSWITCH_PAGE = (
     "include NVSwitch when using VMware vSphere.'"
 )
 FM_CRX = (
-    "NVIDIA AI Enterprise 8.1, 'Multi-vGPU' (docs.nvidia.com/ai-enterprise/release-8/8.1/"
-    "infra-software/vgpu/features/multi-vgpu.html): NVIDIA HGX B300 and HGX B200 list 'Generic "
-    "Linux with KVM hypervisors, Red Hat Enterprise Linux KVM, and Ubuntu' only; NVIDIA AI "
-    "Enterprise 9.0, 'NVIDIA NVSwitch': HGX B200 and B300 under VMware vSphere need the Fabric "
-    "Manager component for ESXi, which 9.0 does not include, so such deployments use NVIDIA AI "
-    "Enterprise Infra 8.2"
+    "NVIDIA AI Enterprise 9.0, 'NVIDIA NVSwitch' (https://docs.nvidia.com/ai-enterprise/release-9/"
+    "latest/infra-software/vgpu/features/nvswitch.html): 'On NVIDIA HGX B200 and B300 with VMware "
+    "vSphere, NVSwitch support requires the Fabric Manager CRX (Container Runtime for ESXi) "
+    "component. The Fabric Manager CRX component is not included in NVIDIA AI Enterprise Infra "
+    "9.0. For NVIDIA AI Enterprise deployments on B200 and B300 HGX with VMware vSphere, use NVIDIA "
+    "AI Enterprise Infra 8.2.'; NVIDIA AI Enterprise 8.1, 'Multi-vGPU': 'NVIDIA HGX B200 180 GB | "
+    "Generic Linux with KVM hypervisors, Red Hat Enterprise Linux KVM, and Ubuntu' (no vSphere "
+    "entry, where the RTX PRO 6000 row reads 'Since VMware vSphere 8.0')"
 )
 DGX_VGPU = (
-    "NVIDIA DGX systems run NVIDIA's DGX software stack (DGX OS or a supported Linux) on the "
-    "whole system; NVIDIA AI Enterprise's vGPU supported-hardware lists name NVIDIA-Certified "
-    "HGX systems, not DGX systems, as vGPU hosts"
+    "NVIDIA AI Enterprise 2.2 and 2.3 Release Notes (https://docs.nvidia.com/ai-enterprise/2.3/"
+    "release-notes/index.html): 'NVIDIA AI Enterprise is supported on NVIDIA DGX servers in "
+    "bare-metal deployments with the NVIDIA graphics driver for Linux that is included in the DGX "
+    "OS software.' 'Note: NVIDIA vGPU software is not supported on NVIDIA DGX servers.' (the "
+    "later releases' pages were not retrieved; none lists a DGX system as a vGPU host)"
 )
 ESXI_NVSWITCH = (
-    "NVIDIA AI Enterprise, 'NVIDIA NVSwitch': time-sliced multi-vGPU VMs over NVSwitch need VMware "
-    "vSphere 8.0 Update 2 or later on HGX H100/H200 (Hopper) and 8.0 Update 1 or later on HGX "
-    "A100 (Ampere)"
+    "NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch', table 'VMware vSphere Releases that Support "
+    "NVIDIA NVSwitch': 'NVIDIA Hopper | VMware vSphere Hypervisor (ESXi) 8 update 2'; 'NVIDIA "
+    "Ampere | VMware vSphere Hypervisor (ESXi) 8 update 1' (https://docs.nvidia.com/ai-enterprise/"
+    "release-8/8.0/infra-software/vgpu/features/nvswitch.html)"
 )
 VGPUS_PER_VM = (
     "VMware, 'vSphere 8 Expands Machine Learning Support: Device Groups for NVIDIA GPUs and NICs' "
@@ -69,10 +74,34 @@ VGPU_MODE = (
     "into mixed-size mode.'"
 )
 STUN_LIMIT = (
-    "VMware vSphere 8.0 Update 2: a per-VM maximum stun time limit for vMotion of vGPU VMs, "
-    "which an administrator sets on the VM"
+    "VMware vSphere 8.0, vSphere Virtual Machine Administration (https://docs.vmware.com/en/"
+    "VMware-vSphere/8.0/vsphere-vm-administration/GUID-02E3B010-476B-4E70-A407-BBE0EA250E29.html):"
+    " 'Starting with vSphere 8.0 Update 2, you can set a vMotion stun time limit for vGPU virtual "
+    "machines.' 'The limit that you set must be higher than the estimated maximum stun time for "
+    "the current device configuration.' (the old 100-second failure was vSphere 6.7 Update 1 and 2"
+    " only: 'To avoid the vMotion timeout, upgrade to vSphere 6.7 Update 3 or later.')"
 )
 UNIFIED_MEMORY = (
-    "NVIDIA AI Enterprise, 'Unified Memory' and 'NVLink Multicast': NVLink multicast needs unified "
-    "memory enabled on the vGPU, and vGPU migration is disabled for a VM with unified memory"
+    "NVIDIA AI Enterprise 8, 'Unified Virtual Memory (UVM)': 'Enabling UVM disables vGPU "
+    "migration for the VM' (https://docs.nvidia.com/ai-enterprise/release-8/latest/infra-software/"
+    "vgpu/features/uvm.html); 'NVLink Multicast' (8.0): 'NVLink multicast support requires that "
+    "unified memory is enabled.' (https://docs.nvidia.com/ai-enterprise/release-8/8.0/infra-"
+    "software/vgpu/features/nvlink-multicast.html)"
+)
+VCF_MIN_HOSTS = (
+    "VMware Cloud Foundation 5.0, 'Prepare ESXi Hosts for VMware Cloud Foundation': 'VI workload "
+    "domain, you must prepare a minimum of three ESXi hosts.' 'If you are preparing ESXi hosts for "
+    "a vSphere cluster using NFS, VMFS on FC, or vVols as principal storage, and the hosts will be "
+    "added to a VI workload domain using vSphere Lifecycle Manager images as the update method, "
+    "then only two hosts are required.' (https://docs.vmware.com/en/VMware-Cloud-Foundation/5.0/"
+    "vcf-deploy/GUID-AE6C428A-8EEC-46F2-875B-FE57E1F03094.html); VCF 5.1 design guide, vSAN: "
+    "'Three nodes minimum'. The VCF 9 pages were not retrieved; the minimum is taken as unchanged"
+)
+FABRIC_MANAGER_VSPHERE = (
+    "NVIDIA Fabric Manager User Guide: 'guidelines for setting up Fabric Manager, different "
+    "virtualization models ... for NVSwitch-based single-node HGX and DGX systems' (Shared "
+    "NVSwitch virtualization model), https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-"
+    "guide ; F. Denneman (VMware), 'Topology-Aware Multi-GPU VM Placement' (2026): 'For "
+    "NVSwitch-based HGX systems, NVIDIA Fabric Manager provides partition discovery and activation "
+    "APIs that the hypervisor integrates'"
 )

@@ -690,6 +690,12 @@ class PlatformChoice(Model):
         "that supports the design's GPU, platform and sharing modes and whose support outlives "
         "the service period, preferring a long-term support branch.",
     )
+    vsan_principal_storage: bool = Field(
+        default=True,
+        description="The GPU cluster's principal storage (for the VMs themselves) is vSAN: a "
+        "VMware Cloud Foundation workload domain cluster then needs 3 hosts, else 2 (NFS, VMFS "
+        "on FC or vVols with vSphere Lifecycle Manager images).",
+    )
     service_years: int = Field(
         default=3,
         ge=1,

@@ -243,6 +243,11 @@ class Cluster(Out):
     hosts_for_capacity: int
     hosts_for_ha: int
     hosts_for_maintenance: int
+    hosts_for_platform: int = Field(
+        default=0,
+        description="Hosts added to reach the platform's minimum cluster size (a VMware Cloud "
+        "Foundation workload domain cluster: 3 with vSAN, else 2)",
+    )
     hosts_total: int
     gpus_total: int
     host_failures_tolerated: int

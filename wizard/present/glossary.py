@@ -182,6 +182,14 @@ GLOSSARY: dict[str, Term] = {
         "Several VMs take turns inside one MIG instance, each with its own memory; instances stay "
         "isolated from each other. Blackwell boards with NVIDIA vGPU 19 or later.",
     ),
+    "vsan_principal_storage": Term(
+        "The GPU cluster keeps its VMs on vSAN. A VMware Cloud Foundation workload domain cluster "
+        "then needs at least 3 hosts; with NFS, VMFS on Fibre Channel or vVols, 2.",
+    ),
+    "service_years": Term(
+        "How long the platform is to run from the proposal's date. The default NVIDIA AI "
+        "Enterprise release is one whose driver branch is supported that long, where one is.",
+    ),
     "private_ai_foundation": Term(
         "The VMware Cloud Foundation add-on for private AI, licensed per core on the GPU hosts; "
         "it needs VCF and NVIDIA AI Enterprise on every GPU.",

@@ -323,7 +323,9 @@ class ReviewPage(Page):
         c = r.cluster
         self.cards.set("hosts", f"{c.hosts_total:,}",
                        f"{c.hosts_for_capacity} for capacity + {c.hosts_for_ha} for HA + "
-                       f"{c.hosts_for_maintenance} for maintenance")  # fmt: skip
+                       f"{c.hosts_for_maintenance} for maintenance"
+                       + (f" + {c.hosts_for_platform} for the VCF minimum"
+                          if c.hosts_for_platform else ""))  # fmt: skip
         self.cards.set("gpus", f"{c.gpus_total:,}")
         self.cards.set("demand", f"{c.gpus_demand:,}")
         self.cards.set("after", f"{c.gpus_after_failures:,}",

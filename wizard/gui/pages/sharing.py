@@ -23,7 +23,7 @@ from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.pages.hardware_clusters import Clusters
-from wizard.gui.widgets.inputs import Choice
+from wizard.gui.widgets.inputs import Choice, int_spin
 from wizard.model.catalog import Gpu, Server
 from wizard.model.design import (
     KubernetesPlatform,
@@ -98,9 +98,15 @@ class SharingPage(Page):
         self.kubernetes = Choice.of(KubernetesPlatform, labels.KUBERNETES)
         self.vsphere = Choice.of(VsphereRelease, labels.VSPHERE)
         self.paif = QCheckBox("VMware Private AI Foundation with NVIDIA")
-        self.release = Choice([("The newest that supports the GPU", None)])
+        self.vsan = QCheckBox("vSAN holds the GPU cluster's VMs")
+        self.service = int_spin(1, 10, 3)
+        self.service.setSuffix(" years")
+        self.release = Choice([("Chosen for the GPU and the service period", None)])
         for r in sorted(catalog.software.values(), key=lambda r: r.release, reverse=True):
-            self.release.add(f"{r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch})", r.id)
+            ends = f", supported to {r.end_of_support:%B %Y}" if r.end_of_support else ""
+            self.release.add(
+                f"{r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch}{ends})", r.id
+            )
         row = QHBoxLayout()
         self.platform_errors.add(pf, "kubernetes", "Kubernetes", self.kubernetes)
         self.platform_errors.add(pf2, "nvaie_release", "NVIDIA AI Enterprise", self.release)
@@ -108,6 +114,15 @@ class SharingPage(Page):
         self.platform_errors.add(
             pf2, "private_ai_foundation", "Private AI", self.paif, term="private_ai_foundation"
         )
+        self.platform_errors.add(
+            pf, "vsan_principal_storage", "Principal storage", self.vsan,
+            term="vsan_principal_storage",
+        )  # fmt: skip
+        self.platform_errors.add(
+            pf2, "service_years", "Service period", self.service, term="service_years"
+        )
+        self.vsan.toggled.connect(self._platform_edited)
+        self.service.valueChanged.connect(self._platform_edited)
         self.vsphere.currentIndexChanged.connect(self._platform_edited)
         self.paif.toggled.connect(self._platform_edited)
         self.kubernetes.currentIndexChanged.connect(self._platform_edited)
@@ -158,6 +173,8 @@ class SharingPage(Page):
         self.release.put(platform.nvaie_release)
         self.vsphere.put(platform.vsphere)
         self.paif.setChecked(platform.private_ai_foundation)
+        self.vsan.setChecked(platform.vsan_principal_storage)
+        self.service.setValue(platform.service_years)
         groups: list[WorkloadGroup] = self.doc.get("workloads")
         for old in self.combos:
             old.hide()
@@ -196,6 +213,8 @@ class SharingPage(Page):
                     "nvaie_release": self.release.get(),
                     "vsphere": self.vsphere.get(),
                     "private_ai_foundation": self.paif.isChecked(),
+                    "vsan_principal_storage": self.vsan.isChecked(),
+                    "service_years": self.service.value(),
                 }
             )
         except ValidationError as exc:

@@ -198,7 +198,8 @@ class WorkloadEditor(QWidget):
             live_migration_required=self.migration.isChecked(),
             remote_ok=self.remote_ok.isChecked(),
         )
-        gpu, server = self.hardware_of(self.cluster.get())
+        cluster = self.cluster.get()
+        gpu, server = self.hardware_of(cluster if isinstance(cluster, str) else None)
         for m in SharingMode:
             self.mode.set_reason(m, group_mode_reason(m, constraints, gpu, server), tip(m.value))
 
