@@ -59,8 +59,12 @@ class ReportData:
         return p.project_name or "GPU infrastructure design"
 
 
-def build_data(design: Design, catalog: Catalog, prices: PriceList | None = None) -> ReportData:
-    """Size the design and bundle it with its catalog: the one call a caller needs."""
+def build_data(
+    design: Design, catalog: Catalog, prices: PriceList | None = None, result: Result | None = None
+) -> ReportData:
+    """Size the design (unless its ``result`` is given) and bundle it with its catalog: the one
+    call a caller needs."""
     from wizard.engine.size import size
 
-    return ReportData(design=design, catalog=catalog, result=size(design, catalog), prices=prices)
+    sized = result if result is not None else size(design, catalog)
+    return ReportData(design=design, catalog=catalog, result=sized, prices=prices)

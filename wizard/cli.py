@@ -115,17 +115,23 @@ def _estate(args: argparse.Namespace, design, catalog):
         raise UserError(f"{args.design}: {p}" for p in exc.problems) from None
 
 
-def cmd_validate(args: argparse.Namespace) -> int:
+def _refuse_errors(args: argparse.Namespace, design, result=None, estate=None) -> None:
+    """The rule book's error-level problems of a sized design, one line each naming the field:
+    what validate refuses and what keeps the proposal, the order and the steps from being
+    written (the wizard keeps Next and Export shut on them)."""
     from wizard.engine.compat import sizing_errors
 
+    if errors := sizing_errors(design, result, estate):
+        raise UserError(f"{args.design}: {p}" for p in errors)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
     design, catalog = _checked(args)
     # the engine's limits and the rule book's error-level rules are part of validity
     if design.is_single_cluster():
-        errors = sizing_errors(design, _sized(args, design, catalog), None)
+        _refuse_errors(args, design, result=_sized(args, design, catalog))
     else:
-        errors = sizing_errors(design, None, _estate(args, design, catalog))
-    if errors:
-        raise UserError(f"{args.design}: {p}" for p in errors)
+        _refuse_errors(args, design, estate=_estate(args, design, catalog))
     groups = len(design.workloads)
     _out(
         f"{args.design}: valid (schema {design.schema_version}, {count(groups, 'workload group')})"
@@ -151,6 +157,7 @@ def cmd_size(args: argparse.Namespace) -> int:
         lines = [estate.model_dump_json(indent=2)] if args.json else estate_lines(estate, ranges)
         for line in lines:
             _out(line)
+        _refuse_errors(args, design, estate=estate)  # printed, and the exit says it fails
         return EXIT_OK
     result = _sized(args, design, catalog)
     if args.json:
@@ -160,6 +167,7 @@ def cmd_size(args: argparse.Namespace) -> int:
 
         for line in summary_lines(result, figure_ranges(design, catalog, result)):
             _out(line)
+    _refuse_errors(args, design, result=result)  # printed, and the exit says it fails
     return EXIT_OK
 
 
@@ -214,11 +222,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         prices = load_prices(args.prices)
         check_currency(prices, design.project.currency, args.prices)
     if design.is_single_cluster():
-        pdf = build_pdf(build_data(design, catalog, prices), options)
+        result = _sized(args, design, catalog)
+        _refuse_errors(args, design, result=result)
+        pdf = build_pdf(build_data(design, catalog, prices, result), options)
     else:
         from reports.estate import build_estate_pdf
 
         estate = _estate(args, design, catalog)
+        _refuse_errors(args, design, estate=estate)
         pdf = build_estate_pdf(design, catalog, estate, options, prices)
     for notice in options.notices:
         _err(f"note: {notice}")
@@ -354,10 +365,7 @@ def cmd_vsphere_steps(args: argparse.Namespace) -> int:
 
     design, catalog = _checked(args)
     result = _sized(args, design, catalog)
-    from wizard.engine.compat import sizing_errors
-
-    if errors := sizing_errors(design, result, None):
-        raise UserError(f"{args.design}: {p}" for p in errors)
+    _refuse_errors(args, design, result=result)
     text = powercli_script(result, design.project.project_name)
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"))
@@ -390,9 +398,13 @@ def cmd_bom(args: argparse.Namespace) -> int:
         raise UserError(f"{args.output}: the bill of materials is written as .csv or .xlsx")
     design, catalog = _checked(args)
     if design.is_single_cluster():
-        bom = _sized(args, design, catalog).bom
+        result = _sized(args, design, catalog)
+        _refuse_errors(args, design, result=result)
+        bom = result.bom
     else:
-        bom = _estate(args, design, catalog).bom
+        estate = _estate(args, design, catalog)
+        _refuse_errors(args, design, estate=estate)
+        bom = estate.bom
     if args.prices:
         from wizard.pricing import check_currency, load_prices
 

@@ -149,3 +149,14 @@ def test_profile_choice_from_memory_and_compute(catalog, memory_gb, compute, pro
 def test_layout_text_orders_by_start():
     text = mig.layout_text([Instance(6, "1g.10gb"), Instance(0, "3g.40gb"), Instance(4, "2g.20gb")])
     assert text == "3g.40gb@0 + 2g.20gb@4 + 1g.10gb@6"
+
+
+def test_counts_text_gives_no_start_slice():
+    """vSphere creates MIG instances itself (NVIDIA: 'If you are using VMware vSphere, omit this
+    task'), so a layout a proposal shows is counts per GPU, in memory-slice order."""
+    text = mig.counts_text(
+        [Instance(6, "1g.10gb"), Instance(0, "3g.40gb"), Instance(4, "1g.10gb"),
+         Instance(5, "1g.10gb")]
+    )  # fmt: skip
+    assert text == "3g.40gb + 1g.10gb x3"
+    assert mig.counts_text([]) == "MIG enabled, empty"

@@ -82,8 +82,15 @@ def check_capacity(result: Result, design: Design) -> list[str]:
     gph = design.hardware.gpus_per_host
     if c.gpus_per_host != gph:
         out.append(f"gpus_per_host {c.gpus_per_host} != design {gph}")
-    if c.hosts_total != c.hosts_for_capacity + c.hosts_for_ha + c.hosts_for_maintenance:
-        out.append("hosts_total is not capacity + HA + maintenance hosts")
+    parts = c.hosts_for_capacity + c.hosts_for_ha + c.hosts_for_maintenance
+    if c.hosts_total != parts + c.hosts_for_platform:
+        out.append("hosts_total is not capacity + HA + maintenance + platform-minimum hosts")
+    # VMware Cloud Foundation: a workload domain cluster of 3 hosts with vSAN, else 2
+    vcf = design.licensing.platform == "vmware-vcf" or design.platform.private_ai_foundation
+    floor = (3 if design.platform.vsan_principal_storage else 2) if vcf else 1
+    expected = max(floor - parts, 0) if c.hosts_for_capacity else 0
+    if c.hosts_for_platform != expected:
+        out.append(f"{c.hosts_for_platform} hosts for the platform minimum; expected {expected}")
     if c.gpus_total != c.hosts_total * gph:
         out.append(f"gpus_total {c.gpus_total} != {c.hosts_total} hosts x {gph}")
     if c.gpus_demand > c.hosts_for_capacity * gph:
@@ -99,7 +106,7 @@ def check_capacity(result: Result, design: Design) -> list[str]:
             f"{c.host_failures_tolerated} host failures tolerated; the {design.ha.level.value} "
             f"policy allows {failures}"
         )
-    left = c.hosts_total - failures - c.hosts_for_maintenance
+    left = c.hosts_total - c.hosts_for_platform - failures - c.hosts_for_maintenance
     if left < c.hosts_for_capacity:
         out.append(
             f"{failures} failed and {c.hosts_for_maintenance} maintenance hosts out of "

@@ -107,15 +107,42 @@ def test_mig_config_without_mig_groups_says_why(tmp_path):
     assert proc.stderr.startswith("error: mig-config: ")
 
 
-def test_mig_config_for_the_mig_example(tmp_path):
+def test_mig_config_refuses_a_vsphere_mig_design_and_writes_nothing(tmp_path):
+    """On vSphere only MIG mode is set by hand (NVIDIA: 'If you are using VMware vSphere, omit
+    this task'): mig-config says so, points at vsphere-steps and leaves no file."""
     design = tmp_path / "d.json"
     run_cli("example", "mig-shared", "-o", str(design))
     out = tmp_path / "mig.yaml"
     proc = run_cli("mig-config", str(design), "-o", str(out))
+    assert proc.returncode == 2
+    assert "omit this task" in proc.stderr and "gpuwizard vsphere-steps" in proc.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("example", "devices"),
+    [
+        # mig-shared, H100 PCIe 80GB: NVIDIA's MMIO table, 'NVIDIA H100 (all variants) 256GB'
+        ("mig-shared", "Set-GpuVm $name @('H100-1-10C') 0 256"),
+        # rtx-pro-vsphere, RTX PRO 6000 Blackwell Server Edition (96 GB), not in the table: the
+        # rule of its rows, 2 x 128 = 256 GB
+        ("rtx-pro-vsphere", "Set-GpuVm $name @('DC-16C') 0 256"),
+    ],
+)
+def test_vsphere_steps_for_the_vgpu_examples(tmp_path, example, devices):
+    design = tmp_path / "d.json"
+    run_cli("example", example, "-o", str(design))
+    out = tmp_path / "steps.ps1"
+    proc = run_cli("vsphere-steps", str(design), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     text = out.read_text()
-    assert "version: v1\nmig-configs:\n" in text
-    assert "\n  host-1:\n    - devices: [" in text
-    assert '"1g.10gb": 7' in text
-    # the HA reserve host is named, since a VM restarted there needs the same instances
-    assert "# host-3: reserve for HA and maintenance" in text
+    assert text.splitlines()[0].startswith("# vSphere host and VM steps")
+    assert "param(" in text and "[switch] $Apply" in text
+    assert devices in text
+    assert "pciPassthru.64bitMMIOSizeGB = 256" in text
+    assert "NVIDIA AI Enterprise host driver for ESXi" in text
+    if example == "mig-shared":  # Hopper: MIG mode without a host reboot
+        assert "-mig 1" in text and "no host reboot on Hopper GPUs" in text
+        assert "mig-configs" not in text
+    else:  # time-sliced vGPU on vSphere 9: each GPU's vGPU mode
+        assert "Set-HostGraphics $h 'sameSize'" in text

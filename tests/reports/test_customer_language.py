@@ -33,7 +33,8 @@ PLAIN_WORDS = frozenset(
         "racks", "host", "rack", "socket", "server", "switch", "cable", "transceiver", "licence",
         "storage", "air", "liquid", "bridge", "baseboard", "percentage", "disabled", "warning",
         "error", "qualified", "unknown", "compute", "service", "management", "vmotion",
-        "kubernetes", "licensing", "vcenter", "vm", "leaf", "spine", "9.0", "peer-link",
+        "kubernetes", "licensing", "vcenter", "vm", "leaf", "spine", "9.0", "9.1", "8.0",
+        "peer-link",
     }
 )  # fmt: skip
 

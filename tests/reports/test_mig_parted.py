@@ -25,7 +25,11 @@ def _whole(host, gpu):
 
 
 def _result(example_data, packing):
-    return example_data("starter").result.model_copy(update={"packing": packing})
+    """A result whose MIG GPUs a Linux host or guest partitions itself: no vSphere steps (on
+    vSphere, where vSphere creates the instances, the writer refuses: see the last test)."""
+    r = example_data("starter").result
+    software = r.software.model_copy(update={"vsphere_steps": None})
+    return r.model_copy(update={"packing": packing, "software": software})
 
 
 def test_hosts_with_mig_get_one_config_each(example_data):
@@ -72,3 +76,14 @@ def test_no_mig_is_refused_plainly(example_data):
                       hosts_used=1, mean_utilization=1)  # fmt: skip
     with pytest.raises(UserError, match="no workload group in this design runs on MIG instances"):
         mig_parted_yaml(_result(example_data, packing))
+
+
+def test_a_vsphere_design_is_refused_with_the_reason(example_data):
+    """NVIDIA AI Enterprise, 'Creating GPU Instances on a MIG-Enabled GPU': "If you are using
+    VMware vSphere, omit this task. VMware vSphere creates the GPU instances automatically." """
+    r = example_data("mig-shared").result
+    assert r.software.vsphere_steps is not None
+    with pytest.raises(UserError) as info:
+        mig_parted_yaml(r)
+    (message,) = info.value.problems
+    assert "omit this task" in message and "vsphere-steps" in message

@@ -11,7 +11,8 @@ import math
 from dataclasses import dataclass
 
 from wizard.engine.expr import Formula
-from wizard.model.design import FailureDomain, HaLevel, HaPolicy
+from wizard.engine.sources_platform import VCF_MIN_HOSTS
+from wizard.model.design import Design, FailureDomain, HaLevel, HaPolicy
 from wizard.numbers import count
 
 
@@ -107,3 +108,31 @@ def ha_hosts(policy: HaPolicy, capacity_hosts: int) -> HaHosts:
     )
     inputs = {"failures": k, "hosts_per_domain": unit}
     return HaHosts(k * unit, k * unit, policy.maintenance_hosts, rule, N_PLUS_K, inputs)
+
+
+# Hosts added to reach the platform's minimum cluster size
+PLATFORM_HOSTS = Formula("max(platform_minimum - (capacity + ha + maintenance), 0)")
+
+
+def platform_minimum_hosts(design: Design, capacity_hosts: int) -> tuple[int, str]:
+    """The fewest hosts the platform allows in the GPU cluster, and why: a VMware Cloud
+    Foundation workload domain cluster (VCF licensing or Private AI Foundation) needs 3 hosts
+    with vSAN as principal storage, 2 with NFS, VMFS on FC or vVols; 1 otherwise (none for a
+    cluster with no workload)."""
+    vcf = design.licensing.platform == "vmware-vcf" or design.platform.private_ai_foundation
+    if not capacity_hosts:
+        return 0, "no platform minimum: the cluster carries no workload"
+    if not vcf:
+        return 1, "no platform minimum: the design is not licensed as VMware Cloud Foundation"
+    n = 3 if design.platform.vsan_principal_storage else 2
+    storage = "vSAN" if design.platform.vsan_principal_storage else "NFS, VMFS on FC or vVols"
+    return (
+        n,
+        f"a VMware Cloud Foundation workload domain cluster with {storage} as principal storage holds at least {n} hosts ({VCF_MIN_HOSTS})",
+    )
+
+
+def platform_hosts(design: Design, capacity_hosts: int, ha: HaHosts) -> int:
+    """Hosts beyond capacity, HA and maintenance that the platform's minimum cluster adds."""
+    minimum = platform_minimum_hosts(design, capacity_hosts)[0]
+    return max(minimum - (capacity_hosts + ha.ha_hosts + ha.maintenance_hosts), 0)

@@ -140,8 +140,8 @@ def _vm_steps(design: Design, used, mmio: list[VmMmio]) -> list[VmStep]:
         mode = g.sharing_mode
         if mode is SharingMode.REMOTE:
             continue
-        if mode is SharingMode.MIG:
-            shapes = [(w.gpus_total, 1)]
+        if mode is SharingMode.MIG or w.gpus_per_replica * w.replicas_per_member <= 0:
+            shapes = [(w.gpus_total, 1)]  # one VM per instance or per shared slot
         else:
             shapes = [(n, k) for n, k in vm_sizes(g, w, gph) if n]
         size = mmio_of.get(g.name)

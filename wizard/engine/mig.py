@@ -36,6 +36,17 @@ def layout_text(instances: list[Instance] | tuple[Instance, ...]) -> str:
     return " + ".join(str(i) for i in sorted(instances)) if instances else "MIG enabled, empty"
 
 
+def counts_text(instances: list[Instance] | tuple[Instance, ...]) -> str:
+    """The instances of one GPU as counts, in memory-slice order: '3g.40gb + 1g.10gb x2'. On
+    vSphere this is what a plan can say: vSphere places each instance itself when its VM powers
+    on, so a start slice is the planner's model, never a setting."""
+    counts: dict[str, int] = {}
+    for i in sorted(instances):
+        counts[i.profile] = counts.get(i.profile, 0) + 1
+    parts = [name if n == 1 else f"{name} x{n}" for name, n in counts.items()]
+    return " + ".join(parts) if parts else "MIG enabled, empty"
+
+
 def parse_layout(text: str) -> list[Instance]:
     """Read '3g.40gb@0 + 2g.20gb@4'; raises ValueError naming the part it cannot read."""
     out = []

@@ -204,7 +204,9 @@ def _nvswitch_vm(
             f"{name}: a VM of {vm} GPUs is not an NVSwitch partition of an HGX board "
             f"(1, 2, 4 or 8 GPUs; {PARTITIONS_SOURCE}); plan {_nearest(vm)} GPUs per VM",
         )
-    if vm <= 1:
+    # NVIDIA's table of the ESXi releases that support NVSwitch names Hopper and Ampere; HGX
+    # B200/B300 are covered by the release rule (the Fabric Manager component)
+    if vm <= 1 or gpu.architecture not in ("Hopper", "Ampere"):
         return
     minimum = VsphereRelease.V8_0 if gpu.architecture == "Ampere" else VsphereRelease.V8_0_U2
     if not vsphere_at_least(design.platform.vsphere, minimum):

@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 
 from wizard.engine import mig, vgpu
-from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
+from wizard.engine.cluster import Demand, ha_hosts, hosts_needed, platform_hosts
 from wizard.engine.compat import sharing_mode_reason
 from wizard.engine.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.record import some
@@ -277,7 +277,7 @@ class _Packer:
 
 def layout_of(state: Hashable | None, slots: list[SlotSpec]) -> str:
     if isinstance(state, mig.MigState):
-        return mig.layout_text(state.instances)
+        return mig.counts_text(state.instances)
     if isinstance(state, vgpu.VgpuState):
         return state.text()
     if isinstance(state, RemoteState):
@@ -566,7 +566,10 @@ def _row(mode: str, design: Design, mp: ModePacking, problems: list[str]) -> Mod
         reason=some(problems, sep="; "),
         gpus=mp.gpus,
         hosts_for_capacity=mp.hosts,
-        hosts_total=mp.hosts + ha_extra.ha_hosts + ha_extra.maintenance_hosts,
+        hosts_total=mp.hosts
+        + ha_extra.ha_hosts
+        + ha_extra.maintenance_hosts
+        + platform_hosts(design, mp.hosts, ha_extra),
         mean_utilization=mp.packing.mean_utilization,
         isolation=iso,
         live_migration=live,

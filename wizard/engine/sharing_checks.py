@@ -74,7 +74,8 @@ def _mig_power_on_order(gpu: Gpu, chosen: ModePacking, rec: Recorder) -> None:
             f"({count(gpus, 'GPU')}).",
             "vSphere creates each MIG instance when its VM powers on, at the valid placement "
             "that keeps the most room for later instances, and never moves one afterwards; the "
-            f"plan was checked against every power-on order ({MIG_PLACEMENT})",
+            "plan was checked against every power-on order (F. Denneman, VMware, 'MIG "
+            "Partitioning, Placement Geometry, and Stranded Capacity', 2026)",
             implication="VMs may start in any order; a GPU freed by powering its VMs off takes "
             "any of the planned layouts again.",
         )
@@ -189,12 +190,13 @@ def _layout_decisions(chosen: ModePacking, rec: Recorder) -> None:
     text = "; ".join(f"{count(n, 'GPU')} as {layout}" for layout, n in layouts.most_common(8))
     more = len(layouts) - 8
     rec.decide(
-        f"Shared GPUs are partitioned as: {text}"
+        f"Shared GPUs are planned as: {text}"
         + (f"; and {more} other layouts." if more > 0 else "."),
         "Slots are packed largest first onto the fullest GPU that still takes them, within "
         "NVIDIA's per-GPU maxima and MIG placements (" + mig.SOURCE.split(":")[0] + ")",
-        implication="The layouts are set per GPU when the hosts are built; a GPU takes one "
-        "vGPU size (or one MIG layout) at a time unless mixed sizes are enabled.",
+        implication="Nothing is partitioned in advance: vSphere gives each VM its vGPU or MIG "
+        "instance when it powers on; a GPU takes one vGPU size at a time unless mixed sizes are "
+        "enabled.",
     )
 
 

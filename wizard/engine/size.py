@@ -6,14 +6,13 @@ import gc
 
 from wizard.engine import sharing, sources
 from wizard.engine.buildout import build_out
-from wizard.engine.cluster import ha_hosts
+from wizard.engine.cluster import PLATFORM_HOSTS, ha_hosts, platform_minimum_hosts
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
 from wizard.engine.platform_rules import platform_rules
 from wizard.engine.record import Recorder
 from wizard.engine.sharing_checks import sharing_checks
 from wizard.engine.software import plan_software, release_choice
-from wizard.engine.sources_platform import VCF_MIN_HOSTS
 from wizard.engine.storage import plan_storage
 from wizard.engine.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.errors import DesignError
@@ -247,11 +246,10 @@ def _cluster(
         rec.expr("cluster.hosts_for_ha", ha.formula, ha.inputs, "hosts",
                  f"{sources.SEED_WHITE_PAPER}; {ha.rule}")
     )  # fmt: skip
-    minimum, why_minimum = platform_minimum_hosts(design)
+    minimum, why_minimum = platform_minimum_hosts(design, cap)
     platform_hosts = int(
         rec.expr(
-            "cluster.hosts_for_platform",
-            Formula("max(platform_minimum - (capacity + ha + maintenance), 0)"),
+            "cluster.hosts_for_platform", PLATFORM_HOSTS,
             {"platform_minimum": minimum, "capacity": cap, "ha": hosts_ha,
              "maintenance": ha.maintenance_hosts}, "hosts", why_minimum,
         )
@@ -321,21 +319,6 @@ def _cluster(
         gpus_after_failures=after,
         gpus_after_failures_and_maintenance=after_maint,
         capacity_after_failures_ok=ok,
-    )
-
-
-def platform_minimum_hosts(design: Design) -> tuple[int, str]:
-    """The fewest hosts the platform allows in the GPU cluster, and why: a VMware Cloud
-    Foundation workload domain cluster (VCF licensing or Private AI Foundation) needs 3 hosts
-    with vSAN as principal storage, 2 with NFS, VMFS on FC or vVols; 1 otherwise."""
-    vcf = design.licensing.platform == "vmware-vcf" or design.platform.private_ai_foundation
-    if not vcf:
-        return 1, "no platform minimum: the design is not licensed as VMware Cloud Foundation"
-    n = 3 if design.platform.vsan_principal_storage else 2
-    storage = "vSAN" if design.platform.vsan_principal_storage else "NFS, VMFS on FC or vVols"
-    return (
-        n,
-        f"a VMware Cloud Foundation workload domain cluster with {storage} as principal storage holds at least {n} hosts ({VCF_MIN_HOSTS})",
     )
 
 
@@ -461,7 +444,7 @@ def _decisions(
             f"The GPU cluster has {count(c.hosts_total, 'host')}, the least a VMware Cloud "
             f"Foundation workload domain cluster holds ({count(c.hosts_for_platform, 'host')} "
             "beyond what capacity, HA and maintenance need).",
-            platform_minimum_hosts(design)[1],
+            platform_minimum_hosts(design, c.hosts_for_capacity)[1],
             implication="The extra host's GPUs add capacity and HA headroom; with principal "
             "storage other than vSAN the minimum is 2 hosts (Sharing page).",
         )

@@ -10,8 +10,9 @@ import datetime as dt
 from wizard.engine.checklist import MODE_GROUPS, RULES, fill
 from wizard.engine.deployment import BRANCH_NAME, mig_enable_step, vsphere_steps
 from wizard.engine.expr import Formula
-from wizard.engine.platform_rules import blackwell_board
+from wizard.engine.platform_rules import blackwell_board, nvswitch_board
 from wizard.engine.record import Recorder, some
+from wizard.engine.sources_platform import FABRIC_MANAGER_VSPHERE, FM_CRX
 from wizard.engine.sources_software import (
     BAR_POWER_OF_TWO,
     FABRIC_MANAGER,
@@ -286,7 +287,20 @@ class SoftwarePlanner:
                 f"{SEED_STACK}; {rsource}",
             )
         hgx8 = self.server.pcie_topology is PcieTopology.HGX and self._hgx_gpus() >= 8
-        if hgx8 and SharingMode.PASSTHROUGH in self.modes:
+        if nvswitch_board(self.gpu, self.server) and SharingMode.VGPU in self.modes:
+            blackwell = blackwell_board(self.gpu, self.server)
+            add(
+                "NVIDIA Fabric Manager"
+                + (" CRX (Container Runtime for ESXi)" if blackwell else ""),
+                "esxi-host",
+                f"the component of {r.name}"
+                if (blackwell and r)
+                else "as the host driver's release",
+                "The NVSwitch fabric of the HGX board: it is configured on the host before "
+                "multi-vGPU VMs exchange data over NVLink",
+                FM_CRX if blackwell else FABRIC_MANAGER_VSPHERE,
+            )
+        elif hgx8 and SharingMode.PASSTHROUGH in self.modes:
             add(
                 "NVIDIA Fabric Manager",
                 "vm-guest",
