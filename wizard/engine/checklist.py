@@ -10,7 +10,12 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from wizard.engine.sources_platform import MIG_ON_VSPHERE, MIG_REBOOT, VGPU_MODE
+from wizard.engine.sources_platform import (
+    MIG_ON_VSPHERE,
+    MIG_REBOOT,
+    UNIFIED_MEMORY,
+    VGPU_MODE,
+)
 from wizard.engine.sources_software import (
     BAR_POWER_OF_TWO,
     LARGE_BAR,
@@ -32,7 +37,7 @@ MODE_GROUPS: Mapping[str, tuple[str, ...]] = {
     "vgpu": ("vgpu",),
 }
 # When a setting applies, beyond the modes: the planner answers each word for the design
-CONDITIONS = ("always", "sriov-gpu", "large-bar", "vgpu-mode-setting")
+CONDITIONS = ("always", "sriov-gpu", "large-bar", "vgpu-mode-setting", "nvlink-multicast")
 # The facts a value or reason may name
 FACTS = (
     "gpu_name",
@@ -100,6 +105,11 @@ RULES: tuple[Rule, ...] = (
     Rule("vm", "pciPassthru.64bitMMIOSizeGB", "{vm_mmio}", "all",
          "The VM's 64-bit MMIO window must hold what NVIDIA lists for each of its GPUs",
          f"{MMIO_TABLE}; {MMIO_PER_VM}", when="large-bar"),
+    Rule("vm", "Unified memory of each vGPU (a vGPU plugin parameter of the VM)",
+         "Off (the default) for VMs that must live-migrate; on only where NCCL is to use NVLink "
+         "multicast", "vgpu",
+         "NVLink multicast on the NVSwitch board needs unified memory, and unified memory "
+         "disables vGPU migration for the VM", UNIFIED_MEMORY, when="nvlink-multicast"),
     Rule("guest-os", "Operating system", "A supported 64-bit OS", "all", "", SETTINGS),
     Rule("guest-os", "NVIDIA License System client configuration token",
          "Placed in the guest (or the GPU Operator's licensing config map)", "virtual",

@@ -533,6 +533,19 @@ class SoftwarePlanner:
             )
         return out
 
+    def _multicast_vms(self) -> bool:
+        """Whether some VM holds several vGPUs of a Hopper or Blackwell NVSwitch board, where
+        NVLink multicast (and so unified memory) is a choice to make."""
+        if not nvswitch_board(self.gpu, self.server):
+            return False
+        if self.gpu.architecture not in ("Hopper", "Blackwell"):
+            return False
+        gph = self.d.hardware.gpus_per_host
+        return any(
+            g.sharing_mode is SharingMode.VGPU and w.gpus_total and vm_gpus(g, w, gph) > 1
+            for g, w in zip(self.d.workloads, self.workloads, strict=True)
+        )
+
     def checklist(self, mmio: list[VmMmio]) -> list[ChecklistItem]:
         """The rules of ``wizard.engine.checklist`` that apply to this design: a rule holds when
         its condition does and a sharing mode of the design needs it; its templates get the
@@ -544,6 +557,7 @@ class SoftwarePlanner:
             "sriov-gpu": gpu.architecture.lower() in _SRIOV_ARCHITECTURES,
             "large-bar": self.large_bar,
             "vgpu-mode-setting": vsphere_at_least(self.d.platform.vsphere, VsphereRelease.V8_0_U3),
+            "nvlink-multicast": self._multicast_vms(),
         }
         facts = {
             "gpu_name": gpu.name,

@@ -19,8 +19,7 @@ LARGE_BAR = (
     "vmware.com/apps/2018/10/how-to-enable-nvidia-v100-gpu-in-passthrough-mode-on-vsphere-for-"
     "machine-learning-and-other-hpc-workloads.html: devices mapping more than 16 GB need 'above "
     "4G decoding' in the host BIOS, EFI firmware, pciPassthru.use64bitMMIO and "
-    "pciPassthru.64bitMMIOSizeGB = GPUs x GPU memory rounded up to the next power of two (two "
-    "16 GB GPUs: 64, as restated by guides derived from it; the page's full text was not re-read)"
+    "pciPassthru.64bitMMIOSizeGB (the window's size follows NVIDIA's table, below)"
 )
 PASSTHROUGH_HOST = (
     "VMware Edge Compute Stack 3.0 reference architecture, PCI passthrough for GPU cards, https://"

@@ -1,0 +1,244 @@
+"""The vSphere and NVIDIA AI Enterprise rules of the rule book, each with the vendor's words, a
+case it applies to and the nearest case it does not (the one change isolated)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.engine.compat import sharing_mode_reason
+from wizard.engine.size import size
+from wizard.io import design_from_dict
+from wizard.model.design import SharingMode
+
+
+def _size(doc, catalog):
+    return size(design_from_dict(doc), catalog)
+
+
+def _errors(r) -> dict[str, tuple[str, str]]:
+    return {w.code: (w.field, w.message) for w in r.warnings if w.severity == "error"}
+
+
+def _b200(server: str = "supermicro-sys-a22ga-nbrt") -> dict:
+    doc = design_dict("hgx-h200-llm")
+    doc["hardware"].update(gpu="b200-sxm", server=server, gpus_per_host=8)
+    return doc
+
+
+# ------------------------------------------------------------------ DGX
+
+
+def test_a_dgx_system_is_no_vgpu_host(catalog):
+    """NVIDIA AI Enterprise 2.3 Release Notes: 'Note: NVIDIA vGPU software is not supported on
+    NVIDIA DGX servers.' The DGX B200 with vGPUs is an error at the server; the same GPUs on a
+    Supermicro HGX B200 server are not refused by this rule."""
+    errors = _errors(_size(_b200("nvidia-dgx-b200"), catalog))
+    field, message = errors["dgx-not-vgpu-host"]
+    assert field == "hardware.server"
+    assert "NVIDIA vGPU software is not supported on NVIDIA DGX servers" in message
+    assert "dgx-not-vgpu-host" not in _errors(_size(_b200(), catalog))
+    b200, dgx = catalog.gpus["b200-sxm"], catalog.servers["nvidia-dgx-b200"]
+    assert "DGX" in (sharing_mode_reason(SharingMode.VGPU, b200, dgx) or "")
+    assert (
+        sharing_mode_reason(SharingMode.VGPU, b200, catalog.servers["supermicro-sys-a22ga-nbrt"])
+        is None
+    )
+
+
+# ------------------------------------------------------------------ HGX B200/B300
+
+
+def test_hgx_b200_under_vsphere_plans_8_2_with_the_fabric_manager_component(catalog):
+    """NVIDIA AI Enterprise 9.0, 'NVIDIA NVSwitch': 'The Fabric Manager CRX component is not
+    included in NVIDIA AI Enterprise Infra 9.0. For NVIDIA AI Enterprise deployments on B200 and
+    B300 HGX with VMware vSphere, use NVIDIA AI Enterprise Infra 8.2.' The default release is
+    8.2 although its production branch ends in March 2027 (a Note says so); the Fabric Manager
+    CRX is in the stack and in the host steps; the LoRA run's 2 GPUs are planned as one VM of the
+    whole board (8), not a 2-vGPU VM."""
+    r = _size(_b200(), catalog)
+    assert r.software.release_name == "NVIDIA AI Enterprise 8"
+    assert catalog.software[r.software.nvaie_release].release == "8.2"
+    assert not _errors(r)
+    names = [c.name for c in r.software.components]
+    assert "NVIDIA Fabric Manager CRX (Container Runtime for ESXi)" in names
+    steps = [h.step for h in r.software.vsphere_steps.hosts]
+    assert any("Fabric Manager component for ESXi" in s for s in steps)
+    codes = {w.code for w in r.warnings}
+    assert "release-support-ends-in-service" in codes
+    lora = r.workloads[0]
+    assert lora.gpus_total == 8
+    assert "nvswitch-partition-rounded" in codes
+    vms = [v for v in r.software.vsphere_steps.vms if v.workload == lora.name]
+    assert [len(v.gpu_devices) for v in vms] == [8]
+
+
+@pytest.mark.parametrize("release", ["nvaie-9", "nvaie-7"])
+def test_a_release_without_the_component_is_refused_on_hgx_b200(catalog, release):
+    doc = _b200()
+    doc.setdefault("platform", {})["nvaie_release"] = release
+    field, message = _errors(_size(doc, catalog))["hgx-blackwell-release"]
+    assert field == "platform.nvaie_release"
+    assert "Fabric Manager CRX" in message and "use NVIDIA AI Enterprise Infra 8.2" in message
+    # negative: the same release on the HGX H200 board is not refused by this rule
+    h200 = design_dict("hgx-h200-llm")
+    h200.setdefault("platform", {})["nvaie_release"] = release
+    assert "hgx-blackwell-release" not in _errors(_size(h200, catalog))
+
+
+@pytest.mark.parametrize(("gpus", "refused"), [(1, False), (2, True), (4, True), (8, False)])
+def test_a_b200_vm_holds_one_gpu_or_the_whole_board(catalog, gpus, refused):
+    """NVIDIA AI Enterprise 8.1, 'Multi-vGPU': 'NVIDIA HGX B200 180 GB | Generic Linux with KVM
+    hypervisors, Red Hat Enterprise Linux KVM, and Ubuntu' (no vSphere). A 2- or 4-vGPU VM is an
+    error; the same VM sizes on the HGX H200 board are Fabric Manager partitions and pass."""
+    group = {"name": "Jobs", "kind": "training", "gpus_per_member": gpus, "sharing_mode": "vgpu"}
+    doc = _b200()
+    doc["workloads"] = [group]
+    assert ("hgx-blackwell-multi-vgpu" in _errors(_size(doc, catalog))) is refused
+    h200 = design_dict("hgx-h200-llm")
+    h200["workloads"] = [group]
+    assert "hgx-blackwell-multi-vgpu" not in _errors(_size(h200, catalog))
+
+
+# ------------------------------------------------------------------ limits
+
+
+def test_at_most_eight_vgpus_in_a_vm(catalog):
+    """VMware, 'vSphere 8 Expands Machine Learning Support': 'With vSphere 8, you have the
+    capability to add up to 8 virtual GPUs (vGPUs) to one VM. You can have even more than that
+    with Passthrough (DirectPath I/O) mode'. 10 A16 vGPUs in a VM are an error; 8 are not, nor
+    are 10 passthrough GPUs."""
+    doc = design_dict("rtx-pro-vsphere")
+    doc["hardware"].update(gpu="a16", server="lenovo-sr670-v2", gpus_per_host=16)
+
+    def group(n, mode):
+        return [{"name": "Jobs", "kind": "training", "gpus_per_member": n, "sharing_mode": mode}]
+
+    doc["workloads"] = group(10, "vgpu")
+    field, message = _errors(_size(doc, catalog))["vgpus-per-vm-over-limit"]
+    assert field == "workloads[0].sharing_mode" and "up to 8 virtual GPUs" in message
+    doc["workloads"] = group(8, "vgpu")
+    assert "vgpus-per-vm-over-limit" not in _errors(_size(doc, catalog))
+    doc["workloads"] = group(10, "passthrough")
+    assert "vgpus-per-vm-over-limit" not in _errors(_size(doc, catalog))
+
+
+def test_nvswitch_multi_vgpu_needs_esxi_8_update_2_on_hopper(catalog):
+    """NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch', 'VMware vSphere Releases that Support NVIDIA
+    NVSwitch': 'NVIDIA Hopper | VMware vSphere Hypervisor (ESXi) 8 update 2'. llm-serving's
+    4-vGPU VMs on HGX H100 on vSphere 8.0 (or Update 1): an error at the vSphere release; on
+    8.0 Update 2 none; one-GPU VMs on 8.0 none."""
+    doc = design_dict("llm-serving")
+    doc.setdefault("platform", {})["vsphere"] = "8.0"
+    field, message = _errors(_size(doc, catalog))["nvswitch-vgpu-esxi-minimum"]
+    assert field == "platform.vsphere" and "(ESXi) 8 update 2" in message
+    doc["platform"]["vsphere"] = "8.0u2"
+    assert "nvswitch-vgpu-esxi-minimum" not in _errors(_size(doc, catalog))
+    doc["platform"]["vsphere"] = "8.0"
+    doc["workloads"] = [{"name": "Ones", "kind": "training", "gpus_per_member": 1,
+                         "sharing_mode": "vgpu"}]  # fmt: skip
+    assert "nvswitch-vgpu-esxi-minimum" not in _errors(_size(doc, catalog))
+
+
+def test_gpudirect_rdma_under_vgpu_needs_a_nic_nvidia_lists(catalog):
+    """NVIDIA AI Enterprise 6, GPUDirect: 'GPUDirect technology is supported on the following
+    network interface cards: NVIDIA ConnectX- 7 SmartNIC; Mellanox Connect-X 6 SmartNIC;
+    Mellanox Connect-X 5 Ethernet adapter card'. A BlueField-3 DPU with vGPU groups is an error;
+    a ConnectX-7 on the same fabric is not, nor is the BlueField-3 with passthrough."""
+    doc = design_dict("llm-serving")
+    doc["hardware"].update(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2",
+                           gpudirect_rdma=True)  # fmt: skip
+    field, message = _errors(_size(doc, catalog))["gpudirect-rdma-vgpu-nic"]
+    assert field == "hardware.gpudirect_rdma" and "ConnectX- 7 SmartNIC" in message
+    doc["hardware"].update(nic="cx7-200g-2p", fabric="200gbe")
+    assert "gpudirect-rdma-vgpu-nic" not in _errors(_size(doc, catalog))
+    doc = design_dict("imagenet-resnet50")  # passthrough
+    doc["hardware"].update(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2",
+                           gpudirect_rdma=True)  # fmt: skip
+    assert "gpudirect-rdma-vgpu-nic" not in _errors(_size(doc, catalog))
+
+
+# ------------------------------------------------------------------ vMotion
+
+
+def test_vms_using_nvlink_multicast_cannot_live_migrate(catalog):
+    """NVIDIA AI Enterprise 8, 'Unified Virtual Memory': 'Enabling UVM disables vGPU migration
+    for the VM'; 'NVLink Multicast': 'NVLink multicast support requires that unified memory is
+    enabled.' llm-serving's 4-vGPU VMs on HGX H100 must live-migrate: a Caution says unified
+    memory stays off (no NVLink multicast), and the checklist carries the setting; one-vGPU
+    VMs get neither."""
+    r = _size(design_dict("llm-serving"), catalog)
+    found = {w.code: w.message for w in r.warnings}
+    assert "Enabling UVM disables vGPU migration" in found["vmotion-unified-memory"]
+    assert any(i.setting.startswith("Unified memory") for i in r.software.checklist)
+    doc = design_dict("llm-serving")
+    doc["workloads"] = [{"name": "Ones", "kind": "training", "gpus_per_member": 1,
+                         "sharing_mode": "vgpu",
+                         "constraints": {"live_migration_required": True}}]  # fmt: skip
+    r = _size(doc, catalog)
+    assert "vmotion-unified-memory" not in {w.code for w in r.warnings}
+    assert not any(i.setting.startswith("Unified memory") for i in r.software.checklist)
+
+
+# ------------------------------------------------------------------ the cluster's minimum
+
+
+def test_a_vcf_gpu_workload_domain_has_three_hosts_with_vsan(catalog):
+    """VMware Cloud Foundation 5.0: 'VI workload domain, you must prepare a minimum of three
+    ESXi hosts' ('only two hosts are required' with NFS, VMFS on FC or vVols and vLCM images).
+    hgx-h200-llm needs 1 host for capacity + 1 for N+1 = 2; VCF with vSAN makes it 3 (1 + 1 + 1
+    platform host); with other principal storage it stays 2; licensed as vSphere Foundation
+    without Private AI Foundation, no minimum applies."""
+    r = _size(design_dict("hgx-h200-llm"), catalog)
+    c = r.cluster
+    assert (c.hosts_for_capacity, c.hosts_for_ha, c.hosts_for_platform, c.hosts_total) == (
+        1, 1, 1, 3,
+    )  # fmt: skip
+    assert any("VMware Cloud Foundation workload domain" in d.text for d in r.decisions)
+    doc = design_dict("hgx-h200-llm")
+    doc.setdefault("platform", {})["vsan_principal_storage"] = False
+    assert _size(doc, catalog).cluster.hosts_total == 2
+    doc = design_dict("hgx-h200-llm")
+    doc["platform"]["private_ai_foundation"] = False
+    doc["licensing"] = {**doc.get("licensing", {}), "platform": "vmware-vvf"}
+    assert _size(doc, catalog).cluster.hosts_total == 2
+
+
+# ------------------------------------------------------------------ checklist
+
+
+def test_the_vgpu_mode_of_each_gpu_is_set_from_8_0_update_3(catalog):
+    """vSphere API, HostGraphicsConfigVgpuMode: 'sameSize ... mixedSize ... Since: vSphere API
+    Release 8.0.3.0'. rtx-pro-vsphere (vSphere 9.0) sets Same Size; with mixed sizes, Mixed
+    Size; on 8.0 Update 2 there is no such setting."""
+
+    def setting(doc):
+        items = {i.setting: i.value for i in _size(doc, catalog).software.checklist}
+        return next((v for k, v in items.items() if k.startswith("vGPU mode")), None)
+
+    doc = design_dict("rtx-pro-vsphere")
+    assert setting(doc).startswith("Same Size")
+    doc["hardware"]["vgpu_mixed_sizes"] = True
+    assert setting(doc).startswith("Mixed Size")
+    doc["hardware"]["vgpu_mixed_sizes"] = False
+    doc.setdefault("platform", {})["vsphere"] = "8.0u2"
+    assert setting(doc) is None
+
+
+def test_enabling_mig_reboots_an_ampere_host_only(catalog):
+    """NVIDIA AI Enterprise 6, 'Configuring a GPU for MIG-Backed vGPUs': 'VMware vSphere ESXi with
+    GPUs based only on the NVIDIA Ampere architecture: Reboot the hypervisor host. If you are
+    using ... GPUs based on the NVIDIA Hopper GPU architecture or a later architecture, omit this
+    step.' mig-shared on H100: no reboot; the same design on A100 80GB PCIe: reboot."""
+
+    def mig_step(doc):
+        r = _size(doc, catalog)
+        (step,) = [h for h in r.software.vsphere_steps.hosts if h.step.startswith("MIG mode")]
+        return step
+
+    hopper = mig_step(design_dict("mig-shared"))
+    assert not hopper.reboot and "no host reboot on Hopper" in hopper.value
+    doc = design_dict("mig-shared")
+    doc["hardware"]["gpu"] = "a100-pcie-80gb"
+    ampere = mig_step(doc)
+    assert ampere.reboot and "reboot the host (Ampere GPUs)" in ampere.value
