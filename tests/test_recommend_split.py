@@ -77,26 +77,32 @@ def _prices(split, each: dict[str, float]):
 
 
 def test_with_prices_the_lower_cost_of_ownership_decides(catalog):
-    """One cluster is 3 Dell XE9680; the split is 2 XE9680 and 2 Lenovo SR675 V3 (checked
-    first). With an XE9680 at EUR 1,000,000 and everything else at EUR 1,000, one cluster's
-    hardware is over 3,000,000 and the split's under 2,100,000: the split is taken, whatever
-    the power says. With an SR675 V3 at EUR 10,000,000 the split's hardware is over
-    20,000,000 against about 3,000 x 3 for one cluster: one cluster is taken."""
+    """One cluster is 3 Dell XE9680; the split is two clusters of 3 Lenovo SR675 V3 (checked
+    first): each is a VMware Cloud Foundation workload domain of at least three hosts, which
+    makes a third XE9680 in the multi-GPU cluster draw more than the SR675 V3 with H100 NVL.
+    With an XE9680 at EUR 1,000,000 and everything else at EUR 1,000, one cluster's hardware is
+    over 3,000,000 and the split's under 2,100,000 (6 servers and 48 GPUs at 1,000): the split
+    is taken, whatever the power says. With an SR675 V3 at EUR 10,000,000 the split's hardware
+    is over 60,000,000 against about 3,000 x 3 for one cluster: one cluster is taken."""
     d = design_from_dict(one_cluster())
     plain = recommend_split(d, catalog)
 
     def servers(e):
-        return {ln.item: ln.quantity for ln in e.bom.lines if ln.item.startswith("server:")}
+        out: dict[str, int] = {}
+        for ln in e.bom.lines:
+            if ln.item.startswith("server:"):
+                out[ln.item] = out.get(ln.item, 0) + ln.quantity
+        return out
 
     assert servers(plain.one) == {"server:dell-xe9680": 3}
-    assert servers(plain.two) == {"server:dell-xe9680": 2, "server:lenovo-sr675-v3": 2}
+    assert servers(plain.two) == {"server:lenovo-sr675-v3": 6}
     split = recommend_split(d, catalog, _prices(plain, {"server:dell-xe9680": 1e6}))
     assert split.cost_one is not None and split.cost_two is not None
     assert split.cost_one.hardware > 3_000_000 > 2_100_000 > split.cost_two.hardware
     assert split.take_two and "Two clusters, since their 3-year cost of ownership" in split.why
     assert "kW" in split.why
     split = recommend_split(d, catalog, _prices(plain, {"server:lenovo-sr675-v3": 1e7}))
-    assert split.cost_two is not None and split.cost_two.hardware > 20_000_000
+    assert split.cost_two is not None and split.cost_two.hardware > 60_000_000
     assert not split.take_two and "One cluster, since its 3-year cost of ownership" in split.why
 
 
@@ -117,12 +123,13 @@ def test_a_price_list_without_the_gpus_leaves_the_choice_to_power(catalog):
 
 def test_recommend_split_on_the_command_line_weighs_a_price_list(tmp_path):
     """`gpuwizard recommend --split --prices`: with the XE9680 priced far above everything else
-    (three in one cluster, two in the split), the command takes the split and says so in cost
+    (three in one cluster, none in the split), the command takes the split and says so in cost
     terms."""
     src = tmp_path / "d.json"
     src.write_text(json.dumps(one_cluster()), encoding="utf-8")
     prices = tmp_path / "p.toml"
-    items = ["server:lenovo-sr675-v3", "gpu:h200-sxm-141gb", "gpu:h100-nvl-94gb"]
+    items = ["server:lenovo-sr675-v3", "gpu:h200-sxm-141gb", "gpu:h100-nvl-94gb",
+             "gpu:h100-pcie-80gb"]  # fmt: skip
     prices.write_text(
         'currency = "EUR"\n[prices]\n"server:dell-xe9680" = 1000000\n'
         + "".join(f'"{i}" = 1000\n' for i in items),

@@ -109,7 +109,7 @@ def test_vmotion_of_a_large_vgpu_is_explained(catalog):
     (w,) = [w for w in r.warnings if w.code == "vmotion-large-vgpu"]
     assert w.severity == "warning" and "156 s" in w.message
     assert "stun time" in w.message and "set it above 156 s" in w.message
-    assert "timeout" not in w.message
+    assert "the migration fails" not in w.message  # a vSphere 6.7 U1/U2 limit, not today's
     assert calc(r, "workloads[0].vmotion_stun_s").value == pytest.approx(320 * 39 / 32 * 10 / 25)
     r = size(design_from_dict(design_dict("enterprise")), catalog)
     (w,) = [w for w in r.warnings if w.code == "vmotion-large-vgpu"]

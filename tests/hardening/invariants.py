@@ -163,12 +163,11 @@ def check_packing(result: Result, design: Design, catalog: Catalog) -> list[str]
             if not (0 <= g.compute_used <= 1 + 1e-9 and 0 <= g.utilization <= 1 + 1e-9):
                 out.append(f"{where}: compute {g.compute_used}, utilization {g.utilization}")
             if g.mode == "mig":
-                instances = mig.parse_layout(g.layout)
+                instances = [mig.Instance(s.start or 0, s.profile or "") for s in g.slots]
                 problems = mig.validate_layout(gpu, instances)
                 out += [f"{where}: MIG layout {g.layout}: {x}" for x in problems]
-                slots = sorted(mig.Instance(s.start or 0, s.profile or "") for s in g.slots)
-                if slots != sorted(instances):
-                    out.append(f"{where}: slots {slots} do not match layout {g.layout}")
+                if mig.counts_text(instances) != g.layout:
+                    out.append(f"{where}: slots {sorted(instances)} do not match {g.layout}")
             elif g.mode == "vgpu":
                 profiles = Counter(s.profile for s in g.slots)
                 if any(name not in vgpu_profiles for name in profiles):

@@ -51,7 +51,7 @@ def _scaled(catalog, name: str, factor: int):
 @pytest.mark.parametrize(
     ("name", "factor", "hosts"),
     [
-        ("imagenet-resnet50", 1, 2),
+        ("imagenet-resnet50", 1, 3),  # 1 + 1 (N+1) + 1 to the VCF minimum of three
         ("llm-serving", 1, 3),
         ("enterprise", 1, 8),
         ("starter", 25, 176),

@@ -128,7 +128,8 @@ def platform_minimum_hosts(design: Design, capacity_hosts: int) -> tuple[int, st
     storage = "vSAN" if design.platform.vsan_principal_storage else "NFS, VMFS on FC or vVols"
     return (
         n,
-        f"a VMware Cloud Foundation workload domain cluster with {storage} as principal storage holds at least {n} hosts ({VCF_MIN_HOSTS})",
+        f"a VMware Cloud Foundation workload domain cluster with {storage} as principal "
+        f"storage holds at least {'three' if n == 3 else 'two'} hosts ({VCF_MIN_HOSTS})",
     )
 
 

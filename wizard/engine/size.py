@@ -249,7 +249,7 @@ def _cluster(
     minimum, why_minimum = platform_minimum_hosts(design, cap)
     platform_hosts = int(
         rec.expr(
-            "cluster.hosts_for_platform", PLATFORM_HOSTS,
+            "cluster.hosts_for_platform_minimum", PLATFORM_HOSTS,
             {"platform_minimum": minimum, "capacity": cap, "ha": hosts_ha,
              "maintenance": ha.maintenance_hosts}, "hosts", why_minimum,
         )

@@ -98,8 +98,11 @@ GUIDE: tuple[GuideSection, ...] = (
         "7. Export",
         (
             "The proposal as PDF, or as a Word document to finish in Word; the design file; the "
-            "bill of materials as CSV or XLSX, priced when you choose a price list; and MIG "
-            "partition files for nvidia-mig-parted.",
+            "bill of materials as CSV or XLSX, priced when you choose a price list; and the "
+            "vSphere host and VM steps as a PowerCLI script (the NVIDIA host driver, graphics "
+            "and vGPU mode, MIG mode, and each VM's vGPUs, MMIO and memory reservation). A design "
+            "with a Risk that makes it impossible to build writes neither proposal nor bill of "
+            "materials until the Risk is resolved.",
         ),
     ),
 )

@@ -98,7 +98,7 @@ class SharingPage(Page):
         self.kubernetes = Choice.of(KubernetesPlatform, labels.KUBERNETES)
         self.vsphere = Choice.of(VsphereRelease, labels.VSPHERE)
         self.paif = QCheckBox("VMware Private AI Foundation with NVIDIA")
-        self.vsan = QCheckBox("vSAN holds the GPU cluster's VMs")
+        self.vsan = QCheckBox("on vSAN")
         self.service = int_spin(1, 10, 3)
         self.service.setSuffix(" years")
         self.release = Choice([("Chosen for the GPU and the service period", None)])
@@ -115,11 +115,11 @@ class SharingPage(Page):
             pf2, "private_ai_foundation", "Private AI", self.paif, term="private_ai_foundation"
         )
         self.platform_errors.add(
-            pf, "vsan_principal_storage", "Principal storage", self.vsan,
+            pf, "vsan_principal_storage", "VM storage", self.vsan,
             term="vsan_principal_storage",
         )  # fmt: skip
         self.platform_errors.add(
-            pf2, "service_years", "Service period", self.service, term="service_years"
+            pf2, "service_years", "In service", self.service, term="service_years"
         )
         self.vsan.toggled.connect(self._platform_edited)
         self.service.valueChanged.connect(self._platform_edited)
