@@ -80,3 +80,29 @@ def test_an_error_keeps_next_and_export_shut(qtbot, window, tmp_path):
     assert "cannot be built as it stands" in export.summary.text()
     _open(window, tmp_path, "hgx-h200-llm")
     assert not any("DGX" in p.message for p in window.wizard.live.errors)
+
+
+def test_a_hardware_error_of_the_sizing_shows_under_its_field(qtbot, window, tmp_path):
+    """NVIDIA AI Enterprise 6, GPUDirect: the NICs for GPUDirect RDMA into vGPU VMs are
+    ConnectX-7, -6 and -5. llm-serving with a BlueField-3 and GPUDirect RDMA: the Hardware page
+    shows the sizing's error under GPUDirect RDMA and keeps Next shut; with a ConnectX-7 it does
+    not (negative case)."""
+
+    def bluefield(doc):
+        doc["hardware"].update(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2",
+                               gpudirect_rdma=True)  # fmt: skip
+
+    _open(window, tmp_path, "llm-serving", bluefield)
+    page = window.wizard.page_of(PageId.HARDWARE)
+    page._show_sizing_errors()
+    assert any("ConnectX" in p for p in page.problems())
+    assert not page.isComplete()
+
+    def connectx(doc):
+        doc["hardware"].update(nic="cx7-200g-2p", fabric="200gbe", rdma="roce-v2",
+                               gpudirect_rdma=True)  # fmt: skip
+
+    _open(window, tmp_path, "llm-serving", connectx)
+    page = window.wizard.page_of(PageId.HARDWARE)
+    page._show_sizing_errors()
+    assert not any("ConnectX" in p for p in page.problems())

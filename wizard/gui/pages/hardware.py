@@ -166,6 +166,8 @@ class HardwarePage(DataPlanMixin, Page):
         for check in (self.nvlink, self.gdr, self.mixed, self.mig_ts):
             check.toggled.connect(self._edited)
         self.recommend_button.clicked.connect(self.recommend)
+        # the sizing's error-level problems of the hardware show here too, as they come
+        self.live.updated.connect(self._show_sizing_errors)
         self._reload()
 
     # ------------------------------------------------------------------ helpers
@@ -441,6 +443,16 @@ class HardwarePage(DataPlanMixin, Page):
         self.gpu_flag.setText(("⚠ " + "; ".join(flags)) if flags else "")
         self.gpu_flag.setVisible(bool(flags))
 
+    def _show_sizing_errors(self) -> None:
+        if self._loading:
+            return
+        self._loading = True  # nothing shown here edits the design
+        try:
+            self._validate(commit=False)
+        finally:
+            self._loading = False
+        self.update_complete()
+
     def _validate(self, commit: bool) -> None:
         self._constrain()
         values = self.values()
@@ -462,6 +474,12 @@ class HardwarePage(DataPlanMixin, Page):
             for p in self._compat(hw):
                 if p.kind is ProblemKind.HARDWARE and p.field.startswith("hardware."):
                     items.append((p.field.removeprefix("hardware."), p.message))
+            if hw == self.doc.get("hardware"):  # the sizing's errors are of what was committed
+                items += [
+                    (p.field.removeprefix("hardware."), p.message)
+                    for p in self.live.errors
+                    if p.field.startswith("hardware.")
+                ]
         self._problems = self.errors.show(items)
         self._show_specs()
         if hw is not None and commit:

@@ -31,6 +31,7 @@ class ClusterPicker(QWidget):
             "with different GPU hosts for different workloads has a cluster for each"
         )
         self.name = QLineEdit()
+        self.name.setMaxLength(200)  # a cluster's name, as the design file holds it
         self.name.setPlaceholderText("cluster name")
         self.name.setToolTip("The cluster's name, as the proposal and the workload groups use it")
         self.add = QPushButton("Add cluster")
@@ -121,6 +122,8 @@ class Clusters:
             return None
         if not new:
             return "a cluster needs a name"
+        if len(new) > 200:
+            return f"a cluster's name has at most 200 characters (got {len(new)})"
         if new in self.names() or new in {c.name for c in self._specs()}:
             return f"the name '{new}' is taken"
         if index == 0:
