@@ -7,7 +7,8 @@ A *need* is what a group asks of the hardware: ``count`` members, each needing `
 - passthrough: whole GPUs (DirectPath I/O), several per VM up to the host's GPUs;
 - vgpu: the smallest time-sliced C-series profile holding the memory, or a full-framebuffer
   profile per GPU for multi-GPU members;
-- mig: the smallest MIG instance holding the memory and the compute share, placed at NVIDIA's
+- mig: the smallest MIG instance holding the memory (and a compute share where one is stated:
+  NVIDIA sizes MIG by memory), placed at NVIDIA's
   valid start positions; multi-GPU members take full-GPU instances;
 - remote: an arbitrary share of a pooled GPU reached over the network (Bitfusion-style), or whole
   GPUs for multi-GPU members.
@@ -73,6 +74,15 @@ class Need:
     compute: float  # share of one GPU's compute, per GPU
     demand: float  # share of one GPU the stated need takes
     profile: tuple[SharingMode, str] | None = None  # the slice a serving plan was sized on
+    # whether ``compute`` was asked for (a GPU fraction, a target the job was timed against)
+    # rather than assumed in proportion to memory: MIG is sized by memory unless it was
+    compute_stated: bool = True
+
+    @property
+    def mig_compute(self) -> float:
+        """The compute a MIG instance must give: NVIDIA sizes MIG by memory, the smallest
+        profile whose memory holds the member, unless a compute need is stated."""
+        return self.compute if self.compute_stated else 0.0
 
 
 @dataclass(frozen=True)
@@ -121,7 +131,12 @@ def needs(design: Design, gpu: Gpu, workloads: list[WorkloadSizing]) -> list[Nee
         profile = None
         if w.planned_slice is not None:
             profile = (group.sharing_mode, w.planned_slice)
-        out.append(Need(w.name, members, w.gpus_per_replica, mem, compute, demand, profile))
+        stated = not (
+            w.sized_from == "shared"
+            and group.shared is not None
+            and group.shared.gpu_fraction is None
+        )
+        out.append(Need(w.name, members, w.gpus_per_replica, mem, compute, demand, profile, stated))
     return out
 
 
@@ -176,7 +191,7 @@ def _time_sliced_mig(need: Need, gpu: Gpu) -> SlotSpec | None:
         inst = instances[t.mig_profile]
         sh = mig.share(gpu, inst)
         k = t.max_per_instance
-        if t.framebuffer_gb + 1e-9 < need.memory_gb or k * need.compute > sh + 1e-9:
+        if t.framebuffer_gb + 1e-9 < need.memory_gb or k * need.mig_compute > sh + 1e-9:
             continue
         spec = SlotSpec(
             need.workload, "mig", inst.name, inst.memory_gb, sh, sh,
@@ -208,7 +223,7 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu, mig_time_slicing: bool = F
             sh >= 1 or multi,
         )  # fmt: skip
     if mode is SharingMode.MIG:
-        mp = None if multi else mig.choose_profile(gpu, need.memory_gb, need.compute)
+        mp = None if multi else mig.choose_profile(gpu, need.memory_gb, need.mig_compute)
         if planned and gpu.mig is not None:
             mp = next((x for x in gpu.mig.profiles if x.name == planned), mp)
         mp = mp or mig.full_profile(gpu)
