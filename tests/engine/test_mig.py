@@ -160,3 +160,33 @@ def test_counts_text_gives_no_start_slice():
     )  # fmt: skip
     assert text == "3g.40gb + 1g.10gb x3"
     assert mig.counts_text([]) == "MIG enabled, empty"
+
+
+def test_vsphere_places_a_3g_instance_to_keep_room_for_a_4g(catalog):
+    """F. Denneman (VMware), 'MIG Partitioning, Placement Geometry, and Stranded Capacity': on an
+    H100 'the first VM was placed on GPU 0, placement id 4, leaving space for a future 4g.40gb
+    profile'."""
+    h100 = catalog.gpus["h100-pcie-80gb"]
+    p = next(x for x in h100.mig.profiles if x.name == "3g.40gb")
+    state = mig.vsphere_place(h100, mig.MigState(), p)
+    assert state is not None and state.instances == (Instance(4, "3g.40gb"),)
+
+
+def test_a_layout_vsphere_fits_only_in_some_orders_is_found(catalog):
+    """3g.40gb + 2g.20gb + 2 x 1g.10gb is a valid H100 layout (3g at 4, 2g at 2, 1g at 0 and 1),
+    but vSphere never moves an instance: some power-on order leaves no room for the last. The
+    order found replays to exactly that; two 3g.40gb fit in any order (negative case)."""
+    h100 = catalog.gpus["h100-pcie-80gb"]
+    layout = ("3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb")
+    assert (
+        validate_layout(h100, parse_layout("1g.10gb@0 + 1g.10gb@1 + 2g.20gb@2 + 3g.40gb@4")) == []
+    )
+    order = mig.order_dependent(h100, layout)
+    assert order is not None and sorted(order) == sorted(layout)
+    by_name = {p.name: p for p in h100.mig.profiles}
+    state: mig.MigState | None = mig.MigState()
+    for name in order[:-1]:
+        assert state is not None
+        state = mig.vsphere_place(h100, state, by_name[name])
+    assert state is not None and mig.vsphere_place(h100, state, by_name[order[-1]]) is None
+    assert mig.order_dependent(h100, ("3g.40gb", "3g.40gb")) is None

@@ -151,21 +151,26 @@ class MigState:
 
     def place(self, gpu: Gpu, p: MigProfile) -> MigState | None:
         """This GPU with one more ``p`` at its lowest free valid start, or None if it cannot."""
+        starts = self.free_starts(gpu, p)
+        return self.with_instance(p, starts[0]) if starts else None
+
+    def free_starts(self, gpu: Gpu, p: MigProfile) -> list[int]:
+        """The valid starts where one more ``p`` fits (its compute, its maximum count and its
+        memory slices allowing); empty when it does not fit."""
         assert gpu.mig is not None
         if self.compute + p.compute_slices > gpu.mig.compute_slices:
-            return None
+            return []
         if sum(1 for i in self.instances if i.profile == p.name) >= p.max_count:
-            return None
+            return []
         span = (1 << p.placement_size) - 1
-        for start in p.placement_starts:
-            bits = span << start
-            if not self.mask & bits:
-                return MigState(
-                    tuple(sorted((*self.instances, Instance(start, p.name)))),
-                    self.mask | bits,
-                    self.compute + p.compute_slices,
-                )
-        return None
+        return [s for s in p.placement_starts if not self.mask & (span << s)]
+
+    def with_instance(self, p: MigProfile, start: int) -> MigState:
+        return MigState(
+            tuple(sorted((*self.instances, Instance(start, p.name)))),
+            self.mask | ((1 << p.placement_size) - 1) << start,
+            self.compute + p.compute_slices,
+        )
 
     def free_slices(self, gpu: Gpu) -> int:
         assert gpu.mig is not None
@@ -191,21 +196,12 @@ def vsphere_place(gpu: Gpu, state: MigState, p: MigProfile) -> MigState | None:
     start that keeps the most placements open for later instances, the higher start on a tie (a
     3g.40gb on an empty H100 goes to slice 4, keeping 0-3 for a 4g.40gb, as observed); None
     when it does not fit. Instances are never moved afterwards."""
-    assert gpu.mig is not None
-    if state.compute + p.compute_slices > gpu.mig.compute_slices:
-        return None
-    if sum(1 for i in state.instances if i.profile == p.name) >= p.max_count:
-        return None
-    span = (1 << p.placement_size) - 1
-    free = [s for s in p.placement_starts if not state.mask & (span << s)]
+    free = state.free_starts(gpu, p)
     if not free:
         return None
+    span = (1 << p.placement_size) - 1
     start = max(free, key=lambda s: (_options(gpu, state.mask | span << s), s))
-    return MigState(
-        tuple(sorted((*state.instances, Instance(start, p.name)))),
-        state.mask | span << start,
-        state.compute + p.compute_slices,
-    )
+    return state.with_instance(p, start)
 
 
 def order_dependent(gpu: Gpu, profiles: tuple[str, ...]) -> tuple[str, ...] | None:
