@@ -53,6 +53,17 @@ def _out(text: str = "") -> None:
     sys.stdout.write(terminal_text(text) + "\n")
 
 
+# Inside a JSON document every control character can only stand in a string, where JSON's own
+# escape keeps it off the terminal and keeps the document JSON.
+_JSON_CONTROLS = {c: f"\\u{c:04x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]
+                  if c not in (0x0A, 0x09)}  # fmt: skip
+
+
+def _out_json(text: str) -> None:
+    """A JSON document on stdout: JSON whatever the data holds, safe for a terminal."""
+    sys.stdout.write(text.translate(_JSON_CONTROLS) + "\n")
+
+
 def _err(text: str) -> None:
     sys.stderr.write(terminal_text(text) + "\n")
 
@@ -154,14 +165,16 @@ def cmd_size(args: argparse.Namespace) -> int:
             for c in estate.clusters
             if c.result is not None
         }
-        lines = [estate.model_dump_json(indent=2)] if args.json else estate_lines(estate, ranges)
-        for line in lines:
-            _out(line)
+        if args.json:
+            _out_json(estate.model_dump_json(indent=2))
+        else:
+            for line in estate_lines(estate, ranges):
+                _out(line)
         _refuse_errors(args, design, estate=estate)  # printed, and the exit says it fails
         return EXIT_OK
     result = _sized(args, design, catalog)
     if args.json:
-        _out(result.model_dump_json(indent=2))
+        _out_json(result.model_dump_json(indent=2))
     else:
         from wizard.engine.ranges import figure_ranges
 
@@ -171,9 +184,34 @@ def cmd_size(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _write_bytes(path: str, data: bytes) -> None:
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """Every file a command reads that the user named: an output must never replace one."""
+    named = [getattr(args, k, None) for k in ("design", "prices", "logo")]
+    return [str(p) for p in named if p]
+
+
+def _refuse_input_as_output(args: argparse.Namespace, path: str) -> None:
+    out = Path(path).expanduser()
+    for given in _inputs(args):
+        src = Path(given).expanduser()
+        same = out.resolve() == src.resolve()
+        if not same and out.exists() and src.exists():
+            try:
+                same = os.path.samefile(out, src)
+            except OSError:
+                same = False
+        if same:
+            raise UserError(
+                f"-o: {path} is also an input of this command ({given}); write the output to "
+                "another file, so the input is not replaced"
+            )
+
+
+def _write_bytes(path: str, data: bytes, args: argparse.Namespace | None = None) -> None:
     from wizard.io import atomic_write_bytes
 
+    if args is not None:
+        _refuse_input_as_output(args, path)
     try:
         atomic_write_bytes(path, data)
     except OSError as exc:
@@ -233,7 +271,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         pdf = build_estate_pdf(design, catalog, estate, options, prices)
     for notice in options.notices:
         _err(f"note: {notice}")
-    _write_bytes(args.output, pdf)
+    _write_bytes(args.output, pdf, args)
     _err(f"wrote {args.output}")
     return EXIT_OK
 
@@ -257,7 +295,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
         bom, load = e.bom, Load(e.totals.gpus, e.totals.total_kw, groups)
     cost = cost_of_ownership(apply_prices(bom, prices), load, design.costs)
     if args.json:
-        _out(cost.model_dump_json(indent=2))
+        _out_json(cost.model_dump_json(indent=2))
     else:
         for line in cost_lines(cost, design.costs):
             _out(line)
@@ -278,7 +316,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         check_currency(prices, design.project.currency, args.prices)
     rows = compare(design, catalog, prices)
     if args.json:
-        _out("[" + ",\n".join(r.model_dump_json(indent=2) for r in rows) + "]")
+        _out_json("[" + ",\n".join(r.model_dump_json(indent=2) for r in rows) + "]")
     else:
         for line in compare_lines(rows):
             _out(line)
@@ -337,7 +375,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
             update={"options": kept + options, "proposed": options[0].name if options else None}
         )
         if args.output:
-            _write_bytes(args.output, design_to_text(chosen).encode("utf-8"))
+            _write_bytes(args.output, design_to_text(chosen).encode("utf-8"), args)
             _err(f"wrote {args.output}")
         return EXIT_OK
     if args.split:
@@ -355,7 +393,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
             _out(f"  {why}")
         chosen = design.model_copy(update={"hardware": rec.hardware})
     if args.output:
-        _write_bytes(args.output, design_to_text(chosen).encode("utf-8"))
+        _write_bytes(args.output, design_to_text(chosen).encode("utf-8"), args)
         _err(f"wrote {args.output}")
     return EXIT_OK
 
@@ -368,7 +406,7 @@ def cmd_vsphere_steps(args: argparse.Namespace) -> int:
     _refuse_errors(args, design, result=result)
     text = powercli_script(result, design.project.project_name)
     if args.output:
-        _write_bytes(args.output, text.encode("utf-8"))
+        _write_bytes(args.output, text.encode("utf-8"), args)
         _err(f"wrote {args.output}")
     else:
         sys.stdout.write(terminal_text(text))
@@ -381,7 +419,7 @@ def cmd_mig_config(args: argparse.Namespace) -> int:
     design, catalog = _checked(args)
     text = mig_parted_yaml(_sized(args, design, catalog), design.project.project_name)
     if args.output:
-        _write_bytes(args.output, text.encode("utf-8"))
+        _write_bytes(args.output, text.encode("utf-8"), args)
         _err(f"wrote {args.output}")
     else:
         sys.stdout.write(terminal_text(text))
@@ -396,6 +434,7 @@ def cmd_bom(args: argparse.Namespace) -> int:
     fmt = out.suffix.lower()
     if fmt not in (".csv", ".xlsx"):
         raise UserError(f"{args.output}: the bill of materials is written as .csv or .xlsx")
+    _refuse_input_as_output(args, args.output)
     design, catalog = _checked(args)
     if design.is_single_cluster():
         result = _sized(args, design, catalog)
@@ -546,7 +585,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     entries = list(getattr(catalog, args.kind).values())
     if args.json:
-        _out(json.dumps([e.model_dump(mode="json") for e in entries], indent=2))
+        _out_json(json.dumps([e.model_dump(mode="json") for e in entries], indent=2))
         return EXIT_OK
     columns = _catalog_columns()[args.kind]
     rows = [[h for h, _ in columns]] + [[value(get(e)) for _, get in columns] for e in entries]

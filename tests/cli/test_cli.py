@@ -167,7 +167,8 @@ def test_a_reader_that_stops_early_gets_no_error(tmp_path):
 
 def test_escape_sequences_in_a_design_never_reach_the_terminal(tmp_path):
     """A group named '\\x1b[2J\\x1b[31mred' used to clear and recolour the terminal when
-    `gpuwizard size` printed it; control characters are shown as escapes instead."""
+    `gpuwizard size` printed it. Such a name is now refused by the text gate, naming the field
+    and the character; the refusal itself shows the name's control characters as escapes."""
     import json
 
     from tests.conftest import ROOT
@@ -181,7 +182,8 @@ def test_escape_sequences_in_a_design_never_reach_the_terminal(tmp_path):
         out = proc.stdout + proc.stderr
         assert not any(c in out for c in "\x1b\x07\x9b"), args
     proc = run_cli("size", str(path))
-    assert proc.returncode == 0 and "\\x1b[2J\\x1b[31mred" in proc.stdout
+    assert proc.returncode == 2 and "workloads[0].name" in proc.stderr
+    assert "U+001B" in proc.stderr and "\\x1b[2J\\x1b[31mred" in proc.stderr
 
 
 def test_the_summary_prints_the_white_paper_starter_figures():

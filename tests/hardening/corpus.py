@@ -51,6 +51,12 @@ TEXTS: dict[str, str] = {
     "format": "%s%n{0}{__class__}${HOME}$(id)`id`",
     "nul": "a\u0000b",
     "longest": "W" * 200,
+    # refused at validation, naming the field: a line break pasted from Word, a C1 control
+    "word-line-break": "first line\vsecond line",
+    "c1": "Acme\u0085Corp",
+    # valid: one Unicode form for names that read alike; joiners and emoji sequences
+    "nfd": "Cafe\u0301 Zu\u0308rich",
+    "joiners": "a\u200db\u2060c 👩\u200d👩\u200d👧 🏳\ufe0f\u200d🌈",
 }
 
 TEXT_FIELDS: list[tuple[str, tuple[Any, ...]]] = [

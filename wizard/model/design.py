@@ -11,12 +11,15 @@ import datetime as dt
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from wizard.model.text import plain_text
 
 SCHEMA_VERSION = 2
 
-Name = Annotated[str, Field(min_length=1, max_length=200)]
-Text = Annotated[str, Field(max_length=20_000)]
+Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(plain_text)]
+Text = Annotated[str, Field(max_length=20_000), AfterValidator(plain_text)]
+Short = Annotated[str, Field(max_length=200), AfterValidator(plain_text)]
 Ref = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
 # Every float has finite bounds: a share below 0.001 or a positive figure below 1e-6 is no
 # design a customer makes, and subnormal numbers (5e-324) would overflow the arithmetic.
@@ -40,9 +43,9 @@ class Model(BaseModel):
 class ProjectInfo(Model):
     # The cover sets these in one table cell each: 200 characters is the most it is proven
     # (by a test) to hold on a page, as for a group's name.
-    customer: Annotated[str, Field(max_length=200)] = ""
-    project_name: Annotated[str, Field(max_length=200)] = ""
-    architect: Annotated[str, Field(max_length=200)] = ""
+    customer: Short = ""
+    project_name: Short = ""
+    architect: Short = ""
     date: dt.date | None = None
     logo_path: str | None = Field(default=None, max_length=4096)
     currency: str = Field(default="EUR", pattern=r"^[A-Z]{3}$")
@@ -60,6 +63,15 @@ class ProjectInfo(Model):
         bad = next((c for c in value if ord(c) < 32 or ord(c) == 127), None)
         if bad is not None:
             raise ValueError(f"control character {bad!r} in the logo path")
+        return value
+
+    @field_validator("date")
+    @classmethod
+    def _date(cls, value: dt.date | None) -> dt.date | None:
+        """A proposal's date is of this era: year 0026 is a typo (and no Word document can
+        carry it)."""
+        if value is not None and not 2000 <= value.year <= 2100:
+            raise ValueError(f"{value.isoformat()} is not a date between 2000 and 2100")
         return value
 
 
@@ -836,7 +848,9 @@ class DesignOption(Model):
     everything else is the design's own."""
 
     name: Name
-    note: str = Field(default="", max_length=2000, description="What the option is, in words")
+    note: Annotated[str, AfterValidator(plain_text)] = Field(
+        default="", max_length=2000, description="What the option is, in words"
+    )
     hardware: Hardware | None = None
     ha: HaPolicy | None = None
     cluster_name: Name | None = None

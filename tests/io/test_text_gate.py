@@ -1,0 +1,82 @@
+"""One text gate for what a design holds (issue: control characters crashed the Word copy and
+the spreadsheet; a year 0026 passed; --json wrote a terminal escape inside a JSON string; an
+output could replace an input)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+from wizard.bundled import example_text
+from wizard.errors import DesignError
+from wizard.io import design_from_dict
+
+
+def _doc() -> dict:
+    return json.loads(example_text("starter"))
+
+
+@pytest.mark.parametrize("ch", ["\x00", "\x08", "\x0b", "\x0c", "\x1f", "\x7f", "\x85", "\ufffe",
+                                "\uffff", "\ufdd0"])  # fmt: skip
+def test_a_control_character_is_refused_by_field(ch):
+    doc = _doc()
+    doc["project"]["customer"] = f"Acme{ch}Corp"
+    with pytest.raises(DesignError) as info:
+        design_from_dict(doc)
+    (line,) = info.value.problems
+    assert line.startswith("design: project.customer: ") and f"U+{ord(ch):04X}" in line
+
+
+def test_tab_newline_and_ordinary_unicode_pass():
+    doc = _doc()
+    doc["project"]["notes"] = "Line one\n\tindented, Café, 東京, émoji 🙂"
+    doc["workloads"][0]["name"] = "Data scientists – Zürich"
+    design_from_dict(doc)
+
+
+def test_names_are_one_unicode_form():
+    """'Café' typed as e + combining accent (NFD) and as é (NFC) is one name."""
+    doc = _doc()
+    doc["workloads"][0]["name"] = "Cafe\u0301"
+    assert design_from_dict(doc).workloads[0].name == "Caf\u00e9"
+
+
+@pytest.mark.parametrize(("date", "ok"), [("0026-11-02", False), ("1999-12-31", False),
+                                          ("2026-11-02", True), ("2101-01-01", False)])  # fmt: skip
+def test_a_proposal_date_is_of_this_era(date, ok):
+    doc = _doc()
+    doc["project"]["date"] = date
+    if ok:
+        design_from_dict(doc)
+    else:
+        with pytest.raises(DesignError, match=r"project\.date"):
+            design_from_dict(doc)
+
+
+def test_json_output_is_json_whatever_a_text_holds(capsys):
+    """A user catalog's text may hold a C1 control or DEL (the design gate does not see it): the
+    JSON printer escapes them as JSON does, so the output parses and the terminal gets no raw
+    control character (the human-text filter wrote a bare '\\x85' inside a JSON string)."""
+    from wizard.cli import _out_json
+
+    _out_json(json.dumps({"name": "Acme\u0085\u007fCorp\u001b[2J"}, ensure_ascii=False))
+    out = capsys.readouterr().out
+    assert json.loads(out) == {"name": "Acme\u0085\u007fCorp\u001b[2J"}
+    assert not any(0x7F <= ord(c) < 0xA0 or (ord(c) < 0x20 and c != "\n") for c in out)
+
+
+def test_an_output_never_replaces_an_input(tmp_path):
+    design = tmp_path / "d.json"
+    design.write_text(example_text("mig-shared"))
+    before = design.read_bytes()
+    proc = run_cli("--no-user-catalog", "vsphere-steps", str(design), "-o", str(design))
+    assert proc.returncode == 2 and "is also an input" in proc.stderr
+    prices = tmp_path / "prices.csv"
+    prices.write_text("item,price\nserver:dell-r760xa,1000\n")
+    proc = run_cli("--no-user-catalog", "bom", str(design), "-o", str(prices), "--prices",
+                   str(prices))  # fmt: skip
+    assert proc.returncode == 2 and "is also an input" in proc.stderr
+    assert design.read_bytes() == before
+    assert prices.read_text().startswith("item,price")
