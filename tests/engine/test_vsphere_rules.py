@@ -20,9 +20,9 @@ def _errors(r) -> dict[str, tuple[str, str]]:
     return {w.code: (w.field, w.message) for w in r.warnings if w.severity == "error"}
 
 
-def _b200(server: str = "supermicro-sys-a22ga-nbrt") -> dict:
+def _b200(server: str = "supermicro-sys-a22ga-nbrt", gpu: str = "b200-sxm") -> dict:
     doc = design_dict("hgx-h200-llm")
-    doc["hardware"].update(gpu="b200-sxm", server=server, gpus_per_host=8)
+    doc["hardware"].update(gpu=gpu, server=server, gpus_per_host=8)
     return doc
 
 
@@ -49,14 +49,17 @@ def test_a_dgx_system_is_no_vgpu_host(catalog):
 # ------------------------------------------------------------------ HGX B200/B300
 
 
-def test_hgx_b200_under_vsphere_plans_8_2_with_the_fabric_manager_component(catalog):
+@pytest.mark.parametrize(
+    ("server", "gpu"), [("supermicro-sys-a22ga-nbrt", "b200-sxm"), ("asus-xa-nb3i-e12", "b300-sxm")]
+)
+def test_hgx_b200_under_vsphere_plans_8_2_with_the_fabric_manager_component(catalog, server, gpu):
     """NVIDIA AI Enterprise 9.0, 'NVIDIA NVSwitch': 'The Fabric Manager CRX component is not
     included in NVIDIA AI Enterprise Infra 9.0. For NVIDIA AI Enterprise deployments on B200 and
     B300 HGX with VMware vSphere, use NVIDIA AI Enterprise Infra 8.2.' The default release is
     8.2 although its production branch ends in March 2027 (a Note says so); the Fabric Manager
     CRX is in the stack and in the host steps; the LoRA run's 2 GPUs are planned as one VM of the
-    whole board (8), not a 2-vGPU VM."""
-    r = _size(_b200(), catalog)
+    whole board (8), not a 2-vGPU VM. The same holds on an HGX B300 board."""
+    r = _size(_b200(server, gpu), catalog)
     assert r.software.release_name == "NVIDIA AI Enterprise 8"
     assert catalog.software[r.software.nvaie_release].release == "8.2"
     assert not _errors(r)
