@@ -80,3 +80,20 @@ def test_an_output_never_replaces_an_input(tmp_path):
     assert proc.returncode == 2 and "is also an input" in proc.stderr
     assert design.read_bytes() == before
     assert prices.read_text().startswith("item,price")
+
+
+def test_a_user_catalog_text_passes_the_same_gate():
+    """A user catalog's name with a C1 control (TOML allows it as an escape) is refused naming
+    the file, the entry and the field; the Word copy and the spreadsheet never see it."""
+    from wizard.catalog_loader import parse_entries
+    from wizard.errors import CatalogError
+
+    text = (
+        '[[software]]\nid = "x"\nname = "bad\\u0085name"\nrelease = "9.9"\nvgpu_branch = 30\n'
+        'driver_branch = "R999"\nsource = "test"\n'
+    )
+    with pytest.raises(CatalogError) as info:
+        parse_entries(text, "software", "software.toml")
+    message = str(info.value)
+    assert "software.toml" in message and "'x'" in message and "name: " in message
+    assert "U+0085" in message

@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from wizard.model.text import plain_text
+
 Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
 # Finite bounds on every catalog figure: 1e-6 to 1e15 holds every real one (parameters up to
 # 1e14) and keeps a typo (1e308, a subnormal) out of the arithmetic.
@@ -21,9 +23,21 @@ NonNegativeFloat = Annotated[float, Field(ge=0, le=1e15, allow_inf_nan=False)]
 
 
 class Strict(BaseModel):
-    """Base for everything read from a file: unknown keys are errors, not silently dropped."""
+    """Base for everything read from a file: unknown keys are errors, not silently dropped; its
+    text passes the same gate as a design's (no control character but tab and newline)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="after")
+    def _plain_text(self) -> Strict:
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if isinstance(value, str):
+                try:
+                    plain_text(value)
+                except ValueError as exc:
+                    raise ValueError(f"{name}: {exc}") from None
+        return self
 
 
 class Sourced(Strict):
