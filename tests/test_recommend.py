@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tests.engine.conftest import design_dict
 from wizard.bundled import example_text
 from wizard.engine.compat import check_design
-from wizard.io import design_from_text
+from wizard.io import design_from_dict, design_from_text
 from wizard.model.catalog import max_boards
 from wizard.model.design import Fabric, Rdma
 from wizard.recommend import recommend, recommend_nic, recommend_server
@@ -53,3 +54,23 @@ def test_nic_is_the_slowest_that_suffices(catalog):
     assert nic.port_speed_gbps == 25
     nic, _ = recommend_nic(catalog, Fabric.IB_NDR, Rdma.INFINIBAND)
     assert "infiniband" in nic.protocols and nic.port_speed_gbps >= 400
+
+
+def test_recommend_gives_vgpu_vms_gpudirect_rdma_only_through_a_listed_nic(catalog):
+    """NVIDIA AI Enterprise 6, GPUDirect: GPUDirect RDMA into vGPU VMs runs through ConnectX-7,
+    -6 and -5 only. gpt3-175b's vGPU replicas span hosts, so Recommend for me picks RoCE v2 and,
+    with the shipped catalog, a listed ConnectX NIC with GPUDirect RDMA on; with a catalog where
+    no NIC is on that list it leaves GPUDirect RDMA off, so its choice sizes without an error."""
+    from wizard.engine.size import size
+
+    design = design_from_dict(design_dict("gpt3-175b"))
+    unlisted = catalog.model_copy(
+        update={"nics": {k: n.model_copy(update={"gpudirect_rdma_vgpu": False})
+                         for k, n in catalog.nics.items()}}
+    )  # fmt: skip
+    rec = recommend(design, unlisted)
+    assert rec.hardware.rdma is Rdma.ROCE and not rec.hardware.gpudirect_rdma
+    chosen = design.model_copy(update={"hardware": rec.hardware})
+    assert not [w for w in size(chosen, unlisted).warnings if w.severity == "error"]
+    rec = recommend(design, catalog)
+    assert rec.hardware.gpudirect_rdma and catalog.nics[rec.hardware.nic].gpudirect_rdma_vgpu

@@ -177,6 +177,8 @@ def _candidate(design: Design, catalog: Catalog, gpu: Gpu) -> _Scored | None:
         result = size(trial, catalog)
     except (UserError, ValueError):
         return None
+    if any(w.severity is Severity.ERROR for w in result.warnings):
+        return None  # the rule book's error on this hardware (e.g. a VM of more vGPUs than allowed)
     c = result.cluster
     power = c.hosts_total * server.baseline_power_w + c.gpus_total * gpu.tdp_w / gpu.gpus_per_board
     return _Scored(gpu, server, result, power)
@@ -310,7 +312,9 @@ def recommend(
     if nic is not None:
         update["nic"] = nic[0].id
         reasons["nic"] = nic[1]
-        if rdma is Rdma.ROCE and nic[0].gpudirect_rdma and server.gdr_affinity:
+        virtual = any(m in (SharingMode.VGPU, SharingMode.MIG) for m in _required_modes(design))
+        listed = nic[0].gpudirect_rdma_vgpu or not virtual  # NVIDIA's NICs for vGPU VMs
+        if rdma is Rdma.ROCE and nic[0].gpudirect_rdma and server.gdr_affinity and listed:
             update["gpudirect_rdma"] = True
             reasons["gpudirect_rdma"] = (
                 "the NIC and the server's PCIe layout allow it; it skips host memory on every "
