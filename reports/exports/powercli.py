@@ -124,22 +124,20 @@ def powercli_script(result: Result, title: str = "") -> str:
     if steps.host_driver:
         lines.append(f"# Host driver: {_comment(steps.host_driver)}")
     lines += ["", _PRELUDE.rstrip(), "", "# ---- Hosts: one at a time, in maintenance mode"]
-    mode = next((h.value for h in steps.hosts if h.step.startswith("vGPU mode")), "")
-    vgpu_mode = "mixedSize" if "mixedSize" in mode else "sameSize" if "sameSize" in mode else ""
-    graphics = any(h.step.startswith("Default graphics type") for h in steps.hosts)
+    graphics = any(h.action == "graphics" for h in steps.hosts)
     lines += [
         "foreach ($h in Get-Cluster -Name $Cluster | Get-VMHost) {",
         "    if ($Apply) { Set-VMHost -VMHost $h -State Maintenance -Evacuate | Out-Null }",
     ]
     for h in steps.hosts:
-        if h.step.startswith(("Default graphics type", "vGPU mode")):
+        if h.action in ("graphics", "vgpu-mode"):  # set through the graphics manager below
             continue
         what = f"{_comment(h.step)}: {_comment(h.value)}"
         lines.append(f"    Confirm-Step ({_ps('Host ')} + $h.Name + {_ps(': ' + what)})")
         if h.reboot:
             lines.append("    if ($Apply) { Restart-VMHost -VMHost $h -Confirm:$false | Out-Null }")
     if graphics:
-        lines.append(f"    Set-HostGraphics $h {_ps(vgpu_mode)}")
+        lines.append(f"    Set-HostGraphics $h {_ps(steps.vgpu_mode)}")
     lines += [
         "    if ($Apply) { Set-VMHost -VMHost $h -State Connected | Out-Null }",
         "}",

@@ -5,6 +5,8 @@ GPU instance when its VM powers on, so no partition file is part of the plan."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from wizard.engine.platform_rules import blackwell_board
 from wizard.engine.sources_platform import (
     FM_CRX,
@@ -19,14 +21,23 @@ from wizard.model.design import Design, SharingMode, VsphereRelease, vsphere_at_
 from wizard.model.platform import HostStep, VmMmio, VmStep, VsphereSteps
 from wizard.model.result import WorkloadResult
 
-_SRIOV = ("ampere", "ada lovelace", "hopper", "blackwell")
+# Generations whose vGPUs are SR-IOV virtual functions (Denneman: "Enable on Ampere & Hopper").
+SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
+# VMware: only devices mapping more than 16 GB need the large-BAR settings.
+LARGE_BAR_GB = 16
 BRANCH_NAME = {"ltsb": "long-term support branch", "pb": "production branch", "": "branch"}
 
 
+def mig_reboots(gpu: Gpu) -> bool:
+    """Enabling MIG on ESXi reboots the host on Ampere GPUs only (NVIDIA: 'GPUs based only on
+    the NVIDIA Ampere architecture: Reboot the hypervisor host')."""
+    return gpu.architecture == "Ampere"
+
+
 def mig_enable_step(gpu: Gpu) -> str:
-    """What enabling MIG takes on an ESXi host: a host reboot on Ampere GPUs only."""
+    """What enabling MIG takes on an ESXi host."""
     command = "nvidia-smi -i <gpu> -mig 1 on every GPU of the MIG hosts, in maintenance mode"
-    if gpu.architecture == "Ampere":
+    if mig_reboots(gpu):
         return f"Enabled: {command}, then reboot the host ({gpu.architecture} GPUs)"
     return f"Enabled: {command}; no host reboot on {gpu.architecture} GPUs"
 
@@ -54,12 +65,13 @@ def vsphere_steps(
     virtual = bool(modes & {SharingMode.VGPU, SharingMode.MIG})
     hosts: list[HostStep] = []
     bios = ["Intel VT-d / AMD IOMMU: Enabled"]
-    if virtual and gpu.architecture.lower() in _SRIOV:
+    if virtual and gpu.architecture.lower() in SRIOV_ARCHITECTURES:
         bios.append("SR-IOV: Enabled")
-    if gpu.memory_gb > 16:
+    if gpu.memory_gb > LARGE_BAR_GB:
         bios.append("Above 4G decoding: Enabled")
     hosts.append(
         HostStep(
+            action="firmware",
             step="Host firmware (BIOS/UEFI) settings",
             value="; ".join(bios),
             reason="The GPUs reach the VMs through the IOMMU, as SR-IOV virtual functions for "
@@ -71,6 +83,7 @@ def vsphere_steps(
         driver = host_driver(release)
         hosts.append(
             HostStep(
+                action="driver",
                 step="Install the NVIDIA host driver (through the cluster's vSphere Lifecycle "
                 "Manager image, or per host in maintenance mode with esxcli software vib install)",
                 value=driver,
@@ -83,6 +96,7 @@ def vsphere_steps(
         if blackwell_board(gpu, server):
             hosts.append(
                 HostStep(
+                    action="fabric-manager",
                     step="Add the NVIDIA Fabric Manager component for ESXi to the same image",
                     value=f"the Fabric Manager component of {release.name if release else 'the release'}",
                     reason=f"The NVSwitch fabric of the {gpu.name} "
@@ -92,18 +106,22 @@ def vsphere_steps(
             )
         hosts.append(
             HostStep(
+                action="graphics",
                 step="Default graphics type of the host (Configure > Hardware > Graphics)",
                 value="Shared Direct (sharedDirect)",
                 reason="vGPUs need the GPU in shared-direct mode, not shared (vSGA)",
                 source=VGPU_HOST,
             )
         )
+    vgpu_mode: Literal["", "sameSize", "mixedSize"] = ""
     if SharingMode.VGPU in modes and vsphere_at_least(
         design.platform.vsphere, VsphereRelease.V8_0_U3
     ):
         mixed = design.hardware.vgpu_mixed_sizes
+        vgpu_mode = "mixedSize" if mixed else "sameSize"
         hosts.append(
             HostStep(
+                action="vgpu-mode",
                 step="vGPU mode of each GPU that runs time-sliced vGPUs",
                 value="Mixed Size (mixedSize)" if mixed else "Same Size (sameSize)",
                 reason="Profiles of different sizes share a GPU only in mixed-size mode"
@@ -115,16 +133,18 @@ def vsphere_steps(
     if SharingMode.MIG in modes:
         hosts.append(
             HostStep(
+                action="mig-mode",
                 step="MIG mode of each GPU that runs MIG-backed vGPUs (ESXi shell, host in "
                 "maintenance mode); vSphere creates the GPU instances when the VMs power on",
                 value=mig_enable_step(gpu),
                 reason="Only MIG mode is set by hand on vSphere; the GPU instances are not "
                 "partitioned in advance",
                 source=f"{MIG_ON_VSPHERE}; {MIG_REBOOT}",
-                reboot=gpu.architecture == "Ampere",
+                reboot=mig_reboots(gpu),
             )
         )
     return VsphereSteps(
+        vgpu_mode=vgpu_mode,
         release=release.name if release else "",
         host_driver=host_driver(release) if virtual else "",
         hosts=hosts,

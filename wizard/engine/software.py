@@ -8,7 +8,13 @@ from __future__ import annotations
 import datetime as dt
 
 from wizard.engine.checklist import MODE_GROUPS, RULES, fill
-from wizard.engine.deployment import BRANCH_NAME, mig_enable_step, vsphere_steps
+from wizard.engine.deployment import (
+    BRANCH_NAME,
+    LARGE_BAR_GB,
+    SRIOV_ARCHITECTURES,
+    mig_enable_step,
+    vsphere_steps,
+)
 from wizard.engine.expr import Formula
 from wizard.engine.platform_rules import blackwell_board, nvswitch_board
 from wizard.engine.record import Recorder, some
@@ -46,12 +52,6 @@ from wizard.model.platform import (
     VmMmio,
 )
 from wizard.model.result import Severity, WorkloadResult
-
-# Generations whose vGPUs are SR-IOV virtual functions (Denneman: "Enable on Ampere & Hopper").
-_SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
-# VMware: only devices mapping more than 16 GB need the large-BAR settings.
-_LARGE_BAR_GB = 16
-
 
 # A VM's 64-bit MMIO window: NVIDIA's figure per GPU times the GPUs the VM holds, rounded up to
 # a power of two (one window for the whole VM); and the host's GPU BARs, each rounded up.
@@ -198,7 +198,7 @@ class SoftwarePlanner:
         used = [g for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
         self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in design.workloads}
         self.virtual = bool(self.modes & {SharingMode.VGPU, SharingMode.MIG})
-        self.large_bar = gpu.memory_gb > _LARGE_BAR_GB
+        self.large_bar = gpu.memory_gb > LARGE_BAR_GB
 
     # ------------------------------------------------------------------ components
 
@@ -554,7 +554,7 @@ class SoftwarePlanner:
         present = {m.value for m in self.modes}
         when = {
             "always": True,
-            "sriov-gpu": gpu.architecture.lower() in _SRIOV_ARCHITECTURES,
+            "sriov-gpu": gpu.architecture.lower() in SRIOV_ARCHITECTURES,
             "large-bar": self.large_bar,
             "vgpu-mode-setting": vsphere_at_least(self.d.platform.vsphere, VsphereRelease.V8_0_U3),
             "nvlink-multicast": self._multicast_vms(),

@@ -3,6 +3,8 @@ which NVIDIA components the design needs, and the host and VM settings to make b
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -107,6 +109,7 @@ class SoftwareResult(Out):
 class HostStep(Out):
     """One step an administrator takes on every GPU host of the cluster, in order."""
 
+    action: Literal["firmware", "driver", "fabric-manager", "graphics", "vgpu-mode", "mig-mode"]
     step: str = Field(description="What to do, in the administrator's words")
     value: str = Field(description="The setting, command or version to apply")
     reason: str
@@ -130,6 +133,9 @@ class VmStep(Out):
 class VsphereSteps(Out):
     """What the administrator applies on vSphere: per host, then per VM."""
 
+    vgpu_mode: Literal["", "sameSize", "mixedSize"] = Field(
+        default="", description="The vSphere API's vgpuMode of each GPU; empty: not set"
+    )
     release: str = Field(description="NVIDIA AI Enterprise release of the host driver")
     host_driver: str
     hosts: list[HostStep]
