@@ -5,6 +5,8 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
+from wizard.engine import model_shape
+from wizard.engine.record import Chain
 from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
 from wizard.numbers import MISSING, count, num, value
 from wizard.present import labels
@@ -18,7 +20,11 @@ def _model(st: Story, g: WorkloadGroup) -> str:
         return preset.name if preset else g.model.preset
     c = g.model.custom
     assert c is not None
-    return f"custom, {num(c.parameters)} parameters"
+    if c.parameters:
+        return f"custom, {num(c.parameters)} parameters"
+    counted = model_shape.count(Chain(), c)
+    text = f"custom, {num(counted.parameters)} parameters counted from its shape"
+    return text + (f", {num(counted.active)} active per token" if c.experts else "")
 
 
 def _basis(g: WorkloadGroup) -> str:
@@ -100,7 +106,7 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
                 "KV cache precision",
                 labels.PRECISION_SHORT[i.kv_cache_precision]
                 if i.kv_cache_precision
-                else "16-bit (engine default)",
+                else "engine default (FP8 with FP8 weights, else 16-bit)",
             ),
         ]
         for name, v in (

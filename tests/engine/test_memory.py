@@ -28,7 +28,8 @@ def parts(j: Job, st: Strategy) -> dict[str, float]:
 
 
 def test_bytes_per_parameter_by_precision():
-    assert [memory.PARAM_BYTES[p] for p in Precision] == [4, 4, 2, 2, 1, 1, 0.5]
+    # NVFP4: 4 bits plus one 8-bit scale per 16 values = 4.5 bits
+    assert [memory.PARAM_BYTES[p] for p in Precision] == [4, 4, 2, 2, 1, 1, 0.5, 4.5 / 8]
 
 
 def test_gpt3_fp32_weights_are_700_gb():
@@ -111,17 +112,27 @@ def test_kv_cache_per_token_llama2_70b_gqa():
 @pytest.mark.parametrize(
     ("weights", "kv", "expected"),
     [
-        (Precision.FP8, None, 2),  # FP8 weights; the activations, and so the cache, stay 16-bit
-        (Precision.INT4, None, 2),  # AWQ / GPTQ: weight-only quantization
+        # NIM's FP8 profiles and TensorRT-LLM's FP8 checkpoints run an FP8 cache ("If you specify
+        # FP8 quantization, the KV cache will automatically be set to FP8")
+        (Precision.FP8, None, 1),
+        (Precision.FP4, None, 1),  # NVFP4 checkpoints carry an FP8 cache too
+        (Precision.INT4, None, 2),  # AWQ / GPTQ: weight-only quantization, 16-bit activations
         (Precision.BF16, None, 2),
         (Precision.FP32, None, 4),
         (Precision.BF16, Precision.FP8, 1),  # an FP8 KV cache chosen explicitly
-        (Precision.FP8, Precision.BF16, 2),
+        (Precision.FP8, Precision.BF16, 2),  # a 16-bit cache chosen explicitly wins
     ],
 )
-def test_kv_cache_bytes_follow_the_kv_precision_not_the_weights(weights, kv, expected):
-    """vLLM engine arguments, --kv-cache-dtype: 'auto' keeps the model's (activation) data type;
-    quantized weights do not shrink the cache unless an FP8 cache is chosen."""
+def test_kv_cache_bytes_follow_the_serving_stack(weights, kv, expected, catalog):
     from wizard.engine.inference import kv_bytes
 
-    assert kv_bytes(weights, kv) == expected
+    assert kv_bytes(weights, kv, catalog.gpus["h100-sxm5-80gb"]) == expected
+
+
+def test_a_gpu_without_fp8_tensor_cores_keeps_a_16_bit_cache(catalog):
+    """The A100 has no FP8 path (datasheet: TF32, BF16/FP16, INT8, INT4), so FP8 weights there
+    are weight-only and the cache stays 16-bit: the rule keys on the GPU, not the weights."""
+    from wizard.engine.inference import kv_bytes
+
+    assert catalog.gpus["a100-sxm4-80gb"].tflops.fp8 is None
+    assert kv_bytes(Precision.FP8, None, catalog.gpus["a100-sxm4-80gb"]) == 2

@@ -221,8 +221,9 @@ def test_llama_3_1_70b_keeps_the_gqa_formula(catalog):
 def test_deepseek_v3_caches_one_latent_per_token_per_layer(catalog):
     """MLA: 61 layers x (kv_lora_rank 512 + qk_rope_head_dim 64) x 2 bytes = 70,272 B a token in
     16 bits (DeepSeek-V2, arXiv:2405.04434, section 2.1; config_671B.json), not the
-    61 x 2 x 128 x 128 x 2 = 3,997,696 B that 128 KV heads would give."""
-    r = sized(serving("deepseek-v3", "fp8", "h200-sxm-141gb"), catalog)
+    61 x 2 x 128 x 128 x 2 = 3,997,696 B that 128 KV heads would give. The cache is chosen
+    16-bit here (FP8 weights would bring an FP8 cache by default)."""
+    r = sized(serving("deepseek-v3", "fp8", "h200-sxm-141gb", kv_cache_precision="bf16"), catalog)
     c = calc(r, KV)
     assert c.formula == sp.KV_GB_PER_TOKEN_MLA.text
     assert c.value * 1e9 == pytest.approx(61 * 576 * 2) == pytest.approx(70_272)

@@ -31,13 +31,13 @@ def test_gpt3_175b_one_sequence_gets_one_stage_of_bandwidth(sized):
     8 GPUs' bandwidth at a time. Hand arithmetic of one stage: 43.75 GB of weights plus the KV
     cache of 1,792 + 256/2 = 1,920 tokens at 2 x 96 layers x 96 heads x 128 x 4 bytes, over 16
     GPUs, read at 60 % of 3,350 GB/s; two all-reduces per layer of 48 layers, 8 us each plus
-    2 x 7/8 x 12,288 x 2 bytes over 450 GB/s NVSwitch at 80 % (NCCL's measured share); one 8 us
-    hand-off to the next host over the NICs at 92 %."""
+    12,288 x 2 bytes reduced in the H100's NVSwitch (NVLS) at NCCL's 275 GB/s of algorithm
+    bandwidth (nccl-tests issue 212); one 8 us hand-off to the next host over the NICs at 92 %."""
     r = sized["gpt3-175b"]
     (w,) = r.workloads
     kv_token_gb = 2 * 96 * 96 * 128 * 4 / 1e9
     memory_s = (700 / 16 + 1920 * kv_token_gb / 16) / (H100_GBS * MBU)
-    allreduce_s = 8e-6 + 2 * 7 / 8 * 12288 * 2 / (450e9 * 0.8)  # NVSwitch at NCCL's 0.8
+    allreduce_s = 8e-6 + 12288 * 2 / 275e9  # NVLS: each GPU's data once, at 275 GB/s
     handoff_s = 8e-6 + 12288 * 2 / (8 * 400 / 8 * 1e9 * 0.92)  # 8 x 400 Gb/s NDR NICs at 0.92
     stage_s = memory_s + 2 * 48 * allreduce_s + handoff_s
     assert w.serving.itl_ms == pytest.approx(2 * stage_s * 1000, rel=1e-6)
@@ -98,19 +98,27 @@ def test_every_calculation_reevaluates_to_its_value(sized):
     assert serving > 50 and checked > 300
 
 
-def test_fp8_weights_keep_a_16_bit_kv_cache(catalog):
-    """Serving engines keep the KV cache in 16 bits unless told otherwise (vLLM kv_cache_dtype
-    'auto'); FP8 weights do not halve it."""
+def test_fp8_weights_bring_an_fp8_kv_cache_unless_one_is_chosen(catalog):
+    """NIM's FP8 profiles and TensorRT-LLM's FP8 checkpoints run an FP8 KV cache, so FP8 weights
+    on an H100 halve it by default (2 x 80 layers x 8 KV heads x 128 x 1 byte); a BF16 cache
+    chosen explicitly keeps 2 bytes, and 16-bit weights keep 2 bytes by default."""
     d = design_dict("llm-serving")
     d["workloads"][0]["precision"] = "fp8"
     r = size(design_from_dict(d), catalog)
     assert calc(r, "workloads[0].serving.kv_gb_per_token").value == pytest.approx(
-        2 * 80 * 8 * 128 * 2 / 1e9
+        2 * 80 * 8 * 128 * 1 / 1e9
     )
-    d["workloads"][0]["inference"]["kv_cache_precision"] = "fp8"
+    assert any("KV cache is kept in FP8" in x.text for x in r.decisions)
+    d["workloads"][0]["inference"]["kv_cache_precision"] = "bf16"
     r = size(design_from_dict(d), catalog)
     assert calc(r, "workloads[0].serving.kv_gb_per_token").value == pytest.approx(
-        2 * 80 * 8 * 128 * 1 / 1e9
+        2 * 80 * 8 * 128 * 2 / 1e9
+    )
+    d["workloads"][0]["precision"] = "bf16"
+    d["workloads"][0]["inference"]["kv_cache_precision"] = None
+    r = size(design_from_dict(d), catalog)
+    assert calc(r, "workloads[0].serving.kv_gb_per_token").value == pytest.approx(
+        2 * 80 * 8 * 128 * 2 / 1e9
     )
 
 

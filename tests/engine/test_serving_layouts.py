@@ -66,6 +66,7 @@ def planner(doc: dict, catalog):
         c.kv_heads or c.heads,
         g.precision,
         None,
+        catalog.gpus[d.hardware.gpu],
         None,
         None,
     )
@@ -185,12 +186,13 @@ def test_a_mig_instance_serves_with_its_share_of_bandwidth(catalog):
     r = sized(_mig_design(target_tokens_per_s=50), catalog)
     s = r.workloads[0].serving
     assert s.slice_profile == "1g.20gb"
-    kv = calc(r, "workloads[0].serving.decode.memory_s")
-    by_hand = (
-        kv.inputs["weights_read_gb"]
-        + kv.inputs["batch"] * kv.inputs["context"] * kv.inputs["kv_gb_per_token"]
-    ) / (H100_PCIE_GBS * 2 / 8 * 0.6)
-    assert kv.value == pytest.approx(by_hand)
+    weights = calc(r, "workloads[0].serving.decode.weights_s")
+    kv = calc(r, "workloads[0].serving.decode.kv_s")
+    rate = H100_PCIE_GBS * 2 / 8 * 0.6
+    assert weights.value == pytest.approx(weights.inputs["weights_read_gb"] / rate)
+    assert kv.value == pytest.approx(
+        kv.inputs["batch"] * kv.inputs["context"] * kv.inputs["kv_gb_per_token"] / rate
+    )
     assert r.workloads[0].sharing.slot_profile == "1g.20gb"
 
 
@@ -207,6 +209,6 @@ def test_time_sliced_vgpu_serves_with_its_time_slice(catalog):
     r = sized(doc, catalog)
     s = r.workloads[0].serving
     assert s.slice_profile is not None and s.gpu_share < 1
-    step = calc(r, "workloads[0].serving.decode.memory_s")
+    step = calc(r, "workloads[0].serving.decode.weights_s")
     assert step.inputs["bandwidth_gbs"] == pytest.approx(H100_PCIE_GBS * s.gpu_share)
     assert r.workloads[0].sharing.slot_profile == s.slice_profile

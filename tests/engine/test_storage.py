@@ -26,19 +26,21 @@ def _codes(result):
 
 
 def test_imagenet_resnet50_read_throughput(sized):
-    """ResNet-50 on an A100 PCIe 80GB, BF16: 312 dense TFLOPS (A100 datasheet) x 0.4 (stated
-    utilization) / (3 x 8.18 GFLOPs per 224x224 image, forward + 2 x backward) = 5,086 images/s;
-    x 110 kB per ImageNet JPEG (138 GB / 1,281,167 images, image-net.org) = 0.559 GB/s."""
+    """ResNet-50 on an A100 PCIe 80GB, BF16: 312 dense TFLOPS (A100 datasheet) x 0.5 (stated
+    utilization) / (3 x 8.18 GFLOPs per 224x224 image, forward + 2 x backward) = 6,357 images/s;
+    x 110 kB per ImageNet JPEG (138 GB / 1,281,167 images, image-net.org) = 0.699 GB/s."""
     r = sized["imagenet-resnet50"]
-    images = 312e12 * 0.4 / (3 * 8.18e9)
-    assert images == pytest.approx(5085.6, abs=0.1)
+    images = 312e12 * 0.5 / (3 * 8.18e9)
+    assert images == pytest.approx(6357.0, abs=0.1)
     assert calc(r, "storage.workloads[0].samples_per_s_per_gpu").value == pytest.approx(images)
-    assert calc(r, "storage.workloads[0].read_gbs_per_gpu").value == pytest.approx(0.5594, abs=1e-4)
+    assert calc(r, "storage.workloads[0].read_gbs_per_gpu").value == pytest.approx(
+        images * 110e3 / 1e9, rel=1e-6
+    )
     (need,) = r.storage.needs
-    assert need.read_gbs == pytest.approx(0.5594, abs=1e-4)  # one GPU in the example
+    assert need.read_gbs == pytest.approx(6357.0 * 110e3 / 1e9, abs=1e-4)  # one GPU in the example
     assert r.storage.read_gbs_needed == pytest.approx(need.read_gbs)
     # Two GPUs per host: a host full of ResNet-50 GPUs reads twice as much.
-    assert r.storage.read_gbs_per_host_needed == pytest.approx(2 * 0.5594, abs=1e-4)
+    assert r.storage.read_gbs_per_host_needed == pytest.approx(2 * 6357.0 * 110e3 / 1e9, abs=1e-4)
 
 
 def test_imagenet_dataset_and_checkpoints(sized, catalog):
@@ -73,8 +75,8 @@ def test_checkpoint_of_zero_7_5b_model(catalog):
 
 def test_llm_training_reads_tokens(catalog):
     """Llama 2 7B (32,000-entry vocabulary, 2 bytes per token) on 2 T tokens (Llama 2 paper):
-    4,000 GB tokenized; an H100 SXM at 989 BF16 TFLOPS x 0.4 consumes 989e12 x 0.4 / (6 x
-    6.74 B) tokens/s, about 19.6 kB/s: language-model training is light on storage reads."""
+    4,000 GB tokenized; an H100 SXM at 989 BF16 TFLOPS x 0.5 consumes 989e12 x 0.5 / (6 x
+    6.74 B) tokens/s, about 24.5 kB/s: language-model training is light on storage reads."""
     doc = design_dict("gpt3-175b")
     w = doc["workloads"][0]
     w.update(kind="training", model={"preset": "llama-2-7b"}, precision="bf16", optimizer="adamw")
@@ -83,7 +85,7 @@ def test_llm_training_reads_tokens(catalog):
     r = _size(doc, catalog)
     params = catalog.models["llama-2-7b"].parameters
     peak = catalog.gpus["h100-sxm5-80gb"].tflops.bf16
-    tokens = peak * 1e12 * 0.4 / (6 * params)
+    tokens = peak * 1e12 * 0.5 / (6 * params)
     assert calc(r, "storage.workloads[0].tokens_per_s_per_gpu").value == pytest.approx(tokens)
     need = r.storage.needs[0]
     assert need.dataset_gb == pytest.approx(4000)

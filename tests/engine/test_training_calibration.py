@@ -123,6 +123,53 @@ def test_gpt3_takes_about_34_days_on_1024_a100(catalog):
     assert days == pytest.approx(eq4, rel=0.01)
 
 
+def test_gpt3_at_megatrons_settings_takes_34_days_with_the_defaults(catalog):
+    """Section 5.1's 34 days for GPT-3 (300 B tokens, 1,024 A100, TP 8 x PP 8, batch 1,536,
+    full recomputation) with every assumption at its default, within 10 %: the compute at the
+    default 0.5 of peak is 8 T P (1 + s/6h + V/16lh) / (n x 312e12 x 0.5) = 31.3 days; the
+    engine adds what the layout costs, the bubble 7 / 96 of it and the tensor-parallel
+    all-reduces, to 36 days (the paper's 140 TFLOP/s per GPU is that time end to end)."""
+    model = gpt(12288, 96, 96)
+    doc = job(model, 8, 8, 16, 1536, group={"training": {"dataset_tokens": 300e9, "epochs": 1}})
+    w = sized(doc, catalog).workloads[0]
+    assert w.gpus_total == 1024
+    p = model["custom"]["parameters"]
+    terms = 1 + S / (6 * 12288) + V / (16 * 96 * 12288)
+    compute_days = 8 * 300e9 * p * terms / (1024 * 312e12 * 0.5) / 86400
+    assert compute_days == pytest.approx(31.3, abs=0.1)
+    days = w.training.time_to_train_hours / 24
+    assert days > compute_days * (1 + 7 / 96)  # the bubble and the all-reduces are added
+    assert days == pytest.approx(34, rel=0.10)
+
+
+def test_interleaving_divides_the_bubble(catalog):
+    """Section 2.2.2: v model chunks per stage make the bubble (p - 1) / (v m); GPT-3's 7 / 96
+    becomes 7 / 192 with v = 2, and the time falls by the difference."""
+    model = gpt(12288, 96, 96)
+    doc = job(model, 8, 8, 16, 1536, group={"training": {"dataset_tokens": 300e9, "epochs": 1}})
+    one = sized(doc, catalog).workloads[0].training
+    doc["workloads"][0]["parallelism"]["virtual_pipeline_stages"] = 2
+    two = sized(doc, catalog).workloads[0].training
+    assert (one.pipeline_bubble_share, two.pipeline_bubble_share) == pytest.approx(
+        (7 / 96, 7 / 192)
+    )
+    saved = one.compute_seconds_per_iteration * (7 / 96 - 7 / 192)
+    assert one.iteration_seconds - two.iteration_seconds == pytest.approx(saved, rel=1e-9)
+
+
+def test_an_overlapped_share_of_the_tensor_parallel_all_reduces_is_hidden(catalog):
+    """With 60 % of the tensor-parallel all-reduces stated as overlapped, 40 % of them remain in
+    the iteration; 0 (the default) keeps them all."""
+    model = gpt(12288, 96, 96)
+    doc = job(model, 8, 8, 16, 1536)
+    full = sized(doc, catalog).workloads[0].training
+    doc["assumptions"] = {"tensor_parallel_overlap": 0.6}
+    part = sized(doc, catalog).workloads[0].training
+    assert part.tensor_parallel_seconds_per_iteration == pytest.approx(
+        0.4 * full.tensor_parallel_seconds_per_iteration, rel=1e-9
+    )
+
+
 TABLE_1 = [
     # params (B), heads, hidden, layers, TP, PP, GPUs, batch, measured TFLOP/s per GPU
     (1.7, 24, 2304, 24, 1, 1, 32, 512, 137),
@@ -137,13 +184,14 @@ TABLE_1 = [
 
 @pytest.mark.parametrize("row", TABLE_1, ids=[f"{r[0]}B" for r in TABLE_1])
 def test_megatron_table_1_throughput(row, catalog):
-    """End-to-end TFLOP/s per GPU within 15 %: Eq. 3 FLOPs over (compute at 0.5 of 312 TFLOPS
-    + pipeline bubble + tensor-parallel all-reduces + the gradient reduction the backward pass
-    does not hide) on DGX A100 nodes. Micro-batch 1 (the paper does not give it)."""
+    """End-to-end TFLOP/s per GPU within 15 %: Eq. 3 FLOPs over (compute at the default 0.5 of
+    312 TFLOPS + pipeline bubble + tensor-parallel all-reduces + the gradient reduction the
+    backward pass does not hide) on DGX A100 nodes. Micro-batch 1 (the paper does not give
+    it). These rows set the default: the mean of the engine's figures over the measured ones
+    is within 1 % of 1."""
     params, heads, h, layers, tp, pp, gpus, batch, measured = row
     d = gpus // (tp * pp)
-    doc = job(gpt(h, layers, heads), tp, pp, d, batch,
-              assumptions={"achievable_utilization": 0.5})  # fmt: skip
+    doc = job(gpt(h, layers, heads), tp, pp, d, batch)
     r = sized(doc, catalog)
     w = r.workloads[0]
     assert w.gpus_total == gpus
@@ -155,24 +203,42 @@ def test_megatron_table_1_throughput(row, catalog):
 
 
 def _bus_bandwidth(doc: dict, catalog) -> float:
-    """NCCL's bus bandwidth of the job's gradient all-reduce: 2 (n - 1)/n x bytes / time."""
-    w = sized(doc, catalog).workloads[0]
-    return (
-        w.training.allreduce_gb_per_gpu_per_iteration / w.training.allreduce_seconds_per_iteration
-    )
+    """NCCL's bus bandwidth of the job's gradient all-reduce, as nccl-tests reports it:
+    2 (n - 1)/n x the gradient bytes / time, whatever the algorithm moves."""
+    r = sized(doc, catalog)
+    w = r.workloads[0]
+    n = w.gpus_total
+    gradient = calc(r, "workloads[0].gradient_gb_per_gpu").value
+    return 2 * (n - 1) / n * gradient / w.training.allreduce_seconds_per_iteration
 
 
 @pytest.mark.parametrize(
     ("hardware", "gpus", "measured"),
-    [(A100, 8, 230), (H100, 8, 370), (A100, 16, 192)],
-    ids=["8xA100-NVSwitch", "8xH100-NVSwitch", "2xDGX-A100-HDR"],
+    [(A100, 8, 230), (H100, 8, 480), (A100, 16, 192)],
+    ids=["8xA100-NVSwitch", "8xH100-NVSwitch-NVLS", "2xDGX-A100-HDR"],
 )
 def test_nccl_allreduce_bus_bandwidth(hardware, gpus, measured, catalog):
-    """A data-parallel job whose gradient ring spans one NVSwitch host or two hosts over
-    8 x HDR 200 Gb/s each."""
+    """A data-parallel job whose gradient all-reduce stays in one NVSwitch host or spans two
+    hosts over 8 x HDR 200 Gb/s each. On the H100's third-generation NVSwitch NCCL reduces in
+    the switch (NVLS): 'peak busBw of ~480GB/s (algbw ~275GB/s)' (NCCL maintainer,
+    nccl-tests issue 212); the A100's NVSwitch has no NVLink SHARP, so its ring's 230."""
     doc = job({"preset": "llama-3-8b"}, 1, 1, gpus, gpus, hardware=hardware)
     doc["workloads"][0]["recompute"] = "full"
     assert _bus_bandwidth(doc, catalog) == pytest.approx(measured, rel=0.15)
+
+
+def test_the_ring_without_nvls_is_the_h100s_370(catalog):
+    """Negative case: the same H100 job under ZeRO-3 needs reduce-scatter and all-gather, which
+    the engine keeps on the ring: 2 x 7/8 of the data at 0.8 of 450 GB/s is the ring's
+    360 GB/s bus bandwidth (NCCL: 370 GB/s measured)."""
+    doc = job({"preset": "llama-3-8b"}, 1, 1, 8, 8, hardware=H100)
+    doc["workloads"][0]["parallelism"]["zero_stage"] = 3
+    w = sized(doc, catalog).workloads[0]
+    busbw = (
+        w.training.allreduce_gb_per_gpu_per_iteration / w.training.allreduce_seconds_per_iteration
+    )
+    # ZeRO-3 moves 3 (n - 1)/n of the gradients: its per-GPU bytes over time is the ring's rate
+    assert busbw == pytest.approx(450 * 0.8, rel=1e-6)
 
 
 def _llama65b_qlora(method: str) -> dict:
@@ -224,3 +290,15 @@ def test_a_measured_zero3_throughput_is_not_charged_communication_again(catalog)
     assert w.gpus_total == 384 and w.layout.zero_stage == 3 and w.layout.shard_group == 384
     assert w.training.time_to_train_hours / 24 == pytest.approx(90, rel=0.15)
     assert w.training.iteration_seconds == pytest.approx(w.training.compute_seconds_per_iteration)
+
+
+def test_table_1_sets_the_default_utilization(catalog):
+    """The default 0.5 is the fit to Table 1: the engine's end-to-end TFLOP/s over the measured,
+    averaged over the seven rows, is within 2 % of 1 (it was 0.4 before the bubble and the
+    communication were counted apart from the utilization, which read 20 % slow)."""
+    ratios = []
+    for _params, heads, h, layers, tp, pp, gpus, batch, measured in TABLE_1:
+        r = sized(job(gpt(h, layers, heads), tp, pp, gpus // (tp * pp), batch), catalog)
+        flops = calc(r, "workloads[0].flops_per_iteration").value
+        ratios.append(flops / (r.workloads[0].training.iteration_seconds * gpus) / 1e12 / measured)
+    assert sum(ratios) / len(ratios) == pytest.approx(1, abs=0.02)

@@ -37,8 +37,8 @@ def test_impossible_target_time_warns(catalog):
 
 
 def test_target_time_beyond_one_design_is_refused_naming_it(catalog):
-    """BERT-Large in FP32 over 1e12 tokens in 3.6 seconds: 6 x 340e6 x 1e12 FLOPs at 0.4 of an
-    A100 PCIe's 19.5 TFLOPS need about 73 million GPUs, more than one design holds, so the
+    """BERT-Large in FP32 over 1e12 tokens in 3.6 seconds: 6 x 340e6 x 1e12 FLOPs at 0.5 of an
+    A100 PCIe's 19.5 TFLOPS need about 58 million GPUs, more than one design holds, so the
     target is named rather than a cluster of that size built."""
     doc = design_dict("bert-large-25gbe")
     training = doc["workloads"][0]["training"]
@@ -50,7 +50,7 @@ def test_target_time_beyond_one_design_is_refused_naming_it(catalog):
     (line,) = info.value.problems
     assert line.startswith("workloads[0].training.target_hours: ")
     asked = int(line.split(" GPU allocation")[0].rsplit(" ", 1)[-1].replace(",", ""))
-    assert asked > 6 * 340e6 * 1e12 / (3.6 * 19.5e12 * 0.4) and "65,536" in line
+    assert asked > 6 * 340e6 * 1e12 / (3.6 * 19.5e12 * 0.5) and "65,536" in line
 
 
 def test_hardware_that_cannot_host_the_gpu_is_a_design_error(catalog):

@@ -29,12 +29,13 @@ def _sizing(gpr=1, replicas=4, members=1, planned_slice=None, share=1.0):
 def test_the_hgx_lora_run_is_one_four_gpu_vm_with_its_mmio(sized):
     """hgx-h200-llm: LoRA over 4 one-GPU replicas (FSDP) on 8-GPU hosts is one VM of 4 GPUs, an
     NVSwitch partition, whose 64-bit MMIO is 4 x NVIDIA's 512 GB per H200 = 2,048 GB; the chat's
-    tensor-parallel replica stays one VM of 2 GPUs: 2 x 512 = 1,024 GB (NVIDIA AI Enterprise 6,
-    MMIO table: 'NVIDIA H200 (all variants) 512GB')."""
+    replicas take one GPU each (70 GB of FP8 weights and their FP8 cache fit one 141 GB H200),
+    so each VM has one GPU's 512 GB (NVIDIA AI Enterprise 6, MMIO table: 'NVIDIA H200 (all
+    variants) 512GB')."""
     r = sized["hgx-h200-llm"]
     mmio = {m.workload: (m.gpus_per_vm, m.mmio_size_gb) for m in r.software.vm_mmio}
     assert mmio["Llama 3.1 70B LoRA fine-tuning"] == (4, 2048)
-    assert mmio["Llama 3.3 70B chat service"] == (2, 1024)
+    assert mmio["Llama 3.3 70B chat service"] == (1, 512)
     assert "hgx-vm-size" not in {w.code for w in r.warnings}
     lora = next(h for h in r.packing.hosts for g in h.gpus for s in g.slots
                 if s.workload.startswith("Llama 3.1"))  # fmt: skip

@@ -15,13 +15,17 @@ _TFLOPS_FIELD: dict[Precision, str] = {
     Precision.FP8: "fp8",
     Precision.INT8: "int8",
     Precision.INT4: "int4",
+    Precision.FP4: "fp4",
 }
 
 
 def peak_tflops(gpu: Gpu, precision: Precision) -> tuple[float, str]:
-    """Dense peak for the precision, falling back to the nearest wider path the GPU has."""
+    """Dense peak for the precision, falling back to the nearest wider path the GPU has (FP4 to
+    FP8: NVFP4 weights run FP4 tensor cores only on Blackwell)."""
     order = [Precision.INT4, Precision.INT8, Precision.FP8, Precision.BF16, Precision.FP16]
     order += [Precision.TF32, Precision.FP32]
+    if precision is Precision.FP4:
+        order = [Precision.FP4, *order[2:]]
     start = order.index(precision) if precision in order else order.index(Precision.FP32)
     for p in order[start:]:
         value = getattr(gpu.tflops, _TFLOPS_FIELD[p])

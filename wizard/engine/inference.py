@@ -33,17 +33,37 @@ LAYOUT_SOURCE = (
 )
 
 
-def kv_bytes(precision: Precision, kv: Precision | None) -> float:
-    """Bytes per KV-cache element: the chosen KV precision, else 16-bit (32-bit for FP32 models),
-    which is what vLLM's and TensorRT-LLM's 'auto' KV cache type keeps whatever the weights."""
-    if kv is not None:
-        return {Precision.FP8: 1, Precision.INT8: 1, Precision.FP32: 4}.get(kv, 2)
-    return 4 if precision in (Precision.FP32, Precision.TF32) else 2
+KV_DEFAULT_SOURCE = (
+    "The serving stack's default KV cache: NVIDIA's FP8 checkpoints and NIM's FP8 profiles run "
+    "an FP8 KV cache (TensorRT-LLM performance overview: 'If you specify FP8 quantization, the KV "
+    "cache will automatically be set to FP8'); 16-bit weights keep a 16-bit cache (vLLM and "
+    "TensorRT-LLM kv_cache_dtype 'auto')"
+)
+KV_PRECISION_BYTES = {Precision.FP8: 1, Precision.INT8: 1, Precision.FP32: 4}
+
+
+def default_kv_precision(precision: Precision, gpu: Gpu) -> Precision:
+    """The KV-cache precision a serving stack picks when the user names none: FP8 with FP8 or
+    FP4 weights on a GPU with FP8 tensor cores (Hopper, Ada, Blackwell), as NIM's FP8 profiles
+    and TensorRT-LLM's FP8 checkpoints do; otherwise the compute precision's 16 bits (32 for
+    FP32 models)."""
+    if precision in (Precision.FP8, Precision.FP4) and gpu.tflops.fp8:
+        return Precision.FP8
+    if precision in (Precision.FP32, Precision.TF32):
+        return Precision.FP32
+    return Precision.BF16
+
+
+def kv_bytes(precision: Precision, kv: Precision | None, gpu: Gpu) -> float:
+    """Bytes per KV-cache element: the chosen KV precision, else the serving stack's default."""
+    chosen = kv if kv is not None else default_kv_precision(precision, gpu)
+    return KV_PRECISION_BYTES.get(chosen, 2)
 
 
 def compute_precision(precision: Precision) -> Precision:
-    """The tensor-core path serving runs at: 4-bit weights are weight-only quantization (AWQ,
-    GPTQ), dequantized to 16-bit for the matrix products."""
+    """The tensor-core path serving runs at: 4-bit integer weights are weight-only quantization
+    (AWQ, GPTQ), dequantized to 16-bit for the matrix products; FP4 weights run FP4 tensor cores
+    where the GPU has them (:func:`compute.peak_tflops` falls back to FP8 elsewhere)."""
     return Precision.BF16 if precision is Precision.INT4 else precision
 
 
@@ -101,6 +121,7 @@ class ServingPlanner:
             a.prefill_compute_efficiency,
             a.link_efficiency,
             a.collective_latency_us * 1e-6,
+            a.moe_routing_imbalance,
         )
         peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
         self.acc = Accelerator(gpu.name, gpu.memory_gb, gpu.memory_bandwidth_gbs, peak)
@@ -177,15 +198,16 @@ class ServingPlanner:
         return tuple(out)
 
     def _at_replicas(self, at, cap: Capacity, replicas: int) -> Point | None:
-        """The point one of ``replicas`` replicas runs at, or None if the load does not fit."""
+        """The point one of ``replicas`` replicas runs at, or None if no number of requests in
+        flight carries its share of the throughput target. Requests beyond what the KV cache
+        holds queue for room (continuous batching admits what fits), and their wait counts in
+        the time to first token, which the targets then judge."""
         per = serving.ceil_div(self.load.sequences, replicas)
         if self.load.rate:
             need = serving.sequences_for_rate(at, self.load.rate / replicas, cap.max_sequences)
             if need is None:
                 return None
             per = max(per, need)
-        if per > cap.max_sequences:
-            return None
         return at(per)
 
     def _slice_accelerator(self, sl: Slice) -> Accelerator:
@@ -218,7 +240,7 @@ class ServingPlanner:
             misses = self._misses(point, r)
             return not any(latency or metric == "throughput" for metric, _ in misses)
 
-        # fewest replicas that carry the load in memory, then fewest that also meet latency
+        # fewest replicas that carry the throughput, then fewest that also meet latency
         replicas = first_true(lambda r: ok(r, False), 1, top)
         if replicas is None:
             replicas = top
@@ -304,6 +326,14 @@ class ServingPlanner:
             workspace=0.0,
             total=cap.weights_per_gpu_gb + kv_gb + overhead,
         )
+        if self.inf.kv_cache_precision is None and self.m.kv_bytes == 1:
+            self.rec.decide(
+                f"{self.g.name}: the KV cache is kept in FP8, as the FP8 weights are.",
+                KV_DEFAULT_SOURCE,
+                implication=f"A replica's cache holds {cap.max_sequences:,} requests of the "
+                "average size; choose BF16 as the KV cache precision to plan a 16-bit cache "
+                "(half as many).",
+            )
         targets = self._targets(point, plan.replicas)
         result = ServingResult(
             input_tokens=self.req.input_tokens,
@@ -368,8 +398,15 @@ class ServingPlanner:
             self.rec.warn(
                 "serving-kv-cache-full",
                 f"{g.name}: a replica's KV cache holds {s.max_sequences_per_replica} requests of "
-                f"the average size, fewer than the {s.sequences_per_replica} planned; the rest "
-                "wait for room, which lengthens the time to first token",
+                f"the average size, fewer than the {s.sequences_per_replica} in flight; the rest "
+                f"wait for room, and the time to first token of {_fmt(s.ttft_ms)} ms counts the "
+                "wait"
+                + (
+                    ""
+                    if self.inf.ttft_target_ms
+                    else "; give a time-to-first-token target to plan replicas for it"
+                ),
+                Severity.INFO if self.inf.ttft_target_ms else Severity.WARNING,
             )
         if plan.par.pipeline > 1:
             self.rec.warn(
@@ -417,6 +454,7 @@ def transformer(
     kv_heads: int,
     precision: Precision,
     kv: Precision | None,
+    gpu: Gpu,
     experts: int | None,
     experts_per_token: int | None,
     *,
@@ -437,7 +475,7 @@ def transformer(
         heads,
         kv_heads,
         weight_bytes or PARAM_BYTES[precision],
-        kv_bytes(precision, kv),
+        kv_bytes(precision, kv, gpu),
         experts or 0,
         experts_per_token or 0,
         head_size=head_dim or 0,

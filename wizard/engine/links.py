@@ -31,6 +31,7 @@ class Link:
     gbs: float  # GB/s, one direction
     source: str
     kind: str = "pcie"  # 'pcie', 'nvlink', 'cpu-interconnect' or 'network'
+    multicast: bool = False  # NVSwitch with NVLink SHARP: NCCL reduces in the switch (NVLS)
 
     @property
     def gbps(self) -> float:
@@ -58,11 +59,14 @@ def switch_uplink(server: Server) -> Link:
 
 
 def nvlink(gpu: Gpu, through: str) -> Link:
+    """An NVLink hop; through a third-generation NVSwitch or later (NVLink 4, Hopper on) the
+    switch reduces all-reduce data itself (NVLink SHARP), which NCCL uses from 2.17 on."""
     return Link(
         f"NVLink {gpu.nvlink.generation} ({through})",
         gpu.nvlink.bandwidth_gbs / 2,
         f"{gpu.name} NVLink bandwidth from the GPU catalog ({gpu.source}); half each way",
         "nvlink",
+        multicast=through == "NVSwitch" and (gpu.nvlink.generation or 0) >= 4,
     )
 
 
@@ -140,3 +144,14 @@ def efficiency(link: Link, override: float | None) -> tuple[float, str]:
     if override is not None:
         return override, "Design assumption (assumptions.link_efficiency)"
     return EFFICIENCY[link.kind], EFFICIENCY_SOURCE[link.kind]
+
+
+# NCCL's NVLink SHARP all-reduce on one 8-GPU NVSwitch host: about 275 GB/s of algorithm
+# bandwidth (480 GB/s bus bandwidth) against the ring's 370 GB/s bus bandwidth on H100.
+NVLS_EFFICIENCY = 275 / 450
+NVLS_SOURCE = (
+    "NCCL NVLink SHARP (NVLS) all-reduce, the switch reducing the data: 8 x H100 'peak busBw of "
+    "~480GB/s (algbw ~275GB/s)' against the ring's 370 GB/s (NCCL maintainer, NVIDIA/nccl-tests "
+    "issue 212; 475 GB/s measured on 8 x H200 with NCCL 2.20.3, nccl-tests issue 272); each GPU "
+    "sends and receives its data once, at 275 / 450 = 0.61 of the NVLink rate"
+)

@@ -9,7 +9,7 @@ from wizard.model.design import Optimizer, Precision
 
 GB = 1e9
 
-# Bytes per parameter by precision (FP32/TF32 4, BF16/FP16 2, FP8/INT8 1, INT4 0.5).
+# Bytes per parameter by precision (FP32/TF32 4, BF16/FP16 2, FP8/INT8 1, INT4 0.5, FP4 0.5625).
 PARAM_BYTES: dict[Precision, float] = {
     Precision.FP32: 4,
     Precision.TF32: 4,
@@ -18,6 +18,9 @@ PARAM_BYTES: dict[Precision, float] = {
     Precision.FP8: 1,
     Precision.INT8: 1,
     Precision.INT4: 0.5,
+    # NVFP4: a 4-bit E2M1 value plus one FP8 (E4M3) scale per 16-value block, 4.5 bits (NVIDIA,
+    # "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference", 2025)
+    Precision.FP4: 4.5 / 8,
 }
 
 # Optimizer state bytes per parameter, not counting an FP32 master copy (ZeRO paper, 3.1).

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from wizard.engine import serving_physics as sp
 from wizard.engine.expr import Formula
-from wizard.engine.links import efficiency
+from wizard.engine.links import NVLS_EFFICIENCY, NVLS_SOURCE, efficiency
 from wizard.engine.record import Chain
 from wizard.engine.search import first_true
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
@@ -140,6 +140,13 @@ def _allreduce(
 ) -> float:
     if par.tensor <= 1 or par.tp_link is None:
         return 0.0
+    if par.tp_link.multicast:
+        return chain(
+            name, sp.ALLREDUCE_NVLS_S, "s",
+            f"{sp.MEGATRON_TP}; {NVLS_SOURCE}; link: {par.tp_link.name}",
+            latency_s=eff.latency_s, tokens=tokens, hidden=m.hidden,
+            link_gbs=par.tp_link.gbs, nvls_efficiency=NVLS_EFFICIENCY,
+        )  # fmt: skip
     return chain(
         name,
         sp.ALLREDUCE_S,
@@ -308,6 +315,13 @@ def evaluate(
     shards = sp.kv_shards(m, t)
     running = min(sequences, most) if most >= 1 else sequences
     src_roof = f"{sp.POPE}; efficiency: stated assumption"
+    active = m.active_params
+    if m.moe and eff.moe_imbalance != 1.0:
+        active = chain(
+            "moe.active_parameters_effective", sp.ACTIVE_MOE, "parameters", sp.MOE_IMBALANCE,
+            shared_params=m.shared_params, experts_per_token=m.experts_per_token,
+            expert_params=m.expert_params, imbalance=eff.moe_imbalance,
+        )  # fmt: skip
     # --- prefill of one prompt
     w_pf = _weights_read(chain, m, req.input_tokens, "prefill.weights_read_gb")
     pf_compute = chain(
@@ -315,7 +329,7 @@ def evaluate(
         sp.PREFILL_COMPUTE_S,
         "s",
         sp.PREFILL,
-        active_parameters=m.active_params,
+        active_parameters=active,
         tokens=req.input_tokens,
         layers=m.layers,
         hidden=m.hidden,
@@ -364,36 +378,25 @@ def evaluate(
         pp=p,
     )
     w_dec = _weights_read(chain, m, micro, "decode.weights_read_gb")
-    d_memory = chain(
-        "decode.memory_s",
-        sp.DECODE_MEMORY_S,
-        "s per stage",
-        src_roof,
-        weights_read_gb=w_dec,
-        tp=t,
-        pp=p,
-        batch=micro,
-        context=ctx,
-        kv_gb_per_token=kv_tok,
-        kv_shards=shards,
-        bandwidth_gbs=acc.bandwidth_gbs,
-        mbu=eff.bandwidth,
-    )
-    d_compute = chain(
-        "decode.compute_s",
-        sp.DECODE_COMPUTE_S,
-        "s per stage",
-        src_roof,
-        batch=micro,
-        active_parameters=m.active_params,
-        layers=m.layers,
-        context=ctx,
-        hidden=m.hidden,
-        tp=t,
-        pp=p,
-        peak_tflops=acc.peak_tflops,
+    d_weights = chain(
+        "decode.weights_s", sp.DECODE_WEIGHTS_S, "s per stage", src_roof,
+        weights_read_gb=w_dec, tp=t, pp=p, bandwidth_gbs=acc.bandwidth_gbs, mbu=eff.bandwidth,
+    )  # fmt: skip
+    d_linear = chain(
+        "decode.linear_s", sp.DECODE_LINEAR_S, "s per stage", src_roof,
+        batch=micro, active_parameters=active, tp=t, pp=p, peak_tflops=acc.peak_tflops,
         mfu=eff.compute,
-    )
+    )  # fmt: skip
+    d_kv = chain(
+        "decode.kv_s", sp.DECODE_KV_S, "s per stage", f"{sp.KV_SOURCE}; {src_roof}",
+        batch=micro, context=ctx, kv_gb_per_token=kv_tok, kv_shards=shards, pp=p,
+        bandwidth_gbs=acc.bandwidth_gbs, mbu=eff.bandwidth,
+    )  # fmt: skip
+    d_attention = chain(
+        "decode.attention_s", sp.DECODE_ATTENTION_S, "s per stage", src_roof,
+        batch=micro, layers=m.layers, context=ctx, hidden=m.hidden, tp=t, pp=p,
+        peak_tflops=acc.peak_tflops, mfu=eff.compute,
+    )  # fmt: skip
     d_ar = _allreduce(chain, "decode.allreduce_s", m, par, eff, micro)
     d_ho = _handoff(chain, "decode.handoff_s", m, par, eff, micro)
     d_comm = chain(
@@ -407,14 +410,10 @@ def evaluate(
         handoff_s=d_ho,
     )
     stage = chain(
-        "decode.stage_s",
-        sp.STAGE_S,
-        "s",
-        "Roofline: the slower of memory and compute, plus communication",
-        memory_s=d_memory,
-        compute_s=d_compute,
+        "decode.stage_s", sp.DECODE_KERNELS_S, "s", sp.KERNELS,
+        weights_s=d_weights, linear_s=d_linear, kv_s=d_kv, attention_s=d_attention,
         comm_s=d_comm,
-    )
+    )  # fmt: skip
     step = chain("decode_step_s", sp.DECODE_STEP_S, "s", sp.PIPELINE, pp=p, stage_s=stage)
     # --- the closed loop
     work = chain(
@@ -470,7 +469,8 @@ def evaluate(
         "requests_per_s_per_replica", REQUESTS_PER_S, "requests/s", LOAD_SOURCE,
         tokens_per_s=tps, output_tokens=req.output_tokens,
     )  # fmt: skip
-    bound = "memory bandwidth" if d_memory >= d_compute else "compute"
+    memory_side = max(d_weights, d_linear) - d_linear + max(d_kv, d_attention) - d_attention
+    bound = "memory bandwidth" if memory_side > 0 else "compute"
     return Point(sequences, running, prefill, step, bound, ttft, itl, tps, rps)
 
 

@@ -50,6 +50,11 @@ MOE_SOURCE = (
     "Jiang et al., Mixtral of Experts, arXiv:2401.04088, section 2 (each token is routed to k of "
     "E experts per layer); expected distinct experts for uniform routing"
 )
+MOE_IMBALANCE = (
+    "Fedus et al., Switch Transformers, arXiv:2101.03961, section 2.2 (experts sized for a "
+    "capacity factor above 1 because routing is uneven); the busiest expert's tokens over the "
+    "mean sets the experts' compute time: stated assumption"
+)
 MEGATRON_TP = (
     "Shoeybi et al., Megatron-LM, arXiv:1909.08053, section 3 (two all-reduces per layer in "
     "the forward pass); ring all-reduce moves 2 (t - 1) / t of the data (NCCL)"
@@ -77,17 +82,30 @@ MICRO_BATCH = Formula("sequences / min(sequences, pp)")
 EXPERTS_READ = Formula("experts * (1 - (1 - experts_per_token / experts) ** tokens)")
 WEIGHTS_READ_MOE_GB = Formula("(shared_params + experts_read * expert_params) * weight_bytes / 1e9")
 WEIGHTS_GB = Formula("parameters * weight_bytes / 1e9")
-DECODE_MEMORY_S = Formula(
-    "(weights_read_gb / (tp * pp) + batch * context * kv_gb_per_token / (kv_shards * pp))"
-    " / (bandwidth_gbs * mbu)"
+# the experts' matrix products wait for the busiest expert: its tokens over the mean
+ACTIVE_MOE = Formula("shared_params + experts_per_token * expert_params * imbalance")
+# A decode step runs the linear layers (reading the weights, 2 x active parameters FLOPs a
+# token) and the attention core (reading every sequence's KV cache) as separate kernels: each
+# is bound by the slower of its bytes and its FLOPs, and the two add up.
+DECODE_WEIGHTS_S = Formula("weights_read_gb / (tp * pp) / (bandwidth_gbs * mbu)")
+DECODE_LINEAR_S = Formula("batch * 2 * active_parameters / (tp * pp * peak_tflops * 1e12 * mfu)")
+DECODE_KV_S = Formula(
+    "batch * context * kv_gb_per_token / (kv_shards * pp) / (bandwidth_gbs * mbu)"
 )
-DECODE_COMPUTE_S = Formula(
-    "batch * (2 * active_parameters + 4 * layers * context * hidden)"
-    " / (tp * pp * peak_tflops * 1e12 * mfu)"
+DECODE_ATTENTION_S = Formula(
+    "batch * 4 * layers * context * hidden / (tp * pp * peak_tflops * 1e12 * mfu)"
+)
+DECODE_KERNELS_S = Formula("max(weights_s, linear_s) + max(kv_s, attention_s) + comm_s")
+KERNELS = (
+    "Linear layers and the attention core run as separate kernels (vLLM, TensorRT-LLM): the "
+    "weights' reads overlap the linear FLOPs, the KV cache's reads the attention FLOPs, not "
+    "each other (Pope et al., arXiv:2211.05102, section 3.3: attention's memory time is "
+    "separate from the weights')"
 )
 ALLREDUCE_S = Formula(
     "latency_s + 2 * (tp - 1) / tp * tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)"
 )
+ALLREDUCE_NVLS_S = Formula("latency_s + tokens * hidden * 2 / (link_gbs * 1e9 * nvls_efficiency)")
 HANDOFF_S = Formula("latency_s + tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)")
 DECODE_COMM_S = Formula("2 * layers / pp * allreduce_s + min(pp - 1, 1) * handoff_s")
 STAGE_S = Formula("max(memory_s, compute_s) + comm_s")
@@ -171,6 +189,7 @@ class Efficiency:
     compute: float  # achieved share of peak dense tensor FLOPS (MFU)
     link: float | None  # share of a link's rate a collective reaches; None: measured per kind
     latency_s: float  # fixed cost of one small collective or stage hand-off
+    moe_imbalance: float = 1.0  # busiest expert's tokens over the mean (routing imbalance)
 
 
 def kv_shards(m: Transformer, tensor: int) -> int:

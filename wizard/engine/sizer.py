@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine import memory, sources
+from wizard.engine import memory, model_shape, sources
 from wizard.engine.expr import Formula
 from wizard.engine.memory import Shape, Sharding
 from wizard.engine.record import Chain, Recorder
@@ -33,6 +33,9 @@ class ModelInfo:
     active_params: float
     shape: Shape | None  # None for non-transformer presets
     preset: ModelPreset | None
+    experts: int = 0  # routed experts per MoE layer; 0 for a dense model
+    experts_per_token: int = 0
+    kv_latent_dim: int = 0  # latent attention: cached values per token per layer
 
 
 def weight_bytes(preset: ModelPreset | None, precision: Precision) -> float:
@@ -43,7 +46,11 @@ def weight_bytes(preset: ModelPreset | None, precision: Precision) -> float:
     return memory.PARAM_BYTES[precision]
 
 
-def resolve_model(group: WorkloadGroup, catalog: Catalog) -> ModelInfo | None:
+def resolve_model(
+    group: WorkloadGroup, catalog: Catalog, chain: Chain | None = None
+) -> ModelInfo | None:
+    """The group's model; a custom model without a parameter count is counted from its shape
+    (logged when ``chain`` records)."""
     if group.model is None:
         return None
     if group.model.preset:
@@ -52,11 +59,24 @@ def resolve_model(group: WorkloadGroup, catalog: Catalog) -> ModelInfo | None:
         if p.architecture is not ModelArch.CNN:
             assert p.hidden_size and p.heads and p.kv_heads  # enforced by the catalog schema
             shape = Shape(p.layers, p.hidden_size, p.heads, p.kv_heads, p.head_dim or 0)
-        return ModelInfo(p.name, p.parameters, p.active_parameters or p.parameters, shape, p)
+        return ModelInfo(
+            p.name, p.parameters, p.active_parameters or p.parameters, shape, p,
+            p.experts or 0, p.experts_per_token or 0, p.kv_latent_dim or 0,
+        )  # fmt: skip
     c = group.model.custom
     assert c is not None
     shape = Shape(c.layers, c.hidden_size, c.heads, c.kv_heads or c.heads)
-    return ModelInfo("custom model", c.parameters, c.parameters, shape, None)
+    params = active = c.parameters or 0.0
+    if not params or c.experts:
+        counted = model_shape.count((chain or Chain()) if not params else Chain(), c)
+        params = params or counted.parameters
+        # a given total keeps the shape's share of it active
+        active = params * counted.active / counted.parameters
+    latent = c.kv_lora_rank + c.qk_rope_head_dim if c.kv_lora_rank else 0
+    return ModelInfo(
+        "custom model", params, active, shape, None,
+        c.experts or 0, c.experts_per_token or 0, latent,
+    )  # fmt: skip
 
 
 class SizerBase:
@@ -71,8 +91,8 @@ class SizerBase:
         self.gpu = gpu
         self.server = server
         self.rec = rec
-        self.model = resolve_model(group, catalog)
         self.key = f"workloads[{index}]"
+        self.model = resolve_model(group, catalog, Chain(rec, self.key))
 
     # ------------------------------------------------------------------ memory
 

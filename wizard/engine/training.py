@@ -10,7 +10,7 @@ from typing import TypedDict
 from wizard.engine import comms, compute, memory, sources, topology
 from wizard.engine import serving_physics as sp
 from wizard.engine import training_physics as tp_
-from wizard.engine.links import Link, efficiency
+from wizard.engine.links import NVLS_EFFICIENCY, NVLS_SOURCE, Link, efficiency
 from wizard.engine.platform_rules import (
     PARTITIONS_SOURCE,
     blackwell_board,
@@ -24,7 +24,7 @@ from wizard.engine.slices import SOURCE as slices_source
 from wizard.engine.slices import Slice, slices
 from wizard.engine.sources_platform import FM_CRX
 from wizard.engine.training_plan import Job, Strategy, ladder, memory_parts, memory_total
-from wizard.model.design import FineTuningMethod, LoraTargets, Recompute, SharingMode
+from wizard.model.design import FineTuningMethod, LoraTargets, Precision, Recompute, SharingMode
 from wizard.model.result import MemoryBreakdown, Severity, TrainingFigures, WorkloadSizing
 from wizard.numbers import count
 
@@ -68,7 +68,7 @@ class TrainingSizer(SizerBase):
             ffn=p.ffn_hidden_size
             if p
             else (g.model.custom.ffn_hidden_size if g.model and g.model.custom else None),
-            experts=(p.experts or 0) if p else 0,
+            experts=m.experts,
             precision=g.precision,
             method=ft.method if ft else FineTuningMethod.FULL,
             lora_rank=ft.lora_rank if ft else 16,
@@ -122,11 +122,27 @@ class TrainingSizer(SizerBase):
         out: _Timing = {"gpus": gpus, "data_parallel": d}
         if flops_iter is None:
             return out
-        compute_s = chain(
-            "compute_seconds_per_iteration", tp_.COMPUTE_S, "s", sources.NARAYANAN + "; " + ASSUMED,
-            flops_per_iteration=flops_iter, gpus=gpus, peak_tflops=peak,
-            utilization=a.achievable_utilization,
-        )  # fmt: skip
+        attention_peak = self._attention_peak()
+        if attention_peak is not None and job.shape is not None:
+            attention = chain(
+                "attention_flops_per_iteration", tp_.ATTENTION_FLOPS, "FLOPs", tp_.NARAYANAN_EQ3,
+                attention_passes=3 + (0 if st.recompute is Recompute.NONE else 1),
+                layers=job.shape.layers, sequence=job.sequence, hidden=job.shape.hidden,
+                global_batch=global_batch,
+            )  # fmt: skip
+            compute_s = chain(
+                "compute_seconds_per_iteration", tp_.COMPUTE_SPLIT_S, "s",
+                f"{sources.NARAYANAN}; {tp_.FP8_ATTENTION}; {ASSUMED}",
+                flops_per_iteration=flops_iter, attention_flops=attention, peak_tflops=peak,
+                attention_tflops=attention_peak, gpus=gpus, utilization=a.achievable_utilization,
+            )  # fmt: skip
+        else:
+            compute_s = chain(
+                "compute_seconds_per_iteration", tp_.COMPUTE_S, "s",
+                sources.NARAYANAN + "; " + ASSUMED,
+                flops_per_iteration=flops_iter, gpus=gpus, peak_tflops=peak,
+                utilization=a.achievable_utilization,
+            )  # fmt: skip
         out["compute_s"] = compute_s
         if a.utilization_includes_communication:
             out["iteration_s"] = chain(
@@ -140,28 +156,40 @@ class TrainingSizer(SizerBase):
             global_batch=global_batch, micro_batch=g.micro_batch_size, data_parallel=d,
         )  # fmt: skip
         bubble = 0.0
+        v = g.parallelism.virtual_pipeline_stages or 1
         if st.pipeline > 1:
             bubble = chain(
                 "pipeline_bubble_seconds", tp_.BUBBLE_S, "s", tp_.BUBBLE,
-                compute_s=compute_s, pp=st.pipeline, micro_batches=max(micro, 1),
+                compute_s=compute_s, pp=st.pipeline, virtual_stages=v,
+                micro_batches=max(micro, 1),
             )  # fmt: skip
-        out["bubble_share"] = (st.pipeline - 1) / max(micro, 1) if st.pipeline > 1 else None
+        out["bubble_share"] = (st.pipeline - 1) / (v * max(micro, 1)) if st.pipeline > 1 else None
         tp_comm = 0.0
         if st.tensor > 1 and job.shape is not None:
             link = self._ring_link(st.tensor, False)
-            eff, eff_src = efficiency(link, a.link_efficiency)
-            ar = chain(
-                "tensor_parallel.allreduce_seconds", sp.ALLREDUCE_S, "s",
-                f"{tp_.TP_COMM}; link: {link.name}; efficiency: {eff_src}",
-                latency_s=a.collective_latency_us * 1e-6, tp=st.tensor,
-                tokens=g.micro_batch_size * job.sequence, hidden=job.shape.hidden,
-                link_gbs=link.gbs, link_efficiency=eff,
-            )  # fmt: skip
+            tokens = g.micro_batch_size * job.sequence
+            if link.multicast:
+                ar = chain(
+                    "tensor_parallel.allreduce_seconds", sp.ALLREDUCE_NVLS_S, "s",
+                    f"{tp_.TP_COMM}; link: {link.name}; {NVLS_SOURCE}",
+                    latency_s=a.collective_latency_us * 1e-6, tokens=tokens,
+                    hidden=job.shape.hidden, link_gbs=link.gbs, nvls_efficiency=NVLS_EFFICIENCY,
+                )  # fmt: skip
+            else:
+                eff, eff_src = efficiency(link, a.link_efficiency)
+                ar = chain(
+                    "tensor_parallel.allreduce_seconds", sp.ALLREDUCE_S, "s",
+                    f"{tp_.TP_COMM}; link: {link.name}; efficiency: {eff_src}",
+                    latency_s=a.collective_latency_us * 1e-6, tp=st.tensor,
+                    tokens=tokens, hidden=job.shape.hidden,
+                    link_gbs=link.gbs, link_efficiency=eff,
+                )  # fmt: skip
             passes = 6 if st.recompute is Recompute.FULL else 4
             tp_comm = chain(
-                "tensor_parallel_seconds_per_iteration", tp_.TP_COMM_S, "s", tp_.TP_COMM,
+                "tensor_parallel_seconds_per_iteration", tp_.TP_COMM_S, "s",
+                f"{tp_.TP_COMM}; {tp_.TP_OVERLAP}",
                 tp_allreduces=passes, layers=job.shape.layers, pp=st.pipeline,
-                micro_batches=max(micro, 1), allreduce_s=ar,
+                micro_batches=max(micro, 1), allreduce_s=ar, overlap=a.tensor_parallel_overlap,
             )  # fmt: skip
             out["tp_comm_s"] = tp_comm
         exposed = 0.0
@@ -174,18 +202,27 @@ class TrainingSizer(SizerBase):
             spans = gpus > self.design.hardware.gpus_per_host
             link = self._ring_link(d, spans)
             sharp = a.sharp and link.kind == "network"
+            nvls = link.multicast and not spans and st.zero < 3
             factor = (3 if st.zero >= 3 else 2) * (0.5 if sharp else 1.0)
-            ring = chain(
-                "allreduce_gb_per_gpu_per_iteration", tp_.RING_GB, "GB",
-                tp_.RING + ("; SHARP reduces in the switch: half the traffic (seed, NVIDIA AI "
-                            "Enterprise deep dive)" if sharp else ""),
-                ring_factor=factor, data_parallel=d, gradient_gb=grad,
-            )  # fmt: skip
-            limit = chain(
+            if nvls:
+                ring = chain(
+                    "allreduce_gb_per_gpu_per_iteration", tp_.NVLS_GB, "GB", NVLS_SOURCE,
+                    gradient_gb=grad,
+                )  # fmt: skip
+            else:
+                ring = chain(
+                    "allreduce_gb_per_gpu_per_iteration", tp_.RING_GB, "GB",
+                    tp_.RING + ("; SHARP reduces in the switch: half the traffic (seed, NVIDIA AI "
+                                "Enterprise deep dive)" if sharp else ""),
+                    ring_factor=factor, data_parallel=d, gradient_gb=grad,
+                )  # fmt: skip
+            limit = ring if nvls else chain(
                 "allreduce_gb_large_ring_limit", tp_.RING_GB, "GB", tp_.RING + " (N large)",
                 ring_factor=factor, data_parallel=1e12, gradient_gb=grad,
             )  # fmt: skip
             eff, eff_src = efficiency(link, a.link_efficiency)
+            if nvls:
+                eff, eff_src = NVLS_EFFICIENCY, NVLS_SOURCE
             ring_s = chain(
                 "allreduce_seconds_per_iteration", tp_.RING_S, "s",
                 f"{link.source}; efficiency: {eff_src}",
@@ -222,6 +259,13 @@ class TrainingSizer(SizerBase):
         if link is None:  # one GPU per host and the ring stays inside: cannot happen for > 1
             return topology.ring_path(self.gpu, self.server, self.design.hardware, 2, True)[-1]
         return link
+
+    def _attention_peak(self) -> float | None:
+        """The 16-bit peak the attention core runs at when the linear layers train in FP8 or
+        FP4; None when everything runs at the job's own precision."""
+        if self.g.precision not in (Precision.FP8, Precision.FP4):
+            return None
+        return compute.peak_tflops(self.gpu, Precision.BF16)[0] * getattr(self, "_share", 1.0)
 
     def _peak(self) -> tuple[float, str]:
         peak, path = compute.peak_tflops(self.gpu, self.g.precision)

@@ -103,6 +103,7 @@ class Tflops(Strict):
     fp8: NonNegativeFloat | None = None
     int8: NonNegativeFloat | None = None
     int4: NonNegativeFloat | None = None
+    fp4: NonNegativeFloat | None = None  # NVFP4 tensor cores (Blackwell)
 
 
 class MigProfile(Strict):

@@ -94,6 +94,7 @@ class Precision(StrEnum):
     FP8 = "fp8"
     INT8 = "int8"
     INT4 = "int4"
+    FP4 = "fp4"  # NVFP4: 4-bit floats with an FP8 scale per 16 values
 
 
 class Optimizer(StrEnum):
@@ -130,7 +131,11 @@ class SharingMode(StrEnum):
 class CustomModel(Model):
     """A model described by its shape rather than picked from the catalog."""
 
-    parameters: Positive = Field(le=MAX_PARAMETERS)
+    parameters: Positive | None = Field(
+        default=None,
+        le=MAX_PARAMETERS,
+        description="Total parameters; None: counted from the shape below.",
+    )
     layers: int = Field(ge=1, le=10_000)
     hidden_size: int = Field(ge=1, le=1_000_000)
     heads: int = Field(ge=1, le=10_000)
@@ -142,9 +147,46 @@ class CustomModel(Model):
     tied_embeddings: bool = Field(
         default=False, description="The output projection reuses the input embedding."
     )
+    gated_mlp: bool = Field(
+        default=True,
+        description="Three MLP matrices (SwiGLU: Llama, Mistral, Qwen, DeepSeek); False: two "
+        "(GPT). Used when the parameters are counted from the shape.",
+    )
+    experts: int | None = Field(
+        default=None, ge=2, le=4096, description="Routed experts per MoE layer; None: dense."
+    )
+    experts_per_token: int | None = Field(default=None, ge=1, le=4096)
+    shared_experts: int = Field(default=0, ge=0, le=64)
+    moe_ffn_hidden_size: int | None = Field(
+        default=None, ge=1, le=10_000_000, description="One expert's width; None: ffn_hidden_size."
+    )
+    dense_layers: int = Field(
+        default=0, ge=0, le=10_000, description="Leading layers with a dense MLP (DeepSeek-V3: 3)."
+    )
+    kv_lora_rank: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="Multi-head latent attention: the cached latent's width (DeepSeek: 512).",
+    )
+    q_lora_rank: int | None = Field(default=None, ge=1, le=1_000_000)
+    qk_nope_head_dim: int = Field(default=128, ge=1, le=100_000)
+    qk_rope_head_dim: int = Field(default=64, ge=1, le=100_000)
+    v_head_dim: int = Field(default=128, ge=1, le=100_000)
 
     @model_validator(mode="after")
     def _heads(self) -> CustomModel:
+        if (self.experts is None) != (self.experts_per_token is None):
+            raise ValueError("experts and experts_per_token are given together (an MoE model)")
+        if self.experts and self.experts_per_token and self.experts_per_token > self.experts:
+            raise ValueError(
+                f"experts_per_token ({self.experts_per_token}) is more than experts "
+                f"({self.experts})"
+            )
+        if self.dense_layers > self.layers:
+            raise ValueError(
+                f"dense_layers ({self.dense_layers}) is more than layers ({self.layers})"
+            )
         if self.kv_heads is not None and self.heads % self.kv_heads:
             raise ValueError(
                 f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})"
@@ -179,6 +221,13 @@ class Parallelism(Model):
     tensor_parallel: int | None = Field(default=None, ge=1, le=64)
     pipeline_parallel: int | None = Field(default=None, ge=1, le=1024)
     sequence_parallel: bool = False
+    virtual_pipeline_stages: int | None = Field(
+        default=None,
+        ge=1,
+        le=64,
+        description="Model chunks per pipeline stage (Megatron's interleaved schedule, which "
+        "divides the pipeline bubble by this number); None: 1, the non-interleaved schedule.",
+    )
 
 
 class FineTuning(Model):
@@ -236,14 +285,15 @@ class Inference(Model):
     )
     kv_cache_precision: Precision | None = Field(
         default=None,
-        description="Precision of the KV cache; None keeps it 16-bit (32-bit for FP32 models), "
-        "as serving engines do unless told otherwise.",
+        description="Precision of the KV cache; None follows the serving stack: FP8 with FP8 "
+        "weights on a GPU with FP8 tensor cores (NIM FP8 profiles, TensorRT-LLM FP8 "
+        "checkpoints), else 16-bit (32-bit for FP32 models).",
     )
 
     @field_validator("kv_cache_precision")
     @classmethod
     def _kv_precision(cls, value: Precision | None) -> Precision | None:
-        if value in (Precision.TF32, Precision.INT4):
+        if value in (Precision.TF32, Precision.INT4, Precision.FP4):
             raise ValueError(f"a KV cache is not kept in {value.value}; use bf16, fp16 or fp8")
         return value
 
@@ -525,7 +575,10 @@ class Assumptions(Model):
     """Editable engine assumptions; each default is stated with its source in the engine."""
 
     achievable_utilization: Fraction = Field(
-        default=0.4, description="Share of peak TFLOPS a training job sustains (MFU)."
+        default=0.5,
+        description="Share of peak dense TFLOPS the GPUs reach while they compute (model FLOPs "
+        "utilization of the compute alone); the pipeline bubble and the communication not "
+        "hidden are derived from the layout and added to it.",
     )
     link_efficiency: Fraction | None = Field(
         default=None,
@@ -536,6 +589,14 @@ class Assumptions(Model):
         default=False,
         description="The utilization is a measured end-to-end figure (communication and "
         "pipeline bubbles included), so they are not added again.",
+    )
+    tensor_parallel_overlap: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        allow_inf_nan=False,
+        description="Share of the tensor-parallel all-reduces hidden behind the matrix products "
+        "(Megatron-Core's communication overlap with sequence parallelism); 0: none hidden.",
     )
     gradient_bytes: float = Field(
         default=4,
@@ -552,15 +613,24 @@ class Assumptions(Model):
         default=0.6,
         description="Share of peak memory bandwidth a decoding step achieves (MBU).",
     )
+    moe_routing_imbalance: float = Field(
+        default=1.25,
+        ge=1,
+        le=8,
+        allow_inf_nan=False,
+        description="Tokens the busiest expert receives over the mean; the experts' compute "
+        "waits for it (1: perfectly balanced routing; 1.25 is the capacity factor Switch "
+        "Transformers size experts for).",
+    )
     prefill_compute_efficiency: Fraction = Field(
         default=0.5,
         description="Share of peak dense tensor throughput prompt processing achieves (MFU).",
     )
     achievable_utilization_range: tuple[Fraction, Fraction] = Field(
-        default=(0.35, 0.5),
+        default=(0.42, 0.57),
         description="Pessimistic and optimistic ends of the training utilization, for the "
-        "ranges: 0.5 as Megatron-LM's fused kernels reach (Korthikanti et al. Table 5: 51-56 %), "
-        "0.35 as far below the typical 0.4 as that is above it.",
+        "ranges: the spread of the held-back published runs around the default 0.5 (their "
+        "throughput 13 % below to 20 % above the engine's: 0.5 / 1.2 and 0.5 / 0.87).",
     )
     decode_bandwidth_efficiency_range: tuple[Fraction, Fraction] = Field(
         default=(0.52, 0.74),

@@ -49,7 +49,8 @@ GLOSSARY: dict[str, Term] = {
     ),
     "precision": Term(
         "The number format of the maths: FP32 is 4 bytes per value, BF16/FP16 2, FP8 and INT8 1, "
-        "INT4 half a byte; smaller is faster and lighter but less exact.",
+        "INT4 half a byte, FP4 (NVFP4, Blackwell) 4.5 bits with its block scales; smaller is "
+        "faster and lighter but less exact.",
     ),
     "optimizer": Term(
         "The algorithm that updates the weights; Adam keeps two extra numbers per parameter, SGD "
@@ -160,8 +161,9 @@ GLOSSARY: dict[str, Term] = {
         "reads faster than people do).",
     ),
     "kv_cache_precision": Term(
-        "Serving engines keep the KV cache in 16 bits unless told otherwise; FP8 halves it, so "
-        "more requests fit, at a small accuracy cost.",
+        "By default the KV cache follows the weights, as NVIDIA's serving stacks do: FP8 with "
+        "FP8 weights on GPUs that compute in FP8, 16 bits otherwise. FP8 halves it, so more "
+        "requests fit, at a small accuracy cost.",
     ),
     "kv_cache": Term(
         "The keys and values of every token already seen, kept in GPU memory so the model does "

@@ -84,6 +84,7 @@ PRECISION: dict[Precision, str] = {
     Precision.FP8: "FP8 (1 byte)",
     Precision.INT8: "INT8 (1 byte, inference)",
     Precision.INT4: "INT4 (half a byte, inference)",
+    Precision.FP4: "FP4 (NVFP4, 4.5 bits with its scales)",
 }
 PRECISION_SHORT: dict[Precision, str] = {p: p.value.upper() for p in Precision}
 

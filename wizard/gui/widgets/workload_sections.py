@@ -54,26 +54,38 @@ class ModelSection(QGroupBox):
         self.custom_box = QWidget()
         cf = QFormLayout(self.custom_box)
         cf.setContentsMargins(0, 0, 0, 0)
-        self.c_params = double_spin(0.001, 100_000, 3, 7.0)
+        self.c_params = OptionalDouble(100_000, 3, "counted from the shape")
         self.c_params.setSuffix(" billion")
+        self.c_params.put(7.0)
         self.c_layers = int_spin(1, 10_000, 32)
         self.c_hidden = int_spin(1, 1_000_000, 4096)
         self.c_heads = int_spin(1, 10_000, 32)
         self.c_kv = OptionalSpin(1, 10_000, "same as heads")
         self.c_vocab = int_spin(1, 10_000_000, 32_000)
+        self.c_ffn = OptionalSpin(1, 10_000_000, "4 × hidden size")
+        self.c_gated = QCheckBox("Gated MLP, three matrices (SwiGLU: Llama, Mistral, Qwen)")
+        self.c_gated.setChecked(True)
+        self.c_experts = OptionalSpin(2, 4096, "none (a dense model)")
+        self.c_experts_k = OptionalSpin(1, 4096, "none")
+        self._custom_rest: dict[str, Any] = {}  # fields of a loaded file this form does not edit
         self.errors.add(cf, "model.custom.parameters", "Parameters", self.c_params)
         self.errors.add(cf, "model.custom.layers", "Layers", self.c_layers)
         self.errors.add(cf, "model.custom.hidden_size", "Hidden size", self.c_hidden)
         self.errors.add(cf, "model.custom.heads", "Attention heads", self.c_heads)
         self.errors.add(cf, "model.custom.kv_heads", "KV heads", self.c_kv)
         self.errors.add(cf, "model.custom.vocab_size", "Vocabulary", self.c_vocab)
+        self.errors.add(cf, "model.custom.ffn_hidden_size", "Feed-forward width", self.c_ffn)
+        self.errors.add(cf, "model.custom.gated_mlp", "MLP", self.c_gated)
+        self.errors.add(cf, "model.custom.experts", "Experts", self.c_experts)
+        self.errors.add(cf, "model.custom.experts_per_token", "Experts per token", self.c_experts_k)
         f.addRow(self.custom_box)
         self.precision = Choice.of(Precision, labels.PRECISION)
         self.errors.add(f, "precision", "Precision", self.precision)
 
     def inputs(self) -> list[QWidget]:
         return [self.preset, self.c_params, self.c_layers, self.c_hidden, self.c_heads,
-                self.c_kv, self.c_vocab, self.precision]  # fmt: skip
+                self.c_kv, self.c_vocab, self.c_ffn, self.c_gated, self.c_experts,
+                self.c_experts_k, self.precision]  # fmt: skip
 
     def update_visibility(self) -> None:
         self.custom_box.setVisible(self.preset.get() == CUSTOM)
@@ -83,14 +95,20 @@ class ModelSection(QGroupBox):
 
     def values(self) -> dict[str, Any]:
         if self.preset.get() == CUSTOM:
+            billions = self.c_params.get()
             model: dict[str, Any] = {
                 "custom": {
-                    "parameters": self.c_params.value() * 1e9,
+                    **self._custom_rest,
+                    "parameters": billions * 1e9 if billions else None,
                     "layers": self.c_layers.value(),
                     "hidden_size": self.c_hidden.value(),
                     "heads": self.c_heads.value(),
                     "kv_heads": self.c_kv.get(),
                     "vocab_size": self.c_vocab.value(),
+                    "ffn_hidden_size": self.c_ffn.get(),
+                    "gated_mlp": self.c_gated.isChecked(),
+                    "experts": self.c_experts.get(),
+                    "experts_per_token": self.c_experts_k.get(),
                 }
             }
         else:
@@ -99,15 +117,24 @@ class ModelSection(QGroupBox):
 
     def load(self, g: dict[str, Any]) -> None:
         model = g.get("model") or {}
+        self._custom_rest = {}
         if model.get("custom"):
             c = model["custom"]
             self.preset.put(CUSTOM)
-            self.c_params.setValue(c.get("parameters", 7e9) / 1e9)
+            given = c.get("parameters")
+            self.c_params.put(given / 1e9 if given else None)
             self.c_layers.setValue(c.get("layers", 32))
             self.c_hidden.setValue(c.get("hidden_size", 4096))
             self.c_heads.setValue(c.get("heads", 32))
             self.c_kv.put(c.get("kv_heads"))
             self.c_vocab.setValue(c.get("vocab_size", 32_000))
+            self.c_ffn.put(c.get("ffn_hidden_size"))
+            self.c_gated.setChecked(bool(c.get("gated_mlp", True)))
+            self.c_experts.put(c.get("experts"))
+            self.c_experts_k.put(c.get("experts_per_token"))
+            edited = {"parameters", "layers", "hidden_size", "heads", "kv_heads", "vocab_size",
+                      "ffn_hidden_size", "gated_mlp", "experts", "experts_per_token"}  # fmt: skip
+            self._custom_rest = {k: v for k, v in c.items() if k not in edited}
         elif model.get("preset"):
             self.preset.put(model["preset"])
         self.precision.put(Precision(g.get("precision", "bf16")))
@@ -311,7 +338,7 @@ class ServingSection(QGroupBox):
         self.latency.setSuffix(" ms")
         self.kv_precision = Choice(
             [
-                ("16-bit (engine default)", None),
+                ("Engine default (FP8 with FP8 weights, else 16-bit)", None),
                 ("FP8", "fp8"),
                 ("INT8", "int8"),
                 ("BF16", "bf16"),
