@@ -128,8 +128,8 @@ def test_recommend_split_on_the_command_line_weighs_a_price_list(tmp_path):
     src = tmp_path / "d.json"
     src.write_text(json.dumps(one_cluster()), encoding="utf-8")
     prices = tmp_path / "p.toml"
-    items = ["server:lenovo-sr675-v3", "gpu:h200-sxm-141gb", "gpu:h100-nvl-94gb",
-             "gpu:h100-pcie-80gb"]  # fmt: skip
+    items = ["server:lenovo-sr675-v3", "gpu:h200-sxm-141gb", "gpu:h100-sxm5-80gb",
+             "gpu:h100-nvl-94gb", "gpu:h100-pcie-80gb"]  # fmt: skip
     prices.write_text(
         'currency = "EUR"\n[prices]\n"server:dell-xe9680" = 1000000\n'
         + "".join(f'"{i}" = 1000\n' for i in items),

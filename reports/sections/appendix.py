@@ -13,7 +13,9 @@ from wizard.present import glossary, labels
 from wizard.present.references import customer_source
 
 ASSUMPTION_LABELS = {
-    "achievable_utilization": "Share of peak TFLOPS a training job sustains",
+    "achievable_utilization": "Share of peak TFLOPS training reaches while computing",
+    "tensor_parallel_overlap": "Share of the tensor-parallel all-reduces hidden behind compute",
+    "moe_routing_imbalance": "Tokens of the busiest expert over the mean",
     "link_efficiency": "Share of a link's line rate the allreduce achieves",
     "gradient_bytes": "Bytes per gradient element",
     "framework_overhead_gb": "Framework overhead per GPU (GB)",

@@ -141,4 +141,5 @@ def test_the_sharing_page_shows_each_groups_cluster_and_compares_per_cluster(
     hgx = window.live.cluster_result("HGX cluster")
     assert page.comparison.columnCount() == len(hgx.sharing_comparison)
     as_designed = page.comparison.item(1, 0).text()
-    assert as_designed == f"{hgx.sharing_comparison[0].gpus:,}" == "12"  # chat 4, LoRA 8
+    # chat 2 (FP8 weights, so an FP8 KV cache: one TP 2 replica), LoRA 8
+    assert as_designed == f"{hgx.sharing_comparison[0].gpus:,}" == "10"

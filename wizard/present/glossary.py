@@ -160,6 +160,10 @@ GLOSSARY: dict[str, Term] = {
         "The longest acceptable time between two generated tokens, in milliseconds (about 50 ms "
         "reads faster than people do).",
     ),
+    "virtual_pipeline_stages": Term(
+        "Model chunks per pipeline stage (Megatron's interleaved schedule): with v chunks the "
+        "stages idle v times less while the pipeline fills and drains.",
+    ),
     "kv_cache_precision": Term(
         "By default the KV cache follows the weights, as NVIDIA's serving stacks do: FP8 with "
         "FP8 weights on GPUs that compute in FP8, 16 bits otherwise. FP8 halves it, so more "

@@ -277,19 +277,24 @@ class ParallelSection(QGroupBox):
         self.dp = OptionalSpin(1, 1_000_000, "choose for me")
         self.tp = OptionalSpin(1, 64, "choose for me")
         self.pp = OptionalSpin(1, 1024, "choose for me")
+        self.vp = OptionalSpin(1, 64, "1 (not interleaved)")
         self.sp = QCheckBox("Sequence parallel")
         self.sp.setToolTip(tip("sequence_parallel"))
         self.zero_row = self.errors.add(f, "parallelism.zero_stage", "ZeRO stage", self.zero)
         self.dp_row = self.errors.add(f, "parallelism.data_parallel", "Data parallel", self.dp)
         self.errors.add(f, "parallelism.tensor_parallel", "Tensor parallel", self.tp, self.sp)
         self.errors.add(f, "parallelism.pipeline_parallel", "Pipeline parallel", self.pp)
+        self.vp_row = self.errors.add(
+            f, "parallelism.virtual_pipeline_stages", "Interleaved stages", self.vp,
+            term="virtual_pipeline_stages",
+        )  # fmt: skip
 
     def inputs(self) -> list[QWidget]:
-        return [self.zero, self.dp, self.tp, self.pp, self.sp]
+        return [self.zero, self.dp, self.tp, self.pp, self.vp, self.sp]
 
     def update_visibility(self, kind: object) -> None:
         training = kind in TRAINING_KINDS
-        for row in (self.zero_row, self.dp_row):
+        for row in (self.zero_row, self.dp_row, self.vp_row):
             row.setVisible(training)
             self.par_form.labelForField(row).setVisible(training)
 
@@ -302,6 +307,7 @@ class ParallelSection(QGroupBox):
         if kind in TRAINING_KINDS:
             par["zero_stage"] = self.zero.get()
             par["data_parallel"] = self.dp.get()
+            par["virtual_pipeline_stages"] = self.vp.get()
         return {"parallelism": par}
 
     def load(self, g: dict[str, Any]) -> None:
@@ -310,6 +316,7 @@ class ParallelSection(QGroupBox):
         self.dp.put(par.get("data_parallel"))
         self.tp.put(par.get("tensor_parallel"))
         self.pp.put(par.get("pipeline_parallel"))
+        self.vp.put(par.get("virtual_pipeline_stages"))
         self.sp.setChecked(bool(par.get("sequence_parallel")))
 
 
