@@ -79,6 +79,26 @@ def resolve_model(
     )  # fmt: skip
 
 
+UTILIZATION = Formula("achievable_utilization * relative_utilization")
+
+
+def model_utilization(
+    design: Design, preset: ModelPreset | None, chain: Chain | None = None
+) -> tuple[float, str]:
+    """The training utilization for the model: the design's, scaled by what the preset measured
+    against the transformer default (a CNN reaches less of peak), with its source."""
+    a = design.assumptions
+    if preset is None or not preset.relative_utilization:
+        return a.achievable_utilization, sources.ASSUMPTION
+    source = preset.relative_utilization_source or preset.source
+    value = (chain or Chain())(
+        "training_utilization", UTILIZATION, "share of peak", source,
+        achievable_utilization=a.achievable_utilization,
+        relative_utilization=preset.relative_utilization,
+    )  # fmt: skip
+    return value, source
+
+
 class SizerBase:
     """One group's context; every headline figure goes through the recorder with its source."""
 

@@ -16,6 +16,7 @@ from wizard.engine import compute, memory, sources
 from wizard.engine.comms import PCIE_X16_GBS
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder, some
+from wizard.engine.sizer import model_utilization
 from wizard.engine.workload import TRAINING_KINDS, resolve_model
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
 from wizard.model.design import (
@@ -267,17 +268,18 @@ class StoragePlanner:
             if not (preset.forward_gflops_per_sample and preset.sample_bytes):
                 return None
             factor = 4 if compute.flops_multiplier(recompute) == 8 else 3
+            util, util_src = model_utilization(self.d, preset)
             samples = self.rec.expr(
                 f"{key}.samples_per_s_per_gpu",
                 Formula("peak_tflops * 1e12 * utilization / (passes * forward_flops_per_sample)"),
                 {
                     "peak_tflops": peak,
-                    "utilization": self.d.assumptions.achievable_utilization,
+                    "utilization": util,
                     "passes": factor,
                     "forward_flops_per_sample": preset.forward_gflops_per_sample * 1e9,
                 },
                 "samples/s",
-                f"{sources.NARAYANAN}; {path.upper()} peak; utilization: {sources.ASSUMPTION}",
+                f"{sources.NARAYANAN}; {path.upper()} peak; utilization: {util_src}",
             )
             gbs = self.rec.expr(
                 f"{key}.read_gbs_per_gpu",

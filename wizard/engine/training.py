@@ -19,7 +19,7 @@ from wizard.engine.platform_rules import (
 )
 from wizard.engine.record import Chain
 from wizard.engine.search import first_true
-from wizard.engine.sizer import SizerBase
+from wizard.engine.sizer import SizerBase, model_utilization
 from wizard.engine.slices import SOURCE as slices_source
 from wizard.engine.slices import Slice, slices
 from wizard.engine.sources_platform import FM_CRX
@@ -122,6 +122,8 @@ class TrainingSizer(SizerBase):
         out: _Timing = {"gpus": gpus, "data_parallel": d}
         if flops_iter is None:
             return out
+        m = self.model
+        util, util_src = model_utilization(self.design, m.preset if m else None, chain)
         attention_peak = self._attention_peak()
         if attention_peak is not None and job.shape is not None:
             attention = chain(
@@ -132,16 +134,16 @@ class TrainingSizer(SizerBase):
             )  # fmt: skip
             compute_s = chain(
                 "compute_seconds_per_iteration", tp_.COMPUTE_SPLIT_S, "s",
-                f"{sources.NARAYANAN}; {tp_.FP8_ATTENTION}; {ASSUMED}",
+                f"{sources.NARAYANAN}; {tp_.FP8_ATTENTION}; {util_src}",
                 flops_per_iteration=flops_iter, attention_flops=attention, peak_tflops=peak,
-                attention_tflops=attention_peak, gpus=gpus, utilization=a.achievable_utilization,
+                attention_tflops=attention_peak, gpus=gpus, utilization=util,
             )  # fmt: skip
         else:
             compute_s = chain(
                 "compute_seconds_per_iteration", tp_.COMPUTE_S, "s",
-                sources.NARAYANAN + "; " + ASSUMED,
+                sources.NARAYANAN + "; " + util_src,
                 flops_per_iteration=flops_iter, gpus=gpus, peak_tflops=peak,
-                utilization=a.achievable_utilization,
+                utilization=util,
             )  # fmt: skip
         out["compute_s"] = compute_s
         if a.utilization_includes_communication:
@@ -386,7 +388,8 @@ class TrainingSizer(SizerBase):
                 # limit names the target that asks for it
                 its = self._iterations(tr, global_batch, m.shape is not None, record=False)
                 total = flops_iter * (its or 0) * epochs
-                peak = self._peak()[0] * 1e12 * self.a.achievable_utilization
+                util = model_utilization(self.design, m.preset)[0]
+                peak = self._peak()[0] * 1e12 * util
                 estimate = math.ceil(total / (tr.target_hours * 3600 * peak * st.gpus))
                 if estimate > cap:
                     units = estimate

@@ -600,6 +600,14 @@ class ModelPreset(Sourced):
     sample_bytes: PositiveFloat | None = Field(
         default=None, description="Typical stored size of one training sample."
     )
+    relative_utilization: PositiveFloat | None = Field(
+        default=None,
+        le=2,
+        description="Measured training utilization of this model over the transformer default "
+        "(0.5): convolutions and normalisation reach a smaller share of peak than an LLM's "
+        "matrix products. None: 1.",
+    )
+    relative_utilization_source: str | None = None
 
     @model_validator(mode="after")
     def _shape(self) -> ModelPreset:
