@@ -102,7 +102,7 @@ class TrainingSizer(SizerBase):
             p.zero_stage,
             g.recompute,
             p.data_parallel,
-            p.sequence_parallel,
+            p.sequence_parallel is not False,
             hw.gpus_per_host,
             topology.nvlink_domain(self.gpu, self.server, hw),
         )

@@ -220,7 +220,12 @@ class Parallelism(Model):
     data_parallel: int | None = Field(default=None, ge=1, le=1_000_000)
     tensor_parallel: int | None = Field(default=None, ge=1, le=64)
     pipeline_parallel: int | None = Field(default=None, ge=1, le=1024)
-    sequence_parallel: bool = False
+    sequence_parallel: bool | None = Field(
+        default=None,
+        description="Megatron's sequence parallelism with tensor parallelism; None: on wherever "
+        "tensor parallelism is (it moves the same data as the all-reduces it replaces and "
+        "divides the activations the tensor-parallel GPUs would each keep whole).",
+    )
     virtual_pipeline_stages: int | None = Field(
         default=None,
         ge=1,

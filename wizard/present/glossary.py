@@ -107,7 +107,8 @@ GLOSSARY: dict[str, Term] = {
     ),
     "sequence_parallel": Term(
         "Splits the sequence across tensor-parallel GPUs for the parts tensor parallelism does "
-        "not split, saving activation memory.",
+        "not split, saving activation memory at no extra communication; on by default wherever "
+        "tensor parallelism is.",
     ),
     "dataset": Term(
         "How much data one epoch covers: samples (e.g. images), tokens (text) or a known "

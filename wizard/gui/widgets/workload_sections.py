@@ -279,6 +279,7 @@ class ParallelSection(QGroupBox):
         self.pp = OptionalSpin(1, 1024, "choose for me")
         self.vp = OptionalSpin(1, 64, "1 (not interleaved)")
         self.sp = QCheckBox("Sequence parallel")
+        self.sp.setChecked(True)
         self.sp.setToolTip(tip("sequence_parallel"))
         self.zero_row = self.errors.add(f, "parallelism.zero_stage", "ZeRO stage", self.zero)
         self.dp_row = self.errors.add(f, "parallelism.data_parallel", "Data parallel", self.dp)
@@ -317,7 +318,7 @@ class ParallelSection(QGroupBox):
         self.tp.put(par.get("tensor_parallel"))
         self.pp.put(par.get("pipeline_parallel"))
         self.vp.put(par.get("virtual_pipeline_stages"))
-        self.sp.setChecked(bool(par.get("sequence_parallel")))
+        self.sp.setChecked(par.get("sequence_parallel") is not False)
 
 
 class ServingSection(QGroupBox):
