@@ -99,3 +99,16 @@ def test_fp4_on_hopper_falls_back_to_the_fp8_path(catalog):
     r = size(design_from_dict(doc), catalog)
     assert catalog.gpus["h100-sxm5-80gb"].tflops.fp4 is None
     assert calc(r, "workloads[0].serving.prefill.compute_s").inputs["peak_tflops"] == 1979
+
+
+def test_attention_is_computed_at_heads_times_head_width(catalog):
+    """Qwen3-32B (config.json: hidden 5,120, 64 query heads of 128): the attention scores and
+    values are 64 x 128 = 8,192 wide, not the hidden 5,120, in the prompt's and the decode
+    step's attention FLOPs; Llama 3.1 8B (32 x 128 = 4,096 = hidden) is the negative case."""
+    r = size(design_from_dict(service("qwen3-32b", "bf16", H100, input_tokens=4000,
+                                      output_tokens=100)), catalog)  # fmt: skip
+    assert calc(r, "workloads[0].serving.prefill.compute_s").inputs["attention_width"] == 8192
+    assert calc(r, "workloads[0].serving.decode.attention_s").inputs["attention_width"] == 8192
+    r8 = size(design_from_dict(service("llama-3.1-8b", "bf16", H100, input_tokens=4000,
+                                       output_tokens=100)), catalog)  # fmt: skip
+    assert calc(r8, "workloads[0].serving.prefill.compute_s").inputs["attention_width"] == 4096

@@ -332,7 +332,7 @@ def evaluate(
         active_parameters=active,
         tokens=req.input_tokens,
         layers=m.layers,
-        hidden=m.hidden,
+        attention_width=m.attention_width,
         tp=t,
         peak_tflops=acc.peak_tflops,
         mfu=eff.compute,
@@ -394,7 +394,7 @@ def evaluate(
     )  # fmt: skip
     d_attention = chain(
         "decode.attention_s", sp.DECODE_ATTENTION_S, "s per stage", src_roof,
-        batch=micro, layers=m.layers, context=ctx, hidden=m.hidden, tp=t, pp=p,
+        batch=micro, layers=m.layers, context=ctx, attention_width=m.attention_width, tp=t, pp=p,
         peak_tflops=acc.peak_tflops, mfu=eff.compute,
     )  # fmt: skip
     d_ar = _allreduce(chain, "decode.allreduce_s", m, par, eff, micro)

@@ -93,7 +93,7 @@ DECODE_KV_S = Formula(
     "batch * context * kv_gb_per_token / (kv_shards * pp) / (bandwidth_gbs * mbu)"
 )
 DECODE_ATTENTION_S = Formula(
-    "batch * 4 * layers * context * hidden / (tp * pp * peak_tflops * 1e12 * mfu)"
+    "batch * 4 * layers * context * attention_width / (tp * pp * peak_tflops * 1e12 * mfu)"
 )
 DECODE_KERNELS_S = Formula("max(weights_s, linear_s) + max(kv_s, attention_s) + comm_s")
 KERNELS = (
@@ -111,7 +111,7 @@ DECODE_COMM_S = Formula("2 * layers / pp * allreduce_s + min(pp - 1, 1) * handof
 STAGE_S = Formula("max(memory_s, compute_s) + comm_s")
 DECODE_STEP_S = Formula("pp * stage_s")
 PREFILL_COMPUTE_S = Formula(
-    "(2 * active_parameters * tokens + 2 * layers * hidden * tokens ** 2)"
+    "(2 * active_parameters * tokens + 2 * layers * attention_width * tokens ** 2)"
     " / (tp * peak_tflops * 1e12 * mfu)"
 )
 PREFILL_MEMORY_S = Formula("weights_gb / (tp * bandwidth_gbs * mbu)")
@@ -151,6 +151,12 @@ class Transformer:
     @property
     def head_dim(self) -> float:
         return self.head_size or self.hidden / self.heads
+
+    @property
+    def attention_width(self) -> float:
+        """Query heads x head width: the width the attention scores and values are computed
+        at (wider than hidden in Qwen3 and gpt-oss)."""
+        return self.heads * self.head_dim
 
     @property
     def moe(self) -> bool:
