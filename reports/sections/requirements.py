@@ -6,8 +6,9 @@ from reportlab.platypus import Flowable
 
 from reports.story import Story
 from wizard.engine import model_shape
+from wizard.engine.inference import default_kv_precision
 from wizard.engine.record import Chain
-from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
+from wizard.model.design import FineTuningMethod, Precision, WorkloadGroup, WorkloadKind
 from wizard.numbers import MISSING, count, num, value
 from wizard.present import labels
 
@@ -25,6 +26,21 @@ def _model(st: Story, g: WorkloadGroup) -> str:
     counted = model_shape.count(Chain(), c)
     text = f"custom, {num(counted.parameters)} parameters counted from its shape"
     return text + (f", {num(counted.active)} active per token" if c.experts else "")
+
+
+def _kv_default(st: Story, g: WorkloadGroup) -> str:
+    """The cache the serving stack keeps when the design names none, in words: as sized where
+    the group was, else by the rule for the design's GPU."""
+    sized = next((w.serving for w in st.data.result.workloads if w.name == g.name), None)
+    if sized is not None:
+        size = sized.kv_cache_bytes_per_element
+    else:
+        size = {Precision.FP8: 1, Precision.FP32: 4}.get(
+            default_kv_precision(g.precision, st.data.gpu), 2
+        )
+    if size == 1:
+        return "FP8, following the weights (serving stack default)"
+    return f"{8 * size:.0f}-bit (serving stack default)"
 
 
 def _basis(g: WorkloadGroup) -> str:
@@ -106,7 +122,7 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
                 "KV cache precision",
                 labels.PRECISION_SHORT[i.kv_cache_precision]
                 if i.kv_cache_precision
-                else "engine default (FP8 with FP8 weights, else 16-bit)",
+                else _kv_default(st, g),
             ),
         ]
         for name, v in (
