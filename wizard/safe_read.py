@@ -80,12 +80,12 @@ def logo_file(path_text: str, base: Path | None) -> Path:
 def may_read_logo(path: Path, base: Path | None, named: Iterable[str | Path]) -> bool:
     """A design file travels between people, so the logo path it holds is not enough to read a
     file: the proposal would carry whatever the path names on the reader's machine (a private
-    picture) to the customer. A logo is read when it lies in the design file's folder (links
-    followed), or when the person running the tool named it (``--logo``, or chosen in the
-    wizard)."""
+    picture) to the customer. A logo is read when it lies in the design file's own folder, not
+    one below it (links followed), or when the person running the tool named it (``--logo``,
+    or chosen in the wizard)."""
     try:
         real = path.resolve()
-        if base is not None and real.is_relative_to(base.resolve()):
+        if base is not None and real.parent == base.resolve():
             return True
         return any(real == Path(p).expanduser().resolve() for p in named)
     except (OSError, ValueError, RuntimeError):  # a link loop, an embedded NUL

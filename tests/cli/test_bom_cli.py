@@ -125,3 +125,54 @@ def test_an_item_priced_twice_is_refused(tmp_path):
     with pytest.raises(UserError) as info:
         load_prices(path)
     assert "line 3" in str(info.value) and "'server:x' is priced twice" in str(info.value)
+
+
+def _bom_with(tmp_path, design, toml: str):
+    prices = tmp_path / "p.toml"
+    prices.write_text('currency = "EUR"\n[prices]\n' + toml, encoding="utf-8")
+    out = tmp_path / "b.csv"
+    return run_cli("bom", str(design), "-o", str(out), "--prices", str(prices)), out
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"), [("true", "true"), ('"100"', "'100'")], ids=["boolean", "string"]
+)
+def test_a_price_is_a_number_not_something_coerced_into_one(tmp_path, design, value, shown):
+    """TOML's true and "100" used to be read as 1 and 100; they are refused by key."""
+    proc, out = _bom_with(tmp_path, design, f'"nic:cx5-100g-2p" = {value}\n')
+    assert proc.returncode == 2 and "nic:cx5-100g-2p" in proc.stderr, proc.stderr
+    assert not out.exists()
+
+
+def test_a_price_of_minus_zero_prints_as_zero(tmp_path, design):
+    proc, out = _bom_with(tmp_path, design, '"nic:cx5-100g-2p" = -0.0\n')
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "-0.00" not in text and "-0" not in text.split("nic:cx5-100g-2p")[1].split("\n")[0]
+
+
+def test_two_spellings_of_one_part_are_refused_by_name(tmp_path, design):
+    """'MCX516A-CCAT' and 'mcx516a-ccat' are one part: which price wins is not left to the
+    order of the file."""
+    proc, out = _bom_with(tmp_path, design, '"MCX516A-CCAT" = 900\n"mcx516a-ccat" = 950\n')
+    assert proc.returncode == 2, proc.stderr
+    assert "'MCX516A-CCAT' and 'mcx516a-ccat' are the same item" in proc.stderr
+    assert not out.exists()
+
+
+def test_a_part_number_matches_whatever_its_case(tmp_path, design):
+    """The negative case of the one above: one spelling in lower case still prices the NIC."""
+    proc, out = _bom_with(tmp_path, design, '"mcx516a-ccat" = 900\n')
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    (nic,) = [r for r in rows if r["part_number"] == "MCX516A-CCAT"]
+    assert float(nic["unit_price"]) == 900
+
+
+def test_a_key_and_its_part_number_priced_differently_are_refused(tmp_path, design):
+    proc, out = _bom_with(tmp_path, design, '"nic:cx5-100g-2p" = 900\n"MCX516A-CCAT" = 950\n')
+    assert proc.returncode == 2, proc.stderr
+    assert "'nic:cx5-100g-2p' is priced 900.00 and its part number 'MCX516A-CCAT' 950.00" in (
+        proc.stderr
+    )
+    assert not out.exists()

@@ -99,7 +99,7 @@ def _private_picture(tmp_path):
     return home / "private.png", designs
 
 
-@pytest.mark.parametrize("how", ["absolute", "relative", "link"])
+@pytest.mark.parametrize("how", ["absolute", "relative", "link", "below"])
 def test_a_design_cannot_put_a_file_from_outside_its_folder_on_the_cover(example_data, tmp_path,
                                                                          how):  # fmt: skip
     """A design file that travels between people names '/home/user/Pictures/private.png' (or
@@ -110,6 +110,10 @@ def test_a_design_cannot_put_a_file_from_outside_its_folder_on_the_cover(example
         path = str(private)
     elif how == "relative":
         path = "../Pictures/private.png"
+    elif how == "below":
+        # a design saved in the home folder reaching into a folder below it
+        designs = tmp_path
+        path = "Pictures/private.png"
     else:
         (designs / "logo.png").symlink_to(private)
         path = "logo.png"
@@ -129,9 +133,9 @@ def test_a_logo_the_user_named_is_read_wherever_it_is(example_data, tmp_path):
     assert options.notices == [] and _images_on_cover(pdf) == 1
 
 
-def test_a_logo_in_a_subfolder_of_the_design_is_read(example_data, tmp_path):
-    (tmp_path / "art").mkdir()
-    Image.new("RGB", (300, 100)).save(tmp_path / "art" / "logo.png")
+def test_a_logo_beside_the_design_is_read(example_data, tmp_path):
+    """The negative case of 'below': the same picture in the design file's own folder."""
+    Image.new("RGB", (300, 100)).save(tmp_path / "logo.png")
     options = ReportOptions(logo_base=tmp_path)
-    pdf = build_pdf(_with_logo(example_data("starter"), "art/logo.png"), options)
+    pdf = build_pdf(_with_logo(example_data("starter"), "logo.png"), options)
     assert options.notices == [] and _images_on_cover(pdf) == 1

@@ -9,6 +9,7 @@ from wizard.engine import sources
 from wizard.engine.compat import PAIF_LICENCE
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
+from wizard.errors import DesignError
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 from wizard.model.catalog import (
@@ -341,14 +342,22 @@ def licence_name(x: Licence) -> str:
 
 
 def apply_prices(bom: bo.Bom, prices: PriceList) -> bo.Bom:
-    """Unit prices by item key, else by part number; totals per category over priced lines."""
+    """Unit prices by item key, else by part number (compared normalised and case-folded);
+    totals per category over priced lines. A key and a part number priced differently for
+    one line are refused by name rather than one silently preferred."""
     lines: list[bo.BomLine] = []
     totals: dict[str, float] = {}
     missing: list[str] = []
     for ln in bom.lines:
-        price = prices.prices.get(ln.item)
-        if price is None and ln.part_number:
-            price = prices.prices.get(ln.part_number)
+        price = prices.price(ln.item)
+        by_part = prices.price(ln.part_number) if ln.part_number else None
+        if price is not None and by_part is not None and price != by_part:
+            raise DesignError(
+                f"price list: '{ln.item}' is priced {price:,.2f} and its part number "
+                f"'{ln.part_number}' {by_part:,.2f}; give the item one price"
+            )
+        if price is None:
+            price = by_part
         if price is None:
             if ln.item not in missing:  # a design of several clusters bills an item per cluster
                 missing.append(ln.item)
