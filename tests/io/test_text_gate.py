@@ -43,6 +43,46 @@ def test_names_are_one_unicode_form():
     assert design_from_dict(doc).workloads[0].name == "Caf\u00e9"
 
 
+def _two_groups(first: str, second: str) -> dict:
+    doc = _doc()
+    extra = dict(doc["workloads"][0], name=second)
+    doc["workloads"][0]["name"] = first
+    doc["workloads"].append(extra)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Cafe\u0301", "Caf\u00e9"), ("Chat", "chat"), ("STRASSE", "strasse")],
+    ids=["nfd-nfc", "case", "case-upper"],
+)
+def test_names_that_read_alike_are_one_name(first, second):
+    """NFD and NFC 'Café' print identically, and so do 'Chat' and 'chat' in a heading: a second
+    group by either spelling is refused, naming both."""
+    with pytest.raises(DesignError) as info:
+        design_from_dict(_two_groups(first, second))
+    (line,) = info.value.problems
+    assert line.startswith("design: workloads: ") and "workload group name" in line
+    assert "Caf\u00e9" in line if "Caf" in second else (first in line and second in line)
+
+
+def test_names_that_differ_pass():
+    """The negative case: 'Chat' and 'Chat 2' are two names."""
+    names = [g.name for g in design_from_dict(_two_groups("Chat", "Chat 2")).workloads]
+    assert names[0] == "Chat" and names[-1] == "Chat 2"
+
+
+def test_cluster_and_option_names_are_compared_the_same_way():
+    doc = _doc()
+    doc["cluster_name"] = "GPU cluster"
+    doc["clusters"] = [
+        {"name": "gpu Cluster", "role": "management-domain", "server": "dell-r760xa"}
+    ]
+    with pytest.raises(DesignError) as info:
+        design_from_dict(doc)
+    assert "cluster name 'gpu Cluster' is 'GPU cluster' in another case" in info.value.problems[0]
+
+
 @pytest.mark.parametrize(("date", "ok"), [("0026-11-02", False), ("1999-12-31", False),
                                           ("2026-11-02", True), ("2101-01-01", False)])  # fmt: skip
 def test_a_proposal_date_is_of_this_era(date, ok):

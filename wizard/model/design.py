@@ -933,6 +933,21 @@ class DesignOption(Model):
     groups: list[GroupChange] = Field(default_factory=list, max_length=1000)
 
 
+def _unique(what: str, names: list[str]) -> None:
+    """Names are told apart as people read them: already NFC-normalised by the text gate, and
+    compared here without case, so 'Chat' and 'chat' (which print alike in a table heading) are
+    one name."""
+    seen: dict[str, str] = {}
+    for name in names:
+        first = seen.setdefault(name.casefold(), name)
+        if first == name and names.count(name) > 1:
+            raise ValueError(f"{what} '{name}' is used twice")
+        if first != name:
+            raise ValueError(
+                f"{what} '{name}' is '{first}' in another case; names are compared without case"
+            )
+
+
 class Design(Model):
     schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
     project: ProjectInfo = Field(default_factory=ProjectInfo)
@@ -966,19 +981,12 @@ class Design(Model):
     @field_validator("workloads")
     @classmethod
     def _unique_names(cls, groups: list[WorkloadGroup]) -> list[WorkloadGroup]:
-        seen: set[str] = set()
-        for group in groups:
-            if group.name in seen:
-                raise ValueError(f"workload group name '{group.name}' is used twice")
-            seen.add(group.name)
+        _unique("workload group name", [g.name for g in groups])
         return groups
 
     @model_validator(mode="after")
     def _cluster_names(self) -> Design:
-        names = [self.cluster_name] + [c.name for c in self.clusters]
-        for name in names:
-            if names.count(name) > 1:
-                raise ValueError(f"cluster name '{name}' is used twice")
+        _unique("cluster name", [self.cluster_name] + [c.name for c in self.clusters])
         gpu = self.gpu_cluster_names()
         for group in self.workloads:
             if group.cluster is not None and group.cluster not in gpu:
@@ -990,11 +998,9 @@ class Design(Model):
 
     @model_validator(mode="after")
     def _option_names(self) -> Design:
-        names = [o.name for o in self.options]
+        _unique("option name", [o.name for o in self.options])
         for o in self.options:
-            if names.count(o.name) > 1:
-                raise ValueError(f"option name '{o.name}' is used twice")
-            if o.name == AS_DESIGNED:
+            if o.name.casefold() == AS_DESIGNED.casefold():
                 raise ValueError(f"option name '{AS_DESIGNED}' is the design itself")
             groups = {g.name for g in self.workloads}
             for change in o.groups:
