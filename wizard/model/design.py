@@ -1008,7 +1008,7 @@ class Design(Model):
                     raise ValueError(
                         f"option '{o.name}': no workload group is named '{change.group}'"
                     )
-        if self.proposed is not None and self.proposed not in names:
+        if self.proposed is not None and self.proposed not in [o.name for o in self.options]:
             raise ValueError(f"proposed: no option is named '{self.proposed}'")
         return self
 
