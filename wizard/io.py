@@ -232,12 +232,40 @@ def _refuse_read_only(target: Path) -> None:
 STALE_TEMP_S = 3600  # a save's temporary file older than this was left by a killed save
 
 
+def _temp_prefix(name: str) -> str:
+    """The temporary file's prefix: the target's name, shortened (by whole characters) so the
+    prefix, mkstemp's 8 random characters and '.tmp' fit a 255-byte file name whatever the
+    target's legal length."""
+    stem = name
+    while len(f".{stem}.".encode()) > 200:
+        stem = stem[:-1]
+    return f".{stem}."
+
+
 def _remove_stale_temporaries(directory: Path, name: str) -> None:
     now = time.time()
-    for old in directory.glob(f".{glob.escape(name)}.*.tmp"):
+    for old in directory.glob(f"{glob.escape(_temp_prefix(name))}*.tmp"):
         with contextlib.suppress(OSError):
             if old.is_file() and now - old.stat().st_mtime > STALE_TEMP_S:
                 old.unlink()
+
+
+def _write_in_place(target: Path, data: bytes) -> None:
+    """A device or a named pipe is written, not replaced. A pipe nobody reads would block the
+    program forever, so it is opened without waiting and refused when it has no reader."""
+    if stat.S_ISFIFO(target.stat().st_mode):
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                raise OSError(errno.ENXIO, "a named pipe with no reader", str(target)) from None
+            raise
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        return
+    with open(target, "wb") as handle:
+        handle.write(data)
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
@@ -251,13 +279,12 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     if target.is_symlink():
         target = target.resolve()
     if target.exists() and not target.is_file() and not target.is_dir():
-        with open(target, "wb") as handle:
-            handle.write(data)
+        _write_in_place(target, data)
         return
     directory = target.parent if str(target.parent) else Path(".")
     _refuse_read_only(target)
     _remove_stale_temporaries(directory, target.name)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".tmp", dir=directory)
     try:
         # mkstemp makes the file private (0600); give it the mode a plain open() would.
         if hasattr(os, "fchmod"):  # POSIX; Windows files have no such mode bits

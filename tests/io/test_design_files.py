@@ -2,9 +2,11 @@
 
 import json
 import os
+import time
 
 import pytest
 
+from tests.conftest import run_cli
 from wizard import io as design_io
 from wizard.errors import DesignError
 from wizard.io import design_from_text, load_design, save_design
@@ -439,3 +441,46 @@ def test_temporary_files_of_killed_saves_are_cleaned_up(tmp_path):
     os.utime(stale, (old, old))
     save_design(design_from_text(json.dumps(minimal())), path)
     assert not stale.exists() and fresh.exists()
+
+
+def test_a_named_pipe_with_no_reader_is_refused_not_waited_on(tmp_path):
+    """`example starter -o fifo` with nobody reading the pipe used to block forever; it is
+    refused at once, naming the pipe."""
+    pipe = tmp_path / "out.json"
+    os.mkfifo(pipe)
+    proc = run_cli("example", "starter", "-o", str(pipe))
+    assert proc.returncode == 2 and "a named pipe with no reader" in proc.stderr
+
+
+def test_a_named_pipe_with_a_reader_receives_the_file(tmp_path):
+    """The negative case: with a reader on the other end the design flows through the pipe."""
+    import threading
+
+    pipe = tmp_path / "out.json"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()))
+    reader.start()
+    try:
+        for _ in range(5):  # the reader must have the pipe open before the writer looks
+            time.sleep(0.2)
+            proc = run_cli("example", "starter", "-o", str(pipe))
+            if proc.returncode == 0:
+                break
+    finally:
+        if reader.is_alive():
+            with open(pipe, "wb"):
+                pass
+        reader.join(timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert b'"workloads"' in got[0]
+
+
+def test_the_longest_legal_output_name_is_written(tmp_path):
+    """A 250-byte name is legal on Linux (255 is the limit); the temporary file beside it used to
+    add 14 bytes and fail."""
+    name = "a" * 245 + ".json"
+    assert len(name.encode()) == 250
+    proc = run_cli("example", "starter", "-o", str(tmp_path / name))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / name).read_text(encoding="utf-8").startswith("{")
