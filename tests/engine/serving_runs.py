@@ -8,6 +8,10 @@ NVIDIA's FP8 and FP4 (NVFP4) ModelOpt checkpoints on DGX H100, DGX H200, DGX B20
 6000 Blackwell Server Edition. MoE models there run attention data-parallel with expert
 parallelism, which the engine does not model (it plans tensor parallelism): they are kept, and
 their error is reported with the rest.
+
+Source of the TensorRT-LLM 0.17 rows: the same file at release 0.17 (commit 258c7540): "All data
+in the table below was generated using version 0.17 and presents token throughput in
+tokens/second", FP8 (with an FP8 KV cache) on H100, H200 and L40S, FP16 on A100-SXM4-80GB.
 """
 
 from __future__ import annotations
@@ -15,13 +19,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 TRT10 = "TensorRT-LLM 1.0"
+TRT17 = "TensorRT-LLM 0.17"
 HOSTS = {
     "h100-sxm5-80gb": "dell-xe9680",
     "h200-sxm-141gb": "dell-xe9680",
     "b200-sxm": "supermicro-sys-a22ga-nbrt",
     "rtx-pro-6000-bse": "dell-xe7740",
+    "l40s": "lenovo-sr675-v3",
+    "a100-sxm4-80gb": "dell-xe9680",
 }
 H100, H200, B200, RTX = "h100-sxm5-80gb", "h200-sxm-141gb", "b200-sxm", "rtx-pro-6000-bse"
+L40S, A100 = "l40s", "a100-sxm4-80gb"
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,7 @@ class Measured:
                               "concurrent_sequences": 100_000},
             }],
             "hardware": {"gpu": self.gpu, "server": HOSTS[self.gpu], "gpus_per_host": 8,
-                         "nvlink": self.gpu != RTX},
+                         "nvlink": self.gpu not in (RTX, L40S)},
         }  # fmt: skip
 
 
@@ -75,4 +83,16 @@ HELD_BACK = [
     Measured("Qwen3-235B-H100-1k1k", "qwen3-235b-a22b", "fp8", H100, 8, 1000, 1000, 14_898),
     Measured("Qwen3-30B-B200-FP4-1k1k", "qwen3-30b-a3b", "fp4", B200, 1, 1000, 1000, 25_828),
     Measured("Maverick-H200-1k1k", "llama-4-maverick", "fp8", H200, 8, 1000, 1000, 31_782),
+    Measured("17-8B-L40S-1k1k", "llama-3.1-8b", "fp8", L40S, 1, 1000, 1000, 4_054.71, TRT17),
+    Measured("17-8B-L40S-5k500", "llama-3.1-8b", "fp8", L40S, 1, 5000, 500, 981.2, TRT17),
+    Measured("17-8B-A100-FP16", "llama-3.1-8b", "fp16", A100, 1, 1000, 1000, 3_786.83, TRT17),
+    Measured("17-70B-H100-TP4", "llama-3.1-70b", "fp8", H100, 4, 1000, 1000, 7_430.99, TRT17),
+    Measured("17-70B-H100-TP8", "llama-3.1-70b", "fp8", H100, 8, 1000, 1000, 11_451.16, TRT17),
+    Measured("17-70B-A100-TP4", "llama-3.1-70b", "fp16", A100, 4, 1000, 1000, 1_921.77, TRT17),
+    Measured("17-70B-A100-TP8", "llama-3.1-70b", "fp16", A100, 8, 1000, 1000, 3_320.41, TRT17),
+    Measured("17-70B-L40S-TP4", "llama-3.1-70b", "fp8", L40S, 4, 1000, 1000, 1_209.25, TRT17),
+    Measured("17-8x7B-H100-TP1", "mixtral-8x7b", "fp8", H100, 1, 1000, 1000, 6_868.52, TRT17),
+    Measured("17-8x7B-H200-TP1", "mixtral-8x7b", "fp8", H200, 1, 1000, 1000, 10_371.36, TRT17),
+    Measured("17-8x7B-A100-TP4", "mixtral-8x7b", "fp16", A100, 4, 1000, 1000, 7_122.84, TRT17),
+    Measured("17-8x22B-H100-TP8", "mixtral-8x22b", "fp8", H100, 8, 1000, 1000, 16_573.24, TRT17),
 ]
