@@ -190,3 +190,28 @@ def test_a_field_named_inside_a_message_reads_as_its_label_and_page(window):
     said = window.wizard.said("warning text: no storage system is chosen (hardware.storage)")
     assert said == "warning text: no storage system is chosen (Storage system on the Hardware page)"
     assert window.wizard.said("hardware.storage_nodes: x") != "Storage system on the Hardware page"
+
+
+def test_a_line_break_pasted_from_word_becomes_a_plain_one(qtbot, window):
+    """Word's manual line break (U+000B) and Unicode's paragraph separator pasted into the notes
+    are taken as line breaks, not refused; the design then holds plain newlines."""
+    project = window.wizard.page_of(PageId.PROJECT)
+    type_into(qtbot, project.project_name, "Pasted")
+    project.notes.setPlainText("Goals\x0bfirst line\u2029second")
+    info = window.doc.get("project")
+    assert info is not None and info.notes == "Goals\nfirst line\nsecond"
+    assert not project.errors.rows["notes"][1].error.isVisibleTo(project)
+
+
+def test_a_design_file_with_that_character_is_still_refused():
+    """The negative case: a file is not a paste, so the text gate refuses it by field."""
+    import pytest
+
+    from wizard.errors import DesignError
+    from wizard.io import design_from_dict
+
+    doc = {"project": {"notes": "Goals\x0bfirst"}, "workloads": [], "hardware": {
+        "gpu": "l40s", "server": "dell-r760xa", "gpus_per_host": 2}}  # fmt: skip
+    with pytest.raises(DesignError) as info:
+        design_from_dict(doc)
+    assert "project.notes" in info.value.problems[0] and "U+000B" in info.value.problems[0]

@@ -40,6 +40,7 @@ from wizard.gui.pages.base import Page
 from wizard.gui.pages.hardware_clusters import ClusterPicker, Clusters
 from wizard.gui.pages.hardware_data import DataPlanMixin
 from wizard.gui.pages.hardware_specs import spec_sheet
+from wizard.gui.pasted import as_typed
 from wizard.gui.widgets.inputs import Choice, int_spin
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, max_boards
 from wizard.model.design import (
@@ -489,7 +490,7 @@ class HardwarePage(DataPlanMixin, Page):
         parts = self.doc.partial_dict()
         parts["hardware"] = hw.model_dump(mode="json")
         try:
-            design = Design.model_validate(parts)
+            design = Design.model_validate(as_typed(parts))
         except ValidationError:
             design = Design(hardware=hw)
         return check_design(design, self.catalog)
@@ -515,7 +516,7 @@ class HardwarePage(DataPlanMixin, Page):
             base["gpu"] = gpu
         parts["hardware"] = base
         try:
-            design = Design.model_validate(parts)
+            design = Design.model_validate(as_typed(parts))
             from wizard.recommend import recommend  # the engine loads on first use
 
             rec = recommend(design, self.catalog, keep_gpu=bool(gpu), prices=self.prices())

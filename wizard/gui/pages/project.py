@@ -24,6 +24,7 @@ from wizard.gui.forms import FormErrors, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
+from wizard.gui.pasted import as_typed
 from wizard.gui.widgets.inputs import Combo, DateEdit
 from wizard.model.design import ProjectInfo
 from wizard.safe_read import logo_file, may_read_logo
@@ -143,7 +144,7 @@ class ProjectPage(Page):
         # builds any validator); anything else is validated.
         if info is None or values != {k: getattr(info, k) for k in values}:
             try:
-                info = ProjectInfo.model_validate(values)
+                info = ProjectInfo.model_validate(as_typed(values))
             except ValidationError as exc:
                 info = None
                 items = error_items(exc)

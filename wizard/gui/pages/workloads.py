@@ -35,6 +35,7 @@ from wizard.gui.icons import icon
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.pages.hardware_clusters import Clusters
+from wizard.gui.pasted import as_typed
 from wizard.gui.prompts import CANCEL, REMOVE, Prompt, PromptKind
 from wizard.gui.widgets.workload_editor import WorkloadEditor
 from wizard.model.catalog import Gpu, Server
@@ -360,7 +361,7 @@ class WorkloadsPage(Page):
         items: list[tuple[str, str]] = []
         group = None
         try:
-            group = WorkloadGroup.model_validate(values)
+            group = WorkloadGroup.model_validate(as_typed(values))
         except ValidationError as exc:
             items = error_items(exc)
         others = {r.group.name for j, r in enumerate(self.rows) if j != i}
