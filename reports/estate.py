@@ -86,13 +86,16 @@ def build_estate_pdf(
         rows += [[p.workload, p.cluster, p.reason] for p in estate.placements]
         flow.append(st.table(rows, [2, 1.6, 5]))
         names = {g: catalog.gpus[g].name for g in catalog.gpus}
-        flow.append(
-            st.figure(
-                estate_diagram.draw(estate, names, st.width),
-                "Logical architecture: each cluster with what runs on it, above the networks "
-                "the clusters share (a dot marks a cluster's hosts on a network)",
+        parts = estate_diagram.draw_pages(estate, names, st.width)
+        for n, drawing in enumerate(parts, start=1):
+            of = f" (part {n} of {len(parts)})" if len(parts) > 1 else ""
+            flow.append(
+                st.figure(
+                    drawing,
+                    "Logical architecture: each cluster with what runs on it, above the "
+                    f"networks the clusters share (a dot marks a cluster's hosts on a network){of}",
+                )
             )
-        )
         flow += build_sections(st, [Section("Options considered", options.build)])
         for c in gpu_clusters:
             st.data = datas[c.name]

@@ -54,20 +54,46 @@ def _cluster_lines(c: EstateCluster, gpu_names: dict[str, str]) -> list[str]:
     return lines
 
 
-def draw(e: Estate, gpu_names: dict[str, str], width: float = 480) -> Drawing:
-    """``gpu_names`` maps catalog GPU ids to product names for the box text."""
+def draw_pages(
+    e: Estate, gpu_names: dict[str, str], width: float = 480, max_height: float = 560
+) -> list[Drawing]:
+    """The estate drawing in as many parts as the page needs: each part holds whole rows of
+    clusters above the shared networks, so 33 clusters never make a drawing taller than a page."""
+    box_h = _box_height(e.clusters, gpu_names, width)
+    nets = [p for p in e.network if p.host_ports or p.tiers]
+    room = max_height - len(nets) * NET_GAP - 8
+    per_page = max(1, int(room // (box_h + GAP))) * PER_ROW
+    chunks = [e.clusters[i : i + per_page] for i in range(0, len(e.clusters), per_page)]
+    return [draw(e, gpu_names, width, chunk) for chunk in chunks]
+
+
+def _box_height(clusters: list, gpu_names: dict[str, str], width: float) -> float:
     box_w = (width - (PER_ROW - 1) * GAP) / PER_ROW
     text = [
         [part for line in _cluster_lines(c, gpu_names) for part in wrap(line, box_w - 12, SIZE)]
-        for c in e.clusters
+        for c in clusters
     ]
-    box_h = 22 + LEADING * min(MAX_LINES, max(len(t) for t in text))
-    rows = (len(e.clusters) + PER_ROW - 1) // PER_ROW
+    return 22 + LEADING * min(MAX_LINES, max(len(t) for t in text))
+
+
+def draw(
+    e: Estate, gpu_names: dict[str, str], width: float = 480, clusters: list | None = None
+) -> Drawing:
+    """``gpu_names`` maps catalog GPU ids to product names for the box text; ``clusters`` (all
+    of the estate's by default) are the ones this drawing shows."""
+    shown = e.clusters if clusters is None else clusters
+    box_w = (width - (PER_ROW - 1) * GAP) / PER_ROW
+    text = [
+        [part for line in _cluster_lines(c, gpu_names) for part in wrap(line, box_w - 12, SIZE)]
+        for c in shown
+    ]
+    box_h = _box_height(e.clusters, gpu_names, width)
+    rows = (len(shown) + PER_ROW - 1) // PER_ROW
     nets = [p for p in e.network if p.host_ports or p.tiers]
     height = rows * (box_h + GAP) + len(nets) * NET_GAP + 8
     d = new_drawing(width, height)
     bars = {id(p): 4 + (len(nets) - 1 - i) * NET_GAP for i, p in enumerate(nets)}
-    for i, c in enumerate(e.clusters):
+    for i, c in enumerate(shown):
         row, col = divmod(i, PER_ROW)
         x = col * (box_w + GAP)
         y = height - (row + 1) * (box_h + GAP) + GAP

@@ -175,6 +175,22 @@ _K8S_NAME = {
 }
 
 
+def _mmio_value(mmio: list[VmMmio]) -> str:
+    """The checklist's MMIO value: each size with the groups that need it, by name while the
+    names are short, else as a count (the VM memory-mapped I/O table names every one), so a
+    design of many long group names still gives a row that fits a page."""
+    by_size: dict[int, list[str]] = {}
+    for m in mmio:
+        by_size.setdefault(m.mmio_size_gb, []).append(m.workload)
+    parts = []
+    for size, names in by_size.items():
+        named = ", ".join(names)
+        if len(names) > 2 or len(named) > 80:
+            named = f"{len(names)} workload groups (each in the VM memory-mapped I/O table)"
+        parts.append(f"{size} for {named}")
+    return "; ".join(parts)
+
+
 class SoftwarePlanner:
     def __init__(
         self,
@@ -572,7 +588,7 @@ class SoftwarePlanner:
                 else "Same Size (vgpuMode sameSize), one profile per GPU"
             ),
             "mig_enable": mig_enable_step(gpu),
-            "vm_mmio": some([f"{m.mmio_size_gb} for {m.workload}" for m in mmio])
+            "vm_mmio": _mmio_value(mmio)
             or "GPUs per VM x the MMIO NVIDIA lists per GPU, rounded up to a power of two",
         }
         if self.large_bar:

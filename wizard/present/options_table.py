@@ -39,7 +39,7 @@ def table(rows: list[OptionRow]) -> list[TableRow]:
         return MISSING if r.error else text
 
     out = [
-        plain("What it is", [r.note or MISSING for r in rows]),
+        plain("What it is", [_in_cell(r.note) for r in rows]),
         plain("Clusters", [fig(r, num(r.clusters)) for r in rows]),
         plain("Hosts", [fig(r, num(r.hosts)) for r in rows]),
         plain("GPUs", [fig(r, num(r.gpus)) for r in rows]),
@@ -73,8 +73,20 @@ def table(rows: list[OptionRow]) -> list[TableRow]:
     return out
 
 
+NOTE_IN_CELL = 160  # characters of an option's note its table column holds; longer ones go below
+
+
+def _in_cell(note: str) -> str:
+    if not note:
+        return MISSING
+    return note if len(note) <= NOTE_IN_CELL else "see the note below the table"
+
+
 def notes(rows: list[OptionRow]) -> list[str]:
-    out = [f"{r.name}: cannot be built as stated: {r.error}" for r in rows if r.error]
+    """What the table cannot hold: long notes in full, options that cannot be built, costs that
+    leave lines out."""
+    out = [f"{r.name}: {r.note}" for r in rows if len(r.note) > NOTE_IN_CELL]
+    out += [f"{r.name}: cannot be built as stated: {r.error}" for r in rows if r.error]
     out += [
         f"{r.name}: the cost leaves out {count(len(r.cost.unpriced_items), 'unpriced line')}"
         + (f" and {'; '.join(r.cost.left_out)}" if r.cost.left_out else "")
