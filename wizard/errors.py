@@ -37,7 +37,7 @@ def field_path(loc: Sequence[int | str]) -> str:
             out += f"[{part}]"
         else:
             out += f".{part}" if out else str(part)
-    return out or "(top level)"
+    return out or "design"
 
 
 def describe_validation_error(exc: ValidationError, prefix: str = "") -> list[str]:
@@ -52,5 +52,10 @@ def describe_validation_error(exc: ValidationError, prefix: str = "") -> list[st
         elif err["type"] == "missing":
             lines.append(f"{where}: required field is missing")
         else:
-            lines.append(f"{where}: {msg} (got {_short(err.get('input'))})")
+            value = err.get("input")
+            if msg.startswith("Value error, "):  # our own validators' words say it all
+                msg = msg[len("Value error, ") :]
+            # a whole section is no value to quote: the message names what is wrong in it
+            got = "" if isinstance(value, dict | list) else f" (got {_short(value)})"
+            lines.append(f"{where}: {msg}{got}")
     return lines

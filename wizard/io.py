@@ -250,16 +250,25 @@ def _remove_stale_temporaries(directory: Path, name: str) -> None:
                 old.unlink()
 
 
+PIPE_READER_WAIT_S = 2.0
+
+
 def _write_in_place(target: Path, data: bytes) -> None:
     """A device or a named pipe is written, not replaced. A pipe nobody reads would block the
-    program forever, so it is opened without waiting and refused when it has no reader."""
+    program forever, so it is opened without blocking, given two seconds for a reader that is
+    starting, and refused when none comes."""
     if stat.S_ISFIFO(target.stat().st_mode):
-        try:
-            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError as exc:
-            if exc.errno == errno.ENXIO:
-                raise OSError(errno.ENXIO, "a named pipe with no reader", str(target)) from None
-            raise
+        deadline = time.monotonic() + PIPE_READER_WAIT_S
+        while True:
+            try:
+                fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:
+                    raise
+                if time.monotonic() >= deadline:
+                    raise OSError(errno.ENXIO, "a named pipe with no reader", str(target)) from None
+                time.sleep(0.05)
         os.set_blocking(fd, True)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -135,3 +135,33 @@ def test_a_target_met_only_short_of_the_pessimistic_end_is_at_risk_per_option(ca
             assert t.at_risk == (t.met and worse_misses)
             seen += t.at_risk
     assert seen  # the LoRA job's 24 h holds at 0.4 of peak, not at 0.35
+
+
+def test_an_option_that_cannot_be_built_is_refused_by_validate_in_words(tmp_path):
+    """An option replacing the clusters with none leaves groups pinned to a cluster that is gone:
+    `validate` used to accept it and the proposal printed the pydantic dump of the whole design
+    ("(top level): Value error, ... (got {'schema_version': 2, ...})"); it is refused by name."""
+    import json
+
+    from tests.conftest import ROOT, run_cli
+
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    doc["options"] = [{"name": "No clusters", "clusters": []}]
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    proc = run_cli("validate", str(path))
+    assert proc.returncode == 2
+    assert "option 'No clusters' is not a design that can be built" in proc.stderr
+    assert "got {" not in proc.stderr and "Value error" not in proc.stderr
+    assert "top level" not in proc.stderr
+
+
+def test_an_option_that_builds_validates():
+    """The negative case: the bundled options all build."""
+    import json
+
+    from tests.conftest import ROOT
+    from wizard.io import design_from_dict
+
+    doc = json.loads((ROOT / "docs" / "acme-options.json").read_text(encoding="utf-8"))
+    assert len(design_from_dict(doc).options) == 2

@@ -49,7 +49,7 @@ def test_a_short_note_stays_in_its_column():
 
 def test_seven_groups_with_the_longest_names_fit_the_platform_checklist(tmp_path):
     """Seven training groups with 200-character names: the MMIO row of the checklist listed
-    every name in one cell (an 815-point row); beyond two names it now counts them, and the
+    every name in one cell (an 815-point row); past 80 characters of names it counts them, and the
     VM memory-mapped I/O table names each."""
     doc = json.loads(
         (ROOT / "wizard" / "resources" / "examples" / "hgx-h200-llm.json").read_text("utf-8")

@@ -176,8 +176,8 @@ _K8S_NAME = {
 
 
 def _mmio_value(mmio: list[VmMmio]) -> str:
-    """The checklist's MMIO value: each size with the groups that need it, by name while the
-    names are short, else as a count (the VM memory-mapped I/O table names every one), so a
+    """The checklist's MMIO value: each size with the groups that need it, by name while their
+    names take at most 80 characters, else as a count (the VM memory-mapped I/O table names every one), so a
     design of many long group names still gives a row that fits a page."""
     by_size: dict[int, list[str]] = {}
     for m in mmio:
@@ -185,7 +185,7 @@ def _mmio_value(mmio: list[VmMmio]) -> str:
     parts = []
     for size, names in by_size.items():
         named = ", ".join(names)
-        if len(names) > 2 or len(named) > 80:
+        if len(named) > 80:
             named = f"{len(names)} workload groups (each in the VM memory-mapped I/O table)"
         parts.append(f"{size} for {named}")
     return "; ".join(parts)

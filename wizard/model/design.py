@@ -11,7 +11,15 @@ import datetime as dt
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from wizard.model.text import plain_text
 
@@ -1010,6 +1018,17 @@ class Design(Model):
                     )
         if self.proposed is not None and self.proposed not in [o.name for o in self.options]:
             raise ValueError(f"proposed: no option is named '{self.proposed}'")
+        for o in self.options:
+            try:
+                self.option(o.name)
+            except ValidationError as exc:
+                err = exc.errors(include_url=False)[0]
+                where = ".".join(str(x) for x in err["loc"])
+                msg = err["msg"].removeprefix("Value error, ")
+                raise ValueError(
+                    f"option '{o.name}' is not a design that can be built: "
+                    + (f"{where}: {msg}" if where else msg)
+                ) from None
         return self
 
     def option(self, name: str) -> Design:
