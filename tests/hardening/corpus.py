@@ -1,6 +1,6 @@
 """The hostile-input corpus: design files that try to break gpuwizard, written to a folder.
 
-``python -m tests.hardening.corpus OUT_DIR`` writes them (about 190 files); ``test_corpus.py``
+``python -m tests.hardening.corpus OUT_DIR`` writes them (about 200 files); ``test_corpus.py``
 runs every command on every one, and ``benchmarks/run.py --corpus`` times them. Each file is
 derived from a bundled example, so most of it is valid and the hostile part reaches the code
 that would mishandle it: markup and escapes in every text a proposal, a terminal or a
@@ -159,6 +159,23 @@ def _structure_cases() -> Iterator[tuple[str, str]]:
     group = base["workloads"][1]
     many = [{**group, "name": f"Group {i:03d} " + "W" * 60} for i in range(200)]
     yield "groups-200-long-names", _dump({**base, "workloads": many})
+    # names that read alike: refused, naming both
+    twin = {**group, "name": group["name"].upper()}
+    yield "names-differ-by-case", _dump({**base, "workloads": [*base["workloads"], twin]})
+    # options: one that cannot be built (refused by validate), notes at the schema's maximum
+    options = json.loads(_options_example())
+    yield "option-unbuildable", _dump(
+        {**options, "options": [{**options["options"][0], "cluster_name": "Gone",
+                                 "clusters": [{"name": "Gone", "role": "management-domain",
+                                               "server": "dell-r760xa"}]}]}
+    )  # fmt: skip
+    long_notes = [{**o, "note": ("Option note " * 200)[:2000]} for o in options["options"]]
+    yield "option-notes-2000", _dump({**options, "options": long_notes})
+
+
+def _options_example() -> str:
+    """The documented design with options (docs/, beside the bundled examples)."""
+    return (Path(__file__).resolve().parents[2] / "docs" / "acme-options.json").read_text("utf-8")
 
 
 def _binary_cases(body: str) -> Iterator[tuple[str, bytes]]:
