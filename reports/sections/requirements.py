@@ -6,9 +6,9 @@ from reportlab.platypus import Flowable
 
 from reports.story import Story
 from wizard.engine import model_shape
-from wizard.engine.inference import default_kv_precision
+from wizard.engine.inference import kv_bytes
 from wizard.engine.record import Chain
-from wizard.model.design import FineTuningMethod, Precision, WorkloadGroup, WorkloadKind
+from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
 from wizard.numbers import MISSING, count, num, value
 from wizard.present import labels
 
@@ -35,9 +35,7 @@ def _kv_default(st: Story, g: WorkloadGroup) -> str:
     if sized is not None:
         size = sized.kv_cache_bytes_per_element
     else:
-        size = {Precision.FP8: 1, Precision.FP32: 4}.get(
-            default_kv_precision(g.precision, st.data.gpu), 2
-        )
+        size = kv_bytes(g.precision, None, st.data.gpu)
     if size == 1:
         return "FP8, following the weights (serving stack default)"
     return f"{8 * size:.0f}-bit (serving stack default)"

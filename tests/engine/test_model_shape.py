@@ -14,7 +14,7 @@ from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.design import CustomModel
 
-LLAMA = {"heads": 0, "kv_heads": 8, "vocab_size": 128_256}
+LLAMA = {"kv_heads": 8, "vocab_size": 128_256}
 
 
 def counted(**shape):
@@ -88,3 +88,16 @@ def test_the_design_logs_the_count_and_serves_the_moe_with_its_latent_cache(cata
     assert calc(r, "workloads[0].model.parameters").value == pytest.approx(671e9, rel=0.005)
     assert calc(r, "workloads[0].serving.kv_gb_per_token").value * 1e9 == 61 * 576 * 2
     assert "workloads[0].serving.decode.weights_read_gb.experts" in {c.id for c in r.calculations}
+
+
+def test_latent_attention_without_a_query_latent():
+    """DeepSeek-V2-Lite projects its queries directly (no q_lora_rank): 27 layers of 2,048, 16
+    heads, kv_lora_rank 512, the first layer dense (10,944 wide), then 64 routed experts of 1,408
+    and 2 shared, 6 routed per token, vocabulary 102,400 (config.json). Its model card: "15.7B
+    parameters in total, of which 2.4B are activated for each token" — the activated count
+    leaves out the input embedding's lookup (102,400 x 2,048 = 0.21 B)."""
+    c = counted(layers=27, hidden_size=2048, heads=16, vocab_size=102_400, ffn_hidden_size=10944,
+                experts=64, experts_per_token=6, shared_experts=2, moe_ffn_hidden_size=1408,
+                dense_layers=1, kv_lora_rank=512)  # fmt: skip
+    assert c.parameters == pytest.approx(15.7e9, rel=0.005)
+    assert c.active - 102_400 * 2048 == pytest.approx(2.4e9, rel=0.03)

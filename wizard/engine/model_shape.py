@@ -34,11 +34,14 @@ SOURCE = (
 )
 
 GQA = Formula("hidden * head_dim * (2 * heads + 2 * kv_heads)")
+# Q through a low-rank latent (with its norm), or projected directly
+MLA_Q_LORA = Formula(
+    "hidden * q_lora_rank + q_lora_rank + q_lora_rank * heads * (qk_nope + qk_rope)"
+)
+MLA_Q = Formula("hidden * heads * (qk_nope + qk_rope)")
+# K and V through one latent (with its norm) and a shared RoPE key; O from the value heads
 MLA = Formula(
-    "(hidden * q_lora_rank + q_lora_rank + q_lora_rank * heads * (qk_nope + qk_rope))"
-    " * min(q_lora_rank, 1)"
-    " + (1 - min(q_lora_rank, 1)) * hidden * heads * (qk_nope + qk_rope)"
-    " + hidden * (kv_lora_rank + qk_rope) + kv_lora_rank"
+    "q_parameters + hidden * (kv_lora_rank + qk_rope) + kv_lora_rank"
     " + kv_lora_rank * heads * (qk_nope + v_head) + heads * v_head * hidden"
 )
 MLP = Formula("matrices * hidden * ffn")
@@ -61,9 +64,16 @@ def count(chain: Chain, c: CustomModel) -> Counted:
     records."""
     h = c.hidden_size
     if c.kv_lora_rank:
+        q_dims = dict(hidden=h, heads=c.heads, qk_nope=c.qk_nope_head_dim,
+                      qk_rope=c.qk_rope_head_dim)  # fmt: skip
+        if c.q_lora_rank:
+            q = chain("model.query_parameters_per_layer", MLA_Q_LORA, "parameters", SOURCE,
+                      q_lora_rank=c.q_lora_rank, **q_dims)  # fmt: skip
+        else:
+            q = chain("model.query_parameters_per_layer", MLA_Q, "parameters", SOURCE, **q_dims)
         attention = chain(
             "model.attention_parameters_per_layer", MLA, "parameters", SOURCE,
-            hidden=h, heads=c.heads, q_lora_rank=c.q_lora_rank or 0, qk_nope=c.qk_nope_head_dim,
+            q_parameters=q, hidden=h, heads=c.heads, qk_nope=c.qk_nope_head_dim,
             qk_rope=c.qk_rope_head_dim, kv_lora_rank=c.kv_lora_rank, v_head=c.v_head_dim,
         )  # fmt: skip
     else:

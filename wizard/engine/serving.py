@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from wizard.engine import serving_physics as sp
 from wizard.engine.expr import Formula
-from wizard.engine.links import NVLS_EFFICIENCY, NVLS_SOURCE, efficiency
+from wizard.engine.links import NVLS_SOURCE, efficiency
 from wizard.engine.record import Chain
 from wizard.engine.search import first_true
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
@@ -140,25 +140,13 @@ def _allreduce(
 ) -> float:
     if par.tensor <= 1 or par.tp_link is None:
         return 0.0
-    if par.tp_link.multicast:
-        return chain(
-            name, sp.ALLREDUCE_NVLS_S, "s",
-            f"{sp.MEGATRON_TP}; {NVLS_SOURCE}; link: {par.tp_link.name}",
-            latency_s=eff.latency_s, tokens=tokens, hidden=m.hidden,
-            link_gbs=par.tp_link.gbs, nvls_efficiency=NVLS_EFFICIENCY,
-        )  # fmt: skip
-    return chain(
-        name,
-        sp.ALLREDUCE_S,
-        "s",
-        f"{sp.MEGATRON_TP}; link: {par.tp_link.name}",
-        latency_s=eff.latency_s,
-        tp=par.tensor,
-        tokens=tokens,
-        hidden=m.hidden,
-        link_gbs=par.tp_link.gbs,
-        link_efficiency=efficiency(par.tp_link, eff.link)[0],
-    )
+    link = par.tp_link
+    return sp.activation_allreduce_s(
+        chain, name, link, tp=par.tensor, tokens=tokens, hidden=m.hidden,
+        latency_s=eff.latency_s, link_efficiency=efficiency(link, eff.link)[0],
+        ring_source=f"{sp.MEGATRON_TP}; link: {link.name}",
+        nvls_source=f"{sp.MEGATRON_TP}; {NVLS_SOURCE}; link: {link.name}",
+    )  # fmt: skip
 
 
 def _handoff(
@@ -469,8 +457,8 @@ def evaluate(
         "requests_per_s_per_replica", REQUESTS_PER_S, "requests/s", LOAD_SOURCE,
         tokens_per_s=tps, output_tokens=req.output_tokens,
     )  # fmt: skip
-    memory_side = max(d_weights, d_linear) - d_linear + max(d_kv, d_attention) - d_attention
-    bound = "memory bandwidth" if memory_side > 0 else "compute"
+    # memory-bound when either kernel waits on its reads rather than its FLOPs
+    bound = "memory bandwidth" if d_weights > d_linear or d_kv > d_attention else "compute"
     return Point(sequences, running, prefill, step, bound, ttft, itl, tps, rps)
 
 

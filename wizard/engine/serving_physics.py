@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizard.engine.expr import Formula
-from wizard.engine.links import Link
+from wizard.engine.links import NVLS_EFFICIENCY, Link
+from wizard.engine.record import Chain
 
 POPE = (
     "Pope et al., Efficiently Scaling Transformer Inference, arXiv:2211.05102, sections 2-3 "
@@ -206,3 +207,21 @@ def kv_shards(m: Transformer, tensor: int) -> int:
     if m.kv_latent_dim:
         return 1
     return min(tensor, m.kv_heads)
+
+
+def activation_allreduce_s(
+    chain: Chain, name: str, link: Link, *, tp: int, tokens: float, hidden: int,
+    latency_s: float, link_efficiency: float, ring_source: str, nvls_source: str,
+) -> float:  # fmt: skip
+    """One all-reduce of ``tokens`` x ``hidden`` 16-bit activations over a tensor-parallel
+    group: reduced in the switch where the link has NVLink SHARP (NVLS), else a ring at
+    ``link_efficiency`` of the link's rate."""
+    if link.multicast:
+        return chain(
+            name, ALLREDUCE_NVLS_S, "s", nvls_source, latency_s=latency_s, tokens=tokens,
+            hidden=hidden, link_gbs=link.gbs, nvls_efficiency=NVLS_EFFICIENCY,
+        )  # fmt: skip
+    return chain(
+        name, ALLREDUCE_S, "s", ring_source, latency_s=latency_s, tp=tp, tokens=tokens,
+        hidden=hidden, link_gbs=link.gbs, link_efficiency=link_efficiency,
+    )  # fmt: skip

@@ -128,9 +128,8 @@ class TrainingSizer(SizerBase):
         if attention_peak is not None and job.shape is not None:
             attention = chain(
                 "attention_flops_per_iteration", tp_.ATTENTION_FLOPS, "FLOPs", tp_.NARAYANAN_EQ3,
-                attention_passes=3 + (0 if st.recompute is Recompute.NONE else 1),
-                layers=job.shape.layers, sequence=job.sequence, hidden=job.shape.hidden,
-                global_batch=global_batch,
+                attention_passes=_attention_passes(st), layers=job.shape.layers,
+                sequence=job.sequence, hidden=job.shape.hidden, global_batch=global_batch,
             )  # fmt: skip
             compute_s = chain(
                 "compute_seconds_per_iteration", tp_.COMPUTE_SPLIT_S, "s",
@@ -169,23 +168,14 @@ class TrainingSizer(SizerBase):
         tp_comm = 0.0
         if st.tensor > 1 and job.shape is not None:
             link = self._ring_link(st.tensor, False)
-            tokens = g.micro_batch_size * job.sequence
-            if link.multicast:
-                ar = chain(
-                    "tensor_parallel.allreduce_seconds", sp.ALLREDUCE_NVLS_S, "s",
-                    f"{tp_.TP_COMM}; link: {link.name}; {NVLS_SOURCE}",
-                    latency_s=a.collective_latency_us * 1e-6, tokens=tokens,
-                    hidden=job.shape.hidden, link_gbs=link.gbs, nvls_efficiency=NVLS_EFFICIENCY,
-                )  # fmt: skip
-            else:
-                eff, eff_src = efficiency(link, a.link_efficiency)
-                ar = chain(
-                    "tensor_parallel.allreduce_seconds", sp.ALLREDUCE_S, "s",
-                    f"{tp_.TP_COMM}; link: {link.name}; efficiency: {eff_src}",
-                    latency_s=a.collective_latency_us * 1e-6, tp=st.tensor,
-                    tokens=tokens, hidden=job.shape.hidden,
-                    link_gbs=link.gbs, link_efficiency=eff,
-                )  # fmt: skip
+            eff, eff_src = efficiency(link, a.link_efficiency)
+            ar = sp.activation_allreduce_s(
+                chain, "tensor_parallel.allreduce_seconds", link, tp=st.tensor,
+                tokens=g.micro_batch_size * job.sequence, hidden=job.shape.hidden,
+                latency_s=a.collective_latency_us * 1e-6, link_efficiency=eff,
+                ring_source=f"{tp_.TP_COMM}; link: {link.name}; efficiency: {eff_src}",
+                nvls_source=f"{tp_.TP_COMM}; link: {link.name}; {NVLS_SOURCE}",
+            )  # fmt: skip
             passes = 6 if st.recompute is Recompute.FULL else 4
             tp_comm = chain(
                 "tensor_parallel_seconds_per_iteration", tp_.TP_COMM_S, "s",
@@ -545,7 +535,7 @@ class TrainingSizer(SizerBase):
                 "flops_per_token", tp_.FLOPS_PER_TOKEN, "FLOPs per token", tp_.NARAYANAN_EQ3,
                 linear_passes=(2 if lora else 3) + (1 if recompute_full else 0),
                 matrix_parameters=max(matrix, 0.0),
-                attention_passes=3 + (0 if st.recompute is Recompute.NONE else 1),
+                attention_passes=_attention_passes(st),
                 layers=job.shape.layers, sequence=job.sequence, hidden=job.shape.hidden,
                 logit_passes=2 if lora else 3, vocabulary=vocab,
                 adapter_passes=3 if lora else 0, trainable_parameters=trainable if lora else 0,
@@ -654,6 +644,12 @@ class TrainingSizer(SizerBase):
                 f"{g.name}: no dataset size or iteration count, so time to train is not estimated",
                 Severity.INFO,
             )
+
+
+def _attention_passes(st: Strategy) -> int:
+    """Forward, two backward products, and one more forward of the attention core under any
+    recomputation (selective recomputes just that core)."""
+    return 3 + (0 if st.recompute is Recompute.NONE else 1)
 
 
 def _or(numbers: tuple[int, ...]) -> str:

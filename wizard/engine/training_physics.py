@@ -13,8 +13,9 @@ recomputation this is Eq. 3's 72 B s l h^2 (1 + s/(6h) + V/(12 l h)); with full 
 
 The utilization is the share of peak the GPUs reach while they compute; what the layout adds is
 derived and added: pipeline stages idle for (p - 1) / (v m) of the ideal time per iteration (the
-bubble, Narayanan et al. sections 2.2.1-2.2.2, v interleaved chunks per stage). Gradients are reduced across data-parallel replicas by ring all-reduce,
-2 (N - 1) / N of the gradient bytes per GPU, and 3 (N - 1) / N with ZeRO stage 3 (Rajbhandari et
+bubble, Narayanan et al. sections 2.2.1-2.2.2, v interleaved chunks per stage). Gradients are
+reduced across data-parallel replicas by ring all-reduce, 2 (N - 1) / N of the gradient bytes
+per GPU, and 3 (N - 1) / N with ZeRO stage 3 (Rajbhandari et
 al., section 7); PyTorch DDP and FSDP overlap it with the backward pass (Li et al., PyTorch
 Distributed, VLDB 2020, section 3.2.3), so only what exceeds that pass adds to the iteration.
 Tensor parallelism adds four all-reduces of the activations per layer per micro-batch (two in

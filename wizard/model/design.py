@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from wizard.errors import field_path
 from wizard.model.text import plain_text
 
 SCHEMA_VERSION = 2
@@ -947,13 +948,15 @@ def _unique(what: str, names: list[str]) -> None:
     one name."""
     seen: dict[str, str] = {}
     for name in names:
-        first = seen.setdefault(name.casefold(), name)
-        if first == name and names.count(name) > 1:
+        first = seen.get(name.casefold())
+        if first is None:
+            seen[name.casefold()] = name
+            continue
+        if first == name:
             raise ValueError(f"{what} '{name}' is used twice")
-        if first != name:
-            raise ValueError(
-                f"{what} '{name}' is '{first}' in another case; names are compared without case"
-            )
+        raise ValueError(
+            f"{what} '{name}' is '{first}' in another case; names are compared without case"
+        )
 
 
 class Design(Model):
@@ -1023,11 +1026,10 @@ class Design(Model):
                 self.option(o.name)
             except ValidationError as exc:
                 err = exc.errors(include_url=False)[0]
-                where = ".".join(str(x) for x in err["loc"])
                 msg = err["msg"].removeprefix("Value error, ")
+                where = f"{field_path(err['loc'])}: " if err["loc"] else ""
                 raise ValueError(
-                    f"option '{o.name}' is not a design that can be built: "
-                    + (f"{where}: {msg}" if where else msg)
+                    f"option '{o.name}' is not a design that can be built: {where}{msg}"
                 ) from None
         return self
 

@@ -6,6 +6,7 @@ No price ships as fact; prices come only from a file the user gives (see README,
 from __future__ import annotations
 
 import unicodedata
+from functools import cached_property
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -47,6 +48,6 @@ class PriceList(BaseModel):
         """The price of an item key or part number, compared as :func:`sku` does."""
         return self._by_sku.get(sku(key))
 
-    @property
+    @cached_property
     def _by_sku(self) -> dict[str, float]:
         return {sku(key): price for key, price in self.prices.items()}
