@@ -19,6 +19,16 @@ class ReportData:
     catalog: Catalog
     result: Result
     prices: PriceList | None = None  # the user's price list, for the cost of the options
+    # the design with its options, when ``design`` is the proposed option: what "Options
+    # considered" compares; None when ``design`` is that design itself
+    considered: Design | None = None
+    # a cluster of several whose networks are shared and judged once, in the shared sections
+    shared_network: bool = False
+
+    @property
+    def compared(self) -> Design:
+        """The design whose options the proposal compares."""
+        return self.considered or self.design
 
     @property
     def gpu(self) -> Gpu:
@@ -62,9 +72,11 @@ class ReportData:
 def build_data(
     design: Design, catalog: Catalog, prices: PriceList | None = None, result: Result | None = None
 ) -> ReportData:
-    """Size the design (unless its ``result`` is given) and bundle it with its catalog: the one
-    call a caller needs."""
+    """The proposal's data: the design's proposed option (the design itself without one), sized
+    unless its ``result`` is given, bundled with its catalog; the one call a caller needs."""
     from wizard.engine.size import size
 
-    sized = result if result is not None else size(design, catalog)
-    return ReportData(design=design, catalog=catalog, result=sized, prices=prices)
+    shown = design.proposal()
+    sized = result if result is not None else size(shown, catalog)
+    considered = design if shown is not design else None
+    return ReportData(shown, catalog, sized, prices, considered)

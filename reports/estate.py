@@ -28,17 +28,20 @@ from reports.sections import (
 )
 from reports.sections import bom as bom_section
 from reports.story import Story
-from wizard.engine.bom import apply_prices
-from wizard.engine.cost import Load, cost_of_ownership
+from wizard.engine.cost import estate_cost
 from wizard.engine.estate import cluster_design
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.estate import Estate
 from wizard.model.prices import PriceList
-from wizard.model.result import SHARED_TOPICS, Result, Severity
+from wizard.model.result import SHARED_TOPICS, Result
 from wizard.numbers import count, num
+from wizard.present import labels
+from wizard.present.cost_text import NO_PRICES, cost_sentence
 from wizard.present.labels import CLUSTER_ROLE
-from wizard.present.severity import ORDER, SEVERITY
+from wizard.present.mitigations import mitigation
+from wizard.present.risk_register import Risk, network_risks, ranked, serious
+from wizard.present.severity import SEVERITY
 
 # A GPU cluster's own sections; networks, power, the bill of materials and the appendix are
 # the estate's, since the clusters share them
@@ -51,7 +54,6 @@ CLUSTER_SECTIONS = [
     Section("storage and data path", storage.build),
     Section("software stack and platform checklist", software.build),
     Section("design decisions", decisions.build),
-    Section("risks and warnings", risks.build),
 ]
 
 
@@ -62,15 +64,20 @@ def build_estate_pdf(
     report: ReportOptions | None = None,
     prices: PriceList | None = None,
 ) -> bytes:
+    # ``estate`` is the sizing of the design's proposed option (the design itself without one)
+    shown = design.proposal()
     gpu_clusters = [c for c in estate.clusters if c.result is not None]
     datas = {
-        c.name: ReportData(cluster_design(design, estate, c.name), catalog, _own(c.result))
+        c.name: ReportData(
+            cluster_design(shown, estate, c.name), catalog, _own(c.result), shared_network=True
+        )
         for c in gpu_clusters
         if c.result is not None
     }
     first = datas[gpu_clusters[0].name]
     # the cover, header and metadata speak of the whole design
-    cover = ReportData(design, catalog, first.result, prices)
+    considered = design if shown is not design else None
+    cover = ReportData(shown, catalog, first.result, prices, considered)
     t = estate.totals
     line = (
         f"{count(len(estate.clusters), 'cluster')}: {count(t.hosts, 'host')}, "
@@ -105,8 +112,9 @@ def build_estate_pdf(
         flow += st.h1("Networks shared by the clusters") + _network(st, estate)
         flow += st.h1("Power and space") + _power(st, estate)
         flow += st.h1("Bill of materials") + _bom(st, estate)
-        if estate.decisions or estate.warnings:
-            flow += st.h1("Where each workload group runs, and notes") + _notes(st, estate)
+        if estate.decisions:
+            flow += st.h1("Where each workload group runs") + _notes(st, estate)
+        flow += st.h1("Risks and warnings") + risks.table(st, estate_risks(estate, datas))
         st.data = first
         flow += build_sections(st, [Section("Appendix", appendix.build)])
         return flow
@@ -162,42 +170,32 @@ def _summary(
         rows += more
         notes += said
     flow = st.h3("Performance against the targets") + summary.performance_table(st, rows, notes)
-    flow.append(st.p(_cost_text(e, datas, cover)))
-    found = [(None, w) for w in e.warnings] + [
-        (name, w) for name, d in datas.items() for w in d.result.warnings
-    ]
-    worst = sorted(
-        (f for f in found if f[1].severity is not Severity.INFO), key=lambda f: ORDER[f[1].severity]
-    )[:3]
-    said = [f"{SEVERITY[w.severity]}: " + (f"{n}: " if n else "") + w.message for n, w in worst]
+    flow.append(st.p(_cost_text(e, cover)))
+    top = serious(estate_risks(e, datas))[:3]
+    said = [f"{SEVERITY[r.severity]}: " + (f"{r.cluster}: " if r.cluster else "") + r.text
+            for r in top]  # fmt: skip
     flow += st.h3("Top risks")
-    flow += st.bullets(said) if said else [st.p("The sizing raised no risk or caution.")]
+    flow += st.bullets(said) if said else [st.p(summary.no_risk_sentence(estate_risks(e, datas)))]
     asks: list[str] = []
     for data in datas.values():
         asks += [a for a in summary.decisions_to_take(data) if a not in asks]
     return flow + st.h3("Decisions for you to take") + st.bullets(asks)
 
 
-def _cost_text(e: Estate, datas: dict[str, ReportData], cover: ReportData) -> str:
+def estate_risks(e: Estate, datas: dict[str, ReportData]) -> list[Risk]:
+    """The register of the whole design: the estate's own warnings and shared networks, then
+    each cluster's, most severe first."""
+    own = [
+        Risk(w.severity, labels.topic(w.code), w.message, mitigation(w.code)) for w in e.warnings
+    ]
+    own += network_risks(e.network, e.totals.hosts)
+    return ranked(own + [r for d in datas.values() for r in summary.risk_list(d)])
+
+
+def _cost_text(e: Estate, cover: ReportData) -> str:
     if cover.prices is None:
-        return (
-            "Cost: no price list was given, so the proposal states quantities only; with your "
-            "prices it adds the cost of ownership."
-        )
-    workloads = [w for d in datas.values() for w in d.result.workloads]
-    t = e.totals
-    cost = cost_of_ownership(
-        apply_prices(e.bom, cover.prices), Load(t.gpus, t.total_kw, workloads), cover.design.costs
-    )
-    text = (
-        f"Cost of ownership over {count(cost.years, 'year')}: {cost.currency} "
-        f"{num(round(cost.total))} ({cost.currency} {num(round(cost.hardware))} of hardware, "
-        f"{cost.currency} {num(round(cost.per_year))} a year), "
-        f"{cost.currency} {cost.cost_per_gpu_hour:,.2f} per GPU-hour."
-    )
-    if cost.unpriced_items or cost.left_out:
-        text += f" Not included: {'; '.join([*cost.left_out, *cost.unpriced_items][:4])}."
-    return text
+        return NO_PRICES
+    return cost_sentence(estate_cost(e, cover.design.costs, cover.prices))
 
 
 def _network(st: Story, e: Estate) -> list[Flowable]:
@@ -238,5 +236,4 @@ def _bom(st: Story, e: Estate) -> list[Flowable]:
 def _notes(st: Story, e: Estate) -> list[Flowable]:
     flow: list[Flowable] = []
     flow += st.bullets([f"{d.text} {d.reason}" for d in e.decisions])
-    flow += st.bullets([f"{SEVERITY[w.severity]}: {w.message}" for w in e.warnings])
     return flow

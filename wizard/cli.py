@@ -126,6 +126,18 @@ def _estate(args: argparse.Namespace, design, catalog):
         raise UserError(f"{args.design}: {p}" for p in exc.problems) from None
 
 
+def _proposal(design):
+    """The design the commands that build, order and configure speak of: the proposed option
+    when the design names one, else the design itself."""
+    return design.proposal()
+
+
+def _say_proposal(design) -> None:
+    """After a command's output: which option it was for, when the design proposes one."""
+    if design.proposed is not None:
+        _err(f"note: for the proposed option, {design.proposed}")
+
+
 def _refuse_errors(args: argparse.Namespace, design, result=None, estate=None) -> None:
     """The rule book's error-level problems of a sized design, one line each naming the field:
     what validate refuses and what keeps the proposal, the order and the steps from being
@@ -153,7 +165,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_size(args: argparse.Namespace) -> int:
     from wizard.summary import summary_lines
 
-    design, catalog = _checked(args)
+    given, catalog = _checked(args)
+    design = _proposal(given)  # what the proposal specifies
     if not design.is_single_cluster():
         from wizard.engine.estate import cluster_design
         from wizard.engine.ranges import figure_ranges
@@ -171,6 +184,7 @@ def cmd_size(args: argparse.Namespace) -> int:
             for line in estate_lines(estate, ranges):
                 _out(line)
         _refuse_errors(args, design, estate=estate)  # printed, and the exit says it fails
+        _say_proposal(given)
         return EXIT_OK
     result = _sized(args, design, catalog)
     if args.json:
@@ -181,6 +195,7 @@ def cmd_size(args: argparse.Namespace) -> int:
         for line in summary_lines(result, figure_ranges(design, catalog, result)):
             _out(line)
     _refuse_errors(args, design, result=result)  # printed, and the exit says it fails
+    _say_proposal(given)
     return EXIT_OK
 
 
@@ -259,18 +274,20 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         prices = load_prices(args.prices)
         check_currency(prices, design.project.currency, args.prices)
-    if design.is_single_cluster():
-        result = _sized(args, design, catalog)
-        _refuse_errors(args, design, result=result)
+    shown = design.proposal()  # the proposed option, which the whole document specifies
+    if shown.is_single_cluster():
+        result = _sized(args, shown, catalog)
+        _refuse_errors(args, shown, result=result)
         pdf = build_pdf(build_data(design, catalog, prices, result), options)
     else:
         from reports.estate import build_estate_pdf
 
-        estate = _estate(args, design, catalog)
-        _refuse_errors(args, design, estate=estate)
+        estate = _estate(args, shown, catalog)
+        _refuse_errors(args, shown, estate=estate)
         pdf = build_estate_pdf(design, catalog, estate, options, prices)
     for notice in options.notices:
         _err(f"note: {notice}")
+    _say_proposal(design)
     _write_bytes(args.output, pdf, args)
     _err(f"wrote {args.output}")
     return EXIT_OK
@@ -278,27 +295,24 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_cost(args: argparse.Namespace) -> int:
     """The cost of ownership from the user's price list and the design's cost inputs."""
-    from wizard.engine.bom import apply_prices
-    from wizard.engine.cost import Load, cost_of_ownership
+    from wizard.engine.cost import estate_cost, result_cost
     from wizard.pricing import check_currency, load_prices
     from wizard.summary import cost_lines
 
     design, catalog = _checked(args)
     prices = load_prices(args.prices)
     check_currency(prices, design.project.currency, args.prices)
-    if design.is_single_cluster():
-        r = _sized(args, design, catalog)
-        bom, load = r.bom, Load(r.cluster.gpus_total, r.power.total_kw, r.workloads)
+    shown = _proposal(design)
+    if shown.is_single_cluster():
+        cost = result_cost(_sized(args, shown, catalog), shown.costs, prices)
     else:
-        e = _estate(args, design, catalog)
-        groups = [w for c in e.clusters if c.result for w in c.result.workloads]
-        bom, load = e.bom, Load(e.totals.gpus, e.totals.total_kw, groups)
-    cost = cost_of_ownership(apply_prices(bom, prices), load, design.costs)
+        cost = estate_cost(_estate(args, shown, catalog), shown.costs, prices)
     if args.json:
         _out_json(cost.model_dump_json(indent=2))
     else:
         for line in cost_lines(cost, design.costs):
             _out(line)
+    _say_proposal(design)
     return EXIT_OK
 
 
@@ -401,7 +415,8 @@ def cmd_recommend(args: argparse.Namespace) -> int:
 def cmd_vsphere_steps(args: argparse.Namespace) -> int:
     from reports.exports.powercli import powercli_script
 
-    design, catalog = _checked(args)
+    given, catalog = _checked(args)
+    design = _proposal(given)  # the steps configure the proposed option
     result = _sized(args, design, catalog)
     _refuse_errors(args, design, result=result)
     text = powercli_script(result, design.project.project_name)
@@ -410,19 +425,22 @@ def cmd_vsphere_steps(args: argparse.Namespace) -> int:
         _err(f"wrote {args.output}")
     else:
         sys.stdout.write(terminal_text(text))
+    _say_proposal(given)
     return EXIT_OK
 
 
 def cmd_mig_config(args: argparse.Namespace) -> int:
     from reports.exports.mig_parted import mig_parted_yaml
 
-    design, catalog = _checked(args)
+    given, catalog = _checked(args)
+    design = _proposal(given)  # the MIG layout of the proposed option
     text = mig_parted_yaml(_sized(args, design, catalog), design.project.project_name)
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"), args)
         _err(f"wrote {args.output}")
     else:
         sys.stdout.write(terminal_text(text))
+    _say_proposal(given)
     return EXIT_OK
 
 
@@ -436,13 +454,14 @@ def cmd_bom(args: argparse.Namespace) -> int:
         raise UserError(f"{args.output}: the bill of materials is written as .csv or .xlsx")
     _refuse_input_as_output(args, args.output)
     design, catalog = _checked(args)
-    if design.is_single_cluster():
-        result = _sized(args, design, catalog)
-        _refuse_errors(args, design, result=result)
+    shown = _proposal(design)  # the order is for the proposed option
+    if shown.is_single_cluster():
+        result = _sized(args, shown, catalog)
+        _refuse_errors(args, shown, result=result)
         bom = result.bom
     else:
-        estate = _estate(args, design, catalog)
-        _refuse_errors(args, design, estate=estate)
+        estate = _estate(args, shown, catalog)
+        _refuse_errors(args, shown, estate=estate)
         bom = estate.bom
     if args.prices:
         from wizard.pricing import check_currency, load_prices
@@ -461,6 +480,7 @@ def cmd_bom(args: argparse.Namespace) -> int:
     _err(f"wrote {args.output}: {len(bom.lines)} lines{priced}")
     if bom.unpriced_items:
         _err(f"no price for: {', '.join(bom.unpriced_items)}")
+    _say_proposal(design)
     return EXIT_OK
 
 

@@ -99,3 +99,11 @@ def with_unit(v: float | int, u: str) -> str:
         yes, no = u.removeprefix("1 = ").split(", 0 = ", 1)
         return f"{yes if v == 1 else no} ({num(v)})"
     return f"{num(v)} {_SINGULAR.get(u, u) if v == 1 else u}"
+
+
+def figure(value: float, unit: str) -> str:
+    """A figure with sensible precision: whole numbers from 100 up, one decimal below (none for
+    a whole number, as a target is typed: 50 ms, not 50.0 ms)."""
+    whole = abs(value) >= 100 or float(value).is_integer()
+    text = f"{value:,.0f}" if whole else f"{value:,.1f}"
+    return f"{text} {unit}"

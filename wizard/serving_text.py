@@ -5,20 +5,13 @@ from __future__ import annotations
 
 from wizard.engine.ranges import FIGURE_OF, FigureRange
 from wizard.model.result import ServingResult, TargetCheck
+from wizard.numbers import figure
 
 METRICS = {
     "ttft": "Time to first token",
     "itl": "Time between tokens",
     "throughput": "Throughput",
 }
-
-
-def figure(value: float, unit: str) -> str:
-    """A figure with sensible precision: whole numbers from 100 up, one decimal below (none for
-    a whole number, as a target is typed: 50 ms, not 50.0 ms)."""
-    whole = abs(value) >= 100 or float(value).is_integer()
-    text = f"{value:,.0f}" if whole else f"{value:,.1f}"
-    return f"{text} {unit}"
 
 
 Spread = dict[str, FigureRange]  # a group's ranges by figure (see wizard.engine.ranges)

@@ -12,7 +12,7 @@ from wizard.present import options_table
 
 
 def rows_of(st: Story) -> list[OptionRow]:
-    return compare(st.data.design, st.data.catalog, st.data.prices)
+    return compare(st.data.compared, st.data.catalog, st.data.prices)
 
 
 def proposal_sentence(rows: list[OptionRow]) -> str | None:
@@ -20,7 +20,7 @@ def proposal_sentence(rows: list[OptionRow]) -> str | None:
 
 
 def build(st: Story) -> list[Flowable] | None:
-    if not st.data.design.options:
+    if not st.data.compared.options:
         return None
     rows = rows_of(st)
     flow: list[Flowable] = []

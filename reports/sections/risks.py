@@ -1,5 +1,5 @@
-"""The risk register: every risk the sizing raised, most severe first, with its severity and
-the mitigation that removes or contains it."""
+"""The risk register: every risk the sizing raised, every target at risk and every assumption
+to confirm, most severe first, with its severity and the mitigation that removes or contains it."""
 
 from __future__ import annotations
 
@@ -8,20 +8,24 @@ from xml.sax.saxutils import escape
 from reportlab.platypus import Flowable
 
 from reports.story import Story
-from wizard.present import labels
-from wizard.present.mitigations import mitigation
+from wizard.present.risk_register import Risk
 from wizard.present.severity import SEVERITY
-
-ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
 def build(st: Story) -> list[Flowable] | None:
-    warnings = sorted(st.data.result.warnings, key=lambda w: ORDER[w.severity.value])
-    if not warnings:
-        return [st.p("The sizing raised no warnings for this design.")]
+    from reports.sections.summary import risk_list
+
+    return table(st, risk_list(st.data))
+
+
+def table(st: Story, risks: list[Risk]) -> list[Flowable]:
+    """The register as a table, most severe first; in a design of several clusters each risk
+    names its cluster."""
+    if not risks:
+        return [st.p("The sizing raised no risk, caution or note for this design.")]
     rows: list[list] = [["Severity", "Risk", "Mitigation"]]
-    for w in warnings:
-        risk = st.markup(f"<b>{escape(labels.topic(w.code))}</b><br/>{escape(w.message)}",
-                         st.s.cell)  # fmt: skip
-        rows.append([SEVERITY[w.severity], risk, mitigation(w.code)])
+    for r in risks:
+        where = f"{r.cluster}: " if r.cluster else ""
+        risk = st.markup(f"<b>{escape(where + r.topic)}</b><br/>{escape(r.text)}", st.s.cell)
+        rows.append([SEVERITY[r.severity], risk, r.mitigation])
     return [st.table(rows, [0.9, 5.2, 3.1])]

@@ -9,10 +9,10 @@ from reports.diagrams import charts
 from reports.sections import calculations
 from reports.story import Story
 from wizard.model.result import SizedFrom, TrainingFigures, WorkloadResult
-from wizard.numbers import MISSING, count, num, pct, unit
+from wizard.numbers import MISSING, count, figure, num, pct, unit
 from wizard.present import labels
 from wizard.present.figures import WHOLE, gpus_text
-from wizard.serving_text import Spread, figure, serving_rows, spread_text
+from wizard.serving_text import Spread, serving_rows, spread_text
 
 
 def gpu_count_text(w: WorkloadResult) -> str:

@@ -13,17 +13,16 @@ from reports.diagrams import architecture
 from reports.fonts import SANS
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
-from wizard.engine.bom import apply_prices
-from wizard.engine.cost import Load, cost_of_ownership
+from wizard.engine.cost import result_cost
 from wizard.engine.targets import target_statuses
 from wizard.model.design import HaLevel, SharingMode
 from wizard.model.options import TargetStatus
-from wizard.model.result import Severity
-from wizard.numbers import MISSING, count, num, plural
+from wizard.numbers import MISSING, count, figure, num, plural
 from wizard.present import labels
+from wizard.present.cost_text import NO_PRICES, cost_sentence
 from wizard.present.options_table import METRIC_NAMES, verdict
-from wizard.present.severity import ORDER, SEVERITY
-from wizard.serving_text import figure
+from wizard.present.risk_register import Risk, register, serious
+from wizard.present.severity import SEVERITY
 
 
 def headline(data: ReportData) -> list[tuple[str, str]]:
@@ -226,36 +225,30 @@ def _fig(value: float, unit: str) -> str:
 def _cost(st: Story) -> list[Flowable]:
     data = st.data
     if data.prices is None:
-        return [
-            st.p(
-                "Cost: no price list was given, so the proposal states quantities only; with "
-                "your prices it adds the cost of ownership."
-            )
-        ]
-    r = data.result
-    cost = cost_of_ownership(
-        apply_prices(r.bom, data.prices),
-        Load(r.cluster.gpus_total, r.power.total_kw, r.workloads),
-        data.design.costs,
-    )
-    text = (
-        f"Cost of ownership over {count(cost.years, 'year')}: {cost.currency} "
-        f"{num(round(cost.total))} ({cost.currency} {num(round(cost.hardware))} of hardware, "
-        f"{cost.currency} {num(round(cost.per_year))} a year), "
-        f"{cost.currency} {cost.cost_per_gpu_hour:,.2f} per GPU-hour."
-    )
-    if cost.unpriced_items or cost.left_out:
-        text += f" Not included: {'; '.join([*cost.left_out, *cost.unpriced_items][:4])}."
-    return [st.p(text)]
+        return [st.p(NO_PRICES)]
+    return [st.p(cost_sentence(result_cost(data.result, data.design.costs, data.prices)))]
+
+
+def risk_list(data: ReportData) -> list[Risk]:
+    """The design's risk register (one source for the summary and the Risks section)."""
+    cluster = data.design.cluster_name if data.shared_network else None
+    return register(data.result, performance(data), cluster, not data.shared_network)
 
 
 def risks(data: ReportData, limit: int = 3) -> list[str]:
-    """The most severe warnings, in words, as the summary lists them."""
-    worst = sorted(
-        (w for w in data.result.warnings if w.severity is not Severity.INFO),
-        key=lambda w: ORDER[w.severity],
-    )
-    return [f"{SEVERITY[w.severity]}: {w.message}" for w in worst[:limit]]
+    """The most severe risks and cautions, in words, as the summary lists them."""
+    return [f"{SEVERITY[r.severity]}: {r.text}" for r in serious(risk_list(data))[:limit]]
+
+
+def no_risk_sentence(register: list[Risk]) -> str:
+    """What the summary says when no risk or caution is left to name."""
+    notes = len(register)
+    if notes:
+        return (
+            f"The sizing raised no risk or caution; {count(notes, 'note')} for information "
+            f"{'is' if notes == 1 else 'are'} in Risks and warnings."
+        )
+    return "The sizing raised no risk, caution or note."
 
 
 def decisions_to_take(data: ReportData) -> list[str]:
@@ -263,9 +256,11 @@ def decisions_to_take(data: ReportData) -> list[str]:
     open or assumes."""
     d = data.design
     out = []
-    if d.options:
-        names = ", ".join(o.name for o in d.options)
-        out.append(f"Which option to build: the proposal compares {names} with the design.")
+    if data.compared.options:
+        out.append(
+            "Which option to build: the proposal specifies the proposed one; "
+            "Options considered compares it with the others."
+        )
     if data.result.storage.system is None:
         out.append(
             "Where the datasets, checkpoints and models live: no shared storage is chosen, so "
@@ -290,7 +285,7 @@ def decisions_to_take(data: ReportData) -> list[str]:
 
 def build(st: Story) -> list[Flowable] | None:
     flow: list[Flowable] = [_cards(st), Spacer(1, 10), st.p(paragraph(st.data))]
-    if st.data.design.options:
+    if st.data.compared.options:
         from reports.sections.options import proposal_sentence, rows_of
 
         sentence = proposal_sentence(rows_of(st))
@@ -300,7 +295,7 @@ def build(st: Story) -> list[Flowable] | None:
     flow += _cost(st)
     top = risks(st.data)
     flow += st.h3("Top risks")
-    flow += st.bullets(top) if top else [st.p("The sizing raised no risk or caution.")]
+    flow += st.bullets(top) if top else [st.p(no_risk_sentence(risk_list(st.data)))]
     flow += st.h3("Decisions for you to take") + st.bullets(decisions_to_take(st.data))
     flow += [PageBreak(), *st.h2("Logical architecture")]  # the summary is one page
     drawing = architecture.draw(st.data, st.width)

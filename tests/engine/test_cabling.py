@@ -42,7 +42,7 @@ def test_hosts_in_their_racks_and_switches_in_a_network_rack_are_cabled_in_fibre
     assert (runs["compute"].count, runs["compute"].transceivers) == (24, 48)
     assert (runs["service"].count, runs["service"].transceivers) == (6, 12)
     assert "fibre across racks" in runs["compute"].description
-    assert _qty(r, "transceiver:compute.host-leaf.400g") == 48
+    assert _qty(r, "transceiver:compute.ib-ndr.host-leaf.400g") == 48
 
 
 def test_a_breakout_run_across_racks_has_a_module_per_end(sized):

@@ -58,8 +58,16 @@ def acme(pinned: bool = True) -> dict:
 @pytest.mark.parametrize("name", example_names())
 def test_a_design_of_one_cluster_sizes_as_before(name, catalog):
     design = design_from_text(example_text(name), name)
-    (c,) = size_estate(design, catalog).clusters
-    assert c.result == size(design, catalog)
+    e = size_estate(design, catalog)
+    r = size(design, catalog)
+    (c,) = e.clusters
+    assert c.result == r
+    # its network, bill and power too: one price list then gives one cost either way (a
+    # separate network rack with optics to every host was the estate's own, once)
+    assert e.bom == r.bom
+    assert e.network == r.topology.fabric.planes
+    assert e.totals.total_kw == pytest.approx(r.power.total_kw)
+    assert e.totals.host_racks + e.totals.network_racks == len(r.racks.racks)
 
 
 def test_size_refuses_several_clusters_rather_than_sizing_one(catalog):

@@ -102,7 +102,8 @@ def test_vmotion_of_a_large_vgpu_is_explained(catalog):
     V100 32 GB, 39 s for 32 GB of frame buffer. llm-serving's VMs hold 4 x 80 GB: 320 x 39/32 x
     10/25 = 156 s over its 25 GbE vMotion network, a Caution (over 100 s) that names the per-VM
     stun time limit of vSphere 8.0 Update 2 and later, not a fixed 100 s timeout (a vSphere 6.7
-    defect); enterprise's hold 4 x 32 GB: 62 s, a Note."""
+    defect); enterprise's hold 4 x 32 GB: 62 s, a Caution because the group requires live
+    migration (the rule speaks only for such groups: without the requirement, nothing is said)."""
     from tests.engine.conftest import calc
 
     r = size(design_from_dict(design_dict("llm-serving")), catalog)
@@ -111,9 +112,14 @@ def test_vmotion_of_a_large_vgpu_is_explained(catalog):
     assert "stun time" in w.message and "set it above 156 s" in w.message
     assert "the migration fails" not in w.message  # a vSphere 6.7 U1/U2 limit, not today's
     assert calc(r, "workloads[0].vmotion_stun_s").value == pytest.approx(320 * 39 / 32 * 10 / 25)
-    r = size(design_from_dict(design_dict("enterprise")), catalog)
+    doc = design_dict("enterprise")
+    assert doc["workloads"][0]["constraints"]["live_migration_required"] is True
+    r = size(design_from_dict(doc), catalog)
     (w,) = [w for w in r.warnings if w.code == "vmotion-large-vgpu"]
-    assert w.severity == "info" and "same GPU board" in w.message
+    assert w.severity == "warning" and "same GPU board" in w.message and " 62 s " in w.message
+    doc["workloads"][0]["constraints"]["live_migration_required"] = False
+    r = size(design_from_dict(doc), catalog)
+    assert not [w for w in r.warnings if w.code == "vmotion-large-vgpu"]
     small = design_dict("llm-serving")
     small["workloads"][0] = {"name": "Notebooks", "kind": "development", "count": 4,
                              "shared": {"gpu_memory_gb": 10}, "sharing_mode": "vgpu",

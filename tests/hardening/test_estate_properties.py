@@ -87,7 +87,10 @@ def test_totals_are_the_sums_and_the_bill_covers_every_cluster(doc):
     assert t.hosts == sum(c.hosts for c in estate.clusters)
     assert t.gpus == sum(c.gpus for c in estate.clusters)
     assert t.gpus_idle == t.gpus - t.gpus_demand
-    assert abs(t.total_kw - (sum(c.hosts_kw for c in estate.clusters) + t.network_kw)) < 1e-9
+    assert (
+        abs(t.total_kw - (sum(c.hosts_kw for c in estate.clusters) + t.network_kw + t.storage_kw))
+        < 1e-9
+    )
     for c in estate.clusters:
         lines = [ln for ln in estate.bom.lines if ln.cluster == c.name]
         servers = sum(ln.quantity for ln in lines if ln.category is BomCategory.SERVER)

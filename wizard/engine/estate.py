@@ -79,21 +79,32 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         if c.role is not ClusterRole.GPU:
             clusters.append(_cpu_cluster(design, catalog, c, rec))
     _management_check(design, rec)
-    network = _shared_network(design, catalog, specs, clusters, rec)
-    net_w = sum(t.power_w * t.count for p in network for t in p.tiers)
-    net_units = sum(t.rack_units * t.count for p in network for t in p.tiers)
-    network_racks = math.ceil(net_units / design.assumptions.rack_units) if net_units else 0
-    racks = sum(c.host_racks for c in clusters) + network_racks
-    bill = _bom(design, catalog, clusters, network, racks, rec)
+    storage_kw = sum(c.result.power.storage_w for c in clusters if c.result) / 1000
     hosts_kw = sum(c.hosts_kw for c in clusters)
+    if design.is_single_cluster() and clusters and clusters[0].result is not None:
+        # One cluster: its own network, racks and bill, exactly as size() builds them (switches
+        # in the host rack where they fit), so one price list gives one cost either way.
+        r = clusters[0].result
+        network = r.topology.fabric.planes
+        bill = r.bom
+        net_kw = r.power.network_w / 1000
+        network_racks = r.racks.network_racks
+    else:
+        network = _shared_network(design, catalog, specs, clusters, rec)
+        net_kw = sum(t.power_w * t.count for p in network for t in p.tiers) / 1000
+        net_units = sum(t.rack_units * t.count for p in network for t in p.tiers)
+        network_racks = math.ceil(net_units / design.assumptions.rack_units) if net_units else 0
+        racks = sum(c.host_racks for c in clusters) + network_racks
+        bill = _bom(design, catalog, clusters, network, racks, rec)
     totals = EstateTotals(
         hosts=sum(c.hosts for c in clusters),
         gpus=sum(c.gpus for c in clusters),
         gpus_demand=sum(c.gpus_demand for c in clusters),
         gpus_idle=sum(c.gpus_idle for c in clusters),
         hosts_kw=hosts_kw,
-        network_kw=net_w / 1000,
-        total_kw=hosts_kw + net_w / 1000,
+        network_kw=net_kw,
+        storage_kw=storage_kw,
+        total_kw=hosts_kw + net_kw + storage_kw,
         host_racks=sum(c.host_racks for c in clusters),
         network_racks=network_racks,
     )

@@ -123,8 +123,13 @@ def size_plane(
     rec: Recorder,
     technology: str,
     rdma: str,
+    cable_key: str | None = None,
 ) -> bo.Plane:
+    """One network's switches and cables. ``cable_key`` heads its cable keys (the network and
+    its fabric, 'compute.ib-ndr'), the same for a design of one cluster or several, so one
+    price list prices one cable the same way; it defaults to ``name``."""
     key = f"fabric.{name}"
+    ck = cable_key or name
     rec.expr(
         f"{key}.host_ports",
         Formula("host_ports"),
@@ -148,7 +153,7 @@ def size_plane(
             f"The switch catalog has no {kind.value} switch with {speed:g} Gb/s ports for the "
             f"{name} network; its {host_ports} host ports are counted but no switch is chosen",
         )
-        cable = _host_cables(name, host_ports, speed, 1, [host_ports], None)
+        cable = _host_cables(ck, host_ports, speed, 1, [host_ports], None)
         return bo.Plane(**plane, oversubscription=None, tiers=[], cables=[cable])
     sw, r = leaf.switch, leaf.breakout
     single_cap = sw.ports * r
@@ -175,7 +180,7 @@ def size_plane(
         if redundant:
             cables.append(
                 bo.CableRun(
-                    key=f"{name}.peer-link.{sw.port_speed_gbps:g}g",
+                    key=f"{ck}.peer-link.{sw.port_speed_gbps:g}g",
                     between="peer-link",
                     speed_gbps=sw.port_speed_gbps,
                     count=2,
@@ -203,7 +208,7 @@ def size_plane(
         links = leaves * up
         cables.append(
             bo.CableRun(
-                key=f"{name}.leaf-spine.{up_speed:g}g",
+                key=f"{ck}.leaf-spine.{up_speed:g}g",
                 between="leaf-spine",
                 speed_gbps=up_speed,
                 count=links,
@@ -237,7 +242,7 @@ def size_plane(
             f"{CLOS}; {sw.vendor} {sw.model} leaves"
             + (", an even count for redundant pairs" if redundant else ""),
         )
-    cables.insert(0, _host_cables(name, host_ports, speed, r, per_leaf, sw))
+    cables.insert(0, _host_cables(ck, host_ports, speed, r, per_leaf, sw))
     return bo.Plane(**plane, oversubscription=built, tiers=tiers, cables=cables, note=note)
 
 
@@ -359,6 +364,7 @@ def fabric(
                 rec,
                 FABRIC_LABEL[hw.fabric],
                 hw.rdma.value,
+                f"compute.{hw.fabric.value}",
             )
         )
     service = hw.service_ports_per_host > 0
@@ -390,6 +396,7 @@ def fabric(
                 rec,
                 FABRIC_LABEL[hw.service_fabric],
                 "none",
+                f"service.{hw.service_fabric.value}",
             )
         )
     roles.append(

@@ -84,13 +84,14 @@ def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
         word=path.suffix.lower() == ".docx",  # the editable Word copy
     )
     with _LOCK:
-        if design.is_single_cluster():
+        shown = design.proposal()  # the proposed option, which the whole document specifies
+        if shown.is_single_cluster():
             pdf = build_pdf(build_data(design, catalog), options)
         else:
             from reports.estate import build_estate_pdf
             from wizard.engine.estate import size_estate
 
-            pdf = build_estate_pdf(design, catalog, size_estate(design, catalog), options)
+            pdf = build_estate_pdf(design, catalog, size_estate(shown, catalog), options)
     atomic_write_bytes(path, pdf)
     return WrittenPdf(path, len(pdf), list(options.notices))
 

@@ -185,7 +185,7 @@ class SwitchTier(Out):
 
 
 class CableRun(Out):
-    key: str = Field(description="Stable key, e.g. 'compute.host-leaf.100g'")
+    key: str = Field(description="Stable key, e.g. 'compute.100gbe.host-leaf.100g'")
     between: str = Field(description="'host-leaf', 'leaf-spine', 'peer-link' or 'host-oob'")
     speed_gbps: float
     count: int

@@ -1053,6 +1053,13 @@ class Design(Model):
         data = self.model_copy(update=update).model_dump(mode="json")
         return Design.model_validate(data)  # the option must be a valid design too
 
+    def proposal(self) -> Design:
+        """The design the proposal specifies and the order buys: the proposed option when one
+        is named, else the design as it stands (its options kept, for the comparison)."""
+        if self.proposed is None:
+            return self
+        return self.option(self.proposed)
+
     def gpu_cluster_names(self) -> list[str]:
         return [self.cluster_name] + [c.name for c in self.clusters if c.role is ClusterRole.GPU]
 

@@ -46,6 +46,7 @@ class EstateTotals(Out):
     gpus_idle: int
     hosts_kw: float
     network_kw: float
+    storage_kw: float = Field(default=0.0, description="Storage systems with a published power")
     total_kw: float
     host_racks: int
     network_racks: int

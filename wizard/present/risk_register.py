@@ -1,0 +1,131 @@
+"""The risk register: one list, ranked, that the summary's top risks, the Risks section and the
+window all read, so no page says "no risk" while another names one. It holds every warning the
+sizing raised, every target met as estimated but missed at the pessimistic end of the stated
+assumptions, and the assumptions the design rests on that a reader must confirm (storage sized
+without the data it holds, a network that one switch carries)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.model.buildout import Plane
+from wizard.model.options import TargetStatus
+from wizard.model.result import Result, Severity
+from wizard.numbers import count, figure
+from wizard.present import labels
+from wizard.present.mitigations import mitigation
+from wizard.present.options_table import METRIC_NAMES
+from wizard.present.severity import ORDER
+
+
+@dataclass(frozen=True)
+class Risk:
+    severity: Severity
+    topic: str  # a heading in words
+    text: str
+    mitigation: str
+    cluster: str | None = None  # the cluster it belongs to, in a design of several
+
+
+AT_RISK_MITIGATION = (
+    "Benchmark the model on the proposed GPU before ordering, or add headroom (a host, a "
+    "replica or GPUs per job) so the target holds at the pessimistic end too."
+)
+STORAGE_UNSIZED_MITIGATION = (
+    "State the datasets' size and read rate (or the checkpoints to keep) so the storage is "
+    "sized for them, or confirm the vendor's minimum configuration is enough."
+)
+SINGLE_SWITCH_MITIGATION = (
+    "Add a second switch and split each host's ports over the pair, or accept that a switch "
+    "failure stops the traffic on this network until it is replaced."
+)
+
+
+def register(
+    result: Result,
+    targets: list[TargetStatus],
+    cluster: str | None = None,
+    own_network: bool = True,
+) -> list[Risk]:
+    """Every risk of one sized cluster, most severe first (warnings, then targets at risk, then
+    assumptions within a severity). ``own_network`` False: the cluster's networks are shared
+    with others and judged once for all (``network_risks``)."""
+    out = [
+        Risk(w.severity, labels.topic(w.code), w.message, mitigation(w.code), cluster)
+        for w in result.warnings
+    ]
+    for t in targets:
+        if t.met and t.at_risk and t.pessimistic is not None:
+            name = METRIC_NAMES[t.metric]
+            bound = "at least" if t.metric == "throughput" else "at most"
+            out.append(
+                Risk(
+                    Severity.WARNING,
+                    f"Target at risk: {name}",
+                    f"{t.workload}: the {name} of {figure(t.value, t.unit)} meets the target "
+                    f"of {bound} {figure(t.target, t.unit)} as estimated, but not at the "
+                    f"pessimistic end of the stated assumptions ({figure(t.pessimistic, t.unit)})",
+                    AT_RISK_MITIGATION,
+                    cluster,
+                )
+            )
+    out += _storage(result, cluster)
+    if own_network:
+        out += network_risks(result.topology.fabric.planes, result.cluster.hosts_total, cluster)
+    return ranked(out)
+
+
+def ranked(risks: list[Risk]) -> list[Risk]:
+    """Most severe first; the order within a severity is kept."""
+    return sorted(risks, key=lambda r: ORDER[r.severity])
+
+
+def serious(risks: list[Risk]) -> list[Risk]:
+    """Risks and cautions: what the summary's top risks may name (notes stay in the register)."""
+    return [r for r in risks if r.severity is not Severity.INFO]
+
+
+def _storage(result: Result, cluster: str | None) -> list[Risk]:
+    out = []
+    st = result.storage
+    if st.system_name and st.nodes and st.capacity_needed_tb <= 0 and st.read_gbs_needed <= 0:
+        out.append(
+            Risk(
+                Severity.WARNING,
+                "Storage sized without data",
+                f"The {count(st.nodes, 'node')} of {st.system_name} are the system's minimum "
+                "configuration, not a sizing: no workload group states the data it reads or "
+                "keeps",
+                STORAGE_UNSIZED_MITIGATION,
+                cluster,
+            )
+        )
+    return out
+
+
+def network_risks(planes: list[Plane], hosts: int, cluster: str | None = None) -> list[Risk]:
+    """A data network that one switch carries for several hosts: a single point of failure."""
+    out = []
+    for p in planes:
+        leaves = [t for t in p.tiers if t.role == "leaf"]
+        if p.name == "oob" or sum(t.count for t in leaves) != 1 or hosts < 2:
+            continue
+        compute = p.name.split(".")[0] == "compute"
+        what = "GPU fabric" if compute else "service network"
+        out.append(
+            Risk(
+                Severity.WARNING,
+                f"One switch carries the {what}",
+                f"A single {leaves[0].model} connects every host on the {what}: its failure "
+                "or an upgrade stops "
+                + (
+                    "every job and replica that spans hosts"
+                    if compute
+                    else "management, vMotion and storage traffic"
+                )
+                + " until it is back",
+                SINGLE_SWITCH_MITIGATION,
+                cluster,
+            )
+        )
+    return out
