@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import io
 
-from wizard.model.buildout import Bom
+from wizard.model.buildout import Bom, BomCategory
+from wizard.numbers import count
+from wizard.present import labels
 
 COLUMNS = (
     "category",
@@ -55,9 +57,11 @@ def bom_rows(bom: Bom) -> list[list[str | int | float | None]]:
     if bom.currency:
         for cat, total in bom.totals_by_category.items():
             rows.append(["total", cat, "", f"total {cat}", None, "", None, total, bom.currency, ""])
-        rows.append(
-            ["total", "all", "", "total, priced lines", None, "", None, bom.total, bom.currency, ""]
-        )
+        # what is bought once and what is paid every year are never added together
+        rows.append(["total", "one-off", "", "total bought once (priced lines)", None, "", None,
+                     bom.one_off, bom.currency, ""])  # fmt: skip
+        rows.append(["total", "per-year", "", "total per year: subscriptions (priced lines)",
+                     None, "", None, bom.per_year, bom.currency, ""])  # fmt: skip
         if bom.unpriced_items:
             unpriced = "no price for: " + ", ".join(bom.unpriced_items)
             rows.append(["note", "", "", unpriced, None, *[""] * 5])
@@ -87,32 +91,81 @@ def bom_csv(bom: Bom) -> str:
     return out.getvalue()
 
 
+# The workbook is for people (buyers, installers): headers and categories in words, the price
+# list's item keys and the catalog references left to the CSV, which is for tools.
+XLSX_COLUMNS = ("Category", "Part number", "Description", "Quantity", "Unit", "Unit price",
+                "Line total", "Currency")  # fmt: skip
+XLSX_WIDTHS = (16, 20, 80, 10, 14, 14, 16, 10)
+
+
+def xlsx_rows(bom: Bom) -> list[list[str | int | float | None]]:
+    """The workbook's rows: one per line, then the totals bought once and per year."""
+    clusters = any(ln.cluster for ln in bom.lines)
+    head: list[str | int | float | None] = ["Cluster"] if clusters else []
+    rows: list[list[str | int | float | None]] = [[*head, *XLSX_COLUMNS]]
+    for ln in bom.lines:
+        row: list[str | int | float | None] = [
+            labels.BOM_CATEGORY[ln.category],
+            ln.part_number,
+            ln.description,
+            ln.quantity,
+            ln.unit,
+            ln.unit_price,
+            ln.total_price,
+            bom.currency if ln.unit_price is not None else None,
+        ]
+        rows.append([ln.cluster or "Shared", *row] if clusters else row)
+    if bom.currency:
+        pad: list[str | int | float | None] = [None] if clusters else []
+
+        def total(text: str, value: float | None) -> list[str | int | float | None]:
+            return [*pad, None, None, text, None, None, None, value, bom.currency]
+
+        for cat, value in bom.totals_by_category.items():
+            rows.append(total(f"Total: {labels.BOM_CATEGORY[BomCategory(cat)]}", value))
+        rows.append(total("Total bought once (priced lines)", bom.one_off))
+        rows.append(total("Total per year: subscriptions (priced lines)", bom.per_year))
+        if bom.unpriced_items:
+            n = count(len(bom.unpriced_items), "item")
+            rows.append([*pad, None, None, f"Not in the price list, so not in the totals: {n}"])
+    return rows
+
+
 def bom_xlsx(bom: Bom) -> bytes:
     from openpyxl import Workbook
-    from openpyxl.styles import Font
+    from openpyxl.styles import Alignment, Font
     from openpyxl.worksheet.worksheet import Worksheet
 
     wb = Workbook()
     ws = wb.active
     assert isinstance(ws, Worksheet), "a new workbook opens on one worksheet"
     ws.title = "Bill of materials"
-    rows = bom_rows(bom)
-    shift = 1 if rows[0][0] == "cluster" else 0
+    rows = xlsx_rows(bom)
+    shift = 1 if rows[0][0] == "Cluster" else 0
     for r, row in enumerate(rows, start=1):
         for c, value in enumerate(row, start=1):
             cell = ws.cell(row=r, column=c)
             cell.value = value
             if isinstance(value, str):
                 cell.data_type = "s"  # text, even when it starts like a formula
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
     for cell in ws[1]:
         cell.font = Font(bold=True)
-    widths = [14, 34, 20, 80, 10, 14, 14, 16, 9]
-    for i, width in enumerate(([22] if shift else []) + widths):
+    for i, width in enumerate(([22] if shift else []) + list(XLSX_WIDTHS)):
         ws.column_dimensions[chr(ord("A") + i)].width = width
-    for prices in ws.iter_rows(min_row=2, min_col=7 + shift, max_col=8 + shift):
+    for prices in ws.iter_rows(min_row=2, min_col=6 + shift, max_col=7 + shift):
         for cell in prices:
             cell.number_format = "#,##0.00"
     ws.freeze_panes = "A2"
+    # printed as office users expect: landscape, one page wide, the header row on every page
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    from openpyxl.worksheet.properties import PageSetupProperties
+
+    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    ws.print_title_rows = "1:1"
+    ws.print_options.gridLines = True
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()

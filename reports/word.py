@@ -64,6 +64,7 @@ def to_docx(flow: list[Flowable], data: ReportData, date: dt.date, pagesize) -> 
     writer = _Writer(doc, int(_emu(pagesize[0] - 2 * MARGIN_X)), headings)
     for item in flow:
         writer.add(item)
+    _update_fields_on_open(doc)
     out = BytesIO()
     doc.save(out)
     return out.getvalue()
@@ -121,6 +122,18 @@ def _header_footer(doc: Any, data: ReportData, date: dt.date) -> None:
     run = foot.add_run(" of ")
     run.font.size = Pt(8)
     _field(foot, "NUMPAGES", size=8)
+
+
+def _update_fields_on_open(doc: Any) -> None:
+    """Ask Word to update the fields (the contents, page numbers) when the file is opened, so
+    the contents show page numbers without the reader pressing F9 (ECMA-376 Part 1, 17.15.1.90
+    updateFields: 'the application shall update all fields … when the document is opened')."""
+    settings = doc.settings.element
+    flag = settings.find(qn("w:updateFields"))
+    if flag is None:
+        flag = OxmlElement("w:updateFields")
+        settings.append(flag)
+    flag.set(qn("w:val"), "true")
 
 
 def _field(paragraph: Any, instruction: str, size: float | None = None) -> None:
@@ -190,8 +203,8 @@ class _Writer:
         elif isinstance(item, TableOfContents):
             self._contents()
             note = self.doc.add_paragraph(
-                "Word fills in the contents when you update fields (F9, or right-click and "
-                "Update Field)."
+                "Word fills in the page numbers when it opens the document and asks to update "
+                "its fields; otherwise press F9 on the contents."
             )
             note.runs[0].font.size = Pt(8)
             note.runs[0].italic = True
@@ -243,11 +256,13 @@ class _Writer:
         table.alignment = WD_TABLE_ALIGNMENT.LEFT
         widths = t._colWidths
         total = sum(w for w in widths if w) or 1
+        emus = [Emu(int(self.width * (widths[c] or 0) / total)) for c in range(cols)]
+        _grid(table, emus)
         header = bool(t.repeatRows)
         for r, row in enumerate(values):
             for c, value in enumerate(row):
                 cell = table.cell(r, c)
-                cell.width = Emu(int(self.width * (widths[c] or 0) / total))
+                cell.width = emus[c]
                 _cell(cell, value, bold=header and r == 0)
             if header and r == 0:
                 _repeat_header(table.rows[0])
@@ -320,6 +335,21 @@ def _table_text(t: Table) -> list[str]:
         for v in row:
             out.append(_plain(v) if isinstance(v, Paragraph) else str(v or ""))
     return [x for x in out if x]
+
+
+def _grid(table: Any, widths: list[Emu]) -> None:
+    """The table's grid columns at the cells' widths and a fixed layout: Word reads the cell
+    widths, LibreOffice the grid (python-docx leaves the grid at equal columns), so both lay the
+    table out as the PDF does."""
+    table.autofit = False
+    for col, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), widths, strict=True):
+        col.set(qn("w:w"), str(int(width.twips)))
+    props = table._tbl.tblPr
+    layout = props.find(qn("w:tblLayout"))
+    if layout is None:
+        layout = OxmlElement("w:tblLayout")
+        props.append(layout)
+    layout.set(qn("w:type"), "fixed")
 
 
 def _repeat_header(row: Any) -> None:

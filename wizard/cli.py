@@ -476,7 +476,12 @@ def cmd_bom(args: argparse.Namespace) -> int:
         atomic_write_bytes(out, data)
     except OSError as exc:
         raise UserError(f"{args.output}: cannot be written: {exc.strerror or exc}") from None
-    priced = f", {bom.total:,.2f} {bom.currency} priced" if bom.currency else ""
+    priced = (
+        f", priced: {bom.one_off:,.2f} {bom.currency} bought once and {bom.per_year:,.2f} "
+        f"{bom.currency} a year of subscriptions"
+        if bom.currency and bom.one_off is not None and bom.per_year is not None
+        else ""
+    )
     _err(f"wrote {args.output}: {len(bom.lines)} lines{priced}")
     if bom.unpriced_items:
         _err(f"no price for: {', '.join(bom.unpriced_items)}")

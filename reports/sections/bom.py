@@ -7,8 +7,9 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
+from wizard.engine.bom import apply_prices
 from wizard.model.buildout import Bom
-from wizard.numbers import MISSING, num
+from wizard.numbers import MISSING, count, num
 from wizard.present import labels
 
 
@@ -17,7 +18,10 @@ def _money(value: float | None) -> str:
 
 
 def build(st: Story) -> list[Flowable] | None:
-    return table(st, st.data.result.bom) + calculations.block(st, "bom.")
+    bom = st.data.result.bom
+    if st.data.prices is not None:  # the order as priced, when the proposal has a price list
+        bom = apply_prices(bom, st.data.prices)
+    return table(st, bom) + calculations.block(st, "bom.")
 
 
 def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
@@ -52,10 +56,26 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
             (labels.name(labels.BOM_CATEGORY, k), _money(v))
             for k, v in bom.totals_by_category.items()
         ]
-        totals.append(("Total", f"{_money(bom.total)} {bom.currency}"))
+        # bought once and paid every year are two sums, never one
+        totals.append(("Bought once", f"{_money(bom.one_off)} {bom.currency}"))
+        totals.append(("Subscriptions per year", f"{_money(bom.per_year)} {bom.currency}"))
         flow.append(st.pairs(totals))
     if bom.unpriced_items:
-        flow.append(
-            st.p("Not in the price list, so not in the totals: " + ", ".join(bom.unpriced_items))
-        )
+        flow.append(st.p(unpriced_sentence(bom)))
     return flow
+
+
+def unpriced_sentence(bom: Bom) -> str:
+    """The lines the price list has no price for, by what they are (not by their keys)."""
+    named = {ln.item: ln for ln in bom.lines}
+    what = [
+        f"{labels.BOM_CATEGORY[named[k].category].lower()} ({named[k].description.split(',')[0]})"
+        if k in named
+        else k
+        for k in bom.unpriced_items
+    ]
+    return (
+        f"Not in the price list, so not in the totals ({count(len(what), 'line')}): "
+        + "; ".join(what)
+        + "."
+    )

@@ -37,7 +37,12 @@ def test_bom_csv_with_the_sample_price_list(tmp_path, design):
     server = next(r for r in rows if r["item"] == "server:dell-c4140")
     assert float(server["total_price"]) == 8 * 11111
     totals = {r["item"]: float(r["total_price"]) for r in rows if r["category"] == "total"}
-    assert totals["all"] == pytest.approx(sum(v for k, v in totals.items() if k != "all"))
+    # bought once and per year are separate sums: hardware plus one year of subscriptions would
+    # be neither the price of the order nor a yearly cost
+    assert "all" not in totals
+    assert totals["per-year"] == totals["licence"]
+    hardware = [v for k, v in totals.items() if k not in ("licence", "one-off", "per-year")]
+    assert totals["one-off"] == pytest.approx(sum(hardware))
     assert "no price for" in proc.stderr  # cables are not in the sample
 
 
@@ -47,13 +52,20 @@ def test_bom_xlsx(tmp_path, design):
     out = tmp_path / "bom.xlsx"
     assert run_cli("bom", str(design), "-o", str(out)).returncode == 0
     ws = load_workbook(out).active
+    # headers and categories in words for the buyer; the price list's keys stay in the CSV
     assert [c.value for c in ws[1]][:5] == [
-        "category",
-        "item",
-        "part_number",
-        "description",
-        "quantity",
+        "Category",
+        "Part number",
+        "Description",
+        "Quantity",
+        "Unit",
     ]
+    assert {ws.cell(row=r, column=1).value for r in range(2, 6)} >= {"Server", "GPU"}
+    assert not any("server:" in str(c.value) for row in ws.iter_rows() for c in row)
+    # printed as office users expect: landscape, one page wide, the header on every page
+    assert ws.page_setup.orientation == "landscape"
+    assert ws.page_setup.fitToWidth == 1 and ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.print_title_rows == "$1:$1"
 
 
 def test_price_list_in_another_currency_is_refused(tmp_path, design):
@@ -112,7 +124,7 @@ def test_names_that_look_like_formulas_stay_text(tmp_path):
     path = tmp_path / "bom.xlsx"
     path.write_bytes(bom_xlsx(bom))
     ws = load_workbook(path).active
-    assert ws["C2"].value == hostile and ws["C2"].data_type == "s"
+    assert ws["B2"].value == hostile and ws["B2"].data_type == "s"
     assert all(cell.data_type != "f" for row in ws.iter_rows() for cell in row)
 
 

@@ -16,7 +16,7 @@ import reports.word
 from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
 from reports.story import Heading
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 from wizard.bundled import example_text
 from wizard.catalog_loader import load_catalog
 from wizard.io import design_from_dict, design_from_text
@@ -116,3 +116,48 @@ def test_the_cli_writes_the_word_copy_for_a_docx_name(tmp_path):
     )  # fmt: skip
     assert bad.returncode != 0 and "-o" in bad.stderr and ".docx" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def _acme_docx(tmp_path) -> zipfile.ZipFile:
+    out = tmp_path / "acme.docx"
+    proc = run_cli("report", str(ROOT / "docs" / "acme-options.json"), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    return zipfile.ZipFile(out)
+
+
+def test_word_is_asked_to_update_the_fields_on_open(tmp_path):
+    """ECMA-376 Part 1, 17.15.1.90 updateFields: with it true Word updates the contents and the
+    page numbers when the file opens (python-docx writes no such setting by itself)."""
+    from lxml import etree
+
+    with _acme_docx(tmp_path) as z:
+        settings = etree.fromstring(z.read("word/settings.xml"))
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    (flag,) = settings.findall(f"{w}updateFields")
+    assert flag.get(f"{w}val") == "true"
+
+
+def test_table_grids_match_their_cell_widths(tmp_path):
+    """Word lays a table out by its cells' widths, LibreOffice by the grid: the two must agree,
+    column by column, in every table (python-docx alone writes equal grid columns), and the
+    layout is fixed so neither program re-flows the columns. Headings carry Word's heading
+    styles, which its navigation pane lists."""
+    from lxml import etree
+
+    with _acme_docx(tmp_path) as z:
+        body = etree.fromstring(z.read("word/document.xml"))
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    tables = body.iter(f"{w}tbl")
+    n, unequal = 0, False
+    for tbl in tables:
+        grid = [int(c.get(f"{w}w")) for c in tbl.find(f"{w}tblGrid").findall(f"{w}gridCol")]
+        first = tbl.find(f"{w}tr")
+        cells = [int(c.find(f"{w}tcPr/{w}tcW").get(f"{w}w")) for c in first.findall(f"{w}tc")]
+        if len(cells) == len(grid):  # a merged first row spans grid columns
+            assert grid == cells
+        unequal = unequal or len(set(grid)) > 1
+        assert tbl.find(f"{w}tblPr/{w}tblLayout").get(f"{w}type") == "fixed"
+        n += 1
+    assert n > 10 and unequal  # the bill's description column is wider than its others
+    styles = {p.get(f"{w}val") for p in body.iter(f"{w}pStyle")}
+    assert {"Heading1", "Heading2"} <= styles

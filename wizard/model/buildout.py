@@ -325,3 +325,17 @@ class Bom(Out):
     unpriced_items: list[str] = Field(
         default_factory=list, description="Items the price list has no price for"
     )
+
+    @property
+    def per_year(self) -> float | None:
+        """The priced subscriptions: paid every year, never added to what is bought once."""
+        if self.total is None:
+            return None
+        return self.totals_by_category.get(BomCategory.LICENCE.value, 0.0)
+
+    @property
+    def one_off(self) -> float | None:
+        """The priced hardware and everything else bought once."""
+        if self.total is None or self.per_year is None:
+            return None
+        return self.total - self.per_year
