@@ -13,7 +13,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph,
 from reports.data import ReportData
 from reports.fonts import with_fallback
 from reports.styles import Styles, table_style
-from wizard.present.fields import in_words
+from wizard.present.fields import in_document_words
 from wizard.present.references import customer_source
 
 Cell: TypeAlias = str | Flowable
@@ -21,13 +21,13 @@ Cell: TypeAlias = str | Flowable
 
 class Text(Paragraph):
     """Every paragraph of the report goes through here: a design field the engine names by its
-    path reads as its label and page; the markup (user text escaped, plus the report's own tags)
+    path reads as its label (no page of the program is named); the markup (user text escaped, plus the report's own tags)
     gets the runs DejaVu cannot draw set in the fallback font, after escaping, so no tag added
     comes from user text. A split paragraph is rebuilt from parsed fragments."""
 
     def __init__(self, text: str | None, style=None, bulletText: str | None = None, **kwargs):
         if text is not None:
-            text = with_fallback(in_words(text))
+            text = with_fallback(in_document_words(text))
         super().__init__(text, style, bulletText, **kwargs)
 
 

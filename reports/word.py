@@ -203,8 +203,8 @@ class _Writer:
         elif isinstance(item, TableOfContents):
             self._contents()
             note = self.doc.add_paragraph(
-                "Word fills in the page numbers when it opens the document and asks to update "
-                "its fields; otherwise press F9 on the contents."
+                "Word fills in the contents and their numbers when it opens the document and "
+                "asks to update its fields; otherwise press F9 on the contents."
             )
             note.runs[0].font.size = Pt(8)
             note.runs[0].italic = True

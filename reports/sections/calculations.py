@@ -10,8 +10,9 @@ from reportlab.platypus import Flowable, Table
 
 from reports.story import Story
 from wizard.model.result import Calculation
-from wizard.numbers import value, with_unit
+from wizard.numbers import with_unit
 from wizard.present import labels
+from wizard.present.formula_text import formula_words, inputs_words
 
 _GROUP = re.compile(r"workloads\[(\d+)\]\.?")
 _TIME_UNITS = {"s", "ms", "h"}  # a duration's id ends in its unit; the value column shows it
@@ -36,7 +37,7 @@ def quantity(calc: Calculation, prefix: str, groups: Sequence[str] = ()) -> str:
 
 
 def inputs(calc: Calculation) -> str:
-    return "; ".join(f"{k} = {value(v)}" for k, v in calc.inputs.items())
+    return inputs_words(calc.inputs)
 
 
 def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:
@@ -46,7 +47,7 @@ def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:
         rows.append(
             [
                 quantity(c, prefix, [g.name for g in st.data.design.workloads]),
-                c.formula,
+                formula_words(c.formula),
                 inputs(c),
                 with_unit(c.value, c.unit),
                 st.cite(c.source),

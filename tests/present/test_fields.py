@@ -33,3 +33,15 @@ def test_every_path_of_the_table_is_a_field_of_the_design():
         section, field = path.split(".")
         assert section in Design.model_fields, path
         assert field in Design.model_fields[section].annotation.model_fields, path  # type: ignore[union-attr]
+
+
+def test_a_document_names_the_field_but_no_page_of_the_program():
+    from wizard.present.fields import in_document_words
+
+    assert in_document_words("give data.dataset_gb to size it") == "give Dataset size to size it"
+    assert in_document_words("Lower Hosts per rack on the HA policy page to what a rack holds") == (
+        "Lower Hosts per rack to what a rack holds"
+    )
+    # the vendor's own web page in a source is not a page of the program
+    text = "Dell PowerEdge XE9680 product page and spec sheet"
+    assert in_document_words(text) == text

@@ -72,6 +72,25 @@ _DESIGN_PATH = re.compile(
 
 _EDGE = ".,;:()[]{}'\"!?…*"
 
+# A name as code writes it ("gpus_per_host", "part_number"); and a page of the program named in
+# a document ("give Dataset size on the Hardware page"): the document's own "Page 3 of 35"
+# footer is not one.
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*_[a-z0-9_]+$")
+_PAGE = re.compile(
+    r"\b(?:on|in|from) the (?:[A-Z][\w-]*)(?: [A-Za-z][\w-]*){0,2} page\b"
+    r"|\bpages? (?:was|were) not\b|\bthe (?:Hardware|Workloads|Review|Export|Platform) page\b"
+)
+_FOOTER = re.compile(r"\bPage \d+ of \d+\b")
+
+
+@cache
+def _cited_urls() -> str:
+    """Every web address the catalogs and the engine's sources cite: a PDF line may break one
+    anywhere, leaving a piece ("ctors_gpu_board") that is part of an address, not a code name."""
+    files = [*(ROOT / "wizard" / "catalogs").glob("*.toml"), *(ROOT / "wizard").rglob("*.py")]
+    text = " ".join(p.read_text(encoding="utf-8") for p in files)
+    return " ".join(re.findall(r"https?://[^\s'\"]+", text))
+
 
 def code_values() -> set[str]:
     """Every value the label tables translate: the enum values of the design and result models
@@ -111,11 +130,16 @@ def leaks(text: str, codes: set[str], ids: set[str]) -> list[str]:
     for command in COMMANDS:
         text = text.replace(command, "")
     for word in tokens(text):
-        if word in codes:
+        if _SNAKE.match(word) and word not in _cited_urls():
+            found.append(f"code name {word!r}")
+        elif word in codes:
             found.append(f"code value {word!r}")
         elif word in ids:
             found.append(f"catalog id {word!r}")
     flat = " ".join(text.split())
+    unfooted = _FOOTER.sub("", flat)
+    for m in _PAGE.finditer(unfooted):
+        found.append(f"page {unfooted[max(0, m.start() - 60) : m.end() + 20]!r}")
     for m in _DESIGN_PATH.finditer(flat):
         found.append(f"design field {m.group(0)!r}")
     for note in WORKING_NOTES:
@@ -266,3 +290,57 @@ def test_the_word_reader_sees_paragraphs_cells_and_footers(rules):
         "code value 'roce-v2'",
         "code value 'vgpu'",
     ]
+
+
+def test_a_code_name_and_a_program_page_are_caught_but_the_footer_is_not():
+    assert leaks("the formula gpus_per_host × 8", set(), set()) == ["code name 'gpus_per_host'"]
+    (found,) = leaks("give Dataset size on the Hardware page to size it", set(), set())
+    assert found.startswith("page ")
+    assert leaks("Acme · GPU infrastructure proposal Page 3 of 35", set(), set()) == []
+    assert leaks("per GPU-hour and per host", set(), set()) == []  # no underscore, no page
+    # a vendor's web page cited as a source is not a page of the program
+    assert leaks("Dell PowerEdge XE9680 product page and spec sheet", set(), set()) == []
+
+
+@cache
+def _xlsx_text(name: str) -> str:
+    """Every cell of the bill of materials workbook of a bundled example (or a docs design)."""
+    from openpyxl import load_workbook
+
+    from reports.bom_export import bom_xlsx
+    from wizard.bundled import example_text
+    from wizard.engine.estate import size_estate
+    from wizard.io import design_from_text
+
+    text = (
+        (ROOT / "docs" / f"{name}.json").read_text(encoding="utf-8")
+        if name.startswith("acme-")
+        else example_text(name)
+    )
+    design = design_from_text(text).proposal()
+    bom = size_estate(design, load_catalog(include_user=False)).bom
+    ws = load_workbook(io.BytesIO(bom_xlsx(bom))).active
+    return "\n".join(str(c.value) for row in ws.iter_rows() for c in row if c.value is not None)
+
+
+@pytest.mark.parametrize("name", [*example_names(), "acme-two-clusters", "acme-options"])
+def test_the_bill_of_materials_workbook_speaks_the_customers_language(name, rules):
+    text = _xlsx_text(name)
+    assert "Description" in text and "Quantity" in text
+    found = leaks(text, *rules)
+    assert not found, "\n".join(sorted(set(found)))
+
+
+def test_the_options_proposal_speaks_the_customers_language(rules):
+    from reports.data import build_data
+    from reports.document import ReportOptions, build_pdf
+    from tests.reports.conftest import FIXED_DATE
+    from wizard.io import design_from_text
+
+    text = (ROOT / "docs" / "acme-options.json").read_text(encoding="utf-8")
+    data = build_data(design_from_text(text), load_catalog(include_user=False))
+    for word in (False, True):
+        blob = build_pdf(data, ReportOptions(date=FIXED_DATE, word=word))
+        shown = docx_text(blob) if word else "\n".join(page_texts(PdfReader(io.BytesIO(blob))))
+        found = leaks(shown, *rules)
+        assert not found, "\n".join(sorted(set(found)))

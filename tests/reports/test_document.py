@@ -9,7 +9,8 @@ from pypdf.generic import IndirectObject
 from reports.sections import SECTIONS
 from reports.sections.summary import headline, paragraph
 from tests.reports.conftest import contents_pages, page_texts, squash, summary_page
-from wizard.present.fields import in_words
+from wizard.present.fields import in_document_words as in_words
+from wizard.present.formula_text import formula_words
 from wizard.present.references import customer_source
 
 TITLES = [s.title for s in SECTIONS]
@@ -107,7 +108,8 @@ def test_every_calculation_decision_and_warning_is_in_the_pdf(example_pdf, examp
     _, reader = example_pdf(name)
     text = squash("".join(page_texts(reader)))
     for calc in r.calculations:
-        assert squash(calc.formula) in text, calc.id
+        # as the customer reads it: in words, with × and ÷ (term for term the logged formula)
+        assert squash(formula_words(calc.formula)) in text, calc.id
     # as the customer reads them: design fields by their labels, sources by the vendor's reference
     for d in r.decisions:
         assert squash(in_words(d.text)) in text and squash(in_words(d.reason)) in text
@@ -121,9 +123,10 @@ def test_bert_large_figures_with_substituted_inputs(example_pdf):
     """The seed's BERT-Large numbers appear with the inputs that produced them."""
     _, reader = example_pdf("bert-large-25gbe")
     text = squash("".join(page_texts(reader)))
-    assert squash("gradient_bytes = 4; pp = 1; tp = 1; trainable_parameters = 340,000,000") in text
-    assert squash("ring_factor * (data_parallel - 1) / data_parallel * gradient_gb") in text
-    assert squash("data_parallel = 16; gradient_gb = 1.36; ring_factor = 2") in text
+    # in words, with × and ÷ (the log keeps "ring_factor * (data_parallel - 1) / ...")
+    assert squash("gradient bytes = 4; PP = 1; TP = 1; trainable parameters = 340,000,000") in text
+    assert squash("ring factor × (data parallel − 1) ÷ data parallel × gradient (GB)") in text
+    assert squash("data parallel = 16; gradient (GB) = 1.36; ring factor = 2") in text
     # 2 x 15/16 x 1.36 GB; 3,000,000 iterations x 2 x 1.36 GB / 3.125 GB/s / 3,600 s
     assert squash("2.55 GB") in text and squash("725.3 h") in text
 

@@ -37,7 +37,7 @@ KV_DEFAULT_SOURCE = (
     "The serving stack's default KV cache: NVIDIA's FP8 checkpoints and NIM's FP8 profiles run "
     "an FP8 KV cache (TensorRT-LLM performance overview: 'If you specify FP8 quantization, the KV "
     "cache will automatically be set to FP8'); 16-bit weights keep a 16-bit cache (vLLM and "
-    "TensorRT-LLM kv_cache_dtype 'auto')"
+    "TensorRT-LLM's KV cache data type 'auto')"
 )
 KV_PRECISION_BYTES = {Precision.FP8: 1, Precision.INT8: 1, Precision.FP32: 4}
 

@@ -55,7 +55,7 @@ VMOTION_SOURCE = (
     "VMware vSphere 7.0, 'vSphere vMotion of vGPU VMs': expected stun times over a 10 Gb network "
     "with V100 32 GB, 39 s for 32 GB of used vGPU frame buffer"
 )
-STUN_S = Formula("framebuffer_gb * stun_s_per_gb_at_10g * 10 / vmotion_gbps")
+STUN_S = Formula("framebuffer_gb * stun_seconds_per_gb_over_10gbps * 10 / vmotion_gbps")
 FABRIC_MANAGER_PARTITIONS = (1, 2, 4, 8)
 # vSphere's limit of vGPUs in one VM (VMware: "up to 8 virtual GPUs (vGPUs) to one VM")
 MAX_VGPUS_PER_VM = 8
@@ -255,7 +255,11 @@ def _vmotion(
     stun = rec.expr(
         f"workloads[{i}].vmotion_stun_s",
         STUN_S,
-        {"framebuffer_gb": fb, "stun_s_per_gb_at_10g": 39 / 32, "vmotion_gbps": vmotion_gbps},
+        {
+            "framebuffer_gb": fb,
+            "stun_seconds_per_gb_over_10gbps": 39 / 32,
+            "vmotion_gbps": vmotion_gbps,
+        },
         "s",
         VMOTION_SOURCE + "; scaled to the vMotion network's speed",
     )

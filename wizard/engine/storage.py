@@ -37,7 +37,7 @@ from wizard.numbers import count, num
 GB = 1e9
 
 MEGATRON_TOKEN_BYTES = (
-    "Megatron-LM megatron/data/indexed_dataset.py best_fitting_dtype(): tokenized datasets are "
+    "Megatron-LM megatron/data/indexed_dataset.py (the best-fitting integer type): tokenized datasets are "
     "stored as uint16 when the vocabulary has fewer than 65,500 entries, int32 otherwise "
     "(https://github.com/NVIDIA/Megatron-LM)"
 )

@@ -58,8 +58,8 @@ TP_COMM = (
     "forward pass and two in the backward pass, not overlapped"
 )
 LORA = (
-    "Hu et al., LoRA, arXiv:2106.09685, section 4: each adapted d_in x d_out matrix adds "
-    "r x (d_in + d_out) trainable parameters; the base is frozen"
+    "Hu et al., LoRA, arXiv:2106.09685, section 4: each adapted d x k matrix adds "
+    "r x (d + k) trainable parameters; the base is frozen"
 )
 QLORA = (
     "Dettmers et al., QLoRA, arXiv:2305.14314, section 3: 4-bit NormalFloat base weights with "

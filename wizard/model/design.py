@@ -621,7 +621,7 @@ class Assumptions(Model):
     serving_memory_utilization: Fraction = Field(
         default=0.9,
         description="Share of each GPU's memory a serving engine plans for weights, KV cache and "
-        "workspace (vLLM's gpu_memory_utilization).",
+        "workspace (vLLM's --gpu-memory-utilization).",
     )
     decode_bandwidth_efficiency: Fraction = Field(
         default=0.6,

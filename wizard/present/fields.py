@@ -39,3 +39,14 @@ def in_words(text: str) -> str:
     """``text`` with every design field path it names replaced by the field's label and where it
     is edited: "give data.dataset_gb" reads "give Dataset size on the Hardware page"."""
     return _PATH.sub(lambda m: label_of(m.group(1)), text)
+
+
+# "on the Hardware page", "on the HA policy page": where the wizard edits a field
+_WHERE = re.compile(r",? on the (?:[A-Z][\w-]*)(?: [A-Za-z][\w-]*){0,2} page\b")
+
+
+def in_document_words(text: str) -> str:
+    """``text`` as a document prints it: a field by its label alone, and no page of the program
+    named (the reader of a proposal is not at the wizard): "give data.dataset_gb" reads "give
+    Dataset size"."""
+    return _WHERE.sub("", _PATH.sub(lambda m: FIELDS[m.group(1)][0], text))

@@ -309,7 +309,7 @@ WORDS: dict[str, str] = {
     "dp": "DP", "vmotion": "vMotion", "nvaie": "NVIDIA AI Enterprise", "rdma": "RDMA",
     "roce": "RoCE", "sxm": "SXM", "hgx": "HGX", "bios": "BIOS", "oob": "out-of-band",
     "gpudirect": "GPUDirect", "nvswitch": "NVSwitch", "esxi": "ESXi", "vm": "VM", "vms": "VMs",
-    "ai": "AI", "bom": "BOM", "gbps": "Gb/s", "flops": "FLOPs",
+    "ai": "AI", "bom": "BOM", "gbps": "Gb/s", "flops": "FLOPs", "10gbps": "10 Gb/s",
 }  # fmt: skip
 
 
