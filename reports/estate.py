@@ -8,12 +8,16 @@ from __future__ import annotations
 from reportlab.platypus import Flowable, PageBreak
 
 from reports.data import ReportData
+from reports.diagrams import charts, fabric
 from reports.diagrams import estate as estate_diagram
+from reports.diagrams import racks as racks_diagram
+from reports.diagrams.estate import joins
 from reports.document import ReportOptions, render
 from reports.sections import (
     Section,
     appendix,
     build_sections,
+    calculations,
     decisions,
     ha,
     options,
@@ -114,6 +118,9 @@ def build_estate_pdf(
         flow += st.h1("Bill of materials") + _bom(st, estate)
         if estate.decisions:
             flow += st.h1("Where each workload group runs") + _notes(st, estate)
+        if estate.calculations:
+            flow += st.h1("Calculations for the whole design")
+            flow.append(calculations.table(st, estate.calculations, ""))
         flow += st.h1("Risks and warnings") + risks.table(st, estate_risks(estate, datas))
         st.data = first
         flow += build_sections(st, [Section("Appendix", appendix.build)])
@@ -126,9 +133,18 @@ def _own(r: Result) -> Result:
     """A cluster's result with only the decisions that are its own: the network, power and
     racks are decided for all clusters together in the proposal's shared sections."""
     own = [d for d in r.decisions if d.topic not in SHARED_TOPICS]
+    # and only its own calculations: the cluster's switches, power and racks as if it stood
+    # alone are not the design's (the shared sections log the design's)
+    calcs = [c for c in r.calculations if not c.id.startswith(SHARED_CALCULATIONS)]
     return r.model_copy(
-        update={"decisions": [d.model_copy(update={"id": i}) for i, d in enumerate(own, 1)]}
+        update={
+            "decisions": [d.model_copy(update={"id": i}) for i, d in enumerate(own, 1)],
+            "calculations": calcs,
+        }
     )
+
+
+SHARED_CALCULATIONS = ("fabric.", "power.", "racks.", "bom.")
 
 
 def _overview(st: Story, e: Estate) -> list[Flowable]:
@@ -212,7 +228,27 @@ def _network(st: Story, e: Estate) -> list[Flowable]:
         cables = ", ".join(f"{c.count} × {c.description}" for c in p.cables)
         rows.append([p.technology, num(p.host_ports), kit, cables])
     flow.append(st.table(rows, [1.4, 0.8, 3, 3.4], right=(1,)))
+    hosts = {p.name: sum(c.hosts for c in e.clusters if joins(c, p)) for p in e.network}
+    drawing = fabric.draw_planes([(p, hosts[p.name]) for p in e.network], _storage(e), st.width)
+    if drawing is not None:
+        flow.append(
+            st.figure(
+                drawing,
+                "Physical networks: the hosts of every cluster on each network, its leaf and "
+                "spine switches and how the hosts are cabled to them.",
+            )
+        )
     return flow
+
+
+def _storage(e: Estate) -> str | None:
+    """The storage systems the clusters bring to the service network, in words."""
+    said = [
+        f"{count(c.result.storage.nodes, 'node')} of {c.result.storage.system_name}"
+        for c in e.clusters
+        if c.result is not None and c.result.storage.system is not None and c.result.storage.nodes
+    ]
+    return "; ".join(said) or None
 
 
 def _power(st: Story, e: Estate) -> list[Flowable]:
@@ -220,9 +256,25 @@ def _power(st: Story, e: Estate) -> list[Flowable]:
     for c in e.clusters:
         rows.append([c.name, num(c.hosts), num(c.host_w), _kw(c.hosts_kw), num(c.host_racks)])
     t = e.totals
+    if t.storage_kw:
+        rows.append(["Storage", "", "", _kw(t.storage_kw), ""])
     rows.append(["Shared network", "", "", _kw(t.network_kw), num(t.network_racks)])
     rows.append(["Total", num(t.hosts), "", _kw(t.total_kw), num(t.host_racks + t.network_racks)])
-    return [st.table(rows, [2.6, 1, 1.2, 1, 1.2], right=(1, 2, 3, 4))]
+    flow: list[Flowable] = [st.table(rows, [2.6, 1, 1.2, 1, 1.2], right=(1, 2, 3, 4))]
+    elevation = racks_diagram.draw_racks(e.racks, st.width)
+    if elevation is not None:
+        flow.append(
+            st.figure(
+                elevation,
+                "Rack elevations: each cluster's hosts (and storage) in racks named for the "
+                "cluster, then the shared network racks; the PDUs of the A and B feeds at the "
+                "sides.",
+            )
+        )
+    chart = charts.power_chart(e.racks, st.width)
+    if chart is not None:
+        flow.append(st.figure(chart, "Power per rack against the rack's limit."))
+    return flow
 
 
 def _kw(value: float) -> str:

@@ -12,6 +12,7 @@ from reports.data import ReportData
 from reports.diagrams.common import WHITE, label, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ERROR, INK, MUTED, RULE, SERIES
+from wizard.model.buildout import Rack
 from wizard.numbers import count, num, pct
 
 MAX_BARS = 30
@@ -163,11 +164,18 @@ def power_per_rack(data: ReportData, width: float = 480) -> Drawing | None:
     """Power per rack against the rack limit. Racks with the same role and load share one bar
     ("rack-01 … rack-48, each"), so hundreds of racks stay readable."""
     racks = getattr(data.result, "racks", None)
-    if racks is None or not racks.racks:
+    if racks is None:
+        return None
+    return power_chart(racks.racks, width)
+
+
+def power_chart(all_racks: list[Rack], width: float = 480) -> Drawing | None:
+    """Power per rack of ``all_racks`` against the rack limit."""
+    if not all_racks:
         return None
     groups: list[tuple[str, float, float, int]] = []  # label, watts, limit, count
     run: list = []
-    for rack in [*racks.racks, None]:
+    for rack in [*all_racks, None]:
         if run and (
             rack is None
             or (rack.role, round(rack.power_w), rack.power_limit_w)

@@ -137,7 +137,8 @@ class _Plane:
 
     def title(self) -> str:
         p = self.p
-        name = labels.NETWORK_SHORT.get(p.name, p.name.capitalize())
+        kind = p.name.split(".")[0]  # a shared network is named by kind and fabric
+        name = labels.NETWORK_SHORT.get(kind, kind.capitalize())
         text = f"{name}: {p.technology}, {num(p.speed_gbps)} Gb/s"
         if p.rdma and p.rdma != "none":
             text += f", RDMA: {labels.name(labels.RDMA_SHORT, p.rdma)}"
@@ -152,7 +153,7 @@ class _Plane:
         y_hosts = y + 16 + (LEADING if self.spine is not None else 0)
         y_leaf = y_hosts + ROW
         y_spine = y_leaf + ROW
-        per_host = p.host_ports // self.hosts if self.hosts else 0
+        per_host = -(-p.host_ports // self.hosts) if self.hosts else 0
         hosts = _row(d, y_hosts, self.hosts, "host", tw * (0.78 if self.storage else 1), x0)
         if self.storage:
             sx = x0 + tw * 0.8
@@ -160,7 +161,13 @@ class _Plane:
             d.add(label(sx + tw * 0.1 - 1, y_hosts + 5, "storage", tw * 0.2 - 6, SIZE, "middle",
                         min_size=SIZE))  # fmt: skip
         split = ", split over a leaf pair" if p.redundant else ""
-        each = f"{count(self.hosts, 'host')}, {per_host} × {num(p.speed_gbps)} Gb/s each{split}"
+        each = (
+            f"{count(self.hosts, 'host')}, {per_host} × {num(p.speed_gbps)} Gb/s each{split}"
+            if per_host * self.hosts == p.host_ports
+            # clusters sharing the network bring different port counts per host
+            else f"{count(self.hosts, 'host')}, {num(p.host_ports)} ports of "
+            f"{num(p.speed_gbps)} Gb/s in all{split}"
+        )
         d.add(label(x0, y_hosts - 10, each, tw, SIZE, color=INK, min_size=SIZE))
         if self.spine is not None and self.leaf is not None:
             up = self.leaf.uplinks
@@ -216,9 +223,19 @@ def draw(data: ReportData, width: float = 480) -> Drawing | None:
     storage = None
     if s is not None and s.system is not None and s.nodes:
         storage = f"{count(s.nodes, 'node')} of {s.system_name}"
+    return draw_planes([(p, hosts) for p in topo.fabric.planes], storage, width)
+
+
+def draw_planes(
+    planes: list[tuple[Plane, int]], storage: str | None, width: float = 480
+) -> Drawing | None:
+    """Each network with the hosts on it: one cluster's, or those of every cluster sharing it.
+    ``storage`` is drawn on the service network."""
+    if not planes:
+        return None
     panels = [
-        _Plane(p, hosts, storage if p.name == "service" else None, width)
-        for p in topo.fabric.planes
+        _Plane(p, hosts, storage if p.name.split(".")[0] == "service" else None, width)
+        for p, hosts in planes
     ]
     d = new_drawing(width, sum(x.height for x in panels))
     y = sum(x.height for x in panels)

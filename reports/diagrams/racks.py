@@ -35,16 +35,23 @@ def _every(units: int) -> int:
 
 def draw(data: ReportData, width: float = 480) -> Drawing | None:
     racks = getattr(data.result, "racks", None)
-    if racks is None or not racks.racks:
+    if racks is None:
+        return None
+    return draw_racks(racks.racks, width)
+
+
+def draw_racks(all_racks: list[Rack], width: float = 480) -> Drawing | None:
+    """The elevations of ``all_racks``: one cluster's, or every rack of a design of several."""
+    if not all_racks:
         return None
     pitch = NUMBERS_W + RACK_W + GAP
     per_row = max(1, int((width + GAP) // pitch))
-    shown: list[Rack | None] = list(racks.racks)
+    shown: list[Rack | None] = list(all_racks)
     more = 0
     if len(shown) > per_row:
         more = len(shown) - per_row + 1
         shown = [*shown[: per_row - 2], None, shown[-1]]
-    units = max(r.height_u for r in racks.racks)
+    units = max(r.height_u for r in all_racks)
     rack_h = units * U_H
     y0 = 26 + LEGEND_H
     height = y0 + rack_h + 14

@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from reportlab.platypus import Flowable, Table
 
 from reports.story import Story
+from wizard.model.design import Fabric
 from wizard.model.result import Calculation
 from wizard.numbers import with_unit
 from wizard.present import labels
 from wizard.present.formula_text import formula_words, inputs_words
 
 _GROUP = re.compile(r"workloads\[(\d+)\]\.?")
-_TIME_UNITS = {"s", "ms", "h"}  # a duration's id ends in its unit; the value column shows it
+_TIME_UNITS = {"s", "ms", "h"}
+_FABRICS = {f.value for f in Fabric}  # a duration's id ends in its unit; the value column shows it
 
 
 def quantity(calc: Calculation, prefix: str, groups: Sequence[str] = ()) -> str:
@@ -27,6 +29,10 @@ def quantity(calc: Calculation, prefix: str, groups: Sequence[str] = ()) -> str:
     if m and int(m[1]) < len(groups):
         head = f"{groups[int(m[1])]}: "
         name = name[: m.start()] + name[m.end() :]
+    # a shared network's fabric ("fabric.compute.200gbe.leaves") by its name, "200 GbE"
+    name = ".".join(
+        labels.FABRIC[Fabric(part)] if part in _FABRICS else part for part in name.split(".")
+    )
     name = name.strip(".").replace("_", " ")
     name = name.replace(".", ": ", 1).replace(".", " ")
     parts = name.split(" ")

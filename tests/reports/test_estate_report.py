@@ -117,3 +117,39 @@ def test_the_estate_opens_with_an_executive_summary_over_every_cluster():
         assert heading in page
     assert "Cost: no price list was given" in page
     assert page.count("The rack power limit of 40 kW") == 1
+
+
+def test_the_several_cluster_proposal_draws_its_racks_power_and_networks():
+    """acme-two-clusters: 4 L40S hosts, 3 HGX hosts and 4 management hosts, each cluster in a
+    rack of its own at 40 kW, then one rack for the shared switches: four rack elevations, a
+    bar per rack against the limit, and a panel per network (200 GbE, InfiniBand NDR, 100 GbE
+    service, out-of-band) in the physical network drawing, each with its figure caption."""
+    import io
+
+    from pypdf import PdfReader
+
+    from reports.document import ReportOptions
+    from reports.estate import build_estate_pdf
+    from tests.reports.conftest import FIXED_DATE
+
+    design, catalog, e = _acme()
+    assert [r.role for r in e.racks] == ["hosts", "hosts", "hosts", "network"]
+    assert [len(r.hosts) for r in e.racks] == [4, 3, 4, 0]
+    assert e.totals.host_racks + e.totals.network_racks == len(e.racks) == 4
+    switches = sum(t.count for p in e.network for t in p.tiers)
+    assert sum(1 for i in e.racks[-1].items if i.kind == "switch") == switches
+    assert len({i.name for i in e.racks[-1].items}) == switches  # each switch by its own name
+    pdf = build_estate_pdf(design, catalog, e, ReportOptions(date=FIXED_DATE))
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    captions = re.findall(r"Figure \d+\. (Rack elevations|Power per rack|Physical networks)", text)
+    assert sorted(set(captions)) == ["Physical networks", "Power per rack", "Rack elevations"]
+    assert len(captions) == 3
+    from reports.diagrams import fabric
+
+    hosts = {
+        p.name: sum(c.hosts for c in e.clusters if estate_diagram.joins(c, p)) for p in e.network
+    }
+    assert sorted(hosts.values()) == [3, 4, 11, 11]  # NDR: HGX; 200 GbE: L40S; service, OOB: all
+    drawing = fabric.draw_planes([(p, hosts[p.name]) for p in e.network], None, 480)
+    assert drawing is not None
+    assert_labels_fit(drawing)

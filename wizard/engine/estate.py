@@ -4,7 +4,6 @@ sized once, and one bill of materials with the cluster named on every line."""
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
@@ -12,6 +11,7 @@ from wizard.engine import bom as bom_
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
 from wizard.engine.fabric import DAC_REACH, FABRIC_LABEL, oob_plane, place_cables, size_plane
+from wizard.engine.racks import network_racks as _network_racks
 from wizard.engine.record import Recorder
 from wizard.engine.size import size
 from wizard.errors import DesignError
@@ -34,7 +34,7 @@ from wizard.numbers import count
 MANAGEMENT_MIN_HOSTS = 4
 MANAGEMENT_SOURCE = (
     "VMware Cloud Foundation Design Guide, management domain: at least 4 ESXi hosts in its "
-    "default cluster with one availability zone (8 with two), so that vSAN keeps n+1 while a "
+    "default cluster with one availability zone (8 with two), so that vSAN keeps one host spare while a "
     "host is in maintenance (VCF 4.4 'Number of Hosts in the Default Management Cluster'; VCF "
     "5.2 requirement VCF-VSAN-REQD-CFG-002)"
 )
@@ -89,13 +89,15 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         bill = r.bom
         net_kw = r.power.network_w / 1000
         network_racks = r.racks.network_racks
+        host_racks = r.racks.host_racks
+        layout = r.racks.racks
     else:
         network = _shared_network(design, catalog, specs, clusters, rec)
         net_kw = sum(t.power_w * t.count for p in network for t in p.tiers) / 1000
-        net_units = sum(t.rack_units * t.count for p in network for t in p.tiers)
-        network_racks = math.ceil(net_units / design.assumptions.rack_units) if net_units else 0
-        racks = sum(c.host_racks for c in clusters) + network_racks
-        bill = _bom(design, catalog, clusters, network, racks, rec)
+        layout = _layout(design, catalog, clusters, network, rec)
+        network_racks = sum(1 for x in layout if x.role == "network")
+        host_racks = len(layout) - network_racks
+        bill = _bom(design, catalog, clusters, network, len(layout), rec)
     totals = EstateTotals(
         hosts=sum(c.hosts for c in clusters),
         gpus=sum(c.gpus for c in clusters),
@@ -105,13 +107,14 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         network_kw=net_kw,
         storage_kw=storage_kw,
         total_kw=hosts_kw + net_kw + storage_kw,
-        host_racks=sum(c.host_racks for c in clusters),
+        host_racks=host_racks,
         network_racks=network_racks,
     )
     return Estate(
         clusters=clusters,
         placements=placements,
         network=network,
+        racks=layout,
         bom=bill,
         totals=totals,
         calculations=rec.calculations,
@@ -437,6 +440,69 @@ def _shared_network(
             implication=f"The bill counts {count(modules, 'optical module')} and their fibres.",
         )
     return planes
+
+
+# ------------------------------------------------------------------------------------- racks
+
+
+def _layout(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    rec: Recorder,
+) -> list[bo.Rack]:
+    """Every rack of the design, for its elevations and its power: each GPU cluster's host racks
+    as the cluster's sizing placed them (its storage too) without the switches, which the
+    clusters share; the hosts of the clusters without GPUs; then the shared switches in network
+    racks of their own, packed by space and power."""
+    a = design.assumptions
+    height, limit = a.rack_units, a.max_rack_power_kw * 1000
+    out: list[bo.Rack] = []
+    for c in clusters:
+        if c.result is not None:
+            for r in c.result.racks.racks:
+                items = [i for i in r.items if i.kind != "switch"]
+                if not items:
+                    continue
+                out.append(_named(r, items, f"R{len(out) + 1:02d} {c.name}"))
+            continue
+        server = catalog.servers[c.server]
+        per_rack = max(min(height // server.rack_units, int(limit // c.host_w)), 1)
+        for first in range(0, c.hosts, per_rack):
+            hosts = range(first, min(first + per_rack, c.hosts))
+            items = [
+                bo.RackItem(name=f"host-{h + 1:02d}", kind="server",
+                            model=f"{server.vendor} {server.model}",
+                            u_position=1 + (h - first) * server.rack_units,
+                            height_u=server.rack_units, power_w=c.host_w, host=h)
+                for h in hosts
+            ]  # fmt: skip
+            rack = bo.Rack(name="", role="hosts", height_u=height, power_limit_w=limit, used_u=0,
+                           power_w=0, hosts=list(hosts), items=items)  # fmt: skip
+            out.append(_named(rack, items, f"R{len(out) + 1:02d} {c.name}"))
+    # numbered on across the fabrics of one kind (two GPU fabrics: compute-leaf-01, -02, …)
+    switches: list[tuple[str, str, int, float]] = []
+    seen: dict[str, int] = {}
+    for p in network:
+        for t in sorted(p.tiers, key=lambda t: t.role != "spine"):
+            head = f"{p.name.split('.')[0]}-{t.role}"
+            for _ in range(t.count):
+                seen[head] = seen.get(head, 0) + 1
+                switches.append((f"{head}-{seen[head]:02d}", t.model, t.rack_units, t.power_w))
+    return out + _network_racks(switches, height, limit, len(out), rec)
+
+
+def _named(rack: bo.Rack, items: list[bo.RackItem], name: str) -> bo.Rack:
+    return rack.model_copy(
+        update={
+            "name": name,
+            "role": "hosts",
+            "items": items,
+            "used_u": sum(i.height_u for i in items),
+            "power_w": sum(i.power_w for i in items),
+        }
+    )
 
 
 # --------------------------------------------------------------------------------------- BOM

@@ -123,7 +123,7 @@ def racks(
                 )
             )
             first += in_rack
-        out += _network_racks(switches, height, limit, len(out), rec)
+        out += network_racks(switches, height, limit, len(out), rec)
     host_racks = sum(1 for r in out if r.hosts)
     net_racks = sum(1 for r in out if r.role == "network")
     most = max((len(r.hosts) for r in out), default=0)
@@ -243,7 +243,7 @@ def _switch_items(switches: list[tuple[str, str, int, float]], height: int) -> l
     return items
 
 
-def _network_racks(
+def network_racks(
     switches: list[tuple[str, str, int, float]],
     height: int,
     limit: float,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from wizard.model.buildout import Bom, Plane
+from wizard.model.buildout import Bom, Plane, Rack
 from wizard.model.design import ClusterRole
 from wizard.model.result import Calculation, Decision, Out, Result, Warning_
 
@@ -57,6 +57,9 @@ class Estate(Out):
     clusters: list[EstateCluster]
     placements: list[Placement]
     network: list[Plane] = Field(description="Networks the clusters share, sized once")
+    racks: list[Rack] = Field(
+        default_factory=list, description="Every rack: hosts per cluster, then the network's"
+    )
     bom: Bom
     totals: EstateTotals
     calculations: list[Calculation]
