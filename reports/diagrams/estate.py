@@ -9,6 +9,7 @@ from reportlab.graphics.shapes import Circle, Drawing, Rect
 from reports.diagrams.common import WHITE, box, connector, label, lines_in_box, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, ZEBRA
+from wizard.engine.estate import joins
 from wizard.model.buildout import Plane
 from wizard.model.design import ClusterRole
 from wizard.model.estate import Estate, EstateCluster
@@ -21,18 +22,6 @@ MAX_LINES = 9
 GAP = 10
 NET_GAP = 22
 SIZE = 7.5  # never below 7 pt
-
-
-def joins(c: EstateCluster, p: Plane) -> bool:
-    """Whether cluster ``c`` has host ports on the shared network ``p``."""
-    kind = p.name.split(".", 1)[0]
-    if kind == "oob":
-        return True
-    if c.result is None:  # hosts without GPUs join the service network only
-        return kind == "service"
-    return any(
-        q.name == kind and q.technology == p.technology for q in c.result.topology.fabric.planes
-    )
 
 
 def _network_text(p: Plane) -> str:

@@ -42,7 +42,11 @@ def test_hosts_in_their_racks_and_switches_in_a_network_rack_are_cabled_in_fibre
     assert (runs["compute"].count, runs["compute"].transceivers) == (24, 48)
     assert (runs["service"].count, runs["service"].transceivers) == (6, 12)
     assert "fibre across racks" in runs["compute"].description
-    assert _qty(r, "transceiver:compute.ib-ndr.host-leaf.400g") == 48
+    # billed as NVIDIA pairs them: a twin-port module per two links at the switch, a host
+    # module per link (24 / 2 + 24 = 36 modules for the 48 link ends)
+    assert _qty(r, "transceiver:compute.ib-ndr.host-leaf.400g") == 0
+    assert _qty(r, "transceiver:mma4z00-ns") == 24 // 2
+    assert _qty(r, "transceiver:mma4z00-ns400") == 24
 
 
 def test_a_breakout_run_across_racks_has_a_module_per_end(sized):

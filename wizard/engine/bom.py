@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from wizard.engine import sources
+from wizard.engine import linkx, sources
 from wizard.engine.compat import PAIF_LICENCE
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
@@ -131,7 +131,11 @@ def bill_of_materials(
             )
         )
     texts = {c.key: c for p in topo.fabric.planes for c in p.cables}
+    paired, done = _linkx(design, catalog, topo, racks)
+    lines += paired
     for key, qty in sorted(t.cables.items()):
+        if key in done:
+            continue
         lines.append(
             _line(
                 Cat.CABLE,
@@ -146,6 +150,8 @@ def bill_of_materials(
             )
         )
     for key, qty in sorted(t.transceivers.items()):
+        if key in done:
+            continue
         speed = texts[key].speed_gbps
         lines.append(
             _line(
@@ -178,6 +184,50 @@ def bill_of_materials(
         lines += rack_lines(len(racks.racks), racks.rack_units, racks.power_limit_kw)
     lines += _licences(design, catalog, gpu, server, t, rec)
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+
+
+def _linkx(
+    design: Design, catalog: Catalog, topo: bo.Topology, racks: bo.Racks | None
+) -> tuple[list[bo.BomLine], set[str]]:
+    """NVIDIA's paired parts for the InfiniBand NDR planes placed in racks, and the cable keys
+    they replace."""
+    nic = catalog.nics.get(design.hardware.nic or "")
+    if racks is None or nic is None:
+        return [], set()
+    where = linkx.places(racks.racks)
+    names = linkx.switch_names(topo.fabric.planes, numbered_by_kind=False)
+    hosts = sorted(
+        ((i.host, linkx.Place(r, i.u_position)) for r, rack in enumerate(racks.racks)
+         for i in rack.items if i.host is not None),
+        key=lambda x: x[0] or 0,
+    )  # fmt: skip
+    out: list[bo.BomLine] = []
+    done: set[str] = set()
+    for p, named in zip(topo.fabric.planes, names, strict=True):
+        if not linkx.is_ndr(p):
+            continue
+        leaf = catalog.switches[p.tiers[0].switch]
+        lines = linkx.plane_lines(
+            p, [h for _, h in hosts], named, where, nic.ports == 1,
+            managed=leaf.part_number.startswith("MQM9700"),
+        )  # fmt: skip
+        if lines is not None:
+            out += lines
+            done |= {c.key for c in p.cables}
+    return merged(out), done
+
+
+def merged(lines: list[bo.BomLine]) -> list[bo.BomLine]:
+    """Lines of one item (and cluster) added together, in first-seen order."""
+    out: dict[tuple[str, str | None], bo.BomLine] = {}
+    for ln in lines:
+        k = (ln.item, ln.cluster)
+        if k in out:
+            was = out[k]
+            ln = was.model_copy(update={"quantity": was.quantity + ln.quantity,
+                                        "included": was.included + ln.included})  # fmt: skip
+        out[k] = ln
+    return list(out.values())
 
 
 # Two PDUs per rack on separate A and B feeds, each able to carry the whole rack, so a feed or

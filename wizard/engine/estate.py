@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from wizard.engine import bom as bom_
+from wizard.engine import linkx
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
 from wizard.engine.fabric import DAC_REACH, FABRIC_LABEL, oob_plane, place_cables, size_plane
@@ -97,7 +98,7 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         layout = _layout(design, catalog, clusters, network, rec)
         network_racks = sum(1 for x in layout if x.role == "network")
         host_racks = len(layout) - network_racks
-        bill = _bom(design, catalog, clusters, network, len(layout), rec)
+        bill = _bom(design, catalog, clusters, network, layout, rec)
     totals = EstateTotals(
         hosts=sum(c.hosts for c in clusters),
         gpus=sum(c.gpus for c in clusters),
@@ -465,7 +466,7 @@ def _layout(
                 items = [i for i in r.items if i.kind != "switch"]
                 if not items:
                     continue
-                out.append(_named(r, items, f"R{len(out) + 1:02d} {c.name}"))
+                out.append(_named(r, items, f"R{len(out) + 1:02d} {c.name}", c.name))
             continue
         server = catalog.servers[c.server]
         per_rack = max(min(height // server.rack_units, int(limit // c.host_w)), 1)
@@ -480,23 +481,23 @@ def _layout(
             ]  # fmt: skip
             rack = bo.Rack(name="", role="hosts", height_u=height, power_limit_w=limit, used_u=0,
                            power_w=0, hosts=list(hosts), items=items)  # fmt: skip
-            out.append(_named(rack, items, f"R{len(out) + 1:02d} {c.name}"))
+            out.append(_named(rack, items, f"R{len(out) + 1:02d} {c.name}", c.name))
     # numbered on across the fabrics of one kind (two GPU fabrics: compute-leaf-01, -02, …)
-    switches: list[tuple[str, str, int, float]] = []
-    seen: dict[str, int] = {}
-    for p in network:
-        for t in sorted(p.tiers, key=lambda t: t.role != "spine"):
-            head = f"{p.name.split('.')[0]}-{t.role}"
-            for _ in range(t.count):
-                seen[head] = seen.get(head, 0) + 1
-                switches.append((f"{head}-{seen[head]:02d}", t.model, t.rack_units, t.power_w))
+    names = linkx.switch_names(network, numbered_by_kind=True)
+    switches = [
+        (name, t.model, t.rack_units, t.power_w)
+        for p, named in zip(network, names, strict=True)
+        for t in sorted(p.tiers, key=lambda t: t.role != "spine")
+        for name in named[t.role]
+    ]
     return out + _network_racks(switches, height, limit, len(out), rec)
 
 
-def _named(rack: bo.Rack, items: list[bo.RackItem], name: str) -> bo.Rack:
+def _named(rack: bo.Rack, items: list[bo.RackItem], name: str, cluster: str) -> bo.Rack:
     return rack.model_copy(
         update={
             "name": name,
+            "cluster": cluster,
             "role": "hosts",
             "items": items,
             "used_u": sum(i.height_u for i in items),
@@ -522,7 +523,7 @@ def _bom(
     catalog: Catalog,
     clusters: list[EstateCluster],
     network: list[bo.Plane],
-    racks: int,
+    layout: list[bo.Rack],
     rec: Recorder,
 ) -> bo.Bom:
     lines: list[bo.BomLine] = []
@@ -535,9 +536,10 @@ def _bom(
             ]
         else:
             lines += _cpu_lines(design, catalog, c, rec)
-    lines += _network_lines(catalog, network)
+    paired, done = _linkx(design, catalog, clusters, network, layout)
+    lines += _network_lines(catalog, network, done) + paired
     a = design.assumptions
-    lines += bom_.rack_lines(racks, a.rack_units, a.max_rack_power_kw)
+    lines += bom_.rack_lines(len(layout), a.rack_units, a.max_rack_power_kw)
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
 
 
@@ -592,7 +594,63 @@ def _cpu_lines(
     return out
 
 
-def _network_lines(catalog: Catalog, network: list[bo.Plane]) -> list[bo.BomLine]:
+def _linkx(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    layout: list[bo.Rack],
+) -> tuple[list[bo.BomLine], set[str]]:
+    """NVIDIA's paired parts for the shared InfiniBand NDR planes, the hosts of every cluster on
+    them placed as the layout has them; and the cable keys they replace."""
+    where = linkx.places(layout)
+    names = linkx.switch_names(network, numbered_by_kind=True)
+    out: list[bo.BomLine] = []
+    done: set[str] = set()
+    for p, named in zip(network, names, strict=True):
+        if not linkx.is_ndr(p):
+            continue
+        on = [c for c in clusters if joins(c, p)]
+        hosts = [
+            linkx.Place(r, i.u_position)
+            for c in on
+            for r, rack in enumerate(layout)
+            if rack.cluster == c.name
+            for i in sorted(rack.items, key=lambda i: i.host or 0)
+            if i.host is not None
+        ]
+        nics = {design_nic(design, c.name) for c in on}
+        osfp = all(catalog.nics[n].ports == 1 for n in nics if n in catalog.nics)
+        leaf = catalog.switches[p.tiers[0].switch]
+        lines = linkx.plane_lines(p, hosts, named, where, osfp,
+                                  leaf.part_number.startswith("MQM9700"))  # fmt: skip
+        if lines is not None:
+            out += lines
+            done |= {c.key for c in p.cables}
+    return bom_.merged(out), done
+
+
+def design_nic(design: Design, cluster: str) -> str:
+    """The GPU-fabric NIC of a GPU cluster of the design."""
+    spec = next(s for s in _gpu_specs(design) if s.name == cluster)
+    return spec.hardware.nic or ""
+
+
+def joins(c: EstateCluster, p: bo.Plane) -> bool:
+    """Whether cluster ``c`` has host ports on the shared network ``p``."""
+    kind = p.name.split(".", 1)[0]
+    if kind == "oob":
+        return True
+    if c.result is None:  # hosts without GPUs join the service network only
+        return kind == "service"
+    return any(
+        q.name == kind and q.technology == p.technology for q in c.result.topology.fabric.planes
+    )
+
+
+def _network_lines(
+    catalog: Catalog, network: list[bo.Plane], done: set[str] | None = None
+) -> list[bo.BomLine]:
     switches: dict[str, int] = {}
     cables: dict[str, tuple[int, bo.CableRun]] = {}
     optics: dict[str, tuple[int, bo.CableRun]] = {}
@@ -600,6 +658,8 @@ def _network_lines(catalog: Catalog, network: list[bo.Plane]) -> list[bo.BomLine
         for t in p.tiers:
             switches[t.switch] = switches.get(t.switch, 0) + t.count
         for cr in p.cables:
+            if cr.key in (done or set()):
+                continue
             n, _ = cables.get(cr.key, (0, cr))
             cables[cr.key] = (n + cr.count, cr)
             if cr.transceivers:

@@ -270,6 +270,9 @@ class Rack(Out):
     power_w: float
     hosts: list[int]
     items: list[RackItem]
+    cluster: str | None = Field(
+        default=None, description="The cluster whose hosts it holds, in a design of several"
+    )
 
 
 class Racks(Out):

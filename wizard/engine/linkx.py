@@ -1,0 +1,309 @@
+"""InfiniBand NDR cabling as NVIDIA's LinkX documents pair the parts, with lengths from the rack
+placement, so the bill is an order an installer can place.
+
+A Quantum-2 switch (QM9700/QM9790) has 32 OSFP cages, each two 400 Gb/s ports ("Each OSFP port
+consists of 2 logical InfiniBand ports"): a switch end is always a twin-port part carrying two
+links. In a rack, one 1:2 splitter DAC (MCP7Y00 to OSFP hosts, MCP7Y10 to QSFP112 hosts) joins a
+cage to two ConnectX-7 ports; between racks, a twin-port transceiver (MMA4Z00-NS) at the switch
+drives two straight fibres (MFP7E10) to two host transceivers (MMA4Z00-NS400 OSFP, MMA1Z00-NS400
+QSFP112). Switch to switch: a twin-port DAC (MCP4Y10, up to 2 m) or twin-port modules at both ends
+with a fibre per link. Each length is chosen from the part's own list."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from wizard.model import buildout as bo
+from wizard.model.buildout import BomCategory as Cat
+
+QM97 = (
+    "NVIDIA QM97XX User Manual, Interfaces: 'Each OSFP port consists of 2 logical InfiniBand "
+    "ports' (32 cages, 64 NDR ports), https://docs.nvidia.com/networking/display/QM97X0PUB/"
+    "Interfaces"
+)
+MCP7Y00 = (
+    "NVIDIA MCP7Y00-Nxxx 800G twin-port OSFP to 2x400G OSFP splitter DAC: 'The two 400G ends… use "
+    "a flat top OSFP for use in ConnectX-7 adapters'; lengths 1, 1.5, 2, 2.5 and 3 m, "
+    "https://docs.nvidia.com/networking/display/MCP7Y00NXXX800pub"
+)
+MCP7Y10 = (
+    "NVIDIA MCP7Y10-Nxxx 800G twin-port OSFP to 2x400G QSFP112 splitter DAC (flat top QSFP112 ends "
+    "for ConnectX-7), 1 to 3 m, https://docs.nvidia.com/networking/display/MCP7Y10NXXX800Gpub"
+)
+MCP4Y10 = (
+    "NVIDIA MCP4Y10-Nxxx twin-port 2x400G OSFP DAC: links two Quantum-2 switches, 'up to "
+    "2-meters with both ends being finned-top' (0.5, 1, 1.5, 2 m), "
+    "https://docs.nvidia.com/networking/display/mcp4y10nxxx2x400pub/overview"
+)
+MMA4Z00 = (
+    "NVIDIA MMA4Z00-NS twin-port 2x400G OSFP transceiver (switch side, finned top): two MPO-12/APC "
+    "connectors, 'A Twin port OSFP transceiver using two, straight fiber cables can support up to "
+    "two ConnectX-7/OSFP adapters', https://docs.nvidia.com/networking/display/800GMMA4Z00NS/"
+    "Overview"
+)
+MMA4Z00_400 = (
+    "NVIDIA MMA4Z00-NS400 400G OSFP transceiver, flat top for the riding heat sink of the "
+    "ConnectX-7 OSFP cage (QM97XX manual's transceiver table, RHS end), "
+    "https://docs.nvidia.com/networking/display/QM97X0PUB/Interfaces"
+)
+MMA1Z00_400 = (
+    "NVIDIA MMA1Z00-NS400 400G QSFP112 transceiver for ConnectX-7 QSFP112 adapters ('QSFP112 are "
+    "not for use in switches'), https://docs.nvidia.com/networking/display/MMA1Z00NS400T/Overview"
+)
+MFP7E10 = (
+    "NVIDIA MFP7E10-Nxxx multimode MPO-12/APC straight fibre, one per 400G link; both fibres of a "
+    "twin-port module of the same type (straight), "
+    "https://docs.nvidia.com/networking/display/MMA4Z00NS400T/Connectivity+Scenarios"
+)
+SM_SOURCE = (
+    "NVIDIA MLNX-OS User Manual, Subnet Manager: 'The embedded SM on the MLNX-OS can be used to "
+    "manage fabrics up to 2048 nodes'; it 'does not support adaptive routing… SHIELD, and SHARP', "
+    "https://docs.nvidia.com/networking/display/NVIDIAMLNXOSUserManualv3112200LTS/Subnet+Manager"
+)
+
+DAC_LENGTHS_M = (1.0, 1.5, 2.0, 2.5, 3.0)  # MCP7Y00 / MCP7Y10 ordering lengths
+SWITCH_DAC_LENGTHS_M = (0.5, 1.0, 1.5, 2.0)  # MCP4Y10
+FIBRE_LENGTHS_M = (3, 5, 7, 10, 15, 20, 30, 50)  # MFP7E10 lengths offered
+U_M = 0.04445  # one rack unit, EIA-310
+ROUTING_M = 1.0  # in a rack: to the rear, along the cable manager and back, both ends
+RACK_PITCH_M = 0.6  # a 600 mm rack, side by side in a row
+TRAY_M = 2.5  # from a device up to the overhead tray, at each end of a run between racks
+
+
+@dataclass(frozen=True)
+class Place:
+    rack: int  # index of the rack in the row
+    u: int  # lowest unit of the device
+
+
+def _dac_m(a: Place, b: Place, lengths: tuple[float, ...]) -> float | None:
+    """The shortest listed copper length that reaches from ``a`` to ``b`` in one rack, None
+    when none does."""
+    need = abs(a.u - b.u) * U_M + ROUTING_M
+    return next((m for m in lengths if m >= need), None)
+
+
+def _fibre_m(a: Place, b: Place) -> int:
+    need = abs(a.rack - b.rack) * RACK_PITCH_M + 2 * TRAY_M + ROUTING_M
+    return next((m for m in FIBRE_LENGTHS_M if m >= need), FIBRE_LENGTHS_M[-1])
+
+
+def _code(metres: float) -> str:
+    """NVIDIA's length code in a part number: 'N001' for 1 m, 'N01A' for 1.5 m, 'N003' for 3 m,
+    'N010' for 10 m (the last character A stands for the half metre)."""
+    whole = int(metres)
+    return f"N{whole:02d}A" if metres != whole else f"N{whole:03d}"
+
+
+def host_leaf_lines(
+    plane: bo.Plane,
+    host_places: list[Place],
+    leaf_places: list[Place],
+    osfp_hosts: bool,
+    cluster: str | None = None,
+) -> list[bo.BomLine]:
+    """The host-to-leaf links of an NDR plane: splitter DACs where a leaf and its hosts share a
+    rack and the run is short enough, else twin-port and host transceivers with a fibre per
+    port. Host ports go to the leaves in order, as the sizing spreads them."""
+    hosts = len(host_places)
+    per_host = plane.host_ports // hosts if hosts else 0
+    leaves = len(leaf_places)
+    base, extra = divmod(plane.host_ports, leaves) if leaves else (0, 0)
+    capacity = [base + 1] * extra + [base] * (leaves - extra)
+    by_leaf: list[list[Place]] = [[] for _ in range(leaves)]
+    k = 0
+    for h in range(hosts):
+        for _ in range(per_host):
+            while k < leaves and len(by_leaf[k]) >= capacity[k]:
+                k += 1
+            by_leaf[min(k, leaves - 1)].append(host_places[h])
+    dacs: Counter[float] = Counter()
+    fibres: Counter[int] = Counter()
+    switch_modules = host_modules = 0
+    for leaf, ends in zip(leaf_places, by_leaf, strict=True):
+        for i in range(0, len(ends), 2):
+            pair = ends[i : i + 2]  # one cage, two ports
+            same_rack = all(p.rack == leaf.rack for p in pair)
+            lengths = [_dac_m(p, leaf, DAC_LENGTHS_M) for p in pair] if same_rack else [None]
+            if all(m is not None for m in lengths):
+                dacs[max(m for m in lengths if m is not None)] += 1
+                continue
+            switch_modules += 1
+            host_modules += len(pair)
+            for p in pair:
+                fibres[_fibre_m(p, leaf)] += 1
+    stem, splitter_src = ("MCP7Y00", MCP7Y00) if osfp_hosts else ("MCP7Y10", MCP7Y10)
+    host_form = "OSFP flat top" if osfp_hosts else "QSFP112"
+    out = []
+    for m, n in sorted(dacs.items()):
+        out.append(
+            _line(Cat.CABLE, f"{stem}-{_code(m)}",
+                  f"NVIDIA {stem} splitter DAC, {m:g} m: twin-port OSFP (switch) to 2 x 400G "
+                  f"{host_form} (ConnectX-7), host to leaf in the rack", n, splitter_src, cluster)
+        )  # fmt: skip
+    if switch_modules:
+        out.append(
+            _line(Cat.TRANSCEIVER, "MMA4Z00-NS",
+                  "NVIDIA MMA4Z00-NS twin-port 2 x 400G OSFP transceiver, finned top (leaf end of "
+                  "two host links)", switch_modules, MMA4Z00, cluster)
+        )  # fmt: skip
+        part, src = ("MMA4Z00-NS400", MMA4Z00_400) if osfp_hosts else ("MMA1Z00-NS400", MMA1Z00_400)
+        out.append(
+            _line(Cat.TRANSCEIVER, part,
+                  f"NVIDIA {part} 400G {host_form} transceiver (host end, ConnectX-7)",
+                  host_modules, src, cluster)
+        )  # fmt: skip
+    for m, n in sorted(fibres.items()):
+        out.append(
+            _line(Cat.CABLE, f"MFP7E10-N{m:03d}",
+                  f"NVIDIA MFP7E10 straight multimode fibre, MPO-12/APC, {m} m, host to leaf "
+                  "across racks", n, MFP7E10, cluster)
+        )  # fmt: skip
+    return out
+
+
+def leaf_spine_lines(
+    links: list[tuple[Place, Place]], cluster: str | None = None
+) -> list[bo.BomLine]:
+    """Leaf-to-spine links of an NDR plane, two per twin-port cage at each end: a twin-port DAC
+    for a pair of links within 2 m in one rack, else twin-port modules at both ends and a fibre
+    per link."""
+    dacs: Counter[float] = Counter()
+    fibres: Counter[int] = Counter()
+    modules = 0
+    for i in range(0, len(links), 2):
+        pair = links[i : i + 2]
+        lengths = [
+            _dac_m(a, b, SWITCH_DAC_LENGTHS_M) if a.rack == b.rack else None for a, b in pair
+        ]
+        if all(m is not None for m in lengths):
+            dacs[max(m for m in lengths if m is not None)] += 1
+            continue
+        modules += 2  # a twin-port module at the leaf and one at the spine
+        for a, b in pair:
+            fibres[_fibre_m(a, b)] += 1
+    out = [
+        _line(Cat.CABLE, f"MCP4Y10-{_code(m)}",
+              f"NVIDIA MCP4Y10 twin-port 2 x 400G OSFP DAC, {m:g} m, leaf to spine (two links)",
+              n, MCP4Y10, cluster)
+        for m, n in sorted(dacs.items())
+    ]  # fmt: skip
+    if modules:
+        out.append(
+            _line(Cat.TRANSCEIVER, "MMA4Z00-NS",
+                  "NVIDIA MMA4Z00-NS twin-port 2 x 400G OSFP transceiver, finned top (leaf and "
+                  "spine ends, two links each)", modules, MMA4Z00, cluster)
+        )  # fmt: skip
+    out += [
+        _line(Cat.CABLE, f"MFP7E10-N{m:03d}",
+              f"NVIDIA MFP7E10 straight multimode fibre, MPO-12/APC, {m} m, leaf to spine", n,
+              MFP7E10, cluster)
+        for m, n in sorted(fibres.items())
+    ]  # fmt: skip
+    return out
+
+
+def subnet_manager_line(
+    nodes: int, managed: bool, switches: int, cluster: str | None = None
+) -> bo.BomLine:
+    """Every InfiniBand fabric needs a subnet manager: the one embedded in a managed switch up to
+    2,048 nodes (without adaptive routing and SHARP), else NVIDIA UFM on a host."""
+    if managed and nodes <= 2048:
+        standby = (
+            "a standby on a second switch"
+            if switches > 1
+            else "a standby on a host (OpenSM or UFM) if the fabric must survive the switch's restart"
+        )
+        text = (
+            "InfiniBand subnet manager: the one embedded in the managed switch "
+            f"({nodes:,} nodes, within its 2,048), {standby}; UFM instead where SHARP in-network "
+            "reduction or adaptive routing is wanted"
+        )
+        qty = 0  # it comes with the switch
+    else:
+        text = "InfiniBand subnet manager: NVIDIA UFM on a pair of hosts or UFM appliances " + (
+            "(unmanaged switches)" if not managed else f"({nodes:,} nodes, over 2,048)"
+        )
+        qty = 1
+    ln = _line(Cat.SWITCH, "ib-subnet-manager", text, qty, SM_SOURCE, cluster)
+    return ln.model_copy(update={"part_number": "", "included": 1 if qty == 0 else 0,
+                                 "unit": "fabric"})  # fmt: skip
+
+
+def _line(cat: Cat, part: str, text: str, qty: int, source: str, cluster: str | None) -> bo.BomLine:
+    return bo.BomLine(category=cat, item=f"{cat.value}:{part.lower()}", part_number=part,
+                      description=text, quantity=qty, unit="each", source=source,
+                      cluster=cluster)  # fmt: skip
+
+
+def cages(ports: int) -> int:
+    """Twin-port cages (or modules) for ``ports`` switch ports."""
+    return math.ceil(ports / 2)
+
+
+def is_ndr(plane: bo.Plane) -> bool:
+    """An InfiniBand NDR plane of Quantum-2 switches: the one the pairing rules here cover."""
+    return plane.rdma == "infiniband" and plane.speed_gbps == 400 and bool(plane.tiers)
+
+
+def switch_names(planes: list[bo.Plane], numbered_by_kind: bool) -> list[dict[str, list[str]]]:
+    """Each plane's switches by role, as the rack placement names them: '{plane}-{role}-NN' in
+    one cluster; numbered on across the planes of one kind ('compute-leaf-01', '-02', …) in a
+    design of several clusters, where the plane's name also holds its fabric. In the planes'
+    order (two planes may share a name)."""
+    out: list[dict[str, list[str]]] = []
+    seen: dict[str, int] = {}
+    for p in planes:
+        roles: dict[str, list[str]] = {}
+        for t in sorted(p.tiers, key=lambda t: t.role != "spine"):
+            head = f"{p.name.split('.')[0] if numbered_by_kind else p.name}-{t.role}"
+            roles.setdefault(t.role, [])
+            for n in range(t.count):
+                seen[head] = seen.get(head, 0) + 1
+                k = seen[head] if numbered_by_kind else n + 1
+                roles.setdefault(t.role, []).append(f"{head}-{k:02d}")
+        out.append(roles)
+    return out
+
+
+def places(racks: list[bo.Rack]) -> dict[str, Place]:
+    """Where every named switch stands."""
+    return {
+        i.name: Place(r, i.u_position)
+        for r, rack in enumerate(racks)
+        for i in rack.items
+        if i.kind == "switch"
+    }
+
+
+def plane_lines(
+    plane: bo.Plane,
+    host_places: list[Place],
+    names: dict[str, list[str]],
+    where: dict[str, Place],
+    osfp_hosts: bool,
+    managed: bool,
+    cluster: str | None = None,
+) -> list[bo.BomLine] | None:
+    """All the cabling lines of an NDR plane, or None when its switches are not placed (the
+    generic lines then stay)."""
+    leaves = [where.get(n) for n in names.get("leaf", [])]
+    spines = [where.get(n) for n in names.get("spine", [])]
+    if not leaves or None in leaves or None in spines or not host_places:
+        return None
+    leaf_at = [p for p in leaves if p is not None]
+    spine_at = [p for p in spines if p is not None]
+    out = host_leaf_lines(plane, host_places, leaf_at, osfp_hosts, cluster)
+    leaf_tier = next(t for t in plane.tiers if t.role == "leaf")
+    if spine_at:
+        links = [
+            (leaf, spine_at[j % len(spine_at)])
+            for leaf in leaf_at
+            for j in range(leaf_tier.uplinks)
+        ]
+        out += leaf_spine_lines(links, cluster)
+    switches = len(leaf_at) + len(spine_at)
+    out.append(subnet_manager_line(len(host_places), managed, switches, cluster))
+    return out
