@@ -5,8 +5,9 @@ import pytest
 
 from tests.engine.conftest import design_dict
 from wizard.bundled import example_names
+from wizard.catalog_loader import load_catalog as catalog
 from wizard.engine import linkx
-from wizard.engine.bom import apply_prices
+from wizard.engine.bom import OOB_ITEM, apply_prices
 from wizard.engine.compat import check_design
 from wizard.engine.size import size
 from wizard.io import design_from_dict
@@ -26,6 +27,13 @@ def test_bom_quantities_equal_topology_counts(sized, name):
         k: sum(1 for d in host.devices if d.kind == k) for k in ("gpu", "nic", "nvlink-bridge")
     }
     assert _qty(r, "server") == {f"server:{r.server}": c.hosts_total}
+    servers = _qty(r, "server-part")
+    # each server's configuration: memory, boot, rails per host; a supply and a cord per PSU
+    psus = c.hosts_total * catalog().servers[r.server].psu_count
+    for part in ("memory", "boot", "rails"):
+        assert servers[f"server-{part}:{r.server}"] == c.hosts_total
+    assert servers[f"server-psu:{r.server}"] == psus
+    assert sum(v for k, v in servers.items() if k.startswith("server-cord:")) == psus
     assert t.hosts == host.hosts == c.hosts_total
     gpb = r.topology.hosts[0].gpus // r.topology.hosts[0].gpu_boards
     assert _qty(r, "gpu") == {f"gpu:{r.gpu}": c.gpus_total // gpb}
@@ -37,7 +45,13 @@ def test_bom_quantities_equal_topology_counts(sized, name):
     assert bridges == devices["nvlink-bridge"] * c.hosts_total == t.nvlink_bridges
     planes = r.topology.fabric.planes
     tiers = [x for p in planes for x in p.tiers]
-    assert sum(_qty(r, "switch").values()) == sum(x.count for x in tiers)
+    # the data networks' switches; the out-of-band switches and the subnet manager beside them
+    fabric = {k: v for k, v in _qty(r, "switch").items() if k != OOB_ITEM}
+    assert sum(v for k, v in fabric.items() if k != "switch:ib-subnet-manager") == sum(
+        x.count for x in tiers
+    )
+    racked_ports = sum(1 for rack in r.racks.racks for i in rack.items)
+    assert _qty(r, "switch")[OOB_ITEM] >= -(-racked_ports // 48)
     # InfiniBand NDR planes are billed as NVIDIA pairs the parts (tests/engine/test_linkx.py):
     # every host port on a splitter leg or a host module, at most one leg per leaf left free
     ndr = [p for p in planes if linkx.is_ndr(p)]
@@ -114,7 +128,7 @@ def test_per_core_platform_licences_follow_the_processor(catalog, cpu, override,
     r = size(design_from_dict(doc), cat)
     assert _qty(r, "licence")["licence:vmware-vcf"] == 8 * 2 * per_cpu
     assert "licence-cores-assumed" not in {w.code for w in r.warnings}
-    (server,) = [ln for ln in r.bom.lines if ln.category == "server"]
+    (server,) = [ln for ln in r.bom.lines if ln.item.startswith("server:")]
     assert ("Xeon Platinum 8280 (28 cores)" in server.description) == (cpu is None)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from tests.engine.conftest import design_dict
 from wizard.bundled import example_names, example_text
+from wizard.engine.bom import OOB_ITEM
 from wizard.engine.estate import MANAGEMENT_MIN_HOSTS, size_estate
 from wizard.engine.fabric import size_plane
 from wizard.engine.record import Recorder
@@ -194,7 +195,12 @@ def test_the_bill_of_materials_matches_each_clusters_counts(catalog):
             assert qty(c.name, BomCategory.NIC, f"nic:{nic}") == n
     # network items belong to no single cluster, and match the shared networks' counts
     switches = sum(x.count for p in e.network for x in p.tiers)
-    assert sum(ln.quantity for ln in lines if ln.category is BomCategory.SWITCH) == switches
+    data = [ln for ln in lines if ln.category is BomCategory.SWITCH
+            and ln.item not in (OOB_ITEM, "switch:ib-subnet-manager")]  # fmt: skip
+    assert sum(ln.quantity for ln in data) == switches
+    # and the out-of-band switches: one per rack for each 48 ports racked in it (4 racks here)
+    (oob,) = [ln for ln in lines if ln.item == OOB_ITEM]
+    assert oob.quantity == sum(-(-len(r.items) // 48) for r in e.racks if r.items)
     assert all(ln.cluster is None for ln in lines if ln.category is BomCategory.SWITCH)
     assert all(ln.cluster for ln in lines if ln.category is BomCategory.SERVER)
 

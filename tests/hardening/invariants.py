@@ -10,7 +10,7 @@ import math
 from collections import Counter
 from typing import Any
 
-from wizard.engine import mig
+from wizard.engine import linkx, mig
 from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, FailureDomain, HaLevel
@@ -214,6 +214,12 @@ def check_comparison(result: Result) -> list[str]:
     return out
 
 
+LINKX = ("cable:mcp", "cable:mfp", "transceiver:mma")  # NVIDIA's paired InfiniBand parts
+SPLITTERS = ("cable:mcp7y00", "cable:mcp7y10")
+OOB = "switch:nvidia-sn2201"
+SUBNET_MANAGER = "switch:ib-subnet-manager"
+
+
 def check_buildout(result: Result) -> list[str]:
     out: list[str] = []
     topo, bom, c = result.topology, result.bom, result.cluster
@@ -229,7 +235,7 @@ def check_buildout(result: Result) -> list[str]:
         qty[line.item] += line.quantity
         if line.quantity < 0 or line.quantity + line.included <= 0:
             out.append(f"BOM line {line.item} has quantity {line.quantity}")
-        if line.included and line.category.value != "licence":
+        if line.included and line.category.value != "licence" and line.item != SUBNET_MANAGER:
             out.append(f"BOM line {line.item} is included with something else")
     expected: dict[str, int] = {
         f"server:{result.server}": t.hosts,
@@ -237,8 +243,12 @@ def check_buildout(result: Result) -> list[str]:
     }
     expected |= {f"nic:{k}": v for k, v in t.nics.items()}
     expected |= {f"switch:{k}": v for k, v in t.switches.items()}
-    expected |= {f"cable:{k}": v for k, v in t.cables.items()}
-    expected |= {f"transceiver:{k}": v for k, v in t.transceivers.items()}
+    # InfiniBand NDR planes placed in racks are billed as NVIDIA pairs the parts instead
+    paired = {c.key for p in topo.fabric.planes if linkx.is_ndr(p) for c in p.cables}
+    if not any(ln.item.startswith(LINKX) for ln in bom.lines):
+        paired = set()
+    expected |= {f"cable:{k}": v for k, v in t.cables.items() if k not in paired}
+    expected |= {f"transceiver:{k}": v for k, v in t.transceivers.items() if k not in paired}
     if t.nvlink_bridges:
         expected[f"nvlink-bridge:{result.gpu}"] = t.nvlink_bridges
     st = result.storage
@@ -252,8 +262,21 @@ def check_buildout(result: Result) -> list[str]:
         if qty.get(item, 0) != n:
             out.append(f"BOM {item}: {qty.get(item, 0)}, topology counts {n}")
     for line in bom.lines:
+        if line.category is BomCategory.SERVER_PART:
+            # memory, boot and rails per host; supplies and their cords per PSU of each host
+            if line.quantity % t.hosts or not line.quantity:
+                out.append(f"BOM {line.item}: {line.quantity} for {t.hosts} hosts")
+            continue
+        if line.item.startswith(LINKX) or line.item in (OOB, SUBNET_MANAGER):
+            continue
         if line.category is not BomCategory.LICENCE and line.item not in expected:
             out.append(f"BOM {line.item} is not in the topology counts")
+    if paired:
+        legs = sum(2 * ln.quantity for ln in bom.lines if ln.item.startswith(SPLITTERS))
+        modules = sum(ln.quantity for ln in bom.lines if ln.item.endswith("-ns400"))
+        ports = sum(p.host_ports for p in topo.fabric.planes if linkx.is_ndr(p))
+        if not ports <= legs + modules:
+            out.append(f"{ports} NDR host ports, {legs} splitter legs and {modules} host modules")
     pw = result.power
     if not math.isclose(pw.total_kw * 1000, pw.total_w, rel_tol=1e-9, abs_tol=1e-6):
         out.append(f"power {pw.total_kw} kW vs {pw.total_w} W")

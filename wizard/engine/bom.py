@@ -66,13 +66,13 @@ def bill_of_materials(
             "",
             f"{server.vendor} {server.model}, {server.sockets} x {processors}, "
             f"{server.rack_units}U{', liquid-cooled' if server.cooling == Cooling.LIQUID else ''}, "
-            f"configured for {hw.gpus_per_host} x {gpu.name} "
-            "(configure-to-order: memory, drives and its own network ports per vendor quote)",
+            f"configured for {hw.gpus_per_host} x {gpu.name}, with the configuration lines below",
             t.hosts,
             "each",
             f"catalog servers/{server.id}",
         )
     ]
+    lines += server_configuration(server, gpu, hw.gpus_per_host, t.hosts, racks)
     hgx = "HGX" if server.pcie_topology is PcieTopology.HGX else "SXM"
     board = (
         f"on the {hgx} baseboard, ordered with the server"
@@ -184,6 +184,71 @@ def bill_of_materials(
         lines += rack_lines(len(racks.racks), racks.rack_units, racks.power_limit_kw)
     lines += _licences(design, catalog, gpu, server, t, rec)
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+
+
+MEMORY_SOURCE = (
+    "System memory at least twice the GPU memory of the host, so datasets, checkpoints and "
+    "pinned buffers stage in host memory: NVIDIA DGX H100 has 2 TB for its 8 x 80 GB GPUs "
+    "(DGX H100 datasheet), DGX A100 1 TB for 320 GB"
+)
+BOOT_SOURCE = (
+    "VMware ESXi 8.0 system storage requirements: a boot device of at least 32 GB, 128 GB "
+    "recommended for the ESX-OSData volume; two mirrored M.2 drives (Dell BOSS, HPE NS204i, "
+    "Lenovo M.2 RAID kit) keep the host up when one fails"
+)
+CORD_SOURCE = (
+    "IEC 60320: a C13/C14 cord is rated 10 A, a C19/C20 cord 16 A; a supply drawing more than "
+    "10 A at 200 V takes a C19/C20 cord"
+)
+OOB_SOURCE = (
+    "NVIDIA DGX BasePOD reference architecture, components: 'OOB management fabric | NVIDIA "
+    "SN2201 switches' (48 x 1 GbE RJ45 and 4 x 100 GbE), https://docs.nvidia.com/dgx-basepod/"
+    "reference-architecture-infrastructure-foundation-enterprise-ai/latest/"
+    "reference-architectures.html"
+)
+OOB_PORTS = 48
+OOB_ITEM = "switch:nvidia-sn2201"
+
+
+def server_configuration(
+    server: Server, gpu: Gpu, gpus_per_host: int, hosts: int, racks: bo.Racks | None
+) -> list[bo.BomLine]:
+    """What each server is ordered with beside its GPUs and NICs: memory, mirrored boot drives,
+    power supplies with their cords, rails; and the out-of-band switches the BMC ports join."""
+    memory = math.ceil(2 * gpu.memory_gb * gpus_per_host / 256) * 256
+    amps = server.psu_w / 200
+    cord = "C19 to C20" if amps > 10 else "C13 to C14"
+    out = [
+        _line(Cat.SERVER_PART, f"server-memory:{server.id}", "",
+              f"System memory for the {server.vendor} {server.model}: at least {memory:,} GB per "
+              "host, populating every memory channel of each socket", hosts, "host", MEMORY_SOURCE),
+        _line(Cat.SERVER_PART, f"server-boot:{server.id}", "",
+              "ESXi boot: two M.2 NVMe drives of at least 128 GB each, mirrored (RAID 1)", hosts,
+              "host", BOOT_SOURCE),
+        _line(Cat.SERVER_PART, f"server-psu:{server.id}", "",
+              f"Power supply, {server.psu_w:,.0f} W, for the {server.vendor} {server.model} "
+              f"({server.psu_count} per host)", hosts * server.psu_count, "each",
+              f"catalog servers/{server.id}"),
+        _line(Cat.SERVER_PART, f"server-cord:{cord.lower().replace(' ', '-')}", "",
+              f"Power cord, {cord} (IEC 60320), one per power supply, to the A and B PDUs",
+              hosts * server.psu_count, "each", CORD_SOURCE),
+        _line(Cat.SERVER_PART, f"server-rails:{server.id}", "",
+              f"Sliding rail kit with cable management arm for the {server.vendor} "
+              f"{server.model}", hosts, "each", f"catalog servers/{server.id}"),
+    ]  # fmt: skip
+    if racks is not None:
+        out.append(oob_switch_line(racks.racks))
+    return out
+
+
+def oob_switch_line(racks: list[bo.Rack]) -> bo.BomLine:
+    """The out-of-band switches: one per rack for every 48 management ports in it."""
+    ports = [sum(1 for i in r.items if i.kind in ("server", "switch", "storage")) for r in racks]
+    switches = sum(math.ceil(n / OOB_PORTS) for n in ports if n)
+    return _line(Cat.SWITCH, OOB_ITEM, "",
+                 f"NVIDIA SN2201 out-of-band management switch, {OOB_PORTS} x 1 GbE RJ45: one per "
+                 "rack for every 48 management ports (servers' BMCs, switches, storage), uplinked "
+                 "to the site's management network", switches, "each", OOB_SOURCE)  # fmt: skip
 
 
 def _linkx(

@@ -538,6 +538,7 @@ def _bom(
             lines += _cpu_lines(design, catalog, c, rec)
     paired, done = _linkx(design, catalog, clusters, network, layout)
     lines += _network_lines(catalog, network, done) + paired
+    lines.append(bom_.oob_switch_line(layout))
     a = design.assumptions
     lines += bom_.rack_lines(len(layout), a.rack_units, a.max_rack_power_kw)
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])

@@ -291,6 +291,7 @@ class Racks(Out):
 
 class BomCategory(StrEnum):
     SERVER = "server"
+    SERVER_PART = "server-part"  # what a server is ordered with: memory, boot, PSUs, rails
     GPU = "gpu"
     NIC = "nic"
     NVLINK_BRIDGE = "nvlink-bridge"

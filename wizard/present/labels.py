@@ -287,6 +287,7 @@ LAYER: dict[str, str] = {
 
 BOM_CATEGORY: dict[BomCategory, str] = {
     BomCategory.SERVER: "Server",
+    BomCategory.SERVER_PART: "Server configuration",
     BomCategory.GPU: "GPU",
     BomCategory.NIC: "NIC",
     BomCategory.NVLINK_BRIDGE: "NVLink bridge",
