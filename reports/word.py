@@ -128,12 +128,16 @@ def _update_fields_on_open(doc: Any) -> None:
     """Ask Word to update the fields (the contents, page numbers) when the file is opened, so
     the contents show page numbers without the reader pressing F9 (ECMA-376 Part 1, 17.15.1.90
     updateFields: 'the application shall update all fields … when the document is opened')."""
-    settings = doc.settings.element
-    flag = settings.find(qn("w:updateFields"))
-    if flag is None:
-        flag = OxmlElement("w:updateFields")
-        settings.append(flag)
-    flag.set(qn("w:val"), "true")
+    _child(doc.settings.element, "w:updateFields").set(qn("w:val"), "true")
+
+
+def _child(parent: Any, tag: str) -> Any:
+    """``parent``'s ``tag`` element, added when it has none."""
+    found = parent.find(qn(tag))
+    if found is None:
+        found = OxmlElement(tag)
+        parent.append(found)
+    return found
 
 
 def _field(paragraph: Any, instruction: str, size: float | None = None) -> None:
@@ -344,12 +348,7 @@ def _grid(table: Any, widths: list[Emu]) -> None:
     table.autofit = False
     for col, width in zip(table._tbl.tblGrid.findall(qn("w:gridCol")), widths, strict=True):
         col.set(qn("w:w"), str(int(width.twips)))
-    props = table._tbl.tblPr
-    layout = props.find(qn("w:tblLayout"))
-    if layout is None:
-        layout = OxmlElement("w:tblLayout")
-        props.append(layout)
-    layout.set(qn("w:type"), "fixed")
+    _child(table._tbl.tblPr, "w:tblLayout").set(qn("w:type"), "fixed")
 
 
 def _repeat_header(row: Any) -> None:
