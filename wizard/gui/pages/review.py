@@ -34,6 +34,7 @@ from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadRe
 from wizard.numbers import MISSING, count, fixed
 from wizard.present.fields import in_words
 from wizard.present.figures import gpus_text
+from wizard.present.formula_text import formula_words, inputs_words
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
 from wizard.present.mitigations import mitigation
@@ -526,10 +527,10 @@ class ReviewPage(Page):
         t = self.calcs
         t.setRowCount(len(r.calculations))
         for i, c in enumerate(r.calculations):
-            inputs = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-                               for k, v in c.inputs.items())  # fmt: skip
+            # in words, as the proposal prints them (the file and --json keep the formula)
+            inputs = inputs_words(c.inputs)
             for col, text in enumerate(
-                [c.id, f"{c.value:,.6g}", c.unit, c.formula, inputs, c.source]
+                [c.id, f"{c.value:,.6g}", c.unit, formula_words(c.formula), inputs, c.source]
             ):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
