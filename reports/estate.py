@@ -11,7 +11,6 @@ from reports.data import ReportData
 from reports.diagrams import charts, fabric
 from reports.diagrams import estate as estate_diagram
 from reports.diagrams import racks as racks_diagram
-from reports.diagrams.estate import joins
 from reports.document import ReportOptions, render
 from reports.sections import (
     Section,
@@ -33,7 +32,7 @@ from reports.sections import (
 from reports.sections import bom as bom_section
 from reports.story import Story
 from wizard.engine.cost import estate_cost
-from wizard.engine.estate import cluster_design
+from wizard.engine.estate import cluster_design, joins
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.estate import Estate

@@ -192,9 +192,12 @@ MEMORY_SOURCE = (
     "(DGX H100 datasheet), DGX A100 1 TB for 320 GB"
 )
 BOOT_SOURCE = (
-    "VMware ESXi 8.0 system storage requirements: a boot device of at least 32 GB, 128 GB "
-    "recommended for the ESX-OSData volume; two mirrored M.2 drives (Dell BOSS, HPE NS204i, "
-    "Lenovo M.2 RAID kit) keep the host up when one fails"
+    "VMware Cloud Foundation VI workload domain design, ESXi boot device: 'ESXi requires a boot "
+    "disk of at least … 32 GB for other device types such as HDD, SSD, or NVMe' and 'The ESXi "
+    "system storage volumes occupy up to 128 GB of disk space' (https://docs.vmware.com/en/"
+    "VMware-Cloud-Foundation/4.5/vcf-vi-workload-domain-design/GUID-02C07FC1-B797-43B0-8124-"
+    "72468EF0AF9A.html); ESXi system storage: 'A local disk of 128 GB or larger for optimal "
+    "support of ESX-OSData' and 'a RAID 1 mirrored device is recommended'"
 )
 CORD_SOURCE = (
     "IEC 60320: a C13/C14 cord is rated 10 A, a C19/C20 cord 16 A; a supply drawing more than "

@@ -11,7 +11,6 @@ with a fibre per link. Each length is chosen from the part's own list."""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -236,11 +235,6 @@ def _line(cat: Cat, part: str, text: str, qty: int, source: str, cluster: str | 
     return bo.BomLine(category=cat, item=f"{cat.value}:{part.lower()}", part_number=part,
                       description=text, quantity=qty, unit="each", source=source,
                       cluster=cluster)  # fmt: skip
-
-
-def cages(ports: int) -> int:
-    """Twin-port cages (or modules) for ``ports`` switch ports."""
-    return math.ceil(ports / 2)
 
 
 def is_ndr(plane: bo.Plane) -> bool:

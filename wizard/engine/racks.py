@@ -7,6 +7,7 @@ import math
 
 from wizard.engine import sources
 from wizard.engine.expr import Formula
+from wizard.engine.linkx import switch_names
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Cooling, Server
@@ -42,11 +43,12 @@ def racks(
     a, ha = design.assumptions, design.ha
     height, limit = a.rack_units, a.max_rack_power_kw * 1000
     host_u, host_w = server.rack_units, power.host_w
+    # named as the cabling finds them (linkx.switch_names: '{plane}-{role}-NN')
     switches = [
-        (f"{p.name}-{t.role}-{n + 1:02d}", t.model, t.rack_units, t.power_w)
-        for p in planes
+        (name, t.model, t.rack_units, t.power_w)
+        for p, named in zip(planes, switch_names(planes, numbered_by_kind=False), strict=True)
         for t in sorted(p.tiers, key=lambda t: t.role != "spine")
-        for n in range(t.count)
+        for name in named[t.role]
     ] + list(storage or [])
     by_space = height // host_u
     by_power = int(limit // host_w) if host_w else by_space
