@@ -30,7 +30,9 @@ from reports.sections import (
     topology,
 )
 from reports.sections import bom as bom_section
+from reports.sections import cost as cost_section
 from reports.story import Story
+from wizard.engine.bom import apply_prices
 from wizard.engine.cost import estate_cost
 from wizard.engine.estate import cluster_design, joins
 from wizard.model.catalog import Catalog
@@ -115,6 +117,8 @@ def build_estate_pdf(
         flow += st.h1("Networks shared by the clusters") + _network(st, estate)
         flow += st.h1("Power and space") + _power(st, estate)
         flow += st.h1("Bill of materials") + _bom(st, estate)
+        if cover.prices is not None:
+            flow += st.h1("Cost of ownership") + _cost(st, estate, cover)
         if estate.decisions:
             flow += st.h1("Where each workload group runs") + _notes(st, estate)
         if estate.calculations:
@@ -210,7 +214,8 @@ def estate_risks(e: Estate, datas: dict[str, ReportData]) -> list[Risk]:
 def _cost_text(e: Estate, cover: ReportData) -> str:
     if cover.prices is None:
         return NO_PRICES
-    return cost_sentence(estate_cost(e, cover.design.costs, cover.prices))
+    cost = estate_cost(e, cover.design.costs, cover.prices)
+    return cost_sentence(cost, apply_prices(e.bom, cover.prices))
 
 
 def _network(st: Story, e: Estate) -> list[Flowable]:
@@ -282,6 +287,16 @@ def _kw(value: float) -> str:
 
 def _bom(st: Story, e: Estate) -> list[Flowable]:
     return bom_section.table(st, e.bom, cluster_column=True)
+
+
+def _cost(st: Story, e: Estate, cover: ReportData) -> list[Flowable]:
+    assert cover.prices is not None
+    gpus = {
+        w.name: w.sharing.gpus_allocated for c in e.clusters if c.result for w in c.result.workloads
+    }
+    cost = estate_cost(e, cover.design.costs, cover.prices)
+    priced = apply_prices(e.bom, cover.prices)
+    return cost_section.tables(st, cost, cover.design.costs, priced, e.totals.total_kw, gpus)
 
 
 def _notes(st: Story, e: Estate) -> list[Flowable]:

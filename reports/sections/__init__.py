@@ -12,6 +12,7 @@ from reportlab.platypus import Flowable
 from reports.sections import (
     appendix,
     bom,
+    cost,
     decisions,
     ha,
     network,
@@ -48,6 +49,7 @@ SECTIONS: list[Section] = [
     Section("Software stack and platform checklist", software.build),
     Section("Power and space", power.build),
     Section("Bill of materials", bom.build),
+    Section("Cost of ownership", cost.build),
     Section("Design decisions", decisions.build),
     Section("Risks and warnings", risks.build),
     Section("Appendix", appendix.build),

@@ -11,6 +11,7 @@ from wizard.engine.bom import apply_prices
 from wizard.model.buildout import Bom
 from wizard.numbers import MISSING, count, num
 from wizard.present import labels
+from wizard.present.cost_text import unpriced_words
 
 
 def _money(value: float | None) -> str:
@@ -67,13 +68,7 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
 
 def unpriced_sentence(bom: Bom) -> str:
     """The lines the price list has no price for, by what they are (not by their keys)."""
-    named = {ln.item: ln for ln in bom.lines}
-    what = [
-        f"{labels.BOM_CATEGORY[named[k].category].lower()} ({named[k].description.split(',')[0]})"
-        if k in named
-        else k
-        for k in bom.unpriced_items
-    ]
+    what = unpriced_words(bom)
     return (
         f"Not in the price list, so not in the totals ({count(len(what), 'line')}): "
         + "; ".join(what)

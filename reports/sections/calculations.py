@@ -26,7 +26,11 @@ def quantity(calc: Calculation, prefix: str, groups: Sequence[str] = ()) -> str:
     name = calc.id.removeprefix(prefix)
     head = ""
     m = _GROUP.search(name)
-    if m and int(m[1]) < len(groups):
+    named = next((g for g in groups if f".{g}." in f".{name}."), None)
+    if named is not None:  # an id that holds a group's name ("cost.Chat 3.1.per_million_tokens")
+        head = f"{named}: "
+        name = f".{name}.".replace(f".{named}.", ".", 1)
+    elif m and int(m[1]) < len(groups):
         head = f"{groups[int(m[1])]}: "
         name = name[: m.start()] + name[m.end() :]
     # a shared network's fabric ("fabric.compute.200gbe.leaves") by its name, "200 GbE"
@@ -59,7 +63,7 @@ def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:
                 st.cite(c.source),
             ]
         )
-    return st.table(rows, [1.5, 2.5, 2.7, 1.6, 0.5], right=(3,))
+    return st.table(rows, [1.5, 2.5, 2.6, 1.6, 0.6], right=(3,))
 
 
 def block(st: Story, *prefixes: str) -> list[Flowable]:

@@ -13,6 +13,7 @@ from reports.diagrams import architecture
 from reports.fonts import SANS
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
+from wizard.engine.bom import apply_prices
 from wizard.engine.cost import result_cost
 from wizard.engine.targets import target_statuses
 from wizard.model.design import HaLevel, SharingMode
@@ -226,7 +227,8 @@ def _cost(st: Story) -> list[Flowable]:
     data = st.data
     if data.prices is None:
         return [st.p(NO_PRICES)]
-    return [st.p(cost_sentence(result_cost(data.result, data.design.costs, data.prices)))]
+    cost = result_cost(data.result, data.design.costs, data.prices)
+    return [st.p(cost_sentence(cost, apply_prices(data.result.bom, data.prices)))]
 
 
 def risk_list(data: ReportData) -> list[Risk]:

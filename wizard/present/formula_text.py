@@ -21,10 +21,13 @@ _CALL = {"ceil": "rounded up", "floor": "rounded down", "min": "the smaller of",
 
 def name_words(name: str) -> str:
     """An input's name as words, its unit (the last part of the name) in words or brackets:
-    "gpus_per_host" reads "GPUs per host", "prefill_s" "prefill seconds", "host_w" "host (W)"."""
+    "gpus_per_host" reads "GPUs per host", "prefill_s" "prefill seconds", "tokens_per_s" "tokens
+    per second", "host_w" "host (W)"."""
     parts = name.split("_")
     unit = ""
-    if len(parts) > 1 and parts[-1] in TIMES:
+    if len(parts) > 2 and parts[-1] in TIMES and parts[-2] == "per":
+        unit = " " + TIMES[parts.pop()].removesuffix("s")  # "tokens per second"
+    elif len(parts) > 1 and parts[-1] in TIMES:
         unit = " " + TIMES[parts.pop()]
     elif len(parts) > 1 and parts[-1] in UNITS:
         unit = f" ({UNITS[parts.pop()]})"

@@ -311,6 +311,7 @@ WORDS: dict[str, str] = {
     "roce": "RoCE", "sxm": "SXM", "hgx": "HGX", "bios": "BIOS", "oob": "out-of-band",
     "gpudirect": "GPUDirect", "nvswitch": "NVSwitch", "esxi": "ESXi", "vm": "VM", "vms": "VMs",
     "ai": "AI", "bom": "BOM", "gbps": "Gb/s", "flops": "FLOPs", "10gbps": "10 Gb/s",
+    "pue": "PUE",
 }  # fmt: skip
 
 
