@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
+from wizard.engine.portmap import PortLink
 from wizard.model.buildout import Bom, BomCategory
 from wizard.numbers import count
 from wizard.present import labels
@@ -131,9 +132,23 @@ def xlsx_rows(bom: Bom) -> list[list[str | int | float | None]]:
     return rows
 
 
-def bom_xlsx(bom: Bom) -> bytes:
+PORT_COLUMNS = ["Rack", "Device", "Port", "Network", "To rack", "To device", "To port", "Cable"]
+PORT_WIDTHS = (22, 18, 12, 28, 22, 18, 16, 60)
+
+
+def port_rows(links: list[PortLink]) -> list[list[str | int | float | None]]:
+    """The port map as the spreadsheet's second sheet: one cable a row, in words."""
+    from reports.sections.cabling import network
+
+    rows: list[list[str | int | float | None]] = [list(PORT_COLUMNS)]
+    rows += [[ln.rack, ln.device, ln.port, network(ln.network), ln.to_rack, ln.to_device,
+              ln.to_port, ln.cable] for ln in links]  # fmt: skip
+    return rows
+
+
+def bom_xlsx(bom: Bom, links: list[PortLink] | None = None) -> bytes:
+    """The bill of materials, and with ``links`` the port map on a second sheet."""
     from openpyxl import Workbook
-    from openpyxl.styles import Alignment, Font
     from openpyxl.worksheet.worksheet import Worksheet
 
     wb = Workbook()
@@ -142,6 +157,23 @@ def bom_xlsx(bom: Bom) -> bytes:
     ws.title = "Bill of materials"
     rows = xlsx_rows(bom)
     shift = 1 if rows[0][0] == "Cluster" else 0
+    _fill(ws, rows, ([22] if shift else []) + list(XLSX_WIDTHS))
+    for prices in ws.iter_rows(min_row=2, min_col=6 + shift, max_col=7 + shift):
+        for cell in prices:
+            cell.number_format = "#,##0.00"
+    if links:
+        _fill(wb.create_sheet("Port map"), port_rows(links), list(PORT_WIDTHS))
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def _fill(ws, rows: list[list[str | int | float | None]], widths: list[int]) -> None:
+    """Write ``rows`` (the first a header), text as text, and print the sheet as office users
+    expect: landscape, one page wide, the header row on every page."""
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.worksheet.properties import PageSetupProperties
+
     for r, row in enumerate(rows, start=1):
         for c, value in enumerate(row, start=1):
             cell = ws.cell(row=r, column=c)
@@ -151,21 +183,12 @@ def bom_xlsx(bom: Bom) -> bytes:
                 cell.alignment = Alignment(wrap_text=True, vertical="top")
     for cell in ws[1]:
         cell.font = Font(bold=True)
-    for i, width in enumerate(([22] if shift else []) + list(XLSX_WIDTHS)):
+    for i, width in enumerate(widths):
         ws.column_dimensions[chr(ord("A") + i)].width = width
-    for prices in ws.iter_rows(min_row=2, min_col=6 + shift, max_col=7 + shift):
-        for cell in prices:
-            cell.number_format = "#,##0.00"
     ws.freeze_panes = "A2"
-    # printed as office users expect: landscape, one page wide, the header row on every page
     ws.page_setup.orientation = "landscape"
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
-    from openpyxl.worksheet.properties import PageSetupProperties
-
     ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     ws.print_title_rows = "1:1"
     ws.print_options.gridLines = True
-    buf = io.BytesIO()
-    wb.save(buf)
-    return buf.getvalue()

@@ -16,9 +16,11 @@ from reports.sections import (
     Section,
     appendix,
     build_sections,
+    cabling,
     calculations,
     decisions,
     ha,
+    operations,
     options,
     requirements,
     risks,
@@ -34,7 +36,7 @@ from reports.sections import cost as cost_section
 from reports.story import Story
 from wizard.engine.bom import apply_prices
 from wizard.engine.cost import estate_cost
-from wizard.engine.estate import cluster_design, joins
+from wizard.engine.estate import cluster_design, estate_port_map, joins
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.estate import Estate
@@ -116,9 +118,15 @@ def build_estate_pdf(
         st.data = cover
         flow += st.h1("Networks shared by the clusters") + _network(st, estate)
         flow += st.h1("Power and space") + _power(st, estate)
+        links = estate_port_map(design, catalog, estate)
+        if links:
+            flow += st.h1("Cabling and port map") + cabling.tables(st, links)
         flow += st.h1("Bill of materials") + _bom(st, estate)
         if cover.prices is not None:
             flow += st.h1("Cost of ownership") + _cost(st, estate, cover)
+        flow += st.h1("Security and operations")
+        hosts = {c.name: c.hosts for c in estate.clusters}
+        flow += operations.section(st, shown, operations.management_of(shown, hosts))
         if estate.decisions:
             flow += st.h1("Where each workload group runs") + _notes(st, estate)
         if estate.calculations:

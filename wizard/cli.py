@@ -456,13 +456,19 @@ def cmd_bom(args: argparse.Namespace) -> int:
     design, catalog = _checked(args)
     shown = _proposal(design)  # the order is for the proposed option
     if shown.is_single_cluster():
+        from wizard.engine.portmap import result_port_map
+
         result = _sized(args, shown, catalog)
         _refuse_errors(args, shown, result=result)
         bom = result.bom
+        links = result_port_map(shown, catalog, result)
     else:
+        from wizard.engine.estate import estate_port_map
+
         estate = _estate(args, shown, catalog)
         _refuse_errors(args, shown, estate=estate)
         bom = estate.bom
+        links = estate_port_map(shown, catalog, estate)
     if args.prices:
         from wizard.pricing import check_currency, load_prices
 
@@ -471,7 +477,7 @@ def cmd_bom(args: argparse.Namespace) -> int:
         bom = apply_prices(bom, prices)
     from reports.bom_export import bom_csv, bom_xlsx
 
-    data = bom_csv(bom).encode("utf-8") if fmt == ".csv" else bom_xlsx(bom)
+    data = bom_csv(bom).encode("utf-8") if fmt == ".csv" else bom_xlsx(bom, links)
     try:
         atomic_write_bytes(out, data)
     except OSError as exc:

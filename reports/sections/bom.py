@@ -38,7 +38,7 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
         header += [f"Unit price ({bom.currency})", f"Total ({bom.currency})"]
         widths += [1.1, 1.1]
     header.append("Src.")
-    widths.append(0.5)
+    widths.append(0.6)
     rows: list[list] = [header]
     for line in bom.lines:
         row = [labels.BOM_CATEGORY[line.category], line.part_number or MISSING, line.description, num(line.quantity),

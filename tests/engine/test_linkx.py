@@ -73,7 +73,7 @@ def _plane(ports, leaves=1):
     tier = SwitchTier.model_construct(role="leaf", count=leaves, uplinks=0, switch="nvidia-qm9700")
     cable = CableRun(key="k", between="host-leaf", speed_gbps=400, count=ports, description="")
     return Plane.model_construct(name="compute", host_ports=ports, tiers=[tier], cables=[cable],
-                                 rdma="infiniband", speed_gbps=400)  # fmt: skip
+                                 rdma="infiniband", speed_gbps=400, redundant=False)  # fmt: skip
 
 
 def test_an_odd_port_count_leaves_one_splitter_leg_free():

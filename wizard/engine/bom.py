@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from wizard.engine import linkx, sources
+from wizard.engine import linkx, portmap, sources
 from wizard.engine.compat import PAIF_LICENCE
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
@@ -282,7 +282,9 @@ def _linkx(
         if lines is not None:
             out += lines
             done |= {c.key for c in p.cables}
-    return merged(out), done
+    links = portmap.cluster_port_map(design, catalog, topo.fabric.planes, racks.racks)
+    more, replaced = portmap.plane_bom(topo.fabric.planes, links)
+    return merged(out + more), done | replaced
 
 
 def merged(lines: list[bo.BomLine]) -> list[bo.BomLine]:

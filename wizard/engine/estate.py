@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from wizard.engine import bom as bom_
-from wizard.engine import linkx
+from wizard.engine import linkx, portmap
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
 from wizard.engine.fabric import DAC_REACH, FABRIC_LABEL, oob_plane, place_cables, size_plane
@@ -628,7 +628,34 @@ def _linkx(
         if lines is not None:
             out += lines
             done |= {c.key for c in p.cables}
-    return bom_.merged(out), done
+    links = _port_map(design, catalog, clusters, network, layout)
+    more, replaced = portmap.plane_bom(network, links)
+    return bom_.merged(out + more), done | replaced
+
+
+def estate_port_map(design: Design, catalog: Catalog, e: Estate) -> list[portmap.PortLink]:
+    """The port map of a design of several clusters, as its bill counts the cables."""
+    return _port_map(design, catalog, e.clusters, e.network, e.racks)
+
+
+def _port_map(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    layout: list[bo.Rack],
+) -> list[portmap.PortLink]:
+    """Each shared network with the hosts of every cluster on it, in the clusters' order."""
+    hosts_on, osfp = [], []
+    for p in network:
+        on = [c for c in clusters if joins(c, p)]
+        hosts_on.append([h for c in on for h in portmap.rack_hosts(layout, c.name)])
+        nics = {design_nic(design, c.name) for c in on} if linkx.is_ndr(p) else set()
+        osfp.append(
+            bool(nics) and all(catalog.nics[n].ports == 1 for n in nics if n in catalog.nics)
+        )
+    return portmap.port_map(network, layout, hosts_on, [p.name for p in network], osfp,
+                            numbered_by_kind=True)  # fmt: skip
 
 
 def design_nic(design: Design, cluster: str) -> str:

@@ -89,11 +89,81 @@ def _fibre_m(a: Place, b: Place) -> int:
     return next((m for m in FIBRE_LENGTHS_M if m >= need), FIBRE_LENGTHS_M[-1])
 
 
-def _code(metres: float) -> str:
+def _code(metres: float, letter: str = "N") -> str:
     """NVIDIA's length code in a part number: 'N001' for 1 m, 'N01A' for 1.5 m, 'N003' for 3 m,
-    'N010' for 10 m (the last character A stands for the half metre)."""
+    'N010' for 10 m (the last character A stands for the half metre); Ethernet families put
+    their speed letter first ('C003', 'W01A')."""
     whole = int(metres)
-    return f"N{whole:02d}A" if metres != whole else f"N{whole:03d}"
+    return f"{letter}{whole:02d}A" if metres != whole else f"{letter}{whole:03d}"
+
+
+def fill(plane: bo.Plane, hosts: int, leaves: int) -> list[list[tuple[int, int]]]:
+    """Which host ports each leaf takes, in its port order: (host, port of the host) pairs.
+    Host ports go to the leaves in order, as the sizing spreads them; on a redundant plane a
+    host's ports alternate over a pair of leaves, so either leaf can fail."""
+    per_host = plane.host_ports // hosts if hosts else 0
+    by_leaf: list[list[tuple[int, int]]] = [[] for _ in range(leaves)]
+    if not leaves:
+        return by_leaf
+    if plane.redundant and leaves >= 2 and per_host >= 2:
+        pairs = leaves // 2
+        per_pair = -(-hosts // pairs)
+        for h in range(hosts):
+            first = 2 * min(h // per_pair, pairs - 1)
+            for j in range(per_host):
+                by_leaf[first + j % 2].append((h, j))
+        return by_leaf
+    base, extra = divmod(plane.host_ports, leaves)
+    capacity = [base + 1] * extra + [base] * (leaves - extra)
+    k = 0
+    for h in range(hosts):
+        for j in range(per_host):
+            while k < leaves and len(by_leaf[k]) >= capacity[k]:
+                k += 1
+            by_leaf[min(k, leaves - 1)].append((h, j))
+    return by_leaf
+
+
+@dataclass(frozen=True)
+class Cage:
+    """One twin-port cage of an NDR leaf and what joins it to its (one or two) host ports:
+    a splitter DAC of ``dac_m`` metres, or a twin-port module with a fibre per port."""
+
+    leaf: int
+    cage: int  # 1-based, in the leaf's port order
+    ends: tuple[tuple[int, int], ...]  # (host, port of the host)
+    dac_m: float | None
+    fibres_m: tuple[int, ...]
+
+
+def host_leaf_cages(
+    plane: bo.Plane, host_places: list[Place], leaf_places: list[Place]
+) -> list[Cage]:
+    """Every host-facing cage of an NDR plane: a splitter DAC where a leaf and its hosts share a
+    rack and the run is short enough, else fibres."""
+    out = []
+    by_leaf = fill(plane, len(host_places), len(leaf_places))
+    for n, (leaf, ends) in enumerate(zip(leaf_places, by_leaf, strict=True)):
+        for i in range(0, len(ends), 2):
+            pair = tuple(ends[i : i + 2])  # one cage, two ports
+            at = [host_places[h] for h, _ in pair]
+            same_rack = all(p.rack == leaf.rack for p in at)
+            lengths = [_dac_m(p, leaf, DAC_LENGTHS_M) for p in at] if same_rack else [None]
+            if all(m is not None for m in lengths):
+                dac = max(m for m in lengths if m is not None)
+                out.append(Cage(n, i // 2 + 1, pair, dac, ()))
+            else:
+                out.append(Cage(n, i // 2 + 1, pair, None, tuple(_fibre_m(p, leaf) for p in at)))
+    return out
+
+
+def splitter(osfp_hosts: bool) -> str:
+    """The stem of the splitter DAC for the hosts' ConnectX-7 cage."""
+    return "MCP7Y00" if osfp_hosts else "MCP7Y10"
+
+
+def host_module(osfp_hosts: bool) -> str:
+    return "MMA4Z00-NS400" if osfp_hosts else "MMA1Z00-NS400"
 
 
 def host_leaf_lines(
@@ -103,43 +173,25 @@ def host_leaf_lines(
     osfp_hosts: bool,
     cluster: str | None = None,
 ) -> list[bo.BomLine]:
-    """The host-to-leaf links of an NDR plane: splitter DACs where a leaf and its hosts share a
-    rack and the run is short enough, else twin-port and host transceivers with a fibre per
-    port. Host ports go to the leaves in order, as the sizing spreads them."""
-    hosts = len(host_places)
-    per_host = plane.host_ports // hosts if hosts else 0
-    leaves = len(leaf_places)
-    base, extra = divmod(plane.host_ports, leaves) if leaves else (0, 0)
-    capacity = [base + 1] * extra + [base] * (leaves - extra)
-    by_leaf: list[list[Place]] = [[] for _ in range(leaves)]
-    k = 0
-    for h in range(hosts):
-        for _ in range(per_host):
-            while k < leaves and len(by_leaf[k]) >= capacity[k]:
-                k += 1
-            by_leaf[min(k, leaves - 1)].append(host_places[h])
+    """The host-to-leaf parts of an NDR plane, counted from its cages."""
     dacs: Counter[float] = Counter()
     fibres: Counter[int] = Counter()
     switch_modules = host_modules = 0
-    for leaf, ends in zip(leaf_places, by_leaf, strict=True):
-        for i in range(0, len(ends), 2):
-            pair = ends[i : i + 2]  # one cage, two ports
-            same_rack = all(p.rack == leaf.rack for p in pair)
-            lengths = [_dac_m(p, leaf, DAC_LENGTHS_M) for p in pair] if same_rack else [None]
-            if all(m is not None for m in lengths):
-                dacs[max(m for m in lengths if m is not None)] += 1
-                continue
-            switch_modules += 1
-            host_modules += len(pair)
-            for p in pair:
-                fibres[_fibre_m(p, leaf)] += 1
-    stem, splitter_src = ("MCP7Y00", MCP7Y00) if osfp_hosts else ("MCP7Y10", MCP7Y10)
+    for cage in host_leaf_cages(plane, host_places, leaf_places):
+        if cage.dac_m is not None:
+            dacs[cage.dac_m] += 1
+            continue
+        switch_modules += 1
+        host_modules += len(cage.ends)
+        for m in cage.fibres_m:
+            fibres[m] += 1
+    stem, splitter_src = splitter(osfp_hosts), MCP7Y00 if osfp_hosts else MCP7Y10
     host_form = "OSFP flat top" if osfp_hosts else "QSFP112"
     out = []
-    for m, n in sorted(dacs.items()):
+    for d, n in sorted(dacs.items()):
         out.append(
-            _line(Cat.CABLE, f"{stem}-{_code(m)}",
-                  f"NVIDIA {stem} splitter DAC, {m:g} m: twin-port OSFP (switch) to 2 x 400G "
+            _line(Cat.CABLE, f"{stem}-{_code(d)}",
+                  f"NVIDIA {stem} splitter DAC, {d:g} m: twin-port OSFP (switch) to 2 x 400G "
                   f"{host_form} (ConnectX-7), host to leaf in the rack", n, splitter_src, cluster)
         )  # fmt: skip
     if switch_modules:
@@ -148,7 +200,7 @@ def host_leaf_lines(
                   "NVIDIA MMA4Z00-NS twin-port 2 x 400G OSFP transceiver, finned top (leaf end of "
                   "two host links)", switch_modules, MMA4Z00, cluster)
         )  # fmt: skip
-        part, src = ("MMA4Z00-NS400", MMA4Z00_400) if osfp_hosts else ("MMA1Z00-NS400", MMA1Z00_400)
+        part, src = host_module(osfp_hosts), MMA4Z00_400 if osfp_hosts else MMA1Z00_400
         out.append(
             _line(Cat.TRANSCEIVER, part,
                   f"NVIDIA {part} 400G {host_form} transceiver (host end, ConnectX-7)",
@@ -301,3 +353,112 @@ def plane_lines(
     switches = len(leaf_at) + len(spine_at)
     out.append(subnet_manager_line(len(host_places), managed, switches, cluster))
     return out
+
+
+# ------------------------------------------------------------------------------ Ethernet
+
+QSFP112_COMPAT = (
+    "NVIDIA LinkX 100G-PAM4 product line overview: 'QSFP112 cages in ConnectX-7 adapters … are "
+    "backwards compatible and support QSFP56 200G with 4x50G-PAM4 and QSFP28 100G with 4x "
+    "25G-NRZ', https://docs.nvidia.com/networking/display/400g100gpam4ovpub/"
+    "linkx-100g-pam4-product-line-overview"
+)
+FAQ_400G = (
+    "NVIDIA '400G Switches, NICs, Transceivers and Cables - FAQ': '400GbE to 2 x 200GbE QSFP56 "
+    "| 1m-2m DAC | MCP7H60-W0xxxxx', '400BASE-CR8 copper | 0.5m-2m DAC | MCP1660-W0xxxxx', "
+    "'400BASE-SR8 | 850nm, MPO16, up to 100m | MMA1U50-WS' (order-code suffix to confirm with "
+    "the supplier)"
+)
+MCP1600 = (
+    "NVIDIA LinkX MCP1600-C 100GbE QSFP28 passive DAC, 0.5 to 5 m (MCP1600-C00A … C005 in "
+    "NVIDIA's switch qualification lists; no NVIDIA product page found: confirm the order code's "
+    "gauge suffix with the supplier)"
+)
+MCP1650 = (
+    "NVIDIA LinkX MCP1650-V 200GbE QSFP56 passive DAC, up to 3 m (MCP1650-V003E26 in NVIDIA's "
+    "switch qualification lists; confirm the order code with the supplier)"
+)
+MMA1T00_VS = (
+    "NVIDIA MMA1T00-VS 200GbE QSFP56 multimode transceiver (SR4, MPO-12), "
+    "https://docs.nvidia.com/networking/display/MMA1T00VSSpec; " + QSFP112_COMPAT
+)
+GENERIC_OPTICS = (
+    "Fabric sizing: one optical module at each end of a link between racks; no NVIDIA pairing "
+    "document found for this speed, so the module and fibre are given by type"
+)
+# (host speed, host links per switch port) -> stem, speed letter, lengths (m), what, source
+ETH_COPPER: dict[tuple[int, int], tuple[str, str, tuple[float, ...], str, str]] = {
+    (100, 1): ("MCP1600", "C", (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0),
+               "100GbE QSFP28 passive DAC", MCP1600),
+    (200, 1): ("MCP1650", "V", (0.5, 1.0, 1.5, 2.0, 2.5, 3.0),
+               "200GbE QSFP56 passive DAC", MCP1650),
+    (200, 2): ("MCP7H60", "W", (1.0, 1.5, 2.0),
+               "400GbE QSFP-DD to 2 x 200GbE QSFP56 splitter DAC", FAQ_400G),
+    (400, 1): ("MCP1660", "W", (0.5, 1.0, 1.5, 2.0), "400GbE QSFP-DD passive DAC", FAQ_400G),
+}  # fmt: skip
+OTHER_COPPER_M = (1.0, 2.0, 3.0)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One orderable part: its number where a source gives one, else ''."""
+
+    number: str
+    text: str
+    source: str
+    category: Cat
+
+
+def eth_copper_m(a: Place, b: Place, speed: float, breakout: int) -> float | None:
+    """The shortest copper length of the family that reaches in one rack, None when none does
+    (or the ends are in different racks)."""
+    if a.rack != b.rack:
+        return None
+    fam = ETH_COPPER.get((int(speed), breakout))
+    return _dac_m(a, b, fam[2] if fam else OTHER_COPPER_M)
+
+
+def eth_copper(speed: float, breakout: int, metres: float) -> Part:
+    """The copper cable for one switch port (a splitter carries ``breakout`` host links)."""
+    fam = ETH_COPPER.get((int(speed), breakout))
+    if fam is None:
+        what = (f"1 x {speed * breakout:g} Gb/s to {breakout} x {speed:g} Gb/s breakout DAC"
+                if breakout > 1 else f"{speed:g} Gb/s passive DAC")  # fmt: skip
+        return Part("", f"{what}, {metres:g} m", "Fabric sizing: copper within one rack", Cat.CABLE)
+    stem, letter, _, what, src = fam
+    number = f"{stem}-{_code(metres, letter)}"
+    return Part(number, f"NVIDIA {number} {what}, {metres:g} m", src, Cat.CABLE)
+
+
+def eth_optics(speed: float, breakout: int, metres: int) -> tuple[Part, Part, Part]:
+    """Switch-end module (one per switch port), host-end module (one per host link) and fibre
+    (one per switch port) for a link between racks."""
+    fibre_text = f"{metres} m"
+    if (int(speed), breakout) == (200, 2):
+        return (
+            Part("MMA1U50-WS", "NVIDIA MMA1U50-WS 400GBASE-SR8 QSFP-DD transceiver, MPO-16 "
+                 "(switch end of two 200 Gb/s host links)", FAQ_400G, Cat.TRANSCEIVER),
+            Part("MMA1T00-VS", "NVIDIA MMA1T00-VS 200GbE QSFP56 SR4 transceiver (host end)",
+                 MMA1T00_VS, Cat.TRANSCEIVER),
+            Part("", f"Multimode breakout fibre, MPO-16 to 2 x MPO-12, OM4, {fibre_text}",
+                 GENERIC_OPTICS, Cat.CABLE),
+        )  # fmt: skip
+    if (int(speed), breakout) == (200, 1):
+        module = Part("MMA1T00-VS", "NVIDIA MMA1T00-VS 200GbE QSFP56 SR4 transceiver",
+                      MMA1T00_VS, Cat.TRANSCEIVER)  # fmt: skip
+        fibre = Part("", f"Multimode fibre, MPO-12, OM4, {fibre_text}", GENERIC_OPTICS, Cat.CABLE)
+        return module, module, fibre
+    if (int(speed), breakout) == (100, 1):
+        module = Part("", "100GBASE-SR4 QSFP28 multimode transceiver", GENERIC_OPTICS,
+                      Cat.TRANSCEIVER)  # fmt: skip
+        fibre = Part("", f"Multimode fibre, MPO-12, OM4, {fibre_text}", GENERIC_OPTICS, Cat.CABLE)
+        return module, module, fibre
+    sw = speed * breakout
+    return (
+        Part("", f"{sw:g} Gb/s multimode optical transceiver (switch end)", GENERIC_OPTICS,
+             Cat.TRANSCEIVER),
+        Part("", f"{speed:g} Gb/s multimode optical transceiver (host end)", GENERIC_OPTICS,
+             Cat.TRANSCEIVER),
+        Part("", f"Multimode fibre{' breakout' if breakout > 1 else ''}, MPO, OM4, {fibre_text}",
+             GENERIC_OPTICS, Cat.CABLE),
+    )  # fmt: skip

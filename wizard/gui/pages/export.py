@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 
 from reports.bom_export import bom_csv, bom_xlsx
 from wizard.engine.bom import apply_prices
+from wizard.engine.estate import estate_port_map
+from wizard.engine.portmap import result_port_map
 from wizard.errors import UserError
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
@@ -325,7 +327,15 @@ class ExportPage(Page):
                 prices = load_prices(self.price_list)
                 check_currency(prices, design.project.currency, str(self.price_list))
                 bom = apply_prices(bom, prices)
-            data = bom_csv(bom).encode("utf-8") if path.suffix.lower() == ".csv" else bom_xlsx(bom)
+            links = (
+                result_port_map(design, self.catalog, result)
+                if result is not None
+                else estate_port_map(design, self.catalog, estate)
+                if estate is not None
+                else []
+            )
+            xlsx = path.suffix.lower() != ".csv"
+            data = bom_xlsx(bom, links) if xlsx else bom_csv(bom).encode("utf-8")
             atomic_write_bytes(path, data)
         except UserError as exc:
             self._failed(self.bom, exc.problems[0])

@@ -1,0 +1,129 @@
+"""The port map: every host port, uplink, peer link and management port lands on exactly one
+switch port, and the bill counts the Ethernet cables and optics from the same map, as NVIDIA's
+part documents pair them. Lengths by hand: |Δu| × 44.45 mm + 1 m of routing in a rack."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from tests.conftest import ROOT
+from wizard.bundled import example_text
+from wizard.engine import linkx
+from wizard.engine.estate import estate_port_map, size_estate
+from wizard.engine.portmap import OOB_PORTS, result_port_map
+from wizard.engine.size import size
+from wizard.io import design_from_dict, design_from_text
+
+
+@pytest.fixture(scope="module")
+def hgx(catalog):
+    d = design_from_text(example_text("hgx-h200-llm"))
+    r = size(d, catalog)
+    return r, result_port_map(d, catalog, r)
+
+
+@pytest.fixture(scope="module")
+def two(catalog):
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    d = design_from_dict(doc)
+    e = size_estate(d, catalog)
+    return e, estate_port_map(d, catalog, e)
+
+
+def _parts(bom) -> Counter:
+    return Counter({ln.part_number: ln.quantity for ln in bom.lines if ln.part_number})
+
+
+def test_no_switch_port_is_used_twice(hgx, two):
+    for _, links in (hgx, two):
+        ends = [(ln.to_rack, ln.to_device, ln.to_port) for ln in links]
+        assert len(ends) == len(set(ends))
+
+
+def test_every_host_port_is_mapped_once(hgx):
+    r, links = hgx
+    for p in r.topology.fabric.planes:
+        if not p.tiers:
+            continue
+        mine = [ln for ln in links if ln.network == p.name and ln.between == "host-leaf"]
+        assert len(mine) == p.host_ports
+        assert len({(ln.device, ln.port) for ln in mine}) == p.host_ports
+
+
+def test_a_redundant_pair_takes_one_port_of_each_host(hgx):
+    """The service network is a leaf pair: a host's two ports go to different leaves, so
+    either leaf can fail (a plain in-order fill would put both on the first leaf)."""
+    _, links = hgx
+    svc = [ln for ln in links if ln.network == "service" and ln.between == "host-leaf"]
+    by_host: dict[str, set[str]] = {}
+    for ln in svc:
+        by_host.setdefault(ln.device, set()).add(ln.to_device)
+    assert by_host and all(len(leaves) == 2 for leaves in by_host.values())
+
+
+def test_the_gpu_fabric_fills_a_leaf_in_host_order(hgx):
+    """Not redundant: host-01's eight NDR ports take cages 1-4 of the one leaf, two a cage."""
+    _, links = hgx
+    first = [ln for ln in links if ln.network == "compute" and ln.device == "host-01"]
+    assert [ln.to_port for ln in first] == [
+        f"cage {c}, port {k}" for c in range(1, 5) for k in (1, 2)
+    ]
+
+
+def test_every_racked_device_has_a_management_port_in_its_rack(hgx, two):
+    for res, links in (hgx, two):
+        racks = res.racks.racks if hasattr(res, "topology") else res.racks
+        oob = [ln for ln in links if ln.between == "host-oob"]
+        racked = [(rk.name, i.name) for rk in racks for i in rk.items]
+        assert sorted((ln.rack, ln.device) for ln in oob) == sorted(racked)
+        assert all(ln.to_rack == ln.rack for ln in oob)
+        per_switch = Counter(ln.to_device for ln in oob)
+        assert max(per_switch.values()) <= OOB_PORTS
+
+
+def test_in_rack_100gbe_dacs_by_hand(hgx):
+    """hgx-h200-llm, one rack: hosts at U1, U7, U13; service leaves at U40 and U38.
+    U1 to U40: 39 × 0.04445 + 1 = 2.73 m -> 3 m; U1 to U38: 2.64 -> 3 m;
+    U7: 2.47 and 2.38 -> 2.5 m; U13: 2.20 and 2.11 -> 2.5 m; the two peer links, U40 to U38:
+    1.09 -> 1.5 m. NVIDIA MCP1600-C codes: C003, C02A, C01A."""
+    r, _ = hgx
+    parts = _parts(r.bom)
+    assert parts["MCP1600-C003"] == 2
+    assert parts["MCP1600-C02A"] == 4
+    assert parts["MCP1600-C01A"] == 2
+
+
+def test_a_200g_breakout_between_racks_pairs_an_sr8_with_two_sr4(two):
+    """acme-two-clusters: 4 host ports at 200 GbE on an SN4700 (400G ports split 1:2) in
+    another rack: per switch port one 400GBASE-SR8 module (MMA1U50-WS) and one MPO-16 to
+    2 × MPO-12 breakout fibre; per host port one 200GbE QSFP56 SR4 module (MMA1T00-VS), which
+    ConnectX-7's QSFP112 cage takes (NVIDIA: 'backwards compatible and support QSFP56 200G')."""
+    e, _ = two
+    parts = _parts(e.bom)
+    assert parts["MMA1U50-WS"] == 4 // 2
+    assert parts["MMA1T00-VS"] == 4
+    fibres = [ln for ln in e.bom.lines if "MPO-16 to 2 x MPO-12" in ln.description]
+    assert sum(ln.quantity for ln in fibres) == 2
+    # the old count: a 200G module at both ends of every host port
+    assert not [ln for ln in e.bom.lines if ln.item.startswith("transceiver:compute.200gbe")]
+
+
+def test_every_cable_has_a_length(hgx, two):
+    for res, _ in (hgx, two):
+        for ln in res.bom.lines:
+            if ln.category == "cable":
+                assert " m" in ln.description, ln.description
+
+
+def test_length_codes_and_copper_reach():
+    assert linkx._code(0.5, "C") == "C00A"
+    assert linkx._code(2.5, "W") == "W02A"
+    assert linkx._code(3, "C") == "C003"
+    low, high = linkx.Place(0, 1), linkx.Place(0, 31)  # 30 × 0.04445 + 1 = 2.33 m
+    # 100GbE copper reaches (2.5 m); the 400G-to-2×200G splitter stops at 2 m (NVIDIA FAQ)
+    assert linkx.eth_copper_m(low, high, 100, 1) == 2.5
+    assert linkx.eth_copper_m(low, high, 200, 2) is None
+    assert linkx.eth_copper_m(low, linkx.Place(1, 1), 100, 1) is None  # another rack
