@@ -47,7 +47,7 @@ from wizard.present import labels
 from wizard.present.cost_text import NO_PRICES, cost_sentence
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.mitigations import mitigation
-from wizard.present.risk_register import Risk, network_risks, ranked, serious
+from wizard.present.risk_register import Risk, network_risks, rack_power_risks, ranked, serious
 from wizard.present.severity import SEVERITY
 
 # A GPU cluster's own sections; networks, power, the bill of materials and the appendix are
@@ -215,7 +215,7 @@ def estate_risks(e: Estate, datas: dict[str, ReportData]) -> list[Risk]:
     own = [
         Risk(w.severity, labels.topic(w.code), w.message, mitigation(w.code)) for w in e.warnings
     ]
-    own += network_risks(e.network, e.totals.hosts)
+    own += network_risks(e.network, e.totals.hosts) + rack_power_risks(e.racks)
     return ranked(own + [r for d in datas.values() for r in summary.risk_list(d)])
 
 

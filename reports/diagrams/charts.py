@@ -14,6 +14,7 @@ from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ERROR, INK, MUTED, RULE, SERIES
 from wizard.model.buildout import Rack
 from wizard.numbers import count, num, pct
+from wizard.present.risk_register import power_not_counted
 
 MAX_BARS = 30
 COMPONENTS = [
@@ -173,33 +174,43 @@ def power_chart(all_racks: list[Rack], width: float = 480) -> Drawing | None:
     """Power per rack of ``all_racks`` against the rack limit."""
     if not all_racks:
         return None
-    groups: list[tuple[str, float, float, int]] = []  # label, watts, limit, count
+    groups: list[tuple[str, float, float, int, int]] = []  # label, watts, limit, count, unknown
     run: list = []
+
+    def key(r: Rack) -> tuple:
+        return (r.role, round(r.power_w), r.power_limit_w, power_not_counted(r))
+
     for rack in [*all_racks, None]:
-        if run and (
-            rack is None
-            or (rack.role, round(rack.power_w), rack.power_limit_w)
-            != (run[0].role, round(run[0].power_w), run[0].power_limit_w)
-        ):
+        if run and (rack is None or key(rack) != key(run[0])):
             name = run[0].name if len(run) == 1 else f"{run[0].name} … {run[-1].name}"
-            groups.append((name, run[0].power_w, run[0].power_limit_w, len(run)))
+            groups.append((name, run[0].power_w, run[0].power_limit_w, len(run),
+                           power_not_counted(run[0])))  # fmt: skip
             run = []
         if rack is not None:
             run.append(rack)
     groups = groups[:MAX_BARS]
+    # racks whose total leaves out storage of unpublished power: a star and a note below
+    notes = [
+        f"* {g[0]}: the total leaves out {count(g[4], 'storage node')} without a published "
+        "power figure"
+        for g in groups
+        if g[4]
+    ]
     bar_h, bar_gap = 12, 6
     plot_h = len(groups) * (bar_h + bar_gap) + bar_gap
-    height = 12 + plot_h + 28
+    height = 12 + plot_h + 28 + 11 * len(notes)
     d = new_drawing(width, height)
+    for k, note in enumerate(reversed(notes)):
+        d.add(label(0, 2 + 11 * k, note, width, 7))
     name_w = width * 0.3
     x0, x1 = name_w + 6, width - 90
-    y0 = 22
+    y0 = 22 + 11 * len(notes)
     limit = max(g[2] for g in groups)
     top = max(limit, max(g[1] for g in groups)) * 1.08 / 1000
     _axis(d, x0, x1, y0, y0 + plot_h, top, "kW per rack")
     scale = (x1 - x0) / top
     values: list[tuple[float, float, str]] = []
-    for i, (name, watts, lim, limit_count) in enumerate(groups):
+    for i, (name, watts, lim, limit_count, unknown) in enumerate(groups):
         y: float = y0 + plot_h - (i + 1) * (bar_h + bar_gap)
         d.add(label(name_w, y + 3, name, name_w, 7, "end"))
         over = watts > lim
@@ -208,6 +219,8 @@ def power_chart(all_racks: list[Rack], width: float = 480) -> Drawing | None:
         text = f"{watts / 1000:.1f} kW" + (
             f" each ({limit_count} racks)" if limit_count > 1 else ""
         )
+        if unknown:
+            text += " *"
         end = x0 + watts / 1000 * scale + 3
         values.append((end, y, text))
     cx = x0 + limit / 1000 * scale

@@ -14,6 +14,7 @@ from reports.diagrams.common import box, label, new_drawing
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT_LIGHT, ERROR, INK, MUTED, RULE
 from wizard.model.buildout import Rack
+from wizard.present.risk_register import power_not_counted
 
 SWITCH_FILL = HexColor("#fdebd3")  # a Color: the SVG renderer takes no strings
 STORAGE_FILL = HexColor("#e4e9f7")
@@ -64,7 +65,7 @@ def draw_racks(all_racks: list[Rack], width: float = 480) -> Drawing | None:
                         "middle", color=MUTED, min_size=SIZE))  # fmt: skip
             continue
         _rack(d, rack, x, y0)
-    _legend(d, 0, 4)
+    _legend(d, 0, 4, any(power_not_counted(r) for r in shown if r is not None))
     return d
 
 
@@ -95,13 +96,14 @@ def _rack(d: Drawing, rack: Rack, x: float, y0: float) -> None:
                 font=SANS_BOLD, min_size=SIZE))  # fmt: skip
     over = rack.power_w > rack.power_limit_w
     d.add(label(x + RACK_W / 2, y0 - 10,
-                f"{rack.power_w / 1000:.1f} of {rack.power_limit_w / 1000:g} kW", RACK_W, SIZE,
+                f"{rack.power_w / 1000:.1f} of {rack.power_limit_w / 1000:g} kW"
+                + (" *" if power_not_counted(rack) else ""), RACK_W, SIZE,
                 "middle", color=ERROR if over else INK, min_size=SIZE))  # fmt: skip
     d.add(label(x + RACK_W / 2, y0 - 19, f"{rack.used_u} of {rack.height_u} U", RACK_W, SIZE,
                 "middle", color=MUTED, min_size=SIZE))  # fmt: skip
 
 
-def _legend(d: Drawing, x: float, y: float) -> None:
+def _legend(d: Drawing, x: float, y: float, starred: bool = False) -> None:
     entries = [
         (ACCENT_LIGHT, "host"),
         (SWITCH_FILL, "switch"),
@@ -113,3 +115,6 @@ def _legend(d: Drawing, x: float, y: float) -> None:
         w = text_width(text, SANS, SIZE) + 1
         d.add(label(x + 11, y + 1, text, w, SIZE, min_size=SIZE))
         x += 11 + w + 8
+    if starred:  # a rack whose kW leaves out storage of unpublished power
+        text = "* storage power not counted"
+        d.add(label(x, y + 1, text, text_width(text, SANS, SIZE) + 1, SIZE, min_size=SIZE))

@@ -93,3 +93,43 @@ def test_one_switch_for_several_hosts_is_a_single_point_of_failure():
     assert network_risks([_plane("compute", 2)], hosts=2) == []
     assert network_risks([_plane("compute", 1)], hosts=1) == []
     assert network_risks([_plane("oob", 1)], hosts=4) == []
+
+
+def _rack(storage_w: float):
+    from wizard.model.buildout import Rack, RackItem
+
+    items = [
+        RackItem(name="host-01", kind="server", model="m", u_position=1, height_u=2,
+                 power_w=3000, host=0),
+        RackItem(name="storage-01", kind="storage", model="s", u_position=5, height_u=2,
+                 power_w=storage_w),
+    ]  # fmt: skip
+    return Rack(name="R01", role="hosts", height_u=42, power_limit_w=15000, used_u=4,
+                power_w=3000 + storage_w, hosts=[0], items=items)  # fmt: skip
+
+
+def test_a_rack_with_storage_of_unknown_power_is_at_risk():
+    """A storage node without a published figure is placed at 0 W: the rack's total leaves it
+    out, so the rack is said to be at risk; with the figure known, it is not."""
+    from wizard.present.risk_register import rack_power_risks
+
+    (risk,) = rack_power_risks([_rack(0.0)])
+    assert risk.severity is Severity.WARNING
+    assert "Rack R01 holds 1 storage node" in risk.text and "3.0 kW" in risk.text
+    assert rack_power_risks([_rack(800.0)]) == []
+
+
+def test_the_enterprise_example_names_its_rack_and_the_chart_says_so(example_data):
+    """enterprise: 4 nodes of a storage system without a published power figure share rack R01
+    with the hosts: the register and the power chart both say the rack's total leaves them
+    out."""
+    from reports.diagrams.charts import power_chart
+    from tests.reports.test_diagrams import _strings
+
+    data = example_data("enterprise")
+    risks = [r for r in risk_list(data) if r.topic == "Rack power not fully counted"]
+    assert [r.text.split(" whose")[0] for r in risks] == ["Rack R01 holds 4 storage nodes"]
+    drawing = power_chart(data.result.racks.racks)
+    texts = [s.text for s in _strings(drawing)]
+    assert "14.1 kW *" in texts
+    assert "* R01: the total leaves out 4 storage nodes without a published power figure" in texts

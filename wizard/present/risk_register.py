@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.model.buildout import Plane
+from wizard.model.buildout import Plane, Rack
 from wizard.model.options import TargetStatus
 from wizard.model.result import Result, Severity
 from wizard.numbers import count, figure
@@ -34,6 +34,10 @@ AT_RISK_MITIGATION = (
 STORAGE_UNSIZED_MITIGATION = (
     "State the datasets' size and read rate (or the checkpoints to keep) so the storage is "
     "sized for them, or confirm the vendor's minimum configuration is enough."
+)
+RACK_POWER_MITIGATION = (
+    "Add the storage vendor's maximum power per node to the catalog, or confirm with the vendor "
+    "that the rack's feed and cooling carry the nodes on top of the figure shown."
 )
 SINGLE_SWITCH_MITIGATION = (
     "Add a second switch and split each host's ports over the pair, or accept that a switch "
@@ -70,8 +74,9 @@ def register(
                 )
             )
     out += _storage(result, cluster)
-    if own_network:
+    if own_network:  # else the networks and racks are judged once for all clusters
         out += network_risks(result.topology.fabric.planes, result.cluster.hosts_total, cluster)
+        out += rack_power_risks(result.racks.racks, cluster)
     return ranked(out)
 
 
@@ -100,6 +105,32 @@ def _storage(result: Result, cluster: str | None) -> list[Risk]:
                 cluster,
             )
         )
+    return out
+
+
+def power_not_counted(rack: Rack) -> int:
+    """The storage nodes in ``rack`` whose power the catalog does not publish (so its total
+    leaves them out)."""
+    return sum(1 for i in rack.items if i.kind == "storage" and i.power_w <= 0)
+
+
+def rack_power_risks(racks: list[Rack], cluster: str | None = None) -> list[Risk]:
+    """A rack whose total leaves out the power of storage nodes in it may be over its limit."""
+    out = []
+    for rack in racks:
+        n = power_not_counted(rack)
+        if n:
+            out.append(
+                Risk(
+                    Severity.WARNING,
+                    "Rack power not fully counted",
+                    f"Rack {rack.name} holds {count(n, 'storage node')} whose power has no "
+                    f"published figure: its {rack.power_w / 1000:,.1f} kW against the limit of "
+                    f"{rack.power_limit_w / 1000:g} kW leaves them out",
+                    RACK_POWER_MITIGATION,
+                    cluster,
+                )
+            )
     return out
 
 
