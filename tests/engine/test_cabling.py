@@ -33,20 +33,48 @@ def test_one_rack_for_hosts_and_switches_is_cabled_in_copper(sized):
     assert not any(ln.category is bo.BomCategory.TRANSCEIVER for ln in r.bom.lines)
 
 
-def test_hosts_in_their_racks_and_switches_in_a_network_rack_are_cabled_in_fibre(sized):
-    """gpt3-175b: 3 host racks and a network rack. Its 24 GPU fabric links (3 hosts × 8 NICs)
-    and 6 service links (3 hosts × 2 ports) cross racks: 2 × 24 = 48 and 2 × 6 = 12 modules."""
+def test_leaves_go_to_the_top_of_a_host_rack_and_the_other_racks_cable_in_fibre(sized):
+    """gpt3-175b: 3 hosts of 9.6 kW, one per 15 kW rack. The GPU-fabric leaf (1.2 kW with the
+    service pair) fits on top of R01 beside host-01, so no network rack is needed: host-01's 8
+    NDR ports reach the leaf by copper (U1 to U42: 41 × 0.04445 + 1 = 2.82 m -> 3 m MCP7Y00,
+    one per two ports: 4), the 16 ports of host-02 and host-03 cross racks: a twin-port
+    MMA4Z00-NS per two (8), an MMA4Z00-NS400 and a fibre per port (16); fibres R02 -> R01:
+    0.6 + 2 × 2.5 + 1 = 6.6 -> 7 m, R03 -> R01: 1.2 + 6 = 7.2 -> 10 m."""
     r = sized["gpt3-175b"]
-    assert [x.role for x in r.racks.racks] == ["hosts", "hosts", "hosts", "network"]
+    assert [x.role for x in r.racks.racks] == ["hosts+network", "hosts", "hosts"]
     runs = _runs(r, "host-leaf")
-    assert (runs["compute"].count, runs["compute"].transceivers) == (24, 48)
-    assert (runs["service"].count, runs["service"].transceivers) == (6, 12)
-    assert "fibre across racks" in runs["compute"].description
-    # billed as NVIDIA pairs them: a twin-port module per two links at the switch, a host
-    # module per link (24 / 2 + 24 = 36 modules for the 48 link ends)
-    assert _qty(r, "transceiver:compute.ib-ndr.host-leaf.400g") == 0
-    assert _qty(r, "transceiver:mma4z00-ns") == 24 // 2
-    assert _qty(r, "transceiver:mma4z00-ns400") == 24
+    assert (runs["compute"].count, runs["compute"].transceivers) == (24, 2 * 16)
+    assert "copper for the 8 links" in runs["compute"].description
+    assert _qty(r, "cable:mcp7y00-n003") == 4
+    assert _qty(r, "transceiver:mma4z00-ns") == 16 // 2
+    assert _qty(r, "transceiver:mma4z00-ns400") == 16
+    assert _qty(r, "cable:mfp7e10-n007") == 8 and _qty(r, "cable:mfp7e10-n010") == 8
+
+
+def test_a_leaf_stays_out_of_a_rack_without_room():
+    """A leaf goes to the top of its hosts' rack only within the rack's power: a rack at 14.5 of
+    15 kW cannot take a 1 kW switch, which stays for the network rack."""
+    from wizard.engine.racks import top_of_rack
+
+    host = bo.RackItem(name="host-01", kind="server", model="H", u_position=1, height_u=2,
+                       power_w=14500, host=0)  # fmt: skip
+    full = bo.Rack(name="R01", role="hosts", height_u=42, power_limit_w=15000, used_u=2,
+                   power_w=14500, hosts=[0], items=[host])  # fmt: skip
+    homes = {"c-leaf-01": ([0, 0], 3.0)}
+    placed, rest = top_of_rack([full], [("c-leaf-01", "S", 1, 1000.0)], homes, strict=False)
+    assert rest == [("c-leaf-01", "S", 1, 1000.0)] and placed[0].role == "hosts"
+    room = full.model_copy(update={"power_w": 10000.0})
+    placed, rest = top_of_rack([room], [("c-leaf-01", "S", 1, 1000.0)], homes, strict=False)
+    assert rest == [] and placed[0].role == "hosts+network"
+    assert placed[0].power_w == 11000.0 and placed[0].items[-1].u_position == 42
+    # a rack failure domain (strict): not with a host port in another rack
+    homes = {"c-leaf-01": ([0, 1], 3.0)}
+    _, rest = top_of_rack([room], [("c-leaf-01", "S", 1, 1000.0)], homes, strict=True)
+    assert rest == [("c-leaf-01", "S", 1, 1000.0)]
+    # nor where copper cannot reach down to the lowest host (2 m from U42 to U1: 2.82 m)
+    homes = {"c-leaf-01": ([0, 0], 2.0)}
+    _, rest = top_of_rack([room], [("c-leaf-01", "S", 1, 1000.0)], homes, strict=False)
+    assert rest == [("c-leaf-01", "S", 1, 1000.0)]
 
 
 def test_a_breakout_run_across_racks_has_a_module_per_end(sized):
@@ -61,8 +89,8 @@ def test_a_breakout_run_across_racks_has_a_module_per_end(sized):
 
 
 def test_two_host_racks_cross_racks_even_with_a_leaf_in_one_of_them():
-    """A leaf in R01 with hosts in R01 and R02: the R02 hosts cross racks, so the run is fibre
-    (the rule takes the run as a whole: copper only when every host shares the leaf's rack)."""
+    """A leaf in R01 with hosts in R01 and R02: the R02 hosts cross racks by fibre, the R01
+    hosts reach the leaf by copper: 2 links × 2 ends = 4 modules."""
     run = bo.CableRun(key="c.host-leaf.100g", between="host-leaf", speed_gbps=100, count=4,
                       description="")  # fmt: skip
     leaf = bo.SwitchTier(role="leaf", switch="s", model="S", count=1, downlinks=4, uplinks=0,
@@ -80,12 +108,14 @@ def test_two_host_racks_cross_racks_even_with_a_leaf_in_one_of_them():
     one = place_cables([plane], [rack("R01", [0, 1, 2, 3], ["c-leaf-01"])])
     assert one[0].cables[0].transceivers == 0
     two = place_cables([plane], [rack("R01", [0, 1], ["c-leaf-01"]), rack("R02", [2, 3], [])])
-    assert two[0].cables[0].transceivers == 8  # 4 links × 2 ends
+    assert two[0].cables[0].transceivers == 4  # the 2 links from R02 × 2 ends
+    assert "copper for the 2 links" in two[0].cables[0].description
 
 
 def test_every_rack_is_billed_with_two_pdus_rated_for_its_limit(sized):
-    """enterprise: 1 rack of 42 U at 15 kW → 1 rack, 2 PDUs; gpt3-175b: 4 racks → 4 and 8."""
-    for name, racks in (("enterprise", 1), ("gpt3-175b", 4)):
+    """enterprise: 1 rack of 42 U at 15 kW → 1 rack, 2 PDUs; gpt3-175b: 3 racks (its leaves on
+    top of the first) → 3 and 6."""
+    for name, racks in (("enterprise", 1), ("gpt3-175b", 3)):
         r = sized[name]
         assert len(r.racks.racks) == racks
         limit = r.racks.power_limit_kw

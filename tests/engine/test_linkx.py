@@ -52,20 +52,22 @@ def test_hgx_h200_in_one_rack_is_cabled_with_splitters(catalog):
     assert any("subnet manager" in ln.description for ln in r.bom.lines)
 
 
-def test_hosts_in_another_rack_get_twin_port_and_host_modules(catalog):
-    """acme-two-clusters: the 3 HGX hosts stand in their own rack, the QM9700 in the network
-    rack: per two host ports one twin-port MMA4Z00-NS at the switch, and per host port one
-    MMA4Z00-NS400 and one straight MFP7E10 fibre: 24 ports -> 12, 24 and 24 (the old count,
-    48 x 400G modules, paired a module per fibre end)."""
+def test_a_leaf_in_its_hosts_rack_takes_splitters(catalog):
+    """acme-two-clusters: the QM9700 serves only the 3 HGX hosts, all in their own rack, so it
+    stands at the top of that rack (a shared network's leaf moves only when all its hosts are
+    there) and each cage takes one MCP7Y00 splitter: 24 ports -> 12. Lengths by hand, hosts at
+    U1, U7, U13 (6U each), the leaf at U42: 41 × 0.04445 + 1 = 2.82 -> 3 m, 35 × 0.04445 + 1 =
+    2.56 -> 3 m, 29 × 0.04445 + 1 = 2.29 -> 2.5 m, four cages a host: 8 × N003 and 4 × N02A;
+    no optics on the GPU fabric (the old count: 48 × 400G modules)."""
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     e = size_estate(design_from_dict(doc), catalog)
+    exact = {ln.part_number: ln.quantity for ln in e.bom.lines if ln.part_number}
+    assert exact["MCP7Y00-N003"] == 8
+    assert exact["MCP7Y00-N02A"] == 4
     parts = _parts(e.bom)
-    ports = 3 * 8
-    assert parts["MMA4Z00-NS"] == ports // 2
-    assert parts["MMA4Z00-NS400"] == ports
-    fibres = {k: v for k, v in parts.items() if k.startswith("MFP7E10")}
-    assert sum(fibres.values()) == ports
-    assert all(int(k.rsplit("-N", 1)[1]) in FIBRE_M for k in fibres)
+    assert "MMA4Z00-NS" not in parts and "MMA4Z00-NS400" not in parts
+    hgx = next(r for r in e.racks if r.cluster == "HGX cluster")
+    assert hgx.role == "hosts+network"
     assert not [ln for ln in e.bom.lines if ln.item.startswith("transceiver:compute.ib-ndr")]
 
 

@@ -12,6 +12,7 @@ from wizard.engine import linkx, portmap
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
 from wizard.engine.fabric import DAC_REACH, FABRIC_LABEL, oob_plane, place_cables, size_plane
+from wizard.engine.racks import leaf_homes, top_of_rack
 from wizard.engine.racks import network_racks as _network_racks
 from wizard.engine.record import Recorder
 from wizard.engine.size import size
@@ -490,7 +491,15 @@ def _layout(
         for t in sorted(p.tiers, key=lambda t: t.role != "spine")
         for name in named[t.role]
     ]
-    return out + _network_racks(switches, height, limit, len(out), rec)
+    # a leaf whose host ports all sit in one rack goes to its top where copper then reaches
+    on = [
+        [r for c in clusters if joins(c, p)
+         for _, r in sorted((i.host, r) for r, rack in enumerate(out) if rack.cluster == c.name
+                            for i in rack.items if i.host is not None)]
+        for p in network
+    ]  # fmt: skip
+    out, rest = top_of_rack(out, switches, leaf_homes(network, names, on), strict=True)
+    return out + _network_racks(rest, height, limit, len(out), rec)
 
 
 def _named(rack: bo.Rack, items: list[bo.RackItem], name: str, cluster: str) -> bo.Rack:

@@ -16,6 +16,7 @@ from typing import TypedDict
 
 from wizard.engine import sources
 from wizard.engine.expr import Formula
+from wizard.engine.linkx import fill
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
@@ -520,11 +521,13 @@ def place_cables(planes: list[bo.Plane], racks: list[bo.Rack] | None) -> list[bo
     own (as a design of several clusters builds them), so every host link crosses racks."""
     where: dict[str, str] = {}
     host_racks: set[str] = set()
+    rack_of_host: dict[int, str] = {}
     for r in racks or []:
         for item in r.items:
             where[item.name] = r.name
         if r.hosts:
             host_racks.add(r.name)
+        rack_of_host |= dict.fromkeys(r.hosts, r.name)
     out = []
     for p in planes:
         racks_of = {
@@ -537,7 +540,15 @@ def place_cables(planes: list[bo.Plane], racks: list[bo.Rack] | None) -> list[bo
         runs = []
         for c in p.cables:
             if c.between == "host-leaf" and (racks is None or "?" not in leaves):
-                c = _host_run(c, p, hosts_local)
+                far = _links_across(p, where, rack_of_host) if racks is not None else None
+                if (
+                    far
+                    and far < c.count * next(t for t in p.tiers if t.role == "leaf").breakout
+                    and not hosts_local
+                ):
+                    c = _mixed_run(c, p, far)
+                else:
+                    c = _host_run(c, p, hosts_local)
             elif c.between == "leaf-spine" and spines_local:
                 c = c.model_copy(update={
                     "description": f"{c.speed_gbps:g} Gb/s leaf-to-spine direct-attach copper "
@@ -547,6 +558,37 @@ def place_cables(planes: list[bo.Plane], racks: list[bo.Rack] | None) -> list[bo
             runs.append(c)
         out.append(p.model_copy(update={"cables": runs}))
     return out
+
+
+def _links_across(p: bo.Plane, where: dict[str, str], rack_of_host: dict[int, str]) -> int:
+    """How many host links of ``p`` leave their leaf's rack, host ports assigned to the leaves
+    as the cabling assigns them (``linkx.fill``)."""
+    leaf = next((t for t in p.tiers if t.role == "leaf"), None)
+    hosts = len(rack_of_host)
+    if leaf is None or not hosts:
+        return 0
+    names = [f"{p.name}-leaf-{n + 1:02d}" for n in range(leaf.count)]
+    by_leaf = fill(p, hosts, len(names))
+    return sum(
+        1
+        for name, ends in zip(names, by_leaf, strict=True)
+        for h, _ in ends
+        if rack_of_host.get(h) != where.get(name)
+    )
+
+
+def _mixed_run(c: bo.CableRun, p: bo.Plane, far: int) -> bo.CableRun:
+    """Hosts partly in their leaf's rack: copper there, fibre from the other racks."""
+    fan = next(t for t in p.tiers if t.role == "leaf").breakout
+    far = -(-far // fan)  # cables: a breakout carries ``fan`` host links
+    near = c.count - far
+    optics = far * (1 + fan) if fan > 1 else 2 * far
+    what = "breakout cables" if fan > 1 else "links"
+    text = (
+        f"{c.speed_gbps:g} Gb/s host-to-leaf: direct-attach copper for the {near} {what} in their "
+        f"leaf's rack, fibre with an optical module at each end for the {far} from other racks"
+    )
+    return c.model_copy(update={"description": text, "transceivers": optics})
 
 
 def _host_run(c: bo.CableRun, p: bo.Plane, local: bool) -> bo.CableRun:

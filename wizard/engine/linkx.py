@@ -454,6 +454,12 @@ def eth_optics(speed: float, breakout: int, metres: int) -> tuple[Part, Part, Pa
         fibre = Part("", f"Multimode fibre, MPO-12, OM4, {fibre_text}", GENERIC_OPTICS, Cat.CABLE)
         return module, module, fibre
     sw = speed * breakout
+    if sw <= 25:  # SFP28 / SFP+ optics: a duplex LC fibre, not an MPO trunk
+        module = Part("", f"{speed:g} Gb/s SFP multimode transceiver (SR)", GENERIC_OPTICS,
+                      Cat.TRANSCEIVER)  # fmt: skip
+        fibre = Part("", f"Multimode fibre, LC duplex, OM4, {fibre_text}", GENERIC_OPTICS,
+                     Cat.CABLE)  # fmt: skip
+        return module, module, fibre
     return (
         Part("", f"{sw:g} Gb/s multimode optical transceiver (switch end)", GENERIC_OPTICS,
              Cat.TRANSCEIVER),

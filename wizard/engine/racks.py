@@ -4,10 +4,20 @@ each host and switch goes, honouring a rack failure domain."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from wizard.engine import sources
 from wizard.engine.expr import Formula
-from wizard.engine.linkx import switch_names
+from wizard.engine.linkx import (
+    DAC_LENGTHS_M,
+    ETH_COPPER,
+    OTHER_COPPER_M,
+    ROUTING_M,
+    U_M,
+    fill,
+    is_ndr,
+    switch_names,
+)
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Cooling, Server
@@ -110,9 +120,10 @@ def racks(
         )
     elif hosts:
         n_racks = math.ceil(hosts / per_rack)
+        host_out: list[bo.Rack] = []
         first = 0
         for i, in_rack in enumerate(_even(hosts, n_racks)):
-            out.append(
+            host_out.append(
                 _rack(
                     f"R{i + 1:02d}",
                     "hosts",
@@ -125,7 +136,11 @@ def racks(
                 )
             )
             first += in_rack
-        out += network_racks(switches, height, limit, len(out), rec)
+        rack_of = [r for r, rk in enumerate(host_out) for _ in rk.hosts]
+        homes = leaf_homes(planes, switch_names(planes, numbered_by_kind=False),
+                           [rack_of] * len(planes))  # fmt: skip
+        out, rest = top_of_rack(host_out, switches, homes, strict=rack_domain)
+        out += network_racks(rest, height, limit, len(out), rec)
     host_racks = sum(1 for r in out if r.hosts)
     net_racks = sum(1 for r in out if r.role == "network")
     most = max((len(r.hosts) for r in out), default=0)
@@ -169,7 +184,15 @@ def racks(
         rec.decide(
             f"The {hosts} hosts occupy {count(host_racks, 'rack')} of {height}U at a "
             f"{a.max_rack_power_kw:g} kW limit, {most} in the fullest rack (room for {per_rack})"
-            + (f"; the switches take {count(net_racks, 'network rack')}." if net_racks else "."),
+            + (f"; the switches take {count(net_racks, 'network rack')}" if net_racks else "")
+            + (
+                f"; {count(tor, 'leaf switch', 'leaf switches')} at the top of the rack holding "
+                "most of their hosts (copper to the hosts in that rack)"
+                if (tor := sum(1 for r in out if r.hosts for i in r.items if i.kind == "switch"))
+                and len(out) > 1
+                else ""
+            )
+            + ".",
             reason,
             DecisionTopic.RACKS,
             implication=f"The data centre provides {count(host_racks + net_racks, 'rack')} of "
@@ -243,6 +266,84 @@ def _switch_items(switches: list[tuple[str, str, int, float]], height: int) -> l
             )
         )
     return items
+
+
+Switch = tuple[str, str, int, float]  # name, model, rack units, watts
+
+
+def copper_reach_m(plane: bo.Plane) -> float:
+    """The longest copper cable NVIDIA lists for a host link of ``plane``."""
+    if is_ndr(plane):
+        return DAC_LENGTHS_M[-1]
+    tier = next((t for t in plane.tiers if t.role == "leaf"), None)
+    fam = ETH_COPPER.get((int(plane.speed_gbps), tier.breakout if tier else 1))
+    return fam[2][-1] if fam else OTHER_COPPER_M[-1]
+
+
+def leaf_homes(
+    planes: list[bo.Plane],
+    names: list[dict[str, list[str]]],
+    host_racks: list[list[int]],
+) -> dict[str, tuple[list[int], float]]:
+    """Each leaf's host ports by the rack they are in (the assignment the cabling uses,
+    ``linkx.fill``), and how far copper reaches on its plane. ``host_racks[i]``: the rack index of
+    each host on plane ``i``, in the plane's host order."""
+    out: dict[str, tuple[list[int], float]] = {}
+    for p, named, on in zip(planes, names, host_racks, strict=True):
+        leaves = named.get("leaf", [])
+        if not leaves or not on:
+            continue
+        for leaf, ends in zip(leaves, fill(p, len(on), len(leaves)), strict=True):
+            out[leaf] = ([on[h] for h, _ in ends], copper_reach_m(p))
+    return out
+
+
+def top_of_rack(
+    racks: list[bo.Rack],
+    switches: list[Switch],
+    homes: dict[str, tuple[list[int], float]],
+    strict: bool,
+) -> tuple[list[bo.Rack], list[Switch]]:
+    """Leaf switches at the top of the rack holding most of their host ports, where that saves
+    optics (copper reaches from the top of the rack down to its lowest host) and the rack has the
+    units and the power left; ``strict`` (a rack failure domain, or leaves shared by clusters):
+    only a leaf whose host ports all sit in that rack, so one rack's failure takes no other
+    rack's network. The other switches are returned for the network racks."""
+    placed: dict[int, list[Switch]] = {}
+    used = [r.used_u for r in racks]
+    watts = [r.power_w for r in racks]
+    rest: list[Switch] = []
+    for sw in switches:
+        home = homes.get(sw[0])
+        if home is None or not home[0]:
+            rest.append(sw)
+            continue
+        ports, reach = home
+        where = Counter(ports)
+        best = max(where, key=lambda r: (where[r], -r))
+        rack = racks[best]
+        lowest = min(i.u_position for i in rack.items if i.host is not None) if rack.hosts else 1
+        top = rack.height_u + 1 - sum(s[2] for s in placed.get(best, [])) - sw[2]
+        if (
+            (strict and where[best] != len(ports))
+            or used[best] + sw[2] > rack.height_u
+            or watts[best] + sw[3] > rack.power_limit_w
+            or (top - lowest) * U_M + ROUTING_M > reach
+        ):
+            rest.append(sw)
+            continue
+        placed.setdefault(best, []).append(sw)
+        used[best] += sw[2]
+        watts[best] += sw[3]
+    out = []
+    for i, r in enumerate(racks):
+        if i not in placed:
+            out.append(r)
+            continue
+        items = [*r.items, *_switch_items(placed[i], r.height_u)]
+        out.append(r.model_copy(update={
+            "role": "hosts+network", "items": items, "used_u": used[i], "power_w": watts[i]}))  # fmt: skip
+    return out, rest
 
 
 def network_racks(
