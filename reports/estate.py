@@ -118,10 +118,10 @@ def build_estate_pdf(
         st.data = cover
         flow += st.h1("Networks shared by the clusters") + _network(st, estate)
         flow += st.h1("Power and space") + _power(st, estate)
-        links = estate_port_map(design, catalog, estate)
+        links = estate_port_map(shown, catalog, estate)
         if links:
             flow += st.h1("Cabling and port map") + cabling.tables(st, links)
-        flow += st.h1("Bill of materials") + _bom(st, estate)
+        flow += st.h1("Bill of materials") + _bom(st, estate, links)
         if cover.prices is not None:
             flow += st.h1("Cost of ownership") + _cost(st, estate, cover)
         flow += st.h1("Security and operations")
@@ -293,8 +293,10 @@ def _kw(value: float) -> str:
     return f"{value:,.1f}"
 
 
-def _bom(st: Story, e: Estate) -> list[Flowable]:
-    return bom_section.table(st, e.bom, cluster_column=True)
+def _bom(st: Story, e: Estate, links: list) -> list[Flowable]:
+    return bom_section.table(st, e.bom, cluster_column=True) + bom_section.per_rack(
+        st, e.racks, links
+    )
 
 
 def _cost(st: Story, e: Estate, cover: ReportData) -> list[Flowable]:

@@ -3,12 +3,15 @@ design's price list has prices."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
-from wizard.engine.bom import apply_prices
-from wizard.model.buildout import Bom
+from wizard.engine.bom import PDUS_PER_RACK, apply_prices
+from wizard.engine.portmap import PortLink, result_port_map
+from wizard.model.buildout import Bom, Rack
 from wizard.numbers import MISSING, count, num
 from wizard.present import labels
 from wizard.present.cost_text import unpriced_words
@@ -22,7 +25,33 @@ def build(st: Story) -> list[Flowable] | None:
     bom = st.data.result.bom
     if st.data.prices is not None:  # the order as priced, when the proposal has a price list
         bom = apply_prices(bom, st.data.prices)
-    return table(st, bom) + calculations.block(st, "bom.")
+    links = result_port_map(st.data.design, st.data.catalog, st.data.result)
+    return (
+        table(st, bom)
+        + per_rack(st, st.data.result.racks.racks, links)
+        + calculations.block(st, "bom.")
+    )
+
+
+def per_rack(st: Story, racks: list[Rack], links: list[PortLink]) -> list[Flowable]:
+    """What the installer puts in each rack: its servers, switches and storage by model, the
+    out-of-band switches and PDUs, and the cables that start there (the port map's rows)."""
+    if len(racks) < 2:
+        return []
+    cables = Counter(ln.rack for ln in links)
+    oob = Counter(ln.to_device for ln in links if ln.between == "host-oob")
+    rows: list[list] = [["Rack", "Servers", "Switches", "Storage", "Out-of-band switches",
+                         "PDUs", "Cables"]]  # fmt: skip
+    for r in racks:
+        kinds = {k: Counter(i.model for i in r.items if i.kind == k)
+                 for k in ("server", "switch", "storage")}  # fmt: skip
+        said = {k: "; ".join(f"{n} × {m}" for m, n in v.items()) or MISSING
+                for k, v in kinds.items()}  # fmt: skip
+        own_oob = sum(1 for d in oob if d.startswith(f"oob-{r.name.split()[0]}-"))
+        rows.append([r.name, said["server"], said["switch"], said["storage"], num(own_oob),
+                     num(PDUS_PER_RACK), num(cables.get(r.name, 0))])  # fmt: skip
+    return [*st.h3("Per rack"), st.table(rows, [1.2, 1.9, 1.9, 1.0, 1.35, 0.7, 0.8],
+                                         right=(4, 5, 6))]  # fmt: skip
 
 
 def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:

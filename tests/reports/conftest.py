@@ -51,3 +51,20 @@ def contents_pages(texts: list[str]) -> list[int]:
 def summary_page(texts: list[str]) -> str:
     """Text of the first page after the contents: the executive summary."""
     return texts[contents_pages(texts)[-1] + 1]
+
+
+@pytest.fixture(scope="session")
+def two_cluster_text(catalog) -> str:
+    """The text of docs/acme-two-clusters.json's proposal, whitespace folded to single spaces
+    (table cells wrap anywhere)."""
+    import json
+
+    from reports.estate import build_estate_pdf
+    from tests.conftest import ROOT
+    from wizard.engine.estate import size_estate
+    from wizard.io import design_from_dict
+
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    design = design_from_dict(doc)
+    pdf = build_estate_pdf(design, catalog, size_estate(design, catalog), ReportOptions())
+    return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())

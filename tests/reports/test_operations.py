@@ -5,17 +5,15 @@ management plane as the design has it. Each rule has a case where it must not ap
 from __future__ import annotations
 
 import io
-import json
 
 import pytest
 from pypdf import PdfReader
 
 from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
-from tests.conftest import ROOT
 from tests.reports.conftest import FIXED_DATE
 from wizard.bundled import example_text
-from wizard.io import design_from_dict, design_from_text
+from wizard.io import design_from_text
 from wizard.model.design import KubernetesPlatform, SharingMode
 from wizard.present import operations as ops
 
@@ -102,13 +100,6 @@ def test_the_proposal_has_the_section(hgx_text):
     assert "This proposal does not size it" in hgx_text
 
 
-def test_a_design_with_a_management_cluster_names_it(catalog):
-    from reports.estate import build_estate_pdf
-    from wizard.engine.estate import size_estate
-
-    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
-    design = design_from_dict(doc)
-    pdf = build_estate_pdf(design, catalog, size_estate(design, catalog), ReportOptions())
-    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
-    assert "management domain is the cluster Management domain of 4 hosts" in text
-    assert "This proposal does not size it" not in text
+def test_a_design_with_a_management_cluster_names_it(two_cluster_text):
+    assert "management domain is the cluster Management domain of 4 hosts" in two_cluster_text
+    assert "This proposal does not size it" not in two_cluster_text
