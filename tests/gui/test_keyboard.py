@@ -56,3 +56,18 @@ def test_tab_order_follows_reading_order(qtbot, window, pid):
     rows = [_pos(page, w)[0] for w in _tab_chain(page)]
     for before, after in pairwise(rows):
         assert after >= before - 6, rows  # same row or further down
+
+
+@pytest.mark.parametrize("pid", [PageId.PROJECT, PageId.WORKLOADS, PageId.EXPORT],
+                         ids=lambda p: p.name.lower())  # fmt: skip
+def test_escape_does_not_blank_the_window(qtbot, window, pid):
+    """The wizard is a QWizard (a dialog) inside the main window: Escape rejected it and left
+    only the menu and status bar. Escape, twice, on any page: the page stays on screen."""
+    window.wizard.go_to(pid)
+    page = window.wizard.currentPage()
+    for _ in range(2):
+        qtbot.keyClick(page, Qt.Key.Key_Escape)
+        qtbot.keyClick(window.wizard, Qt.Key.Key_Escape)
+    assert window.wizard.isVisible() and window.wizard.currentPage() is page
+    window.wizard.done(1)  # what Finish would do
+    assert window.wizard.isVisible()

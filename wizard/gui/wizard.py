@@ -202,6 +202,14 @@ class GpuWizard(QWizard):
         if len(waiting) > 1:
             QTimer.singleShot(0, self, self.make_rest)  # dropped if the wizard goes first
 
+    def reject(self) -> None:
+        """Escape rejects a dialog, and QWizard is one; here it is the main window's body, so
+        Escape (often pressed twice after closing a list) must not hide it and blank the
+        window."""
+
+    def done(self, result: int) -> None:
+        """Finish and Escape end a dialog: the wizard stays, as the window's content."""
+
     def nextId(self) -> int:
         """The page after the current one, made or not (QWizard's own looks only at the pages
         it holds, and would offer Finish on the first page while the others are not made)."""
