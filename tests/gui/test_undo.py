@@ -75,3 +75,44 @@ def test_typing_a_name_sizes_the_design_once_not_per_keystroke(qtbot, window):
     assert runs == [window.doc.revision]  # one run, of the design as last typed
     assert window.live.design is not None
     assert window.live.design.project.customer == "Acme Bank Group Holdings!"
+
+
+def test_ctrl_y_redoes(qtbot, window):
+    """Ctrl+Y redoes on every platform, as does Ctrl+Shift+Z (the README says both)."""
+    from PySide6.QtGui import QKeySequence
+
+    keys = [k.toString() for k in window.redo_action.shortcuts()]
+    assert "Ctrl+Y" in keys and "Ctrl+Shift+Z" in keys
+    project = window.wizard.page_of(PageId.PROJECT)
+    type_into(qtbot, project.customer, "Acme")
+    window.undo_action.trigger()
+    assert window.doc.get("project").customer in (None, "")
+    assert window.redo_action.shortcuts()[keys.index("Ctrl+Y")] == QKeySequence("Ctrl+Y")
+
+
+def test_the_unsaved_mark_follows_the_undo_position(qtbot, window, tmp_path):
+    """Saved, edited, undone back to the saved state: saved again (no '*'); redone: unsaved."""
+    project = window.wizard.page_of(PageId.PROJECT)
+    type_into(qtbot, project.customer, "Acme")
+    window.doc.mark_saved(tmp_path / "d.json")
+    assert not window.doc.dirty and not window.isWindowModified()
+    type_into(qtbot, project.customer, " Bank")
+    assert window.doc.dirty and window.isWindowModified()
+    window.undo_action.trigger()
+    assert window.doc.get("project").customer == "Acme"
+    assert not window.doc.dirty and not window.isWindowModified()
+    window.redo_action.trigger()
+    assert window.doc.dirty and window.isWindowModified()
+    # undo past the saved state: unsaved again
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    assert window.doc.dirty
+
+
+def test_a_recovered_draft_stays_unsaved_after_undo(qtbot, window):
+    """A draft recovered after a crash was never saved: undoing an edit does not make it so."""
+    window.doc.load_partial(window.doc.partial_dict(), None, dirty=True)
+    project = window.wizard.page_of(PageId.PROJECT)
+    type_into(qtbot, project.customer, "Acme")
+    window.undo_action.trigger()
+    assert window.doc.dirty

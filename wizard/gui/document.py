@@ -103,6 +103,8 @@ class DesignDocument(QObject):
         self.dirty = False
         self.revision = 0
         self.undo_stack = QUndoStack(self)  # every edit of the design, across pages
+        # unsaved follows the undo position: undoing back to the saved state is saved again
+        self.undo_stack.cleanChanged.connect(lambda clean: self._mark(not clean))
 
     # ----------------------------------------------------------------- sections
 
@@ -193,6 +195,8 @@ class DesignDocument(QObject):
         if problems:
             raise DesignError(problems)
         self.undo_stack.clear()
+        if dirty:  # a recovered draft was never saved: no undo position is the saved one
+            self.undo_stack.resetClean()
         self._parts = parts
         self.path = path
         self.revision += 1
@@ -213,6 +217,7 @@ class DesignDocument(QObject):
 
     def mark_saved(self, path: Path) -> None:
         self.path = path
+        self.undo_stack.setClean()
         self._mark(False, force=True)
 
     def _mark(self, dirty: bool, force: bool = False) -> None:

@@ -209,7 +209,9 @@ class MainWindow(QMainWindow):
         self.undo_action = self.doc.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcuts([QKeySequence(K.Undo)])
         self.redo_action = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence(K.Redo), QKeySequence("Ctrl+Shift+Z")])
+        # Ctrl+Y as on Windows and KDE, Ctrl+Shift+Z as on GNOME and macOS, whatever the platform
+        keys = [QKeySequence(K.Redo), QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")]
+        self.redo_action.setShortcuts(list(dict.fromkeys(keys)))
         self.recent_menu = QMenu("Open &Recent", self)
         self.recent_menu.setIcon(icon("recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
