@@ -75,6 +75,24 @@ def test_checkpoint_of_zero_7_5b_model(catalog):
     assert r.storage.needs[0].dataset_gb == pytest.approx(2.0)
 
 
+def test_a_language_dataset_in_samples_is_sized(catalog):
+    """Llama 2 7B fine-tuned on 50,000 samples of 4,096 tokens (a sample is one sequence of the
+    group's length, as the training plan counts iterations): 50,000 x 4,096 = 204.8 M tokens x
+    2 bytes (32,000-entry vocabulary) = 0.4096 GB tokenized; not 0 GB with a request for what
+    was given. Given in tokens too, the tokens win (they are the exact figure)."""
+    doc = design_dict("gpt3-175b")
+    w = doc["workloads"][0]
+    w.update(kind="training", model={"preset": "llama-2-7b"}, precision="bf16", optimizer="adamw",
+             sequence_length=4096)  # fmt: skip
+    w["training"] = {"dataset_samples": 50_000}
+    w["parallelism"] = {"data_parallel": 8}
+    r = _size(doc, catalog)
+    assert r.storage.needs[0].dataset_gb == pytest.approx(50_000 * 4096 * 2 / 1e9)
+    assert calc(r, "storage.workloads[0].dataset_gb").inputs["sequence_length"] == 4096
+    w["training"] = {"dataset_samples": 50_000, "dataset_tokens": 1e9}
+    assert _size(doc, catalog).storage.needs[0].dataset_gb == pytest.approx(1e9 * 2 / 1e9)
+
+
 def test_llm_training_reads_tokens(catalog):
     """Llama 2 7B (32,000-entry vocabulary, 2 bytes per token) on 2 T tokens (Llama 2 paper):
     4,000 GB tokenized; an H100 SXM at 989 BF16 TFLOPS x 0.5 consumes 989e12 x 0.5 / (6 x

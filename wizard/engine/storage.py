@@ -247,6 +247,18 @@ class StoragePlanner:
                 f"{preset.name} preset ({preset.source})",
             )
             return gb, "dataset samples x bytes per sample"
+        if tr is not None and tr.dataset_samples and not tr.dataset_tokens and vocab:
+            # a language model trains on samples of sequence_length tokens (packed sequences),
+            # the same samples the training plan counts its iterations from
+            gb = self.rec.expr(
+                f"{key}.dataset_gb",
+                Formula("samples * sequence_length * bytes_per_token / 1e9"),
+                {"samples": tr.dataset_samples, "sequence_length": g.sequence_length,
+                 "bytes_per_token": token_bytes(vocab)},
+                "GB",
+                f"{MEGATRON_TOKEN_BYTES}; a sample is one sequence of the group's length",
+            )  # fmt: skip
+            return gb, "dataset samples x tokens per sample x bytes per token (tokenized)"
         if tr is not None and tr.dataset_tokens and vocab:
             gb = self.rec.expr(
                 f"{key}.dataset_gb",
