@@ -9,7 +9,7 @@ from wizard.engine import model_shape
 from wizard.engine.inference import kv_bytes
 from wizard.engine.record import Chain
 from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
-from wizard.numbers import MISSING, count, num, value
+from wizard.numbers import MISSING, count, num, pct, value
 from wizard.present import labels
 
 
@@ -131,6 +131,16 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
         ):
             if v is not None:
                 out.append((name, value(v)))
+        if i.people is not None:
+            pp = i.people
+            out.append(
+                (
+                    "Demand in people",
+                    f"{num(pp.users)} people, {pct(pp.active_share)} active in the busiest hour, "
+                    f"{num(pp.requests_per_hour)} requests an hour each: "
+                    f"{num(pp.requests_per_s)} requests a second",
+                )
+            )
     if g.shared:
         s = g.shared
         need = (

@@ -23,7 +23,7 @@ from wizard.engine.serving import Capacity, Point, Request
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 from wizard.engine.slices import Slice, slices
 from wizard.model.catalog import Gpu, Server
-from wizard.model.design import Design, Inference, Precision, WorkloadGroup
+from wizard.model.design import SECONDS_PER_HOUR, Design, Inference, Precision, WorkloadGroup
 from wizard.model.result import MemoryBreakdown, ServingResult, Severity, TargetCheck
 
 TP_SIZES = (1, 2, 4, 8)
@@ -133,6 +133,8 @@ class ServingPlanner:
     def _load(self) -> Load:
         inf = self.inf
         rate = inf.target_requests_per_s
+        if inf.people is not None:  # the busy hour's requests, spread over its seconds
+            rate = max(rate or 0.0, inf.people.requests_per_s)
         if inf.target_tokens_per_s:
             from_tokens = inf.target_tokens_per_s / inf.output_tokens
             rate = max(rate or 0.0, from_tokens)
@@ -280,6 +282,27 @@ class ServingPlanner:
         memory per GPU and the serving figures."""
         k = f"{self.key}.serving"
         chain = Chain(self.rec, k)
+        people = self.inf.people
+        if people is not None:
+            chain(
+                "requests_per_s_from_people",
+                serving.Formula("users * active_share * requests_per_hour / seconds_per_hour"),
+                "requests/s",
+                "Demand in people: the busiest hour's requests spread over its seconds",
+                users=people.users,
+                active_share=people.active_share,
+                requests_per_hour=people.requests_per_hour,
+                seconds_per_hour=SECONDS_PER_HOUR,
+            )
+            self.rec.warn(
+                "demand-from-people",
+                f"{self.g.name}: {people.users:,} people, {people.active_share * 100:.0f} % of them active "
+                f"in the busiest hour with {people.requests_per_hour:g} requests an hour each, "
+                f"make {people.requests_per_s:.3g} requests a second; the plan's "
+                f"{plan.replicas} replica{'s' if plan.replicas != 1 else ''} follow from them, so "
+                "confirm the share active and the requests per hour with the people who use it",
+                Severity.INFO,
+            )
         par = plan.par
         cap = self._capacity(par, plan.acc, chain)
         per = plan.point.sequences

@@ -89,6 +89,7 @@ def pinned(design: Design, result: Result) -> Design:
                     "concurrent_sequences": s.sequences_per_replica * lay.data_parallel,
                     "target_requests_per_s": None,
                     "target_tokens_per_s": None,
+                    "people": None,
                 }
             )
             g = g.model_copy(update={"parallelism": par, "inference": load})

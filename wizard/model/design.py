@@ -262,6 +262,26 @@ class Training(Model):
     )
 
 
+SECONDS_PER_HOUR = 3600
+
+
+class PeopleDemand(Model):
+    """A service's demand as planners state it: the people who use it, the share of them active
+    in the busiest hour and the requests each active person makes in that hour. The service's
+    requests per second follow (users x share x requests per hour / 3,600); the requests in
+    flight then follow from Little's law, as for a throughput target."""
+
+    users: int = Field(ge=1, le=100_000_000, description="People who use the service.")
+    active_share: Fraction = Field(description="Share of them active in the busiest hour.")
+    requests_per_hour: Positive = Field(
+        le=100_000, description="Requests each active person makes in that hour."
+    )
+
+    @property
+    def requests_per_s(self) -> float:
+        return self.users * self.active_share * self.requests_per_hour / SECONDS_PER_HOUR
+
+
 class Inference(Model):
     """An LLM service's load and targets, in the terms serving benchmarks use.
 
@@ -288,6 +308,10 @@ class Inference(Model):
         description="Requests in flight across the whole service at the peak.",
     )
     target_requests_per_s: Positive | None = None
+    people: PeopleDemand | None = Field(
+        default=None,
+        description="Demand in people; its requests per second count as a throughput target.",
+    )
     target_tokens_per_s: Positive | None = Field(
         default=None, description="Generated (output) tokens per second across the service."
     )

@@ -135,6 +135,8 @@ MITIGATIONS: dict[str, str] = {
     "training-size-unknown": "Give the dataset size or iterations per epoch of the group.",
     "throughput-not-modelled": "Give a measured throughput for the model, or size from a "
     "benchmark on the proposed GPU.",
+    "demand-from-people": "Confirm the share of people active in the busiest hour and their "
+    "requests an hour from the service's logs or a pilot; the plan scales with both.",
 }
 
 _SERVING_TARGET = re.compile(r"^serving-[a-z0-9_]+-target-missed$")

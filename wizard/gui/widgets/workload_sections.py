@@ -12,6 +12,7 @@ from wizard.gui.forms import FormErrors
 from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, double_spin, int_spin
 from wizard.model.catalog import Catalog, ModelPreset
 from wizard.model.design import (
+    SECONDS_PER_HOUR,
     FineTuningMethod,
     LoraTargets,
     Optimizer,
@@ -19,6 +20,7 @@ from wizard.model.design import (
     Recompute,
     WorkloadKind,
 )
+from wizard.numbers import num
 from wizard.present import labels
 from wizard.present.glossary import tip
 
@@ -336,6 +338,14 @@ class ServingSection(QGroupBox):
             ]
         )
         self.tput_value = double_spin(0.001, 1e12, 1, 100)
+        # demand in people: who uses it, how many in the busiest hour, how often
+        self.users = OptionalSpin(1, 100_000_000, "not given")
+        self.active = double_spin(0.1, 100, 1, 10)
+        self.active.setSuffix(" %")
+        self.per_hour = double_spin(0.01, 100_000, 2, 6)
+        self.people_note = QLabel("")
+        self.people_note.setObjectName("muted")
+        self.people_note.setWordWrap(True)
         self.input_tokens = int_spin(1, 10_000_000, 1024)
         self.output_tokens = int_spin(1, 10_000_000, 256)
         self.context = OptionalSpin(1, 10_000_000, "prompt + output")
@@ -358,6 +368,15 @@ class ServingSection(QGroupBox):
             f, "inference", "Target throughput", self.tput_kind, self.tput_value,
             term="target_throughput",
         )  # fmt: skip
+        self.errors.add(f, "inference.people.users", "People who use it", self.users)
+        self.errors.add(
+            f, "inference.people.active_share", "Active in the busiest hour", self.active
+        )
+        self.errors.add(
+            f, "inference.people.requests_per_hour", "Requests per active person an hour",
+            self.per_hour,
+        )  # fmt: skip
+        f.addRow(self.people_note)
         self.errors.add(
             f, "inference.input_tokens", "Prompt tokens per request", self.input_tokens,
             term="input_tokens",
@@ -388,12 +407,25 @@ class ServingSection(QGroupBox):
         f.addRow(self.kv_note)
 
     def inputs(self) -> list[QWidget]:
-        return [self.tput_kind, self.tput_value, self.input_tokens, self.output_tokens,
-                self.context, self.concurrent, self.ttft, self.latency,
-                self.kv_precision]  # fmt: skip
+        return [self.tput_kind, self.tput_value, self.users, self.active, self.per_hour,
+                self.input_tokens, self.output_tokens, self.context, self.concurrent, self.ttft,
+                self.latency, self.kv_precision]  # fmt: skip
 
     def update_visibility(self) -> None:
         self.tput_value.setEnabled(self.tput_kind.get() is not None)
+        users = self.users.get()
+        self.active.setEnabled(users is not None)
+        self.per_hour.setEnabled(users is not None)
+        self.people_note.setVisible(users is not None)
+        if users is not None:
+            share, per_hour = self.active.value() / 100, self.per_hour.value()
+            rate = users * share * per_hour / SECONDS_PER_HOUR
+            self.people_note.setText(
+                f"{users:,} people × {self.active.value():g} % active × {per_hour:g} requests "
+                f"an hour ÷ 3,600 seconds = {num(rate)} requests a second; the requests "
+                "in flight follow from how long each takes (Little's law), as for a throughput "
+                "target. The larger of this and a stated target is planned for."
+            )
 
     def values(self) -> dict[str, Any]:
         inference: dict[str, Any] = {
@@ -407,6 +439,13 @@ class ServingSection(QGroupBox):
         }
         if self.tput_kind.get():
             inference[str(self.tput_kind.get())] = self.tput_value.value()
+        users = self.users.get()
+        inference["people"] = (
+            {"users": users, "active_share": self.active.value() / 100,
+             "requests_per_hour": self.per_hour.value()}
+            if users is not None
+            else None
+        )  # fmt: skip
         return {"inference": inference}
 
     def load(self, g: dict[str, Any]) -> None:
@@ -424,6 +463,10 @@ class ServingSection(QGroupBox):
         self.ttft.put(inf.get("ttft_target_ms"))
         self.latency.put(inf.get("itl_target_ms"))
         self.kv_precision.put(inf.get("kv_cache_precision"))
+        people = inf.get("people") or {}
+        self.users.put(people.get("users"))
+        self.active.setValue(100 * people.get("active_share", 0.1))
+        self.per_hour.setValue(people.get("requests_per_hour", 6))
 
 
 class SharedSection(QGroupBox):
