@@ -61,3 +61,15 @@ def test_num_reads_like_a_person_writes():
 )
 def test_a_logged_value_agrees_with_its_unit(value, unit, text):
     assert with_unit(value, unit) == text
+
+
+def test_warnings_are_counted_by_kind_in_the_products_words():
+    """'7 warnings' that are all notes read as alarm: the status bar counts each kind."""
+    from wizard.model.result import Severity
+    from wizard.present.severity import tally
+
+    assert tally([Severity.INFO] * 7) == "7 notes"
+    assert tally([Severity.INFO, Severity.WARNING, Severity.INFO, Severity.ERROR]) == (
+        "1 risk · 1 caution · 2 notes"
+    )
+    assert tally([]) == "no warnings"

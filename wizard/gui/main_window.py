@@ -45,6 +45,7 @@ from wizard.gui.sizing import LiveResult
 from wizard.gui.wizard import TITLES, GpuWizard, PageId
 from wizard.io import design_from_text, load_design, save_design
 from wizard.numbers import count
+from wizard.present.severity import tally
 
 if TYPE_CHECKING:
     from wizard.gui.help import HelpWindow
@@ -279,13 +280,15 @@ class MainWindow(QMainWindow):
             c = r.cluster
             text = (
                 f"{count(c.hosts_total, 'host')} · {count(c.gpus_total, 'GPU')} · "
-                f"{count(len(r.warnings), 'warning')}"
+                f"{tally([w.severity for w in r.warnings])}"
             )
         elif e is not None:
-            warnings = len(e.warnings) + sum(len(c.result.warnings) for c in e.clusters if c.result)
+            every = [w.severity for w in e.warnings] + [
+                w.severity for c in e.clusters if c.result for w in c.result.warnings
+            ]
             text = (
                 f"{count(len(e.clusters), 'cluster')} · {count(e.totals.hosts, 'host')} · "
-                f"{count(e.totals.gpus, 'GPU')} · {count(warnings, 'warning')}"
+                f"{count(e.totals.gpus, 'GPU')} · {tally(every)}"
             )
         else:
             text = "not sized yet"

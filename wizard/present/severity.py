@@ -12,3 +12,16 @@ MEANS = {
     Severity.WARNING: "Caution: costs performance or resilience; decide whether to accept it",
     Severity.INFO: "Note: for information",
 }
+
+
+def tally(severities: list[Severity]) -> str:
+    """How many of each kind, most severe first, in the same words: "1 risk · 2 cautions ·
+    4 notes"; "no warnings" when there are none."""
+    from wizard.numbers import count
+
+    said = [
+        count(n, SEVERITY[sev].lower())
+        for sev in sorted(set(severities), key=ORDER.__getitem__)
+        if (n := severities.count(sev))
+    ]
+    return " · ".join(said) or "no warnings"
