@@ -534,3 +534,33 @@ def test_reasons_from_a_file_are_text_not_markup(qtbot, window, tmp_path):
     window.wizard.go_to(PageId.HARDWARE)
     hw = window.wizard.page_of(PageId.HARDWARE)
     assert "&lt;img src=&#x27;/etc/passwd&#x27;&gt;&lt;b&gt;bold" in hw.explain.text()
+
+
+def test_a_design_that_stops_sizing_shows_no_figure(qtbot, window, tmp_path):
+    """llm-serving sized: its serving table, bill and racks are on the Review page. The design
+    then stops sizing (its hardware removed): no latency, 'targets met', BOM line or rack of the
+    earlier sizing may stay beside 'does not size yet'."""
+    _open(window, tmp_path, "llm-serving")
+    window.wizard.go_to(PageId.REVIEW)
+    review = window.wizard.page_of(PageId.REVIEW)
+    assert review.serving.rowCount() > 0 and review.bom.lines.rowCount() > 0
+    window.doc.set("hardware", None)
+    window.live.refresh()
+    assert window.live.result is None
+    assert review.serving.rowCount() == 0 and not review.serving.isVisibleTo(review)
+    assert review.bom.lines.rowCount() == 0
+    assert review.power.racks.rowCount() == 0
+    assert review.workloads.rowCount() == 0
+    assert "does not size yet" in review.problem.text()
+
+
+def test_the_bill_in_the_window_speaks_the_customers_words(qtbot, window, tmp_path):
+    """Categories and sources as the proposal prints them: 'NVLink bridge', not
+    'nvlink-bridge'; no 'catalog servers/…' key."""
+    _open(window, tmp_path, "llm-serving")
+    window.wizard.go_to(PageId.REVIEW)
+    lines = window.wizard.page_of(PageId.REVIEW).bom.lines
+    cells = [lines.item(r, c).text() for r in range(lines.rowCount())
+             for c in range(lines.columnCount()) if lines.item(r, c)]  # fmt: skip
+    assert "GPU" in cells and "gpu" not in cells and "nvlink-bridge" not in cells
+    assert not any(c.startswith("catalog ") for c in cells)

@@ -313,10 +313,19 @@ class ReviewPage(Page):
         if r is None:
             lines = self._said(self.live.problems) or ["the design is not complete"]
             self.problem.setText("The design does not size yet:\n" + "\n".join(lines))
+            # no figure of an earlier sizing stays on screen beside "does not size"
             self.cards.clear()
             self.bars.set_data([], 0)
-            for t in (self.workloads, self.calcs, self.placement):
+            for t in (self.workloads, self.calcs, self.placement, self.serving):
                 t.setRowCount(0)
+            self.serving_title.setVisible(False)
+            self.serving.setVisible(False)
+            self.placement_note.setText("")
+            self.storage.show_result(None)
+            self.bom.show_result(None)
+            self.power.show_result(None, None)
+            self.software.show_result(None)
+            self.diagrams.show_diagrams([])
             self.warnings.clear()
             self.decisions.clear()
             self.update_complete()

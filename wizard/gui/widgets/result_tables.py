@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 from wizard.model.buildout import Bom, Power, Racks
 from wizard.model.platform import SoftwareResult, StorageResult
 from wizard.numbers import MISSING, count, fixed
+from wizard.present import labels
+from wizard.present.references import customer_source
 
 
 def table(columns: tuple[str, ...], stretch: int | None = None) -> QTableWidget:
@@ -192,12 +194,12 @@ class BomView(QWidget):
             self.lines,
             [
                 [
-                    ln.category.value,
+                    labels.BOM_CATEGORY[ln.category],
                     ln.description,
                     ln.part_number or MISSING,
                     f"{ln.quantity:,}",
                     ln.unit,
-                    ln.source,
+                    customer_source(ln.source),
                 ]
                 for ln in bom.lines
             ],
