@@ -77,3 +77,18 @@ def test_no_page_cuts_off_a_widget_at_200_percent(tmp_path):
                           text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == ""
+
+
+def test_the_window_fits_the_screen_it_opens_on():
+    """1280 x 800 where there is room; on a 1366 x 768 screen with a 28-pixel panel (free
+    1366 x 740) the height is 740 - 40 for the frame = 700, so Next and the status bar show; on
+    1024 x 700 (free 1024 x 672): 1008 x 632. A size used before on that screen comes back
+    while it fits."""
+    from wizard.gui.main_window import fitted_size
+
+    assert fitted_size(1920, 1050) == (1280, 800)
+    assert fitted_size(1366, 740) == (1280, 700)
+    assert fitted_size(1024, 672) == (1008, 632)
+    assert fitted_size(1920, 1050, ["1500", "900"]) == (1500, 900)
+    assert fitted_size(1366, 740, ["1500", "900"]) == (1280, 700)  # no longer fits
+    assert fitted_size(1920, 1050, ["x", "y"]) == (1280, 800)

@@ -8,10 +8,10 @@ import os
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QFileDialog,
@@ -69,6 +69,24 @@ def _disk_stamp(path: Path) -> tuple[int, int] | None:
     return info.st_mtime_ns, info.st_size
 
 
+DEFAULT_SIZE = (1280, 800)
+MINIMUM_SIZE = (1024, 680)
+FRAME = (16, 40)  # what a window manager's frame and title bar take, at most
+
+
+def fitted_size(free_w: int, free_h: int, saved: list[str] | None = None) -> tuple[int, int]:
+    """The window's size on a screen whose free area is ``free_w`` x ``free_h``: the size last
+    used there when it still fits, else the default, shrunk to the free area less the frame."""
+    most_w, most_h = free_w - FRAME[0], free_h - FRAME[1]
+    try:
+        w, h = (int(v) for v in saved or [])
+    except ValueError:
+        w, h = DEFAULT_SIZE
+    if not (0 < w <= most_w and 0 < h <= most_h):
+        w, h = DEFAULT_SIZE
+    return min(w, most_w), min(h, most_h)
+
+
 class MainWindow(QMainWindow):
     # The lock file beside the open design, once _hold takes one
     _lock_fd: int | None
@@ -109,10 +127,31 @@ class MainWindow(QMainWindow):
         self.doc.state_changed.connect(self._update_title)
         self.live.updated.connect(self._update_status)
         self.setWindowIcon(icon("app"))
-        self.resize(1280, 800)
-        self.setMinimumSize(1024, 680)
+        self._fit_to_screen()
         self._update_title()
         self.live.refresh()
+
+    def _fit_to_screen(self) -> None:
+        """The first size: the last one used on this screen, else 1280 x 800 where the screen
+        has room for it, else the screen's free area less the window frame, so Next and the
+        status bar stay on screen (an offscreen platform has no real screen to fit)."""
+        screen = self.screen()
+        if screen is None or QGuiApplication.platformName() == "offscreen":
+            self.resize(*DEFAULT_SIZE)
+            self.setMinimumSize(*MINIMUM_SIZE)
+            return
+        free = screen.availableGeometry()
+        saved = cast("list", self.settings.value(f"window/size/{screen.name()}", [], type=list))
+        w, h = fitted_size(free.width(), free.height(), [str(v) for v in saved or []])
+        self.setMinimumSize(min(MINIMUM_SIZE[0], w), min(MINIMUM_SIZE[1], h))
+        self.resize(w, h)
+
+    def _remember_size(self) -> None:
+        screen = self.screen()
+        if screen is not None:
+            self.settings.setValue(
+                f"window/size/{screen.name()}", [str(self.width()), str(self.height())]
+            )
 
     @property
     def catalog(self) -> Catalog:
@@ -604,6 +643,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
+            self._remember_size()
             self.autosaver.clear()
             self.autosaver.release()
             self._release()
