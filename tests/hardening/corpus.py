@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import csv
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -292,3 +294,47 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\0")
+NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+def warm_up() -> None:
+    """What a process reads once whatever the design (its package metadata, fonts, catalogs,
+    the libraries' own files), read before any run is recorded, as a long-lived process has."""
+    from wizard.cli import main as cli
+
+    with tempfile.TemporaryDirectory() as folder:
+        design = Path(folder) / "d.json"
+        design.write_text(example_text("enterprise"), encoding="utf-8")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            for _, argv in COMMANDS:
+                cli(["--no-user-catalog", *(a.format(design=design, out=folder) for a in argv)])
+
+
+def run_file(job: tuple[Path, Path]) -> list[Run]:
+    """Every command on one corpus file, writing into its own folder, and the bill checks: the
+    unit of work of the corpus, run in a worker process of its own."""
+    design, out = job
+    out.mkdir(parents=True)
+    runs = run_commands(design, out)
+    check_bom(out)
+    return runs
+
+
+def check_bom(out: Path) -> None:
+    """Checked right after the runs on one file, before the next file's runs."""
+    csv_path, xlsx_path = out / "b.csv", out / "b.xlsx"
+    if csv_path.exists():
+        with open(csv_path, newline="", encoding="utf-8") as handle:
+            for row in csv.reader(handle):
+                for cell in row:
+                    live = cell.startswith(FORMULA_START) and not NUMBER.match(cell)
+                    assert not live, (csv_path, cell)
+    if xlsx_path.exists():
+        from openpyxl import load_workbook
+
+        for ws in load_workbook(xlsx_path).worksheets:
+            for row in ws.iter_rows():
+                assert all(cell.data_type != "f" for cell in row), (xlsx_path, row)
