@@ -216,9 +216,8 @@ def power_chart(all_racks: list[Rack], width: float = 480) -> Drawing | None:
         over = watts > lim
         d.add(Rect(x0, y, watts / 1000 * scale, bar_h, fillColor=ERROR if over else SERIES[0],
                    strokeColor=None))  # fmt: skip
-        text = f"{watts / 1000:.1f} kW" + (
-            f" each ({limit_count} racks)" if limit_count > 1 else ""
-        )
+        # several racks alike: the bar's label names the first and last of them
+        text = f"{watts / 1000:.1f} kW" + (" each" if limit_count > 1 else "")
         if unknown:
             text += " *"
         end = x0 + watts / 1000 * scale + 3

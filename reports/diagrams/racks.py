@@ -54,7 +54,10 @@ def draw_racks(all_racks: list[Rack], width: float = 480) -> Drawing | None:
         shown = [*shown[: per_row - 2], None, shown[-1]]
     units = max(r.height_u for r in all_racks)
     rack_h = units * U_H
-    y0 = 26 + LEGEND_H
+    # a rack whose kW leaves out storage of unpublished power: a line below the legend says so
+    starred = any(power_not_counted(r) for r in shown if r is not None)
+    note_h = 11 if starred else 0
+    y0 = 26 + LEGEND_H + note_h
     height = y0 + rack_h + 14
     used_w = len(shown) * pitch - GAP
     d = new_drawing(max(min(width, used_w), 260), height)
@@ -65,7 +68,10 @@ def draw_racks(all_racks: list[Rack], width: float = 480) -> Drawing | None:
                         "middle", color=MUTED, min_size=SIZE))  # fmt: skip
             continue
         _rack(d, rack, x, y0)
-    _legend(d, 0, 4, any(power_not_counted(r) for r in shown if r is not None))
+    _legend(d, 0, 4 + note_h)
+    if starred:
+        text = "* the rack's kW leaves out storage without a published power figure"
+        d.add(label(0, 4, text, d.width, SIZE, min_size=SIZE))
     return d
 
 
@@ -103,7 +109,7 @@ def _rack(d: Drawing, rack: Rack, x: float, y0: float) -> None:
                 "middle", color=MUTED, min_size=SIZE))  # fmt: skip
 
 
-def _legend(d: Drawing, x: float, y: float, starred: bool = False) -> None:
+def _legend(d: Drawing, x: float, y: float) -> None:
     entries = [
         (ACCENT_LIGHT, "host"),
         (SWITCH_FILL, "switch"),
@@ -115,6 +121,3 @@ def _legend(d: Drawing, x: float, y: float, starred: bool = False) -> None:
         w = text_width(text, SANS, SIZE) + 1
         d.add(label(x + 11, y + 1, text, w, SIZE, min_size=SIZE))
         x += 11 + w + 8
-    if starred:  # a rack whose kW leaves out storage of unpublished power
-        text = "* storage power not counted"
-        d.add(label(x, y + 1, text, text_width(text, SANS, SIZE) + 1, SIZE, min_size=SIZE))

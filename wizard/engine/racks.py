@@ -384,7 +384,7 @@ def network_racks(
             Formula("racks_packed"),
             {"racks_packed": len(racks)},
             "racks",
-            f"{sources.DERIVED}: {len(switches)} switches packed into racks of {height} U and "
+            f"{sources.DERIVED}: {count(len(switches), 'switch', 'switches')} packed into racks of {height} U and "
             f"{limit:,.0f} W",
         )
     return out
