@@ -24,7 +24,10 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m wizard.launch
 
+# Compiled once up front: the tests start the program in many subprocesses, and a machine that
+# sets PYTHONDONTWRITEBYTECODE would otherwise compile every module again in each of them.
 test: $(STAMP)
+	$(PY) -m compileall -q wizard reports
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 # The engine, io and hardening tests in an environment without Qt and reportlab: the layers
@@ -36,6 +39,7 @@ test-core:
 	$(PYTHON) scripts/core_requirements.py > $(CORE)/requirements.txt
 	$(CORE)/bin/python -m pip install --quiet -r $(CORE)/requirements.txt
 	$(CORE)/bin/python -m pip install --quiet --no-deps -e .
+	$(CORE)/bin/python -m compileall -q wizard
 	$(CORE)/bin/python -m pytest -p no:cacheprovider tests/engine tests/io tests/hardening \
 	  --ignore=tests/hardening/test_corpus.py --ignore=tests/hardening/test_tiny_numbers.py
 
