@@ -11,14 +11,19 @@ from wizard.gui.wizard import PageId
 from wizard.model.design import WorkloadKind
 
 
-def test_500_employees_reach_the_design_with_their_arithmetic(qtbot, window):
-    wiz = window.wizard
-    page = wiz.page_of(PageId.WORKLOADS)
-    wiz.go_to(PageId.WORKLOADS)
+def _serving_group(qtbot, window, name: str):
+    """A new serving group added on the Workloads page; its editor."""
+    page = window.wizard.page_of(PageId.WORKLOADS)
+    window.wizard.go_to(PageId.WORKLOADS)
     click(qtbot, page.add_button)
     ed = page.editor
-    type_into(qtbot, ed.name, "Chat for employees")
+    type_into(qtbot, ed.name, name)
     pick(ed.kind, WorkloadKind.INFERENCE)
+    return ed
+
+
+def test_500_employees_reach_the_design_with_their_arithmetic(qtbot, window):
+    ed = _serving_group(qtbot, window, "Chat for employees")
     pick(ed.preset, "llama-3.3-70b")
     assert not ed.active.isEnabled() and not ed.people_note.isVisibleTo(ed)
     type_into(qtbot, ed.users, "500")
@@ -39,12 +44,6 @@ def test_500_employees_reach_the_design_with_their_arithmetic(qtbot, window):
 
 def test_no_people_no_people_demand(qtbot, window):
     """Left at 'not given', the design holds no people demand (the rate stays as stated)."""
-    wiz = window.wizard
-    page = wiz.page_of(PageId.WORKLOADS)
-    wiz.go_to(PageId.WORKLOADS)
-    click(qtbot, page.add_button)
-    ed = page.editor
-    type_into(qtbot, ed.name, "Chat")
-    pick(ed.kind, WorkloadKind.INFERENCE)
+    _serving_group(qtbot, window, "Chat")
     (group,) = window.doc.get("workloads")
     assert group.inference.people is None
