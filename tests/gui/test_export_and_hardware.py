@@ -564,3 +564,15 @@ def test_the_bill_in_the_window_speaks_the_customers_words(qtbot, window, tmp_pa
              for c in range(lines.columnCount()) if lines.item(r, c)]  # fmt: skip
     assert "GPU" in cells and "gpu" not in cells and "nvlink-bridge" not in cells
     assert not any(c.startswith("catalog ") for c in cells)
+
+
+def test_the_storage_needs_name_fields_by_their_labels(qtbot, window, tmp_path):
+    """enterprise: its groups state no dataset; the Review page asks for 'Dataset size on the
+    Hardware page', not for the field path 'data.dataset_gb'."""
+    _open(window, tmp_path, "enterprise")
+    window.wizard.go_to(PageId.REVIEW)
+    needs = window.wizard.page_of(PageId.REVIEW).storage.needs
+    cells = [needs.item(r, c).text() for r in range(needs.rowCount())
+             for c in range(needs.columnCount()) if needs.item(r, c)]  # fmt: skip
+    assert any("Dataset size on the Hardware page" in c for c in cells)
+    assert not any("data.dataset_gb" in c or "data.read_gbs_per_gpu" in c for c in cells)

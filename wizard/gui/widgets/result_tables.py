@@ -17,6 +17,7 @@ from wizard.model.buildout import Bom, Power, Racks
 from wizard.model.platform import SoftwareResult, StorageResult
 from wizard.numbers import MISSING, count, fixed
 from wizard.present import labels
+from wizard.present.fields import in_words
 from wizard.present.references import customer_source
 
 
@@ -121,7 +122,7 @@ class StorageView(QWidget):
                     fixed(n.checkpoints_gb, "GB"),
                     fixed(n.model_files_gb, "GB"),
                     fixed(n.read_gbs, "", 2),
-                    f"{n.dataset_basis}; {n.read_basis}",
+                    in_words(f"{n.dataset_basis}; {n.read_basis}"),
                 ]
                 for n in s.needs
             ],
