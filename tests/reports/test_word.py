@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from pathlib import Path
 
 import pytest
 from docx import Document
@@ -118,33 +119,35 @@ def test_the_cli_writes_the_word_copy_for_a_docx_name(tmp_path):
     assert "Traceback" not in bad.stderr
 
 
-def _acme_docx(tmp_path) -> zipfile.ZipFile:
-    out = tmp_path / "acme.docx"
+@pytest.fixture(scope="module")
+def acme_docx(tmp_path_factory) -> Path:
+    """acme-options' Word copy, written once by the command line for the tests that read it."""
+    out = tmp_path_factory.mktemp("word") / "acme.docx"
     proc = run_cli("report", str(ROOT / "docs" / "acme-options.json"), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
-    return zipfile.ZipFile(out)
+    return out
 
 
-def test_word_is_asked_to_update_the_fields_on_open(tmp_path):
+def test_word_is_asked_to_update_the_fields_on_open(acme_docx):
     """ECMA-376 Part 1, 17.15.1.90 updateFields: with it true Word updates the contents and the
     page numbers when the file opens (python-docx writes no such setting by itself)."""
     from lxml import etree
 
-    with _acme_docx(tmp_path) as z:
+    with zipfile.ZipFile(acme_docx) as z:
         settings = etree.fromstring(z.read("word/settings.xml"))
     w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
     (flag,) = settings.findall(f"{w}updateFields")
     assert flag.get(f"{w}val") == "true"
 
 
-def test_table_grids_match_their_cell_widths(tmp_path):
+def test_table_grids_match_their_cell_widths(acme_docx):
     """Word lays a table out by its cells' widths, LibreOffice by the grid: the two must agree,
     column by column, in every table (python-docx alone writes equal grid columns), and the
     layout is fixed so neither program re-flows the columns. Headings carry Word's heading
     styles, which its navigation pane lists."""
     from lxml import etree
 
-    with _acme_docx(tmp_path) as z:
+    with zipfile.ZipFile(acme_docx) as z:
         body = etree.fromstring(z.read("word/document.xml"))
     w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
     tables = body.iter(f"{w}tbl")
