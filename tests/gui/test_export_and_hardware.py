@@ -576,3 +576,11 @@ def test_the_storage_needs_name_fields_by_their_labels(qtbot, window, tmp_path):
              for c in range(needs.columnCount()) if needs.item(r, c)]  # fmt: skip
     assert any("Dataset size on the Hardware page" in c for c in cells)
     assert not any("data.dataset_gb" in c or "data.read_gbs_per_gpu" in c for c in cells)
+
+
+def test_a_card_label_agrees_with_its_number(qtbot, window, tmp_path):
+    """enterprise fits one rack: the card reads '1' over 'rack', not 'racks'."""
+    _open(window, tmp_path, "enterprise")
+    window.wizard.go_to(PageId.REVIEW)
+    card = window.wizard.page_of(PageId.REVIEW).cards.cards["racks"]
+    assert (card.value.text(), card.label.text()) == ("1", "rack")

@@ -31,7 +31,7 @@ from wizard.gui.widgets.options_view import OptionsView
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
 from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
-from wizard.numbers import MISSING, count, fixed
+from wizard.numbers import MISSING, count, fixed, plural
 from wizard.present.fields import in_words
 from wizard.present.figures import gpus_text
 from wizard.present.formula_text import formula_words, inputs_words
@@ -341,7 +341,8 @@ class ReviewPage(Page):
         self.cards.set("after", f"{c.gpus_after_failures:,}",
                        f"after {count(c.host_failures_tolerated, 'host failure')}")  # fmt: skip
         self.cards.set("power", f"{r.power.total_kw:,.1f}")
-        self.cards.set("racks", f"{len(r.racks.racks)}")
+        racks = len(r.racks.racks)
+        self.cards.set("racks", f"{racks}", label=plural(racks, "rack"))
         self.cards.set("utilization", f"{r.packing.mean_utilization:.0%}")
         gpu = self.catalog.gpus.get(r.gpu)
         self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
@@ -476,7 +477,8 @@ class ReviewPage(Page):
         self.cards.set("after", f"{after:,}", "each GPU cluster after its own HA policy's failures")
         self.cards.set("utilization", MISSING, "per cluster, in the proposal")
         self.cards.set("power", f"{t.total_kw:,.1f}")
-        self.cards.set("racks", f"{t.host_racks + t.network_racks}")
+        racks = t.host_racks + t.network_racks
+        self.cards.set("racks", f"{racks}", label=plural(racks, "rack"))
         workloads = [w for c in gpu_clusters if c.result for w in c.result.workloads]
         self.bars.setVisible(False)  # GPUs differ between clusters: the proposal draws each
         self.bars_title.setVisible(False)

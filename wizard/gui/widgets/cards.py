@@ -23,10 +23,13 @@ class Card(QFrame):
         if tooltip:
             self.setToolTip(tooltip)
 
-    def set(self, value: str, detail: str | None = None) -> None:
+    def set(self, value: str, detail: str | None = None, label: str | None = None) -> None:
+        """``label``: the words under the number when they agree with it ("1 rack")."""
         self.value.setText(value)
         if detail is not None:
             self.setToolTip(detail)
+        if label is not None:
+            self.label.setText(label)
 
 
 class CardRow(QWidget):
@@ -43,8 +46,10 @@ class CardRow(QWidget):
             grid.addWidget(card, i // columns, i % columns)
             self.cards[key] = card
 
-    def set(self, key: str, value: str, detail: str | None = None) -> None:
-        self.cards[key].set(value, detail)
+    def set(
+        self, key: str, value: str, detail: str | None = None, label: str | None = None
+    ) -> None:
+        self.cards[key].set(value, detail, label)
 
     def clear(self) -> None:
         for card in self.cards.values():
