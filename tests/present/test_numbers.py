@@ -73,3 +73,18 @@ def test_warnings_are_counted_by_kind_in_the_products_words():
         "1 risk · 1 caution · 2 notes"
     )
     assert tally([]) == "no warnings"
+
+
+def test_a_checks_message_names_values_as_the_window_does():
+    """'sharing_mode 'vgpu' … (use passthrough or mig)' is the design file's spelling; the window
+    says 'Sharing mode Time-sliced vGPU … (use Passthrough or MIG-backed vGPU)'."""
+    from wizard.present.fields import in_words
+
+    said = in_words(
+        "sharing_mode 'vgpu' shares the GPU's compute between VMs, so it cannot give the "
+        "performance isolation this group requires (use passthrough or mig)"
+    )
+    assert said.startswith("Sharing mode Time-sliced vGPU shares")
+    assert said.endswith("(use Passthrough or MIG-backed vGPU)")
+    assert "sharing_mode" not in in_words("sharing_mode 'remote' needs constraints.remote_ok")
+    assert in_words("no field here") == "no field here"

@@ -37,8 +37,41 @@ def label_of(path: str) -> str:
 
 def in_words(text: str) -> str:
     """``text`` with every design field path it names replaced by the field's label and where it
-    is edited: "give data.dataset_gb" reads "give Dataset size on the Hardware page"."""
-    return _PATH.sub(lambda m: label_of(m.group(1)), text)
+    is edited: "give data.dataset_gb" reads "give Dataset size on the Hardware page"; a field
+    quoted with its value as the design file writes it ("sharing_mode 'vgpu'", a check's
+    message) reads as the window names both ("Sharing mode Time-sliced vGPU")."""
+    return values_in_words(_PATH.sub(lambda m: label_of(m.group(1)), text))
+
+
+def values_in_words(text: str) -> str:
+    """The design file's spelling of a value in the window's words (see ``in_words``)."""
+    from wizard.present import labels
+
+    modes = {m.value: name for m, name in labels.MODE_SHORT.items()}
+    levels = {h.value: name for h, name in labels.HA_LEVEL_SHORT.items()}
+    kinds = {k.value: name.lower() for k, name in labels.KIND_SHORT.items()}
+    fields = {"sharing_mode": ("Sharing mode", modes), "level": ("HA level", levels)}
+
+    def field(m: re.Match[str]) -> str:
+        label, values = fields[m.group(1)]
+        return f"{label} {values.get(m.group(2), m.group(2))}"
+
+    text = _QUOTED.sub(field, text)
+    text = _KIND.sub(lambda m: f"{m.group(1)} {kinds.get(m.group(2), m.group(2))} group", text)
+    for code, words in _CODE_WORDS.items():
+        text = text.replace(code, words)
+    return text
+
+
+_QUOTED = re.compile(r"\b(sharing_mode|level) '([\w+.-]+)'")
+_KIND = re.compile(r"\b(an?) ([a-z][a-z-]+) group\b")
+# a check's own words for a field or a value the window shows under another name
+_CODE_WORDS = {
+    "(use passthrough or mig)": "(use Passthrough or MIG-backed vGPU)",
+    "constraints.remote_ok": "Remote (network-attached) GPUs acceptable",
+    "(or gpus_per_member)": "(or Known GPUs per member)",
+    "needs 'shared'": "needs what each user needs (Per user or job)",
+}
 
 
 # "on the Hardware page", "on the HA policy page": where the wizard edits a field
