@@ -28,7 +28,7 @@ run: $(STAMP)
 # sets PYTHONDONTWRITEBYTECODE would otherwise compile every module again in each of them.
 test: $(STAMP)
 	$(PY) -m compileall -q wizard reports
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n auto
 
 # The engine, io and hardening tests in an environment without Qt and reportlab: the layers
 # below the GUI and the reports must not need them (the report-rendering hardening tests stay in

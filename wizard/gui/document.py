@@ -104,7 +104,7 @@ class DesignDocument(QObject):
         self.revision = 0
         self.undo_stack = QUndoStack(self)  # every edit of the design, across pages
         # unsaved follows the undo position: undoing back to the saved state is saved again
-        self.undo_stack.cleanChanged.connect(lambda clean: self._mark(not clean))
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
 
     # ----------------------------------------------------------------- sections
 
@@ -219,6 +219,10 @@ class DesignDocument(QObject):
         self.path = path
         self.undo_stack.setClean()
         self._mark(False, force=True)
+
+    def _clean_changed(self, clean: bool) -> None:
+        # a bound slot: Qt drops the connection when the document goes, a lambda it would keep
+        self._mark(not clean)
 
     def _mark(self, dirty: bool, force: bool = False) -> None:
         if self.dirty != dirty or force:
