@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable
 from reports.sections import calculations
 from reports.story import Story
 from wizard.engine.bom import PDUS_PER_RACK, apply_prices
-from wizard.engine.portmap import PortLink, result_port_map
+from wizard.engine.portmap import PortLink, oob_switches, result_port_map
 from wizard.model.buildout import Bom, Rack
 from wizard.numbers import MISSING, count, num
 from wizard.present import labels
@@ -39,7 +39,6 @@ def per_rack(st: Story, racks: list[Rack], links: list[PortLink]) -> list[Flowab
     if len(racks) < 2:
         return []
     cables = Counter(ln.rack for ln in links)
-    oob = Counter(ln.to_device for ln in links if ln.between == "host-oob")
     rows: list[list] = [["Rack", "Servers", "Switches", "Storage", "Out-of-band switches",
                          "PDUs", "Cables"]]  # fmt: skip
     for r in racks:
@@ -47,8 +46,8 @@ def per_rack(st: Story, racks: list[Rack], links: list[PortLink]) -> list[Flowab
                  for k in ("server", "switch", "storage")}  # fmt: skip
         said = {k: "; ".join(f"{n} × {m}" for m, n in v.items()) or MISSING
                 for k, v in kinds.items()}  # fmt: skip
-        own_oob = sum(1 for d in oob if d.startswith(f"oob-{r.name.split()[0]}-"))
-        rows.append([r.name, said["server"], said["switch"], said["storage"], num(own_oob),
+        rows.append([r.name, said["server"], said["switch"], said["storage"],
+                     num(oob_switches(r)),
                      num(PDUS_PER_RACK), num(cables.get(r.name, 0))])  # fmt: skip
     return [*st.h3("Per rack"), st.table(rows, [1.2, 1.9, 1.9, 1.0, 1.35, 0.7, 0.8],
                                          right=(4, 5, 6))]  # fmt: skip

@@ -209,7 +209,7 @@ OOB_SOURCE = (
     "reference-architecture-infrastructure-foundation-enterprise-ai/latest/"
     "reference-architectures.html"
 )
-OOB_PORTS = 48
+OOB_PORTS = portmap.OOB_PORTS
 OOB_ITEM = "switch:nvidia-sn2201"
 
 
@@ -246,8 +246,7 @@ def server_configuration(
 
 def oob_switch_line(racks: list[bo.Rack]) -> bo.BomLine:
     """The out-of-band switches: one per rack for every 48 management ports in it."""
-    ports = [sum(1 for i in r.items if i.kind in ("server", "switch", "storage")) for r in racks]
-    switches = sum(math.ceil(n / OOB_PORTS) for n in ports if n)
+    switches = sum(portmap.oob_switches(r) for r in racks)
     return _line(Cat.SWITCH, OOB_ITEM, "",
                  f"NVIDIA SN2201 out-of-band management switch, {OOB_PORTS} x 1 GbE RJ45: one per "
                  "rack for every 48 management ports (servers' BMCs, switches, storage), uplinked "
@@ -264,11 +263,7 @@ def _linkx(
         return [], set()
     where = linkx.places(racks.racks)
     names = linkx.switch_names(topo.fabric.planes, numbered_by_kind=False)
-    hosts = sorted(
-        ((i.host, linkx.Place(r, i.u_position)) for r, rack in enumerate(racks.racks)
-         for i in rack.items if i.host is not None),
-        key=lambda x: x[0] or 0,
-    )  # fmt: skip
+    hosts = [h.place for h in portmap.rack_hosts(racks.racks)]
     out: list[bo.BomLine] = []
     done: set[str] = set()
     for p, named in zip(topo.fabric.planes, names, strict=True):
@@ -276,7 +271,7 @@ def _linkx(
             continue
         leaf = catalog.switches[p.tiers[0].switch]
         lines = linkx.plane_lines(
-            p, [h for _, h in hosts], named, where, nic.ports == 1,
+            p, hosts, named, where, nic.ports == 1,
             managed=leaf.part_number.startswith("MQM9700"),
         )  # fmt: skip
         if lines is not None:

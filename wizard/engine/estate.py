@@ -493,11 +493,9 @@ def _layout(
     ]
     # a leaf whose host ports all sit in one rack goes to its top where copper then reaches
     on = [
-        [r for c in clusters if joins(c, p)
-         for _, r in sorted((i.host, r) for r, rack in enumerate(out) if rack.cluster == c.name
-                            for i in rack.items if i.host is not None)]
+        [h.place.rack for c in clusters if joins(c, p) for h in portmap.rack_hosts(out, c.name)]
         for p in network
-    ]  # fmt: skip
+    ]
     out, rest = top_of_rack(out, switches, leaf_homes(network, names, on), strict=True)
     return out + _network_racks(rest, height, limit, len(out), rec)
 
@@ -621,16 +619,8 @@ def _linkx(
         if not linkx.is_ndr(p):
             continue
         on = [c for c in clusters if joins(c, p)]
-        hosts = [
-            linkx.Place(r, i.u_position)
-            for c in on
-            for r, rack in enumerate(layout)
-            if rack.cluster == c.name
-            for i in sorted(rack.items, key=lambda i: i.host or 0)
-            if i.host is not None
-        ]
-        nics = {design_nic(design, c.name) for c in on}
-        osfp = all(catalog.nics[n].ports == 1 for n in nics if n in catalog.nics)
+        hosts = [h.place for c in on for h in portmap.rack_hosts(layout, c.name)]
+        osfp = _osfp_hosts(design, catalog, on)
         leaf = catalog.switches[p.tiers[0].switch]
         lines = linkx.plane_lines(p, hosts, named, where, osfp,
                                   leaf.part_number.startswith("MQM9700"))  # fmt: skip
@@ -659,12 +649,16 @@ def _port_map(
     for p in network:
         on = [c for c in clusters if joins(c, p)]
         hosts_on.append([h for c in on for h in portmap.rack_hosts(layout, c.name)])
-        nics = {design_nic(design, c.name) for c in on} if linkx.is_ndr(p) else set()
-        osfp.append(
-            bool(nics) and all(catalog.nics[n].ports == 1 for n in nics if n in catalog.nics)
-        )
+        osfp.append(linkx.is_ndr(p) and _osfp_hosts(design, catalog, on))
     return portmap.port_map(network, layout, hosts_on, [p.name for p in network], osfp,
                             numbered_by_kind=True)  # fmt: skip
+
+
+def _osfp_hosts(design: Design, catalog: Catalog, on: list[EstateCluster]) -> bool:
+    """Whether every GPU cluster in ``on`` has single-port (OSFP) ConnectX-7 cards, which take
+    the OSFP parts of an NDR fabric (the dual-port QSFP112 cards take the QSFP112 ones)."""
+    nics = {design_nic(design, c.name) for c in on}
+    return bool(nics) and all(catalog.nics[n].ports == 1 for n in nics if n in catalog.nics)
 
 
 def design_nic(design: Design, cluster: str) -> str:

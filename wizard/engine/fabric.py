@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from wizard.engine import sources
 from wizard.engine.expr import Formula
-from wizard.engine.linkx import fill
+from wizard.engine.linkx import fill, switch_names
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
@@ -567,7 +567,7 @@ def _links_across(p: bo.Plane, where: dict[str, str], rack_of_host: dict[int, st
     hosts = len(rack_of_host)
     if leaf is None or not hosts:
         return 0
-    names = [f"{p.name}-leaf-{n + 1:02d}" for n in range(leaf.count)]
+    names = switch_names([p], numbered_by_kind=False)[0]["leaf"]
     by_leaf = fill(p, hosts, len(names))
     return sum(
         1

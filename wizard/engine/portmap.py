@@ -191,13 +191,22 @@ def _switch_link(
     return f"{fibre.text}; a module at each end", (module, module, fibre), ()
 
 
+def managed(rack: bo.Rack) -> list[bo.RackItem]:
+    """The devices of ``rack`` with a management port on the out-of-band network."""
+    return [i for i in rack.items if i.kind in ("server", "switch", "storage")]
+
+
+def oob_switches(rack: bo.Rack) -> int:
+    """The out-of-band switches ``rack`` needs: one for every 48 management ports in it."""
+    return -(-len(managed(rack)) // OOB_PORTS)
+
+
 def oob_links(racks: list[bo.Rack]) -> list[PortLink]:
     """Every server's BMC and every switch's and storage node's management port to the
     out-of-band switch of its rack (one per 48 ports, at the top, as the bill counts them)."""
     out = []
     for rack in racks:
-        items = [i for i in rack.items if i.kind in ("server", "switch", "storage")]
-        for n, item in enumerate(sorted(items, key=lambda i: -i.u_position)):
+        for n, item in enumerate(sorted(managed(rack), key=lambda i: -i.u_position)):
             switch = f"oob-{rack.name.split()[0]}-{n // OOB_PORTS + 1:02d}"
             need = abs(rack.height_u - item.u_position) * linkx.U_M + linkx.ROUTING_M
             m = next((x for x in PATCH_M if x >= need), PATCH_M[-1])

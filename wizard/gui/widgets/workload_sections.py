@@ -12,10 +12,10 @@ from wizard.gui.forms import FormErrors
 from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, double_spin, int_spin
 from wizard.model.catalog import Catalog, ModelPreset
 from wizard.model.design import (
-    SECONDS_PER_HOUR,
     FineTuningMethod,
     LoraTargets,
     Optimizer,
+    PeopleDemand,
     Precision,
     Recompute,
     WorkloadKind,
@@ -418,8 +418,9 @@ class ServingSection(QGroupBox):
         self.per_hour.setEnabled(users is not None)
         self.people_note.setVisible(users is not None)
         if users is not None:
-            share, per_hour = self.active.value() / 100, self.per_hour.value()
-            rate = users * share * per_hour / SECONDS_PER_HOUR
+            per_hour = self.per_hour.value()
+            rate = PeopleDemand(users=users, active_share=self.active.value() / 100,
+                                requests_per_hour=per_hour).requests_per_s  # fmt: skip
             self.people_note.setText(
                 f"{users:,} people × {self.active.value():g} % active × {per_hour:g} requests "
                 f"an hour ÷ 3,600 seconds = {num(rate)} requests a second; the requests "
