@@ -78,8 +78,9 @@ def test_typing_a_name_sizes_the_design_once_not_per_keystroke(qtbot, window):
 
 
 def test_ctrl_y_redoes(qtbot, window):
-    """Ctrl+Y redoes on every platform, as does Ctrl+Shift+Z (the README says both)."""
-    from PySide6.QtGui import QKeySequence
+    """Ctrl+Y redoes on every platform, as does Ctrl+Shift+Z (the README says both): the key
+    pressed in the window brings the undone edit back."""
+    from PySide6.QtCore import Qt
 
     keys = [k.toString() for k in window.redo_action.shortcuts()]
     assert "Ctrl+Y" in keys and "Ctrl+Shift+Z" in keys
@@ -87,7 +88,10 @@ def test_ctrl_y_redoes(qtbot, window):
     type_into(qtbot, project.customer, "Acme")
     window.undo_action.trigger()
     assert window.doc.get("project").customer in (None, "")
-    assert window.redo_action.shortcuts()[keys.index("Ctrl+Y")] == QKeySequence("Ctrl+Y")
+    window.activateWindow()
+    window.wizard.setFocus()
+    qtbot.keyClick(window.wizard, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert window.doc.get("project").customer == "Acme"
 
 
 def test_the_unsaved_mark_follows_the_undo_position(qtbot, window, tmp_path):
