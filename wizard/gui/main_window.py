@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, Q
 from PySide6.QtWidgets import (
     QAbstractButton,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -191,6 +192,11 @@ class MainWindow(QMainWindow):
                 self, request.title, request.path, request.file_filter
             )
             return path or None
+        if k is PromptKind.TEXT:
+            text, ok = QInputDialog.getText(
+                self, request.title, request.text, text=request.default or ""
+            )
+            return text if ok else None
         box = QMessageBox(self)
         box.setWindowTitle(request.title)
         box.setText(request.text)
@@ -331,6 +337,9 @@ class MainWindow(QMainWindow):
             )
         else:
             text = "not sized yet"
+        design = self.live.design
+        if design is not None and design.proposed is not None and self.live.sized():
+            text = f"Proposed option '{design.proposed}': {text}"
         if self.autosaver.last_error:
             text += f" · autosave failed: {self.autosaver.last_error}"
         self.status.setText(text)

@@ -14,6 +14,7 @@ class PromptKind(Enum):
     ERROR = "error"
     OPEN_FILE = "open-file"  # returns a path or None
     SAVE_FILE = "save-file"  # returns a path or None
+    TEXT = "text"  # returns the typed text, or None when cancelled
 
 
 @dataclass(frozen=True)

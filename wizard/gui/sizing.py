@@ -35,7 +35,9 @@ class LiveResult(QObject):
         super().__init__(parent)
         self.doc = doc
         self._catalog = catalog
-        self.design: Design | None = None
+        self.design: Design | None = None  # the design as the pages edit it, its options kept
+        # what is sized and shown: the proposed option when the design names one, else the design
+        self.shown: Design | None = None
         self.result: Result | None = None
         self.estate: Estate | None = None  # a design of several clusters, sized together
         self.problems: list[str] = []
@@ -60,26 +62,30 @@ class LiveResult(QObject):
         self._timer.stop()
         self.revision = self.doc.revision
         self.design = self.doc.design()
+        design = self.design
+        self.shown = design.proposal() if design is not None else None
         self.result = None
         self.estate = None
         self.compat = []
         self.errors = []
-        if self.design is None:
+        if design is None or self.shown is None:
             self.problems = self.doc.design_problems()
         else:
             from wizard.engine.compat import check_design, sizing_errors
             from wizard.engine.estate import size_estate
             from wizard.engine.size import size
 
-            self.compat = check_design(self.design, self.catalog)
+            shown = self.shown
+            # the pages' checks are of the design they edit; the sizing is of what is shown
+            self.compat = check_design(design, self.catalog)
             try:
-                if self.design.is_single_cluster():
-                    self.result = size(self.design, self.catalog)
+                if shown.is_single_cluster():
+                    self.result = size(shown, self.catalog)
                 else:
-                    self.estate = size_estate(self.design, self.catalog)
+                    self.estate = size_estate(shown, self.catalog)
                 self.problems = []
                 # the rule book's error-level rules block Next and Export like the catalog's
-                self.errors = sizing_errors(self.design, self.result, self.estate)
+                self.errors = sizing_errors(shown, self.result, self.estate)
                 self.compat += self.errors
             except UserError as exc:
                 self.problems = exc.problems

@@ -179,7 +179,7 @@ class GpuWizard(QWizard):
         if pid is PageId.REVIEW:
             from wizard.gui.pages.review import ReviewPage
 
-            return ReviewPage(doc, catalog, live)
+            return ReviewPage(doc, catalog, live, self.prompt, self._prices)
         from wizard.gui.pages.export import ExportPage
 
         export = ExportPage(doc, catalog, live, self.prompt)

@@ -1077,6 +1077,26 @@ class Design(Model):
         data = self.model_copy(update=update).model_dump(mode="json")
         return Design.model_validate(data)  # the option must be a valid design too
 
+    def as_option(self, name: str) -> DesignOption:
+        """The design as it stands, kept as option ``name``: every section an option can replace,
+        so later edits of the design leave the option as it was saved."""
+        return DesignOption(
+            name=name,
+            hardware=self.hardware,
+            ha=self.ha,
+            cluster_name=self.cluster_name,
+            clusters=list(self.clusters),
+            groups=[
+                GroupChange(
+                    group=g.name,
+                    sharing_mode=g.sharing_mode,
+                    precision=g.precision,
+                    cluster=g.cluster,
+                )
+                for g in self.workloads
+            ],
+        )
+
     def proposal(self) -> Design:
         """The design the proposal specifies and the order buys: the proposed option when one
         is named, else the design as it stands (its options kept, for the comparison)."""

@@ -188,7 +188,14 @@ class ExportPage(Page):
             )
         else:
             name = design.project.project_name or "this design"
-            self.summary.setText(f"Exports of {name}, as it is now in the window.")
+            if design.proposed is None:
+                self.summary.setText(f"Exports of {name}, as it is now in the window.")
+            else:
+                self.summary.setText(
+                    f"Exports of {name}: the proposal, the bill of materials and the vSphere "
+                    f"steps specify the proposed option, '{design.proposed}'; the design file "
+                    "keeps the design as it stands and every option."
+                )
 
     def _said(self, problem: str) -> str:
         wizard = self.wizard()
@@ -259,7 +266,7 @@ class ExportPage(Page):
         from reports.exports.powercli import powercli_script
 
         result = self.live.current()
-        design = self.live.design
+        design = self.live.shown  # the steps configure the proposed option
         if result is None or design is None:
             return None
         path = self._ask_path("Export the vSphere host and VM steps",
@@ -307,7 +314,7 @@ class ExportPage(Page):
 
     def export_bom(self) -> Path | None:
         result = self.live.current()
-        design = self.live.design
+        design = self.live.shown  # the order is for the proposed option
         if design is None or not self.live.sized():
             return None
         path = self._ask_path(

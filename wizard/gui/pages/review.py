@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pydantic import ValidationError
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -19,16 +21,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard.errors import describe_validation_error
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
+from wizard.gui.prompts import Prompt, PromptKind
 from wizard.gui.reporting import font_files, render_diagrams
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.options_view import OptionsView
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
+from wizard.model.design import AS_DESIGNED
 from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
 from wizard.numbers import MISSING, count, fixed, plural
@@ -44,6 +49,7 @@ from wizard.serving_text import at_risk, spread_text, target_short
 
 if TYPE_CHECKING:
     from wizard.engine.ranges import FigureRange
+    from wizard.model.prices import PriceList
 
 WORKLOAD_COLUMNS = (
     "Workload",
@@ -89,8 +95,18 @@ def _tab(*widgets: QWidget, stretch_last: bool = True) -> QWidget:
 class ReviewPage(Page):
     scrolling = False
 
-    def __init__(self, doc, catalog, live) -> None:
+    def __init__(self, doc, catalog, live,
+                 prompt: Callable[[Prompt], object] | None = None,
+                 prices: Callable[[], PriceList | None] | None = None) -> None:  # fmt: skip
         super().__init__(doc, catalog, live, *titles.REVIEW)
+        self.prompt = prompt
+        self._prices = prices
+        # an option proposed: the figures are the option's, the pages edit the design
+        self.proposal_note = QLabel()
+        self.proposal_note.setObjectName("note")
+        self.proposal_note.setWordWrap(True)
+        self.proposal_note.hide()
+        self.body.addWidget(self.proposal_note)
         self.problem = QLabel()
         self.problem.setObjectName("problem")
         self.problem.setWordWrap(True)
@@ -150,6 +166,9 @@ class ReviewPage(Page):
         # The design's options side by side, sized in the background while on screen
         self.options = OptionsView()
         self.options_tab = self.tabs.addTab(self.options, "Options")
+        self.options.save_requested.connect(self.save_option)
+        self.options.propose_requested.connect(self.propose)
+        self.options.remove_requested.connect(self.remove_option)
         self.options_job = Job(self)
         self.options_job.finished.connect(self._options_ready)
         self.options_job.failed.connect(
@@ -258,15 +277,18 @@ class ReviewPage(Page):
         """Compare the options when their tab is on screen and the design changed since."""
         if not self.isVisible() or self.tabs.currentIndex() != self.options_tab:
             return
+        self.live.current()  # an edit still waiting for the debounce is part of the design
         design = self.live.design
         if design is None:
+            self.options.set_options([], None, can_save=False)
             self.options.show_message("Shown once the design is complete.")
             return
+        self.options.set_options([o.name for o in design.options], design.proposed, True)
         if not design.options:
             self.options.show_message(
-                "This design holds no options. Alternatives (other hardware, HA, clusters, a "
-                "group's sharing mode or precision) are kept in the design file's 'options' and "
-                "compared here side by side."
+                "This design holds no options. Save the design as an option, then change its "
+                "hardware, HA, clusters or a group's sharing mode or precision on the pages: the "
+                "two are compared here side by side, and either can be made the proposal."
             )
             return
         if self._options_revision == self.live.revision:
@@ -274,9 +296,54 @@ class ReviewPage(Page):
         self._options_revision = self.live.revision
         self.options.status.setText("Comparing…")
         catalog = self.catalog
+        prices = self._prices() if self._prices is not None else None
         from wizard.engine.options import compare
 
-        self.options_job.start(lambda: compare(design, catalog))
+        self.options_job.start(lambda: compare(design, catalog, prices))
+
+    # ------------------------------------------------------------------ options
+
+    def save_option(self) -> None:
+        """Keep the design as it stands as a named option (one undoable step)."""
+        design = self.doc.design()  # with an edit the debounce has not sized yet
+        if design is None or self.prompt is None:
+            return
+        taken = {o.name.casefold() for o in design.options} | {AS_DESIGNED.casefold()}
+        n = len(design.options) + 1
+        while f"option {n}".casefold() in taken:
+            n += 1
+        answer = self.prompt(
+            Prompt(PromptKind.TEXT, "Save as option", "Name of the option:", default=f"Option {n}")
+        )
+        if answer is None:
+            return
+        name = " ".join(str(answer).split())
+        problem = _option_name_problem(name, taken)
+        if problem is None:
+            try:
+                option = design.as_option(name)
+            except ValidationError as exc:
+                problem = f"Option name '{name}': {describe_validation_error(exc)[0]}"
+        if problem is not None:
+            self.prompt(Prompt(PromptKind.ERROR, "Save as option", problem))
+            return
+        self.doc.set("options", [*design.options, option], self)
+        self.options.set_options([o.name for o in design.options] + [name], design.proposed, True)
+
+    def propose(self, name: str | None) -> None:
+        """Make option ``name`` (None: the design as it stands) the proposal."""
+        self.doc.set("proposed", name, self)
+
+    def remove_option(self, name: str) -> None:
+        design = self.doc.design()
+        if design is None:
+            return
+        stack = self.doc.undo_stack
+        stack.beginMacro(f"remove option {name}")
+        if design.proposed == name:  # the proposal goes back to the design as it stands
+            self.doc.set("proposed", None, self)
+        self.doc.set("options", [o for o in design.options if o.name != name], self)
+        stack.endMacro()
 
     def _options_ready(self, value: object) -> None:
         assert isinstance(value, list), "the job returns the compared options"
@@ -302,6 +369,15 @@ class ReviewPage(Page):
 
     def show_result(self) -> None:
         r = self.live.result
+        design = self.live.design
+        proposed = design.proposed if design is not None else None
+        self.proposal_note.setVisible(proposed is not None)
+        if proposed is not None:
+            self.proposal_note.setText(
+                f"These figures are for the proposed option, '{proposed}', which the proposal, "
+                "the bill of materials and the vSphere steps specify. The pages edit the design "
+                "as it stands; compare the two under Options, or make it the proposal there."
+            )
         self.clusters_note.setVisible(self.live.estate is not None)
         if r is None and self.live.estate is not None:
             self.problem.hide()
@@ -552,6 +628,17 @@ class ReviewPage(Page):
 
 
 _ICONS = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
+
+
+def _option_name_problem(name: str, taken: set[str]) -> str | None:
+    """Why ``name`` cannot name a new option, in the words the prompt shows; None if it can."""
+    if not name:
+        return "Name of the option: give a name."
+    if name.casefold() == AS_DESIGNED.casefold():
+        return f"Name of the option '{name}' is the design itself; choose another name."
+    if name.casefold() in taken:
+        return f"Name of the option '{name}' is already an option; choose another name."
+    return None
 
 
 def _warning_item(w: Warning_, where: str | None = None) -> QListWidgetItem:

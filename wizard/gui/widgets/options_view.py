@@ -1,31 +1,71 @@
 """The options of the design side by side on the Review page: a column per option, the proposed
 one marked, figures that differ from it highlighted, targets met, at risk or missed in colour.
-The comparison sizes every option, so it runs in the background and only while on screen."""
+The comparison sizes every option, so it runs in the background and only while on screen.
+
+Options are made, proposed and removed here as a configurator keeps alternatives: the view only
+asks (signals); the page changes the design, so every change is one undoable step."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from wizard.model.design import AS_DESIGNED, Design
 from wizard.model.options import OptionRow
 from wizard.present import options_table
 
 VERDICT_COLOURS = {"met": "#e3f1e7", "at risk": "#fbefd5", "missed": "#f8dcdc"}
 DIFFERS = "#e8eef7"
+MAX_OPTIONS = Design.model_fields["options"].metadata[0].max_length
 
 
 class OptionsView(QWidget):
+    save_requested = Signal()
+    propose_requested = Signal(object)  # an option's name, or None for the design as it stands
+    remove_requested = Signal(str)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         v = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        self.save = QPushButton("Save as option…")
+        self.save.setToolTip(
+            "Keep the design as it stands (hardware, HA, clusters, each group's sharing mode and "
+            "precision) as a named option; change the pages and compare the two here."
+        )
+        self.save.clicked.connect(self.save_requested.emit)
+        self.choice = QComboBox()
+        self.choice.setAccessibleName("Option")
+        self.choice.setToolTip("The option the buttons beside act on")
+        self.propose = QPushButton("Make this the proposal")
+        self.propose.setToolTip(
+            "The proposal, the bill of materials, the vSphere steps and the Review figures "
+            "specify this option; the design file keeps every option."
+        )
+        self.propose.clicked.connect(lambda: self.propose_requested.emit(self.choice.currentData()))
+        self.remove = QPushButton("Remove option")
+        self.remove.clicked.connect(self._remove)
+        self.choice.currentIndexChanged.connect(lambda _i: self._enable())
+        bar.addWidget(self.save)
+        bar.addSpacing(16)
+        bar.addWidget(QLabel("Option:"))
+        bar.addWidget(self.choice, 1)
+        bar.addWidget(self.propose)
+        bar.addWidget(self.remove)
+        v.addLayout(bar)
+        self._proposed: str | None = None
         self.sentence = QLabel()
         self.sentence.setWordWrap(True)
         self.status = QLabel()
@@ -41,6 +81,36 @@ class OptionsView(QWidget):
         v.addWidget(self.status)
         v.addWidget(self.table, 1)
         v.addWidget(self.notes)
+
+    def set_options(self, names: list[str], proposed: str | None, can_save: bool) -> None:
+        """The design's options for the buttons, the current choice kept where it still exists."""
+        current = self.choice.currentData()
+        self.choice.blockSignals(True)
+        self.choice.clear()
+        self.choice.addItem(AS_DESIGNED + (" (proposed)" if proposed is None else ""), None)
+        for name in names:
+            self.choice.addItem(name + (" (proposed)" if name == proposed else ""), name)
+        at = self.choice.findData(current)
+        self.choice.setCurrentIndex(max(at, 0))
+        self.choice.blockSignals(False)
+        self._proposed = proposed
+        self.save.setEnabled(can_save and len(names) < MAX_OPTIONS)
+        self.save.setToolTip(
+            self.save.toolTip()
+            if len(names) < MAX_OPTIONS
+            else f"A design holds at most {MAX_OPTIONS} options; remove one first."
+        )
+        self._enable()
+
+    def _enable(self) -> None:
+        name = self.choice.currentData()
+        self.propose.setEnabled(self.choice.count() > 1 and name != self._proposed)
+        self.remove.setEnabled(name is not None)
+
+    def _remove(self) -> None:
+        name = self.choice.currentData()
+        if name is not None:
+            self.remove_requested.emit(name)
 
     def show_message(self, text: str) -> None:
         self.status.setText(text)
