@@ -1,0 +1,73 @@
+"""A click right after Add, after typing a name or after selecting a row is not lost: it takes
+effect at once and stays in the design, and nothing the live sizing does a moment later (the
+debounced run, the problems it shows under fields) moves a control from under the pointer."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QWidget
+
+from tests.gui.helpers import click
+from wizard.bundled import example_text
+from wizard.gui.sizing import DEBOUNCE_MS
+from wizard.gui.wizard import PageId
+
+
+def _workloads(window, tmp_path, example):
+    path = tmp_path / f"{example}.json"
+    path.write_text(example_text(example))
+    assert window.open_path(path)
+    assert window.wizard.go_to(PageId.WORKLOADS)
+    return window.wizard.page_of(PageId.WORKLOADS)
+
+
+def _where(page) -> dict[int, tuple[str, tuple[int, int, int, int]]]:
+    """Every visible control of the editor and its place in the window."""
+    out = {}
+    for w in page.editor.findChildren(QWidget):
+        if w.isVisible() and w.focusPolicy() != Qt.FocusPolicy.NoFocus:
+            top = w.mapTo(page.window(), QPoint(0, 0))
+            out[id(w)] = (
+                w.objectName() or type(w).__name__,
+                (top.x(), top.y(), w.width(), w.height()),
+            )
+    return out
+
+
+@pytest.mark.parametrize("example", ["enterprise", "llm-serving", "hgx-h200-llm"])
+def test_a_click_right_after_add_is_kept_and_nothing_moves_under_it(qtbot, window, tmp_path,
+                                                                    example):  # fmt: skip
+    page = _workloads(window, tmp_path, example)
+    before = len(window.doc.get("workloads"))
+    click(qtbot, page.add_button)
+    qtbot.wait(1)  # the layout pass Qt posts, which runs before any later input is read
+    placed = _where(page)
+    box = page.editor.isolation
+    assert box.isVisible() and not box.isChecked()
+    click(qtbot, box)  # before the debounced sizing has run
+    assert box.isChecked()
+    qtbot.wait(DEBOUNCE_MS * 3)  # the sizing runs and shows what it finds
+    groups = window.doc.get("workloads")
+    assert len(groups) == before + 1
+    assert groups[-1].constraints.isolation_required  # the click reached the design
+    assert box.isChecked()
+    moved = {k: (placed[k], v) for k, v in _where(page).items() if k in placed and placed[k] != v}
+    assert moved == {}
+
+
+def test_a_click_right_after_selecting_a_row_is_kept(qtbot, window, tmp_path):
+    page = _workloads(window, tmp_path, "enterprise")
+    rect = page.table.visualItemRect(page.table.item(1, 0))
+    qtbot.mouseClick(page.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    rect = page.table.visualItemRect(page.table.item(0, 0))
+    qtbot.mouseClick(page.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert page.table.currentRow() == 0
+    name = window.doc.get("workloads")[0].name
+    assert page.editor.name.text() == name
+    box = page.editor.migration  # vGPU moves with vMotion: either answer is valid
+    was = box.isChecked()
+    click(qtbot, box)
+    qtbot.wait(DEBOUNCE_MS * 3)
+    group = window.doc.get("workloads")[0]
+    assert group.name == name and group.constraints.live_migration_required is not was
