@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core test-window install lint format bench sample clean
+.PHONY: run test test-core test-window screens install lint format bench sample clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -46,9 +46,17 @@ test-core:
 # The program in a real X11 window (Qt's xcb plugin) under Xvfb: a missing system library fails
 # here instead of at a user's first start.
 test-window: $(STAMP)
-	@command -v xvfb-run >/dev/null || { echo "test-window needs Xvfb. Install it with:"; \
-	  echo "  sudo apt-get install -y xvfb xauth"; exit 1; }
+	@command -v xvfb-run >/dev/null && command -v openbox >/dev/null || { \
+	  echo "test-window needs Xvfb and a window manager. Install them with:"; \
+	  echo "  sudo apt-get install -y xvfb xauth openbox"; exit 1; }
 	xvfb-run -a -s "-screen 0 1280x800x24" $(PY) -m pytest -p no:cacheprovider -m real_window tests/window
+
+# Every page in a real window under a window manager on 1024 x 700 and 1366 x 768 screens, as the
+# README shows them (needs xvfb-run and openbox).
+screens: $(STAMP)
+	for size in 1024x700 1366x768; do \
+	  xvfb-run -a -s "-screen 0 $${size}x24" $(PY) scripts/real_screens.py \
+	    --example enterprise --out docs/screenshots/small || exit 1; done
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -19,6 +19,10 @@ def _nested(child: QWidget, content: QWidget) -> bool:
     return False
 
 
+def _name(child: QWidget) -> str:
+    return type(child).__name__ + (f" '{child.objectName()}'" if child.objectName() else "")
+
+
 def clipped(window, app) -> list[str]:
     """Every widget cut off at the right or left, as 'page: widget at x, width w of viewport v'."""
     from wizard.gui.wizard import PageId
@@ -30,7 +34,15 @@ def clipped(window, app) -> list[str]:
         app.processEvents()
         page = window.wizard.page_of(pid)
         scroll = page.findChild(QScrollArea)
-        if scroll is None:
+        if scroll is None or not scroll.isVisible() or scroll.parentWidget() is not page:
+            # a page that does not scroll as a whole: its widgets lie inside the page
+            for child in page.findChildren(QWidget):
+                if not child.isVisibleTo(page) or child.width() == 0 or _nested(child, page):
+                    continue
+                x = child.mapTo(page, QPoint(0, 0)).x()
+                if x < -1 or x + child.width() > page.width() + 1:
+                    out.append(f"{pid.name}: {_name(child)} at x {x}, width {child.width()} "
+                               f"of {page.width()}")  # fmt: skip
             continue
         viewport, content = scroll.viewport(), scroll.widget()
         for child in content.findChildren(QWidget):
@@ -38,10 +50,52 @@ def clipped(window, app) -> list[str]:
                 continue
             x = child.mapTo(viewport, QPoint(0, 0)).x()
             if x < -1 or x + child.width() > viewport.width() + 1:
-                name = type(child).__name__ + (
-                    f" '{child.objectName()}'" if child.objectName() else ""
-                )
                 out.append(
-                    f"{pid.name}: {name} at x {x}, width {child.width()} of {viewport.width()}"
+                    f"{pid.name}: {_name(child)} at x {x}, width {child.width()} of "
+                    f"{viewport.width()}"
                 )
+    return out
+
+
+def cut_headings(window, app) -> list[str]:
+    """Every table heading narrower than its words ('ime-sliced vGP'), on every page and every
+    tab of a page, as 'page, tab: heading "text" w of needed n'."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QHeaderView, QTabWidget
+
+    from wizard.gui.wizard import PageId
+
+    out = []
+    for pid in PageId:
+        assert window.wizard.go_to(pid), f"stopped before {pid.name}"
+        window.live.refresh()
+        app.processEvents()
+        page = window.wizard.page_of(pid)
+        tabs = page.findChild(QTabWidget)
+        views = [(tabs, i) for i in range(tabs.count())] if tabs is not None else [(None, 0)]
+        for tab_widget, i in views:
+            where = pid.name
+            if tab_widget is not None:
+                tab_widget.setCurrentIndex(i)
+                app.processEvents()
+                where += f", {tab_widget.tabText(i).replace('&&', '&')}"
+            for header in page.findChildren(QHeaderView):
+                if header.orientation() != Qt.Orientation.Horizontal or not header.isVisible():
+                    continue
+                model = header.model()
+                if model is None:
+                    continue
+                metrics = header.fontMetrics()
+                for section in range(header.count()):
+                    if header.isSectionHidden(section) or header.sectionSize(section) == 0:
+                        continue
+                    text = str(model.headerData(section, Qt.Orientation.Horizontal) or "")
+                    if not text.strip():
+                        continue
+                    need = max(metrics.horizontalAdvance(line) for line in text.split("\n"))
+                    if header.sectionSize(section) < need + 4:
+                        out.append(f'{where}: heading "{text}" {header.sectionSize(section)} '
+                                   f"of needed {need + 4}")  # fmt: skip
+        if tabs is not None:
+            tabs.setCurrentIndex(0)
     return out

@@ -11,7 +11,7 @@ import textwrap
 from PySide6.QtWidgets import QApplication
 
 from tests.conftest import ROOT
-from tests.gui.layout_check import clipped
+from tests.gui.layout_check import clipped, cut_headings
 from wizard.bundled import example_text
 
 
@@ -28,6 +28,7 @@ def test_no_page_cuts_off_a_widget_at_1024_by_700(qtbot, window, tmp_path):
         window.doc.dirty = False
         window.wizard.restart_at_start()
         assert clipped(window, QApplication.instance()) == []
+        assert cut_headings(window, QApplication.instance()) == []
 
 
 def test_the_check_finds_a_widget_cut_off(qtbot, window, tmp_path):
@@ -42,6 +43,23 @@ def test_the_check_finds_a_widget_cut_off(qtbot, window, tmp_path):
     assert any(line.startswith("HA:") for line in found)
 
 
+def test_the_heading_check_finds_a_cut_heading(qtbot, window, tmp_path):
+    """The check itself: a column narrower than its heading is reported with the page."""
+    from PySide6.QtWidgets import QHeaderView
+
+    from wizard.gui.wizard import PageId
+
+    window.resize(1024, 700)
+    _open(window, tmp_path, "enterprise")
+    page = window.wizard.page_of(PageId.SHARING)
+    header = page.table.horizontalHeader()
+    header.setMinimumSectionSize(10)
+    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+    page.table.setColumnWidth(1, 12)  # "Kind" in 12 pixels
+    found = cut_headings(window, QApplication.instance())
+    assert any(line.startswith('SHARING: heading "Kind" 12') for line in found), found
+
+
 def test_no_page_cuts_off_a_widget_at_200_percent(tmp_path):
     """At 200 % a 2048 x 1400 screen shows 1024 x 700 logical pixels; Qt scales in its own
     process, so the check runs in a fresh one."""
@@ -53,7 +71,7 @@ def test_no_page_cuts_off_a_widget_at_200_percent(tmp_path):
         from PySide6.QtCore import QSettings
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
-        from tests.gui.layout_check import clipped
+        from tests.gui.layout_check import clipped, cut_headings
         from wizard.bundled import example_text
         from wizard.catalog_loader import load_catalog
         from wizard.gui import style

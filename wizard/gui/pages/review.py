@@ -10,10 +10,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -80,6 +82,17 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     t.setAlternatingRowColors(True)
     t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     return t
+
+
+SHOWN_ROWS = 5  # rows a summary table shows before it scrolls on its own
+
+
+def _rows_tall(t: QTableWidget) -> None:
+    """At least the table's first few rows on screen, whatever the window's height."""
+    rows = min(max(t.rowCount(), 1), SHOWN_ROWS)
+    body = sum(t.rowHeight(r) for r in range(min(rows, t.rowCount()))) or 30 * rows
+    bar = t.horizontalScrollBar().sizeHint().height()
+    t.setMinimumHeight(t.horizontalHeader().sizeHint().height() + body + bar + 2 * t.frameWidth())
 
 
 def _tab(*widgets: QWidget, stretch_last: bool = True) -> QWidget:
@@ -156,12 +169,18 @@ class ReviewPage(Page):
         for c in range(len(SERVING_COLUMNS) - 1):
             sh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         sh.setSectionResizeMode(len(SERVING_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        sh.setMinimumSectionSize(sh.fontMetrics().horizontalAdvance("Targets") + 24)
         summary = _tab(bars_title, self.bars, self.workloads, self.serving_title, self.serving)
         column = summary.layout()
         assert isinstance(column, QVBoxLayout)
         column.setStretch(2, 2)
         column.setStretch(4, 1)
-        self.tabs.addTab(summary, "Summary")
+        # a small window scrolls the summary rather than squeezing its tables to one row
+        summary_scroll = QScrollArea()
+        summary_scroll.setWidgetResizable(True)
+        summary_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        summary_scroll.setWidget(summary)
+        self.tabs.addTab(summary_scroll, "Summary")
 
         # The design's options side by side, sized in the background while on screen
         self.options = OptionsView()
@@ -470,6 +489,7 @@ class ReviewPage(Page):
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
                 t.setItem(i, c, item)
+        _rows_tall(t)
 
     def _serving(self, rows: list[WorkloadResult]) -> None:
         """TTFT, time between tokens and throughput of every serving group, against targets."""
@@ -503,6 +523,7 @@ class ReviewPage(Page):
                 elif c == 5 and any(at_risk(x, sp or None) is not None for x in s.targets):
                     item.setForeground(QColor("#8a5a00"))
                 t.setItem(i, c, item)
+        _rows_tall(t)
 
     def _placement(self, r: Result) -> None:
         t = self.placement

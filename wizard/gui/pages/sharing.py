@@ -59,6 +59,9 @@ def mode_reason(
     return group_mode_reason(mode, group.constraints, gpu, server)
 
 
+MODE_COLUMN = 240
+
+
 class SharingPage(Page):
     def __init__(self, doc, catalog, live) -> None:
         super().__init__(doc, catalog, live, *titles.SHARING)
@@ -72,10 +75,13 @@ class SharingPage(Page):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # the group's column never narrower than its heading: a small window scrolls instead
+        h.setMinimumSectionSize(h.fontMetrics().horizontalAdvance("Workload group") + 20)
         for c in (COL_KIND, COL_CLUSTER, COL_GPUS, COL_CONSTRAINTS):
             h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         h.setSectionResizeMode(COL_MODE, QHeaderView.ResizeMode.Fixed)
-        self.table.setColumnWidth(COL_MODE, 290)
+        # as wide as the longest mode's name in its list, not more: the group's name needs room
+        self.table.setColumnWidth(COL_MODE, MODE_COLUMN)
         self.body.addWidget(self.table)
         self.mode_errors = QLabel()
         self.mode_errors.setObjectName("problem")
@@ -358,7 +364,10 @@ class SharingPage(Page):
         self.comparison.setVisible(bool(options))
         self.body.setStretchFactor(self.comparison_box, 3 if options else 0)
         self.comparison.setColumnCount(len(options))
-        self.comparison.setHorizontalHeaderLabels([labels.mode_short(o.mode) for o in options])
+        # two lines ('Time-sliced' over 'vGPU') so five modes fit a small window's width
+        self.comparison.setHorizontalHeaderLabels(
+            [labels.mode_short(o.mode).replace(" ", "\n", 1) for o in options]
+        )
         for c, o in enumerate(options):
             if (header := self.comparison.horizontalHeaderItem(c)) is not None:
                 header.setToolTip(o.label)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -45,6 +46,7 @@ from wizard.present import labels
 
 COLUMNS = ("Name", "Kind", "Members", "GPUs", "")
 DEFAULT_PRESET = "llama-3-8b"
+EDITOR_MIN_WIDTH = 420
 
 
 @dataclass
@@ -99,7 +101,9 @@ class WorkloadsPage(Page):
         self.editor_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.editor_scroll.setWidget(self.editor)
         self.editor_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.editor_scroll.setMinimumWidth(420)
+        # the form's narrowest plus the vertical scroll bar, so the bar never covers a field
+        bar = self.editor_scroll.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        self.editor_scroll.setMinimumWidth(EDITOR_MIN_WIDTH + bar + 2)
         splitter.addWidget(self.editor_scroll)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 1)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from wizard.numbers import MISSING
+
+CARD_MIN_WIDTH = 120  # a card's number and two short lines of its words
 
 
 class Card(QFrame):
@@ -33,18 +36,44 @@ class Card(QFrame):
 
 
 class CardRow(QWidget):
-    """Cards in a grid, ``columns`` per row."""
+    """Cards in a grid, at most ``columns`` per row; a narrow window (1024 pixels) puts them on
+    more rows instead of cutting the last card off."""
 
     def __init__(self, specs: list[tuple[str, str, str]], columns: int = 4, parent=None) -> None:
         super().__init__(parent)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setSpacing(8)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setSpacing(8)
         self.cards: dict[str, Card] = {}
-        for i, (key, label, tooltip) in enumerate(specs):
-            card = Card(label, tooltip)
-            grid.addWidget(card, i // columns, i % columns)
-            self.cards[key] = card
+        for key, label, tooltip in specs:
+            self.cards[key] = Card(label, tooltip)
+        self.most = columns
+        self.columns = 0
+        # the width the page gives, not the cards' sum: the cards then take as many rows as fit
+        policy = self.sizePolicy()
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+        self.setSizePolicy(policy)
+        self._place(columns)
+
+    def _place(self, columns: int) -> None:
+        if columns == self.columns:
+            return
+        self.columns = columns
+        for card in self.cards.values():
+            self.grid.removeWidget(card)
+        for c in range(self.grid.columnCount()):
+            self.grid.setColumnStretch(c, 0)
+        for i, card in enumerate(self.cards.values()):
+            self.grid.addWidget(card, i // columns, i % columns)
+        for c in range(columns):
+            self.grid.setColumnStretch(c, 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        n = len(self.cards)
+        fit = max(1, (event.size().width() + 8) // (CARD_MIN_WIDTH + 8))
+        rows = -(-n // min(self.most, fit))
+        self._place(-(-n // rows))  # as even as the rows allow: 4 + 3, not 6 + 1
 
     def set(
         self, key: str, value: str, detail: str | None = None, label: str | None = None

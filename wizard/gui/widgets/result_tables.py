@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -36,7 +36,59 @@ def table(columns: tuple[str, ...], stretch: int | None = None) -> QTableWidget:
     t.setProperty("stretch", stretch)
     # Wrapped rows take their height from the column widths, known only once laid out.
     t.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    t.viewport().installEventFilter(_Refit(t))
     return t
+
+
+class _Refit(QObject):
+    """Fits the table's columns again whenever its width changes (a small window, a splitter)."""
+
+    def __init__(self, t: QTableWidget) -> None:
+        super().__init__(t)
+        self.t = t
+        self._width = -1
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and self.t.viewport().width() != self._width:
+            self._width = self.t.viewport().width()
+            fit_columns(self.t)
+        return False
+
+
+def fit_columns(t: QTableWidget) -> None:
+    """Every column as wide as its contents (at most MAX_COLUMN, wider text wraps), the stretch
+    column taking the rest; where the table is too narrow for that, the widest columns give way
+    down to their headings, so the stretch column keeps its heading and a third of the width
+    rather than shrinking to a sliver ('Descr')."""
+    stretch = t.property("stretch")
+    metrics = t.horizontalHeader().fontMetrics()
+    heading = [
+        metrics.horizontalAdvance(
+            t.horizontalHeaderItem(c).text() if t.horizontalHeaderItem(c) else ""
+        )
+        + HEADING_PADDING
+        for c in range(t.columnCount())
+    ]
+    natural: dict[int, int] = {}
+    for c in range(t.columnCount()):
+        if c != stretch:
+            t.resizeColumnToContents(c)
+            natural[c] = max(min(t.columnWidth(c), MAX_COLUMN), heading[c])
+    room = t.viewport().width()
+    if stretch is not None and room > 0:
+        keep = max(heading[stretch], room // 3)
+        over = sum(natural.values()) + keep - room
+        if over > 0:
+            give = {c: w - heading[c] for c, w in natural.items() if w > heading[c]}
+            total = sum(give.values())
+            if total > 0:
+                share = min(1.0, over / total)
+                natural = {c: w - int(give.get(c, 0) * share) for c, w in natural.items()}
+    for c, w in natural.items():
+        t.setColumnWidth(c, w)
+
+
+HEADING_PADDING = 16  # the header's margins and sort-indicator room around its words
 
 
 MAX_COLUMN = 300  # wider texts wrap inside the cell instead of scrolling the table sideways
@@ -51,11 +103,7 @@ def fill(t: QTableWidget, rows: list[list[str]], right: tuple[int, ...] = ()) ->
             if c in right:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             t.setItem(r, c, item)
-    stretch = t.property("stretch")
-    for c in range(t.columnCount()):
-        if c != stretch:
-            t.resizeColumnToContents(c)
-            t.setColumnWidth(c, min(t.columnWidth(c), MAX_COLUMN))
+    fit_columns(t)
 
 
 def _title(text: str) -> QLabel:
