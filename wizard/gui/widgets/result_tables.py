@@ -62,13 +62,10 @@ def fit_columns(t: QTableWidget) -> None:
     rather than shrinking to a sliver ('Descr')."""
     stretch = t.property("stretch")
     metrics = t.horizontalHeader().fontMetrics()
-    heading = [
-        metrics.horizontalAdvance(
-            t.horizontalHeaderItem(c).text() if t.horizontalHeaderItem(c) else ""
-        )
-        + HEADING_PADDING
-        for c in range(t.columnCount())
-    ]
+    heading = []
+    for c in range(t.columnCount()):
+        item = t.horizontalHeaderItem(c)
+        heading.append(metrics.horizontalAdvance(item.text() if item else "") + HEADING_PADDING)
     natural: dict[int, int] = {}
     for c in range(t.columnCount()):
         if c != stretch:
