@@ -1,7 +1,7 @@
 """The calculation log's quantities read as words in the proposal: a duration's unit suffix
 becomes "time" (the value column shows the unit), a group's index reads as its name."""
 
-from reports.sections.calculations import quantity
+from wizard.present.formula_text import quantity
 from wizard.model.result import Calculation
 
 

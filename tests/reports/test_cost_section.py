@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
-from reports.sections.calculations import quantity
+from wizard.present.formula_text import quantity
 from tests.conftest import ROOT
 from tests.reports.conftest import FIXED_DATE, squash
 from tests.reports.test_proposed_option import PRICES

@@ -7,6 +7,7 @@ to the answer that caused it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
@@ -152,7 +153,8 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
             out.append(
                 Problem(
                     "hardware.server",
-                    f"'{server.id}' cannot hold the {gpu.name} ({why_not(server, gpu)})",
+                    f"the {server.vendor} {server.model} cannot hold the {gpu.name} "
+                    f"({why_not(server, gpu, catalog.gpus)})",
                 )
             )
         else:
@@ -458,17 +460,27 @@ def fabric_protocol_problem(nic: Nic, fabric: Fabric) -> str | None:
     return None if "ethernet" in nic.protocols else "does not speak Ethernet"
 
 
-def why_not(server: Server, gpu: Gpu) -> str:
-    """Why ``server`` cannot hold ``gpu``; the hardware page shows the same reason."""
+FORM_WORDS = {FormFactor.PCIE: "PCIe cards", FormFactor.SXM: "SXM modules"}
+
+
+def _either(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def why_not(server: Server, gpu: Gpu, gpus: Mapping[str, Gpu] | None = None) -> str:
+    """Why ``server`` cannot hold ``gpu``; the hardware page shows the same reason. ``gpus``
+    (the catalog's) names the GPUs an HGX board takes by their product names."""
     if server.pcie_topology.value == "hgx":
         if gpu.form_factor is not FormFactor.SXM:
             return "it is an HGX system for SXM GPUs; this GPU is PCIe"
-        return f"its HGX board takes {', '.join(server.hgx_gpus)}"
+        takes = [gpus[g].name if gpus and g in gpus else g for g in server.hgx_gpus]
+        return f"its HGX board takes the {_either(takes)}"
     if server.qualified_gpus and gpu.id not in server.qualified_gpus:
         return "the vendor does not list this GPU for it"
     factors = {s.form_factor for s in server.gpu_support}
     if gpu.form_factor not in factors:
-        return f"it takes {', '.join(sorted(f.value for f in factors))} GPUs, not {gpu.form_factor.value}"
+        kinds = [FORM_WORDS[f] for f in sorted(factors)]
+        return f"it takes {_either(kinds)}, not {FORM_WORDS[gpu.form_factor]}"
     widest = max(s.slot_width for s in server.gpu_support if s.form_factor == gpu.form_factor)
     if gpu.slot_width > widest:
         return f"the board is {gpu.slot_width} slots wide; its GPU slots take {widest}"

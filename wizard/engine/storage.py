@@ -558,9 +558,10 @@ class StoragePlanner:
         elif not nic.gpudirect_rdma:
             out.append(f"the {nic.model} has no GPUDirect RDMA (peer memory) support")
         if hw.rdma not in (Rdma.ROCE, Rdma.INFINIBAND):
+            now = "there is no RDMA" if hw.rdma is Rdma.NONE else f"RDMA is {RDMA_SHORT[hw.rdma]}"
             out.append(
-                f"RDMA is {RDMA_SHORT[hw.rdma]}: GPUDirect Storage needs RoCE v2 or InfiniBand on a "
-                "NIC given to the VM (passthrough or SR-IOV), not PVRDMA"
+                f"{now}: GPUDirect Storage needs RoCE v2 or InfiniBand on a NIC given to the VM "
+                "(passthrough or SR-IOV), not PVRDMA"
             )
         shared = {g.sharing_mode for g in self.d.workloads} & {SharingMode.VGPU, SharingMode.MIG}
         if shared and self.gpu.architecture.lower() == "ampere":

@@ -5,7 +5,11 @@ its value); this is only how the proposal prints it, term for term the same arit
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Sequence
 
+from wizard.model.design import Fabric
+from wizard.model.result import Calculation
 from wizard.numbers import value
 from wizard.present import labels
 
@@ -68,3 +72,34 @@ def _text(node: ast.AST, outer: int) -> str:
         args = ", ".join(_text(a, 0) for a in node.args)
         return f"{_CALL[node.func.id]} ({args})"
     raise ValueError("not plain arithmetic")
+
+
+_GROUP = re.compile(r"workloads\[(\d+)\]\.?")
+_TIME_UNITS = {"s", "ms", "h"}
+_FABRICS = {f.value for f in Fabric}  # a duration's id ends in its unit; the value column shows it
+
+
+def quantity(calc: Calculation, prefix: str, groups: Sequence[str] = ()) -> str:
+    """A logged figure's id as words: "workloads[0].serving.decode.comm_s" under the prefix
+    "workloads[0]." reads "serving: decode comm time"; a group's index reads as its name."""
+    name = calc.id.removeprefix(prefix)
+    head = ""
+    m = _GROUP.search(name)
+    named = next((g for g in groups if f".{g}." in f".{name}."), None)
+    if named is not None:  # an id that holds a group's name ("cost.Chat 3.1.per_million_tokens")
+        head = f"{named}: "
+        name = f".{name}.".replace(f".{named}.", ".", 1)
+    elif m and int(m[1]) < len(groups):
+        head = f"{groups[int(m[1])]}: "
+        name = name[: m.start()] + name[m.end() :]
+    # a shared network's fabric ("fabric.compute.200gbe.leaves") by its name, "200 GbE"
+    name = ".".join(
+        labels.FABRIC[Fabric(part)] if part in _FABRICS else part for part in name.split(".")
+    )
+    name = name.strip(".").replace("_", " ")
+    name = name.replace(".", ": ", 1).replace(".", " ")
+    parts = name.split(" ")
+    if len(parts) > 1 and parts[-1] in _TIME_UNITS:
+        # "ttft ms" is a time already; "prefill s" reads "prefill time"
+        parts[-1:] = [] if parts[-2] in ("ttft", "itl") else ["time"]
+    return head + labels.words(" ".join(parts))

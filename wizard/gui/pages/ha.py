@@ -191,7 +191,7 @@ class HaPage(Page):
         ok = c.capacity_after_failures_ok
         failures = c.host_failures_tolerated
         self.verdict.setText(
-            f"With {count(failures, 'host failure')}, {c.gpus_after_failures:,} of {c.gpus_total:,} GPUs "
+            f"With {count(failures, 'host failure') if failures else 'no host failure'}, {c.gpus_after_failures:,} of {c.gpus_total:,} GPUs "
             f"remain for a demand of {c.gpus_demand:,}: "
             + ("the workloads still fit." if ok else "the workloads no longer fit.")
         )

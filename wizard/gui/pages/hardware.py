@@ -7,6 +7,7 @@ catalog checks (wizard.engine.compat) still find appears under the field it conc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
@@ -226,7 +227,7 @@ class HardwarePage(DataPlanMixin, Page):
             if rest:
                 self.server.insertSeparator(self.server.count())
                 for s in sorted(rest, key=lambda s: (s.vendor, s.model)):
-                    reason = _why_not(s, gpu)
+                    reason = _why_not(s, gpu, self.catalog.gpus)
                     self.server.add(f"{s.vendor} {s.model}  —  cannot hold it: {reason}", s.id)
                     self.server.set_reason(s.id, reason)
         self.server.put(keep)
@@ -564,5 +565,5 @@ class HardwarePage(DataPlanMixin, Page):
         )
 
 
-def _why_not(server: Server, gpu: Gpu) -> str:
-    return compat_why_not(server, gpu) if max_boards(server, gpu) == 0 else ""
+def _why_not(server: Server, gpu: Gpu, gpus: Mapping[str, Gpu]) -> str:
+    return compat_why_not(server, gpu, gpus) if max_boards(server, gpu) == 0 else ""

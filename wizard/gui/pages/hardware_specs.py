@@ -32,7 +32,7 @@ def spec_sheet(
             if v
         )  # fmt: skip
         nv = (
-            f"NVLink {gpu.nvlink.generation} ({gpu.nvlink.kind.value}), "
+            f"NVLink {gpu.nvlink.generation} ({labels.NVLINK_KIND[gpu.nvlink.kind]}), "
             f"{gpu.nvlink.bandwidth_gbs:g} GB/s"
             if gpu.nvlink.kind is not NvlinkKind.NONE
             else "none"
@@ -72,13 +72,16 @@ def spec_sheet(
                         "Cooling",
                         "liquid (facility water)" if server.cooling.value == "liquid" else "air",
                     ),
-                    ("PCIe", f"Gen {server.pcie_gen}, {server.pcie_topology.value}"),
+                    (
+                        "PCIe",
+                        f"Gen {server.pcie_gen}, {labels.PCIE_TOPOLOGY[server.pcie_topology]}",
+                    ),
                     ("Holds", f"{hold} of this GPU" if hold else MISSING),
                     ("Power supplies", f"{server.psu_count} × {server.psu_w:,.0f} W"),
                     ("NIC slots", str(server.nic_slots)),
                     ("GPUDirect affinity", "yes" if server.gdr_affinity else "no"),
                     ("NVLink bridges", "yes" if server.nvlink_bridge_support else "no"),
-                    ("Certification", server.certification.value),
+                    ("Certification", labels.CERTIFICATION[server.certification]),
                 ],
                 server.source,
             )

@@ -38,13 +38,15 @@ from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, S
 from wizard.model.design import AS_DESIGNED
 from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
-from wizard.numbers import MISSING, count, fixed, plural
+from wizard.numbers import MISSING, count, fixed, num, plural
+from wizard.present import labels
 from wizard.present.fields import in_words
 from wizard.present.figures import gpus_text
-from wizard.present.formula_text import formula_words, inputs_words
+from wizard.present.formula_text import formula_words, inputs_words, quantity
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
 from wizard.present.mitigations import mitigation
+from wizard.present.references import customer_source
 from wizard.present.severity import MEANS as SEVERITY_MEANS
 from wizard.present.severity import ORDER, SEVERITY
 from wizard.serving_text import at_risk, spread_text, target_short
@@ -434,7 +436,7 @@ class ReviewPage(Page):
         self.cards.set("gpus", f"{c.gpus_total:,}")
         self.cards.set("demand", f"{c.gpus_demand:,}")
         self.cards.set("after", f"{c.gpus_after_failures:,}",
-                       f"after {count(c.host_failures_tolerated, 'host failure')}")  # fmt: skip
+                       f"after {_failures(c.host_failures_tolerated)}")  # fmt: skip
         self.cards.set("power", f"{r.power.total_kw:,.1f}")
         racks = len(r.racks.racks)
         self.cards.set("racks", f"{racks}", label=plural(racks, "rack"))
@@ -537,7 +539,13 @@ class ReviewPage(Page):
             util = sum(g.utilization for g in gpus) / len(gpus)
             mem = sum(g.memory_used_gb for g in gpus) / len(gpus)
             for c, text in enumerate(
-                [layout, mode, f"{len(gpus):,}", f"{util:.0%}", f"{mem:,.1f} GB"]
+                [
+                    layout,
+                    labels.name(labels.MODE_SHORT, mode),
+                    f"{len(gpus):,}",
+                    f"{util:.0%}",
+                    f"{mem:,.1f} GB",
+                ]
             ):
                 item = QTableWidgetItem(text)
                 if c >= 2:
@@ -547,7 +555,7 @@ class ReviewPage(Page):
                 t.setItem(i, c, item)
         p = r.packing
         self.placement_note.setText(
-            f"{p.gpus_used:,} GPUs on {p.hosts_used:,} hosts carry the workloads, at "
+            f"{count(p.gpus_used, 'GPU')} on {count(p.hosts_used, 'host')} carry the workloads, at "
             f"{p.mean_utilization:.0%} of them allocated on average; GPUs with the same layout are "
             "counted "
             "together."
@@ -634,12 +642,15 @@ class ReviewPage(Page):
     def _calculations(self, r: Result) -> None:
         t = self.calcs
         t.setRowCount(len(r.calculations))
+        design = self.live.shown
+        groups = [g.name for g in design.workloads] if design is not None else []
         for i, c in enumerate(r.calculations):
             # in words, as the proposal prints them (the file and --json keep the formula)
             inputs = inputs_words(c.inputs)
             for col, text in enumerate(
-                [c.id, f"{c.value:,.6g}", c.unit, formula_words(c.formula), inputs, c.source]
-            ):
+                [quantity(c, "", groups), num(c.value), c.unit,
+                 formula_words(c.formula), inputs, in_words(customer_source(c.source, self.catalog))]
+            ):  # fmt: skip
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 t.setItem(i, col, item)
@@ -649,6 +660,10 @@ class ReviewPage(Page):
 
 
 _ICONS = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "error"}
+
+
+def _failures(n: int) -> str:
+    return count(n, "host failure") if n else "no host failure"
 
 
 def _option_name_problem(name: str, taken: set[str]) -> str | None:

@@ -156,7 +156,8 @@ class StorageView(QWidget):
         self.gds.setText(
             "GPUDirect Storage: possible on every link of the path."
             if s.gpudirect_storage
-            else "GPUDirect Storage is not possible: " + "; ".join(s.gpudirect_storage_blockers)
+            else "GPUDirect Storage is not possible: "
+            + in_words("; ".join(s.gpudirect_storage_blockers))
         )
         fill(
             self.needs,
@@ -200,15 +201,28 @@ class SoftwareView(QWidget):
             f"<b>{s.release_name or 'No NVIDIA AI Enterprise release'}</b>"
             + (f" · vGPU {s.vgpu_branch}" if s.vgpu_branch else "")
             + (f" · driver {s.driver_branch}" if s.driver_branch else "")
-            + f" · Kubernetes: {s.kubernetes} · server certification: {cert.status}"
+            + f" · Kubernetes: {labels.name(labels.KUBERNETES, s.kubernetes)}"
+            + f" · server certification: {labels.name(labels.CERTIFICATION, cert.status)}"
         )
         fill(
             self.components,
-            [[c.layer, c.name, c.version or MISSING, c.needed_for] for c in s.components],
+            [
+                [labels.name(labels.LAYER, c.layer), c.name, c.version or MISSING, c.needed_for]
+                for c in s.components
+            ],
         )
         fill(
             self.checklist,
-            [[i.scope, i.setting, i.value, ", ".join(i.modes), i.reason] for i in s.checklist],
+            [
+                [
+                    labels.name(labels.LAYER, i.scope),
+                    i.setting,
+                    i.value,
+                    labels.modes(i.modes),
+                    i.reason,
+                ]
+                for i in s.checklist
+            ],
         )
 
 
@@ -291,7 +305,7 @@ class PowerView(QWidget):
                         f"{i.count:,}",
                         f"{i.watts_each:,.0f}",
                         f"{i.watts_total:,.0f}",
-                        i.source,
+                        customer_source(i.source),
                     ]
                     for i in power.items
                 ],
@@ -304,7 +318,7 @@ class PowerView(QWidget):
         self.racks_note.setText(
             f"{len(racks.racks)} rack{'s' if len(racks.racks) != 1 else ''} of {racks.rack_units}U at {racks.power_limit_kw:g} kW each: "
             f"{racks.host_racks} for hosts, {racks.network_racks} for the network; at most "
-            f"{racks.hosts_per_rack} hosts per rack, limited by {racks.limited_by}."
+            f"{count(racks.hosts_per_rack, 'host')} per rack, limited by {racks.limited_by.replace('-', ' ')}."
         )
         fill(
             self.racks,
