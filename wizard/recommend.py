@@ -253,12 +253,14 @@ def recommend_gpu(
     modes = ", ".join(sorted(label(m) for m in _required_modes(design))) or "any"
     why = (
         f"sized on all {len(scored)} GPUs that suit the sharing modes ({modes}) and fit a catalog "
-        f"server: {c.hosts_total} hosts and {c.gpus_total} GPUs at about {best.power_w / 1000:,.1f} kW, "
-        "the fewest hosts and then the least power"
+        f"server: {c.hosts_total} hosts and {c.gpus_total} GPUs whose boards and host baselines "
+        f"draw about {best.power_w / 1000:,.1f} kW (the Review's power adds the network and "
+        "the hosts' other parts), the fewest hosts and then the least power"
         + (" with no sizing warnings" if not warnings(best) else "")
         + ". Next: "
         + "; ".join(
-            f"{s.gpu.name} ({s.result.cluster.hosts_total} hosts, {s.power_w / 1000:,.1f} kW)"
+            f"{s.gpu.name} ({s.result.cluster.hosts_total} hosts, boards and baselines "
+            f"{s.power_w / 1000:,.1f} kW)"
             for s in ranked[1:3]
         )
     )

@@ -95,7 +95,8 @@ def test_incompatible_hardware_is_named(tmp_path):
     doc["hardware"].update(gpu="h100-sxm5-80gb", server="dell-r750xa")
     proc = _validate(tmp_path, json.dumps(doc))
     assert proc.returncode == 2
-    assert "hardware.server: 'dell-r750xa' cannot hold the" in proc.stderr
+    # the server and the GPU by their names, not their catalog ids
+    assert "hardware.server: the Dell PowerEdge R750xa cannot hold the NVIDIA H100" in proc.stderr
 
 
 def test_missing_file_is_bad_input(tmp_path):

@@ -143,3 +143,85 @@ def test_the_sharing_page_shows_each_groups_cluster_and_compares_per_cluster(
     as_designed = page.comparison.item(1, 0).text()
     # chat 2 (FP8 weights, so an FP8 KV cache: one TP 2 replica), LoRA 8
     assert as_designed == f"{hgx.sharing_comparison[0].gpus:,}" == "10"
+
+
+def test_the_review_shows_each_gpu_cluster_as_rich_as_one(qtbot, window, catalog, tmp_path):
+    """Several clusters: Show picks one GPU cluster and the Review gives its own cards, memory
+    bars, serving ranges, placement and calculations, the figures of that cluster's sizing."""
+    from wizard.engine.estate import size_estate
+
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text("utf-8"), "utf-8")
+    assert window.open_path(path)
+    assert window.wizard.go_to(PageId.REVIEW)
+    page = window.wizard.page_of(PageId.REVIEW)
+    estate = size_estate(window.doc.design(), catalog)
+    gpu_clusters = [c for c in estate.clusters if c.result is not None]
+    assert len(gpu_clusters) == 2
+    choices = [page.cluster_choice.itemData(i) for i in range(page.cluster_choice.count())]
+    assert choices == [None, *[c.name for c in gpu_clusters]]
+    # every cluster together: the totals, no memory bars (GPUs differ between clusters)
+    assert page.cards.cards["hosts"].value.text() == f"{estate.totals.hosts:,}"
+    assert not page.bars.isVisible() and page.calcs.rowCount() == 0
+    hgx = next(c for c in gpu_clusters if c.name == "HGX cluster")
+    page.cluster_choice.setCurrentIndex(choices.index("HGX cluster"))
+    page.cluster_choice.activated.emit(choices.index("HGX cluster"))
+    assert page.cards.cards["hosts"].value.text() == f"{hgx.result.cluster.hosts_total:,}"
+    assert page.cards.cards["gpus"].value.text() == f"{hgx.result.cluster.gpus_total:,}"
+    assert page.bars.isVisible()
+    assert page.calcs.rowCount() == len(hgx.result.calculations) > 0
+    served = [w.name for w in hgx.result.workloads if w.serving is not None]
+    assert served and set(served) <= set(page._ranges)  # ranges of that cluster's groups
+    shown = [page.workloads.item(i, 0).text() for i in range(page.workloads.rowCount())]
+    assert shown == [w.name for w in hgx.result.workloads]
+    # and back to the whole design
+    page.cluster_choice.setCurrentIndex(0)
+    page.cluster_choice.activated.emit(0)
+    assert page.cards.cards["hosts"].value.text() == f"{estate.totals.hosts:,}"
+
+
+def test_recommend_fills_the_second_cluster_from_its_own_groups(qtbot, window, tmp_path):
+    """Recommend on the second GPU cluster sizes the groups that run there and writes that
+    cluster's hardware; the first cluster's stays as it was. With no group on it, it says so."""
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text("utf-8"), "utf-8")
+    assert window.open_path(path)
+    window.live.refresh()
+    assert window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    first = window.doc.get("hardware")
+    names = hw.clusters.names()
+    index = names.index("HGX cluster")
+    hw.picker.choice.put(index)
+    hw.picker.choice.activated.emit(index)
+    assert hw.cluster_index == index and hw.recommend_button.isEnabled()
+    hw.recommend_button.click()
+    assert hw.explain.text().startswith("Recommended."), hw.explain.text()
+    spec = next(c for c in window.doc.get("clusters") if c.name == "HGX cluster")
+    assert spec.hardware.reasons  # the reasons go with the cluster's hardware
+    assert window.doc.get("hardware") == first
+    # a cluster no group runs on: the reason, and nothing changed
+    design = window.doc.design()
+    moved = [g.model_copy(update={"cluster": "Notebook cluster"}) for g in design.workloads]
+    window.doc.set("workloads", moved)
+    window.live.refresh()
+    before = window.doc.get("clusters")
+    hw.recommend_button.click()
+    assert "no workload group runs on HGX cluster" in hw.explain.text()
+    assert window.doc.get("clusters") == before
+
+
+def test_a_gpu_cluster_no_group_runs_on_is_said_at_the_cluster(qtbot, window, tmp_path):
+    """An added cluster with no group on it is not built; the Hardware page says so while it
+    shows that cluster, and not while it shows one that is built."""
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    hw.picker.add.click()
+    window.live.refresh()
+    (spec,) = window.doc.get("clusters")
+    assert hw.cluster_index == 1
+    assert hw.cluster_note.isVisible()
+    assert f"No workload group runs on {spec.name}, so it is not built" in hw.cluster_note.text()
+    hw.picker.choice.put(0)
+    assert hw.cluster_index == 0 and not hw.cluster_note.isVisible()

@@ -197,7 +197,7 @@ def test_data_plan_and_platform_are_edited_on_their_pages(qtbot, window, tmp_pat
     review = window.wizard.page_of(PageId.REVIEW)
     result = window.live.current()
     assert result.software.kubernetes == "vks"
-    assert "Kubernetes: vks" in review.software.headline.text()
+    assert "Kubernetes: vSphere Kubernetes Service (VKS)" in review.software.headline.text()
     assert result.storage.datasets_gb > 0
     shown = review.storage.summary.item(2, 1).text()
     assert shown == f"{result.storage.datasets_gb:,.1f} GB"

@@ -39,6 +39,7 @@ def test_a_page_made_late_shows_the_design_and_its_sizing(window, qtbot):
     sized = window.live.workload_results()
     for row, group in enumerate(groups):
         assert page.table.item(row, 0).text() == group.name
+        # whole GPUs here: the GPUs the group's VMs hold are its GPUs
         assert page.table.item(row, 3).text() == f"{sized[group.name].gpus_total:,}"
     assert page.title() == TITLES[PageId.WORKLOADS][0]
 
@@ -100,3 +101,18 @@ def test_the_shown_window_reads_the_catalog_after_its_first_page(qtbot, tmp_path
     window.show()
     qtbot.waitUntil(lambda: all(window.wizard.made(pid) for pid in PageId), timeout=20_000)
     assert reads == [True]
+
+
+def test_the_gpus_column_counts_physical_gpus_not_shared_slots(window, qtbot):
+    """30 notebooks on time-sliced vGPUs of 5 GPUs read 5 in the GPUs column (the slots in its
+    tooltip), so the column never sums past the cluster's GPUs."""
+    window.open_example("rtx-pro-vsphere")
+    window.live.refresh()
+    page = window.wizard.page_of(PageId.WORKLOADS)
+    sized = window.live.workload_results()
+    row = [g.name for g in window.doc.get("workloads")].index("Data scientists' notebooks")
+    w = sized["Data scientists' notebooks"]
+    assert w.gpus_total == 30 and w.sharing.gpus_allocated == 5.0  # 30 VMs, 6 per GPU
+    item = page.table.item(row, 3)
+    assert item.text() == "5"
+    assert item.toolTip().startswith(f"30 × {w.sharing.vgpu_type} on 5 GPUs")

@@ -1,8 +1,8 @@
 """The calculation log's quantities read as words in the proposal: a duration's unit suffix
 becomes "time" (the value column shows the unit), a group's index reads as its name."""
 
-from wizard.present.formula_text import quantity
 from wizard.model.result import Calculation
+from wizard.present.formula_text import quantity
 
 
 def _calc(id_: str) -> Calculation:

@@ -13,7 +13,6 @@ from pypdf import PdfReader
 
 from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
-from wizard.present.formula_text import quantity
 from tests.conftest import ROOT
 from tests.reports.conftest import FIXED_DATE, squash
 from tests.reports.test_proposed_option import PRICES
@@ -21,7 +20,7 @@ from wizard.io import design_from_dict
 from wizard.model.buildout import BomCategory
 from wizard.model.prices import PriceList
 from wizard.model.result import Calculation
-from wizard.present.formula_text import name_words
+from wizard.present.formula_text import name_words, quantity
 
 ENERGY, SUPPORT, PUE = 0.25, 0.08, 1.5
 

@@ -64,6 +64,12 @@ class HardwarePage(DataPlanMixin, Page):
         self.cluster_index = 0  # which GPU cluster the form edits; 0 is the design's first
         self.picker = ClusterPicker()
         self.body.addWidget(self.picker)
+        # a GPU cluster no group runs on is not built: said here, at the cluster it concerns
+        self.cluster_note = QLabel()
+        self.cluster_note.setObjectName("problem")
+        self.cluster_note.setWordWrap(True)
+        self.cluster_note.hide()
+        self.body.addWidget(self.cluster_note)
         self.picker.choice.currentIndexChanged.connect(self._pick_cluster)
         self.picker.name.editingFinished.connect(self._rename_cluster)
         self.picker.add.clicked.connect(self._add_cluster)
@@ -170,6 +176,7 @@ class HardwarePage(DataPlanMixin, Page):
         self.recommend_button.clicked.connect(self.recommend)
         # the sizing's error-level problems of the hardware show here too, as they come
         self.live.updated.connect(self._show_sizing_errors)
+        self.live.updated.connect(self._show_cluster_note)
         self._reload()
 
     # ------------------------------------------------------------------ helpers
@@ -239,6 +246,19 @@ class HardwarePage(DataPlanMixin, Page):
 
     # ------------------------------------------------------------------ clusters
 
+    def _show_cluster_note(self) -> None:
+        """Whether the cluster the form shows is built: a GPU cluster no group runs on is not."""
+        e = self.live.estate
+        name = self.clusters.names()[self.cluster_index]
+        built = e is None or any(c.name == name for c in e.clusters)
+        self.cluster_note.setVisible(not built)
+        self.cluster_note.setText(
+            ""
+            if built
+            else f"No workload group runs on {name}, so it is not built and has no hosts: "
+            "choose it as a group's GPU cluster in the Workloads editor, or remove it."
+        )
+
     def _fill_picker(self) -> None:
         names = self.clusters.names()
         self.cluster_index = min(self.cluster_index, len(names) - 1)
@@ -253,12 +273,11 @@ class HardwarePage(DataPlanMixin, Page):
         p.remove.setEnabled(self.cluster_index > 0)
         p.add.setEnabled(self.doc.get("hardware") is not None)
         first = self.cluster_index == 0
-        self.recommend_button.setEnabled(first)
         self.recommend_button.setToolTip(
             "Fill the hardware from the workloads, keeping the GPU if one is chosen, and say why"
             if first
-            else "Recommend for me fills the first cluster; for a split, use gpuwizard recommend "
-            "--split"
+            else "Fill this cluster's hardware from the workload groups that run on it (pinned "
+            "to it, or placed on it by the sizing), keeping the GPU if one is chosen, and say why"
         )
 
     def _pick_cluster(self) -> None:
@@ -294,6 +313,7 @@ class HardwarePage(DataPlanMixin, Page):
 
     def load(self) -> None:
         self._fill_picker()
+        self._show_cluster_note()
         hw: Hardware | None = self.clusters.hardware(self.cluster_index)
         gpu_id = hw.gpu if hw else None
         self.gpu.put(gpu_id)
@@ -502,11 +522,16 @@ class HardwarePage(DataPlanMixin, Page):
     # ------------------------------------------------------------------ recommend
 
     def recommend(self) -> None:
-        parts = self.doc.partial_dict()
+        parts: dict[str, Any] = self.doc.partial_dict()
+        if self.cluster_index > 0:
+            view = self._cluster_parts(parts)
+            if view is None:
+                return
+            parts = view
         values = self.values()
         gpu = values["gpu"]
         placeholder = next(iter(self.catalog.servers))
-        current = self.doc.get("hardware")
+        current = self.clusters.hardware(self.cluster_index)
         base = (
             current.model_dump(mode="json")
             if current is not None
@@ -528,8 +553,39 @@ class HardwarePage(DataPlanMixin, Page):
             return
         # the reasons go with the design, so reopening it still says why
         chosen = rec.hardware.model_copy(update={"reasons": dict(rec.reasons)})
-        self.doc.set("hardware", chosen, origin=None)  # reloads this page too
+        if self.cluster_index > 0:
+            clusters = self.clusters.with_hardware(self.cluster_index, chosen)
+            self.doc.set("clusters", clusters, origin=None)  # reloads this page too
+        else:
+            self.doc.set("hardware", chosen, origin=None)
         self._show_reasons(chosen)
+
+    def _cluster_parts(self, parts: dict[str, Any]) -> dict[str, Any] | None:
+        """The design as the GPU cluster the form shows sees it, for a recommendation: its own
+        hardware and HA policy and the groups that run on it (pinned to it, or placed on it by
+        the sizing); None, with the reason shown, when no group runs on it yet."""
+        name = self.clusters.names()[self.cluster_index]
+        placed = {p.workload for p in self.live.estate.placements if p.cluster == name} if (
+            self.live.estate is not None
+        ) else set()  # fmt: skip
+        groups = [
+            dict(g, cluster=None)
+            for g in parts.get("workloads", [])
+            if g.get("cluster") == name or g.get("name") in placed
+        ]
+        if not groups:
+            self.explain.setText(
+                f"No recommendation: no workload group runs on {name} yet. Choose it as a "
+                "group's GPU cluster in the Workloads editor, then recommend again."
+            )
+            self.explain.show()
+            return None
+        hw = self.clusters.hardware(self.cluster_index)
+        view = dict(parts, workloads=groups, clusters=[], options=[], proposed=None,
+                    cluster_name=name, ha=self.clusters.ha(self.cluster_index).model_dump(mode="json"))  # fmt: skip
+        if hw is not None:
+            view["hardware"] = hw.model_dump(mode="json")
+        return view
 
     def _show_reasons(self, hw: Hardware | None) -> None:
         if hw is None or not hw.reasons:

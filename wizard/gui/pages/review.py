@@ -10,7 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QFrame,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QListWidget,
@@ -35,7 +37,7 @@ from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.options_view import OptionsView
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
-from wizard.model.design import AS_DESIGNED
+from wizard.model.design import AS_DESIGNED, Design
 from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
 from wizard.numbers import MISSING, count, fixed, num, plural
@@ -132,6 +134,22 @@ class ReviewPage(Page):
         self.clusters_note.setWordWrap(True)
         self.clusters_note.hide()
         self.body.addWidget(self.clusters_note)
+        # a design of several clusters: the whole estate, or one GPU cluster as rich as one
+        self.cluster_bar = QWidget()
+        bar = QHBoxLayout(self.cluster_bar)
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(QLabel("Show:"))
+        self.cluster_choice = QComboBox()
+        self.cluster_choice.setAccessibleName("Show")
+        self.cluster_choice.setToolTip(
+            "Every cluster together, or one GPU cluster with its memory bars, ranges, placement, "
+            "storage, software, power and calculations"
+        )
+        bar.addWidget(self.cluster_choice)
+        bar.addStretch(1)
+        self.cluster_bar.hide()
+        self.body.addWidget(self.cluster_bar)
+        self.cluster_choice.activated.connect(lambda _i: self._cluster_chosen())
         self.cards = CardRow(
             [
                 ("hosts", "hosts", "Hosts for capacity, HA and maintenance"),
@@ -196,6 +214,7 @@ class ReviewPage(Page):
             lambda msg: self.options.show_message(f"The options could not be compared: {msg}")
         )
         self._options_revision = -1
+        self._filled_revision = -1
         self._ranges: dict[str, dict[str, FigureRange]] = {}
         self._ranges_revision = -1
 
@@ -271,7 +290,7 @@ class ReviewPage(Page):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        r = self.live.result
+        r, _ = self._selected()
         if r is not None and self._ranges_revision != self.live.revision:
             self._compute_ranges()  # only while on screen: they size serving groups again
             self._workloads(r.workloads)
@@ -279,13 +298,52 @@ class ReviewPage(Page):
         self._maybe_draw()
         self._maybe_compare()
 
+    def _selected(self) -> tuple[Result | None, Design | None]:
+        """The result shown and the design it was sized from: the one cluster's, or the GPU
+        cluster chosen under Show (None for every cluster together)."""
+        if self.live.result is not None:
+            return self.live.result, self.live.shown
+        e, shown = self.live.estate, self.live.shown
+        name = self.cluster_choice.currentData()
+        if e is None or shown is None or name is None:
+            return None, None
+        c = next((c for c in e.clusters if c.name == name and c.result is not None), None)
+        if c is None:
+            return None, None
+        from wizard.engine.estate import cluster_design
+
+        return c.result, cluster_design(shown, e, name)
+
+    def _cluster_chosen(self) -> None:
+        self._ranges_revision = -1
+        self._diagrams_revision = -1
+        self.show_result()
+        self._maybe_draw()
+
+    def _fill_cluster_choice(self, e: Estate | None) -> None:
+        self.cluster_bar.setVisible(e is not None)
+        if e is None:
+            return
+        current = self.cluster_choice.currentData()
+        names = [c.name for c in e.clusters if c.result is not None]
+        self.cluster_choice.clear()
+        self.cluster_choice.addItem("Every cluster together", None)
+        for name in names:
+            self.cluster_choice.addItem(f"GPU cluster {name}", name)
+        at = self.cluster_choice.findData(current) if current in names else 0
+        self.cluster_choice.setCurrentIndex(max(at, 0))
+
     def _maybe_draw(self) -> None:
         """Draw the diagrams when they are on screen and out of date (never on the edit path)."""
         if not self.isVisible() or self.tabs.currentIndex() != self.diagrams_tab:
             return
-        r, design = self.live.result, self.live.design
+        r, design = self._selected()
         if r is None or design is None:
-            self.diagrams.show_message("Shown once the design sizes.")
+            self.diagrams.show_message(
+                "Choose a GPU cluster under Show to see its drawings."
+                if self.live.estate is not None
+                else "Shown once the design sizes."
+            )
             return
         if self._diagrams_revision == self.live.revision:
             return
@@ -389,7 +447,10 @@ class ReviewPage(Page):
     # ------------------------------------------------------------------ showing
 
     def show_result(self) -> None:
-        r = self.live.result
+        if self._filled_revision != self.live.revision:
+            self._filled_revision = self.live.revision
+            self._fill_cluster_choice(self.live.estate)
+        r, _ = self._selected()
         design = self.live.design
         proposed = design.proposed if design is not None else None
         self.proposal_note.setVisible(proposed is not None)
@@ -399,7 +460,7 @@ class ReviewPage(Page):
                 "the bill of materials and the vSphere steps specify. The pages edit the design "
                 "as it stands; compare the two under Options, or make it the proposal there."
             )
-        self.clusters_note.setVisible(self.live.estate is not None)
+        self.clusters_note.setVisible(self.live.estate is not None and r is None)
         if r is None and self.live.estate is not None:
             self.problem.hide()
             self._show_estate(self.live.estate)
@@ -620,7 +681,7 @@ class ReviewPage(Page):
         """Ranges of the times and rates, only while the page is on screen (they size the
         serving groups again over the spread of the assumptions)."""
         self._ranges = {}
-        r, design = self.live.result, self.live.design
+        r, design = self._selected()
         if r is None or design is None or not self.isVisible():
             return
         from wizard.engine.ranges import figure_ranges
@@ -642,7 +703,7 @@ class ReviewPage(Page):
     def _calculations(self, r: Result) -> None:
         t = self.calcs
         t.setRowCount(len(r.calculations))
-        design = self.live.shown
+        _, design = self._selected()
         groups = [g.name for g in design.workloads] if design is not None else []
         for i, c in enumerate(r.calculations):
             # in words, as the proposal prints them (the file and --json keep the formula)

@@ -43,6 +43,7 @@ from wizard.model.catalog import Gpu, Server
 from wizard.model.design import ClusterRole, ModelChoice, WorkloadGroup, WorkloadKind
 from wizard.numbers import MISSING
 from wizard.present import labels
+from wizard.present.figures import gpus_text, physical_gpus
 
 COLUMNS = ("Name", "Kind", "Members", "GPUs", "")
 DEFAULT_PRESET = "llama-3-8b"
@@ -236,11 +237,15 @@ class WorkloadsPage(Page):
             text = MISSING
             w = sized.get(row.group.name) if row.draft is None else None
             if w is not None:
-                text = f"{w.gpus_total:,}"
+                # physical GPUs: 20 notebooks on vGPUs of 4 GPUs read 4, not 20
+                text = physical_gpus(w.sharing.gpus_allocated).removesuffix(" GPUs")
+                text = text.removesuffix(" GPU")
             item = QTableWidgetItem(text)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setToolTip(
-                "GPUs this group needs, from the live sizing"
+                f"{gpus_text(w)}, from the live sizing"
+                if w is not None
+                else "GPUs this group needs, from the live sizing"
                 if sized
                 else "Shown once the hardware is chosen"
             )
