@@ -225,3 +225,28 @@ def test_a_gpu_cluster_no_group_runs_on_is_said_at_the_cluster(qtbot, window, tm
     assert f"No workload group runs on {spec.name}, so it is not built" in hw.cluster_note.text()
     hw.picker.choice.put(0)
     assert hw.cluster_index == 0 and not hw.cluster_note.isVisible()
+
+
+def test_a_sharded_fine_tuning_job_reads_as_one_job_over_its_gpus(qtbot, window, catalog,
+                                                                  tmp_path):  # fmt: skip
+    """The 70B LoRA job of the Acme design: DP 8 with FSDP (ZeRO-3) in groups of 2 reads as 8
+    GPUs per job, with the sharding, not as eight one-GPU jobs ('8 × 1 GPU')."""
+    from wizard.engine.estate import size_estate
+
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text("utf-8"), "utf-8")
+    assert window.open_path(path)
+    estate = size_estate(window.doc.design(), catalog)
+    lora = next(
+        w for c in estate.clusters if c.result for w in c.result.workloads if "LoRA" in w.name
+    )
+    lay = lora.layout
+    assert (lay.data_parallel, lay.tensor_parallel, lay.pipeline_parallel) == (8, 1, 1)
+    assert (lay.zero_stage, lay.shard_group) == (3, 2)
+    assert window.wizard.go_to(PageId.REVIEW)
+    page = window.wizard.page_of(PageId.REVIEW)
+    row = next(i for i in range(page.workloads.rowCount())
+               if page.workloads.item(i, 0).text() == lora.name)  # fmt: skip
+    text = page.workloads.item(row, 3).text()
+    assert text == "8 GPUs per job: DP 8 × TP 1 × PP 1, FSDP (ZeRO-3) in groups of 2"
+    assert lay.reason in page.workloads.item(row, 3).toolTip()

@@ -57,3 +57,38 @@ def test_the_help_button_opens_the_section_of_its_page(qtbot, window, monkeypatc
 def test_the_active_at_once_explanation_warns_about_powered_on_vms():
     text = " ".join(p for s in GUIDE if s.anchor == "workloads" for p in s.paragraphs)
     assert "powered-on VM keeps its vGPU memory" in text
+
+
+def test_help_goes_beside_the_window_where_the_screen_has_room():
+    """Right of the main window when it fits, else left, else against the screen's right edge;
+    its top follows the window's but stays on the screen (hand-placed rectangles)."""
+    from PySide6.QtCore import QPoint, QRect
+
+    from wizard.gui.help import beside
+
+    screen = QRect(0, 0, 1920, 1050)
+    assert beside(QRect(0, 0, 1280, 800), (620, 640), screen) == QPoint(1280, 0)
+    assert beside(QRect(700, 100, 1200, 800), (620, 640), screen) == QPoint(80, 100)
+    small = QRect(0, 0, 1366, 740)
+    assert beside(QRect(0, 0, 1280, 700), (620, 640), small) == QPoint(746, 0)
+    # 900 + 620 > 1366 and no room on the left: the right edge, 1366 - 620 = 746; the top
+    # moves up from 300 to 740 - 640 = 100 so the whole window is on the screen
+    assert beside(QRect(0, 300, 900, 400), (620, 640), small) == QPoint(746, 100)
+    assert beside(QRect(0, 300, 700, 400), (620, 640), small) == QPoint(700, 100)
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")
+def test_help_finds_a_word_and_says_when_it_is_not_there(qtbot, window):
+    window.help_action.trigger()
+    help_window = window.help_window
+    text = help_window.browser.toPlainText()
+    help_window.search.setText("MIG")
+    expected = text.casefold().count("mig")
+    assert expected > 1
+    assert help_window.found.text() == f"{expected:,} found"
+    first = help_window.browser.textCursor().position()
+    assert help_window.browser.textCursor().selectedText().casefold() == "mig"
+    assert help_window.find_next()  # Enter: the next one
+    assert help_window.browser.textCursor().position() > first
+    help_window.search.setText("qqqxyz")
+    assert help_window.found.text() == "not found"

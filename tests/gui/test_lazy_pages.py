@@ -116,3 +116,28 @@ def test_the_gpus_column_counts_physical_gpus_not_shared_slots(window, qtbot):
     item = page.table.item(row, 3)
     assert item.text() == "5"
     assert item.toolTip().startswith(f"30 × {w.sharing.vgpu_type} on 5 GPUs")
+
+
+def test_a_click_on_a_step_goes_there_and_stops_at_a_page_not_complete(window, qtbot):
+    """The step list is a way to move: a click on Review from the first page of a complete design
+    shows Review; on a new design it stops at the first page that is not complete, which says
+    what it needs."""
+    from PySide6.QtCore import Qt
+
+    steps = window.wizard.steps
+    window.open_example("enterprise")
+    assert window.wizard.currentId() == PageId.PROJECT
+    rect = steps.visualItemRect(steps.item(PageId.REVIEW))
+    qtbot.mouseClick(steps.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.wizard.currentId() == PageId.REVIEW and steps.currentRow() == PageId.REVIEW
+    rect = steps.visualItemRect(steps.item(PageId.HARDWARE))
+    qtbot.mouseClick(steps.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.wizard.currentId() == PageId.HARDWARE
+    window.doc.new()
+    window.wizard.restart_at_start()
+    rect = steps.visualItemRect(steps.item(PageId.EXPORT))
+    qtbot.mouseClick(steps.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    stopped = window.wizard.currentId()
+    assert stopped < PageId.EXPORT and steps.currentRow() == stopped
+    page = window.wizard.currentPage()
+    assert not page.isComplete() and page.reason.text()

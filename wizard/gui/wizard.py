@@ -51,34 +51,29 @@ TITLES: dict[PageId, tuple[str, str]] = {
 
 
 class StepList(QListWidget):
-    """The seven steps, the current one highlighted; visited steps can be clicked."""
+    """The seven steps, the current one highlighted; a click on any step goes there, as Next and
+    Back would, stopping at a page that is not complete yet (which then says what it needs)."""
 
-    def __init__(self, wizard: QWizard) -> None:
+    def __init__(self, wizard: GpuWizard) -> None:
         super().__init__()
         self.setObjectName("steps")
         self.wizard = wizard
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
         for pid in PageId:
-            self.addItem(QListWidgetItem(f"{pid + 1}.  {TITLES[pid][0]}"))
+            item = QListWidgetItem(f"{pid + 1}.  {TITLES[pid][0]}")
+            item.setToolTip(f"Go to {TITLES[pid][0]}")
+            self.addItem(item)
         self.setFixedWidth(self.sizeHintForColumn(0) + 32)
         wizard.currentIdChanged.connect(self.follow)
         self.itemClicked.connect(self._clicked)
 
     def follow(self, pid: int) -> None:
         self.setCurrentRow(pid)
-        visited = set(self.wizard.visitedIds())
-        for i in range(self.count()):
-            item = self.item(i)
-            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-            item.setFlags(flags if i in visited or i == pid else Qt.ItemFlag.NoItemFlags)
 
     def _clicked(self, item: QListWidgetItem) -> None:
-        target = self.row(item)
-        current = self.wizard.currentId()
-        if target < current:
-            while self.wizard.currentId() > target:
-                self.wizard.back()
+        self.wizard.go_to(PageId(self.row(item)))
         self.follow(self.wizard.currentId())
 
 

@@ -29,3 +29,27 @@ def gpus_text(w: WorkloadResult) -> str:
     if s.slot_profile == SHARE:
         return f"{count(w.gpus_total, 'GPU share')} on {on}"
     return f"{w.gpus_total:,} × {s.vgpu_type or s.slot_profile} on {on}"
+
+
+def layout_text(w: WorkloadResult) -> str:
+    """How a group's GPUs work together. A training job reads as one job over its data-parallel
+    GPUs with the sharding said ("8 GPUs per job: DP 8 × TP 1 × PP 1, FSDP (ZeRO-3) in groups
+    of 2"), never as eight one-GPU jobs; a service as replicas of its tensor × pipeline layout."""
+    lay = w.layout
+    if lay is None:
+        return f"{w.replicas:,} × {count(w.gpus_per_replica, 'GPU')}"
+    if w.training is None:
+        return (
+            f"{count(w.replicas, 'replica')} × {count(w.gpus_per_replica, 'GPU')} "
+            f"(TP {lay.tensor_parallel} × PP {lay.pipeline_parallel})"
+        )
+    per_job = lay.data_parallel * lay.tensor_parallel * lay.pipeline_parallel
+    text = (
+        f"{count(per_job, 'GPU')} per job: DP {lay.data_parallel} × TP {lay.tensor_parallel} × "
+        f"PP {lay.pipeline_parallel}"
+    )
+    if lay.zero_stage and lay.shard_group > 1:
+        text += f", FSDP (ZeRO-{lay.zero_stage}) in groups of {lay.shard_group}"
+    elif lay.zero_stage:
+        text += f", ZeRO-{lay.zero_stage}"
+    return text

@@ -43,7 +43,7 @@ from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadRe
 from wizard.numbers import MISSING, count, fixed, num, plural
 from wizard.present import labels
 from wizard.present.fields import in_words
-from wizard.present.figures import gpus_text
+from wizard.present.figures import gpus_text, layout_text
 from wizard.present.formula_text import formula_words, inputs_words, quantity
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
@@ -520,9 +520,7 @@ class ReviewPage(Page):
         t = self.workloads
         t.setRowCount(len(rows))
         for i, w in enumerate(rows):
-            layout = f"{w.replicas:,} × {count(w.gpus_per_replica, 'GPU')}"
-            if w.layout:
-                layout += f" (TP {w.layout.tensor_parallel} × PP {w.layout.pipeline_parallel})"
+            layout = layout_text(w)
             profile = w.sharing.slot_profile
             if w.sharing.vgpu_type and w.sharing.vgpu_type != profile:
                 profile = f"{w.sharing.vgpu_type} ({profile})"
@@ -546,7 +544,8 @@ class ReviewPage(Page):
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                # the layout's tooltip says why the sizing chose it
+                item.setToolTip(f"{text}: {w.layout.reason}" if c == 3 and w.layout else text)
                 if c in (1, 4, 5):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
