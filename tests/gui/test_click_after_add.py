@@ -71,3 +71,26 @@ def test_a_click_right_after_selecting_a_row_is_kept(qtbot, window, tmp_path):
     qtbot.wait(DEBOUNCE_MS * 3)
     group = window.doc.get("workloads")[0]
     assert group.name == name and group.constraints.live_migration_required is not was
+
+
+def test_a_group_turned_into_notebooks_starts_on_a_16_gb_time_sliced_vgpu(qtbot, window,
+                                                                          tmp_path):  # fmt: skip
+    """Add a group and make it Development: it starts with 16 GB each on time-sliced vGPU (the
+    enterprise design's V100 offers vGPU), not a whole GPU in passthrough; a need the user
+    changes afterwards is kept when the kind is chosen again."""
+    from wizard.model.design import SharingMode, WorkloadKind
+
+    page = _workloads(window, tmp_path, "enterprise")
+    click(qtbot, page.add_button)
+    ed = page.editor
+    at = ed.kind.index_of(WorkloadKind.DEVELOPMENT)
+    ed.kind.setCurrentIndex(at)
+    qtbot.wait(DEBOUNCE_MS * 2)
+    group = window.doc.get("workloads")[-1]
+    assert group.kind is WorkloadKind.DEVELOPMENT
+    assert group.shared is not None and group.shared.gpu_memory_gb == 16.0
+    assert group.sharing_mode is SharingMode.VGPU
+    ed.shared_box.need_value.setValue(24.0)
+    ed.kind.setCurrentIndex(ed.kind.index_of(WorkloadKind.HPC))
+    ed.kind.setCurrentIndex(at)
+    assert window.doc.get("workloads")[-1].shared.gpu_memory_gb == 24.0

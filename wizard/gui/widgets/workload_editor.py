@@ -54,6 +54,8 @@ __all__ = ["CUSTOM", "MODEL_KINDS", "TRAINING_KINDS", "WorkloadEditor", "short_s
 
 _form = form_of
 
+NOTEBOOK_GB = 16.0  # GPU memory a new notebook user starts with (see _notebook_defaults)
+
 
 class WorkloadEditor(QWidget):
     """Edits one group; emits :attr:`edited` after every change a user makes."""
@@ -72,6 +74,7 @@ class WorkloadEditor(QWidget):
             ("gpu_memory_gb", "shared"),
         ]
         self._loading = False
+        self._kind_shown: object = None
         # the GPU and server a group placed on a cluster (None: placed by the sizing) runs on,
         # given by the page, so the sharing modes the rule book refuses there are disabled
         self.hardware_of: Callable[[str | None], tuple[Gpu | None, Server | None]] = (
@@ -186,6 +189,11 @@ class WorkloadEditor(QWidget):
     def _changed(self) -> None:
         if self._loading:
             return
+        kind = self.kind.get()
+        if kind != self._kind_shown:
+            self._kind_shown = kind
+            if kind is WorkloadKind.DEVELOPMENT:
+                self._notebook_defaults()
         self.update_visibility()
         self.update_mode_reasons()
         self.edited.emit()
@@ -250,12 +258,31 @@ class WorkloadEditor(QWidget):
             out |= self.shared_box.values()
         return out
 
+    def _notebook_defaults(self) -> None:
+        """A group just turned into notebooks or workstations starts as they usually run: a
+        16 GB time-sliced vGPU each (the size of NVIDIA's common data-science profiles, such as
+        L40S-16Q/C and A16-16Q) rather than a whole GPU in passthrough; a need or a mode the user
+        already set is kept."""
+        self._loading = True
+        try:
+            shared = self.shared_box
+            if shared.need_kind.get() is None and shared.gpus_per_job.value() == 1:
+                shared.need_kind.put("gpu_memory_gb")
+                shared.update_visibility()
+                shared.need_value.setValue(NOTEBOOK_GB)
+            self.update_mode_reasons()
+            if self.mode.get() is SharingMode.PASSTHROUGH and self.mode.enabled(SharingMode.VGPU):
+                self.mode.put(SharingMode.VGPU)
+        finally:
+            self._loading = False
+
     def load(self, data: WorkloadGroup | dict[str, Any]) -> None:
         """Show a group (or a draft that did not validate) in the editor."""
         g = data.model_dump() if isinstance(data, WorkloadGroup) else data
         self._loading = True
         try:
             self._load(g)
+            self._kind_shown = self.kind.get()
         finally:
             self._loading = False
         self.update_visibility()
