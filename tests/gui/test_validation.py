@@ -25,9 +25,11 @@ def test_custom_model_error_appears_under_the_field_and_blocks_next(qtbot, windo
     # The whole-model rule names both fields and appears next to the model answers.
     row = ed.errors.rows["model"][1]
     assert row.error.isVisibleTo(ed)
-    assert "hidden_size (4096) must be a multiple of heads (30)" in row.error.text()
+    assert "the hidden size (4096) must be a multiple of the attention heads (30)" in (
+        row.error.text()
+    )
     assert not next_button(window).isEnabled()
-    assert "hidden_size (4096)" in page.reason.text()
+    assert "hidden size (4096)" in page.reason.text()
     # The table flags the group; the Design still holds its last valid version.
     assert page.table.item(0, 4).toolTip().startswith("Model")
     assert window.doc.get("workloads")[0].model.custom.heads == 32  # the default shape
@@ -215,3 +217,44 @@ def test_a_design_file_with_that_character_is_still_refused():
     with pytest.raises(DesignError) as info:
         design_from_dict(doc)
     assert "project.notes" in info.value.problems[0] and "U+000B" in info.value.problems[0]
+
+
+def test_the_project_name_is_not_red_before_any_typing_and_its_error_clears(qtbot, window):
+    """A new design: no red under Project name yet, though Next waits and says why; once the
+    user has been in the field and left it empty the message shows; a name clears it."""
+    page = window.wizard.page_of(PageId.PROJECT)
+    row = page.errors.rows["project_name"][1]
+    assert not row.error.isVisibleTo(page)
+    assert not next_button(window).isEnabled()
+    assert "Project name" in page.reason.text()
+    type_into(qtbot, page.project_name, "x")
+    page.project_name.clear()  # typed and taken back: now it is said at the field
+    assert row.error.isVisibleTo(page) and "give the project a name" in row.error.text()
+    type_into(qtbot, page.project_name, "Acme")
+    assert not row.error.isVisibleTo(page)
+    assert next_button(window).isEnabled()
+
+
+def test_members_past_its_range_is_refused_with_the_range_and_the_message_clears(qtbot, window):
+    """99,999,999 typed in Members is not silently cut: the field says the range and
+    what it keeps; typing a value it takes (even the one it holds) clears the message."""
+    from wizard.model.design import MAX_GROUP_COUNT
+
+    page = _to_workloads(qtbot, window)
+    ed = page.editor
+    row = ed.errors.rows["count"][1]
+    type_into(qtbot, ed.count, "99999999")
+    # six nines are taken; the seventh would make 9,999,999, past the most (1,000,000)
+    assert MAX_GROUP_COUNT == 1_000_000 and ed.count.value() == 999_999
+    assert row.error.isVisibleTo(ed)
+    assert row.error.text() == (
+        "Members: 9,999,999 is not taken: the allowed range is 0 to 1,000,000, so the field "
+        "keeps 999,999"
+    )
+    edit = ed.count.lineEdit()
+    edit.selectAll()
+    edit.insert("999999")  # pasted: the value it holds already, so the value does not change
+    assert ed.count.value() == 999_999
+    assert not row.error.isVisibleTo(ed)
+    type_into(qtbot, ed.count, "12")
+    assert window.doc.get("workloads")[0].count == 12

@@ -66,6 +66,8 @@ class FieldRow(QWidget):
         if refused is not None:  # a number box: say why typed input was not taken
             refused.connect(self._refused)
             widget.valueChanged.connect(self._taken)  # type: ignore[attr-defined]
+            # text typed and taken clears it too, also when it is the value already held
+            widget.lineEdit().textChanged.connect(self._taken)  # type: ignore[attr-defined]
 
     def _refused(self, message: str) -> None:
         self.set_error(f"{self.label}: {message}" if self.label else message)

@@ -194,15 +194,17 @@ class CustomModel(Model):
             )
         if self.dense_layers > self.layers:
             raise ValueError(
-                f"dense_layers ({self.dense_layers}) is more than layers ({self.layers})"
+                f"the dense layers ({self.dense_layers}) are more than the layers ({self.layers})"
             )
         if self.kv_heads is not None and self.heads % self.kv_heads:
             raise ValueError(
-                f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})"
+                f"the attention heads ({self.heads}) must be a multiple of the KV heads "
+                f"({self.kv_heads})"
             )
         if self.hidden_size % self.heads:
             raise ValueError(
-                f"hidden_size ({self.hidden_size}) must be a multiple of heads ({self.heads})"
+                f"the hidden size ({self.hidden_size}) must be a multiple of the attention heads "
+                f"({self.heads})"
             )
         return self
 

@@ -33,6 +33,9 @@ LOGO_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CNY", "INR", "AUD", "CAD", "SEK", "NOK", "DKK")
 
 
+NAME_NEEDED = "give the project a name; it is the proposal's title"
+
+
 class ProjectPage(Page):
     """Customer, project, architect, date, logo, currency and notes; file actions at hand."""
 
@@ -101,10 +104,21 @@ class ProjectPage(Page):
         self._typed = False
         self.logo.textEdited.connect(self._logo_typed)
         self.logo.editingFinished.connect(self._logo_done)
+        # an empty name is said under the field once the user has been in it, not in red on a
+        # new design before any typing; Next says it all the same
+        self._name_touched = False
+        self.project_name.textEdited.connect(self._touch_name)
+        self.project_name.editingFinished.connect(self._touch_name)
         self._reload()
+
+    def _touch_name(self) -> None:
+        if not self._name_touched:
+            self._name_touched = True
+            self._validate(commit=False)
 
     def load(self) -> None:
         p: ProjectInfo = self.doc.get("project")
+        self._name_touched = bool(p.project_name)  # a file's name was given; a new one was not
         self.customer.setText(p.customer)
         self.project_name.setText(p.project_name)
         self.architect.setText(p.architect)
@@ -148,8 +162,9 @@ class ProjectPage(Page):
             except ValidationError as exc:
                 info = None
                 items = error_items(exc)
-        if not values["project_name"]:
-            items.append(("project_name", "give the project a name; it is the proposal's title"))
+        unnamed = not values["project_name"]
+        if unnamed and self._name_touched:
+            items.append(("project_name", NAME_NEEDED))
         logo = values["logo_path"]
         shown: Path | None = None
         note = ""
@@ -165,6 +180,8 @@ class ProjectPage(Page):
             else:
                 shown = path
         self._problems = self.errors.show(items)
+        if unnamed and not self._name_touched:
+            self._problems.append(f"Project name: {NAME_NEEDED}")
         self._show_logo(shown, note)
         if info is not None and commit:
             self.commit("project", info)
