@@ -158,9 +158,9 @@ class ReviewPage(Page):
                 ("after", "GPUs after failures", "GPUs left after the HA policy's failures"),
                 (
                     "utilization",
-                    "mean share of each GPU allocated",
-                    "Mean share of each GPU the workloads' stated needs take, from the "
-                    "placement of every workload",
+                    "allocated on the GPUs in use",
+                    "Mean share of each GPU in use that the workloads' stated needs take, from "
+                    "the placement of every workload (spare and HA GPUs are not counted)",
                 ),
                 ("power", "kW at full load", "Hosts and network at full load"),
                 ("racks", "racks", "Racks for hosts and network, within the power limit"),
@@ -501,7 +501,14 @@ class ReviewPage(Page):
         self.cards.set("power", f"{r.power.total_kw:,.1f}")
         racks = len(r.racks.racks)
         self.cards.set("racks", f"{racks}", label=plural(racks, "rack"))
-        self.cards.set("utilization", f"{r.packing.mean_utilization:.0%}")
+        p = r.packing
+        self.cards.set(
+            "utilization",
+            f"{p.mean_utilization:.0%}",
+            f"{p.gpus_used:,} of {count(c.gpus_total, 'GPU')} carry workloads; on those, "
+            f"{p.mean_utilization:.0%} of each is allocated on average",
+            label=f"allocated on the {count(p.gpus_used, 'GPU')} in use",
+        )
         gpu = self.catalog.gpus.get(r.gpu)
         self.bars.set_data(r.workloads, gpu.memory_gb if gpu else 0)
         self._compute_ranges()
