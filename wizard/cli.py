@@ -24,6 +24,7 @@ EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 SUBCOMMANDS = (
     "size",
     "report",
+    "calibrate",
     "bom",
     "recommend",
     "cost",
@@ -181,7 +182,7 @@ def cmd_size(args: argparse.Namespace) -> int:
         if args.json:
             _out_json(estate.model_dump_json(indent=2))
         else:
-            for line in estate_lines(estate, ranges):
+            for line in estate_lines(estate, ranges, design):
                 _out(line)
         _refuse_errors(args, design, estate=estate)  # printed, and the exit says it fails
         _say_proposal(given)
@@ -192,7 +193,7 @@ def cmd_size(args: argparse.Namespace) -> int:
     else:
         from wizard.engine.ranges import figure_ranges
 
-        for line in summary_lines(result, figure_ranges(design, catalog, result)):
+        for line in summary_lines(result, figure_ranges(design, catalog, result), design):
             _out(line)
     _refuse_errors(args, design, result=result)  # printed, and the exit says it fails
     _say_proposal(given)
@@ -202,6 +203,7 @@ def cmd_size(args: argparse.Namespace) -> int:
 def _inputs(args: argparse.Namespace) -> list[str]:
     """Every file a command reads that the user named: an output must never replace one."""
     named = [getattr(args, k, None) for k in ("design", "prices", "logo")]
+    named += list(getattr(args, "measurements", None) or [])
     return [str(p) for p in named if p]
 
 
@@ -495,6 +497,45 @@ def cmd_bom(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Fit a group's efficiency factors to benchmark files and write the calibrated design."""
+    from wizard.io import design_to_text
+    from wizard.measure.fit import MeasurementFile, calibrate, calibrated
+    from wizard.measure.parsers import parse
+    from wizard.measure.report import fit_json, fit_lines
+    from wizard.safe_read import decode_utf8, read_limited
+
+    _refuse_input_as_output(args, args.output)
+    design, catalog = _checked(args)
+    files = []
+    for path in args.measurements:
+        data = read_limited(path, MEASUREMENT_LIMIT, "benchmark file")
+        name = Path(path).name
+        files.append(MeasurementFile(name, data, parse(decode_utf8(data, path), name)))
+    if not 0 < args.tolerance < 1:
+        raise UserError(f"--tolerance: {args.tolerance} is not a share between 0 and 1")
+    report = calibrate(design, catalog, args.group, files, tolerance=args.tolerance, tp=args.tp)
+    if args.json:
+        _out_json(fit_json(report))
+    else:
+        for line in fit_lines(report):
+            _out(line)
+    if report.disagreeing:
+        _err(
+            f"not written: {len(report.disagreeing)} of the points are further than "
+            f"{args.tolerance:.0%} from the calibrated model, so factors fitted on them would hold "
+            "only on average; check the runs' setup (GPU, layout, precision, load) or leave "
+            "those files out"
+        )
+        return EXIT_BAD_INPUT
+    _write_bytes(args.output, design_to_text(calibrated(design, report)).encode("utf-8"), args)
+    _err(f"wrote {args.output}")
+    return EXIT_OK
+
+
+MEASUREMENT_LIMIT = 50 * 2**20  # a benchmark export is kilobytes; a log of a long run, megabytes
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from pydantic import BaseModel
 
@@ -767,6 +808,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("design", metavar="DESIGN")
     p.add_argument("-o", "--output", metavar="FILE.yaml", help="write here instead of to stdout")
     p.set_defaults(func=cmd_mig_config)
+
+    p = sub.add_parser(
+        "calibrate",
+        help="fit a group's efficiency factors to your benchmark results (vLLM, AIPerf, "
+        "GenAI-Perf, nccl-tests, MLPerf logs) and write the calibrated design",
+    )
+    p.add_argument("design", metavar="DESIGN")
+    p.add_argument("measurements", metavar="FILE", nargs="+", help="benchmark result files")
+    p.add_argument("--group", required=True, metavar="NAME", help="the workload group measured")
+    p.add_argument("-o", "--output", required=True, metavar="CALIBRATED", help="design to write")
+    p.add_argument("--json", action="store_true", help="print the fit as JSON")
+    p.add_argument(
+        "--tolerance", type=float, default=0.15, metavar="SHARE",
+        help="largest error of the calibrated model on a fitted point (default 0.15)",
+    )  # fmt: skip
+    p.add_argument(
+        "--tp", type=int, choices=(1, 2, 4, 8), metavar="N",
+        help="tensor parallelism the runs used, when not the planned replica's",
+    )  # fmt: skip
+    p.set_defaults(func=cmd_calibrate)
 
     p = sub.add_parser("validate", help="check a design file against the schema and catalogs")
     p.add_argument("design", metavar="DESIGN")

@@ -63,15 +63,20 @@ def target_short(t: TargetCheck, spread: Spread | None = None) -> str:
     return f"{SHORT[t.metric]} {sign} {figure(t.target, t.unit)}: {word}"
 
 
-def serving_rows(s: ServingResult, spread: Spread | None = None) -> list[tuple[str, str]]:
+def serving_rows(
+    s: ServingResult, spread: Spread | None = None, basis: dict[str, str] | None = None
+) -> list[tuple[str, str]]:
     """(label, text) rows describing the group at its planned load; with ``spread``, each time
-    and rate with its range and each target met, at risk or missed."""
+    and rate with its range and each target met, at risk or missed; with ``basis``, each
+    figure said as measured, calibrated or estimated."""
     by_metric = {t.metric: t for t in s.targets}
     sp = spread or {}
+    key = {"ttft": "ttft_ms", "itl": "itl_ms", "throughput": "tokens_per_s_total"}
 
     def with_target(metric: str, text: str) -> str:
         t = by_metric.get(metric)
-        return f"{text} ({target_text(t, spread)})" if t else text
+        text = f"{text} ({target_text(t, spread)})" if t else text
+        return f"{text}; {basis[key[metric]]}" if basis else text
 
     replicas = max(1, round(s.tokens_per_s_total / s.tokens_per_s_per_replica))
     return [

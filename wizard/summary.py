@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from wizard.engine.ranges import FigureRange
 from wizard.model.cost import CostResult
-from wizard.model.design import CostInputs
+from wizard.model.design import CostInputs, Design
 from wizard.model.estate import Estate
 from wizard.model.options import OptionRow
 from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.numbers import MISSING, count, pct
 from wizard.numbers import fixed as _num
+from wizard.present.basis import serving_basis, training_basis
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
 from wizard.serving_text import serving_rows, spread_text
 
@@ -22,8 +23,12 @@ def by_group(ranges: list[FigureRange] | None) -> dict[str, dict[str, FigureRang
     return out
 
 
-def summary_lines(r: Result, ranges: list[FigureRange] | None = None) -> list[str]:
-    """The sized design for the terminal; with ``ranges``, times and rates with their range."""
+def summary_lines(
+    r: Result, ranges: list[FigureRange] | None = None, design: Design | None = None
+) -> list[str]:
+    """The sized design for the terminal; with ``ranges``, times and rates with their range;
+    with ``design``, each performance figure said as measured, calibrated or estimated."""
+    groups = {g.name: g for g in design.workloads} if design is not None else {}
     c = r.cluster
     spreads = by_group(ranges)
     lines = [
@@ -59,9 +64,12 @@ def summary_lines(r: Result, ranges: list[FigureRange] | None = None) -> list[st
             )
         spread = spreads.get(w.name)
         if (t := w.training) is not None:
-            lines += _training_lines(t, spread)
+            lines += _training_lines(t, spread, training_basis(groups.get(w.name)))
         if w.serving is not None:
-            rows = serving_rows(w.serving, spread if ranges is not None else None)
+            rows = serving_rows(
+                w.serving, spread if ranges is not None else None,
+                serving_basis(groups.get(w.name), w),
+            )  # fmt: skip
             lines += [f"    {label.lower()}: {text}" for label, text in rows]
         if w.gpus_total:
             lines.append(
@@ -90,7 +98,9 @@ def summary_lines(r: Result, ranges: list[FigureRange] | None = None) -> list[st
     return lines
 
 
-def _training_lines(t: TrainingFigures, spread: dict[str, FigureRange] | None) -> list[str]:
+def _training_lines(
+    t: TrainingFigures, spread: dict[str, FigureRange] | None, basis: str
+) -> list[str]:
     lines = []
     if t.iterations_per_epoch:
         lines.append(f"    iterations per epoch {_num(t.iterations_per_epoch, digits=0)}")
@@ -101,7 +111,7 @@ def _training_lines(t: TrainingFigures, spread: dict[str, FigureRange] | None) -
         )
     if t.time_to_train_hours is not None:
         rng = (spread or {}).get("time_to_train_hours")
-        lines.append(f"    time to train {spread_text(t.time_to_train_hours, rng, 'h')}")
+        lines.append(f"    time to train {spread_text(t.time_to_train_hours, rng, 'h')}; {basis}")
     return lines
 
 
@@ -189,7 +199,9 @@ def _build_out(r: Result) -> list[str]:
     return lines
 
 
-def estate_lines(e: Estate, ranges: dict[str, list[FigureRange]] | None = None) -> list[str]:
+def estate_lines(
+    e: Estate, ranges: dict[str, list[FigureRange]] | None = None, design: Design | None = None
+) -> list[str]:
     """A design of several clusters: each cluster, where each group runs and why, the shared
     networks, the totals, then each GPU cluster's own summary."""
     t = e.totals
@@ -224,7 +236,7 @@ def estate_lines(e: Estate, ranges: dict[str, list[FigureRange]] | None = None) 
     for c in e.clusters:
         if c.result is not None:
             rng = ranges.get(c.name) if ranges else None
-            lines += ["", f"=== {c.name} ===", *summary_lines(c.result, rng)]
+            lines += ["", f"=== {c.name} ===", *summary_lines(c.result, rng, design)]
     return lines
 
 

@@ -8,9 +8,11 @@ from reportlab.platypus import Flowable
 from reports.diagrams import charts
 from reports.sections import calculations
 from reports.story import Story
+from wizard.model.design import WorkloadGroup
 from wizard.model.result import SizedFrom, TrainingFigures, WorkloadResult
 from wizard.numbers import MISSING, count, figure, num, pct, unit
 from wizard.present import labels
+from wizard.present.basis import serving_basis, training_basis
 from wizard.present.figures import WHOLE, gpus_text
 from wizard.serving_text import Spread, serving_rows, spread_text
 
@@ -29,8 +31,9 @@ def gpu_count_text(w: WorkloadResult) -> str:
 
 
 def key_figures(
-    w: WorkloadResult, spread: Spread | None = None, target_hours: float | None = None
-) -> list[tuple[str, str]]:
+    w: WorkloadResult, spread: Spread | None = None, target_hours: float | None = None,
+    group: WorkloadGroup | None = None,
+) -> list[tuple[str, str]]:  # fmt: skip
     """The group's figures; times and rates with their range over the stated spread, and each
     target met, at risk or missed."""
     m = w.memory_gb
@@ -83,14 +86,14 @@ def key_figures(
             ("Runs on", f"a {w.planned_slice} slice, {pct(w.planned_compute_share)} of a GPU")
         )
     if t is not None:
-        out += _training_figures(t, spread or {}, target_hours)
+        out += _training_figures(t, spread or {}, target_hours, training_basis(group))
     if w.serving is not None:
-        out += serving_rows(w.serving, spread)
+        out += serving_rows(w.serving, spread, serving_basis(group, w))
     return out
 
 
 def _training_figures(
-    t: TrainingFigures, spread: Spread, target_hours: float | None
+    t: TrainingFigures, spread: Spread, target_hours: float | None, basis: str
 ) -> list[tuple[str, str]]:
     out = []
     if t.iteration_seconds is not None:
@@ -130,7 +133,7 @@ def _training_figures(
                 )
             else:
                 text += f" (target {num(target_hours)} h: met)"
-        out.append(("Time to train", text))
+        out.append(("Time to train", f"{text}; {basis}"))
     if t.gpus_for_target_time is not None:
         out.append(("GPUs for the target time", num(t.gpus_for_target_time)))
     return out
@@ -178,7 +181,7 @@ def build(st: Story) -> list[Flowable] | None:
         flow += st.h2(w.name)
         g = st.data.design.workloads[i]
         target = g.training.target_hours if g.training else None
-        flow.append(st.pairs(key_figures(w, st.data.ranges.get(w.name), target), 0.3))
+        flow.append(st.pairs(key_figures(w, st.data.ranges.get(w.name), target, g), 0.3))
         prefix = f"workloads[{i}]."
         calcs = st.data.calculations(prefix)
         if calcs:

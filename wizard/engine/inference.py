@@ -23,7 +23,14 @@ from wizard.engine.serving import Capacity, Point, Request
 from wizard.engine.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 from wizard.engine.slices import Slice, slices
 from wizard.model.catalog import Gpu, Server
-from wizard.model.design import SECONDS_PER_HOUR, Design, Inference, Precision, WorkloadGroup
+from wizard.model.design import (
+    SECONDS_PER_HOUR,
+    Design,
+    Inference,
+    Precision,
+    WorkloadGroup,
+    group_assumptions,
+)
 from wizard.model.result import MemoryBreakdown, ServingResult, Severity, TargetCheck
 
 TP_SIZES = (1, 2, 4, 8)
@@ -115,13 +122,14 @@ class ServingPlanner:
         self.server = server
         self.m = model
         self.rec = rec
-        a = design.assumptions
+        a = group_assumptions(design, group)  # the group's calibrated factors, if any
         self.eff = Efficiency(
             a.decode_bandwidth_efficiency,
             a.prefill_compute_efficiency,
             a.link_efficiency,
             a.collective_latency_us * 1e-6,
             a.moe_routing_imbalance,
+            calibrated=group.calibration is not None,
         )
         peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
         self.acc = Accelerator(gpu.name, gpu.memory_gb, gpu.memory_bandwidth_gbs, peak)
@@ -176,7 +184,7 @@ class ServingPlanner:
     def _capacity(
         self, par: Parallel, acc: Accelerator | None = None, chain: Chain | None = None
     ) -> Capacity:
-        a = self.design.assumptions
+        a = group_assumptions(self.design, self.g)
         return serving.capacity(
             chain or Chain(),
             self.m,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wizard.model.catalog import Catalog
-from wizard.model.design import Assumptions, Design, Parallelism
+from wizard.model.design import Assumptions, Design, Parallelism, group_assumptions
 from wizard.model.result import Result
 
 if TYPE_CHECKING:
@@ -112,12 +112,14 @@ def _training_samples(
     design: Design, result: Result, grid: np.ndarray
 ) -> dict[tuple[str, str], np.ndarray]:
     """Time to train at each grid point, from the sized figures of each training group."""
-    a = design.assumptions
-    lo, hi = a.achievable_utilization_range
-    lo, hi = min(lo, a.achievable_utilization), max(hi, a.achievable_utilization)
-    util = lo + grid * (hi - lo)
     out = {}
+    groups = {g.name: g for g in design.workloads}
     for w in result.workloads:
+        g = groups.get(w.name)
+        a = group_assumptions(design, g) if g is not None else design.assumptions
+        lo, hi = a.achievable_utilization_range
+        lo, hi = min(lo, a.achievable_utilization), max(hi, a.achievable_utilization)
+        util = lo + grid * (hi - lo)
         t = w.training
         if t is None or not t.time_to_train_hours or not t.iteration_seconds:
             continue
@@ -150,7 +152,16 @@ def figure_ranges(design: Design, catalog: Catalog, result: Result) -> list[Figu
         fixed = pinned(design, result)
         for i, t in enumerate(grid):
             trial = fixed.model_copy(
-                update={"assumptions": assumptions_at(design.assumptions, float(t))}
+                update={
+                    "assumptions": assumptions_at(design.assumptions, float(t)),
+                    # a calibrated group moves over its fit's spread, not the defaults'
+                    "workloads": [
+                        g.model_copy(update={"calibration": g.calibration.at(float(t))})
+                        if g.calibration is not None
+                        else g
+                        for g in fixed.workloads
+                    ],
+                }
             )
             for key, v in _serving_figures(size(trial, catalog)).items():
                 if key in samples:

@@ -302,7 +302,9 @@ def evaluate(
     t, p = par.tensor, par.pipeline
     shards = sp.kv_shards(m, t)
     running = min(sequences, most) if most >= 1 else sequences
-    src_roof = f"{sp.POPE}; efficiency: stated assumption"
+    src_roof = f"{sp.POPE}; efficiency: " + (
+        "fitted to the customer's measurements" if eff.calibrated else "stated assumption"
+    )
     active = m.active_params
     if m.moe and eff.moe_imbalance != 1.0:
         active = chain(

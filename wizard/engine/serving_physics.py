@@ -197,6 +197,7 @@ class Efficiency:
     link: float | None  # share of a link's rate a collective reaches; None: measured per kind
     latency_s: float  # fixed cost of one small collective or stage hand-off
     moe_imbalance: float = 1.0  # busiest expert's tokens over the mean (routing imbalance)
+    calibrated: bool = False  # the factors were fitted to the customer's measurements
 
 
 def kv_shards(m: Transformer, tensor: int) -> int:

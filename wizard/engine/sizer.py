@@ -9,8 +9,16 @@ from wizard.engine import memory, model_shape, sources
 from wizard.engine.expr import Formula
 from wizard.engine.memory import Shape, Sharding
 from wizard.engine.record import Chain, Recorder
+from wizard.engine.sources import CALIBRATED
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
-from wizard.model.design import Design, Precision, WorkloadGroup, WorkloadKind
+from wizard.model.design import (
+    Assumptions,
+    Design,
+    Precision,
+    WorkloadGroup,
+    WorkloadKind,
+    group_assumptions,
+)
 from wizard.model.result import (
     Layout,
     MemoryBreakdown,
@@ -83,13 +91,19 @@ UTILIZATION = Formula("achievable_utilization * relative_utilization")
 
 
 def model_utilization(
-    design: Design, preset: ModelPreset | None, chain: Chain | None = None
-) -> tuple[float, str]:
-    """The training utilization for the model: the design's, scaled by what the preset measured
-    against the transformer default (a CNN reaches less of peak), with its source."""
-    a = design.assumptions
+    design: Design, preset: ModelPreset | None, chain: Chain | None = None,
+    a: Assumptions | None = None,
+) -> tuple[float, str]:  # fmt: skip
+    """The training utilization for the model: the design's (or the group's calibrated one,
+    ``a``), scaled by what the preset measured against the transformer default (a CNN reaches
+    less of peak), with its source."""
+    a = a or design.assumptions
+    calibrated = a is not design.assumptions and a.achievable_utilization != (
+        design.assumptions.achievable_utilization
+    )
+    base_source = CALIBRATED if calibrated else sources.ASSUMPTION
     if preset is None or not preset.relative_utilization:
-        return a.achievable_utilization, sources.ASSUMPTION
+        return a.achievable_utilization, base_source
     source = preset.relative_utilization_source or preset.source
     value = (chain or Chain())(
         "training_utilization", UTILIZATION, "share of peak", source,
@@ -107,7 +121,7 @@ class SizerBase:
         self.i = index
         self.g = group
         self.design = design
-        self.a = design.assumptions
+        self.a = group_assumptions(design, group)  # the group's calibrated factors, if any
         self.gpu = gpu
         self.server = server
         self.rec = rec

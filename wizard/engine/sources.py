@@ -34,4 +34,8 @@ PCIE_SPEC = (
     "128b/130b encoding (Gen 6: FLIT); x16 per direction = 15.75/31.5/63/121 GB/s"
 )
 ASSUMPTION = "Stated assumption of this design (editable in the design's assumptions)"
+CALIBRATED = (
+    "Fitted to the customer's own benchmark results (the group's calibration: files, dates and "
+    "points in the proposal's Measurements used)"
+)
 DERIVED = "Derived from the figures above"

@@ -28,6 +28,7 @@ from wizard.model.design import (
     SharingMode,
     WorkloadGroup,
     WorkloadKind,
+    group_assumptions,
 )
 from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL, RDMA_SHORT
 from wizard.model.platform import DataNeed, StorageResult
@@ -280,7 +281,7 @@ class StoragePlanner:
             if not (preset.forward_gflops_per_sample and preset.sample_bytes):
                 return None
             factor = 4 if compute.flops_multiplier(recompute) == 8 else 3
-            util, util_src = model_utilization(self.d, preset)
+            util, util_src = model_utilization(self.d, preset, a=group_assumptions(self.d, g))
             samples = self.rec.expr(
                 f"{key}.samples_per_s_per_gpu",
                 Formula("peak_tflops * 1e12 * utilization / (passes * forward_flops_per_sample)"),

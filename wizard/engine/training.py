@@ -22,6 +22,7 @@ from wizard.engine.search import first_true
 from wizard.engine.sizer import SizerBase, model_utilization
 from wizard.engine.slices import SOURCE as slices_source
 from wizard.engine.slices import Slice, slices
+from wizard.engine.sources import CALIBRATED
 from wizard.engine.sources_platform import FM_CRX
 from wizard.engine.training_plan import Job, Strategy, ladder, memory_parts, memory_total
 from wizard.model.design import FineTuningMethod, LoraTargets, Precision, Recompute, SharingMode
@@ -123,7 +124,7 @@ class TrainingSizer(SizerBase):
         if flops_iter is None:
             return out
         m = self.model
-        util, util_src = model_utilization(self.design, m.preset if m else None, chain)
+        util, util_src = model_utilization(self.design, m.preset if m else None, chain, self.a)
         attention_peak = self._attention_peak()
         if attention_peak is not None and job.shape is not None:
             attention = chain(
@@ -169,6 +170,8 @@ class TrainingSizer(SizerBase):
         if st.tensor > 1 and job.shape is not None:
             link = self._ring_link(st.tensor, False)
             eff, eff_src = efficiency(link, a.link_efficiency)
+            if g.calibration is not None and g.calibration.factor("link_efficiency"):
+                eff_src = CALIBRATED
             ar = sp.activation_allreduce_s(
                 chain, "tensor_parallel.allreduce_seconds", link, tp=st.tensor,
                 tokens=g.micro_batch_size * job.sequence, hidden=job.shape.hidden,
@@ -194,7 +197,10 @@ class TrainingSizer(SizerBase):
             spans = gpus > self.design.hardware.gpus_per_host
             link = self._ring_link(d, spans)
             sharp = a.sharp and link.kind == "network"
-            nvls = link.multicast and not spans and st.zero < 3
+            # a measured bus bandwidth (nccl-tests) is what NCCL reached by whatever algorithm
+            # it chose: with it, the ring's formula at the measured efficiency gives its time
+            measured = g.calibration is not None and g.calibration.factor("link_efficiency")
+            nvls = link.multicast and not spans and st.zero < 3 and not measured
             factor = (3 if st.zero >= 3 else 2) * (0.5 if sharp else 1.0)
             if nvls:
                 ring = chain(
@@ -213,6 +219,8 @@ class TrainingSizer(SizerBase):
                 ring_factor=factor, data_parallel=1e12, gradient_gb=grad,
             )  # fmt: skip
             eff, eff_src = efficiency(link, a.link_efficiency)
+            if measured:
+                eff_src = CALIBRATED
             if nvls:
                 eff, eff_src = NVLS_EFFICIENCY, NVLS_SOURCE
             ring_s = chain(
@@ -378,7 +386,7 @@ class TrainingSizer(SizerBase):
                 # limit names the target that asks for it
                 its = self._iterations(tr, global_batch, m.shape is not None, record=False)
                 total = flops_iter * (its or 0) * epochs
-                util = model_utilization(self.design, m.preset)[0]
+                util = model_utilization(self.design, m.preset, a=self.a)[0]
                 peak = self._peak()[0] * 1e12 * util
                 estimate = math.ceil(total / (tr.target_hours * 3600 * peak * st.gpus))
                 if estimate > cap:

@@ -192,6 +192,11 @@ class MainWindow(QMainWindow):
                 self, request.title, request.path, request.file_filter
             )
             return path or None
+        if k is PromptKind.OPEN_FILES:
+            paths, _ = QFileDialog.getOpenFileNames(
+                self, request.title, request.path, request.file_filter
+            )
+            return list(paths)
         if k is PromptKind.TEXT:
             text, ok = QInputDialog.getText(
                 self, request.title, request.text, text=request.default or ""

@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from wizard.errors import field_path
+from wizard.model.calibration import RANGES, Calibration
 from wizard.model.text import plain_text
 
 SCHEMA_VERSION = 2
@@ -411,6 +412,12 @@ class WorkloadGroup(Model):
     )
     constraints: Constraints = Field(default_factory=Constraints)
     sharing_mode: SharingMode = SharingMode.PASSTHROUGH
+    calibration: Calibration | None = Field(
+        default=None,
+        description="Efficiency factors fitted to the customer's own benchmark results "
+        "(gpuwizard calibrate), with their sources; they replace the design's assumptions for "
+        "this group.",
+    )
     cluster: Name | None = Field(
         default=None,
         description="The GPU cluster this group runs on, by name; None lets the engine place it "
@@ -1111,3 +1118,17 @@ class Design(Model):
 
     def is_single_cluster(self) -> bool:
         return not self.clusters
+
+
+def group_assumptions(design: Design, group: WorkloadGroup) -> Assumptions:
+    """The assumptions one group is sized with: the design's, with the factors the group's own
+    measurements fitted in their place (and their spreads narrowed to the fit's)."""
+    cal = group.calibration
+    if cal is None:
+        return design.assumptions
+    update: dict[str, object] = {}
+    for f in cal.factors:
+        update[f.name] = f.value
+        if f.name in RANGES:
+            update[RANGES[f.name]] = (f.low, f.high)
+    return design.assumptions.model_copy(update=update)

@@ -42,6 +42,7 @@ from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
 from wizard.numbers import MISSING, count, fixed, num, plural
 from wizard.present import labels
+from wizard.present.basis import basis_summary, serving_basis
 from wizard.present.fields import in_words
 from wizard.present.figures import gpus_text, layout_text
 from wizard.present.formula_text import formula_words, inputs_words, quantity
@@ -73,6 +74,7 @@ SERVING_COLUMNS = (
     "Throughput",
     "In flight",
     "Targets",
+    "Figures are",
 )
 PLACEMENT_COLUMNS = ("GPU layout", "Mode", "GPUs", "Allocated", "Memory used / GPU")
 CALC_COLUMNS = ("Figure", "Value", "Unit", "Formula", "Inputs", "Source")
@@ -186,9 +188,10 @@ class ReviewPage(Page):
         self.serving_title.setObjectName("sectionTitle")
         self.serving = _table(SERVING_COLUMNS)
         sh = self.serving.horizontalHeader()
-        for c in range(len(SERVING_COLUMNS) - 1):
+        targets = SERVING_COLUMNS.index("Targets")
+        for c in range(len(SERVING_COLUMNS)):
             sh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        sh.setSectionResizeMode(len(SERVING_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        sh.setSectionResizeMode(targets, QHeaderView.ResizeMode.Stretch)
         sh.setMinimumSectionSize(sh.fontMetrics().horizontalAdvance("Targets") + 24)
         summary = _tab(bars_title, self.bars, self.workloads, self.serving_title, self.serving)
         column = summary.layout()
@@ -566,6 +569,9 @@ class ReviewPage(Page):
         self.serving_title.setVisible(bool(served))
         self.serving.setVisible(bool(served))
         t = self.serving
+        targets = SERVING_COLUMNS.index("Targets")
+        _, design = self._selected()
+        groups = {g.name: g for g in design.workloads} if design is not None else {}
         t.setRowCount(len(served))
         for i, w in enumerate(served):
             s = w.serving
@@ -579,6 +585,7 @@ class ReviewPage(Page):
                 spread_text(s.tokens_per_s_total, sp.get("tokens_per_s_total"), "tokens/s"),
                 f"{s.sequences_per_replica * w.replicas:,}",
                 "; ".join(target_short(x, sp or None) for x in s.targets) or "none given",
+                basis_summary(serving_basis(groups.get(w.name), w)),
             ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -587,9 +594,9 @@ class ReviewPage(Page):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
                     )
-                if c == 5 and missed:
+                if c == targets and missed:
                     item.setForeground(Qt.GlobalColor.darkRed)
-                elif c == 5 and any(at_risk(x, sp or None) is not None for x in s.targets):
+                elif c == targets and any(at_risk(x, sp or None) is not None for x in s.targets):
                     item.setForeground(QColor("#8a5a00"))
                 t.setItem(i, c, item)
         _rows_tall(t)

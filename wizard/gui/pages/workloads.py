@@ -50,6 +50,19 @@ DEFAULT_PRESET = "llama-3-8b"
 EDITOR_MIN_WIDTH = 420
 
 
+def _same_model(values: dict[str, Any], group: WorkloadGroup) -> bool:
+    """Whether the editor's answers keep the group's kind, model and precision."""
+    try:
+        model = ModelChoice.model_validate(values["model"]) if values.get("model") else None
+    except ValidationError:
+        return False
+    return (
+        values.get("kind") == group.kind
+        and model == group.model
+        and values.get("precision", group.precision) == group.precision
+    )
+
+
 @dataclass
 class Row:
     group: WorkloadGroup  # the last version that validated (what the Design holds)
@@ -87,10 +100,16 @@ class WorkloadsPage(Page):
         self.dup_button = self._button("Duplicate", "duplicate", "Copy the selected group")
         self.edit_button = self._button("Edit", "edit", "Edit the selected group (Enter)")
         self.remove_button = self._button("Remove", "remove", "Remove the selected group (Delete)")
+        self.measure_button = QPushButton("Import measurements…")
+        self.measure_button.setToolTip(
+            "Fit the selected group's efficiency factors to your own benchmark results (vLLM, "
+            "AIPerf, GenAI-Perf, nccl-tests, MLPerf logs); the figures then read calibrated"
+        )
         for b in (self.add_button, self.dup_button, self.edit_button, self.remove_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         lv.addLayout(buttons)
+        lv.addWidget(self.measure_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.empty_note = QLabel("No workload groups yet: press Add to describe the first one.")
         self.empty_note.setObjectName("note")
         lv.addWidget(self.empty_note)
@@ -115,6 +134,7 @@ class WorkloadsPage(Page):
         self.dup_button.clicked.connect(self.duplicate_group)
         self.edit_button.clicked.connect(self.edit_group)
         self.remove_button.clicked.connect(self.remove_group)
+        self.measure_button.clicked.connect(self.import_measurements)
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.table.activated.connect(lambda _index: self.edit_group())
         self.editor.edited.connect(self._editor_edited)
@@ -279,7 +299,7 @@ class WorkloadsPage(Page):
         has = 0 <= i < len(self.rows)
         self.editor_scroll.setEnabled(has)
         self.editor.setVisible(has)
-        for b in (self.dup_button, self.edit_button, self.remove_button):
+        for b in (self.dup_button, self.edit_button, self.remove_button, self.measure_button):
             b.setEnabled(has)
         if has:
             row = self.rows[i]
@@ -322,6 +342,16 @@ class WorkloadsPage(Page):
         draft = dict(src.draft, name=copy.name) if src.draft else None
         self.rows.insert(i + 1, Row(copy, draft, src.error))
         self._after_structure_change(i + 1)
+
+    def import_measurements(self) -> None:
+        i = self.table.currentRow()
+        if not 0 <= i < len(self.rows) or self.prompt is None:
+            return
+        from wizard.gui.measurements import import_measurements
+
+        if import_measurements(self.doc, self.catalog, self.rows[i].group.name, self.prompt,
+                               None):  # fmt: skip
+            self.load()  # the group now holds its calibration
 
     def edit_group(self) -> None:
         if 0 <= self.table.currentRow() < len(self.rows):
@@ -369,6 +399,11 @@ class WorkloadsPage(Page):
         values = self.editor.values()
         items: list[tuple[str, str]] = []
         group = None
+        kept = self.rows[i].group
+        # the fitted factors belong to the model, precision and kind they were measured with;
+        # the load, targets and the rest may change around them
+        if kept.calibration is not None and _same_model(values, kept):
+            values["calibration"] = kept.calibration.model_dump(mode="json")
         try:
             group = WorkloadGroup.model_validate(as_typed(values))
         except ValidationError as exc:

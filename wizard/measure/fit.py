@@ -1,0 +1,494 @@
+"""Fit a group's efficiency factors to the customer's measurements, and say how well they fit.
+
+Each measured point is rebuilt as the group would run it: the group alone on its cluster's
+hardware, at the planned replica's layout, with the point's load (requests in flight, prompt and
+answer lengths). The engine then predicts the point, and the factor that governs it is moved
+within its physical bounds until the predictions fit in the least-squares sense (relative errors,
+on a log scale, so 10 % high and 10 % low weigh alike):
+
+- time between tokens and output throughput: the decode bandwidth efficiency (MBU);
+- time to first token with one request in flight: the prefill compute efficiency (MFU); under
+  load it is mostly queueing, which the model reads low (README, known gaps), so those points
+  are shown, not fitted;
+- an nccl-tests bus bandwidth: the link efficiency of the group's all-reduce link;
+- a training step: the training utilization.
+
+A point the fitted model misses by more than the tolerance is reported by name, and nothing is
+written: factors that fit only on average would make every other figure wrong.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wizard.errors import UserError
+from wizard.measure.points import CollectivePoint, Run, ServingPoint, TrainingPoint
+from wizard.model.calibration import (
+    FACTORS,
+    Calibration,
+    FittedFactor,
+    MeasuredFigure,
+    MeasurementSource,
+)
+from wizard.model.catalog import Catalog
+from wizard.model.design import Design, Parallelism, WorkloadGroup
+from wizard.model.result import WorkloadResult
+
+TOLERANCE = 0.15  # a fitted point further than this from the calibrated model is reported
+# One point cannot show how much repeated runs of a benchmark differ; the spread is at least
+# this stated share (run-to-run variation of a few per cent), so a one-point fit never claims an
+# exact factor.
+RUN_TO_RUN = 0.03
+OFFLINE = 100_000  # requests queued at once: as many run as the KV cache holds
+GOLDEN = (math.sqrt(5) - 1) / 2
+LABELS = {
+    "ttft_ms": "time to first token (ms)",
+    "itl_ms": "time between tokens (ms)",
+    "tokens_per_s": "output tokens/s",
+    "busbw_gbs": "all-reduce bus bandwidth (GB/s)",
+    "step_s": "training step (s)",
+}
+
+
+@dataclass
+class FitPoint:
+    """One measured figure: what the defaults and the fitted factors predict for it."""
+
+    where: str  # "file.json, 25 in flight, 5,000/500 tokens"
+    metric: str
+    measured: float
+    before: float
+    after: float = math.nan
+    fitted: bool = True  # False: shown, not fitted (why in ``note``)
+    note: str = ""
+    load: ServingPoint | None = None
+
+    @property
+    def error(self) -> float:
+        return self.after / self.measured - 1
+
+    @property
+    def error_before(self) -> float:
+        return self.before / self.measured - 1
+
+
+@dataclass
+class FitReport:
+    group: str
+    factors: list[FittedFactor] = field(default_factory=list)
+    points: list[FitPoint] = field(default_factory=list)
+    sources: list[MeasurementSource] = field(default_factory=list)
+    tolerance: float = TOLERANCE
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def disagreeing(self) -> list[FitPoint]:
+        return [p for p in self.points if p.fitted and abs(p.error) > self.tolerance]
+
+    @property
+    def worst_error(self) -> float:
+        fitted = [abs(p.error) for p in self.points if p.fitted]
+        return max(fitted) if fitted else 0.0
+
+    def calibration(self) -> Calibration:
+        measured = [
+            MeasuredFigure(
+                metric=p.metric,  # type: ignore[arg-type]
+                value=p.measured,
+                concurrency=p.load.concurrency if p.load else None,
+                input_tokens=p.load.input_tokens if p.load else None,
+                output_tokens=p.load.output_tokens if p.load else None,
+                predicted=p.after,
+                fitted=p.fitted,
+            )
+            for p in self.points
+            if math.isfinite(p.after) and p.after > 0
+        ]
+        return Calibration(
+            factors=self.factors, sources=self.sources, measured=measured,
+            worst_error=round(self.worst_error, 4),
+        )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- the group alone
+
+
+def _alone(design: Design, catalog: Catalog, group: WorkloadGroup, result: WorkloadResult,
+           tp: int | None) -> Design:  # fmt: skip
+    """The group alone on the hardware its cluster has, at the planned replica's layout."""
+    from wizard.engine.estate import cluster_design, size_estate
+
+    base = design.proposal()
+    if not base.is_single_cluster():
+        estate = size_estate(base, catalog)
+        where = next(p.cluster for p in estate.placements if p.workload == group.name)
+        base = cluster_design(base, estate, where)
+    lay = result.layout
+    tensor = tp or (lay.tensor_parallel if lay else 1)
+    pipeline = lay.pipeline_parallel if lay and not tp else 1
+    par = Parallelism(
+        tensor_parallel=tensor, pipeline_parallel=pipeline, data_parallel=1,
+        zero_stage=lay.zero_stage if lay else 0,
+        sequence_parallel=group.parallelism.sequence_parallel,
+    )  # fmt: skip
+    one = group.model_copy(update={"parallelism": par, "count": 1, "calibration": None})
+    return base.model_copy(
+        update={"workloads": [one], "clusters": [], "options": [], "proposed": None}
+    )
+
+
+def _serving_trial(alone: Design, p: ServingPoint) -> Design:
+    g = alone.workloads[0]
+    assert g.inference is not None
+    load = g.inference.model_copy(
+        update={
+            "concurrent_sequences": max(1, round(p.concurrency)) if p.concurrency else OFFLINE,
+            "input_tokens": max(1, round(p.input_tokens)),
+            "output_tokens": max(1, round(p.output_tokens)),
+            "target_requests_per_s": None,
+            "target_tokens_per_s": None,
+            "people": None,
+            "ttft_target_ms": None,
+            "itl_target_ms": None,
+        }
+    )
+    return alone.model_copy(update={"workloads": [g.model_copy(update={"inference": load})]})
+
+
+def _with(design: Design, factors: dict[str, float]) -> Design:
+    """``design`` with its one group calibrated to ``factors`` (a point spread, for sizing)."""
+    g = design.workloads[0]
+    cal = Calibration(
+        factors=[FittedFactor(name=k, value=v, low=v, high=v) for k, v in factors.items()],  # type: ignore[arg-type]
+        sources=[_PLACEHOLDER],
+        worst_error=0,
+    )
+    return design.model_copy(update={"workloads": [g.model_copy(update={"calibration": cal})]})
+
+
+_PLACEHOLDER = MeasurementSource(
+    file="trial", sha256="0" * 64, tool="trial", imported=dt.date(2000, 1, 1), points=1
+)
+
+
+# ---------------------------------------------------------------------------- the search
+
+
+def _golden(f: Callable[[float], float], low: float, high: float, steps: int = 18) -> float:
+    """The minimum of ``f`` on [low, high] by golden-section search (the residual is smooth and
+    has one valley over a factor's physical range)."""
+    a, b = math.log(low), math.log(high)
+    c, d = b - GOLDEN * (b - a), a + GOLDEN * (b - a)
+    fc, fd = f(math.exp(c)), f(math.exp(d))
+    for _ in range(steps):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - GOLDEN * (b - a)
+            fc = f(math.exp(c))
+        else:
+            a, c, fc = c, d, fd
+            d = a + GOLDEN * (b - a)
+            fd = f(math.exp(d))
+    return math.exp((a + b) / 2)
+
+
+def _log_sq(predicted: Sequence[float], measured: Sequence[float]) -> float:
+    p, m = np.asarray(predicted, dtype=float), np.asarray(measured, dtype=float)
+    if not len(p) or np.any(~np.isfinite(p)) or np.any(p <= 0):
+        return math.inf
+    return float(np.sum(np.log(p / m) ** 2))
+
+
+def _spread(
+    value: float, errors: Sequence[float], bounds: tuple[float, float]
+) -> tuple[float, float]:
+    """The fit's spread: the factor scaled by the root-mean-square relative error of its points
+    (the figures these factors govern scale with them), at least a benchmark's run-to-run spread
+    (RUN_TO_RUN), within the physical bounds."""
+    rms = float(np.sqrt(np.mean(np.square(errors)))) if len(errors) else 0.0
+    rms = max(rms, RUN_TO_RUN)
+    low, high = value / (1 + rms), value * (1 + rms)
+    return max(bounds[0], min(low, value)), min(bounds[1], max(high, value))
+
+
+# ---------------------------------------------------------------------------- serving
+
+
+def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Design,
+                 runs: list[tuple[str, Run]]) -> None:  # fmt: skip
+    from wizard.engine.size import size
+
+    a = design.assumptions
+    defaults = {
+        "decode_bandwidth_efficiency": a.decode_bandwidth_efficiency,
+        "prefill_compute_efficiency": a.prefill_compute_efficiency,
+    }
+    trials: list[tuple[str, ServingPoint, Design]] = []
+    for name, run in runs:
+        for p in run.points:
+            assert isinstance(p, ServingPoint)
+            trials.append((name, p, _serving_trial(alone, p)))
+    if not trials:
+        return
+
+    def figures(factors: dict[str, float]) -> list[dict[str, float]]:
+        out = []
+        for _, _, trial in trials:
+            s = size(_with(trial, factors), catalog).workloads[0].serving
+            out.append(
+                {"ttft_ms": s.ttft_ms, "itl_ms": s.itl_ms, "tokens_per_s": s.tokens_per_s_total}
+                if s is not None
+                else {}
+            )
+        return out
+
+    before = figures(defaults)
+    for (name, p, _), fig in zip(trials, before, strict=True):
+        where = _where(name, p)
+        for metric in ("ttft_ms", "itl_ms", "tokens_per_s"):
+            measured = getattr(p, metric)
+            if measured is None or metric not in fig:
+                continue
+            fitted = metric != "ttft_ms" or (p.concurrency is not None and p.concurrency <= 1)
+            note = "" if fitted else "shown, not fitted: under load the wait in the queue dominates"
+            report.points.append(FitPoint(where, metric, measured, fig[metric], fitted=fitted,
+                                          note=note, load=p))  # fmt: skip
+
+    decode = [
+        (i, pt) for i, pt in enumerate(report.points) if pt.metric in ("itl_ms", "tokens_per_s")
+    ]
+    prefill = [
+        (i, pt) for i, pt in enumerate(report.points) if pt.metric == "ttft_ms" and pt.fitted
+    ]
+    index = {id(pt): k for k, pt in enumerate(report.points)}
+    trial_of = _trial_index(report.points, trials)
+
+    current = dict(defaults)
+
+    def cost(name: str, chosen: list[tuple[int, FitPoint]]) -> Callable[[float], float]:
+        def f(x: float) -> float:
+            figs = figures({**current, name: x})
+            return _log_sq([figs[trial_of[index[id(pt)]]][pt.metric] for _, pt in chosen],
+                           [pt.measured for _, pt in chosen])  # fmt: skip
+
+        return f
+
+    for _ in range(2):  # the two factors barely interact: two passes settle them
+        if decode:
+            current["decode_bandwidth_efficiency"] = _golden(
+                cost("decode_bandwidth_efficiency", decode), *FACTORS["decode_bandwidth_efficiency"]
+            )
+        if prefill:
+            current["prefill_compute_efficiency"] = _golden(
+                cost("prefill_compute_efficiency", prefill), *FACTORS["prefill_compute_efficiency"]
+            )
+    after = figures(current)
+    for k, pt in enumerate(report.points):
+        pt.after = after[trial_of[k]].get(pt.metric, math.nan)
+    for name, chosen in (
+        ("decode_bandwidth_efficiency", decode),
+        ("prefill_compute_efficiency", prefill),
+    ):
+        if not chosen:
+            report.notes.append(
+                f"{_factor_words(name)}: no point governs it, so it keeps its default"
+            )
+            continue
+        value = round(current[name], 3)
+        low, high = _spread(value, [pt.error for _, pt in chosen], FACTORS[name])
+        report.factors.append(FittedFactor(name=name, value=value, default=defaults[name],  # type: ignore[arg-type]
+                                           low=round(low, 3), high=round(high, 3)))  # fmt: skip
+
+
+def _trial_index(points: list[FitPoint], trials: list) -> list[int]:
+    """For each report point, the trial (measured load) it belongs to."""
+    out, k = [], 0
+    loads = [t[1] for t in trials]
+    for pt in points:
+        while loads[k] is not pt.load:
+            k += 1
+        out.append(k)
+    return out
+
+
+def _where(name: str, p: ServingPoint) -> str:
+    load = f"{p.concurrency:,g} in flight" if p.concurrency else "all requests at once"
+    return f"{name}, {load}, {p.input_tokens:,.0f}/{p.output_tokens:,.0f} tokens"
+
+
+# ---------------------------------------------------------------------------- collectives
+
+
+def _collective_fit(report: FitReport, design: Design, catalog: Catalog, index: int,
+                    result: WorkloadResult, runs: list[tuple[str, Run]]) -> None:  # fmt: skip
+    from wizard.engine.size import size
+
+    sized = size(design.proposal(), catalog) if design.proposal().is_single_cluster() else None
+    calc = None
+    if sized is not None:
+        calc = next(
+            (c for c in sized.calculations
+             if c.id == f"workloads[{index}].allreduce_seconds_per_iteration"), None,
+        )  # fmt: skip
+    if calc is None or "link_gbs" not in calc.inputs:
+        raise UserError(
+            f"group '{result.name}': its plan has no all-reduce between GPUs, so a collective "
+            "measurement has nothing to set (give it to a training group that spans GPUs)"
+        )
+    link_gbs = float(calc.inputs["link_gbs"])
+    default = float(calc.inputs["link_efficiency"])
+    best: list[tuple[str, CollectivePoint]] = []
+    for name, run in runs:
+        pts = [p for p in run.points if isinstance(p, CollectivePoint)]
+        reduce = [p for p in pts if p.operation in ("all_reduce", "unknown")] or pts
+        if not reduce:
+            continue
+        # the largest messages run at the link's full rate; gradients are that large
+        largest = max(p.size_bytes for p in reduce)
+        best += [(name, p) for p in reduce if p.size_bytes >= largest / 4]
+    if not best:
+        return
+    rates = np.array([p.busbw_gbs for _, p in best])
+    value = float(np.clip(np.median(rates) / link_gbs, *FACTORS["link_efficiency"]))
+    for name, p in best:
+        report.points.append(FitPoint(
+            f"{name}, {p.operation.replace('_', '-')} of {p.size_bytes / 2**20:,.0f} MiB",
+            "busbw_gbs", p.busbw_gbs, link_gbs * default, after=link_gbs * value,
+        ))  # fmt: skip
+    low, high = _spread(round(value, 3), [pt.error for pt in report.points
+                                          if pt.metric == "busbw_gbs"], FACTORS["link_efficiency"])  # fmt: skip
+    report.factors.append(FittedFactor(name="link_efficiency", value=round(value, 3),
+                                       default=default, low=round(low, 3), high=round(high, 3)))  # fmt: skip
+    report.notes.append(
+        f"link: {calc.source.split(';')[0]} at {link_gbs:,g} GB/s; the all-reduce time follows "
+        f"the measured bus bandwidth ({np.median(rates):,.1f} GB/s)"
+    )
+
+
+# ---------------------------------------------------------------------------- training
+
+
+def _training_fit(report: FitReport, design: Design, catalog: Catalog, index: int,
+                  runs: list[tuple[str, Run]]) -> None:  # fmt: skip
+    from wizard.engine.size import size
+
+    steps = [(n, p) for n, r in runs for p in r.points
+             if isinstance(p, TrainingPoint) and p.step_s]  # fmt: skip
+    if not steps:
+        report.notes.append("training: no step time in the files, so the utilization keeps its "
+                            "default")  # fmt: skip
+        return
+    base = design.proposal()
+    default = base.assumptions.achievable_utilization
+
+    def step_at(util: float) -> float:
+        trial = base.model_copy(update={"workloads": [
+            g.model_copy(update={"calibration": _with(base, {"achievable_utilization": util})
+                                 .workloads[0].calibration}) if i == index else g
+            for i, g in enumerate(base.workloads)
+        ]})  # fmt: skip
+        t = size(trial, catalog).workloads[index].training
+        return t.iteration_seconds if t and t.iteration_seconds else math.nan
+
+    measured = [float(p.step_s or 0.0) for _, p in steps]
+    util = _golden(lambda u: _log_sq([step_at(u)] * len(measured), measured),
+                   *FACTORS["achievable_utilization"])  # fmt: skip
+    value = round(util, 3)
+    before, after = step_at(default), step_at(value)
+    for name, p in steps:
+        assert p.step_s is not None
+        report.points.append(FitPoint(f"{name}, one step", "step_s", p.step_s, before, after))
+    low, high = _spread(value, [after / m - 1 for m in measured], FACTORS["achievable_utilization"])
+    report.factors.append(FittedFactor(name="achievable_utilization", value=value,
+                                       default=default, low=round(low, 3), high=round(high, 3)))  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- the entry
+
+
+@dataclass(frozen=True)
+class MeasurementFile:
+    name: str  # the file's name, no folder
+    data: bytes
+    run: Run
+
+
+def _factor_words(name: str) -> str:
+    return {
+        "decode_bandwidth_efficiency": "Decode bandwidth efficiency",
+        "prefill_compute_efficiency": "Prefill compute efficiency",
+        "link_efficiency": "Link efficiency",
+        "achievable_utilization": "Training utilization",
+    }[name]
+
+
+def factor_words(name: str) -> str:
+    """A factor's name as the proposal and the terminal print it."""
+    return _factor_words(name)
+
+
+def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[MeasurementFile],
+              tolerance: float = TOLERANCE, tp: int | None = None,
+              today: dt.date | None = None) -> FitReport:  # fmt: skip
+    """Fit ``group``'s factors to ``files``; the report says what fitted and what did not."""
+    from wizard.engine.estate import size_estate
+    from wizard.engine.size import size
+    from wizard.measure.consistency import refuse_contradictions
+
+    names = [g.name for g in design.workloads]
+    if group not in names:
+        raise UserError(
+            f"--group: no workload group is named '{group}' (groups: {', '.join(names)})"
+        )
+    index = names.index(group)
+    g = design.workloads[index]
+    shown = design.proposal()
+    if shown.is_single_cluster():
+        wr = size(shown, catalog).workloads[index]
+    else:
+        estate = size_estate(shown, catalog)
+        wr = next(w for c in estate.clusters if c.result for w in c.result.workloads
+                  if w.name == group)  # fmt: skip
+    refuse_contradictions(shown, catalog, g, [(f.name, f.run) for f in files])
+    report = FitReport(group, tolerance=tolerance)
+    today = today or dt.date.today()
+    for f in files:
+        report.sources.append(MeasurementSource(
+            file=f.name, sha256=hashlib.sha256(f.data).hexdigest(), tool=f.run.tool,
+            version=f.run.version, run_date=f.run.date, imported=today, points=len(f.run.points),
+        ))  # fmt: skip
+        report.notes += [f"{f.name}: {n}" for n in f.run.notes]
+    by_kind: dict[str, list[tuple[str, Run]]] = {}
+    for f in files:
+        by_kind.setdefault(f.run.kind, []).append((f.name, f.run))
+    if "serving" in by_kind:
+        if g.inference is None:
+            raise UserError(f"group '{group}' is not a serving group, so serving measurements "
+                            "do not apply to it")  # fmt: skip
+        _serving_fit(report, shown, catalog, _alone(shown, catalog, g, wr, tp), by_kind["serving"])
+    if "collective" in by_kind:
+        _collective_fit(report, shown, catalog, index, wr, by_kind["collective"])
+    if "training" in by_kind:
+        if wr.training is None:
+            raise UserError(f"group '{group}' is not a training group, so training "
+                            "measurements do not apply to it")  # fmt: skip
+        _training_fit(report, shown, catalog, index, by_kind["training"])
+    if not report.factors:
+        raise UserError("the files give no point that sets a factor of this group")
+    return report
+
+
+def calibrated(design: Design, report: FitReport) -> Design:
+    """``design`` with the group's calibration written (the caller checks the fit first)."""
+    groups = [
+        g.model_copy(update={"calibration": report.calibration()}) if g.name == report.group else g
+        for g in design.workloads
+    ]
+    data = design.model_copy(update={"workloads": groups}).model_dump(mode="json")
+    return Design.model_validate(data)
