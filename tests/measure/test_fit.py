@@ -190,3 +190,42 @@ def test_the_published_nccl_run_sets_the_link_efficiency_of_a_training_group(cat
                 if c.id == "workloads[0].allreduce_seconds_per_iteration")  # fmt: skip
     assert factor.value == pytest.approx(round(234.17 / ring.inputs["link_gbs"], 3))
     assert not report.disagreeing
+
+
+def test_a_training_step_sets_the_utilization_at_the_runs_scale(catalog):
+    """A step of a BERT-large run on 4 of the host's 8 GPUs with a global batch of 512: the
+    group (planned on 8) is rebuilt at that scale and its utilization fitted so the calibrated step meets the
+    measured one; a faster measured step than the defaults' gives a higher utilization."""
+    from wizard.measure.points import TrainingPoint
+
+    design = design_from_dict(_training())
+    plain = size(design_from_dict({**_training(4), "workloads": [
+        {**_training(4)["workloads"][0], "global_batch_size": 512}]}), catalog)  # fmt: skip
+    default_step = plain.workloads[0].training.iteration_seconds
+    measured = default_step * 0.8  # 20 % faster than the defaults say
+    run = Run("training", "MLPerf Training", (TrainingPoint(step_s=measured, global_batch=512),),
+              gpus=4)  # fmt: skip
+    report = calibrate(design, catalog, "BERT pre-training",
+                       [MeasurementFile("run.txt", b"run", run)])  # fmt: skip
+    (factor,) = report.factors
+    (point,) = report.points
+    assert factor.name == "achievable_utilization" and factor.value > factor.default
+    assert "on 4 GPUs" in point.where
+    assert point.before == pytest.approx(default_step, rel=1e-6)
+    assert abs(point.error) < 0.02
+
+
+def test_a_step_the_utilization_cannot_explain_is_reported(catalog):
+    """On 16 GPUs in two hosts the gradient all-reduce crosses the network and takes most of the
+    step: a measured step 20 % under the defaults' cannot come from a higher utilization (which
+    only shortens the compute), so the point is reported."""
+    from wizard.measure.points import TrainingPoint
+
+    scaled = _training(16)
+    scaled["workloads"][0]["global_batch_size"] = 512
+    default_step = size(design_from_dict(scaled), catalog).workloads[0].training.iteration_seconds
+    run = Run("training", "MLPerf Training",
+              (TrainingPoint(step_s=default_step * 0.8, global_batch=512),), gpus=16)  # fmt: skip
+    report = calibrate(design_from_dict(_training()), catalog, "BERT pre-training",
+                       [MeasurementFile("run.txt", b"run", run)])  # fmt: skip
+    assert [p.metric for p in report.disagreeing] == ["step_s"]

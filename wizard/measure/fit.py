@@ -374,37 +374,64 @@ def _collective_fit(report: FitReport, design: Design, catalog: Catalog, index: 
 # ---------------------------------------------------------------------------- training
 
 
-def _training_fit(report: FitReport, design: Design, catalog: Catalog, index: int,
-                  runs: list[tuple[str, Run]]) -> None:  # fmt: skip
+def _training_trial(base: Design, group: WorkloadGroup, result: WorkloadResult, run: Run,
+                    p: TrainingPoint) -> Design:  # fmt: skip
+    """The group alone at the run's scale: its GPUs (when the file says how many) and its
+    global batch (when it says), the group's own model, precision and sequence otherwise."""
+    lay = result.layout
+    tp = lay.tensor_parallel if lay else group.parallelism.tensor_parallel or 1
+    pp = lay.pipeline_parallel if lay else group.parallelism.pipeline_parallel or 1
+    dp = run.gpus // (tp * pp) if run.gpus and run.gpus >= tp * pp else (
+        lay.data_parallel if lay else 1
+    )  # fmt: skip
+    par = group.parallelism.model_copy(update={
+        "tensor_parallel": tp, "pipeline_parallel": pp, "data_parallel": dp,
+        "zero_stage": lay.zero_stage if lay else group.parallelism.zero_stage,
+    })  # fmt: skip
+    update: dict[str, object] = {"parallelism": par, "count": 1, "calibration": None}
+    if p.global_batch:
+        update["global_batch_size"] = p.global_batch
+    one = group.model_copy(update=update)
+    return base.model_copy(
+        update={"workloads": [one], "clusters": [], "options": [], "proposed": None}
+    )
+
+
+def _training_fit(report: FitReport, design: Design, catalog: Catalog, group: WorkloadGroup,
+                  result: WorkloadResult, runs: list[tuple[str, Run]]) -> None:  # fmt: skip
     from wizard.engine.size import size
 
-    steps = [(n, p) for n, r in runs for p in r.points
-             if isinstance(p, TrainingPoint) and p.step_s]  # fmt: skip
-    if not steps:
+    trials = [
+        (name, p, _training_trial(design, group, result, run, p))
+        for name, run in runs
+        for p in run.points
+        if isinstance(p, TrainingPoint) and p.step_s
+    ]
+    if not trials:
         report.notes.append("training: no step time in the files, so the utilization keeps its "
                             "default")  # fmt: skip
         return
-    base = design.proposal()
-    default = base.assumptions.achievable_utilization
+    default = design.assumptions.achievable_utilization
 
-    def step_at(util: float) -> float:
-        trial = base.model_copy(update={"workloads": [
-            g.model_copy(update={"calibration": _with(base, {"achievable_utilization": util})
-                                 .workloads[0].calibration}) if i == index else g
-            for i, g in enumerate(base.workloads)
-        ]})  # fmt: skip
-        t = size(trial, catalog).workloads[index].training
-        return t.iteration_seconds if t and t.iteration_seconds else math.nan
+    def steps_at(util: float) -> list[float]:
+        out = []
+        for _, _, trial in trials:
+            t = size(_with(trial, {"achievable_utilization": util}), catalog).workloads[0].training
+            out.append(t.iteration_seconds if t and t.iteration_seconds else math.nan)
+        return out
 
-    measured = [float(p.step_s or 0.0) for _, p in steps]
-    util = _golden(lambda u: _log_sq([step_at(u)] * len(measured), measured),
-                   *FACTORS["achievable_utilization"])  # fmt: skip
+    measured = [float(p.step_s or 0.0) for _, p, _ in trials]
+    util = _golden(lambda u: _log_sq(steps_at(u), measured), *FACTORS["achievable_utilization"])
     value = round(util, 3)
-    before, after = step_at(default), step_at(value)
-    for name, p in steps:
+    before, after = steps_at(default), steps_at(value)
+    for (name, p, trial), b, a in zip(trials, before, after, strict=True):
         assert p.step_s is not None
-        report.points.append(FitPoint(f"{name}, one step", "step_s", p.step_s, before, after))
-    low, high = _spread(value, [after / m - 1 for m in measured], FACTORS["achievable_utilization"])
+        par = trial.workloads[0].parallelism
+        scale = (par.data_parallel or 1) * (par.tensor_parallel or 1) * (par.pipeline_parallel or 1)
+        report.points.append(FitPoint(f"{name}, one step on {scale:,} GPUs", "step_s", p.step_s,
+                                      b, a))  # fmt: skip
+    low, high = _spread(value, [a / m - 1 for a, m in zip(after, measured, strict=True)],
+                        FACTORS["achievable_utilization"])  # fmt: skip
     report.factors.append(FittedFactor(name="achievable_utilization", value=value,
                                        default=default, low=round(low, 3), high=round(high, 3)))  # fmt: skip
 
@@ -478,7 +505,7 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
         if wr.training is None:
             raise UserError(f"group '{group}' is not a training group, so training "
                             "measurements do not apply to it")  # fmt: skip
-        _training_fit(report, shown, catalog, index, by_kind["training"])
+        _training_fit(report, shown, catalog, g, wr, by_kind["training"])
     if not report.factors:
         raise UserError("the files give no point that sets a factor of this group")
     return report
