@@ -42,7 +42,7 @@ from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
 from wizard.numbers import MISSING, count, fixed, num, plural
 from wizard.present import labels
-from wizard.present.basis import basis_summary, serving_basis
+from wizard.present.basis import CALIBRATED, basis_summary, serving_basis, training_basis
 from wizard.present.fields import in_words
 from wizard.present.figures import gpus_text, layout_text
 from wizard.present.formula_text import formula_words, inputs_words, quantity
@@ -528,6 +528,8 @@ class ReviewPage(Page):
 
     def _workloads(self, rows: list[WorkloadResult]) -> None:
         t = self.workloads
+        _, design = self._selected()
+        groups = {g.name: g for g in design.workloads} if design is not None else {}
         t.setRowCount(len(rows))
         for i, w in enumerate(rows):
             layout = layout_text(w)
@@ -547,6 +549,7 @@ class ReviewPage(Page):
                 spread_text(
                     tr.time_to_train_hours, self._spread(w.name).get("time_to_train_hours"), "h"
                 )
+                + (" calibrated" if training_basis(groups.get(w.name)) == CALIBRATED else "")
                 if tr and tr.time_to_train_hours is not None
                 else MISSING,
                 fixed(tr.allreduce_seconds_per_iteration if tr else None, "s", 3)
