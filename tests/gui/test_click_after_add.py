@@ -41,8 +41,7 @@ def test_a_click_right_after_add_is_kept_and_nothing_moves_under_it(qtbot, windo
     page = _workloads(window, tmp_path, example)
     before = len(window.doc.get("workloads"))
     click(qtbot, page.add_button)
-    qtbot.wait(1)  # the layout pass Qt posts, which runs before any later input is read
-    placed = _where(page)
+    placed = _where(page)  # at once: Add lays the editor out before it returns
     box = page.editor.isolation
     assert box.isVisible() and not box.isChecked()
     click(qtbot, box)  # before the debounced sizing has run
@@ -94,3 +93,19 @@ def test_a_group_turned_into_notebooks_starts_on_a_16_gb_time_sliced_vgpu(qtbot,
     ed.kind.setCurrentIndex(ed.kind.index_of(WorkloadKind.HPC))
     ed.kind.setCurrentIndex(at)
     assert window.doc.get("workloads")[-1].shared.gpu_memory_gb == 24.0
+
+
+@pytest.mark.parametrize("example", ["llm-serving", "enterprise"])
+def test_selecting_another_kind_of_group_lays_the_editor_out_at_once(qtbot, window, tmp_path,
+                                                                     example):  # fmt: skip
+    """Selecting a row shows other sections of the editor; they are laid out before the click
+    returns, so nothing moves a moment later."""
+    page = _workloads(window, tmp_path, example)
+    click(qtbot, page.add_button)  # a training group beside the example's own
+    qtbot.wait(DEBOUNCE_MS * 3)
+    rect = page.table.visualItemRect(page.table.item(0, 0))
+    qtbot.mouseClick(page.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    placed = _where(page)
+    qtbot.wait(DEBOUNCE_MS * 3)
+    moved = {k: (placed[k], v) for k, v in _where(page).items() if k in placed and placed[k] != v}
+    assert moved == {}

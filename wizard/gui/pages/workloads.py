@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -47,6 +47,7 @@ from wizard.present.figures import gpus_text, physical_gpus
 
 COLUMNS = ("Name", "Kind", "Members", "GPUs", "")
 DEFAULT_PRESET = "llama-3-8b"
+SETTLE_PASSES = 4  # nested layouts (form in group box in scroll area) settle in a few passes
 EDITOR_MIN_WIDTH = 420
 
 
@@ -306,6 +307,7 @@ class WorkloadsPage(Page):
             self.editor.load(row.draft if row.draft is not None else row.group)
             self._validate_editor(i, commit=False)
             self._show_field_problems()
+            self._settle()
 
     # ------------------------------------------------------------------ actions
 
@@ -329,8 +331,18 @@ class WorkloadsPage(Page):
         )
         self.rows.append(Row(group))
         self._after_structure_change(len(self.rows) - 1)
+        self._settle()
         self.editor.name.setFocus()
         self.editor.name.selectAll()
+
+    def _settle(self) -> None:
+        """Lay the editor out now, not over the next few passes of the event loop: sections
+        shown for the first time are polished and sized in steps, and a click aimed at a field
+        in between landed on whatever had moved under the pointer."""
+        for w in self.editor.findChildren(QWidget):
+            w.ensurePolished()
+        for _ in range(SETTLE_PASSES):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
     def duplicate_group(self) -> None:
         i = self.table.currentRow()
