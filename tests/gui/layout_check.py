@@ -23,16 +23,21 @@ def _name(child: QWidget) -> str:
     return type(child).__name__ + (f" '{child.objectName()}'" if child.objectName() else "")
 
 
-def clipped(window, app) -> list[str]:
-    """Every widget cut off at the right or left, as 'page: widget at x, width w of viewport v'."""
+def _pages(window, app):
+    """Each page in turn, shown with the design sized, as (page id, page)."""
     from wizard.gui.wizard import PageId
 
-    out = []
     for pid in PageId:
         assert window.wizard.go_to(pid), f"stopped before {pid.name}"
         window.live.refresh()
         app.processEvents()
-        page = window.wizard.page_of(pid)
+        yield pid, window.wizard.page_of(pid)
+
+
+def clipped(window, app) -> list[str]:
+    """Every widget cut off at the right or left, as 'page: widget at x, width w of viewport v'."""
+    out = []
+    for pid, page in _pages(window, app):
         scroll = page.findChild(QScrollArea)
         if scroll is None or not scroll.isVisible() or scroll.parentWidget() is not page:
             # a page that does not scroll as a whole: its widgets lie inside the page
@@ -63,14 +68,8 @@ def cut_headings(window, app) -> list[str]:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QHeaderView, QTabWidget
 
-    from wizard.gui.wizard import PageId
-
     out = []
-    for pid in PageId:
-        assert window.wizard.go_to(pid), f"stopped before {pid.name}"
-        window.live.refresh()
-        app.processEvents()
-        page = window.wizard.page_of(pid)
+    for pid, page in _pages(window, app):
         tabs = page.findChild(QTabWidget)
         views = [(tabs, i) for i in range(tabs.count())] if tabs is not None else [(None, 0)]
         for tab_widget, i in views:
