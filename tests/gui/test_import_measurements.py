@@ -50,9 +50,12 @@ def test_import_calibrates_the_selected_group(qtbot, window, prompts,
     window.live.refresh()
     assert window.wizard.go_to(PageId.REVIEW)
     review = window.wizard.page_of(PageId.REVIEW)
-    cell = review.serving.item(0, review.serving.columnCount() - 1).text()
-    assert cell.startswith("calibrated on your measurements")
-    assert "also measured at this load" in cell  # the design's load is the c1 run's
+    cell = review.serving.item(0, review.serving.columnCount() - 1)
+    assert cell.text() == "calibrated; measured at this load"  # the design's load is c1's
+    assert cell.toolTip() == (
+        "calibrated on your measurements; time to first token, time between tokens, "
+        "throughput also measured at this load"
+    )
     # another precision is another measurement: the calibration goes with the change
     assert window.wizard.go_to(PageId.WORKLOADS)
     pick(page.editor.model_box.precision, Precision.BF16)

@@ -67,3 +67,14 @@ def basis_summary(basis: dict[str, str]) -> str:
         return next(iter(kinds))
     measured = [FIGURE_WORDS[k] for k, v in basis.items() if MEASURED in v]
     return f"{CALIBRATED}; {', '.join(measured)} also {MEASURED} at this load"
+
+
+def basis_short(basis: dict[str, str]) -> str:
+    """The same in a table cell's few words: 'estimated', 'calibrated', or 'calibrated; measured
+    at this load' (the whole sentence is :func:`basis_summary`)."""
+    kinds = set(basis.values())
+    if kinds == {ESTIMATED}:
+        return ESTIMATED
+    if any(MEASURED in v for v in kinds):
+        return "calibrated; measured at this load"
+    return "calibrated"

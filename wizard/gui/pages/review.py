@@ -42,7 +42,13 @@ from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
 from wizard.numbers import MISSING, count, fixed, num, plural
 from wizard.present import labels
-from wizard.present.basis import CALIBRATED, basis_summary, serving_basis, training_basis
+from wizard.present.basis import (
+    CALIBRATED,
+    basis_short,
+    basis_summary,
+    serving_basis,
+    training_basis,
+)
 from wizard.present.fields import in_words
 from wizard.present.figures import gpus_text, layout_text
 from wizard.present.formula_text import formula_words, inputs_words, quantity
@@ -588,11 +594,12 @@ class ReviewPage(Page):
                 spread_text(s.tokens_per_s_total, sp.get("tokens_per_s_total"), "tokens/s"),
                 f"{s.sequences_per_replica * w.replicas:,}",
                 "; ".join(target_short(x, sp or None) for x in s.targets) or "none given",
-                basis_summary(serving_basis(groups.get(w.name), w)),
+                basis_short(serving_basis(groups.get(w.name), w)),
             ]
+            basis = serving_basis(groups.get(w.name), w)
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(basis_summary(basis) if c == len(cells) - 1 else text)
                 if 1 <= c <= 4:
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
