@@ -514,7 +514,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         files.append(MeasurementFile(name, data, parse(decode_utf8(data, path), name)))
     if not 0 < args.tolerance < 1:
         raise UserError(f"--tolerance: {args.tolerance} is not a share between 0 and 1")
-    report = calibrate(design, catalog, args.group, files, tolerance=args.tolerance, tp=args.tp)
+    if args.gpus is not None and not 1 <= args.gpus <= 100_000:
+        raise UserError(f"--gpus: {args.gpus} is not a GPU count from 1 to 100,000")
+    report = calibrate(design, catalog, args.group, files, tolerance=args.tolerance, tp=args.tp,
+                       gpus=args.gpus)  # fmt: skip
     if args.json:
         _out_json(fit_json(report))
     else:
@@ -826,6 +829,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--tp", type=int, choices=(1, 2, 4, 8), metavar="N",
         help="tensor parallelism the runs used, when not the planned replica's",
+    )  # fmt: skip
+    p.add_argument(
+        "--gpus", type=int, metavar="N",
+        help="GPUs a training run used, when its file does not say (or says otherwise)",
     )  # fmt: skip
     p.set_defaults(func=cmd_calibrate)
 

@@ -229,3 +229,21 @@ def test_a_step_the_utilization_cannot_explain_is_reported(catalog):
     report = calibrate(design_from_dict(_training()), catalog, "BERT pre-training",
                        [MeasurementFile("run.txt", b"run", run)])  # fmt: skip
     assert [p.metric for p in report.disagreeing] == ["step_s"]
+
+
+def test_the_gpus_a_run_used_can_be_stated_when_the_file_does_not_say(catalog):
+    """The same 4-GPU step as above from a file that names no GPU count: with gpus=4 the fit
+    rebuilds the run on 4 GPUs; without it, on the group's planned 8."""
+    from wizard.measure.points import TrainingPoint
+
+    scaled = _training(4)
+    scaled["workloads"][0]["global_batch_size"] = 512
+    step = size(design_from_dict(scaled), catalog).workloads[0].training.iteration_seconds
+    run = Run("training", "MLPerf Training", (TrainingPoint(step_s=step, global_batch=512),))
+    files = [MeasurementFile("run.txt", b"run", run)]
+    design = design_from_dict(_training())
+    stated = calibrate(design, catalog, "BERT pre-training", files, gpus=4)
+    assert "on 4 GPUs" in stated.points[0].where
+    assert stated.points[0].before == pytest.approx(step, rel=1e-6)
+    planned = calibrate(design, catalog, "BERT pre-training", files)
+    assert "on 8 GPUs" in planned.points[0].where

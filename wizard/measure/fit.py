@@ -23,7 +23,7 @@ import datetime as dt
 import hashlib
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -461,9 +461,11 @@ def factor_words(name: str) -> str:
 
 
 def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[MeasurementFile],
-              tolerance: float = TOLERANCE, tp: int | None = None,
+              tolerance: float = TOLERANCE, tp: int | None = None, gpus: int | None = None,
               today: dt.date | None = None) -> FitReport:  # fmt: skip
-    """Fit ``group``'s factors to ``files``; the report says what fitted and what did not."""
+    """Fit ``group``'s factors to ``files``; the report says what fitted and what did not.
+    ``tp`` and ``gpus`` state the runs' tensor parallelism and GPU count where the files do not
+    (or say otherwise)."""
     from wizard.engine.estate import size_estate
     from wizard.engine.size import size
     from wizard.measure.consistency import refuse_contradictions
@@ -493,7 +495,8 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
         report.notes += [f"{f.name}: {n}" for n in f.run.notes]
     by_kind: dict[str, list[tuple[str, Run]]] = {}
     for f in files:
-        by_kind.setdefault(f.run.kind, []).append((f.name, f.run))
+        run = f.run if gpus is None else replace(f.run, gpus=gpus)
+        by_kind.setdefault(run.kind, []).append((f.name, run))
     if "serving" in by_kind:
         if g.inference is None:
             raise UserError(f"group '{group}' is not a serving group, so serving measurements "
