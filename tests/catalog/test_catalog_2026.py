@@ -143,8 +143,12 @@ def test_b300_figures(catalog):
     g = catalog.gpus["b300-sxm"]
     assert g.architecture == "Blackwell"
     # NVIDIA Blackwell Architecture Technical Brief v2.1, Table 3, HGX B300 per GPU:
-    # "270 GB HBM3e", "7.7 TB/s", max TDP "1100 W", NVLink 5 and PCIe Gen6.
-    assert g.memory_gb == 270
+    # "270 GB HBM3e", "7.7 TB/s", max TDP "1100 W", NVLink 5 and PCIe Gen6. What a VM or MIG
+    # instance can use is 269 GB: vGPU type B300X-269C and MIG profile 7g.269gb (NVIDIA
+    # vgpu-device-manager and mig-parted default configurations), so the plan uses 269.
+    assert g.memory_gb == 269
+    assert g.vgpu is not None and max(p.framebuffer_gb for p in g.vgpu.profiles) == 269
+    assert g.mig is not None and max(p.memory_gb for p in g.mig.profiles) == 269
     assert g.memory_bandwidth_gbs == 7700
     assert g.tdp_w == 1100
     assert g.pcie_gen == 6
