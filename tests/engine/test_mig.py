@@ -12,7 +12,7 @@ from wizard.engine.mig import Instance, MigState, parse_layout, validate_layout
 MIG_GPUS = [
     "a30", "a100-pcie-40gb", "a100-pcie-80gb", "a100-sxm4-40gb", "a100-sxm4-80gb",
     "h100-pcie-80gb", "h100-sxm5-80gb", "h100-nvl-94gb", "h200-sxm-141gb", "h200-nvl-141gb",
-    "b200-sxm", "b300-sxm", "rtx-pro-6000-bse",
+    "b200-sxm", "b300-sxm", "rtx-pro-6000-bse", "rtx-pro-4500-bse",
 ]  # fmt: skip
 
 
