@@ -39,11 +39,26 @@ def main(argv: list[str] | None = None) -> int:
     wm = subprocess.Popen([wm_path, "--sm-disable"], stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)  # fmt: skip
     try:
-        time.sleep(1.0)  # the manager takes the screen before the window maps
+        _wait_for_manager()  # the manager takes the screen before the window maps
         return _walk(args.out, args.example or list(EXAMPLES))
     finally:
         wm.terminate()
         wm.wait(timeout=10)
+
+
+def _wait_for_manager(limit_s: float = 20.0) -> None:
+    """Until openbox has put up its check window (x11-utils' xwininfo lists it), so the window
+    maps into a managed screen; on a loaded machine that takes more than a second."""
+    xwininfo = shutil.which("xwininfo")
+    if xwininfo is None:
+        time.sleep(3.0)
+        return
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        tree = subprocess.run([xwininfo, "-root", "-tree"], capture_output=True, text=True)
+        if '"Openbox"' in tree.stdout:
+            return
+        time.sleep(0.1)
 
 
 def _settle(app, seconds: float) -> None:
