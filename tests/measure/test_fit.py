@@ -51,13 +51,20 @@ def _file(c: int, itl: float | None = None, gpu: str | None = None, model: str |
     return MeasurementFile(f"c{c}.json", f"c{c}-{itl}".encode(), run)
 
 
+@pytest.fixture(scope="module")
+def nim_fit(catalog):
+    """The 70B group fitted on the concurrency-1 and -5 runs (read by several tests)."""
+    design = design_from_dict(_design())
+    return design, calibrate(design, catalog, GROUP, [_file(1), _file(5)])
+
+
 def _serving(design, catalog):
     return size(design, catalog).workloads[0].serving
 
 
-def test_fitted_on_low_load_it_predicts_the_held_back_load_better_within_15_percent(catalog):
-    design = design_from_dict(_design())
-    report = calibrate(design, catalog, GROUP, [_file(1), _file(5)])
+def test_fitted_on_low_load_it_predicts_the_held_back_load_better_within_15_percent(catalog,
+                                                                                     nim_fit):  # fmt: skip
+    design, report = nim_fit
     assert not report.disagreeing
     names = {f.name for f in report.factors}
     assert names == {"decode_bandwidth_efficiency", "prefill_compute_efficiency"}
@@ -74,9 +81,8 @@ def test_fitted_on_low_load_it_predicts_the_held_back_load_better_within_15_perc
             assert abs(got / measured - 1) < abs(was / measured - 1), (c, got, was, measured)
 
 
-def test_time_to_first_token_under_load_is_shown_not_fitted(catalog):
-    design = design_from_dict(_design())
-    report = calibrate(design, catalog, GROUP, [_file(1), _file(5)])
+def test_time_to_first_token_under_load_is_shown_not_fitted(nim_fit):
+    _, report = nim_fit
     ttft = {p.load.concurrency: p for p in report.points if p.metric == "ttft_ms"}
     assert ttft[1].fitted and not ttft[5].fitted and "queue" in ttft[5].note
 
@@ -154,13 +160,17 @@ def test_an_nccl_bus_bandwidth_sets_the_all_reduce_time(catalog):
     assert ring.value != pytest.approx(before, rel=1e-3)  # the measurement moved it
 
 
-def test_the_ranges_of_a_calibrated_group_narrow_to_the_fit(catalog):
+def test_the_ranges_of_a_calibrated_group_narrow_to_the_fit(catalog, nim_fit):
     """The defaults' spread (MBU 0.52 to 0.74) gives a wide range; the fit's (its RMS error, at
     least 3 %) a narrow one around the calibrated figure."""
     from wizard.engine.ranges import figure_ranges
 
+    design, report = nim_fit
     plain = design_from_dict(_design(25))
-    cal = calibrated(plain, calibrate(plain, catalog, GROUP, [_file(1), _file(5)]))
+    fitted = calibrated(design, report).workloads[0].calibration
+    cal = plain.model_copy(
+        update={"workloads": [plain.workloads[0].model_copy(update={"calibration": fitted})]}
+    )
     widths = []
     for d in (plain, cal):
         r = size(d, catalog)
