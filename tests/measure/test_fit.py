@@ -257,3 +257,26 @@ def test_the_gpus_a_run_used_can_be_stated_when_the_file_does_not_say(catalog):
     assert stated.points[0].before == pytest.approx(step, rel=1e-6)
     planned = calibrate(design, catalog, "BERT pre-training", files)
     assert "on 8 GPUs" in planned.points[0].where
+
+
+def test_the_published_mlperf_bert_run_is_rebuilt_at_its_scale(catalog):
+    """docs/measurements/mlperf-bert.mllog.txt (MLPerf Training v3.0, 8 x DGX H100): 3,004,416
+    samples in 56.115 s at a global batch of 4,608 is 652 steps of 56.115 / (3,004,416 / 4,608)
+    = 0.08607 s; the step is compared with the group rebuilt on the run's 64 GPUs."""
+    from tests.conftest import ROOT
+    from wizard.measure.parsers import parse
+
+    path = ROOT / "docs" / "measurements" / "mlperf-bert.mllog.txt"
+    data = path.read_bytes()
+    run = parse(data.decode("utf-8"), path.name)
+    scaled = _training()
+    scaled["hardware"] = {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8,
+                          "nvlink": True, "fabric": "ib-ndr", "nic": "cx7-ndr-1p",
+                          "nics_per_host": 8, "rdma": "infiniband"}  # fmt: skip
+    report = calibrate(design_from_dict(scaled), catalog, "BERT pre-training",
+                       [MeasurementFile(path.name, data, run)])  # fmt: skip
+    (point,) = report.points
+    assert point.measured == pytest.approx(56.115 / (3_004_416 / 4_608), rel=1e-4)
+    assert "on 64 GPUs" in point.where
+    (factor,) = report.factors
+    assert factor.name == "achievable_utilization"
