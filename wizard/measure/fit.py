@@ -298,7 +298,7 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
     ):
         if not chosen:
             report.notes.append(
-                f"{_factor_words(name)}: no point governs it, so it keeps its default"
+                f"{factor_words(name)}: no point governs it, so it keeps its default"
             )
             continue
         value = round(current[name], 3)
@@ -447,18 +447,17 @@ class MeasurementFile:
     run: Run
 
 
-def _factor_words(name: str) -> str:
-    return {
-        "decode_bandwidth_efficiency": "Decode bandwidth efficiency",
-        "prefill_compute_efficiency": "Prefill compute efficiency",
-        "link_efficiency": "Link efficiency",
-        "achievable_utilization": "Training utilization",
-    }[name]
+FACTOR_WORDS = {
+    "decode_bandwidth_efficiency": "Decode bandwidth efficiency",
+    "prefill_compute_efficiency": "Prefill compute efficiency",
+    "link_efficiency": "Link efficiency",
+    "achievable_utilization": "Training utilization",
+}
 
 
 def factor_words(name: str) -> str:
     """A factor's name as the proposal and the terminal print it."""
-    return _factor_words(name)
+    return FACTOR_WORDS[name]
 
 
 def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[MeasurementFile],
