@@ -47,6 +47,29 @@ class Sourced(Strict):
         default="",
         description="How a figure was obtained when it is derived or third party.",
     )
+    unsettled: list[Annotated[str, Field(pattern=r"^[a-z0-9_]+(\.[a-z0-9_]+)?$")]] = Field(
+        default_factory=list,
+        max_length=40,
+        description="Figures the vendor does not publish or that are estimated, third party or "
+        "left out (e.g. power_w_per_node, tflops.fp32): each is a field of the entry and is "
+        "explained in source_note, so a reader knows which numbers to confirm.",
+    )
+
+    @model_validator(mode="after")
+    def _unsettled_are_fields(self) -> Sourced:
+        for path in self.unsettled:
+            head, _, tail = path.partition(".")
+            if head not in type(self).model_fields:
+                raise ValueError(f"unsettled: {path!r} is not a figure of this entry")
+            if tail:
+                inner = type(self).model_fields[head].annotation
+                fields = getattr(inner, "model_fields", None)
+                if fields is None:
+                    args = [a for a in getattr(inner, "__args__", ()) if hasattr(a, "model_fields")]
+                    fields = args[0].model_fields if args else {}
+                if tail not in fields:
+                    raise ValueError(f"unsettled: {path!r} is not a figure of this entry")
+        return self
 
 
 # --------------------------------------------------------------------------------------- GPUs
@@ -349,6 +372,21 @@ class Server(Sourced):
         "no vGPU host under vSphere.",
     )
     nvidia_dgx_source: str = Field(default="", max_length=600)
+    liquid_heat_share: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="For a liquid-cooled server, the share of its heat carried away by the "
+        "coolant (the rest goes to the room air), from the vendor's figure.",
+    )
+
+    @model_validator(mode="after")
+    def _liquid_share(self) -> Server:
+        if (self.cooling is Cooling.LIQUID) != (self.liquid_heat_share is not None):
+            raise ValueError(
+                "liquid_heat_share is given for a liquid-cooled server, and only for one"
+            )
+        return self
 
     @model_validator(mode="after")
     def _cpu_names(self) -> Server:
