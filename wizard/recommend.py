@@ -41,17 +41,20 @@ class Recommendation:
 
 
 def recommend_server(catalog: Catalog, gpu: Gpu) -> tuple[Server, str] | None:
-    """The server that holds the most of this GPU; ties go to NVIDIA-Certified systems, then to
-    those with GPUDirect RDMA affinity, then to fewer rack units."""
+    """The server that holds the most of this GPU, counted in the powers of two multi-GPU jobs
+    run in (a host of 10 serves as one of 8 for them); ties go to NVIDIA-Certified systems, then
+    to the most GPUs, then to those with GPUDirect RDMA affinity, then to fewer rack units."""
     servers = catalog.servers_for_gpu(gpu)
     if not servers:
         return None
 
     def key(s: Server) -> tuple:
         bridges = gpu.nvlink.kind.value == "bridge" and s.nvlink_bridge_support
+        most = gpus_per_host_max(s, gpu)
         return (
-            -gpus_per_host_max(s, gpu),
+            -(1 << (most.bit_length() - 1)),
             s.certification is not Certification.CERTIFIED,
+            -most,
             not s.gdr_affinity,
             not bridges,
             s.rack_units,
@@ -143,6 +146,7 @@ class _Scored:
     server: Server
     result: Result
     power_w: float
+    per_host: int
 
 
 def _required_modes(design: Design) -> set[SharingMode]:
@@ -162,11 +166,21 @@ def _candidate(design: Design, catalog: Catalog, gpu: Gpu) -> _Scored | None:
     server, _ = pick
     if any(sharing_mode_reason(m, gpu, server) for m in modes):
         return None  # an NVSwitch board, where vSphere runs time-sliced vGPU only
+    most = gpus_per_host_max(server, gpu)
+    # tensor-parallel groups are powers of two: a host of 10 leaves 2 GPUs of each 8-GPU
+    # replica's host idle, so the largest power of two is tried beside the most it holds
+    counts = sorted({most, 1 << (most.bit_length() - 1)}, reverse=True)
+    tried = [s for n in counts if (s := _sized(design, catalog, gpu, server, n)) is not None]
+    return min(tried, key=lambda s: s.power_w) if tried else None
+
+
+def _sized(design: Design, catalog: Catalog, gpu: Gpu, server: Server, n: int) -> _Scored | None:
+    """The design on ``n`` of ``gpu`` per ``server`` host, None when it does not size."""
     hw = design.hardware.model_copy(
         update={
             "gpu": gpu.id,
             "server": server.id,
-            "gpus_per_host": gpus_per_host_max(server, gpu),
+            "gpus_per_host": n,
             "nic": None,
             "nvlink": gpu.nvlink.kind.value == "sxm",
             "gpudirect_rdma": False,
@@ -181,7 +195,7 @@ def _candidate(design: Design, catalog: Catalog, gpu: Gpu) -> _Scored | None:
         return None  # the rule book's error on this hardware (e.g. a VM of more vGPUs than allowed)
     c = result.cluster
     power = c.hosts_total * server.baseline_power_w + c.gpus_total * gpu.tdp_w / gpu.gpus_per_board
-    return _Scored(gpu, server, result, power)
+    return _Scored(gpu, server, result, power, n)
 
 
 def _priced(s: _Scored, prices: PriceList) -> bool:
@@ -210,7 +224,7 @@ def rank_by_cost(
             continue
         load = Load(r.cluster.gpus_total, r.power.total_kw, r.workloads)
         cost = cost_of_ownership(apply_prices(r.bom, prices), load, design.costs)
-        out.append((_Scored(s.gpu, s.server, r, s.power_w), cost))
+        out.append((_Scored(s.gpu, s.server, r, s.power_w, s.per_host), cost))
     return sorted(out, key=lambda sc: (sc[1].total, sc[0].gpu.id))
 
 
@@ -283,9 +297,14 @@ def recommend(
     if pick is None:
         raise UserError(f"no catalog server can hold the {gpu.name}")
     server, reasons["server"] = pick
-    per_host = gpus_per_host_max(server, gpu)
+    most = gpus_per_host_max(server, gpu)
+    best = _candidate(design, catalog, gpu)
+    per_host = best.per_host if best is not None and best.server.id == server.id else most
     reasons["gpus_per_host"] = (
         f"every slot filled: {per_host} per host keeps multi-GPU jobs inside one host"
+        if per_host == most
+        else f"{per_host} of the {most} it holds: multi-GPU jobs run in groups of a power of "
+        f"two, which {per_host} per host fill whole, so the design draws less power"
     )
     hw = design.hardware.model_copy(
         update={

@@ -136,6 +136,54 @@ def test_rtx_pro_6000_mig_backed_names_follow_nvidia(catalog):
     assert g.mig_vgpu_type(profiles["4g.96gb"]) == "DC-4-96C"
 
 
+def test_rtx_pro_6000_mixed_size_is_left_out_until_nvidia_publishes_it(catalog):
+    """No NVIDIA document read prints this board's mixed-size maxima, so none is planned: no
+    type has max_per_gpu_mixed, the first mixed-size release is unset and marked unsettled,
+    and the engine packs one vGPU size per GPU."""
+    from wizard.engine.vgpu import mixed_supported
+
+    g = catalog.gpus["rtx-pro-6000-bse"]
+    assert all(p.max_per_gpu_mixed is None for p in g.vgpu.profiles)
+    assert g.vgpu.mixed_size_min_release is None
+    assert not mixed_supported(g)
+    assert "vgpu.mixed_size_min_release" in g.unsettled
+    assert "Not settled: mixed-size mode" in g.source_note
+    # The documents checked are named, so a reader knows where to look next.
+    for doc in ("Blackwell Architecture vGPU Types", "vGPU 19.0 release notes", "commit 61b0001c"):
+        assert doc in g.source_note, doc
+    assert "https://docs.nvidia.com/vgpu/19.0/grid-vgpu-release-notes-vmware-vsphere/" in g.source
+
+
+def test_rtx_pro_6000_type_lists_match_the_vgpu_20_configuration(catalog):
+    """NVIDIA vgpu-device-manager examples/config-example.yaml, commit 61b0001c 'Update default
+    vGPU devices config for vGPU 20.0': the board's C types are those of vGPU 19.0 plus 'CGFX'
+    variants on the +gfx GPU instances. Every plain type is in the catalog: time-sliced in
+    profiles, whole-instance MIG-backed as the names of the MIG profiles, and the rest in
+    mig_time_sliced. The whole-instance CGFX names are those of the +gfx profiles."""
+    g = catalog.gpus["rtx-pro-6000-bse"]
+    # Type -> per-GPU maximum, as the configuration prints them (C types only).
+    config_c = {
+        "DC-96C": 1, "DC-48C": 2, "DC-32C": 3, "DC-24C": 4, "DC-16C": 6, "DC-12C": 8,
+        "DC-8C": 12, "DC-1-24C": 4, "DC-1-12C": 8, "DC-1-8C": 12, "DC-2-48C": 2,
+        "DC-2-24C": 4, "DC-2-16C": 6, "DC-2-12C": 8, "DC-4-96C": 1, "DC-4-48C": 2,
+        "DC-4-32C": 3, "DC-4-24C": 4,
+    }  # fmt: skip
+    profiles = {p.name: p for p in g.mig.profiles}
+    have = {p.name: p.max_per_gpu for p in g.vgpu.profiles}
+    for p in g.mig.profiles:
+        if not p.name.endswith("+gfx"):
+            have[g.mig_vgpu_type(p)] = p.max_count
+    for t in g.vgpu.mig_time_sliced:
+        have[t.name] = t.max_per_instance * profiles[t.mig_profile].max_count
+    assert have == config_c
+    # Same configuration: "DC-1-24CGFX: 4", "DC-2-48CGFX: 2", "DC-4-96CGFX: 1".
+    gfx = {g.mig_vgpu_type(p): p.max_count for p in g.mig.profiles if p.name.endswith("+gfx")}
+    assert gfx == {"DC-1-24CGFX": 4, "DC-2-48CGFX": 2, "DC-4-96CGFX": 1}
+    # The time-sliced CGFX variants (vGPU 20.0 onwards) are named in the note, not listed.
+    assert not any(t.name.endswith("GFX") for t in g.vgpu.mig_time_sliced)
+    assert "DC-1-12CGFX (8)" in g.source_note
+
+
 # ---------------------------------------------------------------------------------- B300
 
 

@@ -111,6 +111,51 @@ def test_time_sliced_vgpu_types(catalog):
     assert v.type_prefix == "DC"
 
 
+def test_mixed_size_maxima_equal_the_equal_size_ones(catalog):
+    """AIE 8 Table 53 prints 'Maximum vGPUs per GPU in Mixed-Size Mode' equal to 'Maximum vGPUs
+    per GPU in Equal-Size Mode' for every type (DC-32C 1 1, DC-16C 2 2, DC-8C 4 4): never
+    more, never fewer, and each mode's maximum fits the 32 GB framebuffer."""
+    g = catalog.gpus[GPU]
+    for p in g.vgpu.profiles:
+        assert p.max_per_gpu_mixed == p.max_per_gpu, p.name
+        assert p.framebuffer_gb * p.max_per_gpu_mixed <= g.memory_gb, p.name
+    from wizard.engine.vgpu import mixed_supported
+
+    assert mixed_supported(g)
+
+
+def test_first_release_is_vgpu_20(catalog):
+    """The AIE 7.5 vGPU Types Reference lists the B200 HGX and RTX PRO 6000 Blackwell SE as its
+    Blackwell boards; the 8.0 one adds "NVIDIA RTX Pro 4500 Blackwell SE" and "Time-Sliced
+    MIG-Backed ... Blackwell (RTX Pro 4500, RTX Pro 6000)"; AI Enterprise 8 is vGPU 20, and
+    vgpu-device-manager adds the board's types in 'Update default vGPU devices config for vGPU
+    20.0'. So both first releases are 20.0, derived and marked unsettled."""
+    g = catalog.gpus[GPU]
+    v = g.vgpu
+    assert (v.mixed_size_min_release, v.mig_time_sliced_min_release) == ("20.0", "20.0")
+    assert {"vgpu.mixed_size_min_release", "vgpu.mig_time_sliced_min_release"} <= set(g.unsettled)
+    assert "Not settled: mixed_size_min_release 20.0 and mig_time_sliced_min_release 20.0" in (
+        g.source_note
+    )
+    # The release that first lists the board is vGPU 20 (AI Enterprise 8), not 19.
+    branches = {r.vgpu_branch for r in catalog.software.values() if r.vgpu_branch}
+    assert 20 in branches
+
+
+def test_vgpu_20_configuration_agrees_with_per_instance_reading(catalog):
+    """vgpu-device-manager config-example.yaml, commit 61b0001c (vGPU 20.0): "DC-1-16C: 2",
+    "DC-2-8C: 4", "DC-2-32C: 1" per GPU - types only this board has. DC-1-16C twice per GPU
+    is one per 1g.16gb instance on each of the two instances, as the catalog reads Table 52."""
+    g = catalog.gpus[GPU]
+    profiles = {p.name: p for p in g.mig.profiles}
+    assert profiles["1g.16gb"].max_count == 2  # DC-1-16C: 2
+    assert profiles["2g.32gb"].max_count == 1  # DC-2-32C: 1
+    ts = {t.name: t for t in g.vgpu.mig_time_sliced}
+    dc28 = ts["DC-2-8C"]
+    assert dc28.max_per_instance * profiles[dc28.mig_profile].max_count == 4  # DC-2-8C: 4
+    assert "commit 61b0001c" in g.source_note
+
+
 def test_mig_backed_vgpu_types(catalog):
     g = catalog.gpus[GPU]
     profiles = {p.name: p for p in g.mig.profiles}
@@ -171,13 +216,17 @@ def test_shared_dc_names_resolve_per_board(catalog):
 
 
 def test_servers_that_hold_it(catalog):
-    """Only a server without a vendor qualified list admits it (judged by PCIe form factor,
-    slot width and TDP); no server's vendor list names it."""
+    """Two vendor lists name it: the Supermicro SYS-522GA-NRT datasheet ('GPUs: RTX PRO 4500
+    Blackwell Server Edition, RTX PRO 6000 Blackwell Server Edition', as transcribed) and, for
+    the Dell XE7745, NVIDIA's own k8s-launch-kit preset 'PowerEdge-XE7745-RTX-PRO-4500'; other
+    servers admit it only without a list of their own (judged by form factor, width and TDP)."""
     g = catalog.gpus[GPU]
-    assert not any(GPU in s.qualified_gpus for s in catalog.servers.values())
+    named = {s.id for s in catalog.servers.values() if GPU in s.qualified_gpus}
+    assert named == {"supermicro-sys-522ga-nrt", "dell-xe7745"}
+    assert "PowerEdge-XE7745-RTX-PRO-4500" in catalog.servers["dell-xe7745"].source
     holders = {s.id for s in catalog.servers_for_gpu(g)}
-    assert holders, "no server in the catalog holds it"
-    for sid in holders:
+    assert named <= holders
+    for sid in holders - named:
         s = catalog.servers[sid]
         assert s.qualified_gpus == [], sid
         assert max_boards(s, g) >= 1, sid

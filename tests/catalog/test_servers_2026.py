@@ -177,6 +177,11 @@ PUBLISHED_MAXIMUM = [
     ("supermicro-sys-422ga-nbrt-lcc", "b200-sxm", 14_300),  # same board, liquid-cooled
     ("asus-xa-nb3i-e12", "b300-sxm", 14_500),  # Kedios report ~14.5 kW; DGX B300
     ("hpe-apollo-6500-gen10-plus", "a100-sxm4-80gb", 6_500),  # DGX A100 datasheet: 6.5 kW max
+    # one entry for the HGX H200 and B200 boards, planned against both DGX maxima
+    ("lenovo-sr680a-v3", "h200-sxm-141gb", 10_200),  # DGX H200: 10.2 kW max
+    ("lenovo-sr680a-v3", "b200-sxm", 14_300),
+    ("cisco-ucs-c885a-m8", "h200-sxm-141gb", 10_200),
+    ("cisco-ucs-c885a-m8", "b200-sxm", 14_300),
 ]
 
 

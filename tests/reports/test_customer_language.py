@@ -31,7 +31,7 @@ PLAIN_WORDS = frozenset(
         "none", "full", "selective", "shared", "model", "passthrough", "remote", "training",
         "inference", "development", "fine-tuning", "attention", "design", "network", "power",
         "racks", "host", "rack", "socket", "server", "switch", "cable", "transceiver", "licence",
-        "storage", "air", "liquid", "bridge", "baseboard", "percentage", "disabled", "warning",
+        "storage", "cooling", "air", "liquid", "bridge", "baseboard", "percentage", "disabled", "warning",
         "error", "qualified", "unknown", "compute", "service", "management", "vmotion",
         "kubernetes", "licensing", "vcenter", "vm", "leaf", "spine", "9.0", "9.1", "8.0",
         "peer-link",
@@ -53,6 +53,7 @@ WORKING_NOTES = (
     "catalog storage/",
     "catalog software/",
     "catalog licences/",
+    "catalog cooling/",
     "TODO",
     "(s)",
 )

@@ -12,4 +12,5 @@ KINDS: tuple[str, ...] = (
     "licences",
     "models",
     "software",
+    "cooling",
 )

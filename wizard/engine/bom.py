@@ -7,6 +7,7 @@ import math
 
 from wizard.engine import linkx, portmap, sources
 from wizard.engine.compat import PAIF_LICENCE
+from wizard.engine.cooling import cooling_lines
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.errors import DesignError
@@ -182,6 +183,7 @@ def bill_of_materials(
         )
     if racks is not None:
         lines += rack_lines(len(racks.racks), racks.rack_units, racks.power_limit_kw)
+        lines += cooling_lines(racks.cooling, catalog)
     lines += _licences(design, catalog, gpu, server, t, rec)
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
 
@@ -272,7 +274,7 @@ def _linkx(
         leaf = catalog.switches[p.tiers[0].switch]
         lines = linkx.plane_lines(
             p, hosts, named, where, nic.ports == 1,
-            managed=leaf.part_number.startswith("MQM9700"),
+            managed=linkx.switch_managed(leaf.part_number),
         )  # fmt: skip
         if lines is not None:
             out += lines

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine import bom, fabric, power, racks, topology
+from wizard.engine import bom, cooling, fabric, power, racks, topology
 from wizard.engine.expr import Formula
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
@@ -71,8 +71,14 @@ def build_out(
     system = _storage(catalog, storage)
     pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system)
     stored = _storage_units(system, rec)
+    a = design.assumptions
+    cdu = cooling.pick_in_rack(catalog, server, pw.host_w, a.rack_units,
+                               a.max_rack_power_kw * 1000)  # fmt: skip
     rk = racks.racks(design, server, pw, net.planes, hosts, cluster.host_failures_tolerated, rec,
-                     stored)  # fmt: skip
+                     stored, cdu)  # fmt: skip
+    rk = rk.model_copy(
+        update={"cooling": cooling.cooling(rk.racks, catalog, cdu, a.cdu_spares, rec)}
+    )
     # The cables as the racks place their ends: copper in a rack, optics between racks
     net = net.model_copy(update={"planes": fabric.place_cables(net.planes, rk.racks)})
     topo = topo.model_copy(update={"fabric": net, "totals": totals([host], net)})

@@ -22,10 +22,13 @@ from wizard.engine.sources_software import (
     MMIO_PER_VM,
     MMIO_TABLE,
     OPERATOR_NVAIE,
+    PAIF_OPERATORS,
     PASSTHROUGH_HOST,
     SEED_STACK,
     SETTINGS,
+    SUPERVISOR,
     VGPU_HOST,
+    VM_CLASS_VGPU,
 )
 
 # Which sharing modes a setting serves
@@ -37,7 +40,14 @@ MODE_GROUPS: Mapping[str, tuple[str, ...]] = {
     "vgpu": ("vgpu",),
 }
 # When a setting applies, beyond the modes: the planner answers each word for the design
-CONDITIONS = ("always", "sriov-gpu", "large-bar", "vgpu-mode-setting", "nvlink-multicast")
+CONDITIONS = (
+    "always",
+    "sriov-gpu",
+    "large-bar",
+    "vgpu-mode-setting",
+    "nvlink-multicast",
+    "vsphere-kubernetes",  # the design's Kubernetes is the vSphere Kubernetes Service
+)
 # The facts a value or reason may name
 FACTS = (
     "gpu_name",
@@ -96,6 +106,17 @@ RULES: tuple[Rule, ...] = (
          "direct", "(Dynamic) DirectPath I/O hands the whole GPU to one VM", PASSTHROUGH_HOST),
     Rule("vcenter", "vgpu.hotmigrate.enabled", "true", "virtual",
          "Allows vMotion of VMs with vGPUs (host maintenance without stopping them)", SETTINGS),
+    Rule("vcenter", "vSphere Supervisor on the GPU cluster (Workload Management)",
+         "Enabled, with a vSphere Namespace for the GPU workloads", "all",
+         "The Supervisor is the Kubernetes control plane in the hypervisor layer that creates the "
+         "vSphere Kubernetes Service clusters; the namespace sets the resource boundaries where "
+         "their VMs run", f"{SUPERVISOR}; {PAIF_OPERATORS}", when="vsphere-kubernetes"),
+    Rule("vcenter", "VM class of the GPU worker nodes (assigned to the vSphere Namespace)",
+         "A custom VM class with the {gpu_name} vGPU device; the vGPU profile is read from the "
+         "device, not set in the class", "virtual",
+         "Kubernetes worker nodes get their vGPU from the VM class they are created with; the "
+         "NVIDIA GPU Operator in the cluster then installs the guest driver",
+         f"{VM_CLASS_VGPU}; {PAIF_OPERATORS}", when="vsphere-kubernetes"),
     Rule("vm", "Firmware", "EFI", "all", "Large GPU BARs map only under EFI", SETTINGS),
     Rule("vm", "Memory reservation", "Reserve all guest memory", "all",
          "The GPU DMAs into guest memory, which must never be swapped or ballooned", SETTINGS),

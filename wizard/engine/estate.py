@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from wizard.engine import bom as bom_
-from wizard.engine import linkx, portmap
+from wizard.engine import cooling, linkx, portmap
 from wizard.engine.compat import check_design
 from wizard.engine.expr import Formula
 from wizard.engine.fabric import DAC_REACH, FABRIC_LABEL, oob_plane, place_cables, size_plane
@@ -18,7 +18,7 @@ from wizard.engine.record import Recorder
 from wizard.engine.size import size
 from wizard.errors import DesignError
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, LicenceUnit, SwitchKind
+from wizard.model.catalog import Catalog, CduPlacement, LicenceUnit, SwitchKind
 from wizard.model.design import (
     FABRIC_GBPS,
     ClusterRole,
@@ -93,13 +93,15 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         network_racks = r.racks.network_racks
         host_racks = r.racks.host_racks
         layout = r.racks.racks
+        cooled = r.racks.cooling
     else:
         network = _shared_network(design, catalog, specs, clusters, rec)
         net_kw = sum(t.power_w * t.count for p in network for t in p.tiers) / 1000
         layout = _layout(design, catalog, clusters, network, rec)
         network_racks = sum(1 for x in layout if x.role == "network")
         host_racks = len(layout) - network_racks
-        bill = _bom(design, catalog, clusters, network, layout, rec)
+        cooled = _cooling(design, catalog, clusters, layout, rec)
+        bill = _bom(design, catalog, clusters, network, layout, rec, cooled)
     totals = EstateTotals(
         hosts=sum(c.hosts for c in clusters),
         gpus=sum(c.gpus for c in clusters),
@@ -117,6 +119,7 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         placements=placements,
         network=network,
         racks=layout,
+        cooling=cooled,
         bom=bill,
         totals=totals,
         calculations=rec.calculations,
@@ -477,7 +480,8 @@ def _layout(
                 bo.RackItem(name=f"host-{h + 1:02d}", kind="server",
                             model=f"{server.vendor} {server.model}",
                             u_position=1 + (h - first) * server.rack_units,
-                            height_u=server.rack_units, power_w=c.host_w, host=h)
+                            height_u=server.rack_units, power_w=c.host_w, host=h,
+                            liquid_w=c.host_w * cooling.liquid_share(server))
                 for h in hosts
             ]  # fmt: skip
             rack = bo.Rack(name="", role="hosts", height_u=height, power_limit_w=limit, used_u=0,
@@ -522,7 +526,28 @@ _SHARED = {
     bo.BomCategory.CABLE,
     bo.BomCategory.TRANSCEIVER,
     bo.BomCategory.RACK,
+    bo.BomCategory.COOLING,
 }
+
+
+def _cooling(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    layout: list[bo.Rack],
+    rec: Recorder,
+) -> bo.Cooling | None:
+    """The distribution units for every rack of the design: the in-rack unit the clusters'
+    racks already hold, else in-row units for them all."""
+    units = [
+        catalog.cooling[c.result.racks.cooling.cdu]
+        for c in clusters
+        if c.result is not None
+        and c.result.racks.cooling is not None
+        and c.result.racks.cooling.cdu in catalog.cooling
+    ]
+    in_rack = next((u for u in units if u.placement is CduPlacement.IN_RACK), None)
+    return cooling.cooling(layout, catalog, in_rack, design.assumptions.cdu_spares, rec)
 
 
 def _bom(
@@ -532,6 +557,7 @@ def _bom(
     network: list[bo.Plane],
     layout: list[bo.Rack],
     rec: Recorder,
+    cooled: bo.Cooling | None = None,
 ) -> bo.Bom:
     lines: list[bo.BomLine] = []
     for c in clusters:
@@ -548,6 +574,7 @@ def _bom(
     lines.append(bom_.oob_switch_line(layout))
     a = design.assumptions
     lines += bom_.rack_lines(len(layout), a.rack_units, a.max_rack_power_kw)
+    lines += cooling.cooling_lines(cooled, catalog)
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
 
 
@@ -623,7 +650,7 @@ def _linkx(
         osfp = _osfp_hosts(design, catalog, on)
         leaf = catalog.switches[p.tiers[0].switch]
         lines = linkx.plane_lines(p, hosts, named, where, osfp,
-                                  leaf.part_number.startswith("MQM9700"))  # fmt: skip
+                                  linkx.switch_managed(leaf.part_number))  # fmt: skip
         if lines is not None:
             out += lines
             done |= {c.key for c in p.cables}

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from wizard.engine.ib_parts import NDR, PAIRINGS, Pairing, ndr_code
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 
@@ -22,49 +23,15 @@ QM97 = (
     "ports' (32 cages, 64 NDR ports), https://docs.nvidia.com/networking/display/QM97X0PUB/"
     "Interfaces"
 )
-MCP7Y00 = (
-    "NVIDIA MCP7Y00-Nxxx 800G twin-port OSFP to 2x400G OSFP splitter DAC: 'The two 400G ends… use "
-    "a flat top OSFP for use in ConnectX-7 adapters'; lengths 1, 1.5, 2, 2.5 and 3 m, "
-    "https://docs.nvidia.com/networking/display/MCP7Y00NXXX800pub"
-)
-MCP7Y10 = (
-    "NVIDIA MCP7Y10-Nxxx 800G twin-port OSFP to 2x400G QSFP112 splitter DAC (flat top QSFP112 ends "
-    "for ConnectX-7), 1 to 3 m, https://docs.nvidia.com/networking/display/MCP7Y10NXXX800Gpub"
-)
-MCP4Y10 = (
-    "NVIDIA MCP4Y10-Nxxx twin-port 2x400G OSFP DAC: links two Quantum-2 switches, 'up to "
-    "2-meters with both ends being finned-top' (0.5, 1, 1.5, 2 m), "
-    "https://docs.nvidia.com/networking/display/mcp4y10nxxx2x400pub/overview"
-)
-MMA4Z00 = (
-    "NVIDIA MMA4Z00-NS twin-port 2x400G OSFP transceiver (switch side, finned top): two MPO-12/APC "
-    "connectors, 'A Twin port OSFP transceiver using two, straight fiber cables can support up to "
-    "two ConnectX-7/OSFP adapters', https://docs.nvidia.com/networking/display/800GMMA4Z00NS/"
-    "Overview"
-)
-MMA4Z00_400 = (
-    "NVIDIA MMA4Z00-NS400 400G OSFP transceiver, flat top for the riding heat sink of the "
-    "ConnectX-7 OSFP cage (QM97XX manual's transceiver table, RHS end), "
-    "https://docs.nvidia.com/networking/display/QM97X0PUB/Interfaces"
-)
-MMA1Z00_400 = (
-    "NVIDIA MMA1Z00-NS400 400G QSFP112 transceiver for ConnectX-7 QSFP112 adapters ('QSFP112 are "
-    "not for use in switches'), https://docs.nvidia.com/networking/display/MMA1Z00NS400T/Overview"
-)
-MFP7E10 = (
-    "NVIDIA MFP7E10-Nxxx multimode MPO-12/APC straight fibre, one per 400G link; both fibres of a "
-    "twin-port module of the same type (straight), "
-    "https://docs.nvidia.com/networking/display/MMA4Z00NS400T/Connectivity+Scenarios"
-)
 SM_SOURCE = (
     "NVIDIA MLNX-OS User Manual, Subnet Manager: 'The embedded SM on the MLNX-OS can be used to "
     "manage fabrics up to 2048 nodes'; it 'does not support adaptive routing… SHIELD, and SHARP', "
     "https://docs.nvidia.com/networking/display/NVIDIAMLNXOSUserManualv3112200LTS/Subnet+Manager"
 )
 
-DAC_LENGTHS_M = (1.0, 1.5, 2.0, 2.5, 3.0)  # MCP7Y00 / MCP7Y10 ordering lengths
-SWITCH_DAC_LENGTHS_M = (0.5, 1.0, 1.5, 2.0)  # MCP4Y10
-FIBRE_LENGTHS_M = (3, 5, 7, 10, 15, 20, 30, 50)  # MFP7E10 lengths offered
+DAC_LENGTHS_M = NDR.splitter_lengths_m  # MCP7Y00 / MCP7Y10 ordering lengths
+SWITCH_DAC_LENGTHS_M = NDR.switch_cable_lengths_m  # MCP4Y10
+FIBRE_LENGTHS_M = NDR.fibre_lengths_m  # MFP7E10 lengths offered
 U_M = 0.04445  # one rack unit, EIA-310
 ROUTING_M = 1.0  # in a rack: to the rear, along the cable manager and back, both ends
 RACK_PITCH_M = 0.6  # a 600 mm rack, side by side in a row
@@ -84,17 +51,12 @@ def _dac_m(a: Place, b: Place, lengths: tuple[float, ...]) -> float | None:
     return next((m for m in lengths if m >= need), None)
 
 
-def _fibre_m(a: Place, b: Place) -> int:
+def _fibre_m(a: Place, b: Place, lengths: tuple[int, ...] = FIBRE_LENGTHS_M) -> int:
     need = abs(a.rack - b.rack) * RACK_PITCH_M + 2 * TRAY_M + ROUTING_M
-    return next((m for m in FIBRE_LENGTHS_M if m >= need), FIBRE_LENGTHS_M[-1])
+    return next((m for m in lengths if m >= need), lengths[-1])
 
 
-def _code(metres: float, letter: str = "N") -> str:
-    """NVIDIA's length code in a part number: 'N001' for 1 m, 'N01A' for 1.5 m, 'N003' for 3 m,
-    'N010' for 10 m (the last character A stands for the half metre); Ethernet families put
-    their speed letter first ('C003', 'W01A')."""
-    whole = int(metres)
-    return f"{letter}{whole:02d}A" if metres != whole else f"{letter}{whole:03d}"
+_code = ndr_code
 
 
 def fill(plane: bo.Plane, hosts: int, leaves: int) -> list[list[tuple[int, int]]]:
@@ -137,33 +99,41 @@ class Cage:
 
 
 def host_leaf_cages(
-    plane: bo.Plane, host_places: list[Place], leaf_places: list[Place]
+    plane: bo.Plane, host_places: list[Place], leaf_places: list[Place], pair: Pairing = NDR
 ) -> list[Cage]:
-    """Every host-facing cage of an NDR plane: a splitter DAC where a leaf and its hosts share a
-    rack and the run is short enough, else fibres."""
+    """Every host-facing cage of an InfiniBand plane: a splitter cable where a leaf and its
+    hosts share a rack and the run is short enough, else fibres."""
     out = []
+    parts = pair
     by_leaf = fill(plane, len(host_places), len(leaf_places))
-    for n, (leaf, ends) in enumerate(zip(leaf_places, by_leaf, strict=True)):
-        for i in range(0, len(ends), 2):
-            pair = tuple(ends[i : i + 2])  # one cage, two ports
-            at = [host_places[h] for h, _ in pair]
+    for n, (leaf, cage_ends) in enumerate(zip(leaf_places, by_leaf, strict=True)):
+        for i in range(0, len(cage_ends), 2):
+            ends = tuple(cage_ends[i : i + 2])  # one cage, two ports
+            at = [host_places[h] for h, _ in ends]
             same_rack = all(p.rack == leaf.rack for p in at)
-            lengths = [_dac_m(p, leaf, DAC_LENGTHS_M) for p in at] if same_rack else [None]
+            lengths = (
+                [_dac_m(p, leaf, parts.splitter_lengths_m) for p in at] if same_rack else [None]
+            )
             if all(m is not None for m in lengths):
                 dac = max(m for m in lengths if m is not None)
-                out.append(Cage(n, i // 2 + 1, pair, dac, ()))
+                out.append(Cage(n, i // 2 + 1, ends, dac, ()))
             else:
-                out.append(Cage(n, i // 2 + 1, pair, None, tuple(_fibre_m(p, leaf) for p in at)))
+                fibres = tuple(_fibre_m(p, leaf, parts.fibre_lengths_m) for p in at)
+                out.append(Cage(n, i // 2 + 1, ends, None, fibres))
     return out
 
 
-def splitter(osfp_hosts: bool) -> str:
-    """The stem of the splitter DAC for the hosts' ConnectX-7 cage."""
-    return "MCP7Y00" if osfp_hosts else "MCP7Y10"
+def pairing(plane: bo.Plane) -> Pairing | None:
+    """The InfiniBand generation whose part pairing covers the plane (NDR, XDR), None for a plane
+    the generic cable lines count (Ethernet, HDR, a plane without switches)."""
+    if plane.rdma != "infiniband" or not plane.tiers:
+        return None
+    return PAIRINGS.get(int(plane.speed_gbps))
 
 
-def host_module(osfp_hosts: bool) -> str:
-    return "MMA4Z00-NS400" if osfp_hosts else "MMA1Z00-NS400"
+def is_ndr(plane: bo.Plane) -> bool:
+    """An InfiniBand plane with NVIDIA's paired parts (NDR or XDR)."""
+    return pairing(plane) is not None
 
 
 def host_leaf_lines(
@@ -172,12 +142,13 @@ def host_leaf_lines(
     leaf_places: list[Place],
     osfp_hosts: bool,
     cluster: str | None = None,
+    pair: Pairing = NDR,
 ) -> list[bo.BomLine]:
-    """The host-to-leaf parts of an NDR plane, counted from its cages."""
+    """The host-to-leaf parts of an InfiniBand plane, counted from its cages."""
     dacs: Counter[float] = Counter()
     fibres: Counter[int] = Counter()
     switch_modules = host_modules = 0
-    for cage in host_leaf_cages(plane, host_places, leaf_places):
+    for cage in host_leaf_cages(plane, host_places, leaf_places, pair):
         if cage.dac_m is not None:
             dacs[cage.dac_m] += 1
             continue
@@ -185,79 +156,89 @@ def host_leaf_lines(
         host_modules += len(cage.ends)
         for m in cage.fibres_m:
             fibres[m] += 1
-    stem, splitter_src = splitter(osfp_hosts), MCP7Y00 if osfp_hosts else MCP7Y10
-    host_form = "OSFP flat top" if osfp_hosts else "QSFP112"
     out = []
     for d, n in sorted(dacs.items()):
         out.append(
-            _line(Cat.CABLE, f"{stem}-{_code(d)}",
-                  f"NVIDIA {stem} splitter DAC, {d:g} m: twin-port OSFP (switch) to 2 x 400G "
-                  f"{host_form} (ConnectX-7), host to leaf in the rack", n, splitter_src, cluster)
+            _line(Cat.CABLE, pair.splitter_number(osfp_hosts, d),
+                  f"{pair.splitter_text(osfp_hosts, d)}, host to leaf in the rack", n,
+                  pair.splitter_source(osfp_hosts), cluster)
         )  # fmt: skip
     if switch_modules:
         out.append(
-            _line(Cat.TRANSCEIVER, "MMA4Z00-NS",
-                  "NVIDIA MMA4Z00-NS twin-port 2 x 400G OSFP transceiver, finned top (leaf end of "
-                  "two host links)", switch_modules, MMA4Z00, cluster)
+            _line(Cat.TRANSCEIVER, pair.switch_module,
+                  f"{pair.switch_module_text} (leaf end of two host links)", switch_modules,
+                  pair.switch_module_source, cluster)
         )  # fmt: skip
-        part, src = host_module(osfp_hosts), MMA4Z00_400 if osfp_hosts else MMA1Z00_400
+        part = pair.host_module(osfp_hosts)
+        form = "OSFP flat top" if osfp_hosts or not pair.host_module_qsfp else "QSFP112"
+        nic = "ConnectX-7" if pair.speed_gbps == 400 else "ConnectX-8"
         out.append(
             _line(Cat.TRANSCEIVER, part,
-                  f"NVIDIA {part} 400G {host_form} transceiver (host end, ConnectX-7)",
-                  host_modules, src, cluster)
+                  f"NVIDIA {part} {pair.speed_gbps}G {form} transceiver (host end, {nic})",
+                  host_modules, pair.host_module_source(osfp_hosts), cluster)
         )  # fmt: skip
     for m, n in sorted(fibres.items()):
         out.append(
-            _line(Cat.CABLE, f"MFP7E10-N{m:03d}",
-                  f"NVIDIA MFP7E10 straight multimode fibre, MPO-12/APC, {m} m, host to leaf "
-                  "across racks", n, MFP7E10, cluster)
+            _line(Cat.CABLE, pair.fibre_number(m),
+                  f"{pair.fibre_text}, {m} m, host to leaf across racks", n, pair.fibre_source,
+                  cluster)
         )  # fmt: skip
     return out
 
 
 def leaf_spine_lines(
-    links: list[tuple[Place, Place]], cluster: str | None = None
+    links: list[tuple[Place, Place]], cluster: str | None = None, pair: Pairing = NDR
 ) -> list[bo.BomLine]:
-    """Leaf-to-spine links of an NDR plane, two per twin-port cage at each end: a twin-port DAC
-    for a pair of links within 2 m in one rack, else twin-port modules at both ends and a fibre
-    per link."""
+    """Leaf-to-spine links of an InfiniBand plane, two per twin-port cage at each end: a
+    twin-port copper cable for a pair of links within its reach in one rack, else twin-port
+    modules at both ends and a fibre per link."""
     dacs: Counter[float] = Counter()
     fibres: Counter[int] = Counter()
     modules = 0
     for i in range(0, len(links), 2):
-        pair = links[i : i + 2]
+        two = links[i : i + 2]
         lengths = [
-            _dac_m(a, b, SWITCH_DAC_LENGTHS_M) if a.rack == b.rack else None for a, b in pair
+            _dac_m(a, b, pair.switch_cable_lengths_m) if a.rack == b.rack else None for a, b in two
         ]
         if all(m is not None for m in lengths):
             dacs[max(m for m in lengths if m is not None)] += 1
             continue
         modules += 2  # a twin-port module at the leaf and one at the spine
-        for a, b in pair:
-            fibres[_fibre_m(a, b)] += 1
+        for a, b in two:
+            fibres[_fibre_m(a, b, pair.fibre_lengths_m)] += 1
     out = [
-        _line(Cat.CABLE, f"MCP4Y10-{_code(m)}",
-              f"NVIDIA MCP4Y10 twin-port 2 x 400G OSFP DAC, {m:g} m, leaf to spine (two links)",
-              n, MCP4Y10, cluster)
+        _line(Cat.CABLE, pair.switch_cable_number(m),
+              f"{pair.switch_cable_text(m)}, leaf to spine (two links)", n,
+              pair.switch_cable_source, cluster)
         for m, n in sorted(dacs.items())
     ]  # fmt: skip
     if modules:
         out.append(
-            _line(Cat.TRANSCEIVER, "MMA4Z00-NS",
-                  "NVIDIA MMA4Z00-NS twin-port 2 x 400G OSFP transceiver, finned top (leaf and "
-                  "spine ends, two links each)", modules, MMA4Z00, cluster)
+            _line(Cat.TRANSCEIVER, pair.switch_module,
+                  f"{pair.switch_module_text} (leaf and spine ends, two links each)", modules,
+                  pair.switch_module_source, cluster)
         )  # fmt: skip
     out += [
-        _line(Cat.CABLE, f"MFP7E10-N{m:03d}",
-              f"NVIDIA MFP7E10 straight multimode fibre, MPO-12/APC, {m} m, leaf to spine", n,
-              MFP7E10, cluster)
+        _line(Cat.CABLE, pair.fibre_number(m), f"{pair.fibre_text}, {m} m, leaf to spine", n,
+              pair.fibre_source, cluster)
         for m, n in sorted(fibres.items())
     ]  # fmt: skip
     return out
 
 
+def switch_managed(part_number: str) -> bool | None:
+    """Whether an InfiniBand switch runs an embedded subnet manager, from its ordering part:
+    MQM9700 / MQM8700 are the managed models, MQM9790 / MQM8790 the unmanaged twins; None
+    when the catalog does not say."""
+    if part_number.startswith(("MQM9700", "MQM8700")):
+        return True
+    if part_number.startswith(("MQM9790", "MQM8790")):
+        return False
+    return None
+
+
 def subnet_manager_line(
-    nodes: int, managed: bool, switches: int, cluster: str | None = None
+    nodes: int, managed: bool | None, switches: int, cluster: str | None = None
 ) -> bo.BomLine:
     """Every InfiniBand fabric needs a subnet manager: the one embedded in a managed switch up to
     2,048 nodes (without adaptive routing and SHARP), else NVIDIA UFM on a host."""
@@ -274,8 +255,13 @@ def subnet_manager_line(
         )
         qty = 0  # it comes with the switch
     else:
+        why = {
+            False: "(unmanaged switches)",
+            None: "(the switch catalog does not show an embedded subnet manager for these "
+            "switches; UFM also runs SHARP in-network reduction and adaptive routing)",
+        }
         text = "InfiniBand subnet manager: NVIDIA UFM on a pair of hosts or UFM appliances " + (
-            "(unmanaged switches)" if not managed else f"({nodes:,} nodes, over 2,048)"
+            why[managed] if managed is not True else f"({nodes:,} nodes, over 2,048)"
         )
         qty = 1
     ln = _line(Cat.SWITCH, "ib-subnet-manager", text, qty, SM_SOURCE, cluster)
@@ -287,11 +273,6 @@ def _line(cat: Cat, part: str, text: str, qty: int, source: str, cluster: str | 
     return bo.BomLine(category=cat, item=f"{cat.value}:{part.lower()}", part_number=part,
                       description=text, quantity=qty, unit="each", source=source,
                       cluster=cluster)  # fmt: skip
-
-
-def is_ndr(plane: bo.Plane) -> bool:
-    """An InfiniBand NDR plane of Quantum-2 switches: the one the pairing rules here cover."""
-    return plane.rdma == "infiniband" and plane.speed_gbps == 400 and bool(plane.tiers)
 
 
 def switch_names(planes: list[bo.Plane], numbered_by_kind: bool) -> list[dict[str, list[str]]]:
@@ -330,18 +311,21 @@ def plane_lines(
     names: dict[str, list[str]],
     where: dict[str, Place],
     osfp_hosts: bool,
-    managed: bool,
+    managed: bool | None,
     cluster: str | None = None,
 ) -> list[bo.BomLine] | None:
-    """All the cabling lines of an NDR plane, or None when its switches are not placed (the
-    generic lines then stay)."""
+    """All the cabling lines of an InfiniBand plane, or None when it has no paired parts or its
+    switches are not placed (the generic lines then stay)."""
+    pair = pairing(plane)
+    if pair is None:
+        return None
     leaves = [where.get(n) for n in names.get("leaf", [])]
     spines = [where.get(n) for n in names.get("spine", [])]
     if not leaves or None in leaves or None in spines or not host_places:
         return None
     leaf_at = [p for p in leaves if p is not None]
     spine_at = [p for p in spines if p is not None]
-    out = host_leaf_lines(plane, host_places, leaf_at, osfp_hosts, cluster)
+    out = host_leaf_lines(plane, host_places, leaf_at, osfp_hosts, cluster, pair)
     leaf_tier = next(t for t in plane.tiers if t.role == "leaf")
     if spine_at:
         links = [
@@ -349,7 +333,7 @@ def plane_lines(
             for leaf in leaf_at
             for j in range(leaf_tier.uplinks)
         ]
-        out += leaf_spine_lines(links, cluster)
+        out += leaf_spine_lines(links, cluster, pair)
     switches = len(leaf_at) + len(spine_at)
     out.append(subnet_manager_line(len(host_places), managed, switches, cluster))
     return out
@@ -382,6 +366,17 @@ MMA1T00_VS = (
     "NVIDIA MMA1T00-VS 200GbE QSFP56 multimode transceiver (SR4, MPO-12), "
     "https://docs.nvidia.com/networking/display/MMA1T00VSSpec; " + QSFP112_COMPAT
 )
+MMA4Z00_FLT = (
+    "NVIDIA MMA4Z00-NS twin-port 2x400G OSFP transceiver (Spectrum-4 switch end, finned top), "
+    "https://docs.nvidia.com/networking/display/800GMMA4Z00NS/Overview, and its flat-top "
+    "(-FLT) form for the ConnectX-8's single OSFP cage, which runs Ethernet as two 400GbE links "
+    "('800GbE link speed is not supported on a single port', ConnectX-8 firmware release notes, "
+    "https://docs.nvidia.com/networking/display/connectx8firmwarev40440208/changes+and+new+features; "
+    "'RHS devices are used in ConnectX-8 cages … Twin-port OSFP RHS connectors also may be "
+    "referred to as -FLT', https://docs.nvidia.com/networking/display/800g200gpam4list); two "
+    "straight MFP7E10 fibres per cage, both of one type. The -FLT order code is read from a "
+    "third-party bill of materials: confirm it with the supplier"
+)
 GENERIC_OPTICS = (
     "Fabric sizing: one optical module at each end of a link between racks; no NVIDIA pairing "
     "document found for this speed, so the module and fibre are given by type"
@@ -412,8 +407,8 @@ class Part:
 def eth_copper_m(a: Place, b: Place, speed: float, breakout: int) -> float | None:
     """The shortest copper length of the family that reaches in one rack, None when none does
     (or the ends are in different racks)."""
-    if a.rack != b.rack:
-        return None
+    if a.rack != b.rack or speed >= 800:
+        return None  # no copper pairs with a ConnectX-8's flat-top cage in the sources read
     fam = ETH_COPPER.get((int(speed), breakout))
     return _dac_m(a, b, fam[2] if fam else OTHER_COPPER_M)
 
@@ -430,10 +425,25 @@ def eth_copper(speed: float, breakout: int, metres: float) -> Part:
     return Part(number, f"NVIDIA {number} {what}, {metres:g} m", src, Cat.CABLE)
 
 
+def fibres_per_port(speed: float) -> int:
+    """Fibres one Ethernet switch port's optics take: two for an 800 Gb/s twin-port cage (two
+    400GbE engines, an MPO connector each), else one."""
+    return 2 if speed >= 800 else 1
+
+
 def eth_optics(speed: float, breakout: int, metres: int) -> tuple[Part, Part, Part]:
     """Switch-end module (one per switch port), host-end module (one per host link) and fibre
     (one per switch port) for a link between racks."""
     fibre_text = f"{metres} m"
+    if (int(speed), breakout) == (800, 1):
+        return (
+            Part("MMA4Z00-NS", "NVIDIA MMA4Z00-NS twin-port 2 x 400G OSFP transceiver, finned "
+                 "top (switch end of one 800 Gb/s host link)", MMA4Z00_FLT, Cat.TRANSCEIVER),
+            Part("MMA4Z00-NS-FLT", "NVIDIA MMA4Z00-NS-FLT twin-port 2 x 400G OSFP transceiver, "
+                 "flat top (host end, ConnectX-8)", MMA4Z00_FLT, Cat.TRANSCEIVER),
+            Part(f"MFP7E10-N{metres:03d}", f"NVIDIA MFP7E10 straight multimode fibre, MPO-12/APC, "
+                 f"{fibre_text} (two per 800 Gb/s link)", MMA4Z00_FLT, Cat.CABLE),
+        )  # fmt: skip
     if (int(speed), breakout) == (200, 2):
         return (
             Part("MMA1U50-WS", "NVIDIA MMA1U50-WS 400GBASE-SR8 QSFP-DD transceiver, MPO-16 "

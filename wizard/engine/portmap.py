@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizard.engine import linkx
+from wizard.engine.ib_parts import Pairing
 from wizard.engine.linkx import Place
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
@@ -64,15 +65,17 @@ def plane_links(
     if not leaves or any(n not in where for n in leaves + spines) or not hosts:
         return []
     tier = next(t for t in plane.tiers if t.role == "leaf")
-    ndr = linkx.is_ndr(plane)
+    pair = linkx.pairing(plane)
+    ndr = pair is not None
     out: list[PortLink] = []
     per_leaf_used: dict[str, int] = {}
 
     def rack(p: Place) -> str:
         return rack_names[p.rack]
 
-    if ndr:
-        cages = linkx.host_leaf_cages(plane, [h.place for h in hosts], [where[n] for n in leaves])
+    if pair is not None:
+        cages = linkx.host_leaf_cages(plane, [h.place for h in hosts], [where[n] for n in leaves],
+                                      pair)  # fmt: skip
         for c in cages:
             leaf = leaves[c.leaf]
             per_leaf_used[leaf] = max(per_leaf_used.get(leaf, 0), c.cage)
@@ -80,13 +83,14 @@ def plane_links(
                 host = hosts[h]
                 if c.dac_m is not None:
                     cable = (
-                        f"{linkx.splitter(osfp_hosts)}-{linkx._code(c.dac_m)} splitter DAC, "
-                        f"{c.dac_m:g} m (leg {leg + 1} of 2)"
+                        f"{pair.splitter_number(osfp_hosts, c.dac_m)} splitter "
+                        f"{pair.copper}, {c.dac_m:g} m (leg {leg + 1} of 2)"
                     )
                 else:
                     cable = (
-                        f"MFP7E10-N{c.fibres_m[leg]:03d} fibre, {c.fibres_m[leg]} m "
-                        f"(MMA4Z00-NS at the switch, {linkx.host_module(osfp_hosts)} at the host)"
+                        f"{pair.fibre_number(c.fibres_m[leg])} fibre, {c.fibres_m[leg]} m "
+                        f"({pair.switch_module} at the switch, {pair.host_module(osfp_hosts)} "
+                        "at the host)"
                     )
                 out.append(
                     PortLink(network, host.rack, host.name, f"port {j + 1}", rack(where[leaf]),
@@ -115,10 +119,10 @@ def plane_links(
             spine = spines[u % len(spines)]
             spine_next[spine] += 1
             a, s = where[leaf], where[spine]
-            if ndr:
+            if pair is not None:
                 lp = f"cage {first + u // 2 + 1}, port {u % 2 + 1}"
                 sp = f"cage {(spine_next[spine] + 1) // 2}, port {(spine_next[spine] - 1) % 2 + 1}"
-                cable, parts, shared = _ndr_uplink(a, s), (), ()
+                cable, parts, shared = _ib_uplink(a, s, pair), (), ()
             else:
                 lp, sp = f"port {first + u + 1}", f"port {spine_next[spine]}"
                 cable, parts, shared = _switch_link(a, s, tier.port_speed_gbps)
@@ -145,12 +149,12 @@ def plane_links(
     return out
 
 
-def _ndr_uplink(a: Place, b: Place) -> str:
-    m = linkx._dac_m(a, b, linkx.SWITCH_DAC_LENGTHS_M) if a.rack == b.rack else None
+def _ib_uplink(a: Place, b: Place, pair: Pairing) -> str:
+    m = linkx._dac_m(a, b, pair.switch_cable_lengths_m) if a.rack == b.rack else None
     if m is not None:
-        return f"MCP4Y10-{linkx._code(m)} twin-port DAC, {m:g} m"
-    f = linkx._fibre_m(a, b)
-    return f"MFP7E10-N{f:03d} fibre, {f} m (MMA4Z00-NS at both ends)"
+        return f"{pair.switch_cable_number(m)} twin-port {pair.copper}, {m:g} m"
+    f = linkx._fibre_m(a, b, pair.fibre_lengths_m)
+    return f"{pair.fibre_number(f)} fibre, {f} m ({pair.switch_module} at both ends)"
 
 
 def _ethernet(
@@ -176,7 +180,8 @@ def _ethernet(
     metres = max(linkx._fibre_m(p, switch_at) for p in at)
     switch_module, host_module, fibre = linkx.eth_optics(speed, b, metres)
     text = f"{fibre.text}{leg}; {switch_module.text.split(' (')[0]} at the switch"
-    return text, (host_module,), (switch_module, fibre)
+    fibres = (fibre,) * linkx.fibres_per_port(speed)
+    return text, (host_module,), (switch_module, *fibres)
 
 
 def _switch_link(
@@ -188,7 +193,8 @@ def _switch_link(
         part = linkx.eth_copper(speed, 1, m)
         return part.text.removeprefix("NVIDIA "), (part,), ()
     module, _, fibre = linkx.eth_optics(speed, 1, linkx._fibre_m(a, b))
-    return f"{fibre.text}; a module at each end", (module, module, fibre), ()
+    fibres = (fibre,) * linkx.fibres_per_port(speed)
+    return f"{fibre.text}; a module at each end", (module, module, *fibres), ()
 
 
 def managed(rack: bo.Rack) -> list[bo.RackItem]:
@@ -311,7 +317,7 @@ def plane_bom(
     out: list[bo.BomLine] = []
     done: set[str] = set()
     for p in planes:
-        if linkx.is_ndr(p):
+        if linkx.pairing(p) is not None:
             continue
         mine = [ln for ln in links if ln.network == p.name]
         if not mine or (p.tiers and not any(ln.between == "host-leaf" for ln in mine)):

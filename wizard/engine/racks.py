@@ -7,20 +7,20 @@ import math
 from collections import Counter
 
 from wizard.engine import sources
+from wizard.engine.cooling import liquid_share
 from wizard.engine.expr import Formula
 from wizard.engine.linkx import (
-    DAC_LENGTHS_M,
     ETH_COPPER,
     OTHER_COPPER_M,
     ROUTING_M,
     U_M,
     fill,
-    is_ndr,
+    pairing,
     switch_names,
 )
 from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
-from wizard.model.catalog import Cooling, Server
+from wizard.model.catalog import Cdu, Cooling, Server
 from wizard.model.design import Design, FailureDomain
 from wizard.model.result import DecisionTopic, Severity
 from wizard.numbers import count
@@ -49,10 +49,15 @@ def racks(
     failures_tolerated: int,
     rec: Recorder,
     storage: list[tuple[str, str, int, float]] | None = None,
+    cdu: Cdu | None = None,
 ) -> bo.Racks:
+    """``cdu``: the in-rack coolant distribution unit each rack of liquid-cooled hosts holds at
+    its foot (its height and power count in the rack), None for none or in-row units."""
     a, ha = design.assumptions, design.ha
     height, limit = a.rack_units, a.max_rack_power_kw * 1000
     host_u, host_w = server.rack_units, power.host_w
+    cdu_u = cdu.rack_units or 0 if cdu else 0
+    cdu_w = (cdu.power_w or 0.0) if cdu else 0.0
     # named as the cabling finds them (linkx.switch_names: '{plane}-{role}-NN')
     switches = [
         (name, t.model, t.rack_units, t.power_w)
@@ -60,8 +65,8 @@ def racks(
         for t in sorted(p.tiers, key=lambda t: t.role != "spine")
         for name in named[t.role]
     ] + list(storage or [])
-    by_space = height // host_u
-    by_power = int(limit // host_w) if host_w else by_space
+    by_space = (height - cdu_u) // host_u
+    by_power = int((limit - cdu_w) // host_w) if host_w else by_space
     if by_power == 0:
         rec.warn(
             "rack-power-over-limit",
@@ -96,9 +101,9 @@ def racks(
             "racks.hosts_per_rack",
             HOSTS_PER_RACK_DOMAIN if domain else HOSTS_PER_RACK,
             {
-                "rack_units": height,
+                "rack_units": height - cdu_u,
                 "host_units": host_u,
-                "rack_limit_w": limit,
+                "rack_limit_w": limit - cdu_w,
                 "host_w": host_w,
                 **({"hosts_per_failure_domain": domain} if domain else {}),
             },
@@ -111,12 +116,12 @@ def racks(
     out: list[bo.Rack] = []
     if (
         hosts
-        and hosts * host_u + sw_u <= height
-        and hosts * host_w + sw_w <= limit
+        and hosts * host_u + sw_u + cdu_u <= height
+        and hosts * host_w + sw_w + cdu_w <= limit
         and (hosts <= per_rack)
     ):
         out.append(
-            _rack("R01", "hosts+network", range(hosts), switches, server, height, power, limit)
+            _rack("R01", "hosts+network", range(hosts), switches, server, height, power, limit, cdu)
         )
     elif hosts:
         n_racks = math.ceil(hosts / per_rack)
@@ -133,6 +138,7 @@ def racks(
                     height,
                     power,
                     limit,
+                    cdu,
                 )
             )
             first += in_rack
@@ -219,10 +225,18 @@ def _rack(
     height: int,
     power: bo.Power,
     limit: float,
+    cdu: Cdu | None = None,
 ) -> bo.Rack:
     items: list[bo.RackItem] = []
     u = 1
     model = f"{server.vendor} {server.model}"
+    share = liquid_share(server)
+    if cdu is not None and cdu.rack_units and host_ids:
+        items.append(
+            bo.RackItem(name="cdu", kind="cdu", model=f"{cdu.vendor} {cdu.model}", u_position=u,
+                        height_u=cdu.rack_units, power_w=cdu.power_w or 0.0)
+        )  # fmt: skip
+        u += cdu.rack_units
     for h in host_ids:
         items.append(
             bo.RackItem(
@@ -233,6 +247,7 @@ def _rack(
                 height_u=server.rack_units,
                 power_w=power.host_w,
                 host=h,
+                liquid_w=power.host_w * share,
             )
         )
         u += server.rack_units
@@ -273,8 +288,11 @@ Switch = tuple[str, str, int, float]  # name, model, rack units, watts
 
 def copper_reach_m(plane: bo.Plane) -> float:
     """The longest copper cable NVIDIA lists for a host link of ``plane``."""
-    if is_ndr(plane):
-        return DAC_LENGTHS_M[-1]
+    pair = pairing(plane)
+    if pair is not None:
+        return pair.splitter_lengths_m[-1]
+    if plane.speed_gbps >= 800:
+        return 0.0  # optics only: no copper pairs with these host cages in the sources read
     tier = next((t for t in plane.tiers if t.role == "leaf"), None)
     fam = ETH_COPPER.get((int(plane.speed_gbps), tier.breakout if tier else 1))
     return fam[2][-1] if fam else OTHER_COPPER_M[-1]

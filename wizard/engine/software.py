@@ -25,11 +25,15 @@ from wizard.engine.sources_software import (
     LICENCE_SERVICE,
     MMIO_PER_VM,
     MMIO_TABLE,
+    NIM_OPERATOR,
     OPERATOR_NVAIE,
     OPERATOR_OCP,
     OPERATOR_RDMA,
+    PAIF_OPERATORS,
     PVRDMA,
+    RUN_AI,
     SEED_STACK,
+    SUPERVISOR,
 )
 from wizard.engine.vms import vm_gpus
 from wizard.errors import DesignError
@@ -41,6 +45,8 @@ from wizard.model.design import (
     Rdma,
     SharingMode,
     VsphereRelease,
+    WorkloadGroup,
+    WorkloadKind,
     vsphere_at_least,
 )
 from wizard.model.platform import (
@@ -368,6 +374,16 @@ class SoftwarePlanner:
         if k8s is KubernetesPlatform.VKS:
             out.append(
                 SoftwareComponent(
+                    name="vSphere Supervisor with the vSphere Kubernetes Service",
+                    layer="vcenter",
+                    version=VSPHERE_LABELS[self.d.platform.vsphere],
+                    needed_for="Creates the Kubernetes clusters; their GPU worker nodes are VMs "
+                    "of a VM class that carries the GPU, in a vSphere Namespace",
+                    source=f"{SUPERVISOR}; {PAIF_OPERATORS}",
+                )
+            )
+            out.append(
+                SoftwareComponent(
                     name="NVIDIA GPU Operator (NVIDIA AI Enterprise helm repository "
                     "https://helm.ngc.nvidia.com/nvaie)",
                     layer="kubernetes",
@@ -428,7 +444,49 @@ class SoftwarePlanner:
                     source=f"{OPERATOR_RDMA}; {SEED_STACK}",
                 )
             )
+        nim = self._nim_operator(r)
+        if nim is not None:
+            out.append(nim)
+        run_ai = self._run_ai(r)
+        if run_ai is not None:
+            out.append(run_ai)
         return out
+
+    def _used_groups(self) -> list[WorkloadGroup]:
+        return [g for g, w in zip(self.d.workloads, self.workloads, strict=True) if w.gpus_total]
+
+    def _nim_operator(self, r: SoftwareRelease | None) -> SoftwareComponent | None:
+        """The NIM Operator, on Kubernetes, for a design that serves models (its inference
+        groups run as NIM microservices), unless the release's notes were read and do not list
+        it (NVIDIA AI Enterprise 4: it joined with 5.2); a release whose notes were not read
+        gets the line without a version."""
+        served = [g.name for g in self._used_groups() if g.kind is WorkloadKind.INFERENCE]
+        if not served or r is None or r.lists("nim-operator") is False:
+            return None
+        return SoftwareComponent(
+            name="NVIDIA NIM Operator",
+            layer="kubernetes",
+            version=r.nim_operator,
+            needed_for="Deploys, caches and scales the NIM microservices that serve the "
+            f"inference groups ({some(served)}); it needs the GPU Operator on the cluster",
+            source="; ".join(x for x in (NIM_OPERATOR, r.kubernetes_software_source) if x),
+        )
+
+    def _run_ai(self, r: SoftwareRelease | None) -> SoftwareComponent | None:
+        """NVIDIA Run:ai as an optional scheduler, on Kubernetes, where the release's notes list
+        it and the design shares a pool of GPUs among people (development or HPC groups sized
+        from their users); never where the release does not say."""
+        shared = [g.name for g in self._used_groups() if g.shared is not None]
+        if not shared or r is None or r.lists("run-ai") is not True:
+            return None
+        return SoftwareComponent(
+            name="NVIDIA Run:ai (optional GPU scheduler)",
+            layer="kubernetes",
+            version=r.run_ai,
+            needed_for=f"Optional: shares the GPUs of {some(shared)} among their users with "
+            "quotas and fair-share scheduling; it runs on the cluster beside the GPU Operator",
+            source=f"{RUN_AI}; {r.kubernetes_software_source}",
+        )
 
     # ------------------------------------------------------------------ certification
 
@@ -574,6 +632,7 @@ class SoftwarePlanner:
             "large-bar": self.large_bar,
             "vgpu-mode-setting": vsphere_at_least(self.d.platform.vsphere, VsphereRelease.V8_0_U3),
             "nvlink-multicast": self._multicast_vms(),
+            "vsphere-kubernetes": self.d.platform.kubernetes is KubernetesPlatform.VKS,
         }
         facts = {
             "gpu_name": gpu.name,

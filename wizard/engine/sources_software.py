@@ -82,3 +82,43 @@ MMIO_PER_VM = (
     "Spectrum Deep Dive - ESXi Host BIOS, VM, and vCenter Settings (2023); rounded up to a power of "
     "two like the BARs it holds"
 )
+NIM_OPERATOR = (
+    "NVIDIA AI Enterprise 5.2 Release Notes: 'The NVIDIA NIM Operator is now part of NVIDIA AI "
+    "Enterprise. It automates the deployment and management of NVIDIA NIM microservices for "
+    "production AI pipelines', https://docs.nvidia.com/ai-enterprise/release-5/5.2/overview/"
+    "release-notes.html ; Installing NVIDIA NIM Operator: 'The NIM Operator requires that the GPU "
+    "Operator be installed on your cluster', https://docs.nvidia.com/nim-operator/latest/"
+    "install.html"
+)
+RUN_AI = (
+    "NVIDIA AI Enterprise lifecycle, Infrastructure Software: 'The NVIDIA Infrastructure releases "
+    "include products such as the NVIDIA Container Toolkit, the NVIDIA GPU Operator, the NVIDIA "
+    "Network Operator, and NVIDIA Run:ai.', https://docs.nvidia.com/ai-enterprise/lifecycle/"
+    "latest/infrastructure-software.html ; NVIDIA Run:ai: 'a Kubernetes-native platform for "
+    "efficient GPU resource management and AI workload orchestration', with the GPU Operator a "
+    "prerequisite of 'Every installation', https://docs.nvidia.com/run-ai/self-hosted/"
+    "documentation/installation-and-configuration/overview.md and install/manual-helm/"
+    "prerequisites-and-features.md"
+)
+SUPERVISOR = (
+    "VMware vSphere 8.0, vSphere IaaS control plane Concepts and Planning: 'Once enabled on "
+    "vSphere clusters, vSphere IaaS control plane creates a Kubernetes control plane directly in "
+    "the hypervisor layer' and 'A vSphere Namespace sets the resource boundaries where vSphere "
+    "Pods, VMs, and TKG clusters can run. As a vSphere administrator, you create and configure "
+    "vSphere Namespaces through the vSphere Client.', https://docs.vmware.com/en/VMware-vSphere/"
+    "8.0/vsphere-with-tanzu-concepts-planning/GUID-C163490C-BE03-4DFE-8A03-5316D3245765.html"
+)
+VM_CLASS_VGPU = (
+    "VMware vSphere 8.0, Create a Custom VM Class with a vGPU Profile (v8 U2 P03 and later): to "
+    "use vGPU with the Kubernetes clusters of the Supervisor, define a custom VM class; the vGPU "
+    "profile is read from the device rather than configured in the VM class, https://docs."
+    "vmware.com/en/VMware-vSphere/8.0/vsphere-with-tanzu-tkg/GUID-F1FDE927-6A7A-4C2F-919A-"
+    "AD67FACC592B.html (read in its German and Italian editions)"
+)
+PAIF_OPERATORS = (
+    "VMware Cloud Foundation 5.2, VMware Private AI Foundation with NVIDIA, system architecture: "
+    "a Supervisor on one or more vSphere clusters, a Harbor registry for the NVIDIA NGC images in "
+    "disconnected sites, and the NVIDIA GPU Operator 'deployed on a TKG cluster', https://docs."
+    "vmware.com/en/VMware-Cloud-Foundation/5.2/vmware-private-ai-foundation-nvidia/GUID-89B9B74C-"
+    "1E4C-450A-9780-DC740E5480A0.html (read in its French edition)"
+)

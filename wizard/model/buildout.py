@@ -253,12 +253,17 @@ class Power(Out):
 
 class RackItem(Out):
     name: str
-    kind: str = Field(description="'server', 'switch' or 'storage'")
+    kind: str = Field(
+        description="'server', 'switch', 'storage' or 'cdu' (coolant distribution unit)"
+    )
     model: str
     u_position: int = Field(description="Lowest rack unit the item occupies, from 1 at the bottom")
     height_u: int
     power_w: float
     host: int | None = Field(default=None, description="Host index (0-based) for servers")
+    liquid_w: float = Field(
+        default=0.0, description="Of its heat, what the coolant carries away (liquid-cooled), W"
+    )
 
 
 class Rack(Out):
@@ -274,6 +279,34 @@ class Rack(Out):
         default=None, description="The cluster whose hosts it holds, in a design of several"
     )
 
+    @property
+    def liquid_w(self) -> float:
+        """Heat the rack's coolant carries to the distribution unit, W."""
+        return sum(i.liquid_w for i in self.items)
+
+    @property
+    def air_w(self) -> float:
+        """Heat the rack gives to the room air, W."""
+        return self.power_w - self.liquid_w
+
+
+class Cooling(Out):
+    """Liquid cooling of the design's direct-liquid-cooled racks: the distribution units and the
+    facility water they need."""
+
+    cdu: str = Field(description="Catalog id of the coolant distribution unit")
+    model: str
+    placement: str = Field(description="'in-rack' or 'in-row'")
+    units: int = Field(description="Distribution units, spares included")
+    spares: int
+    racks: int = Field(description="Racks with liquid-cooled servers")
+    liquid_kw: float = Field(description="Heat carried by the coolant, kW")
+    air_kw: float = Field(description="Heat the same racks give to the room air, kW")
+    densest_rack_liquid_kw: float
+    facility_flow_lpm: float = Field(description="Facility water flow at the unit's rise, l/min")
+    facility_delta_t_c: float
+    cdu_power_w: float = Field(description="The units' own maximum power (pumps), W; 0 unknown")
+
 
 class Racks(Out):
     rack_units: int
@@ -284,6 +317,7 @@ class Racks(Out):
     host_racks: int
     network_racks: int
     racks: list[Rack]
+    cooling: Cooling | None = None
 
 
 # -------------------------------------------------------------------------------------- BOM
@@ -301,6 +335,7 @@ class BomCategory(StrEnum):
     LICENCE = "licence"
     STORAGE = "storage"
     RACK = "rack"
+    COOLING = "cooling"
 
 
 class BomLine(Out):

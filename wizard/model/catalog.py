@@ -482,6 +482,47 @@ class Switch(Sourced):
         return self
 
 
+# ---------------------------------------------------------------------------- liquid cooling
+
+
+class CduPlacement(StrEnum):
+    IN_RACK = "in-rack"  # in the rack it cools, taking rack units and drawing from its PDUs
+    IN_ROW = "in-row"  # a floor-standing unit serving several racks of a row
+
+
+class Cdu(Sourced):
+    """A coolant distribution unit: it takes the heat of direct-liquid-cooled servers from
+    their secondary loop into the facility water."""
+
+    vendor: str
+    model: str
+    placement: CduPlacement
+    capacity_kw: PositiveFloat = Field(
+        le=10_000, description="Heat it moves into the facility water at its rated conditions, kW"
+    )
+    rack_units: int | None = Field(
+        default=None, ge=1, le=20, description="Height of an in-rack unit; None in a row"
+    )
+    power_w: PositiveFloat | None = Field(
+        default=None, le=100_000, description="Maximum power of its pumps and controls, W"
+    )
+    facility_delta_t_c: PositiveFloat = Field(
+        le=40,
+        description="Facility water temperature rise at the rated capacity, degrees C: the "
+        "flow it needs follows from it (heat = flow x density x specific heat x rise)",
+    )
+    facility_flow_lpm: PositiveFloat | None = Field(
+        default=None, le=100_000, description="Facility water flow the vendor states, l/min"
+    )
+    part_number: str = ""
+
+    @model_validator(mode="after")
+    def _units(self) -> Cdu:
+        if (self.placement is CduPlacement.IN_RACK) != (self.rack_units is not None):
+            raise ValueError("rack_units is given for an in-rack unit, and only for one")
+        return self
+
+
 # ---------------------------------------------------------------------------------- licences
 
 
@@ -504,6 +545,10 @@ class Licence(Sourced):
 
 
 # ---------------------------------------------------------------------------------- software
+
+
+# Kubernetes software an NVIDIA AI Enterprise release may list beside its drivers
+KubernetesSoftware = Literal["gpu-operator", "network-operator", "nim-operator", "run-ai"]
 
 
 class SoftwareRelease(Sourced):
@@ -554,12 +599,27 @@ class SoftwareRelease(Sourced):
         "time-sliced vGPU (on Blackwell this takes the Fabric Manager component for ESXi).",
     )
     lifecycle_source: str = Field(default="", max_length=3000)
+    run_ai: str = Field(default="", description="NVIDIA Run:ai version the release lists.")
+    kubernetes_software: list[KubernetesSoftware] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Kubernetes software the release's notes list (GPU Operator, Network "
+        "Operator, NIM Operator, Run:ai); empty when its table was not read, so the release "
+        "does not say.",
+    )
+    kubernetes_software_source: str = Field(default="", max_length=3000)
 
     def supports(self, architecture: str) -> bool | None:
         """Whether the release supports GPUs of ``architecture``; None when it does not say."""
         if not self.gpu_architectures:
             return None
         return architecture in self.gpu_architectures
+
+    def lists(self, software: KubernetesSoftware) -> bool | None:
+        """Whether the release's notes list ``software``; None when they were not read."""
+        if not self.kubernetes_software:
+            return None
+        return software in self.kubernetes_software
 
 
 # ---------------------------------------------------------------------------------- ML models
@@ -692,6 +752,7 @@ class Catalog(Strict):
     licences: dict[str, Licence]
     models: dict[str, ModelPreset]
     software: dict[str, SoftwareRelease]
+    cooling: dict[str, Cdu] = Field(default_factory=dict)
 
     def servers_for_gpu(self, gpu: Gpu) -> list[Server]:
         """Servers that can physically hold at least one of this GPU."""
@@ -728,4 +789,5 @@ CATALOG_KINDS: dict[str, type[Sourced]] = {
     "licences": Licence,
     "models": ModelPreset,
     "software": SoftwareRelease,
+    "cooling": Cdu,
 }

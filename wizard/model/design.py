@@ -477,8 +477,10 @@ class Fabric(StrEnum):
     GBE_100 = "100gbe"
     GBE_200 = "200gbe"
     GBE_400 = "400gbe"
+    GBE_800 = "800gbe"
     IB_HDR = "ib-hdr"
     IB_NDR = "ib-ndr"
+    IB_XDR = "ib-xdr"
 
 
 FABRIC_GBPS: dict[Fabric, float] = {
@@ -488,15 +490,17 @@ FABRIC_GBPS: dict[Fabric, float] = {
     Fabric.GBE_100: 100,
     Fabric.GBE_200: 200,
     Fabric.GBE_400: 400,
+    Fabric.GBE_800: 800,
     Fabric.IB_HDR: 200,
     Fabric.IB_NDR: 400,
+    Fabric.IB_XDR: 800,
 }
 
 
 def is_infiniband(fabric: Fabric) -> bool:
     """Whether the fabric speaks InfiniBand rather than Ethernet, in one place: the RDMA rules,
     the switch family and the NIC check all follow it."""
-    return fabric in (Fabric.IB_HDR, Fabric.IB_NDR)
+    return fabric in (Fabric.IB_HDR, Fabric.IB_NDR, Fabric.IB_XDR)
 
 
 class Rdma(StrEnum):
@@ -699,6 +703,13 @@ class Assumptions(Model):
     sharp: bool = Field(default=False, description="In-network reduction (SHARP) on the fabric.")
     max_rack_power_kw: float = Field(default=15.0, ge=0.1, le=1000, allow_inf_nan=False)
     rack_units: int = Field(default=42, ge=10, le=60)
+    cdu_spares: int = Field(
+        default=1,
+        ge=0,
+        le=10,
+        description="Spare in-row coolant distribution units beyond those the liquid heat "
+        "needs (1 keeps the racks cooled while a unit is serviced, N+1).",
+    )
     fabric_oversubscription: float = Field(
         default=1.0,
         ge=1,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from wizard.model.buildout import Bom, Plane, Rack
+from wizard.model.buildout import Bom, Cooling, Plane, Rack
 from wizard.model.design import ClusterRole
 from wizard.model.result import Calculation, Decision, Out, Result, Warning_
 
@@ -60,6 +60,7 @@ class Estate(Out):
     racks: list[Rack] = Field(
         default_factory=list, description="Every rack: hosts per cluster, then the network's"
     )
+    cooling: Cooling | None = None
     bom: Bom
     totals: EstateTotals
     calculations: list[Calculation]

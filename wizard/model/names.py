@@ -14,8 +14,10 @@ FABRIC_LABEL = {
     Fabric.GBE_100: "100 GbE",
     Fabric.GBE_200: "200 GbE",
     Fabric.GBE_400: "400 GbE",
+    Fabric.GBE_800: "800 GbE",
     Fabric.IB_HDR: "InfiniBand HDR (200 Gb/s)",
     Fabric.IB_NDR: "InfiniBand NDR (400 Gb/s)",
+    Fabric.IB_XDR: "InfiniBand XDR (800 Gb/s)",
 }
 
 RDMA_SHORT = {

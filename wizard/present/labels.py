@@ -297,6 +297,7 @@ BOM_CATEGORY: dict[BomCategory, str] = {
     BomCategory.LICENCE: "Licence",
     BomCategory.STORAGE: "Storage",
     BomCategory.RACK: "Racks and power distribution",
+    BomCategory.COOLING: "Liquid cooling",
 }
 
 

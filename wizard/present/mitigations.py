@@ -32,6 +32,10 @@ MITIGATIONS: dict[str, str] = {
     "fewer hosts per rack (more racks) or liquid-cooled racks.",
     "liquid-cooled-hosts": "Confirm facility water, coolant distribution units and the "
     "rack power with the facility before ordering.",
+    "cdu-over-capacity": "Plan fewer hosts per rack, a larger coolant distribution unit or "
+    "in-row units sized with the facility.",
+    "no-cdu-in-catalog": "Add the coolant distribution unit the facility uses to the catalog, or "
+    "size the CDUs with the facility.",
     "storage-power-unknown": "Ask the storage vendor for the per-node power and add it before "
     "quoting power and cooling.",
     "storage-not-racked": "Plan the storage rows and their power with the storage vendor.",

@@ -33,7 +33,7 @@ PHRASES = {
     "Storage catalog power_w_per_node": "Storage datasheets, power per node",
 }
 
-_KINDS = ("gpus", "servers", "nics", "switches", "storage", "software", "licences")
+_KINDS = ("gpus", "servers", "nics", "switches", "storage", "software", "licences", "cooling")
 _CATALOG_REF = re.compile(r"catalog (" + "|".join(_KINDS) + r")/([\w.+-]+)(?: \([\w.]+\))?")
 
 

@@ -1,0 +1,135 @@
+"""Liquid cooling as a design dimension: a direct-liquid-cooled rack's heat splits into what its
+coolant carries and what goes to the room air, the coolant distribution units (CDUs) are placed
+and billed, and the facility water follows from the heat.
+
+Figures: the Supermicro SYS-422GA-NBRT-LCC (HGX B200, 4U) cools GPUs, CPUs and PCIe switches
+with cold plates (ServeTheHome's hands-on): its catalog share of heat to the coolant is
+(8 x 1,000 W + 2 x 500 W) / 14,300 W = 0.63. Vertiv CoolChip CDU 121: 121 kW at a 4 C approach,
+about 875 W of its own (Vertiv's datasheet as transcribed); Vertiv CoolChip CDU 600: 600 kW.
+Water: heat = mass flow x 4,186 J/(kg K) x rise, at 995 kg/m3."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+
+from tests.engine.conftest import design_dict
+from wizard.engine.size import size
+from wizard.io import design_from_dict
+from wizard.model.catalog import CduPlacement
+
+HOST_W = 6_300 + 8 * 1_000  # catalog baseline + 8 B200 at 1,000 W
+SHARE = 0.63
+CDU_121_W = 875
+
+
+def _lcc(hosts_per_job: int = 1, rack_kw: float = 120, **hardware) -> dict:
+    doc = copy.deepcopy(design_dict("hgx-h200-llm"))
+    doc["workloads"] = [
+        {"name": "Pretraining", "kind": "training", "count": hosts_per_job,
+         "model": {"preset": "llama-3.1-70b"}, "precision": "bf16", "optimizer": "adamw",
+         "micro_batch_size": 1, "global_batch_size": 64, "sequence_length": 8192,
+         "training": {"dataset_tokens": 200_000_000_000, "epochs": 1, "target_hours": 1500},
+         "sharing_mode": "vgpu"}
+    ]  # fmt: skip
+    doc["hardware"].update(
+        {"gpu": "b200-sxm", "server": "supermicro-sys-422ga-nbrt-lcc", "gpus_per_host": 8,
+         "nic": "cx7-ndr-1p", "nics_per_host": 8, "fabric": "ib-ndr", "rdma": "infiniband",
+         "gpudirect_rdma": False, "nvlink": True, **hardware}
+    )  # fmt: skip
+    doc.setdefault("assumptions", {})["max_rack_power_kw"] = rack_kw
+    return doc
+
+
+@pytest.fixture(scope="module")
+def one_rack(catalog):
+    return size(design_from_dict(_lcc()), catalog)
+
+
+def test_the_catalog_share_is_the_cold_plated_parts(catalog):
+    s = catalog.servers["supermicro-sys-422ga-nbrt-lcc"]
+    assert s.liquid_heat_share == pytest.approx((8 * 1_000 + 2 * 500) / 14_300, abs=0.005)
+    assert "liquid_heat_share" in s.unsettled and "liquid_heat_share" in s.source_note
+
+
+def test_a_rack_splits_its_heat_into_liquid_and_air(one_rack):
+    assert one_rack.power.host_w == HOST_W
+    (rack,) = one_rack.racks.racks
+    hosts = [i for i in rack.items if i.kind == "server"]
+    assert len(hosts) == one_rack.cluster.hosts_total == 4
+    assert rack.liquid_w == pytest.approx(4 * HOST_W * SHARE)  # 36,036 W
+    switches = sum(i.power_w for i in rack.items if i.kind == "switch")
+    # the air takes the hosts' other 37 %, the switches and the CDU's own pumps
+    assert rack.air_w == pytest.approx(4 * HOST_W * (1 - SHARE) + switches + CDU_121_W)
+    assert rack.liquid_w + rack.air_w == pytest.approx(rack.power_w)
+
+
+def test_the_in_rack_cdu_stands_at_the_foot_of_the_rack(one_rack):
+    (rack,) = one_rack.racks.racks
+    cdu = next(i for i in rack.items if i.kind == "cdu")
+    assert (cdu.u_position, cdu.height_u, cdu.power_w) == (1, 4, CDU_121_W)
+    first = min(i.u_position for i in rack.items if i.kind == "server")
+    assert first == 1 + 4
+
+
+def test_cooling_names_the_cdu_and_the_facility_water(one_rack):
+    c = one_rack.racks.cooling
+    assert c is not None
+    assert (c.cdu, c.placement, c.units, c.racks) == ("vertiv-coolchip-cdu-121", "in-rack", 1, 1)
+    liquid = 4 * HOST_W * SHARE
+    assert c.liquid_kw == pytest.approx(liquid / 1000)
+    # 36,036 W / (4,186 x 10 x 995) kg/s -> x 60,000 l/min per m3/s = 51.9 l/min
+    assert c.facility_flow_lpm == pytest.approx(liquid / (4_186 * 10 * 995) * 60_000)
+    assert c.facility_flow_lpm == pytest.approx(51.9, abs=0.05)
+    assert c.cdu_power_w == CDU_121_W
+
+
+def test_the_cdu_is_in_the_bill(one_rack):
+    (line,) = [ln for ln in one_rack.bom.lines if ln.category.value == "cooling"]
+    assert line.item == "cooling:vertiv-coolchip-cdu-121" and line.quantity == 1
+    assert "121 kW" in line.description and "vertiv.com" in line.source
+
+
+def test_the_log_reevaluates_the_flow(one_rack):
+    calc = next(c for c in one_rack.calculations if c.id == "cooling.facility_flow_lpm")
+    v = calc.inputs
+    got = v["liquid_w"] / (v["water_cp"] * v["delta_t_c"] * v["water_density"]) * 60_000
+    assert got == pytest.approx(calc.value)
+
+
+def test_the_cdu_takes_its_room_from_the_hosts(catalog):
+    """42U less the 4U unit = 38U: 9 hosts of 4U by space; by power (120,000 - 875) / 14,300 =
+    8.33 -> room for 8 hosts per rack; more than 8 hosts -> 2 racks, each with its own unit."""
+    r = size(design_from_dict(_lcc(hosts_per_job=3)), catalog)
+    room = next(c for c in r.calculations if c.id == "racks.hosts_per_rack")
+    assert room.value == 8
+    assert room.inputs["rack_units"] == 42 - 4 and room.inputs["rack_limit_w"] == 120_000 - 875
+    assert 8 < r.cluster.hosts_total <= 16
+    host_racks = [rk for rk in r.racks.racks if rk.hosts]
+    assert r.racks.cooling is not None
+    assert r.racks.cooling.units == len(host_racks) == math.ceil(r.cluster.hosts_total / 8)
+    assert all(sum(i.kind == "cdu" for i in rk.items) == 1 for rk in host_racks)
+
+
+def test_in_row_units_when_no_in_rack_unit_is_listed(catalog):
+    """Without in-rack units: ceil(liquid / 600 kW) CDU 600s plus one spare (N+1)."""
+    in_row = {k: c for k, c in catalog.cooling.items() if c.placement is CduPlacement.IN_ROW}
+    row = catalog.model_copy(update={"cooling": in_row})
+    r = size(design_from_dict(_lcc()), row)
+    c = r.racks.cooling
+    assert c is not None and c.placement == "in-row"
+    assert c.cdu == "vertiv-liebert-xdu1350"  # the largest in-row unit: fewest in the row
+    assert c.units == math.ceil(c.liquid_kw / 1_368) + 1 == 2
+    assert not any(i.kind == "cdu" for rk in r.racks.racks for i in rk.items)
+    doc = _lcc()
+    doc["assumptions"]["cdu_spares"] = 0
+    assert size(design_from_dict(doc), row).racks.cooling.units == 1
+
+
+def test_an_air_cooled_design_has_no_coolant(catalog):
+    r = size(design_from_dict(_lcc(server="supermicro-sys-a22ga-nbrt", rack_kw=60)), catalog)
+    assert r.racks.cooling is None
+    assert all(rk.liquid_w == 0 for rk in r.racks.racks)
+    assert not [ln for ln in r.bom.lines if ln.category.value == "cooling"]
