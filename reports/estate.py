@@ -32,6 +32,7 @@ from reports.sections import (
     topology,
 )
 from reports.sections import bom as bom_section
+from reports.sections import cooling as cooling_section
 from reports.sections import cost as cost_section
 from reports.story import Story
 from wizard.engine.bom import apply_prices
@@ -155,7 +156,7 @@ def _own(r: Result) -> Result:
     )
 
 
-SHARED_CALCULATIONS = ("fabric.", "power.", "racks.", "bom.")
+SHARED_CALCULATIONS = ("fabric.", "power.", "racks.", "bom.", "cooling.")
 
 
 def _overview(st: Story, e: Estate) -> list[Flowable]:
@@ -286,7 +287,7 @@ def _power(st: Story, e: Estate) -> list[Flowable]:
     chart = charts.power_chart(e.racks, st.width)
     if chart is not None:
         flow.append(st.figure(chart, "Power per rack against the rack's limit."))
-    return flow
+    return flow + cooling_section.block(st, e.cooling, e.racks)
 
 
 def _kw(value: float) -> str:

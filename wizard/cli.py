@@ -610,6 +610,7 @@ def _catalog_columns() -> dict[str, list[tuple[str, Callable[[Any], Any]]]]:
             ("TB/node", lambda s: s.usable_capacity_tb_per_node),
             ("read GB/s/node", lambda s: s.read_throughput_gbs_per_node),
             ("GDS", lambda s: s.gpudirect_storage),
+            ("power W/node", lambda s: s.power_w_per_node),
         ],
         "nics": [
             ("id", lambda n: n.id),
@@ -653,6 +654,15 @@ def _catalog_columns() -> dict[str, list[tuple[str, Callable[[Any], Any]]]]:
             ("driver", lambda r: r.driver_branch),
             ("GPU Operator", lambda r: r.gpu_operator or None),
         ],
+        "cooling": [
+            ("id", lambda c: c.id),
+            ("vendor", lambda c: c.vendor),
+            ("model", lambda c: c.model),
+            ("placement", lambda c: c.placement.value),
+            ("kW", lambda c: c.capacity_kw),
+            ("U", lambda c: c.rack_units),
+            ("own W", lambda c: c.power_w),
+        ],
     }
 
 
@@ -662,7 +672,8 @@ def cmd_catalog(args: argparse.Namespace) -> int:
     if args.json:
         _out_json(json.dumps([e.model_dump(mode="json") for e in entries], indent=2))
         return EXIT_OK
-    columns = _catalog_columns()[args.kind]
+    # every kind ends with the figures its entries mark as not settled (to confirm)
+    columns = [*_catalog_columns()[args.kind], ("to confirm", lambda e: ", ".join(e.unsettled))]
     rows = [[h for h, _ in columns]] + [[value(get(e)) for _, get in columns] for e in entries]
     widths = [max(len(r[i]) for r in rows) for i in range(len(columns))]
     for n, row in enumerate(rows):

@@ -11,6 +11,7 @@ from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.numbers import MISSING, count, pct
 from wizard.numbers import fixed as _num
 from wizard.present.basis import serving_basis, training_basis
+from wizard.present.cooling_text import cooling_sentence
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
 from wizard.serving_text import serving_rows, spread_text
 
@@ -193,6 +194,8 @@ def _build_out(r: Result) -> list[str]:
         f"  racks    {r.racks.host_racks} for hosts (up to {r.racks.hosts_per_rack} each, "
         f"{r.racks.limited_by}), {r.racks.network_racks} for network",
     ]
+    if r.racks.cooling is not None:
+        lines.append(f"  cooling  {cooling_sentence(r.racks.cooling)}")
     if r.bom.lines:
         lines += ["", "Bill of materials:"]
         lines += [f"  {ln.quantity:>6} {ln.unit:<13} {ln.description[:80]}" for ln in r.bom.lines]

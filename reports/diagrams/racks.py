@@ -18,8 +18,14 @@ from wizard.present.risk_register import power_not_counted
 
 SWITCH_FILL = HexColor("#fdebd3")  # a Color: the SVG renderer takes no strings
 STORAGE_FILL = HexColor("#e4e9f7")
+CDU_FILL = HexColor("#d7eef2")
 PDU_FILL = HexColor("#d9d9d9")
-FILLS = {"server": ACCENT_LIGHT, "switch": SWITCH_FILL, "storage": STORAGE_FILL}
+FILLS = {
+    "server": ACCENT_LIGHT,
+    "switch": SWITCH_FILL,
+    "storage": STORAGE_FILL,
+    "cdu": CDU_FILL,
+}
 NUMBERS_W = 12  # the unit numbers left of each rack
 PDU_W = 4  # a 0U PDU strip inside each side of the frame
 RACK_W = 92
@@ -68,7 +74,8 @@ def draw_racks(all_racks: list[Rack], width: float = 480) -> Drawing | None:
                         "middle", color=MUTED, min_size=SIZE))  # fmt: skip
             continue
         _rack(d, rack, x, y0)
-    _legend(d, 0, 4 + note_h)
+    cdus = any(i.kind == "cdu" for r in shown if r is not None for i in r.items)
+    _legend(d, 0, 4 + note_h, cdus)
     if starred:
         text = "* the rack's kW leaves out storage without a published power figure"
         d.add(label(0, 4, text, d.width, SIZE, min_size=SIZE))
@@ -109,11 +116,12 @@ def _rack(d: Drawing, rack: Rack, x: float, y0: float) -> None:
                 "middle", color=MUTED, min_size=SIZE))  # fmt: skip
 
 
-def _legend(d: Drawing, x: float, y: float) -> None:
+def _legend(d: Drawing, x: float, y: float, cdus: bool = False) -> None:
     entries = [
         (ACCENT_LIGHT, "host"),
         (SWITCH_FILL, "switch"),
         (STORAGE_FILL, "storage"),
+        *([(CDU_FILL, "coolant distribution unit")] if cdus else []),
         (PDU_FILL, "PDU, A and B feeds (0U)"),
     ]
     for fill, text in entries:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.diagrams import charts, racks
-from reports.sections import calculations
+from reports.sections import calculations, cooling
 from reports.story import Story
 from wizard.model.buildout import Power
 from wizard.model.platform import StorageResult
@@ -54,6 +54,11 @@ def build(st: Story) -> list[Flowable] | None:
                     ("Hosts", f"{num(p.hosts)} × {num(p.host_w)} W = {num(p.hosts_w)} W"),
                     ("Network", f"{num(p.network_w)} W"),
                     *_storage_pair(p, getattr(st.data.result, "storage", None)),
+                    *(
+                        [("Coolant distribution units", f"{num(p.cdu_w)} W, in the racks")]
+                        if p.cdu_w
+                        else []
+                    ),
                     ("Total", f"{num(p.total_kw)} kW ({num(p.btu_per_hour)} BTU/h)"),
                 ]
             )
@@ -93,5 +98,6 @@ def build(st: Story) -> list[Flowable] | None:
         chart = charts.power_per_rack(st.data, st.width)
         if chart is not None:
             flow.append(st.figure(chart, "Power per rack against the rack's limit."))
-    flow += calculations.block(st, "power.", "racks.")
+        flow += cooling.block(st, rk.cooling, rk.racks)
+    flow += calculations.block(st, "power.", "racks.", "cooling.")
     return flow

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from tests.conftest import ROOT, run_cli
+from wizard.catalogs import KINDS
 from tests.io.test_design_files import minimal
 
 
@@ -26,11 +27,19 @@ def test_catalog_gpus_table_and_json():
     assert all(m["source"] for m in models.values())
 
 
-@pytest.mark.parametrize("kind", ["servers", "storage", "nics", "switches", "licences", "software"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_catalog_every_kind(kind):
     proc = run_cli("catalog", kind)
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.splitlines()) > 3
+    assert "to confirm" in proc.stdout.splitlines()[0]
+
+
+def test_catalog_says_which_figures_to_confirm():
+    """The Q3400's estimated power is listed beside it, with the other figures to confirm."""
+    lines = run_cli("catalog", "switches").stdout.splitlines()
+    q3400 = next(ln for ln in lines if ln.startswith("nvidia-q3400-ra "))
+    assert q3400.rstrip().endswith("rack_units, power_w, part_number, sharp")
 
 
 def test_catalog_servers_lists_processors_with_their_cores():

@@ -93,9 +93,13 @@ def test_the_cdu_is_in_the_bill(one_rack):
 
 
 def test_the_log_reevaluates_the_flow(one_rack):
-    calc = next(c for c in one_rack.calculations if c.id == "cooling.facility_flow_lpm")
+    calc = next(c for c in one_rack.calculations if c.id == "cooling.facility_water_flow")
     v = calc.inputs
-    got = v["liquid_w"] / (v["water_cp"] * v["delta_t_c"] * v["water_density"]) * 60_000
+    got = (
+        v["coolant_heat_w"]
+        / (v["water_specific_heat"] * v["temperature_rise"] * v["water_density"])
+        * 60_000
+    )
     assert got == pytest.approx(calc.value)
 
 
@@ -133,3 +137,25 @@ def test_an_air_cooled_design_has_no_coolant(catalog):
     assert r.racks.cooling is None
     assert all(rk.liquid_w == 0 for rk in r.racks.racks)
     assert not [ln for ln in r.bom.lines if ln.category.value == "cooling"]
+
+
+def test_the_power_total_counts_the_in_rack_units_as_the_racks_do(one_rack):
+    """One number per concept: the in-rack unit draws from the rack's PDUs, so the cluster's
+    total is the racks' sum: 4 x 14,300 W + the switches + 875 W."""
+    p = one_rack.power
+    assert p.cdu_w == CDU_121_W
+    assert p.total_w == pytest.approx(4 * HOST_W + p.network_w + CDU_121_W)
+    assert p.total_w == pytest.approx(sum(r.power_w for r in one_rack.racks.racks))
+    calc = next(c for c in one_rack.calculations if c.id == "power.total_w")
+    assert calc.inputs["cdus_w"] == CDU_121_W
+
+
+def test_every_cdu_in_the_catalog_can_be_designed_with(catalog):
+    """With only that unit in the catalog, the liquid-cooled design plans and bills it."""
+    for cdu in catalog.cooling.values():
+        only = catalog.model_copy(update={"cooling": {cdu.id: cdu}})
+        r = size(design_from_dict(_lcc()), only)
+        assert r.racks.cooling is not None and r.racks.cooling.cdu == cdu.id, cdu.id
+        assert [ln.item for ln in r.bom.lines if ln.category.value == "cooling"] == [
+            f"cooling:{cdu.id}"
+        ]

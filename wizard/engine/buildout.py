@@ -69,16 +69,18 @@ def build_out(
         totals=totals([host], net),
     )
     system = _storage(catalog, storage)
-    pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system)
+    host_w = power.host_watts(gpu, server, hw.gpus_per_host)
     stored = _storage_units(system, rec)
     a = design.assumptions
-    cdu = cooling.pick_in_rack(catalog, server, pw.host_w, a.rack_units,
+    cdu = cooling.pick_in_rack(catalog, server, host_w, a.rack_units,
                                a.max_rack_power_kw * 1000)  # fmt: skip
-    rk = racks.racks(design, server, pw, net.planes, hosts, cluster.host_failures_tolerated, rec,
-                     stored, cdu)  # fmt: skip
-    rk = rk.model_copy(
-        update={"cooling": cooling.cooling(rk.racks, catalog, cdu, a.cdu_spares, rec)}
-    )
+    rk = racks.racks(design, server, host_w, net.planes, hosts, cluster.host_failures_tolerated,
+                     rec, stored, cdu)  # fmt: skip
+    cooled = cooling.cooling(rk.racks, catalog, cdu, a.cdu_spares, rec)
+    rk = rk.model_copy(update={"cooling": cooled})
+    in_rack = sum(1 for r in rk.racks for i in r.items if i.kind == "cdu")
+    cdus = (f"{cdu.vendor} {cdu.model}", in_rack, cdu.power_w or 0.0) if cdu and in_rack else None
+    pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus)
     # The cables as the racks place their ends: copper in a rack, optics between racks
     net = net.model_copy(update={"planes": fabric.place_cables(net.planes, rk.racks)})
     topo = topo.model_copy(update={"fabric": net, "totals": totals([host], net)})

@@ -26,8 +26,8 @@ WATER_SOURCE = (
     "https://webbook.nist.gov/chemistry/fluid/); heat = mass flow x specific heat x "
     "temperature rise"
 )
-FLOW = Formula("liquid_w / (water_cp * delta_t_c * water_density) * 60000")
-IN_ROW_UNITS = Formula("ceil(liquid_w / capacity_w) + spares")
+FLOW = Formula("coolant_heat_w / (water_specific_heat * temperature_rise * water_density) * 60000")
+IN_ROW_UNITS = Formula("ceil(coolant_heat_w / unit_capacity_w) + spare_units")
 
 
 def liquid_share(server: Server) -> float:
@@ -89,9 +89,9 @@ def cooling(
         )
         return None
     rec.expr(
-        "cooling.liquid_w",
-        Formula("sum_rack_liquid_w"),
-        {"sum_rack_liquid_w": liquid_w},
+        "cooling.coolant_heat_w",
+        Formula("racks_coolant_heat_w"),
+        {"racks_coolant_heat_w": liquid_w},
         "W",
         f"{sources.DERIVED}: each liquid-cooled host's planning power x the share of its heat "
         "its vendor states goes to the coolant (catalog servers, liquid_heat_share), summed "
@@ -100,9 +100,9 @@ def cooling(
     if unit.placement is CduPlacement.IN_RACK:
         units, spare = sum(1 for r in liquid for i in r.items if i.kind == "cdu"), 0
         rec.expr(
-            "cooling.cdus",
-            Formula("liquid_racks"),
-            {"liquid_racks": len(liquid)},
+            "cooling.distribution_units",
+            Formula("liquid_cooled_racks"),
+            {"liquid_cooled_racks": units},
             "units",
             f"{unit.vendor} {unit.model}: one in each rack of liquid-cooled servers "
             f"({unit.source.split(',')[0]})",
@@ -111,21 +111,25 @@ def cooling(
         spare = spares
         units = int(
             rec.expr(
-                "cooling.cdus",
+                "cooling.distribution_units",
                 IN_ROW_UNITS,
-                {"liquid_w": liquid_w, "capacity_w": unit.capacity_kw * 1000, "spares": spares},
+                {
+                    "coolant_heat_w": liquid_w,
+                    "unit_capacity_w": unit.capacity_kw * 1000,
+                    "spare_units": spares,
+                },
                 "units",
                 f"{unit.vendor} {unit.model} rated {unit.capacity_kw:g} kW "
                 f"({unit.source.split(',')[0]}); spares: {sources.ASSUMPTION}",
             )
         )
     flow = rec.expr(
-        "cooling.facility_flow_lpm",
+        "cooling.facility_water_flow",
         FLOW,
         {
-            "liquid_w": liquid_w,
-            "water_cp": WATER_CP,
-            "delta_t_c": unit.facility_delta_t_c,
+            "coolant_heat_w": liquid_w,
+            "water_specific_heat": WATER_CP,
+            "temperature_rise": unit.facility_delta_t_c,
             "water_density": WATER_DENSITY,
         },
         "l/min",
@@ -142,7 +146,7 @@ def cooling(
     rec.decide(
         f"{count(units, 'coolant distribution unit')} ({unit.vendor} {unit.model}"
         + (", one per rack" if unit.placement is CduPlacement.IN_RACK else ", in the row")
-        + f") carry {liquid_w / 1000:,.1f} kW from the coolant of "
+        + f") {'carries' if units == 1 else 'carry'} {liquid_w / 1000:,.1f} kW from the coolant of "
         f"{count(len(liquid), 'rack')} into {flow:,.0f} l/min of facility water; the same racks "
         f"give {air_w / 1000:,.1f} kW to the room air.",
         "The servers are cooled by liquid on their processors and GPUs, the rest of their heat "
@@ -155,7 +159,13 @@ def cooling(
         + ".",
         DecisionTopic.RACKS,
         implication=f"The facility provides water for {flow:,.0f} l/min at a "
-        f"{unit.facility_delta_t_c:g} C rise and air cooling for {air_w / 1000:,.1f} kW.",
+        f"{unit.facility_delta_t_c:g} °C rise and air cooling for {air_w / 1000:,.1f} kW"
+        + (
+            f"; the units' own {(unit.power_w or 0) * units:,.0f} W come from the facility's supply"
+            if unit.placement is CduPlacement.IN_ROW and unit.power_w
+            else ""
+        )
+        + ".",
     )
     return bo.Cooling(
         cdu=unit.id,

@@ -199,7 +199,7 @@ def _switch_link(
 
 def managed(rack: bo.Rack) -> list[bo.RackItem]:
     """The devices of ``rack`` with a management port on the out-of-band network."""
-    return [i for i in rack.items if i.kind in ("server", "switch", "storage")]
+    return [i for i in rack.items if i.kind in ("server", "switch", "storage", "cdu")]
 
 
 def oob_switches(rack: bo.Rack) -> int:

@@ -25,6 +25,12 @@ PSU_REDUNDANCY = (
 )
 
 
+def host_watts(gpu: Gpu, server: Server, gpus_per_host: int) -> float:
+    """A host's planning power: its GPU boards at TDP plus the server's platform baseline (the
+    figure ``power`` logs as power.host_w)."""
+    return gpus_per_host // gpu.gpus_per_board * gpu.tdp_w + server.baseline_power_w
+
+
 def power(
     gpu: Gpu,
     server: Server,
@@ -33,8 +39,11 @@ def power(
     planes: list[bo.Plane],
     rec: Recorder,
     storage: tuple[str, int, int, float] | None = None,
+    cdus: tuple[str, int, float] | None = None,
 ) -> bo.Power:
-    """``storage`` is the storage system as (model, nodes, units per node, watts per node)."""
+    """``storage`` is the storage system as (model, nodes, units per node, watts per node);
+    ``cdus`` the in-rack coolant distribution units as (model, units, watts each), which the
+    racks' PDUs feed."""
     boards = gpus_per_host // gpu.gpus_per_board
     gpu_w = rec.expr(
         "power.gpu_w_per_host",
@@ -111,21 +120,28 @@ def power(
                 "the total: the catalog has no published figure for it; add the vendor's maximum power "
                 "per node to the catalog's storage entry before quoting power and cooling",
             )
-        total = rec.expr(
-            "power.total_w",
-            Formula("hosts * host_w + switches_w + storage_w"),
-            {"hosts": hosts, "host_w": host_w, "switches_w": net_w, "storage_w": storage_w},
-            "W",
-            sources.DERIVED,
+    cdu_w = cdus[1] * cdus[2] if cdus else 0.0
+    if cdus and cdus[1]:
+        items.append(
+            bo.PowerItem(
+                item=f"{cdus[0]} (coolant distribution unit, in the rack)",
+                count=cdus[1],
+                watts_each=cdus[2],
+                watts_total=cdu_w,
+                source="Cooling catalog power_w (the unit's pumps and controls; see its source)"
+                if cdus[2]
+                else "Not counted: the catalog has no published power figure for this unit",
+            )
         )
-    else:
-        total = rec.expr(
-            "power.total_w",
-            Formula("hosts * host_w + switches_w"),
-            {"hosts": hosts, "host_w": host_w, "switches_w": net_w},
-            "W",
-            sources.DERIVED,
-        )
+    terms = {"hosts": hosts, "host_w": host_w, "switches_w": net_w}
+    formula = "hosts * host_w + switches_w"
+    if storage:
+        terms["storage_w"] = storage_w
+        formula += " + storage_w"
+    if cdu_w:
+        terms["cdus_w"] = cdu_w
+        formula += " + cdus_w"
+    total = rec.expr("power.total_w", Formula(formula), terms, "W", sources.DERIVED)
     btu = rec.expr(
         "power.btu_per_hour",
         Formula("total_w * btu_per_watt_hour"),
@@ -136,7 +152,8 @@ def power(
     rec.decide(
         f"Each host draws up to {host_w:,.0f} W ({boards} x {gpu.tdp_w:g} W {plural(boards, 'GPU')} plus a "
         f"{server.baseline_power_w:,.0f} W platform baseline); the {hosts} hosts, their "
-        f"switches{' and storage' if storage_w else ''} draw {total / 1000:,.1f} kW, a heat load "
+        f"switches{' and storage' if storage_w else ''}"
+        f"{' and coolant distribution units' if cdu_w else ''} draw {total / 1000:,.1f} kW, a heat load "
         f"of {btu:,.0f} BTU/h.",
         "GPUs at TDP plus the platform at load is the planning upper bound for power and cooling.",
         DecisionTopic.POWER,
@@ -153,6 +170,7 @@ def power(
         hosts_w=hosts * host_w,
         network_w=net_w,
         storage_w=storage_w,
+        cdu_w=cdu_w,
         total_w=total,
         total_kw=total / 1000,
         btu_per_hour=btu,

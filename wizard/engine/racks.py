@@ -43,7 +43,7 @@ def _even(total: int, parts: int) -> list[int]:
 def racks(
     design: Design,
     server: Server,
-    power: bo.Power,
+    host_w: float,
     planes: list[bo.Plane],
     hosts: int,
     failures_tolerated: int,
@@ -55,7 +55,7 @@ def racks(
     its foot (its height and power count in the rack), None for none or in-row units."""
     a, ha = design.assumptions, design.ha
     height, limit = a.rack_units, a.max_rack_power_kw * 1000
-    host_u, host_w = server.rack_units, power.host_w
+    host_u = server.rack_units
     cdu_u = cdu.rack_units or 0 if cdu else 0
     cdu_w = (cdu.power_w or 0.0) if cdu else 0.0
     # named as the cabling finds them (linkx.switch_names: '{plane}-{role}-NN')
@@ -121,7 +121,9 @@ def racks(
         and (hosts <= per_rack)
     ):
         out.append(
-            _rack("R01", "hosts+network", range(hosts), switches, server, height, power, limit, cdu)
+            _rack(
+                "R01", "hosts+network", range(hosts), switches, server, height, host_w, limit, cdu
+            )
         )
     elif hosts:
         n_racks = math.ceil(hosts / per_rack)
@@ -136,7 +138,7 @@ def racks(
                     [],
                     server,
                     height,
-                    power,
+                    host_w,
                     limit,
                     cdu,
                 )
@@ -223,7 +225,7 @@ def _rack(
     switches: list[tuple[str, str, int, float]],
     server: Server,
     height: int,
-    power: bo.Power,
+    host_w: float,
     limit: float,
     cdu: Cdu | None = None,
 ) -> bo.Rack:
@@ -233,7 +235,7 @@ def _rack(
     share = liquid_share(server)
     if cdu is not None and cdu.rack_units and host_ids:
         items.append(
-            bo.RackItem(name="cdu", kind="cdu", model=f"{cdu.vendor} {cdu.model}", u_position=u,
+            bo.RackItem(name="CDU", kind="cdu", model=f"{cdu.vendor} {cdu.model}", u_position=u,
                         height_u=cdu.rack_units, power_w=cdu.power_w or 0.0)
         )  # fmt: skip
         u += cdu.rack_units
@@ -245,9 +247,9 @@ def _rack(
                 model=model,
                 u_position=u,
                 height_u=server.rack_units,
-                power_w=power.host_w,
+                power_w=host_w,
                 host=h,
-                liquid_w=power.host_w * share,
+                liquid_w=host_w * share,
             )
         )
         u += server.rack_units

@@ -245,6 +245,9 @@ class Power(Out):
     hosts_w: float
     network_w: float
     storage_w: float = Field(default=0.0, description="Storage nodes with a published power")
+    cdu_w: float = Field(
+        default=0.0, description="In-rack coolant distribution units, fed by the racks' PDUs"
+    )
     total_w: float
     total_kw: float
     btu_per_hour: float

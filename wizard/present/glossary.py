@@ -255,7 +255,14 @@ GLOSSARY: dict[str, Term] = {
         "Network adapters for GPU traffic in each host.",
     ),
     "fabric": Term(
-        "The network between hosts: Ethernet speed or InfiniBand generation.",
+        "The network between hosts: Ethernet speed or InfiniBand generation (HDR 200, NDR 400, "
+        "XDR 800 Gb/s).",
+    ),
+    "cdu_spares": Term(
+        "Coolant distribution units (CDUs) move the heat that liquid-cooled servers give their "
+        "coolant into the facility water; spare in-row units keep the racks cooled while one is "
+        "serviced.",
+        "Coolant distribution unit (CDU)",
     ),
     "rdma": Term(
         "Remote direct memory access: the NIC moves data between hosts' memory without the CPUs, "

@@ -1,0 +1,43 @@
+"""Liquid cooling: the coolant distribution units, the heat each rack gives to its coolant and to
+the room air, and the facility water the units need."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable
+
+from reports.story import Story
+from wizard.model.buildout import Cooling, Rack
+from wizard.numbers import count, num
+
+WHERE = {
+    "in-rack": "one in each rack of liquid-cooled servers, at its foot",
+    "in-row": "in the row, serving the racks",
+}
+
+
+def block(st: Story, cooling: Cooling | None, racks: list[Rack]) -> list[Flowable]:
+    """The liquid-cooling subsection, or nothing for an air-cooled design."""
+    if cooling is None:
+        return []
+    c = cooling
+    spares = f", {count(c.spares, 'spare')} among them" if c.spares else ""
+    flow = st.h3("Liquid cooling")
+    flow.append(
+        st.pairs(
+            [
+                ("Coolant distribution units", f"{num(c.units)} × {c.model}, {WHERE.get(c.placement, c.placement)}{spares}"),
+                ("Heat to the coolant", f"{c.liquid_kw:,.1f} kW from {count(c.racks, 'rack')} (the densest {c.densest_rack_liquid_kw:,.1f} kW)"),
+                ("Heat to the room air", f"{c.air_kw:,.1f} kW from the same racks (memory, drives, power supplies, switches)"),
+                ("Facility water", f"{num(round(c.facility_flow_lpm))} l/min at a {c.facility_delta_t_c:g} °C rise"),
+                ("The units' own power", f"{num(c.cdu_power_w)} W" if c.cdu_power_w else "not published: ask the vendor"),
+            ]
+        )
+    )  # fmt: skip
+    rows: list[list] = [["Rack", "To the coolant (kW)", "To the air (kW)", "Total (kW)"]]
+    rows += [
+        [r.name, f"{r.liquid_w / 1000:,.1f}", f"{r.air_w / 1000:,.1f}", f"{r.power_w / 1000:,.1f}"]
+        for r in racks
+        if r.liquid_w > 0
+    ]
+    flow.append(st.table(rows, [2.2, 1.4, 1.4, 1.2], right=(1, 2, 3)))
+    return flow
