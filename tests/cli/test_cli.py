@@ -5,8 +5,8 @@ import json
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from wizard.catalogs import KINDS
 from tests.io.test_design_files import minimal
+from wizard.catalogs import KINDS
 
 
 def test_help_lists_every_subcommand():

@@ -86,7 +86,7 @@ def test_the_kv_reads_add_to_the_linear_layers_not_hide_under_them():
             bandwidth_gbs=3350, mbu=0.6,
         ),
         attention_s=sp.DECODE_ATTENTION_S(
-            batch=1000, layers=80, context=1500, attention_width=8192, tp=1, pp=1, peak_tflops=1979,
+            batch=1000, layers=80, context=1500, attention_width=8192, tp=1, pp=1, attention_tflops=1979,
             mfu=0.5,
         ),
         comm_s=0,

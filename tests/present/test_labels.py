@@ -73,7 +73,11 @@ def test_short_kind_is_the_start_of_the_long_one():
 
 
 def test_is_infiniband():
-    assert {f for f in Fabric if labels.is_infiniband(f)} == {Fabric.IB_HDR, Fabric.IB_NDR, Fabric.IB_XDR}
+    assert {f for f in Fabric if labels.is_infiniband(f)} == {
+        Fabric.IB_HDR,
+        Fabric.IB_NDR,
+        Fabric.IB_XDR,
+    }
     assert all(labels.FABRIC[f].startswith("InfiniBand") == labels.is_infiniband(f) for f in Fabric)
 
 

@@ -67,6 +67,14 @@ def kv_bytes(precision: Precision, kv: Precision | None, gpu: Gpu) -> float:
     return KV_PRECISION_BYTES.get(chosen, 2)
 
 
+def attention_precision(kv: Precision) -> Precision:
+    """The precision the attention core computes in: its KV cache's, never below FP8 (an INT8
+    cache is dequantized to 16 bits; no engine runs attention in FP4)."""
+    if kv in (Precision.FP4, Precision.INT4, Precision.INT8):
+        return Precision.FP8 if kv is Precision.FP4 else Precision.BF16
+    return kv
+
+
 def compute_precision(precision: Precision) -> Precision:
     """The tensor-core path serving runs at: 4-bit integer weights are weight-only quantization
     (AWQ, GPTQ), dequantized to 16-bit for the matrix products; FP4 weights run FP4 tensor cores
@@ -132,7 +140,11 @@ class ServingPlanner:
             calibrated=group.calibration is not None,
         )
         peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
-        self.acc = Accelerator(gpu.name, gpu.memory_gb, gpu.memory_bandwidth_gbs, peak)
+        kv = self.inf.kv_cache_precision or default_kv_precision(group.precision, gpu)
+        attention = compute.peak_tflops(gpu, attention_precision(kv))[0]
+        self.acc = Accelerator(
+            gpu.name, gpu.memory_gb, gpu.memory_bandwidth_gbs, peak, min(attention, peak)
+        )
         self.req = Request(self.inf.input_tokens, self.inf.output_tokens, self.inf.context_tokens)
         self.load = self._load()
 
@@ -223,7 +235,11 @@ class ServingPlanner:
     def _slice_accelerator(self, sl: Slice) -> Accelerator:
         acc = self.acc
         return Accelerator(
-            sl.label, sl.memory_gb, acc.bandwidth_gbs * sl.bandwidth, acc.peak_tflops * sl.compute
+            sl.label,
+            sl.memory_gb,
+            acc.bandwidth_gbs * sl.bandwidth,
+            acc.peak_tflops * sl.compute,
+            acc.attention_peak * sl.compute,
         )
 
     def _plan(self, par: Parallel, sl: Slice | None = None) -> Plan | None:

@@ -325,6 +325,7 @@ def evaluate(
         attention_width=m.attention_width,
         tp=t,
         peak_tflops=acc.peak_tflops,
+        attention_tflops=acc.attention_peak,
         mfu=eff.compute,
     )
     pf_memory = chain(
@@ -383,9 +384,10 @@ def evaluate(
         bandwidth_gbs=acc.bandwidth_gbs, mbu=eff.bandwidth,
     )  # fmt: skip
     d_attention = chain(
-        "decode.attention_s", sp.DECODE_ATTENTION_S, "s per stage", src_roof,
+        "decode.attention_s", sp.DECODE_ATTENTION_S, "s per stage",
+        f"{src_roof}; {sp.ATTENTION_PRECISION}",
         batch=micro, layers=m.layers, context=ctx, attention_width=m.attention_width, tp=t, pp=p,
-        peak_tflops=acc.peak_tflops, mfu=eff.compute,
+        attention_tflops=acc.attention_peak, mfu=eff.compute,
     )  # fmt: skip
     d_ar = _allreduce(chain, "decode.allreduce_s", m, par, eff, micro)
     d_ho = _handoff(chain, "decode.handoff_s", m, par, eff, micro)

@@ -94,7 +94,7 @@ DECODE_KV_S = Formula(
     "batch * context * kv_gb_per_token / (kv_shards * pp) / (bandwidth_gbs * mbu)"
 )
 DECODE_ATTENTION_S = Formula(
-    "batch * 4 * layers * context * attention_width / (tp * pp * peak_tflops * 1e12 * mfu)"
+    "batch * 4 * layers * context * attention_width / (tp * pp * attention_tflops * 1e12 * mfu)"
 )
 DECODE_KERNELS_S = Formula("max(weights_s, linear_s) + max(kv_s, attention_s) + comm_s")
 KERNELS = (
@@ -112,8 +112,16 @@ DECODE_COMM_S = Formula("2 * layers / pp * allreduce_s + min(pp - 1, 1) * handof
 STAGE_S = Formula("max(memory_s, compute_s) + comm_s")
 DECODE_STEP_S = Formula("pp * stage_s")
 PREFILL_COMPUTE_S = Formula(
-    "(2 * active_parameters * tokens + 2 * layers * attention_width * tokens ** 2)"
-    " / (tp * peak_tflops * 1e12 * mfu)"
+    "(2 * active_parameters * tokens / peak_tflops"
+    " + 2 * layers * attention_width * tokens ** 2 / attention_tflops)"
+    " / (tp * 1e12 * mfu)"
+)
+ATTENTION_PRECISION = (
+    "Attention runs at the KV cache's precision, never below FP8: TensorRT-LLM's FP8 context "
+    "and generation attention kernels read an FP8 KV cache and compute in FP8, and no serving "
+    "engine runs attention in FP4 (NVFP4 quantizes the linear layers' weights and activations; "
+    "TensorRT-LLM, 'Numerical precision', https://nvidia.github.io/TensorRT-LLM/reference/"
+    "precision.html: FP4 covers GEMMs, the FMHA kernels run FP8 or 16-bit)"
 )
 PREFILL_MEMORY_S = Formula("weights_gb / (tp * bandwidth_gbs * mbu)")
 PREFILL_COMM_S = Formula("2 * layers * allreduce_s + (pp - 1) * handoff_s")
@@ -127,6 +135,11 @@ class Accelerator:
     memory_gb: float
     bandwidth_gbs: float
     peak_tflops: float
+    attention_tflops: float = 0.0  # the attention core's rate (its KV precision); 0: peak_tflops
+
+    @property
+    def attention_peak(self) -> float:
+        return min(self.attention_tflops, self.peak_tflops) or self.peak_tflops
 
 
 @dataclass(frozen=True)
