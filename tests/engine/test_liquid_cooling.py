@@ -159,3 +159,13 @@ def test_every_cdu_in_the_catalog_can_be_designed_with(catalog):
         assert [ln.item for ln in r.bom.lines if ln.category.value == "cooling"] == [
             f"cooling:{cdu.id}"
         ]
+
+
+def test_where_space_binds_the_unit_takes_its_units_from_the_hosts(catalog):
+    """At 135 kW a rack is full by space: (42 - 4) // 4 = 9 hosts of 4U beside the 4U unit (not
+    42 // 4 = 10), which power would also allow ((135,000 - 875) // 14,300 = 9): space binds;
+    every rack's contents fit its 42 units."""
+    r = size(design_from_dict(_lcc(hosts_per_job=3, rack_kw=135)), catalog)
+    room = next(c for c in r.calculations if c.id == "racks.hosts_per_rack")
+    assert room.value == 9 and r.racks.limited_by == "space"
+    assert all(rk.used_u <= rk.height_u for rk in r.racks.racks)

@@ -262,7 +262,6 @@ GLOSSARY: dict[str, Term] = {
         "Coolant distribution units (CDUs) move the heat that liquid-cooled servers give their "
         "coolant into the facility water; spare in-row units keep the racks cooled while one is "
         "serviced.",
-        "Coolant distribution unit (CDU)",
     ),
     "rdma": Term(
         "Remote direct memory access: the NIC moves data between hosts' memory without the CPUs, "
