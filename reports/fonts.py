@@ -1,10 +1,10 @@
-"""The report's fonts: DejaVu, shipped in ``wizard/resources/fonts`` and embedded (subset) in every PDF,
+"""The report's fonts: DejaVu, shipped in ``resources/fonts`` and embedded (subset) in every PDF,
 with Droid Sans Fallback for the Chinese, Japanese and Korean characters DejaVu lacks.
 
 Built-in PDF fonts cover Latin-1 only; a customer name in Greek or a formula with × and ≈ needs a
 Unicode font, and embedding it makes the PDF look the same on every reader. DejaVu's licence
-(wizard/resources/fonts/LICENSE-DejaVu.txt, the Bitstream Vera licence) permits redistribution; so does
-the fallback's (wizard/resources/fonts/LICENSE-DroidSansFallback.txt, Apache-2.0). The fallback has CJK
+(resources/fonts/LICENSE-DejaVu.txt, the Bitstream Vera licence) permits redistribution; so does
+the fallback's (resources/fonts/LICENSE-DroidSansFallback.txt, Apache-2.0). The fallback has CJK
 ideographs, kana and Hangul but no Latin letters, so text is set in runs: each character in
 DejaVu unless DejaVu lacks it and the fallback has it.
 """

@@ -53,7 +53,7 @@ MUTANTS: list[Mutant] = [
         "mig-compute-rule-in-place",
         "wizard/engine/mig.py",
         "        if self.compute + p.compute_slices > gpu.mig.compute_slices:\n"
-        "            return None\n",
+        "            return []\n",
         "",
         ("tests/engine/test_mig.py",),
         "MigState.place forgets the compute-slice rule",
@@ -77,8 +77,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "mig-place-start-off-by-one",
         "wizard/engine/mig.py",
-        "            bits = span << start\n",
-        "            bits = span << max(start - 1, 0)\n",
+        "            self.mask | ((1 << p.placement_size) - 1) << start,\n",
+        "            self.mask | ((1 << p.placement_size) - 1) << max(start - 1, 0),\n",
         ("tests/engine/test_mig.py",),
         "the placement mask is shifted one slice short of the start",
     ),
@@ -109,8 +109,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "pipeline-bubble-p-over-m",
         "wizard/engine/training_physics.py",
-        'BUBBLE_S = Formula("compute_s * (pp - 1) / micro_batches")',
-        'BUBBLE_S = Formula("compute_s * pp / micro_batches")',
+        'BUBBLE_S = Formula("compute_s * (pp - 1) / (virtual_stages * micro_batches)")',
+        'BUBBLE_S = Formula("compute_s * pp / (virtual_stages * micro_batches)")',
         ("tests/engine/test_compute_comms.py", "tests/engine/test_training_calibration.py"),
         "pipeline bubble p/m instead of (p - 1)/m",
     ),
@@ -123,14 +123,12 @@ MUTANTS: list[Mutant] = [
         "the KV cache counts the keys and forgets the values",
     ),
     Mutant(
-        "kv-bytes-follow-weights",
+        "kv-default-16-bit-for-fp4",
         "wizard/engine/inference.py",
-        "    return 4 if precision in (Precision.FP32, Precision.TF32) else 2\n",
-        "    return {Precision.FP8: 1, Precision.INT8: 1, Precision.INT4: 0.5}.get(\n"
-        "        precision, 4 if precision in (Precision.FP32, Precision.TF32) else 2\n"
-        "    )\n",
-        ("tests/engine/test_memory.py", "tests/engine/test_serving_calibration.py"),
-        "the KV cache stored at the weights' precision when no KV precision is chosen",
+        "    if precision in (Precision.FP8, Precision.FP4) and gpu.tflops.fp8:\n",
+        "    if precision is Precision.FP8 and gpu.tflops.fp8:\n",
+        ("tests/engine/test_attention_precision.py", "tests/engine/test_memory.py"),
+        "FP4 weights keep a 16-bit KV cache by default where the stacks run FP8",
     ),
     Mutant(
         "kv-shards-beyond-kv-heads",
@@ -159,10 +157,10 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "power-of-two-not-strict",
         "wizard/engine/software.py",
-        "    p = 1\n    while p <= value:\n",
         "    p = 1\n    while p < value:\n",
+        "    p = 1\n    while p <= value:\n",
         ("tests/engine/test_software.py",),
-        "the MMIO size rounds to the power of two at or above, not strictly above",
+        "the MMIO size rounds to the power of two strictly above, not at or above",
     ),
     Mutant(
         "rack-power-ceil",
@@ -209,8 +207,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "time-sliced-mig-members-compute",
         "wizard/engine/sharing.py",
-        "or k * need.compute > sh + 1e-9:",
-        "or need.compute > sh + 1e-9:",
+        "or k * need.mig_compute > sh + 1e-9:",
+        "or need.mig_compute > sh + 1e-9:",
         ("tests/engine/test_mig_time_slicing.py",),
         "a time-sliced MIG instance promised to k members checks the compute of one",
     ),

@@ -27,12 +27,12 @@ def test_wheel_carries_catalogs_examples_and_resources(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for kind in CATALOG_KINDS:
         assert f"wizard/catalogs/{kind}.toml" in names
-    shipped = sorted(p.name for p in (ROOT / "wizard" / "resources" / "examples").glob("*.json"))
+    shipped = sorted(p.name for p in (ROOT / "resources" / "examples").glob("*.json"))
     assert shipped, "no example designs"
     for name in shipped:
         assert f"wizard/resources/examples/{name}" in names
     assert "wizard/cli.py" in names
-    icons = sorted(p.name for p in (ROOT / "wizard" / "resources" / "icons").glob("*.svg"))
+    icons = sorted(p.name for p in (ROOT / "resources" / "icons").glob("*.svg"))
     assert "app.svg" in icons
     for name in icons:
         assert f"wizard/resources/icons/{name}" in names
@@ -68,3 +68,32 @@ def test_installed_wheel_runs_from_another_directory(wheel, tmp_path):
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "enterprise" in proc.stdout and "h100-sxm5-80gb" in proc.stdout
+
+
+def test_every_package_of_the_checkout_is_installed():
+    """The packages are listed in pyproject.toml (the catalogs and resources map from the top
+    level into `wizard`): a new subpackage left out of the list would be missing from the wheel."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    on_disk = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for top in ("wizard", "reports")
+        for p in (ROOT / top).rglob("__init__.py")
+    } | {"wizard.catalogs", "wizard.resources"}
+    assert listed == on_disk
+    assert (ROOT / "catalogs" / "__init__.py").is_file() and (ROOT / "resources").is_dir()
+    assert (
+        not (ROOT / "wizard" / "catalogs").exists() and not (ROOT / "wizard" / "resources").exists()
+    )
+
+
+def test_the_data_packages_import_nothing():
+    """The bottom of the layering: the catalogs and resources packages are data only."""
+    import ast
+
+    for init in (ROOT / "catalogs" / "__init__.py", ROOT / "resources" / "__init__.py"):
+        tree = ast.parse(init.read_text())
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)], init

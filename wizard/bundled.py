@@ -26,5 +26,5 @@ def example_text(name: str) -> str:
 
 
 def resource(*parts: str) -> Traversable:
-    """A shipped file under ``wizard/resources/``, e.g. ``resource("fonts", "DejaVuSans.ttf")``."""
+    """A shipped file under ``resources/`` (the package ``wizard.resources``), e.g. ``resource("fonts", "DejaVuSans.ttf")``."""
     return resources.files("wizard.resources").joinpath(*parts)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from wizard.catalogs import KINDS
+from wizard.catalog_kinds import KINDS
 from wizard.errors import CatalogError, describe_validation_error
 from wizard.safe_read import decode_utf8, read_limited
 
@@ -161,8 +161,7 @@ def _shipped() -> dict[str, dict[str, Sourced]]:
     if cached is not None:
         return cached
     entries = {
-        kind: parse_entries(text, kind, f"wizard/catalogs/{kind}.toml")
-        for kind, text in texts.items()
+        kind: parse_entries(text, kind, f"catalogs/{kind}.toml") for kind, text in texts.items()
     }
     _to_cache(path, key, entries)
     return entries

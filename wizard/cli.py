@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
-from wizard.catalogs import KINDS
+from wizard.catalog_kinds import KINDS
 from wizard.errors import UserError
 from wizard.numbers import count, value
 from wizard.present.paper import PAPER

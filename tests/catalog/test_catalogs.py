@@ -121,7 +121,7 @@ def test_every_server_reference_resolves(catalog):
 
 def test_shipped_files_parse_one_by_one():
     for kind in CATALOG_KINDS:
-        assert parse_entries(shipped_text(kind), kind, f"wizard/catalogs/{kind}.toml")
+        assert parse_entries(shipped_text(kind), kind, f"catalogs/{kind}.toml")
 
 
 # ------------------------------------------------------------------------- the loader

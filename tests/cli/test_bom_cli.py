@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 
-SAMPLE = ROOT / "wizard" / "resources" / "examples" / "prices-sample.toml"
+SAMPLE = ROOT / "resources" / "examples" / "prices-sample.toml"
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.io.test_design_files import minimal
-from wizard.catalogs import KINDS
+from wizard.catalog_kinds import KINDS
 
 
 def test_help_lists_every_subcommand():
@@ -183,7 +183,7 @@ def test_escape_sequences_in_a_design_never_reach_the_terminal(tmp_path):
 
     from tests.conftest import ROOT
 
-    doc = json.loads((ROOT / "wizard/resources/examples/starter.json").read_text())
+    doc = json.loads((ROOT / "resources/examples/starter.json").read_text())
     doc["workloads"][0]["name"] = "\x1b[2J\x1b[31mred\x07\x9b"
     path = tmp_path / "d.json"
     path.write_text(json.dumps(doc))
@@ -199,9 +199,7 @@ def test_escape_sequences_in_a_design_never_reach_the_terminal(tmp_path):
 def test_the_summary_prints_the_white_paper_starter_figures():
     """White paper 8.4.1: 14 GPUs, 2 per host, N+1: 7 hosts for capacity + 1 for HA = 8 hosts,
     16 GPUs, 16 - 2 = 14 left after one host fails."""
-    proc = run_cli(
-        "--no-user-catalog", "size", str(ROOT / "wizard/resources/examples/starter.json")
-    )
+    proc = run_cli("--no-user-catalog", "size", str(ROOT / "resources/examples/starter.json"))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     for label, value in [("GPU demand", "14"), ("hosts for capacity", "7"), ("hosts for HA", "1"),

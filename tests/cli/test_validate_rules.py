@@ -94,7 +94,7 @@ CASES: dict[str, tuple[str, Change, str]] = {
 
 def _weak_psu_catalog(folder: Path) -> Path:
     """A user catalog with the Dell C4140 of the shipped catalog on one 1,000 W supply."""
-    text = (Path(__file__).parents[2] / "wizard/catalogs/servers.toml").read_text()
+    text = (Path(__file__).parents[2] / "catalogs/servers.toml").read_text()
     block = text[text.index('id = "dell-c4140"') :]
     block = block[: block.index("\n[[servers]]")] if "\n[[servers]]" in block else block
     block = block.replace('id = "dell-c4140"', 'id = "weak-psu-c4140"', 1)

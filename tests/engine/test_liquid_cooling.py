@@ -169,3 +169,16 @@ def test_where_space_binds_the_unit_takes_its_units_from_the_hosts(catalog):
     room = next(c for c in r.calculations if c.id == "racks.hosts_per_rack")
     assert room.value == 9 and r.racks.limited_by == "space"
     assert all(rk.used_u <= rk.height_u for rk in r.racks.racks)
+
+
+def test_a_rack_too_small_for_a_unit_and_a_host_plans_in_row_units(catalog):
+    """A 15 kW rack cannot hold a 14,300 W host beside the Vertiv unit's 875 W: that unit is not
+    planned (its own power would leave no budget for a host); at 10 kW no in-rack unit is (a
+    host alone is over the limit), the row's units cool and the rack budget stays positive."""
+    r = size(design_from_dict(_lcc(rack_kw=15)), catalog)
+    assert r.racks.cooling is not None and r.racks.cooling.cdu != "vertiv-coolchip-cdu-121"
+    r = size(design_from_dict(_lcc(rack_kw=10)), catalog)
+    assert not any(i.kind == "cdu" for rk in r.racks.racks for i in rk.items)
+    assert r.racks.cooling is not None and r.racks.cooling.placement == "in-row"
+    room = next(c for c in r.calculations if c.id == "racks.hosts_per_rack")
+    assert room.inputs["rack_limit_w"] == 10_000

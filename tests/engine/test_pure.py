@@ -41,7 +41,7 @@ def test_size_leaves_the_garbage_collector_as_it_found_it(catalog):
     from wizard.model.design import Design
 
     design = Design.model_validate(
-        json.loads((ROOT / "wizard/resources/examples/starter.json").read_text())
+        json.loads((ROOT / "resources/examples/starter.json").read_text())
     )
     assert gc.isenabled()
     size(design, catalog)

@@ -11,11 +11,11 @@ from wizard.engine.mig import Instance, validate_layout
 from wizard.engine.size import size
 from wizard.model.design import Design, SharingMode
 
-EXAMPLES = sorted((ROOT / "wizard" / "resources" / "examples").glob("*.json"))
+EXAMPLES = sorted((ROOT / "resources" / "examples").glob("*.json"))
 
 
 def _design(name: str, **changes) -> Design:
-    data = json.loads((ROOT / "wizard" / "resources" / "examples" / f"{name}.json").read_text())
+    data = json.loads((ROOT / "resources" / "examples" / f"{name}.json").read_text())
     for path, value in changes.items():
         *parents, leaf = path.split(".")
         node = data
@@ -27,7 +27,7 @@ def _design(name: str, **changes) -> Design:
 
 def _mixed(mode: str | None = None) -> Design:
     """The mig-shared workloads without constraints, so every mode may serve them."""
-    d = json.loads((ROOT / "wizard" / "resources" / "examples" / "mig-shared.json").read_text())
+    d = json.loads((ROOT / "resources" / "examples" / "mig-shared.json").read_text())
     for g in d["workloads"]:
         g["constraints"] = {"remote_ok": True}
         if mode:
@@ -36,7 +36,7 @@ def _mixed(mode: str | None = None) -> Design:
 
 
 def test_mig_shared_example_shows_per_gpu_layouts_in_nvidia_form(tmp_path):
-    proc = run_cli("size", str(ROOT / "wizard/resources/examples/mig-shared.json"), "--json")
+    proc = run_cli("size", str(ROOT / "resources/examples/mig-shared.json"), "--json")
     assert proc.returncode == 0, proc.stderr
     r = json.loads(proc.stdout)
     layouts = [g["layout"] for h in r["packing"]["hosts"] for g in h["gpus"]]

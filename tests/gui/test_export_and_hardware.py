@@ -222,7 +222,7 @@ def test_bom_export_as_csv_and_xlsx_with_a_price_list(qtbot, window, prompts, tm
     assert all(r["unit_price"] == "" for r in rows)
     assert page.bom.open_button.isVisible()
     # with the sample price list (made-up figures, in the design's currency)
-    prompts.answers.append(str(ROOT / "wizard" / "resources" / "examples" / "prices-sample.toml"))
+    prompts.answers.append(str(ROOT / "resources" / "examples" / "prices-sample.toml"))
     click(qtbot, page.prices_button)
     xlsx = tmp_path / "bom.xlsx"
     prompts.answers.append(str(xlsx))

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # catalogs, fonts and code, Python and its packages, the system's MIME table (read by the
 # standard library when a library asks for a file type) and reportlab's own settings in the
 # user's home (looked for when it is imported, whatever the design holds).
-ALLOWED_ROOTS = [ROOT / "wizard", ROOT / "reports", ROOT / "wizard" / "catalogs", ROOT / "wizard" / "resources",
+ALLOWED_ROOTS = [ROOT / "wizard", ROOT / "reports", ROOT / "catalogs", ROOT / "resources",
                  Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)]  # fmt: skip
 ALLOWED_FILES = {Path(p) for p in mimetypes.knownfiles} | {
     Path.home() / ".reportlab_mods",

@@ -39,7 +39,7 @@ def _set(doc: dict, path: str, value: float) -> None:
 
 @pytest.mark.parametrize(("path", "example"), FIELDS, ids=[f[0] for f in FIELDS])
 def test_a_subnormal_is_refused_by_name_or_rendered(path, example, catalog):
-    doc = json.loads((ROOT / "wizard" / "resources" / "examples" / f"{example}.json").read_text())
+    doc = json.loads((ROOT / "resources" / "examples" / f"{example}.json").read_text())
     _set(doc, path, TINY)
     try:
         design = design_from_dict(doc, "d.json")

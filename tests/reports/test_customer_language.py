@@ -88,7 +88,7 @@ _FOOTER = re.compile(r"\bPage \d+ of \d+\b")
 def _cited_urls() -> str:
     """Every web address the catalogs and the engine's sources cite: a PDF line may break one
     anywhere, leaving a piece ("ctors_gpu_board") that is part of an address, not a code name."""
-    files = [*(ROOT / "wizard" / "catalogs").glob("*.toml"), *(ROOT / "wizard").rglob("*.py")]
+    files = [*(ROOT / "catalogs").glob("*.toml"), *(ROOT / "wizard").rglob("*.py")]
     text = " ".join(p.read_text(encoding="utf-8") for p in files)
     return " ".join(re.findall(r"https?://[^\s'\"]+", text))
 

@@ -22,7 +22,7 @@ from tests.conftest import ROOT
 from tests.hardening.strategies import _TEXT, designs
 from wizard.cli import main
 
-PRICES = ROOT / "wizard" / "resources" / "examples" / "prices-sample.toml"
+PRICES = ROOT / "resources" / "examples" / "prices-sample.toml"
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 EXAMPLES = int(os.environ.get("GPUWIZARD_EXPORT_EXAMPLES", 0)) or (2000 if DEEP else 4)
 

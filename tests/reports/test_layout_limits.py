@@ -51,9 +51,7 @@ def test_seven_groups_with_the_longest_names_fit_the_platform_checklist(tmp_path
     """Seven training groups with 200-character names: the MMIO row of the checklist listed
     every name in one cell (an 815-point row); past 80 characters of names it counts them, and the
     VM memory-mapped I/O table names each."""
-    doc = json.loads(
-        (ROOT / "wizard" / "resources" / "examples" / "hgx-h200-llm.json").read_text("utf-8")
-    )
+    doc = json.loads((ROOT / "resources" / "examples" / "hgx-h200-llm.json").read_text("utf-8"))
     group = doc["workloads"][0]
     doc["workloads"] = [
         dict(

@@ -56,6 +56,8 @@ def pick_in_rack(
         return None
     for c in in_rack_units(catalog):
         room = height_u - (c.rack_units or 0)
+        if room < server.rack_units or (c.power_w or 0.0) + host_w > limit_w:
+            continue  # the unit leaves no room (or power) for a host beside it
         hosts = min(room // server.rack_units, int((limit_w - (c.power_w or 0.0)) // host_w))
         if max(hosts, 1) * host_w * share <= c.capacity_kw * 1000:
             return c

@@ -1,4 +1,4 @@
-"""The wizard's icons: simple SVGs shipped in ``wizard/resources/icons``; nothing is fetched at run time.
+"""The wizard's icons: simple SVGs shipped in ``resources/icons`` (installed as ``wizard.resources``); nothing is fetched at run time.
 
 Qt's own SVG icon engine (the ``qsvgicon`` plugin that ships with PySide6) draws each at the
 size and mode it is shown in, when it is first shown: sharp at 200 % scaling, nothing paid at
