@@ -1,5 +1,5 @@
 """Published serving measurements the serving defaults were NOT set from, each rebuilt as a design
-from what its source states, for the held-back test and the README's table.
+from what its source states, for the held-back test and the table in docs/model.md.
 
 Source: NVIDIA TensorRT-LLM performance overview, release 1.0 (docs/source/performance/
 perf-overview.md, PyTorch backend, commit 00f37686): "a local inference client is fed requests

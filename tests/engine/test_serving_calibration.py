@@ -176,7 +176,7 @@ KNOWN_GAPS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="known gap of the model, stated in the README")
+@pytest.mark.xfail(strict=True, reason="known gap of the model, stated in docs/model.md")
 @pytest.mark.parametrize(("row", "metric"), KNOWN_GAPS)
 def test_known_gap(row: Row, metric: str, catalog):
     s = serving(row, catalog)

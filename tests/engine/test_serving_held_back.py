@@ -2,7 +2,7 @@
 concurrency-1 rows, see test_serving_calibration.py): TensorRT-LLM 1.0's and 0.17's offline
 maximum throughput on H100, H200, B200, RTX PRO 6000, L40S and A100, FP16, FP8 and FP4, dense
 and MoE, each rebuilt as a
-design, within 35 %; the set's errors are reported in the README."""
+design, within 35 %; the set's errors are reported in docs/model.md."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from wizard.io import design_from_dict
 
 TOLERANCE = 0.35
 # Qwen3-30B-A3B in FP4 on one B200 reads 1.9 times the measured throughput: a small-active MoE at
-# a batch of nearly 2,000 is slower than its bytes and FLOPs say (README, known gaps).
+# a batch of nearly 2,000 is slower than its bytes and FLOPs say (docs/model.md, known gaps).
 GAPS = {"Qwen3-30B-B200-FP4-1k1k"}
 
 
@@ -27,7 +27,7 @@ def throughput(run: Measured, catalog) -> float:
 @pytest.mark.parametrize(
     "run",
     [
-        pytest.param(r, marks=pytest.mark.xfail(strict=True, reason="known gap, in the README"))
+        pytest.param(r, marks=pytest.mark.xfail(strict=True, reason="known gap, in docs/model.md"))
         if r.id in GAPS
         else r
         for r in HELD_BACK

@@ -1,7 +1,7 @@
 """Published training runs the default utilization was NOT set from (it was set from Megatron-LM
 Table 1, see test_training_calibration.py), each rebuilt as a design from what its source
 states: the engine's model TFLOP/s per GPU within 25 % of the measured figure, and the set's
-mean absolute error reported in the README."""
+mean absolute error reported in docs/model.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Published training runs rebuilt as designs, for the calibration tests and the README table.
+"""Published training runs rebuilt as designs, for the calibration tests and the table in docs/model.md.
 
 Every figure is copied from its source (the source column); the designs state what the source
 states and leave the rest to the engine's defaults. ``measured`` is model TFLOP/s per GPU as the

@@ -78,7 +78,7 @@ def test_typing_a_name_sizes_the_design_once_not_per_keystroke(qtbot, window):
 
 
 def test_ctrl_y_redoes(qtbot, window):
-    """Ctrl+Y redoes on every platform, as does Ctrl+Shift+Z (the README says both): the key
+    """Ctrl+Y redoes on every platform, as does Ctrl+Shift+Z (docs/wizard.md says both): the key
     pressed in the window brings the undone edit back."""
     from PySide6.QtCore import Qt
 

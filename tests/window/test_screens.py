@@ -1,7 +1,7 @@
 """Every page at 1024 x 700 and at 1366 x 768, in a real X11 window under a window manager,
 as the window opens on such a screen (not resized, not maximised): the window and its frame fit,
 Next and the status bar show, no form is cut at the side and no table heading is cut. The PNGs
-of the walk are what the README's small-screen pictures show (`make screens`)."""
+of the walk are what the small-screen pictures of docs/wizard.md show (`make screens`)."""
 
 from __future__ import annotations
 

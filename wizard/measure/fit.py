@@ -8,7 +8,7 @@ on a log scale, so 10 % high and 10 % low weigh alike):
 
 - time between tokens and output throughput: the decode bandwidth efficiency (MBU);
 - time to first token with one request in flight: the prefill compute efficiency (MFU); under
-  load it is mostly queueing, which the model reads low (README, known gaps), so those points
+  load it is mostly queueing, which the model reads low (docs/model.md, known gaps), so those points
   are shown, not fitted;
 - an nccl-tests bus bandwidth: the link efficiency of the group's all-reduce link;
 - a training step: the training utilization.

@@ -1,6 +1,6 @@
 """A user's price list: unit prices by BOM item key or part number, in one currency.
 
-No price ships as fact; prices come only from a file the user gives (see README, "Prices").
+No price ships as fact; prices come only from a file the user gives (see docs/build.md, "Prices").
 """
 
 from __future__ import annotations
