@@ -1,3 +1,4 @@
+import copy
 import json
 
 import pytest
@@ -21,3 +22,24 @@ def calc(result, key):
 
 def design_dict(name: str) -> dict:
     return json.loads(example_text(name))
+
+
+def hgx_training(count: int, target_hours: float, rack_kw: float, hardware: dict) -> dict:
+    """A 70B pretraining group on time-sliced vGPU, 8 GPUs and 8 NICs per HGX host, over the
+    hgx-h200-llm example's project and platform: the shape the fabric and cooling tests size on
+    other boards (``hardware`` names the board, server, NIC and fabric)."""
+    doc = copy.deepcopy(design_dict("hgx-h200-llm"))
+    doc["workloads"] = [
+        {"name": "Pretraining", "kind": "training", "count": count,
+         "model": {"preset": "llama-3.1-70b"}, "precision": "bf16", "optimizer": "adamw",
+         "micro_batch_size": 1, "global_batch_size": 64, "sequence_length": 8192,
+         "training": {"dataset_tokens": 200_000_000_000, "epochs": 1,
+                      "target_hours": target_hours},
+         "sharing_mode": "vgpu"}
+    ]  # fmt: skip
+    doc["hardware"].update(
+        {"gpus_per_host": 8, "nics_per_host": 8, "rdma": "infiniband", "gpudirect_rdma": False,
+         "nvlink": True, **hardware}
+    )  # fmt: skip
+    doc.setdefault("assumptions", {})["max_rack_power_kw"] = rack_kw
+    return doc

@@ -10,12 +10,11 @@ Water: heat = mass flow x 4,186 J/(kg K) x rise, at 995 kg/m3."""
 
 from __future__ import annotations
 
-import copy
 import math
 
 import pytest
 
-from tests.engine.conftest import design_dict
+from tests.engine.conftest import hgx_training
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.catalog import CduPlacement
@@ -26,21 +25,9 @@ CDU_121_W = 875
 
 
 def _lcc(hosts_per_job: int = 1, rack_kw: float = 120, **hardware) -> dict:
-    doc = copy.deepcopy(design_dict("hgx-h200-llm"))
-    doc["workloads"] = [
-        {"name": "Pretraining", "kind": "training", "count": hosts_per_job,
-         "model": {"preset": "llama-3.1-70b"}, "precision": "bf16", "optimizer": "adamw",
-         "micro_batch_size": 1, "global_batch_size": 64, "sequence_length": 8192,
-         "training": {"dataset_tokens": 200_000_000_000, "epochs": 1, "target_hours": 1500},
-         "sharing_mode": "vgpu"}
-    ]  # fmt: skip
-    doc["hardware"].update(
-        {"gpu": "b200-sxm", "server": "supermicro-sys-422ga-nbrt-lcc", "gpus_per_host": 8,
-         "nic": "cx7-ndr-1p", "nics_per_host": 8, "fabric": "ib-ndr", "rdma": "infiniband",
-         "gpudirect_rdma": False, "nvlink": True, **hardware}
-    )  # fmt: skip
-    doc.setdefault("assumptions", {})["max_rack_power_kw"] = rack_kw
-    return doc
+    board = {"gpu": "b200-sxm", "server": "supermicro-sys-422ga-nbrt-lcc", "nic": "cx7-ndr-1p",
+             "fabric": "ib-ndr"}  # fmt: skip
+    return hgx_training(hosts_per_job, 1500, rack_kw, {**board, **hardware})
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,9 @@ fibres."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from tests.engine.conftest import design_dict
+from tests.engine.conftest import hgx_training
 from wizard.engine.estate import size_estate
 from wizard.engine.portmap import result_port_map
 from wizard.engine.size import size
@@ -29,21 +27,9 @@ NDR_PARTS = ("MCP7Y00", "MCP7Y10", "MCP4Y10", "MMA4Z00-NS400", "MMA1Z00-NS400", 
 def _b300(**hardware) -> dict:
     """Three HGX B300 hosts (ASUS XA NB3I-E12, 9U, 8 x 1,100 W + 5,700 W = 14,500 W each) of
     time-sliced vGPU training, eight ConnectX-8 each, in 60 kW racks."""
-    doc = copy.deepcopy(design_dict("hgx-h200-llm"))
-    doc["workloads"] = [
-        {"name": "Pretraining", "kind": "training", "count": 1,
-         "model": {"preset": "llama-3.1-70b"}, "precision": "bf16", "optimizer": "adamw",
-         "micro_batch_size": 1, "global_batch_size": 64, "sequence_length": 8192,
-         "training": {"dataset_tokens": 200_000_000_000, "epochs": 1, "target_hours": 2000},
-         "sharing_mode": "vgpu"}
-    ]  # fmt: skip
-    doc["hardware"].update(
-        {"gpu": "b300-sxm", "server": "asus-xa-nb3i-e12", "gpus_per_host": 8,
-         "nic": "cx8-800g-1p", "nics_per_host": 8, "fabric": "ib-xdr", "rdma": "infiniband",
-         "gpudirect_rdma": False, "nvlink": True, **hardware}
-    )  # fmt: skip
-    doc.setdefault("assumptions", {})["max_rack_power_kw"] = 60
-    return doc
+    board = {"gpu": "b300-sxm", "server": "asus-xa-nb3i-e12", "nic": "cx8-800g-1p",
+             "fabric": "ib-xdr"}  # fmt: skip
+    return hgx_training(1, 2000, 60, {**board, **hardware})
 
 
 def _parts(result) -> dict[str, int]:
