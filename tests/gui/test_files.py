@@ -216,3 +216,17 @@ def test_a_design_of_several_clusters_is_sized_whole_and_kept_whole(qtbot, windo
     assert window.save_as()
     assert [c.name for c in load_design(copy).clusters] == ["HGX cluster", "Management domain"]
     assert load_design(copy) == load_design(src)
+
+
+def test_the_status_bar_counts_the_hosts_and_gpus_of_one_cluster(qtbot, window, tmp_path):
+    """hgx-h200-llm: 3 hosts of 8 H200, 24 GPUs (the example's sized cluster): the status bar
+    says both, with the nouns that agree, before the warnings."""
+    from wizard.bundled import example_text
+
+    src = tmp_path / "hgx.json"
+    src.write_text(example_text("hgx-h200-llm"), encoding="utf-8")
+    assert window.open_path(src)
+    window.live.refresh()
+    c = window.live.result.cluster
+    assert (c.hosts_total, c.gpus_total) == (3, 24)
+    assert window.status.text().startswith("3 hosts · 24 GPUs · ")

@@ -9,7 +9,6 @@ Communication only slows the GPUs down, so this is the rate storage must be able
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from wizard.engine import compute, memory, sources
@@ -463,21 +462,26 @@ class StoragePlanner:
             )
             return empty
         rec, given = self.rec, self.data.storage_nodes
-        by_cap = math.ceil(capacity_tb / storage.usable_capacity_tb_per_node - 1e-9)
-        by_read = math.ceil(read / storage.read_throughput_gbs_per_node - 1e-9)
-        rec.expr(
-            "storage.nodes_for_capacity",
-            Formula("ceil(capacity_tb / usable_tb_per_node - 1e-9)"),
-            {"capacity_tb": capacity_tb, "usable_tb_per_node": storage.usable_capacity_tb_per_node},
-            "nodes",
-            f"{storage.model} ({storage.source})",
+        by_cap = int(
+            rec.expr(
+                "storage.nodes_for_capacity",
+                Formula("ceil(capacity_tb / usable_tb_per_node - 1e-9)"),
+                {
+                    "capacity_tb": capacity_tb,
+                    "usable_tb_per_node": storage.usable_capacity_tb_per_node,
+                },
+                "nodes",
+                f"{storage.model} ({storage.source})",
+            )
         )
-        rec.expr(
-            "storage.nodes_for_throughput",
-            Formula("ceil(read_gbs / read_gbs_per_node - 1e-9)"),
-            {"read_gbs": read, "read_gbs_per_node": storage.read_throughput_gbs_per_node},
-            "nodes",
-            f"{storage.model} ({storage.source})",
+        by_read = int(
+            rec.expr(
+                "storage.nodes_for_throughput",
+                Formula("ceil(read_gbs / read_gbs_per_node - 1e-9)"),
+                {"read_gbs": read, "read_gbs_per_node": storage.read_throughput_gbs_per_node},
+                "nodes",
+                f"{storage.model} ({storage.source})",
+            )
         )
         nodes = int(
             rec.expr(
