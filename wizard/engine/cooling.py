@@ -107,7 +107,7 @@ def cooling(
             {"liquid_cooled_racks": units},
             "units",
             f"{unit.vendor} {unit.model}: one in each rack of liquid-cooled servers "
-            f"({unit.source.split(',')[0]})",
+            f"(catalog cooling/{unit.id})",
         )
     else:
         spare = spares
@@ -122,7 +122,7 @@ def cooling(
                 },
                 "units",
                 f"{unit.vendor} {unit.model} rated {unit.capacity_kw:g} kW "
-                f"({unit.source.split(',')[0]}); spares: {sources.ASSUMPTION}",
+                f"(catalog cooling/{unit.id}); spares: {sources.ASSUMPTION}",
             )
         )
     flow = rec.expr(
