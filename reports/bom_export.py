@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from wizard.engine.portmap import PortLink
+from wizard.engine import PortLink
 from wizard.model.buildout import Bom, BomCategory
 from wizard.numbers import count
 from wizard.present import labels

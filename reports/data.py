@@ -1,12 +1,14 @@
-"""What every section, diagram and export reads: the design, the catalog entries it names and the
-sized Result, bundled so each part is a function of one value."""
+"""What every section, diagram and export reads: the design, the catalog entries it names, the
+sized Result and the Plan it belongs to, bundled so each part is a function of one value. Every
+figure the engine works out beyond the Result (spreads, targets, cost, port map) is read from
+the Plan, so the proposal states what the wizard and the command line state."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
 
-from wizard.engine.ranges import FigureRange
+from wizard.engine import FigureRange, Plan, plan
 from wizard.model.catalog import Catalog, Gpu, Nic, Server, Storage
 from wizard.model.design import Design
 from wizard.model.prices import PriceList
@@ -24,6 +26,15 @@ class ReportData:
     considered: Design | None = None
     # a cluster of several whose networks are shared and judged once, in the shared sections
     shared_network: bool = False
+    # the whole design's plan, whose figures the sections quote; None for a reader that draws
+    # the Result's diagrams only (the wizard's previews)
+    planned: Plan | None = None
+
+    @property
+    def plan(self) -> Plan:
+        if self.planned is None:
+            raise ValueError("the proposal's sections read the design's plan; none was given")
+        return self.planned
 
     @property
     def compared(self) -> Design:
@@ -57,12 +68,15 @@ class ReportData:
     @cached_property
     def ranges(self) -> dict[str, dict[str, FigureRange]]:
         """Each group's times and rates over the stated spread of the assumptions, by figure."""
-        from wizard.engine.ranges import figure_ranges
-
         out: dict[str, dict[str, FigureRange]] = {}
-        for x in figure_ranges(self.design, self.catalog, self.result):
+        for x in self.plan.cluster_ranges(self.cluster):
             out.setdefault(x.workload, {})[x.figure] = x
         return out
+
+    @property
+    def cluster(self) -> str:
+        """The name of the cluster this data shows: the design's only one, or one of several."""
+        return self.design.cluster_name
 
     def title(self) -> str:
         p = self.design.project
@@ -72,11 +86,16 @@ class ReportData:
 def build_data(
     design: Design, catalog: Catalog, prices: PriceList | None = None, result: Result | None = None
 ) -> ReportData:
-    """The proposal's data: the design's proposed option (the design itself without one), sized
-    unless its ``result`` is given, bundled with its catalog; the one call a caller needs."""
-    from wizard.engine.size import size
+    """The proposal's data for a design of one cluster: the design's proposed option (the
+    design itself without one), planned (with ``result`` as its sizing when given), bundled with
+    its catalog; the one call a caller needs."""
+    return data_of(plan(design, catalog, prices, result=result))
 
-    shown = design.proposal()
-    sized = result if result is not None else size(shown, catalog)
-    considered = design if shown is not design else None
-    return ReportData(shown, catalog, sized, prices, considered)
+
+def data_of(p: Plan) -> ReportData:
+    """The proposal's data of a plan of one cluster."""
+    one = p.one
+    if one is None:
+        raise ValueError("a design of several clusters is written by reports.estate")
+    considered = p.given if p.design is not p.given else None
+    return ReportData(p.design, p.catalog, one.result, p.prices, considered, planned=p)

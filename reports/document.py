@@ -50,8 +50,7 @@ from reports.styles import (
     make_styles,
 )
 from wizard import __version__
-from wizard.engine.record import some
-from wizard.numbers import MISSING
+from wizard.numbers import MISSING, some
 
 TITLE = "GPU infrastructure proposal"
 

@@ -35,13 +35,8 @@ from reports.sections import bom as bom_section
 from reports.sections import cooling as cooling_section
 from reports.sections import cost as cost_section
 from reports.story import Story
-from wizard.engine.bom import apply_prices
-from wizard.engine.cost import estate_cost
-from wizard.engine.estate import cluster_design, estate_port_map, joins
-from wizard.model.catalog import Catalog
-from wizard.model.design import Design
+from wizard.engine import Plan, joins
 from wizard.model.estate import Estate
-from wizard.model.prices import PriceList
 from wizard.model.result import SHARED_TOPICS, Result
 from wizard.numbers import count, num
 from wizard.present import labels
@@ -65,27 +60,18 @@ CLUSTER_SECTIONS = [
 ]
 
 
-def build_estate_pdf(
-    design: Design,
-    catalog: Catalog,
-    estate: Estate,
-    report: ReportOptions | None = None,
-    prices: PriceList | None = None,
-) -> bytes:
-    # ``estate`` is the sizing of the design's proposed option (the design itself without one)
-    shown = design.proposal()
+def build_estate_pdf(p: Plan, report: ReportOptions | None = None) -> bytes:
+    """The proposal of a design of several clusters: the plan of its proposed option."""
+    estate, shown, catalog = p.estate, p.design, p.catalog
     gpu_clusters = [c for c in estate.clusters if c.result is not None]
     datas = {
-        c.name: ReportData(
-            cluster_design(shown, estate, c.name), catalog, _own(c.result), shared_network=True
-        )
-        for c in gpu_clusters
-        if c.result is not None
+        c.name: ReportData(c.design, catalog, _own(c.result), shared_network=True, planned=p)
+        for c in p.clusters
     }
     first = datas[gpu_clusters[0].name]
     # the cover, header and metadata speak of the whole design
-    considered = design if shown is not design else None
-    cover = ReportData(shown, catalog, first.result, prices, considered)
+    considered = p.given if shown is not p.given else None
+    cover = ReportData(shown, catalog, first.result, p.prices, considered, planned=p)
     t = estate.totals
     line = (
         f"{count(len(estate.clusters), 'cluster')}: {count(t.hosts, 'host')}, "
@@ -119,7 +105,7 @@ def build_estate_pdf(
         st.data = cover
         flow += st.h1("Networks shared by the clusters") + _network(st, estate)
         flow += st.h1("Power and space") + _power(st, estate)
-        links = estate_port_map(shown, catalog, estate)
+        links = p.port_map
         if links:
             flow += st.h1("Cabling and port map") + cabling.tables(st, links)
         flow += st.h1("Bill of materials") + _bom(st, estate, links)
@@ -198,7 +184,7 @@ def _summary(
         rows += more
         notes += said
     flow = st.h3("Performance against the targets") + summary.performance_table(st, rows, notes)
-    flow.append(st.p(_cost_text(e, cover)))
+    flow.append(st.p(_cost_text(cover)))
     top = serious(estate_risks(e, datas))[:3]
     said = [f"{SEVERITY[r.severity]}: " + (f"{r.cluster}: " if r.cluster else "") + r.text
             for r in top]  # fmt: skip
@@ -220,11 +206,11 @@ def estate_risks(e: Estate, datas: dict[str, ReportData]) -> list[Risk]:
     return ranked(own + [r for d in datas.values() for r in summary.risk_list(d)])
 
 
-def _cost_text(e: Estate, cover: ReportData) -> str:
-    if cover.prices is None:
+def _cost_text(cover: ReportData) -> str:
+    cost, priced = cover.plan.cost, cover.plan.priced
+    if cost is None or priced is None:
         return NO_PRICES
-    cost = estate_cost(e, cover.design.costs, cover.prices)
-    return cost_sentence(cost, apply_prices(e.bom, cover.prices))
+    return cost_sentence(cost, priced)
 
 
 def _network(st: Story, e: Estate) -> list[Flowable]:
@@ -301,12 +287,9 @@ def _bom(st: Story, e: Estate, links: list) -> list[Flowable]:
 
 
 def _cost(st: Story, e: Estate, cover: ReportData) -> list[Flowable]:
-    assert cover.prices is not None
-    gpus = {
-        w.name: w.sharing.gpus_allocated for c in e.clusters if c.result for w in c.result.workloads
-    }
-    cost = estate_cost(e, cover.design.costs, cover.prices)
-    priced = apply_prices(e.bom, cover.prices)
+    cost, priced = cover.plan.cost, cover.plan.priced
+    assert cost is not None and priced is not None  # the plan has the price list
+    gpus = {w.name: w.sharing.gpus_allocated for w in cover.plan.workloads}
     return cost_section.tables(st, cost, cover.design.costs, priced, e.totals.total_kw, gpus)
 
 

@@ -94,7 +94,7 @@ def _design(path: str):
 
 def _checked(args: argparse.Namespace):
     """Load a design and refuse it, naming each problem, if the catalog cannot build it."""
-    from wizard.engine.compat import check_design
+    from wizard.engine import check_design
 
     design = _design(args.design)
     catalog = _catalog(args)
@@ -107,30 +107,26 @@ def _checked(args: argparse.Namespace):
 # ---------------------------------------------------------------------------- commands
 
 
-def _sized(args: argparse.Namespace, design, catalog):
-    """The Result; the engine's refusals (e.g. beyond one design's size) name the file too."""
-    from wizard.engine.size import size
+def _plan(args: argparse.Namespace, design, catalog, prices=None):
+    """The Plan of what ``design`` proposes; the engine's refusals (e.g. beyond one design's
+    size) name the file too."""
+    from wizard.engine import plan
 
     try:
-        return size(design, catalog)
+        return plan(design, catalog, prices)
     except UserError as exc:
         raise UserError(f"{args.design}: {p}" for p in exc.problems) from None
 
 
-def _estate(args: argparse.Namespace, design, catalog):
-    """The Estate of a design of several clusters, refusals naming the file."""
-    from wizard.engine.estate import size_estate
-
-    try:
-        return size_estate(design, catalog)
-    except UserError as exc:
-        raise UserError(f"{args.design}: {p}" for p in exc.problems) from None
-
-
-def _proposal(design):
-    """The design the commands that build, order and configure speak of: the proposed option
-    when the design names one, else the design itself."""
-    return design.proposal()
+def _one_cluster(args: argparse.Namespace, p, command: str):
+    """The one cluster a per-cluster export configures; a design of several is refused."""
+    if p.one is None:
+        raise UserError(
+            f"{args.design}: clusters: this design has {len(p.design.clusters) + 1} clusters; "
+            f"{command} writes the configuration of a design of one cluster (save each "
+            "cluster as a design of its own to export it)"
+        )
+    return p.one
 
 
 def _say_proposal(design) -> None:
@@ -139,23 +135,19 @@ def _say_proposal(design) -> None:
         _err(f"note: for the proposed option, {design.proposed}")
 
 
-def _refuse_errors(args: argparse.Namespace, design, result=None, estate=None) -> None:
-    """The rule book's error-level problems of a sized design, one line each naming the field:
-    what validate refuses and what keeps the proposal, the order and the steps from being
-    written (the wizard keeps Next and Export shut on them)."""
-    from wizard.engine.compat import sizing_errors
-
-    if errors := sizing_errors(design, result, estate):
-        raise UserError(f"{args.design}: {p}" for p in errors)
+def _refuse_errors(args: argparse.Namespace, p) -> None:
+    """The rule book's error-level problems of a plan, one line each naming the field: what
+    validate refuses and what keeps the proposal, the order and the steps from being written
+    (the wizard keeps Next and Export shut on them)."""
+    if p.errors:
+        raise UserError(f"{args.design}: {e}" for e in p.errors)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     design, catalog = _checked(args)
-    # the engine's limits and the rule book's error-level rules are part of validity
-    if design.is_single_cluster():
-        _refuse_errors(args, design, result=_sized(args, design, catalog))
-    else:
-        _refuse_errors(args, design, estate=_estate(args, design, catalog))
+    # the engine's limits and the rule book's error-level rules are part of validity, for the
+    # design as it stands
+    _refuse_errors(args, _plan(args, design.model_copy(update={"proposed": None}), catalog))
     groups = len(design.workloads)
     _out(
         f"{args.design}: valid (schema {design.schema_version}, {count(groups, 'workload group')})"
@@ -164,38 +156,16 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_size(args: argparse.Namespace) -> int:
-    from wizard.summary import summary_lines
+    from wizard.summary import plan_lines
 
     given, catalog = _checked(args)
-    design = _proposal(given)  # what the proposal specifies
-    if not design.is_single_cluster():
-        from wizard.engine.estate import cluster_design
-        from wizard.engine.ranges import figure_ranges
-        from wizard.summary import estate_lines
-
-        estate = _estate(args, design, catalog)
-        ranges = {
-            c.name: figure_ranges(cluster_design(design, estate, c.name), catalog, c.result)
-            for c in estate.clusters
-            if c.result is not None
-        }
-        if args.json:
-            _out_json(estate.model_dump_json(indent=2))
-        else:
-            for line in estate_lines(estate, ranges, design):
-                _out(line)
-        _refuse_errors(args, design, estate=estate)  # printed, and the exit says it fails
-        _say_proposal(given)
-        return EXIT_OK
-    result = _sized(args, design, catalog)
-    if args.json:
-        _out_json(result.model_dump_json(indent=2))
+    p = _plan(args, given, catalog)  # what the proposal specifies
+    if args.json:  # a design of one cluster is written as its Result, of several as its estate
+        _out_json((p.one.result if p.one else p.estate).model_dump_json(indent=2))
     else:
-        from wizard.engine.ranges import figure_ranges
-
-        for line in summary_lines(result, figure_ranges(design, catalog, result), design):
+        for line in plan_lines(p):
             _out(line)
-    _refuse_errors(args, design, result=result)  # printed, and the exit says it fails
+    _refuse_errors(args, p)  # printed, and the exit says it fails
     _say_proposal(given)
     return EXIT_OK
 
@@ -247,8 +217,8 @@ def _date(text: str | None):
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from reports.data import build_data
-    from reports.document import ReportOptions, build_pdf
+    from reports.document import ReportOptions
+    from reports.proposal import proposal_pdf
 
     date = _date(args.date)
     design, catalog = _checked(args)
@@ -276,17 +246,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         prices = load_prices(args.prices)
         check_currency(prices, design.project.currency, args.prices)
-    shown = design.proposal()  # the proposed option, which the whole document specifies
-    if shown.is_single_cluster():
-        result = _sized(args, shown, catalog)
-        _refuse_errors(args, shown, result=result)
-        pdf = build_pdf(build_data(design, catalog, prices, result), options)
-    else:
-        from reports.estate import build_estate_pdf
-
-        estate = _estate(args, shown, catalog)
-        _refuse_errors(args, shown, estate=estate)
-        pdf = build_estate_pdf(design, catalog, estate, options, prices)
+    p = _plan(args, design, catalog, prices)  # the proposed option, which the document specifies
+    _refuse_errors(args, p)
+    pdf = proposal_pdf(p, options)
     for notice in options.notices:
         _err(f"note: {notice}")
     _say_proposal(design)
@@ -297,18 +259,14 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_cost(args: argparse.Namespace) -> int:
     """The cost of ownership from the user's price list and the design's cost inputs."""
-    from wizard.engine.cost import estate_cost, result_cost
     from wizard.pricing import check_currency, load_prices
     from wizard.summary import cost_lines
 
     design, catalog = _checked(args)
     prices = load_prices(args.prices)
     check_currency(prices, design.project.currency, args.prices)
-    shown = _proposal(design)
-    if shown.is_single_cluster():
-        cost = result_cost(_sized(args, shown, catalog), shown.costs, prices)
-    else:
-        cost = estate_cost(_estate(args, shown, catalog), shown.costs, prices)
+    cost = _plan(args, design, catalog, prices).cost
+    assert cost is not None  # the plan has the price list
     if args.json:
         _out_json(cost.model_dump_json(indent=2))
     else:
@@ -320,7 +278,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """The design and its options side by side, with their cost when a price list is given."""
-    from wizard.engine.options import compare
+    from wizard.engine import compare
     from wizard.summary import compare_lines
 
     design, catalog = _checked(args)
@@ -418,10 +376,10 @@ def cmd_vsphere_steps(args: argparse.Namespace) -> int:
     from reports.exports.powercli import powercli_script
 
     given, catalog = _checked(args)
-    design = _proposal(given)  # the steps configure the proposed option
-    result = _sized(args, design, catalog)
-    _refuse_errors(args, design, result=result)
-    text = powercli_script(result, design.project.project_name)
+    p = _plan(args, given, catalog)  # the steps configure the proposed option
+    one = _one_cluster(args, p, "vsphere-steps")
+    _refuse_errors(args, p)
+    text = powercli_script(one.result, p.design.project.project_name)
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"), args)
         _err(f"wrote {args.output}")
@@ -435,8 +393,10 @@ def cmd_mig_config(args: argparse.Namespace) -> int:
     from reports.exports.mig_parted import mig_parted_yaml
 
     given, catalog = _checked(args)
-    design = _proposal(given)  # the MIG layout of the proposed option
-    text = mig_parted_yaml(_sized(args, design, catalog), design.project.project_name)
+    p = _plan(args, given, catalog)  # the MIG layout of the proposed option
+    text = mig_parted_yaml(
+        _one_cluster(args, p, "mig-config").result, p.design.project.project_name
+    )
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"), args)
         _err(f"wrote {args.output}")
@@ -447,7 +407,6 @@ def cmd_mig_config(args: argparse.Namespace) -> int:
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
-    from wizard.engine.bom import apply_prices
     from wizard.io import atomic_write_bytes
 
     out = Path(args.output)
@@ -456,27 +415,16 @@ def cmd_bom(args: argparse.Namespace) -> int:
         raise UserError(f"{args.output}: the bill of materials is written as .csv or .xlsx")
     _refuse_input_as_output(args, args.output)
     design, catalog = _checked(args)
-    shown = _proposal(design)  # the order is for the proposed option
-    if shown.is_single_cluster():
-        from wizard.engine.portmap import result_port_map
-
-        result = _sized(args, shown, catalog)
-        _refuse_errors(args, shown, result=result)
-        bom = result.bom
-        links = result_port_map(shown, catalog, result)
-    else:
-        from wizard.engine.estate import estate_port_map
-
-        estate = _estate(args, shown, catalog)
-        _refuse_errors(args, shown, estate=estate)
-        bom = estate.bom
-        links = estate_port_map(shown, catalog, estate)
+    prices = None
     if args.prices:
         from wizard.pricing import check_currency, load_prices
 
         prices = load_prices(args.prices)
         check_currency(prices, design.project.currency, args.prices)
-        bom = apply_prices(bom, prices)
+    p = _plan(args, design, catalog, prices)  # the order is for the proposed option
+    _refuse_errors(args, p)
+    bom = p.priced or p.estate.bom
+    links = p.port_map
     from reports.bom_export import bom_csv, bom_xlsx
 
     data = bom_csv(bom).encode("utf-8") if fmt == ".csv" else bom_xlsx(bom, links)

@@ -107,3 +107,11 @@ def figure(value: float, unit: str) -> str:
     whole = abs(value) >= 100 or float(value).is_integer()
     text = f"{value:,.0f}" if whole else f"{value:,.1f}"
     return f"{text} {unit}"
+
+
+def some(names: list[str], most: int = 8, sep: str = ", ") -> str:
+    """A list of names a message can hold: the first few, then how many more, so a design
+    with a thousand groups still gives a warning that fits a page."""
+    if len(names) <= most:
+        return sep.join(names)
+    return f"{sep.join(names[:most])} and {len(names) - most:,} more"

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wizard.engine.bom import apply_prices
-from wizard.engine.compat import nic_reason, rdma_reason, sharing_mode_reason
-from wizard.engine.cost import Load, cost_of_ownership, prices_the_hardware
-from wizard.engine.size import size
+from wizard.engine import Plan, as_designed, nic_reason, plan, rdma_reason, sharing_mode_reason
 from wizard.errors import UserError
 from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server
 from wizard.model.cost import CostResult
@@ -147,6 +144,7 @@ class _Scored:
     result: Result
     power_w: float
     per_host: int
+    planned: Plan | None = None  # the candidate's plan, when it was sized as a trial
 
 
 def _required_modes(design: Design) -> set[SharingMode]:
@@ -186,21 +184,32 @@ def _sized(design: Design, catalog: Catalog, gpu: Gpu, server: Server, n: int) -
             "gpudirect_rdma": False,
         }
     )
-    trial = design.model_copy(update={"hardware": hw})
+    trial = as_designed(design).model_copy(update={"hardware": hw})
     try:
-        result = size(trial, catalog)
+        p = plan(trial, catalog)
     except (UserError, ValueError):
         return None
+    if p.one is None:
+        return None
+    result = p.one.result
     if any(w.severity is Severity.ERROR for w in result.warnings):
         return None  # the rule book's error on this hardware (e.g. a VM of more vGPUs than allowed)
     c = result.cluster
     power = c.hosts_total * server.baseline_power_w + c.gpus_total * gpu.tdp_w / gpu.gpus_per_board
-    return _Scored(gpu, server, result, power, n)
+    return _Scored(gpu, server, result, power, n, p)
+
+
+def _one(d: Design, catalog: Catalog) -> Result:
+    """The sizing of a trial design of one cluster, from the engine's plan."""
+    one = plan(d, catalog).one
+    if one is None:
+        raise UserError("clusters: Recommend chooses the hardware of a design of one cluster")
+    return one.result
 
 
 def _priced(s: _Scored, prices: PriceList) -> bool:
     """Whether the price list prices the candidate's servers and GPUs."""
-    return prices_the_hardware(apply_prices(s.result.bom, prices))
+    return s.planned is not None and s.planned.priced_with(prices).hardware_priced
 
 
 def rank_by_cost(
@@ -214,17 +223,17 @@ def rank_by_cost(
     for s in scored:
         if not _priced(s, prices):
             continue
-        trial = design.model_copy(
+        trial = as_designed(design).model_copy(
             update={"hardware": design.hardware.model_copy(update={"gpu": s.gpu.id})}
         )
         full = trial.model_copy(update={"hardware": recommend(trial, catalog).hardware})
         try:
-            r = size(full, catalog)
+            p = plan(full, catalog, prices)
         except (UserError, ValueError):
             continue
-        load = Load(r.cluster.gpus_total, r.power.total_kw, r.workloads)
-        cost = cost_of_ownership(apply_prices(r.bom, prices), load, design.costs)
-        out.append((_Scored(s.gpu, s.server, r, s.power_w, s.per_host), cost))
+        if p.one is None or p.cost is None:
+            continue
+        out.append((_Scored(s.gpu, s.server, p.one.result, s.power_w, s.per_host), p.cost))
     return sorted(out, key=lambda sc: (sc[1].total, sc[0].gpu.id))
 
 
@@ -322,9 +331,9 @@ def recommend(
         reasons["nvlink"] = (
             "on the SXM baseboard" if gpu.nvlink.kind.value == "sxm" else "bridges fit this server"
         )
-    trial = design.model_copy(update={"hardware": hw})
+    trial = as_designed(design).model_copy(update={"hardware": hw})
     try:
-        result = size(trial, catalog)
+        result = _one(trial, catalog)
     except (UserError, ValueError):
         result = None
     fabric, rdma, reasons["fabric"] = recommend_network(trial, result, gpu)

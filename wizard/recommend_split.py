@@ -11,10 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine.bom import apply_prices
-from wizard.engine.cost import estate_cost, prices_the_hardware
-from wizard.engine.estate import size_estate
-from wizard.engine.size import size
+from wizard.engine import Plan, as_designed, plan
 from wizard.errors import UserError
 from wizard.model.catalog import Catalog
 from wizard.model.cost import CostResult
@@ -41,17 +38,18 @@ class Split:
     cost_two: CostResult | None = None
 
 
-def _cost(e: Estate, d: Design, prices: PriceList) -> CostResult | None:
-    """The estate's cost of ownership, or None when the list leaves a server or GPU unpriced."""
-    if not prices_the_hardware(apply_prices(e.bom, prices)):
-        return None
-    return estate_cost(e, d.costs, prices)
+def _cost(p: Plan) -> CostResult | None:
+    """The plan's cost of ownership, or None when the list leaves a server or GPU unpriced."""
+    return p.cost if p.hardware_priced else None
 
 
 def partition(design: Design, catalog: Catalog) -> tuple[list[WorkloadGroup], list[WorkloadGroup]]:
     """Groups that share GPUs (one GPU or less per member, under vGPU, MIG or a pool) and the
     rest (jobs of several GPUs, or whole GPUs), as the design sizes them today."""
-    result = size(design, catalog)
+    one = plan(as_designed(design), catalog).one
+    if one is None:
+        raise UserError("clusters: the design already has several clusters")
+    result = one.result
     shared, multi = [], []
     for g, w in zip(design.workloads, result.workloads, strict=True):
         if w.gpus_per_replica <= 1 and g.sharing_mode in SHARED_MODES:
@@ -90,10 +88,10 @@ def recommend_split(design: Design, catalog: Catalog, prices: PriceList | None =
             ],
         }
     )
-    e1, e2 = size_estate(one, catalog), size_estate(two, catalog)
-    t1, t2 = e1.totals, e2.totals
-    c1 = _cost(e1, one, prices) if prices is not None else None
-    c2 = _cost(e2, two, prices) if prices is not None else None
+    p1, p2 = plan(as_designed(one), catalog, prices), plan(as_designed(two), catalog, prices)
+    t1, t2 = p1.estate.totals, p2.estate.totals
+    c1 = _cost(p1) if prices is not None else None
+    c2 = _cost(p2) if prices is not None else None
     if c1 is not None and c2 is not None:
         take_two = c2.total < c1.total
     else:
@@ -112,7 +110,7 @@ def recommend_split(design: Design, catalog: Catalog, prices: PriceList | None =
             else _by_power(t1.total_kw, t2.total_kw, prices is not None)
         )
     )
-    return Split(e1, e2, one, two, take_two, why, c1, c2)
+    return Split(p1.estate, p2.estate, one, two, take_two, why, c1, c2)
 
 
 def _by_power(kw1: float, kw2: float, priced: bool) -> str:

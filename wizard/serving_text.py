@@ -3,7 +3,7 @@ proposal: time to first token, time between tokens and throughput against each t
 
 from __future__ import annotations
 
-from wizard.engine.ranges import FIGURE_OF, FigureRange
+from wizard.engine import FIGURE_OF, FigureRange
 from wizard.model.result import ServingResult, TargetCheck
 from wizard.numbers import figure
 

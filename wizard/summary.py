@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wizard.engine.ranges import FigureRange
+from wizard.engine import FigureRange, Plan
 from wizard.model.cost import CostResult
 from wizard.model.design import CostInputs, Design
 from wizard.model.estate import Estate
@@ -22,6 +22,14 @@ def by_group(ranges: list[FigureRange] | None) -> dict[str, dict[str, FigureRang
     for x in ranges or []:
         out.setdefault(x.workload, {})[x.figure] = x
     return out
+
+
+def plan_lines(p: Plan) -> list[str]:
+    """The plan for the terminal: the one cluster's summary, or the estate's with each
+    cluster's, times and rates with their range."""
+    if p.one is not None:
+        return summary_lines(p.one.result, p.cluster_ranges(p.one.name), p.design)
+    return estate_lines(p.estate, p.ranges, p.design)
 
 
 def summary_lines(

@@ -9,8 +9,7 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
-from wizard.engine.bom import PDUS_PER_RACK, apply_prices
-from wizard.engine.portmap import PortLink, oob_switches, result_port_map
+from wizard.engine import PDUS_PER_RACK, PortLink, oob_switches
 from wizard.model.buildout import Bom, Rack
 from wizard.numbers import MISSING, count, num
 from wizard.present import labels
@@ -22,10 +21,9 @@ def _money(value: float | None) -> str:
 
 
 def build(st: Story) -> list[Flowable] | None:
-    bom = st.data.result.bom
-    if st.data.prices is not None:  # the order as priced, when the proposal has a price list
-        bom = apply_prices(bom, st.data.prices)
-    links = result_port_map(st.data.design, st.data.catalog, st.data.result)
+    # the order as priced, when the proposal has a price list
+    bom = st.data.plan.priced or st.data.plan.estate.bom
+    links = st.data.plan.port_map
     return (
         table(st, bom)
         + per_rack(st, st.data.result.racks.racks, links)

@@ -9,7 +9,7 @@ from collections import Counter
 from reportlab.platypus import Flowable
 
 from reports.story import Story
-from wizard.engine.portmap import PortLink, result_port_map
+from wizard.engine import PortLink
 from wizard.model.design import Fabric
 from wizard.numbers import count
 from wizard.present import labels
@@ -19,7 +19,7 @@ MAX_ROWS = 600
 
 
 def build(st: Story) -> list[Flowable] | None:
-    links = result_port_map(st.data.design, st.data.catalog, st.data.result)
+    links = st.data.plan.port_map
     return tables(st, links) if links else None
 
 

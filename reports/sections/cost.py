@@ -8,8 +8,7 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
-from wizard.engine.bom import apply_prices
-from wizard.engine.cost import HOURS_PER_YEAR, result_cost
+from wizard.engine import HOURS_PER_YEAR
 from wizard.model.buildout import Bom
 from wizard.model.cost import CostResult
 from wizard.model.design import CostInputs
@@ -21,10 +20,11 @@ def build(st: Story) -> list[Flowable] | None:
     data = st.data
     if data.prices is None:
         return None
-    cost = result_cost(data.result, data.design.costs, data.prices)
-    gpus = {w.name: w.sharing.gpus_allocated for w in data.result.workloads}
-    priced = apply_prices(data.result.bom, data.prices)
-    return tables(st, cost, data.design.costs, priced, data.result.power.total_kw, gpus)
+    cost, priced = data.plan.cost, data.plan.priced
+    assert cost is not None and priced is not None  # the plan has the price list
+    gpus = {w.name: w.sharing.gpus_allocated for w in data.plan.workloads}
+    kw = data.plan.estate.totals.total_kw
+    return tables(st, cost, data.design.costs, priced, kw, gpus)
 
 
 def tables(

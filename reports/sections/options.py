@@ -6,13 +6,12 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
-from wizard.engine.options import compare
 from wizard.model.options import OptionRow
 from wizard.present import options_table
 
 
 def rows_of(st: Story) -> list[OptionRow]:
-    return compare(st.data.compared, st.data.catalog, st.data.prices)
+    return st.data.plan.options
 
 
 def proposal_sentence(rows: list[OptionRow]) -> str | None:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
-from wizard.engine import model_shape
-from wizard.engine.inference import kv_bytes
-from wizard.engine.record import Chain
+from wizard.engine import kv_bytes, parameter_count
 from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
 from wizard.numbers import MISSING, count, num, pct, value
 from wizard.present import labels
@@ -23,7 +21,7 @@ def _model(st: Story, g: WorkloadGroup) -> str:
     assert c is not None
     if c.parameters:
         return f"custom, {num(c.parameters)} parameters"
-    counted = model_shape.count(Chain(), c)
+    counted = parameter_count(c)
     text = f"custom, {num(counted.parameters)} parameters counted from its shape"
     return text + (f", {num(counted.active)} active per token" if c.experts else "")
 

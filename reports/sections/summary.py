@@ -13,9 +13,6 @@ from reports.diagrams import architecture
 from reports.fonts import SANS
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
-from wizard.engine.bom import apply_prices
-from wizard.engine.cost import result_cost
-from wizard.engine.targets import target_statuses
 from wizard.model.design import HaLevel, SharingMode
 from wizard.model.options import TargetStatus
 from wizard.numbers import MISSING, count, figure, num, plural
@@ -152,13 +149,9 @@ def _small(value: float, unit: str) -> str:
 
 
 def performance(data: ReportData) -> list[TargetStatus]:
-    """Every target of every group against the estimate and its pessimistic end."""
-    spread = {
-        (group, figure): x.pessimistic
-        for group, figures in data.ranges.items()
-        for figure, x in figures.items()
-    }
-    return target_statuses(data.design, data.result.workloads, spread)
+    """Every target of this cluster's groups against the estimate and its pessimistic end."""
+    mine = {w.name for w in data.result.workloads}
+    return [t for t in data.plan.targets if t.workload in mine]
 
 
 def performance_rows(data: ReportData) -> tuple[list[list], list[str]]:
@@ -227,8 +220,9 @@ def _cost(st: Story) -> list[Flowable]:
     data = st.data
     if data.prices is None:
         return [st.p(NO_PRICES)]
-    cost = result_cost(data.result, data.design.costs, data.prices)
-    return [st.p(cost_sentence(cost, apply_prices(data.result.bom, data.prices)))]
+    cost, priced = data.plan.cost, data.plan.priced
+    assert cost is not None and priced is not None  # the plan has the price list
+    return [st.p(cost_sentence(cost, priced))]
 
 
 def risk_list(data: ReportData) -> list[Risk]:

@@ -375,7 +375,7 @@ def test_review_compares_the_designs_options_side_by_side(qtbot, window, tmp_pat
     """docs/acme-options.json: the design as it stands (L40S), H100 NVL with MIG (proposed) and
     two clusters; the Options tab shows the comparison's own figures, only while on screen."""
     from tests.conftest import ROOT
-    from wizard.engine.options import compare
+    from wizard.engine import compare
     from wizard.io import load_design
 
     path = ROOT / "docs" / "acme-options.json"

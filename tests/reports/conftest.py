@@ -61,10 +61,10 @@ def two_cluster_text(catalog) -> str:
 
     from reports.estate import build_estate_pdf
     from tests.conftest import ROOT
-    from wizard.engine.estate import size_estate
+    from wizard.engine import plan
     from wizard.io import design_from_dict
 
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     design = design_from_dict(doc)
-    pdf = build_estate_pdf(design, catalog, size_estate(design, catalog), ReportOptions())
+    pdf = build_estate_pdf(plan(design, catalog), ReportOptions())
     return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())

@@ -111,12 +111,13 @@ def test_no_price_list_no_cost_section(catalog):
 
 def test_the_several_cluster_proposal_has_the_cost_section(catalog):
     from reports.estate import build_estate_pdf
+    from wizard.engine import plan
     from wizard.engine.cost import estate_cost
     from wizard.engine.estate import size_estate
 
     design = _design("acme-two-clusters.json")
     estate = size_estate(design, catalog)
-    pdf = build_estate_pdf(design, catalog, estate, ReportOptions(date=FIXED_DATE), _prices())
+    pdf = build_estate_pdf(plan(design, catalog, _prices()), ReportOptions(date=FIXED_DATE))
     text = _text(pdf)
     assert "The cost of owning the design for 3 years" in text
     cost = estate_cost(estate, design.costs, _prices())

@@ -178,14 +178,14 @@ def _acme_blob(word: bool) -> bytes:
     from reports.document import ReportOptions
     from reports.estate import build_estate_pdf
     from tests.reports.conftest import FIXED_DATE
-    from wizard.engine.estate import size_estate
+    from wizard.engine import plan
     from wizard.io import design_from_dict
 
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     catalog = load_catalog(include_user=False)
     design = design_from_dict(doc)
     options = ReportOptions(date=FIXED_DATE, word=word)
-    return build_estate_pdf(design, catalog, size_estate(design, catalog), options)
+    return build_estate_pdf(plan(design, catalog), options)
 
 
 def _acme_text() -> str:

@@ -55,6 +55,7 @@ def test_the_estate_proposal_numbers_the_appendix_subsections_under_the_appendix
     """Sections built before their heading once took the previous section's number."""
     import reports.story
     from reports.estate import build_estate_pdf
+    from wizard.engine import plan
 
     seen: list[str] = []
     real = reports.story.Heading
@@ -64,8 +65,8 @@ def test_the_estate_proposal_numbers_the_appendix_subsections_under_the_appendix
         return real(text, *args, **kwargs)
 
     monkeypatch.setattr(reports.story, "Heading", recording)
-    design, catalog, e = _acme()
-    build_estate_pdf(design, catalog, e)
+    design, catalog, _e = _acme()
+    build_estate_pdf(plan(design, catalog))
     (appendix,) = [h for h in seen if re.fullmatch(r"\d+  Appendix", h)]
     number = appendix.split()[0]
     subs = [h for h in seen if re.match(r"\d+\.\d+  (Assumptions|Sources|Glossary)$", h)]
@@ -104,9 +105,10 @@ def test_the_estate_opens_with_an_executive_summary_over_every_cluster():
 
     from reports.document import ReportOptions
     from reports.estate import build_estate_pdf
+    from wizard.engine import plan
 
-    design, catalog, e = _acme()
-    pdf = build_estate_pdf(design, catalog, e, ReportOptions())
+    design, catalog, _e = _acme()
+    pdf = build_estate_pdf(plan(design, catalog), ReportOptions())
     pages = [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
     page = " ".join(next(t for t in pages if "Performance against the targets" in t).split())
     assert "Executive summary" in page
@@ -131,6 +133,7 @@ def test_the_several_cluster_proposal_draws_its_racks_power_and_networks():
     from reports.document import ReportOptions
     from reports.estate import build_estate_pdf
     from tests.reports.conftest import FIXED_DATE
+    from wizard.engine import plan
 
     design, catalog, e = _acme()
     # the QM9700 serves only the HGX hosts: it stands on top of their rack (R02)
@@ -142,7 +145,7 @@ def test_the_several_cluster_proposal_draws_its_racks_power_and_networks():
     assert racked == switches
     names = {i.name for r in e.racks for i in r.items if i.kind == "switch"}
     assert len(names) == switches  # each switch by its own name
-    pdf = build_estate_pdf(design, catalog, e, ReportOptions(date=FIXED_DATE))
+    pdf = build_estate_pdf(plan(design, catalog), ReportOptions(date=FIXED_DATE))
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
     captions = re.findall(r"Figure \d+\. (Rack elevations|Power per rack|Physical networks)", text)
     assert sorted(set(captions)) == ["Physical networks", "Power per rack", "Rack elevations"]

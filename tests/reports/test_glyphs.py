@@ -25,7 +25,7 @@ def _named(data, customer: str, group: str, **project):
     first = design.workloads[0].model_copy(update={"name": group})
     design = design.model_copy(update={"project": project,
                                        "workloads": [first, *design.workloads[1:]]})  # fmt: skip
-    return type(data)(design=design, catalog=data.catalog, result=data.result)
+    return build_data(design, data.catalog)
 
 
 def _embedded_fonts(page) -> set[str]:

@@ -1,6 +1,7 @@
 """The customer logo: shown when usable; a missing, corrupt or huge file gives a notice naming
 the field and a cover without a logo, never a crash."""
 
+import dataclasses
 import io
 
 import pytest
@@ -14,8 +15,7 @@ from reports.logo import load_logo
 def _with_logo(data, path: str):
     design = data.design
     project = design.project.model_copy(update={"logo_path": path})
-    return type(data)(design=design.model_copy(update={"project": project}), catalog=data.catalog,
-                      result=data.result)  # fmt: skip
+    return dataclasses.replace(data, design=design.model_copy(update={"project": project}))
 
 
 def _images_on_cover(pdf: bytes) -> int:

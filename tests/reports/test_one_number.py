@@ -117,6 +117,7 @@ def test_every_count_of_a_design_of_several_clusters_is_a_figure_of_its_estate()
     from reports.estate import build_estate_pdf
     from tests.conftest import ROOT
     from wizard.catalog_loader import load_catalog
+    from wizard.engine import plan
     from wizard.engine.estate import size_estate
     from wizard.io import design_from_dict
 
@@ -124,7 +125,7 @@ def test_every_count_of_a_design_of_several_clusters_is_a_figure_of_its_estate()
     catalog = load_catalog(include_user=False)
     design = design_from_dict(doc)
     e = size_estate(design, catalog)
-    pdf = build_estate_pdf(design, catalog, e)
+    pdf = build_estate_pdf(plan(design, catalog))
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
     known: dict[str, set[float]] = {"GPU": set(), "host": set(), "rack": set()}
     for c in e.clusters:

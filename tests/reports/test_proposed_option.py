@@ -18,7 +18,7 @@ from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
 from tests.conftest import ROOT, run_cli
 from tests.reports.conftest import FIXED_DATE, squash
-from wizard.engine.options import compare
+from wizard.engine import compare
 from wizard.io import load_design
 
 ACME = ROOT / "docs" / "acme-options.json"

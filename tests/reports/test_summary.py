@@ -4,7 +4,7 @@ are given, and the decisions left to the customer."""
 
 from __future__ import annotations
 
-from reports.data import ReportData
+from reports.data import build_data
 from reports.sections.summary import decisions_to_take, headline, paragraph, performance, risks
 from tests.reports.conftest import page_texts, squash, summary_page
 from wizard.model.prices import PriceList
@@ -88,7 +88,7 @@ def test_the_cost_appears_when_a_price_list_is_given(example_data):
     from reports.styles import make_styles
 
     base = example_data("enterprise")
-    priced = ReportData(base.design, base.catalog, base.result,
+    priced = build_data(base.design, base.catalog,
                         PriceList(currency="EUR", prices={"server:dell-c4140": 50_000}))  # fmt: skip
     (para,) = _cost(Story(priced, make_styles(), 480))
     assert isinstance(para, Paragraph)

@@ -1,1 +1,56 @@
-"""The pure sizing and topology engine: (Design, Catalog) -> Result. No Qt, no reportlab, no I/O."""
+"""The pure sizing and topology engine: (Design, Catalog) -> Plan. No Qt, no reportlab, no I/O.
+
+Readers (the command line, the wizard, the reports, Recommend, the calibration) enter through
+this package only, a contract in pyproject.toml says so: ``plan`` sizes a design and answers every
+figure; the rest are the rule book's reasons the forms show beside a field before anything is
+sized, and the named constants the documents quote."""
+
+from wizard.engine.bom import PDUS_PER_RACK
+from wizard.engine.compat import (
+    Problem,
+    ProblemKind,
+    check_design,
+    gpudirect_reason,
+    group_mode_reason,
+    nic_reason,
+    nvlink_reason,
+    rdma_reason,
+    sharing_mode_reason,
+    why_not,
+)
+from wizard.engine.cost import HOURS_PER_YEAR
+from wizard.engine.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE, joins
+from wizard.engine.inference import kv_bytes
+from wizard.engine.model_shape import parameter_count
+from wizard.engine.planning import ClusterPlan, Plan, as_designed, compare, plan
+from wizard.engine.portmap import PortLink, oob_switches
+from wizard.engine.ranges import FIGURE_OF, FigureRange
+
+__all__ = [
+    "FIGURE_OF",
+    "HOURS_PER_YEAR",
+    "MANAGEMENT_MIN_HOSTS",
+    "MANAGEMENT_SOURCE",
+    "PDUS_PER_RACK",
+    "ClusterPlan",
+    "FigureRange",
+    "Plan",
+    "PortLink",
+    "Problem",
+    "ProblemKind",
+    "as_designed",
+    "check_design",
+    "compare",
+    "gpudirect_reason",
+    "group_mode_reason",
+    "joins",
+    "kv_bytes",
+    "nic_reason",
+    "nvlink_reason",
+    "oob_switches",
+    "parameter_count",
+    "plan",
+    "rdma_reason",
+    "sharing_mode_reason",
+    "why_not",
+]

@@ -58,8 +58,9 @@ class _GpuSpec:
     path: str = ""  # where the cluster sits in the design file: "" for the first, "clusters[i]."
 
 
-def size_estate(design: Design, catalog: Catalog) -> Estate:
-    """Size every cluster of ``design``. A design of one cluster sizes exactly as ``size()``."""
+def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -> Estate:
+    """Size every cluster of ``design``. A design of one cluster sizes exactly as ``size()``;
+    ``sized`` is that one cluster's Result when the caller already holds it."""
     rec = Recorder()
     _check(design, catalog)
     specs = _gpu_specs(design)
@@ -75,7 +76,10 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
                 "it or remove it",
             )
             continue
-        result = _size_cluster(design, catalog, spec, groups)
+        if sized is not None and design.is_single_cluster():
+            result = sized
+        else:
+            result = _size_cluster(design, catalog, spec, groups)
         clusters.append(_gpu_cluster(spec, result, catalog, [g.name for _, g in groups]))
     for c in design.clusters:
         if c.role is not ClusterRole.GPU:
@@ -94,6 +98,7 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         host_racks = r.racks.host_racks
         layout = r.racks.racks
         cooled = r.racks.cooling
+        cooling_kw = r.power.cdu_w / 1000
     else:
         network = _shared_network(design, catalog, specs, clusters, rec)
         net_kw = sum(t.power_w * t.count for p in network for t in p.tiers) / 1000
@@ -101,6 +106,7 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         network_racks = sum(1 for x in layout if x.role == "network")
         host_racks = len(layout) - network_racks
         cooled = _cooling(design, catalog, clusters, layout, rec)
+        cooling_kw = _in_rack_kw(catalog, cooled, layout)
         bill = _bom(design, catalog, clusters, network, layout, rec, cooled)
     totals = EstateTotals(
         hosts=sum(c.hosts for c in clusters),
@@ -110,7 +116,8 @@ def size_estate(design: Design, catalog: Catalog) -> Estate:
         hosts_kw=hosts_kw,
         network_kw=net_kw,
         storage_kw=storage_kw,
-        total_kw=hosts_kw + net_kw + storage_kw,
+        cooling_kw=cooling_kw,
+        total_kw=hosts_kw + net_kw + storage_kw + cooling_kw,
         host_racks=host_racks,
         network_racks=network_racks,
     )
@@ -548,6 +555,16 @@ def _cooling(
     ]
     in_rack = next((u for u in units if u.placement is CduPlacement.IN_RACK), None)
     return cooling.cooling(layout, catalog, in_rack, design.assumptions.cdu_spares, rec)
+
+
+def _in_rack_kw(catalog: Catalog, cooled: bo.Cooling | None, layout: list[bo.Rack]) -> float:
+    """The in-rack distribution units' own power: the racks' PDUs feed them, as they feed the
+    hosts (in-row units have their own feed)."""
+    unit = catalog.cooling.get(cooled.cdu) if cooled is not None else None
+    if unit is None or unit.placement is not CduPlacement.IN_RACK:
+        return 0.0
+    units = sum(1 for r in layout for i in r.items if i.kind == "cdu")
+    return units * (unit.power_w or 0.0) / 1000
 
 
 def _bom(

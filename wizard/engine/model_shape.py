@@ -114,3 +114,9 @@ def count(chain: Chain, c: CustomModel) -> Counted:
             "model.active_parameters", TOTAL, "parameters", SOURCE, moe_mlp=moe_active, **common
         )
     return Counted(total, active)
+
+
+def parameter_count(c: CustomModel) -> Counted:
+    """Total and active parameters of a custom model counted from its shape, unlogged: what a
+    document states beside the model's name."""
+    return count(Chain(), c)

@@ -86,11 +86,3 @@ class Chain:
         if self.rec is None:
             return f(**inputs)
         return self.rec.expr(f"{self.key}.{name}", f, inputs, unit, source)
-
-
-def some(names: list[str], most: int = 8, sep: str = ", ") -> str:
-    """A list of names a message can hold: the first few, then how many more, so a design
-    with a thousand groups still gives a warning that fits a page."""
-    if len(names) <= most:
-        return sep.join(names)
-    return f"{sep.join(names[:most])} and {len(names) - most:,} more"

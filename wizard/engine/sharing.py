@@ -24,7 +24,6 @@ from wizard.engine import mig, vgpu
 from wizard.engine.cluster import Demand, ha_hosts, hosts_needed, platform_hosts
 from wizard.engine.compat import sharing_mode_reason
 from wizard.engine.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
-from wizard.engine.record import some
 from wizard.engine.vms import vm_gpus, vm_sizes
 from wizard.engine.workload import TRAINING_KINDS
 from wizard.model.catalog import Gpu, Server
@@ -38,7 +37,7 @@ from wizard.model.result import (
     Slot,
     WorkloadSizing,
 )
-from wizard.numbers import count
+from wizard.numbers import count, some
 
 PASSTHROUGH_SOURCE = (
     "VMware KB 309986 'Configuring VMDirectPath I/O passthrough devices': up to 16 passthrough "

@@ -6,7 +6,7 @@ from collections import Counter
 
 from wizard.engine import mig, vgpu
 from wizard.engine.expr import Formula
-from wizard.engine.record import Recorder, some
+from wizard.engine.record import Recorder
 from wizard.engine.sharing import (
     PACKING_SOURCE,
     REMOTE_SOURCE,
@@ -17,7 +17,7 @@ from wizard.model.catalog import Gpu
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode
 from wizard.model.names import FABRIC_LABEL
 from wizard.model.result import ModeOption, Severity, WorkloadResult
-from wizard.numbers import count
+from wizard.numbers import count, some
 
 REMOTE_GBPS_PER_GPU = 10.0  # reference architecture, section 8, design decision 6
 

@@ -17,7 +17,7 @@ from wizard.engine.deployment import (
 )
 from wizard.engine.expr import Formula
 from wizard.engine.platform_rules import blackwell_board, nvswitch_board
-from wizard.engine.record import Recorder, some
+from wizard.engine.record import Recorder
 from wizard.engine.sources_platform import FABRIC_MANAGER_VSPHERE, FM_CRX
 from wizard.engine.sources_software import (
     BAR_POWER_OF_TWO,
@@ -58,6 +58,7 @@ from wizard.model.platform import (
     VmMmio,
 )
 from wizard.model.result import Severity, WorkloadResult
+from wizard.numbers import some
 
 # A VM's 64-bit MMIO window: NVIDIA's figure per GPU times the GPUs the VM holds, rounded up to
 # a power of two (one window for the whole VM); and the host's GPU BARs, each rounded up.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from wizard.engine import compute, memory, sources
 from wizard.engine.comms import PCIE_X16_GBS
 from wizard.engine.expr import Formula
-from wizard.engine.record import Recorder, some
+from wizard.engine.record import Recorder
 from wizard.engine.sizer import model_utilization
 from wizard.engine.workload import TRAINING_KINDS, resolve_model
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
@@ -32,7 +32,7 @@ from wizard.model.design import (
 from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL, RDMA_SHORT
 from wizard.model.platform import DataNeed, StorageResult
 from wizard.model.result import Severity, WorkloadResult
-from wizard.numbers import count, num
+from wizard.numbers import count, num, some
 
 GB = 1e9
 

@@ -14,13 +14,13 @@ from itertools import combinations, pairwise
 
 from wizard.engine import links, sources
 from wizard.engine.links import Link
-from wizard.engine.record import Recorder, some
+from wizard.engine.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, FormFactor, Gpu, Nic, NvlinkKind, PcieTopology, Server
 from wizard.model.design import FABRIC_GBPS, Hardware
 from wizard.model.names import FABRIC_LABEL
 from wizard.model.result import Severity, WorkloadResult
-from wizard.numbers import count
+from wizard.numbers import count, some
 
 SEED_GDR = (
     "vSphere ML Accelerator Spectrum Deep Dive for Distributed Training - Multi-GPU "

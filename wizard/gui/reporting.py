@@ -15,6 +15,7 @@ from pathlib import Path
 from wizard.io import atomic_write_bytes
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
+from wizard.model.prices import PriceList
 from wizard.model.result import Result
 
 _LOCK = threading.Lock()
@@ -71,11 +72,14 @@ class WrittenPdf:
 
 
 def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
-              logo_base: Path | None, named_logos: tuple[str, ...] = ()) -> WrittenPdf:  # fmt: skip
-    """Size, build and atomically write the proposal: PDF, or the Word copy for a .docx path.
-    OSError and UserError reach the caller."""
-    from reports.data import build_data
-    from reports.document import ReportOptions, build_pdf
+              logo_base: Path | None, named_logos: tuple[str, ...] = (),
+              prices: PriceList | None = None) -> WrittenPdf:  # fmt: skip
+    """Size, build and atomically write the proposal: PDF, or the Word copy for a .docx path,
+    with its cost of ownership when a price list is given. OSError and UserError reach the
+    caller."""
+    from reports.document import ReportOptions
+    from reports.proposal import proposal_pdf
+    from wizard.engine import plan
 
     options = ReportOptions(
         page_size=page_size,
@@ -84,14 +88,8 @@ def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
         word=path.suffix.lower() == ".docx",  # the editable Word copy
     )
     with _LOCK:
-        shown = design.proposal()  # the proposed option, which the whole document specifies
-        if shown.is_single_cluster():
-            pdf = build_pdf(build_data(design, catalog), options)
-        else:
-            from reports.estate import build_estate_pdf
-            from wizard.engine.estate import size_estate
-
-            pdf = build_estate_pdf(design, catalog, size_estate(shown, catalog), options)
+        # the proposed option, which the whole document specifies
+        pdf = proposal_pdf(plan(design, catalog, prices), options)
     atomic_write_bytes(path, pdf)
     return WrittenPdf(path, len(pdf), list(options.notices))
 

@@ -16,7 +16,7 @@ from wizard.errors import UserError
 from wizard.gui.document import DesignDocument
 
 if TYPE_CHECKING:
-    from wizard.engine.compat import Problem
+    from wizard.engine import Plan, Problem
     from wizard.model.catalog import Catalog
     from wizard.model.design import Design
     from wizard.model.estate import Estate
@@ -40,6 +40,7 @@ class LiveResult(QObject):
         self.shown: Design | None = None
         self.result: Result | None = None
         self.estate: Estate | None = None  # a design of several clusters, sized together
+        self.plan: Plan | None = None  # the engine's whole answer, which both come from
         self.problems: list[str] = []
         self.compat: list[Problem] = []
         self.errors: list[Problem] = []  # error-level problems of the sizing (also in compat)
@@ -66,26 +67,26 @@ class LiveResult(QObject):
         self.shown = design.proposal() if design is not None else None
         self.result = None
         self.estate = None
+        self.plan = None
         self.compat = []
         self.errors = []
         if design is None or self.shown is None:
             self.problems = self.doc.design_problems()
         else:
-            from wizard.engine.compat import check_design, sizing_errors
-            from wizard.engine.estate import size_estate
-            from wizard.engine.size import size
+            from wizard.engine import check_design, plan
 
-            shown = self.shown
             # the pages' checks are of the design they edit; the sizing is of what is shown
             self.compat = check_design(design, self.catalog)
             try:
-                if shown.is_single_cluster():
-                    self.result = size(shown, self.catalog)
+                p = plan(design, self.catalog)
+                if p.one is not None:
+                    self.result = p.one.result
                 else:
-                    self.estate = size_estate(shown, self.catalog)
+                    self.estate = p.estate
+                self.plan = p
                 self.problems = []
                 # the rule book's error-level rules block Next and Export like the catalog's
-                self.errors = sizing_errors(shown, self.result, self.estate)
+                self.errors = list(p.errors)
                 self.compat += self.errors
             except UserError as exc:
                 self.problems = exc.problems

@@ -38,7 +38,7 @@ from wizard.model.calibration import (
 )
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, Parallelism, WorkloadGroup
-from wizard.model.result import WorkloadResult
+from wizard.model.result import Result, WorkloadResult
 
 TOLERANCE = 0.15  # a fitted point further than this from the calibrated model is reported
 # One point cannot show how much repeated runs of a benchmark differ; the spread is at least
@@ -119,16 +119,25 @@ class FitReport:
 # ---------------------------------------------------------------------------- the group alone
 
 
+def _sized(trial: Design, catalog: Catalog) -> Result:
+    """The sizing of a trial: the group alone on one cluster, as the engine plans it."""
+    from wizard.engine import plan
+
+    one = plan(trial, catalog).one
+    assert one is not None, "a trial is a design of one cluster"
+    return one.result
+
+
 def _alone(design: Design, catalog: Catalog, group: WorkloadGroup, result: WorkloadResult,
            tp: int | None) -> Design:  # fmt: skip
     """The group alone on the hardware its cluster has, at the planned replica's layout."""
-    from wizard.engine.estate import cluster_design, size_estate
+    from wizard.engine import plan
 
-    base = design.proposal()
-    if not base.is_single_cluster():
-        estate = size_estate(base, catalog)
-        where = next(p.cluster for p in estate.placements if p.workload == group.name)
-        base = cluster_design(base, estate, where)
+    p = plan(design, catalog)
+    base = p.design
+    if p.one is None:
+        where = next(x.cluster for x in p.estate.placements if x.workload == group.name)
+        base = p.cluster(where).design
     lay = result.layout
     tensor = tp or (lay.tensor_parallel if lay else 1)
     pipeline = lay.pipeline_parallel if lay and not tp else 1
@@ -223,8 +232,6 @@ def _spread(
 
 def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Design,
                  runs: list[tuple[str, Run]]) -> None:  # fmt: skip
-    from wizard.engine.size import size
-
     a = design.assumptions
     defaults = {
         "decode_bandwidth_efficiency": a.decode_bandwidth_efficiency,
@@ -241,7 +248,7 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
     def figures(factors: dict[str, float]) -> list[dict[str, float]]:
         out = []
         for _, _, trial in trials:
-            s = size(_with(trial, factors), catalog).workloads[0].serving
+            s = _sized(_with(trial, factors), catalog).workloads[0].serving
             out.append(
                 {"ttft_ms": s.ttft_ms, "itl_ms": s.itl_ms, "tokens_per_s": s.tokens_per_s_total}
                 if s is not None
@@ -328,9 +335,10 @@ def _where(name: str, p: ServingPoint) -> str:
 
 def _collective_fit(report: FitReport, design: Design, catalog: Catalog, index: int,
                     result: WorkloadResult, runs: list[tuple[str, Run]]) -> None:  # fmt: skip
-    from wizard.engine.size import size
+    from wizard.engine import plan
 
-    sized = size(design.proposal(), catalog) if design.proposal().is_single_cluster() else None
+    one = plan(design, catalog).one
+    sized = one.result if one is not None else None
     calc = None
     if sized is not None:
         calc = next(
@@ -400,8 +408,6 @@ def _training_trial(base: Design, group: WorkloadGroup, result: WorkloadResult, 
 
 def _training_fit(report: FitReport, design: Design, catalog: Catalog, group: WorkloadGroup,
                   result: WorkloadResult, runs: list[tuple[str, Run]]) -> None:  # fmt: skip
-    from wizard.engine.size import size
-
     trials = [
         (name, p, _training_trial(design, group, result, run, p))
         for name, run in runs
@@ -417,7 +423,11 @@ def _training_fit(report: FitReport, design: Design, catalog: Catalog, group: Wo
     def steps_at(util: float) -> list[float]:
         out = []
         for _, _, trial in trials:
-            t = size(_with(trial, {"achievable_utilization": util}), catalog).workloads[0].training
+            t = (
+                _sized(_with(trial, {"achievable_utilization": util}), catalog)
+                .workloads[0]
+                .training
+            )
             out.append(t.iteration_seconds if t and t.iteration_seconds else math.nan)
         return out
 
@@ -466,8 +476,7 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
     """Fit ``group``'s factors to ``files``; the report says what fitted and what did not.
     ``tp`` and ``gpus`` state the runs' tensor parallelism and GPU count where the files do not
     (or say otherwise)."""
-    from wizard.engine.estate import size_estate
-    from wizard.engine.size import size
+    from wizard.engine import plan
     from wizard.measure.consistency import refuse_contradictions
 
     names = [g.name for g in design.workloads]
@@ -477,13 +486,9 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
         )
     index = names.index(group)
     g = design.workloads[index]
-    shown = design.proposal()
-    if shown.is_single_cluster():
-        wr = size(shown, catalog).workloads[index]
-    else:
-        estate = size_estate(shown, catalog)
-        wr = next(w for c in estate.clusters if c.result for w in c.result.workloads
-                  if w.name == group)  # fmt: skip
+    planned = plan(design, catalog)
+    shown = planned.design
+    wr = next(w for w in planned.workloads if w.name == group)
     refuse_contradictions(shown, catalog, g, [(f.name, f.run) for f in files])
     report = FitReport(group, tolerance=tolerance)
     today = today or dt.date.today()

@@ -47,6 +47,9 @@ class EstateTotals(Out):
     hosts_kw: float
     network_kw: float
     storage_kw: float = Field(default=0.0, description="Storage systems with a published power")
+    cooling_kw: float = Field(
+        default=0.0, description="In-rack coolant distribution units, fed by the racks' PDUs"
+    )
     total_kw: float
     host_racks: int
     network_racks: int

@@ -22,9 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from reports.bom_export import bom_csv, bom_xlsx
-from wizard.engine.bom import apply_prices
-from wizard.engine.estate import estate_port_map
-from wizard.engine.portmap import result_port_map
 from wizard.errors import UserError
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
@@ -251,7 +248,8 @@ class ExportPage(Page):
         size = str(self.page_size.get())
         base = self.doc.path.parent if self.doc.path else None
         named = tuple(self.named_logos())
-        self.pdf_job.start(lambda: write_pdf(design, catalog, path, size, base, named))
+        prices = self.prices()  # the proposal prices what the bill of materials prices
+        self.pdf_job.start(lambda: write_pdf(design, catalog, path, size, base, named, prices))
 
     def _pdf_written(self, written: object) -> None:
         assert isinstance(written, WrittenPdf)
@@ -313,9 +311,9 @@ class ExportPage(Page):
         )
 
     def export_bom(self) -> Path | None:
-        result = self.live.current()
-        design = self.live.shown  # the order is for the proposed option
-        if design is None or not self.live.sized():
+        self.live.current()
+        design, p = self.live.shown, self.live.plan  # the order is for the proposed option
+        if design is None or p is None:
             return None
         path = self._ask_path(
             "Export the bill of materials", f"{self._stem()}-bom.csv",
@@ -327,20 +325,12 @@ class ExportPage(Page):
             path = path.with_name(path.name + ".csv")
         self.bom.busy()
         try:
-            estate = self.live.estate
-            bom = result.bom if result is not None else estate.bom if estate else None
-            assert bom is not None, "sized() holds"
+            bom = p.estate.bom
             if self.price_list is not None:
                 prices = load_prices(self.price_list)
                 check_currency(prices, design.project.currency, str(self.price_list))
-                bom = apply_prices(bom, prices)
-            links = (
-                result_port_map(design, self.catalog, result)
-                if result is not None
-                else estate_port_map(design, self.catalog, estate)
-                if estate is not None
-                else []
-            )
+                bom = p.priced_with(prices).priced or bom
+            links = p.port_map
             xlsx = path.suffix.lower() != ".csv"
             data = bom_xlsx(bom, links) if xlsx else bom_csv(bom).encode("utf-8")
             atomic_write_bytes(path, data)

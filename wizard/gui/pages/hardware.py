@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from wizard.engine.compat import (
+from wizard.engine import (
     ProblemKind,
     check_design,
     gpudirect_reason,
@@ -32,7 +32,7 @@ from wizard.engine.compat import (
     rdma_reason,
     sharing_mode_reason,
 )
-from wizard.engine.compat import why_not as compat_why_not
+from wizard.engine import why_not as compat_why_not
 from wizard.errors import UserError
 from wizard.gui.forms import FormErrors, align_labels, error_items
 from wizard.gui.icons import icon

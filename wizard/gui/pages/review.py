@@ -61,7 +61,7 @@ from wizard.present.severity import ORDER, SEVERITY
 from wizard.serving_text import at_risk, spread_text, target_short
 
 if TYPE_CHECKING:
-    from wizard.engine.ranges import FigureRange
+    from wizard.engine import FigureRange
     from wizard.model.prices import PriceList
 
 WORKLOAD_COLUMNS = (
@@ -312,16 +312,12 @@ class ReviewPage(Page):
         cluster chosen under Show (None for every cluster together)."""
         if self.live.result is not None:
             return self.live.result, self.live.shown
-        e, shown = self.live.estate, self.live.shown
+        p = self.live.plan
         name = self.cluster_choice.currentData()
-        if e is None or shown is None or name is None:
+        if p is None or name is None:
             return None, None
-        c = next((c for c in e.clusters if c.name == name and c.result is not None), None)
-        if c is None:
-            return None, None
-        from wizard.engine.estate import cluster_design
-
-        return c.result, cluster_design(shown, e, name)
+        c = next((c for c in p.clusters if c.name == name), None)
+        return (c.result, c.design) if c is not None else (None, None)
 
     def _cluster_chosen(self) -> None:
         self._ranges_revision = -1
@@ -385,7 +381,7 @@ class ReviewPage(Page):
         self.options.status.setText("Comparing…")
         catalog = self.catalog
         prices = self._prices() if self._prices is not None else None
-        from wizard.engine.options import compare
+        from wizard.engine import compare
 
         self.options_job.start(lambda: compare(design, catalog, prices))
 
@@ -705,12 +701,12 @@ class ReviewPage(Page):
         serving groups again over the spread of the assumptions)."""
         self._ranges = {}
         r, design = self._selected()
-        if r is None or design is None or not self.isVisible():
+        p = self.live.plan
+        if r is None or design is None or p is None or not self.isVisible():
             return
-        from wizard.engine.ranges import figure_ranges
-
         self._ranges_revision = self.live.revision
-        for x in figure_ranges(design, self.catalog, r):
+        name = design.cluster_name
+        for x in p.cluster_ranges(name):
             self._ranges.setdefault(x.workload, {})[x.figure] = x
 
     def _warnings(self, r: Result) -> None:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from wizard.engine.compat import group_mode_reason
+from wizard.engine import group_mode_reason
 from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page

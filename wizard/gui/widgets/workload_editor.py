@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wizard.engine.compat import group_mode_reason
+from wizard.engine import group_mode_reason
 from wizard.gui.forms import FormErrors
 from wizard.gui.widgets.inputs import Choice, int_spin
 from wizard.gui.widgets.workload_sections import (
