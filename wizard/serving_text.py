@@ -3,7 +3,7 @@ proposal: time to first token, time between tokens and throughput against each t
 
 from __future__ import annotations
 
-from wizard.engine import FIGURE_OF, FigureRange
+from wizard.engine import FIGURE_OF, FigureRange, missed_at
 from wizard.model.result import ServingResult, TargetCheck
 from wizard.numbers import figure
 
@@ -23,8 +23,7 @@ def at_risk(t: TargetCheck, spread: Spread | None) -> float | None:
     if rng is None or not t.met:
         return None
     worse = rng.pessimistic
-    missed = worse < t.target if t.metric == "throughput" else worse > t.target
-    return worse if missed else None
+    return worse if missed_at(t.metric, t.target, worse) else None
 
 
 def verdict(t: TargetCheck, spread: Spread | None = None) -> str:

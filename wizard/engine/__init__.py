@@ -25,6 +25,7 @@ from wizard.engine.model_shape import parameter_count
 from wizard.engine.planning import ClusterPlan, Plan, as_designed, compare, plan
 from wizard.engine.portmap import PortLink, oob_switches
 from wizard.engine.ranges import FIGURE_OF, FigureRange
+from wizard.engine.targets import missed_at
 
 __all__ = [
     "FIGURE_OF",
@@ -45,6 +46,7 @@ __all__ = [
     "group_mode_reason",
     "joins",
     "kv_bytes",
+    "missed_at",
     "nic_reason",
     "nvlink_reason",
     "oob_switches",

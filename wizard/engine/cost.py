@@ -14,7 +14,7 @@ from wizard.model.cost import CostResult, WorkloadCost
 from wizard.model.design import CostInputs
 from wizard.model.estate import Estate
 from wizard.model.prices import PriceList
-from wizard.model.result import Result, WorkloadResult
+from wizard.model.result import WorkloadResult
 
 HOURS_PER_YEAR = 8760
 SECONDS_PER_YEAR = HOURS_PER_YEAR * 3600
@@ -137,17 +137,10 @@ def prices_the_hardware(priced: Bom) -> bool:
 
 
 def estate_cost(e: Estate, inputs: CostInputs, prices: PriceList) -> CostResult:
-    """The cost of ownership of a sized design of one or several clusters, from a price list.
-    A design of one cluster sizes as an estate exactly as ``result_cost`` sees it, so the two
-    agree to the unit."""
+    """The cost of ownership of a sized design of one or several clusters, from a price list:
+    the one cost every reader shows (a design of one cluster is an estate of one)."""
     t = e.totals
     workloads = [w for c in e.clusters if c.result for w in c.result.workloads]
     return cost_of_ownership(
         apply_prices(e.bom, prices), Load(t.gpus, t.total_kw, workloads), inputs
     )
-
-
-def result_cost(r: Result, inputs: CostInputs, prices: PriceList) -> CostResult:
-    """The cost of ownership of a sized design of one cluster, from a price list."""
-    load = Load(r.cluster.gpus_total, r.power.total_kw, r.workloads)
-    return cost_of_ownership(apply_prices(r.bom, prices), load, inputs)

@@ -10,6 +10,14 @@ from wizard.model.options import TargetStatus
 from wizard.model.result import WorkloadResult
 
 
+def missed_at(metric: str, target: float, value: float | None) -> bool:
+    """Whether ``value`` of a serving figure misses its target: a throughput below it, a time
+    above it. The one rule for "at risk" in every reader."""
+    if value is None:
+        return False
+    return value < target if metric == "throughput" else value > target
+
+
 def target_statuses(
     design: Design, workloads: list[WorkloadResult], pessimistic: dict[tuple[str, str], float]
 ) -> list[TargetStatus]:
@@ -32,9 +40,7 @@ def target_statuses(
         if w.serving is not None:
             for t in w.serving.targets:
                 worse = pessimistic.get((w.name, FIGURE_OF[t.metric]))
-                missed_there = worse is not None and (
-                    worse < t.target if t.metric == "throughput" else worse > t.target
-                )
+                missed_there = missed_at(t.metric, t.target, worse)
                 out.append(
                     TargetStatus(
                         workload=w.name,

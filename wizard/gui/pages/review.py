@@ -503,8 +503,12 @@ class ReviewPage(Page):
         self.cards.set("demand", f"{c.gpus_demand:,}")
         self.cards.set("after", f"{c.gpus_after_failures:,}",
                        f"after {_failures(c.host_failures_tolerated)}")  # fmt: skip
-        self.cards.set("power", f"{r.power.total_kw:,.1f}")
-        racks = len(r.racks.racks)
+        plan = self.live.plan
+        whole = plan is not None and plan.one is not None and plan.one.result is r
+        # the design's own figures when it is one cluster; a cluster's of several as if alone
+        kw = plan.estate.totals.total_kw if whole and plan else r.power.total_kw
+        self.cards.set("power", f"{kw:,.1f}")
+        racks = plan.racks if whole and plan else len(r.racks.racks)
         self.cards.set("racks", f"{racks}", label=plural(racks, "rack"))
         p = r.packing
         self.cards.set(
