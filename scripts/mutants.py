@@ -43,7 +43,7 @@ class Mutant:
 MUTANTS: list[Mutant] = [
     Mutant(
         "activation-selective-without-sp",
-        "wizard/engine/training_plan.py",
+        "wizard/engine/demand/training_plan.py",
         '"layers * s * b * h * (10 + 24 / t) * element_bytes / 2 / 1e9"',
         '"layers * s * b * h * 34 / t * element_bytes / 2 / 1e9"',
         ("tests/engine/test_memory.py", "tests/engine/test_training_calibration.py"),
@@ -51,7 +51,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-compute-rule-in-place",
-        "wizard/engine/mig.py",
+        "wizard/engine/basis/mig.py",
         "        if self.compute + p.compute_slices > gpu.mig.compute_slices:\n"
         "            return []\n",
         "",
@@ -60,7 +60,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-compute-rule-in-validator",
-        "wizard/engine/mig.py",
+        "wizard/engine/basis/mig.py",
         "    if compute > mig.compute_slices:",
         "    if compute > mig.memory_slices:",
         ("tests/engine/test_mig.py",),
@@ -68,7 +68,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-overlap-off-by-one",
-        "wizard/engine/mig.py",
+        "wizard/engine/basis/mig.py",
         "for s in range(inst.start, inst.start + p.placement_size):",
         "for s in range(inst.start + 1, inst.start + p.placement_size):",
         ("tests/engine/test_mig.py",),
@@ -76,7 +76,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-place-start-off-by-one",
-        "wizard/engine/mig.py",
+        "wizard/engine/basis/mig.py",
         "            self.mask | ((1 << p.placement_size) - 1) << start,\n",
         "            self.mask | ((1 << p.placement_size) - 1) << max(start - 1, 0),\n",
         ("tests/engine/test_mig.py",),
@@ -84,7 +84,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "ha-one-host-too-many",
-        "wizard/engine/cluster.py",
+        "wizard/engine/placement/cluster.py",
         "return HaHosts(k * unit, k * unit, policy.maintenance_hosts, rule, N_PLUS_K, inputs)",
         "return HaHosts(k * unit, k * unit + 1, policy.maintenance_hosts, rule, N_PLUS_K, inputs)",
         ("tests/engine/test_cluster.py", "tests/hardening/test_engine_properties.py"),
@@ -92,7 +92,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "ha-percent-of-capacity",
-        "wizard/engine/cluster.py",
+        "wizard/engine/placement/cluster.py",
         "capacity_hosts * policy.reserve_percent / (100 - policy.reserve_percent) - 1e-9",
         "capacity_hosts * policy.reserve_percent / 100 - 1e-9",
         ("tests/engine/test_cluster.py", "tests/hardening/test_engine_properties.py"),
@@ -100,7 +100,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "time-to-train-without-communication",
-        "wizard/engine/training_physics.py",
+        "wizard/engine/demand/training_physics.py",
         'ITERATION_S = Formula("compute_s + bubble_s + tp_comm_s + exposed_allreduce_s")',
         'ITERATION_S = Formula("compute_s + bubble_s + tp_comm_s")',
         ("tests/engine/test_compute_comms.py", "tests/engine/test_training_calibration.py"),
@@ -108,7 +108,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "pipeline-bubble-p-over-m",
-        "wizard/engine/training_physics.py",
+        "wizard/engine/demand/training_physics.py",
         'BUBBLE_S = Formula("compute_s * (pp - 1) / (virtual_stages * micro_batches)")',
         'BUBBLE_S = Formula("compute_s * pp / (virtual_stages * micro_batches)")',
         ("tests/engine/test_compute_comms.py", "tests/engine/test_training_calibration.py"),
@@ -116,7 +116,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "kv-cache-without-v",
-        "wizard/engine/serving_physics.py",
+        "wizard/engine/demand/serving_physics.py",
         'KV_GB_PER_TOKEN = Formula("2 * layers * kv_heads * head_dim * kv_bytes / 1e9")',
         'KV_GB_PER_TOKEN = Formula("layers * kv_heads * head_dim * kv_bytes / 1e9")',
         ("tests/engine/test_serving_calibration.py", "tests/engine/test_memory.py"),
@@ -124,7 +124,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "kv-default-16-bit-for-fp4",
-        "wizard/engine/inference.py",
+        "wizard/engine/demand/inference.py",
         "    if precision in (Precision.FP8, Precision.FP4) and gpu.tflops.fp8:\n",
         "    if precision is Precision.FP8 and gpu.tflops.fp8:\n",
         ("tests/engine/test_attention_precision.py", "tests/engine/test_memory.py"),
@@ -132,7 +132,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "kv-shards-beyond-kv-heads",
-        "wizard/engine/serving_physics.py",
+        "wizard/engine/demand/serving_physics.py",
         "    return min(tensor, m.kv_heads)\n",
         "    return tensor\n",
         ("tests/engine/test_serving_layouts.py", "tests/engine/test_serving_calibration.py"),
@@ -140,7 +140,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "ttft-without-queue",
-        "wizard/engine/serving.py",
+        "wizard/engine/demand/serving.py",
         'TTFT_MS = Formula("1000 * (prefill_s + prefill_wait_s + queue_wait_s)")',
         'TTFT_MS = Formula("1000 * (prefill_s + prefill_wait_s)")',
         ("tests/engine/test_serving_calibration.py", "tests/engine/test_serving_examples.py"),
@@ -148,7 +148,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-licence-minimum",
-        "wizard/engine/bom.py",
+        "wizard/engine/build/bom.py",
         'CORE_LICENCES = Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)")',
         'CORE_LICENCES = Formula("hosts * sockets * cores_per_socket")',
         ("tests/engine/test_bom.py", "tests/engine/test_vcf_platform.py"),
@@ -156,7 +156,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "power-of-two-not-strict",
-        "wizard/engine/software.py",
+        "wizard/engine/platform/software.py",
         "    p = 1\n    while p < value:\n",
         "    p = 1\n    while p <= value:\n",
         ("tests/engine/test_software.py",),
@@ -164,7 +164,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "rack-power-ceil",
-        "wizard/engine/racks.py",
+        "wizard/engine/build/racks.py",
         '    "max(min(floor(rack_units / host_units), floor(rack_limit_w / host_w)), 1)"',
         '    "max(min(floor(rack_units / host_units), ceil(rack_limit_w / host_w)), 1)"',
         ("tests/engine/test_power.py",),
@@ -172,7 +172,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "fabric-uplinks-rounded-down",
-        "wizard/engine/fabric.py",
+        "wizard/engine/build/fabric.py",
         "        down = max(per_leaf)\n"
         "        up = math.ceil(down * speed / (oversub * up_speed) - 1e-9)\n",
         "        down = max(per_leaf)\n"
@@ -182,7 +182,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "nvlink-across-bridge-groups",
-        "wizard/engine/topology.py",
+        "wizard/engine/basis/topology.py",
         "    if ga is not None and ga == lay.group(b):",
         "    if ga is not None or lay.group(b) is not None:",
         ("tests/engine/test_topology.py", "tests/engine/test_links.py"),
@@ -190,7 +190,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "vgpu-max-per-gpu",
-        "wizard/engine/vgpu.py",
+        "wizard/engine/basis/vgpu.py",
         "            if counts[p.name] > p.max_per_gpu:",
         "            if counts[p.name] > p.max_per_gpu + 1:",
         ("tests/engine/test_vgpu_types.py", "tests/engine/test_sharing.py"),
@@ -198,7 +198,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mixed-size-release-branch",
-        "wizard/engine/compat.py",
+        "wizard/engine/platform/compat.py",
         "    if release is None or release.vgpu_branch >= int(float(first)):",
         "    if release is None or release.vgpu_branch > int(float(first)):",
         ("tests/engine/test_release_choice.py", "tests/engine/test_platform_rules.py"),
@@ -206,7 +206,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "time-sliced-mig-members-compute",
-        "wizard/engine/sharing.py",
+        "wizard/engine/placement/sharing.py",
         "or k * need.mig_compute > sh + 1e-9:",
         "or need.mig_compute > sh + 1e-9:",
         ("tests/engine/test_mig_time_slicing.py",),
@@ -246,7 +246,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "ring-allreduce-factor",
-        "wizard/engine/training_physics.py",
+        "wizard/engine/demand/training_physics.py",
         'RING_GB = Formula("ring_factor * (data_parallel - 1) / data_parallel * gradient_gb")',
         'RING_GB = Formula("ring_factor * gradient_gb")',
         ("tests/engine/test_compute_comms.py",),
@@ -254,7 +254,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lora-gradients-full-model",
-        "wizard/engine/training.py",
+        "wizard/engine/demand/training.py",
         "trainable_parameters=trainable, gradient_bytes=a.gradient_bytes,",
         "trainable_parameters=job.params, gradient_bytes=a.gradient_bytes,",
         ("tests/engine/test_planted_slips.py", "tests/engine/test_fine_tuning.py"),
@@ -262,7 +262,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "recompute-without-tp-allreduces",
-        "wizard/engine/training.py",
+        "wizard/engine/demand/training.py",
         "passes = 6 if st.recompute is Recompute.FULL else 4",
         "passes = 4",
         ("tests/engine/test_planted_slips.py", "tests/engine/test_training_calibration.py"),
@@ -270,7 +270,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-bandwidth-share",
-        "wizard/engine/slices.py",
+        "wizard/engine/basis/slices.py",
         "c, b = p.compute_slices / m.compute_slices, p.memory_slices / m.memory_slices",
         "c, b = p.compute_slices / m.compute_slices, p.compute_slices / m.compute_slices",
         ("tests/engine/test_planted_slips.py", "tests/engine/test_mig.py"),
@@ -278,7 +278,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "vgpu-share-without-time-slice",
-        "wizard/engine/vgpu.py",
+        "wizard/engine/basis/vgpu.py",
         "return min(1.0, max(p.framebuffer_gb / gpu.memory_gb, 1 / p.max_per_gpu))",
         "return min(1.0, p.framebuffer_gb / gpu.memory_gb)",
         ("tests/engine/test_planted_slips.py",),
@@ -286,7 +286,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "vgpu-mixed-against-equal-maximum",
-        "wizard/engine/vgpu.py",
+        "wizard/engine/basis/vgpu.py",
         "if any(n > (by_name[name].max_per_gpu_mixed or 0) for name, n in counts.items()):",
         "if any(n > by_name[name].max_per_gpu for name, n in counts.items()):",
         ("tests/engine/test_planted_slips.py",),
@@ -294,7 +294,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "liquid-share-ignored",
-        "wizard/engine/racks.py",
+        "wizard/engine/build/racks.py",
         "                liquid_w=host_w * share,",
         "                liquid_w=host_w,",
         ("tests/engine/test_liquid_cooling.py",),
@@ -302,7 +302,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cdu-outside-the-power-total",
-        "wizard/engine/buildout.py",
+        "wizard/engine/build/buildout.py",
         "pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus)",
         "pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system)",
         ("tests/engine/test_liquid_cooling.py",),
@@ -310,7 +310,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cdu-height-not-reserved",
-        "wizard/engine/racks.py",
+        "wizard/engine/build/racks.py",
         "    by_space = (height - cdu_u) // host_u",
         "    by_space = height // host_u",
         ("tests/engine/test_liquid_cooling.py",),
@@ -318,7 +318,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "xdr-takes-ndr-parts",
-        "wizard/engine/ib_parts.py",
+        "wizard/engine/basis/ib_parts.py",
         "PAIRINGS = {p.speed_gbps: p for p in (NDR, XDR)}",
         "PAIRINGS = {400: NDR, 800: NDR}",
         ("tests/engine/test_xdr_fabric.py",),
@@ -326,7 +326,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "800gbe-one-fibre-per-link",
-        "wizard/engine/linkx.py",
+        "wizard/engine/build/linkx.py",
         "    return 2 if speed >= 800 else 1",
         "    return 1",
         ("tests/engine/test_xdr_fabric.py",),
@@ -334,7 +334,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "attention-at-fp4",
-        "wizard/engine/inference.py",
+        "wizard/engine/demand/inference.py",
         "gpu.name, gpu.memory_gb, gpu.memory_bandwidth_gbs, peak, min(attention, peak)",
         "gpu.name, gpu.memory_gb, gpu.memory_bandwidth_gbs, peak, peak",
         ("tests/engine/test_attention_precision.py",),
@@ -342,7 +342,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cost-power-without-pue",
-        "wizard/engine/cost.py",
+        "wizard/engine/decide/cost.py",
         'POWER = Formula("kw * average_load * pue * hours_per_year * energy_price")',
         'POWER = Formula("kw * average_load * hours_per_year * energy_price")',
         ("tests/engine/test_cost.py",),
@@ -350,7 +350,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cost-one-year-of-running",
-        "wizard/engine/cost.py",
+        "wizard/engine/decide/cost.py",
         '"cost.total", Formula("hardware + years * per_year"),',
         '"cost.total", Formula("hardware + per_year"),',
         ("tests/engine/test_cost.py",),
@@ -358,7 +358,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cost-gpu-hours-one-year",
-        "wizard/engine/cost.py",
+        "wizard/engine/decide/cost.py",
         '"cost.gpu_hours", Formula("gpus * hours_per_year * years"),',
         '"cost.gpu_hours", Formula("gpus * hours_per_year"),',
         ("tests/engine/test_cost.py",),
@@ -366,7 +366,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cost-per-thousand-tokens",
-        "wizard/engine/cost.py",
+        "wizard/engine/decide/cost.py",
         'Formula("cost / (tokens_per_s * seconds_per_year * years) * 1e6"),',
         'Formula("cost / (tokens_per_s * seconds_per_year * years) * 1e3"),',
         ("tests/engine/test_cost.py",),
@@ -374,7 +374,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "storage-nodes-rounded-down",
-        "wizard/engine/storage.py",
+        "wizard/engine/build/storage.py",
         'Formula("ceil(capacity_tb / usable_tb_per_node - 1e-9)"),',
         'Formula("floor(capacity_tb / usable_tb_per_node)"),',
         ("tests/engine/test_storage.py", "tests/engine/test_planted_slips_build.py"),
@@ -382,7 +382,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "storage-minimum-nodes-ignored",
-        "wizard/engine/storage.py",
+        "wizard/engine/build/storage.py",
         'else Formula("max(min_nodes, for_capacity, for_throughput)"),',
         'else Formula("max(for_capacity, for_throughput)"),',
         ("tests/engine/test_storage.py",),
@@ -390,7 +390,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "checkpoint-copies-ignored",
-        "wizard/engine/storage.py",
+        "wizard/engine/build/storage.py",
         'Formula("checkpoint_gb * copies * jobs"),',
         'Formula("checkpoint_gb * jobs"),',
         ("tests/engine/test_storage.py",),
@@ -398,7 +398,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "dataset-versions-ignored",
-        "wizard/engine/storage.py",
+        "wizard/engine/build/storage.py",
         'Formula("dataset_gb * versions"),',
         'Formula("dataset_gb"),',
         ("tests/engine/test_storage.py",),
@@ -406,7 +406,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "btu-per-kilowatt",
-        "wizard/engine/power.py",
+        "wizard/engine/build/power.py",
         "BTU_PER_HOUR_PER_W = 3.412142",
         "BTU_PER_HOUR_PER_W = 3412.142",
         ("tests/engine/test_power.py",),
@@ -414,7 +414,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "one-pdu-per-rack",
-        "wizard/engine/bom.py",
+        "wizard/engine/build/bom.py",
         "PDUS_PER_RACK = 2",
         "PDUS_PER_RACK = 1",
         ("tests/engine/test_bom.py", "tests/engine/test_planted_slips_build.py"),
@@ -422,7 +422,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "oob-switches-rounded-down",
-        "wizard/engine/portmap.py",
+        "wizard/engine/build/portmap.py",
         "    return -(-len(managed(rack)) // OOB_PORTS)",
         "    return len(managed(rack)) // OOB_PORTS",
         ("tests/engine/test_bom.py", "tests/engine/test_portmap.py"),
@@ -430,7 +430,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "psus-per-cluster-not-per-host",
-        "wizard/engine/bom.py",
+        "wizard/engine/build/bom.py",
         'f"({server.psu_count} per host)", hosts * server.psu_count, "each",',
         'f"({server.psu_count} per host)", server.psu_count, "each",',
         ("tests/engine/test_bom.py",),
@@ -438,7 +438,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "c13-cord-for-a-16a-supply",
-        "wizard/engine/bom.py",
+        "wizard/engine/build/bom.py",
         '    cord = "C19 to C20" if amps > 10 else "C13 to C14"',
         '    cord = "C13 to C14"',
         ("tests/engine/test_bom.py", "tests/engine/test_planted_slips_build.py"),
@@ -446,7 +446,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "kv-context-whole-answer",
-        "wizard/engine/serving_physics.py",
+        "wizard/engine/demand/serving_physics.py",
         'CONTEXT_IN_FLIGHT = Formula("input_tokens + output_tokens / 2")',
         'CONTEXT_IN_FLIGHT = Formula("input_tokens + output_tokens")',
         ("tests/engine/test_serving_calibration.py", "tests/engine/test_memory.py"),
@@ -454,7 +454,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "zero-gradients-not-sharded",
-        "wizard/engine/training_plan.py",
+        "wizard/engine/demand/training_plan.py",
         'GRADIENTS_GB = Formula("trainable_parameters * gradient_bytes / shards / 1e9")',
         'GRADIENTS_GB = Formula("trainable_parameters * gradient_bytes / 1e9")',
         ("tests/engine/test_memory.py",),
@@ -462,7 +462,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "zero-optimizer-without-master",
-        "wizard/engine/training_plan.py",
+        "wizard/engine/demand/training_plan.py",
         'OPTIMIZER_GB = Formula("trainable_parameters * (state_bytes + master_bytes) / shards / 1e9")',
         'OPTIMIZER_GB = Formula("trainable_parameters * state_bytes / shards / 1e9")',
         ("tests/engine/test_memory.py",),
@@ -470,7 +470,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "ring-allreduce-half",
-        "wizard/engine/serving_physics.py",
+        "wizard/engine/demand/serving_physics.py",
         '"latency_s + 2 * (tp - 1) / tp * tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)"',
         '"latency_s + (tp - 1) / tp * tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)"',
         (
@@ -482,7 +482,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "estate-racks-rounded-down",
-        "wizard/engine/estate.py",
+        "wizard/engine/decide/estate.py",
         'f"{key}.racks", Formula("ceil(hosts / hosts_per_rack)"),',
         'f"{key}.racks", Formula("floor(hosts / hosts_per_rack)"),',
         ("tests/engine/test_estate.py", "tests/engine/test_planted_slips_build.py"),
@@ -522,7 +522,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "water-specific-heat-in-kj",
-        "wizard/engine/cooling.py",
+        "wizard/engine/build/cooling.py",
         "WATER_CP = 4186.0  # J/(kg K), liquid water near 25-35 C",
         "WATER_CP = 4.186  # J/(kg K), liquid water near 25-35 C",
         ("tests/engine/test_liquid_cooling.py",),
@@ -541,7 +541,7 @@ MUTANTS: list[Mutant] = [
 # Mutants that survive for a reason, with the reason; an entry here that gets caught is reported,
 # so the list cannot go stale.
 KNOWN_SURVIVORS: dict[str, str] = {
-    "cli-summary-ha-hosts-as-failures": "equivalent: wizard/engine/cluster.py ha_hosts returns "
+    "cli-summary-ha-hosts-as-failures": "equivalent: wizard/engine/placement/cluster.py ha_hosts returns "
     "the same number for both (k failure domains x their hosts, or the percentage reserve)",
 }
 

@@ -92,7 +92,9 @@ def test_import_linter_contracts_hold():
 
 def test_every_top_level_module_has_a_layer():
     """A new module under wizard/ must be placed in the layers contract, or nothing checks it."""
-    (layers,) = [c["layers"] for c in _contracts() if c["type"] == "layers"]
+    (layers,) = [
+        c["layers"] for c in _contracts() if c["type"] == "layers" and "containers" not in c
+    ]
     placed = {m.strip() for layer in layers for m in layer.split("|")}
     modules = {
         f"wizard.{p.stem}" if p.is_file() else f"wizard.{p.name}"

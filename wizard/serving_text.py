@@ -14,7 +14,7 @@ METRICS = {
 }
 
 
-Spread = dict[str, FigureRange]  # a group's ranges by figure (see wizard.engine.ranges)
+Spread = dict[str, FigureRange]  # a group's ranges by figure (see wizard.engine.decide.ranges)
 
 
 def at_risk(t: TargetCheck, spread: Spread | None) -> float | None:

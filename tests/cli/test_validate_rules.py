@@ -1,5 +1,5 @@
 """An error is an error everywhere: every error-level rule of the rule book
-(wizard.engine.error_rules) makes ``gpuwizard validate`` exit 2 naming the field, and the same
+(wizard.engine.basis.error_rules) makes ``gpuwizard validate`` exit 2 naming the field, and the same
 design without the one change that breaks the rule validates. The table below must name every
 code the rule book has, so a new error rule cannot go untested."""
 
@@ -14,7 +14,7 @@ import pytest
 
 from wizard.bundled import example_text
 from wizard.cli import main
-from wizard.engine.error_rules import ERROR_RULES
+from wizard.engine.basis.error_rules import ERROR_RULES
 
 Change = Callable[[dict], None]
 

@@ -6,9 +6,9 @@ import pytest
 from tests.engine.conftest import design_dict
 from wizard.bundled import example_names
 from wizard.catalog_loader import load_catalog as catalog
-from wizard.engine import linkx
-from wizard.engine.bom import OOB_ITEM, apply_prices
-from wizard.engine.compat import check_design
+from wizard.engine.build import linkx
+from wizard.engine.build.bom import OOB_ITEM, apply_prices
+from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.catalog import CpuOption
@@ -191,7 +191,7 @@ def test_prices_by_item_or_part_number_with_totals_per_category(catalog):
     ],
 )
 def test_licence_choices_are_checked(catalog, licensing, message):
-    from wizard.engine.compat import check_design
+    from wizard.engine.platform.compat import check_design
 
     doc = design_dict("enterprise")
     doc["licensing"] = licensing

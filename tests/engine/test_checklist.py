@@ -7,7 +7,7 @@ import pytest
 
 from tests.engine.conftest import design_dict
 from wizard.bundled import example_names, example_text
-from wizard.engine.checklist import RULES, Rule, check_rules, fill
+from wizard.engine.platform.checklist import RULES, Rule, check_rules, fill
 from wizard.engine.size import size
 from wizard.io import design_from_dict, design_from_text
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from wizard.engine.cluster import Demand, ha_hosts, hosts_needed
+from wizard.engine.placement.cluster import Demand, ha_hosts, hosts_needed
 from wizard.model.design import HaPolicy
 
 

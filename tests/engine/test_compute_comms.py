@@ -2,9 +2,9 @@
 
 import pytest
 
-from wizard.engine import training_physics as tp_
-from wizard.engine.expr import Formula
-from wizard.engine.links import PCIE_X16_GBS
+from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.links import PCIE_X16_GBS
+from wizard.engine.demand import training_physics as tp_
 
 
 def test_imagenet_iterations_per_epoch():
@@ -49,7 +49,7 @@ def test_bert_large_over_25gbe_seed_numbers():
 def test_decode_is_memory_bound_at_small_batch_and_compute_bound_at_large():
     """70B in BF16 on one GPU (140 GB, 3,350 GB/s, 989 TFLOPS): one sequence reads 140 GB per
     token; a batch of 100,000 needs 2 x 70e9 FLOPs per token."""
-    from wizard.engine import serving_physics as sp
+    from wizard.engine.demand import serving_physics as sp
 
     reads = dict(weights_read_gb=140, tp=1, pp=1, bandwidth_gbs=3350, mbu=1.0)
     flops = dict(active_parameters=70e9, tp=1, pp=1, peak_tflops=989, mfu=0.4)
@@ -68,7 +68,7 @@ def test_the_kv_reads_add_to_the_linear_layers_not_hide_under_them():
     max(KV reads 122.3 ms, attention FLOPs 4.0 ms) = 263.8 ms; one roofline over all bytes and
     all FLOPs would say max(157.1, 145.5) = 157.1 ms, hiding the KV reads under the linear
     layers' FLOPs."""
-    from wizard.engine import serving_physics as sp
+    from wizard.engine.demand import serving_physics as sp
 
     bw, peak = 3350 * 0.6, 1979 * 0.5e12
     weights, linear = 70 / bw, 1000 * 2 * 70e9 / peak

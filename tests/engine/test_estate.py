@@ -11,10 +11,10 @@ import pytest
 
 from tests.engine.conftest import design_dict
 from wizard.bundled import example_names, example_text
-from wizard.engine.bom import OOB_ITEM
-from wizard.engine.estate import MANAGEMENT_MIN_HOSTS, size_estate
-from wizard.engine.fabric import size_plane
-from wizard.engine.record import Recorder
+from wizard.engine.basis.record import Recorder
+from wizard.engine.build.bom import OOB_ITEM
+from wizard.engine.build.fabric import size_plane
+from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, size_estate
 from wizard.engine.size import size
 from wizard.errors import DesignError
 from wizard.io import design_from_dict, design_from_text

@@ -8,8 +8,8 @@ switches reaches at most k x k/2 host ports.
 import pytest
 
 from tests.engine.conftest import calc, design_dict
-from wizard.engine import fabric
-from wizard.engine.record import Recorder
+from wizard.engine.basis.record import Recorder
+from wizard.engine.build import fabric
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.catalog import SwitchKind

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.engine.conftest import design_dict
-from wizard.engine import comms
+from wizard.engine.demand import comms
 from wizard.engine.size import size
 from wizard.errors import DesignError
 from wizard.io import design_from_dict

@@ -9,8 +9,8 @@ import json
 
 from tests.conftest import ROOT
 from tests.engine.conftest import design_dict
-from wizard.engine import linkx
-from wizard.engine.estate import size_estate
+from wizard.engine.build import linkx
+from wizard.engine.decide.estate import size_estate
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.buildout import CableRun, Plane, SwitchTier

@@ -3,9 +3,9 @@
 
 import pytest
 
-from wizard.engine import memory
-from wizard.engine.memory import Shape
-from wizard.engine.training_plan import Job, Strategy, memory_parts
+from wizard.engine.basis import memory
+from wizard.engine.basis.memory import Shape
+from wizard.engine.demand.training_plan import Job, Strategy, memory_parts
 from wizard.model.design import FineTuningMethod, LoraTargets, Optimizer, Precision, Recompute
 
 GPT3 = Shape(layers=96, hidden=12288, heads=96, kv_heads=96)
@@ -101,7 +101,7 @@ def test_fp32_activations_take_twice_the_bytes():
 def test_kv_cache_per_token_llama2_70b_gqa():
     """Llama 2 70B: 80 layers, 8 KV heads of 128 dims, FP16: 2 x 80 x 8 x 128 x 2 = 327,680 B
     per token (GQA: 8x smaller than the 64-head MHA cache)."""
-    from wizard.engine.serving_physics import KV_GB_PER_TOKEN
+    from wizard.engine.demand.serving_physics import KV_GB_PER_TOKEN
 
     gqa = KV_GB_PER_TOKEN(layers=80, kv_heads=8, head_dim=128, kv_bytes=2)
     assert gqa * 1e9 == pytest.approx(327_680)
@@ -124,7 +124,7 @@ def test_kv_cache_per_token_llama2_70b_gqa():
     ],
 )
 def test_kv_cache_bytes_follow_the_serving_stack(weights, kv, expected, catalog):
-    from wizard.engine.inference import kv_bytes
+    from wizard.engine.demand.inference import kv_bytes
 
     assert kv_bytes(weights, kv, catalog.gpus["h100-sxm5-80gb"]) == expected
 
@@ -132,7 +132,7 @@ def test_kv_cache_bytes_follow_the_serving_stack(weights, kv, expected, catalog)
 def test_a_gpu_without_fp8_tensor_cores_keeps_a_16_bit_cache(catalog):
     """The A100 has no FP8 path (datasheet: TF32, BF16/FP16, INT8, INT4), so FP8 weights there
     are weight-only and the cache stays 16-bit: the rule keys on the GPU, not the weights."""
-    from wizard.engine.inference import kv_bytes
+    from wizard.engine.demand.inference import kv_bytes
 
     assert catalog.gpus["a100-sxm4-80gb"].tflops.fp8 is None
     assert kv_bytes(Precision.FP8, None, catalog.gpus["a100-sxm4-80gb"]) == 2

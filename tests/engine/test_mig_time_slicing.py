@@ -4,7 +4,7 @@ vGPU 19.0 types include DC-1-8C: three 8 GB vGPUs in a 1g.24gb instance)."""
 
 from __future__ import annotations
 
-from wizard.engine.compat import check_design
+from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 
@@ -77,7 +77,7 @@ def test_members_sharing_an_instance_need_their_summed_compute(catalog):
     instance each. At 0.2 each, two would need 0.4 and three 0.6, more than the instance has;
     the 2g.48gb types (1/2 of the GPU) hold two (0.4) at 1/4 each, no cheaper than a 1g.24gb
     instance of its own (1/4), which the member then takes."""
-    from wizard.engine.sharing import Need, slot_for
+    from wizard.engine.placement.sharing import Need, slot_for
     from wizard.model.design import SharingMode
 
     gpu = catalog.gpus["rtx-pro-6000-bse"]

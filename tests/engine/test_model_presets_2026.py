@@ -13,10 +13,10 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
-from wizard.engine import serving_physics as sp
-from wizard.engine.expr import evaluate
-from wizard.engine.record import Chain, Recorder
-from wizard.engine.serving import kv_per_token
+from wizard.engine.basis.expr import evaluate
+from wizard.engine.basis.record import Chain, Recorder
+from wizard.engine.demand import serving_physics as sp
+from wizard.engine.demand.serving import kv_per_token
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.catalog import ModelPreset

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
-from wizard.engine.model_shape import count
-from wizard.engine.record import Chain
+from wizard.engine.basis.model_shape import count
+from wizard.engine.basis.record import Chain
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.design import CustomModel

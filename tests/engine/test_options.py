@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import run_cli
 from tests.engine.test_estate import H100, L40S, acme
 from wizard.engine import compare
-from wizard.engine.estate import size_estate
+from wizard.engine.decide.estate import size_estate
 from wizard.errors import DesignError
 from wizard.io import design_from_dict
 from wizard.model.design import AS_DESIGNED, SharingMode

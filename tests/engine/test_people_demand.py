@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc, design_dict
-from wizard.engine.expr import Formula
+from wizard.engine.basis.expr import Formula
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
+from wizard.engine.basis.slices import slices
+from wizard.engine.basis.vgpu import VgpuState, share
 from wizard.engine.size import size
-from wizard.engine.slices import slices
-from wizard.engine.vgpu import VgpuState, share
 from wizard.io import design_from_dict
 from wizard.model.design import Assumptions, SharingMode
 

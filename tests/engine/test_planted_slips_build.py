@@ -10,8 +10,8 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.engine.conftest import calc, design_dict
-from wizard.engine import serving_physics as sp
-from wizard.engine.estate import size_estate
+from wizard.engine.decide.estate import size_estate
+from wizard.engine.demand import serving_physics as sp
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 

@@ -11,9 +11,9 @@ import pytest
 
 from tests.conftest import ROOT
 from wizard.bundled import example_text
-from wizard.engine import linkx
-from wizard.engine.estate import estate_port_map, size_estate
-from wizard.engine.portmap import OOB_PORTS, result_port_map
+from wizard.engine.build import linkx
+from wizard.engine.build.portmap import OOB_PORTS, result_port_map
+from wizard.engine.decide.estate import estate_port_map, size_estate
 from wizard.engine.size import size
 from wizard.io import design_from_dict, design_from_text
 

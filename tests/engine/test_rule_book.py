@@ -5,7 +5,7 @@ it refuses, the refusal isolated from the other rules."""
 from __future__ import annotations
 
 from tests.engine.conftest import design_dict
-from wizard.engine.compat import (
+from wizard.engine.platform.compat import (
     ProblemKind,
     check_design,
     gpudirect_reason,

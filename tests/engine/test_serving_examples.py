@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc, design_dict
-from wizard.engine.expr import evaluate
+from wizard.engine.basis.expr import evaluate
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 
@@ -125,7 +125,7 @@ def test_fp8_weights_bring_an_fp8_kv_cache_unless_one_is_chosen(catalog):
 def test_moe_reads_only_the_routed_experts_at_batch_one():
     """Mixtral 8x7B: 46.7 B parameters, 12.9 B active, 8 experts, top-2. One token reads the
     shared part plus 2 experts (12.9 B); a large batch reads nearly all 8 (46.7 B)."""
-    from wizard.engine import serving_physics as sp
+    from wizard.engine.demand import serving_physics as sp
 
     m = sp.Transformer("mixtral", 46.7e9, 12.9e9, 32, 4096, 32, 8, 1.0, 2.0, 8, 2)
     expert = (46.7e9 - 12.9e9) / 6

@@ -50,8 +50,8 @@ def custom(heads: int, kv_heads: int, params: float = 60e9) -> dict:
 
 
 def planner(doc: dict, catalog):
-    from wizard.engine.inference import ServingPlanner, transformer
-    from wizard.engine.record import Recorder
+    from wizard.engine.basis.record import Recorder
+    from wizard.engine.demand.inference import ServingPlanner, transformer
 
     d = design_from_dict(doc)
     g = d.workloads[0]
@@ -90,7 +90,7 @@ def test_the_kv_cache_splits_over_no_more_gpus_than_it_has_kv_heads():
     heads are copied, not split further (vLLM replicates KV heads when the tensor-parallel size
     exceeds their number): 8 KV heads over 4 GPUs: 4 shards; over 16: still 8; one KV head
     (multi-query attention) over 8: 1. A latent cache has no heads: every GPU keeps it whole."""
-    from wizard.engine.serving_physics import Transformer, kv_shards
+    from wizard.engine.demand.serving_physics import Transformer, kv_shards
 
     def model(kv_heads: int, latent: int = 0) -> Transformer:
         return Transformer("m", 70e9, 70e9, 80, 8192, 64, kv_heads, 2, 2, kv_latent_dim=latent)

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from tests.engine.conftest import calc, design_dict
-from wizard.engine.compat import check_design
+from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
 from wizard.errors import DesignError
 from wizard.io import design_from_dict
@@ -339,6 +339,6 @@ def test_user_catalog_can_add_a_release(tmp_path):
 def test_a_power_of_two_is_its_own_rounding():
     """MMIO sizes round up to a power of two *at least* the need: 64 stays 64, 65 takes 128, 1
     stays 1 (a need that is already a power of two is not doubled)."""
-    from wizard.engine.software import next_power_of_two_at_least
+    from wizard.engine.platform.software import next_power_of_two_at_least
 
     assert [next_power_of_two_at_least(v) for v in (1, 2, 64, 65, 0.5)] == [1, 2, 64, 128, 1]

@@ -8,8 +8,8 @@ import pytest
 from tests.conftest import run_cli
 from tests.engine.conftest import calc, design_dict
 from wizard.bundled import example_names
+from wizard.engine.build.storage import host_network_gbs, token_bytes
 from wizard.engine.size import size
-from wizard.engine.storage import host_network_gbs, token_bytes
 from wizard.io import design_from_dict
 from wizard.model.design import Design
 

@@ -4,7 +4,7 @@ RDMA, device groups, and the ring bottleneck the communication estimate reads fr
 import pytest
 
 from tests.engine.conftest import design_dict
-from wizard.engine import links, topology
+from wizard.engine.basis import links, topology
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.design import Hardware
@@ -171,7 +171,7 @@ def test_more_nics_than_slots_is_an_error(catalog):
     ],
 )
 def test_bridges_or_gpudirect_the_server_cannot_take_are_design_errors(catalog, hardware, message):
-    from wizard.engine.compat import check_design
+    from wizard.engine.platform.compat import check_design
 
     doc = design_dict("bert-large-25gbe")
     doc["hardware"].update(hardware)

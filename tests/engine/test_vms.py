@@ -6,8 +6,8 @@ from types import SimpleNamespace
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.engine.demand.vms import vm_gpus, vm_sizes
 from wizard.engine.size import size
-from wizard.engine.vms import vm_gpus, vm_sizes
 from wizard.io import design_from_dict
 from wizard.model.design import SharingMode, WorkloadKind
 
@@ -83,7 +83,7 @@ def test_a_vm_on_an_nvswitch_board_is_rounded_up_to_a_partition(catalog):
     last host, so the plan takes 8 and says so; the VM is a valid partition, no hgx-vm-size. The
     hgx-h200-llm run's 4 GPUs are a partition already: nothing rounded, nothing said."""
     from tests.engine.test_estate import acme
-    from wizard.engine.estate import size_estate
+    from wizard.engine.decide.estate import size_estate
 
     e = size_estate(design_from_dict(acme()), catalog)
     hgx = next(c.result for c in e.clusters if c.name == "HGX cluster")

@@ -4,7 +4,7 @@ server list and `validate` both say it)."""
 
 from __future__ import annotations
 
-from wizard.engine.compat import why_not
+from wizard.engine.platform.compat import why_not
 
 
 def test_an_hgx_board_names_the_gpus_it_takes(catalog):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import hgx_training
-from wizard.engine.estate import size_estate
-from wizard.engine.portmap import result_port_map
+from wizard.engine.build.portmap import result_port_map
+from wizard.engine.decide.estate import size_estate
 from wizard.engine.size import size
 from wizard.io import design_from_dict
 from wizard.model.result import Severity

@@ -148,7 +148,7 @@ def test_the_sharing_page_shows_each_groups_cluster_and_compares_per_cluster(
 def test_the_review_shows_each_gpu_cluster_as_rich_as_one(qtbot, window, catalog, tmp_path):
     """Several clusters: Show picks one GPU cluster and the Review gives its own cards, memory
     bars, serving ranges, placement and calculations, the figures of that cluster's sizing."""
-    from wizard.engine.estate import size_estate
+    from wizard.engine.decide.estate import size_estate
 
     path = tmp_path / "acme.json"
     path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text("utf-8"), "utf-8")
@@ -231,7 +231,7 @@ def test_a_sharded_fine_tuning_job_reads_as_one_job_over_its_gpus(qtbot, window,
                                                                   tmp_path):  # fmt: skip
     """The 70B LoRA job of the Acme design: DP 8 with FSDP (ZeRO-3) in groups of 2 reads as 8
     GPUs per job, with the sharding, not as eight one-GPU jobs ('8 × 1 GPU')."""
-    from wizard.engine.estate import size_estate
+    from wizard.engine.decide.estate import size_estate
 
     path = tmp_path / "acme.json"
     path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text("utf-8"), "utf-8")

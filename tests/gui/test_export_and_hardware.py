@@ -341,7 +341,12 @@ def test_removing_a_group_asks_first_and_cancel_keeps_it(qtbot, window, prompts,
 
 def test_the_page_gives_the_rule_books_words(qtbot, window, catalog):
     """The reason next to a disabled choice is the one check_design gives: the same function."""
-    from wizard.engine.compat import gpudirect_reason, nic_reason, nvlink_reason, rdma_reason
+    from wizard.engine.platform.compat import (
+        gpudirect_reason,
+        nic_reason,
+        nvlink_reason,
+        rdma_reason,
+    )
 
     hw = window.wizard.page_of(PageId.HARDWARE)
     pick(hw.gpu, "l40s")
@@ -401,7 +406,7 @@ def test_review_compares_the_designs_options_side_by_side(qtbot, window, tmp_pat
 def test_review_shows_ranges_and_targets_at_risk(qtbot, window, tmp_path, catalog):
     """llm-serving meets its 2,000 output tokens/s as estimated but not at the pessimistic end
     of the decode efficiency: the Review page gives the range and says 'at risk'."""
-    from wizard.engine.ranges import figure_ranges
+    from wizard.engine.decide.ranges import figure_ranges
     from wizard.serving_text import spread_text
 
     _open(window, tmp_path, "llm-serving")

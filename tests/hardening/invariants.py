@@ -10,7 +10,8 @@ import math
 from collections import Counter
 from typing import Any
 
-from wizard.engine import linkx, mig
+from wizard.engine.basis import mig
+from wizard.engine.build import linkx
 from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, FailureDomain, HaLevel
@@ -46,7 +47,7 @@ def check_numbers(result: Result) -> list[str]:
 def check_calculations(result: Result) -> list[str]:
     """The calculation log cannot lie: every formula, evaluated with its logged inputs, gives
     its logged value."""
-    from wizard.engine.expr import evaluate
+    from wizard.engine.basis.expr import evaluate
 
     out = []
     for c in result.calculations:

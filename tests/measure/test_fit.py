@@ -163,7 +163,7 @@ def test_an_nccl_bus_bandwidth_sets_the_all_reduce_time(catalog):
 def test_the_ranges_of_a_calibrated_group_narrow_to_the_fit(catalog, nim_fit):
     """The defaults' spread (MBU 0.52 to 0.74) gives a wide range; the fit's (its RMS error, at
     least 3 %) a narrow one around the calibrated figure."""
-    from wizard.engine.ranges import figure_ranges
+    from wizard.engine.decide.ranges import figure_ranges
 
     design, report = nim_fit
     plain = design_from_dict(_design(25))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wizard.engine.expr import evaluate
+from wizard.engine.basis.expr import evaluate
 from wizard.present.formula_text import formula_words, inputs_words, name_words
 
 

@@ -9,7 +9,7 @@ from enum import StrEnum
 import pytest
 
 from tests.conftest import ROOT
-from wizard.engine.sharing import LABELS as ENGINE_MODE_LABELS
+from wizard.engine.placement.sharing import LABELS as ENGINE_MODE_LABELS
 from wizard.model import design
 from wizard.model.design import Fabric, SharingMode, WorkloadKind
 from wizard.present import labels

@@ -16,10 +16,10 @@ _WARN = re.compile(r'\.warn\(\s*(f?)"([^"]+)"(?:\s+if\s+\w+\s+else\s+"([^"]+)")?
 def raised_codes() -> set[str]:
     """The warning codes written in the engine's sources, and the error rules of the rule book;
     an f-string code is kept with its placeholder ("serving-{t.metric}-target-missed")."""
-    from wizard.engine.error_rules import ERROR_RULES
+    from wizard.engine.basis.error_rules import ERROR_RULES
 
     codes: set[str] = set(ERROR_RULES)
-    for path in [*(ROOT / "wizard" / "engine").glob("*.py"), *(ROOT / "wizard").glob("*.py")]:
+    for path in [*(ROOT / "wizard" / "engine").rglob("*.py"), *(ROOT / "wizard").glob("*.py")]:
         for m in _WARN.finditer(path.read_text(encoding="utf-8")):
             codes.add(m.group(2))
             if m.group(3):

@@ -112,8 +112,8 @@ def test_no_price_list_no_cost_section(catalog):
 def test_the_several_cluster_proposal_has_the_cost_section(catalog):
     from reports.estate import build_estate_pdf
     from wizard.engine import plan
-    from wizard.engine.cost import estate_cost
-    from wizard.engine.estate import size_estate
+    from wizard.engine.decide.cost import estate_cost
+    from wizard.engine.decide.estate import size_estate
 
     design = _design("acme-two-clusters.json")
     estate = size_estate(design, catalog)

@@ -310,7 +310,7 @@ def _xlsx_text(name: str) -> str:
 
     from reports.bom_export import bom_xlsx
     from wizard.bundled import example_text
-    from wizard.engine.estate import size_estate
+    from wizard.engine.decide.estate import size_estate
     from wizard.io import design_from_text
 
     text = (

@@ -118,7 +118,7 @@ def test_every_count_of_a_design_of_several_clusters_is_a_figure_of_its_estate()
     from tests.conftest import ROOT
     from wizard.catalog_loader import load_catalog
     from wizard.engine import plan
-    from wizard.engine.estate import size_estate
+    from wizard.engine.decide.estate import size_estate
     from wizard.io import design_from_dict
 
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))

@@ -5,8 +5,16 @@ this package only, a contract in pyproject.toml says so: ``plan`` sizes a design
 figure; the rest are the rule book's reasons the forms show beside a field before anything is
 sized, and the named constants the documents quote."""
 
-from wizard.engine.bom import PDUS_PER_RACK
-from wizard.engine.compat import (
+from wizard.engine.basis.model_shape import parameter_count
+from wizard.engine.build.bom import PDUS_PER_RACK
+from wizard.engine.build.portmap import PortLink, oob_switches
+from wizard.engine.decide.cost import HOURS_PER_YEAR
+from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE, joins
+from wizard.engine.decide.planning import ClusterPlan, Plan, as_designed, compare, plan
+from wizard.engine.decide.ranges import FIGURE_OF, FigureRange
+from wizard.engine.decide.targets import missed_at
+from wizard.engine.demand.inference import kv_bytes
+from wizard.engine.platform.compat import (
     Problem,
     ProblemKind,
     check_design,
@@ -18,14 +26,6 @@ from wizard.engine.compat import (
     sharing_mode_reason,
     why_not,
 )
-from wizard.engine.cost import HOURS_PER_YEAR
-from wizard.engine.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE, joins
-from wizard.engine.inference import kv_bytes
-from wizard.engine.model_shape import parameter_count
-from wizard.engine.planning import ClusterPlan, Plan, as_designed, compare, plan
-from wizard.engine.portmap import PortLink, oob_switches
-from wizard.engine.ranges import FIGURE_OF, FigureRange
-from wizard.engine.targets import missed_at
 
 __all__ = [
     "FIGURE_OF",

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import gc
 
-from wizard.engine import sharing, sources
-from wizard.engine.buildout import build_out
-from wizard.engine.cluster import PLATFORM_HOSTS, ha_hosts, platform_minimum_hosts
-from wizard.engine.compat import check_design
-from wizard.engine.expr import Formula
-from wizard.engine.platform_rules import platform_rules
-from wizard.engine.record import Recorder
-from wizard.engine.sharing_checks import sharing_checks
-from wizard.engine.software import plan_software, release_choice
-from wizard.engine.storage import plan_storage
-from wizard.engine.workload import TRAINING_KINDS, WorkloadSizer
+from wizard.engine.basis import sources
+from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.record import Recorder
+from wizard.engine.build.buildout import build_out
+from wizard.engine.build.storage import plan_storage
+from wizard.engine.demand.workload import TRAINING_KINDS, WorkloadSizer
+from wizard.engine.placement import sharing
+from wizard.engine.placement.cluster import PLATFORM_HOSTS, ha_hosts, platform_minimum_hosts
+from wizard.engine.placement.sharing_checks import sharing_checks
+from wizard.engine.platform.compat import check_design
+from wizard.engine.platform.platform_rules import platform_rules
+from wizard.engine.platform.software import plan_software, release_choice
 from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Gpu
 from wizard.model.design import Design, HaLevel, SharingMode, WorkloadGroup

@@ -2,7 +2,7 @@
 
 Servers that cannot hold the chosen GPU are listed below the ones that can, disabled, each with
 its reason; the same goes for RDMA flavours and NICs that do not match the fabric. Whatever the
-catalog checks (wizard.engine.compat) still find appears under the field it concerns.
+catalog checks (wizard.engine.platform.compat) still find appears under the field it concerns.
 """
 
 from __future__ import annotations

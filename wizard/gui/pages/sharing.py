@@ -55,7 +55,7 @@ COMPARISON_ROWS = (
 def mode_reason(
     mode: SharingMode, group: WorkloadGroup, gpu: Gpu | None, server: Server | None = None
 ) -> str | None:
-    """Why ``group`` cannot use ``mode``: the rule book's one answer (wizard.engine.compat)."""
+    """Why ``group`` cannot use ``mode``: the rule book's one answer (wizard.engine.platform.compat)."""
     return group_mode_reason(mode, group.constraints, gpu, server)
 
 

@@ -1,0 +1,495 @@
+"""The bill of materials: every line counted from the topology totals, so quantities match the
+topology by construction; prices only from a user's price list."""
+
+from __future__ import annotations
+
+import math
+
+from wizard.engine.build import linkx, portmap
+
+from wizard.engine.basis import sources
+from wizard.engine.platform.compat import PAIF_LICENCE
+from wizard.engine.build.cooling import cooling_lines
+from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.record import Recorder
+from wizard.errors import DesignError
+from wizard.model import buildout as bo
+from wizard.model.buildout import BomCategory as Cat
+from wizard.model.catalog import (
+    Catalog,
+    Cooling,
+    FormFactor,
+    Gpu,
+    Licence,
+    LicenceUnit,
+    PcieTopology,
+    Server,
+)
+from wizard.model.design import DEFAULT_CORES_PER_SOCKET, Design
+from wizard.model.names import NETWORK_LABEL
+from wizard.model.platform import StorageResult
+from wizard.model.prices import PriceList
+from wizard.model.result import Severity
+
+
+def _line(cat: Cat, item: str, part: str, text: str, qty: int, unit: str, src: str) -> bo.BomLine:
+    return bo.BomLine(
+        category=cat,
+        item=item,
+        part_number=part,
+        description=text,
+        quantity=qty,
+        unit=unit,
+        source=src,
+    )
+
+
+RUN = {"host-leaf": "host to leaf", "leaf-spine": "leaf to spine", "peer-link": "peer link",
+       "host-oob": "host to out-of-band switch"}  # fmt: skip
+
+
+def bill_of_materials(
+    design: Design,
+    catalog: Catalog,
+    gpu: Gpu,
+    server: Server,
+    topo: bo.Topology,
+    rec: Recorder,
+    storage: StorageResult | None = None,
+    racks: bo.Racks | None = None,
+) -> bo.Bom:
+    t = topo.totals
+    hw = design.hardware
+    cpu = server.cpu_option(hw.cpu)
+    processors = f"{cpu.name} ({cpu.cores} cores)" if cpu else server.cpu_family
+    lines = [
+        _line(
+            Cat.SERVER,
+            f"server:{server.id}",
+            "",
+            f"{server.vendor} {server.model}, {server.sockets} x {processors}, "
+            f"{server.rack_units}U{', liquid-cooled' if server.cooling == Cooling.LIQUID else ''}, "
+            f"configured for {hw.gpus_per_host} x {gpu.name}, with the configuration lines below",
+            t.hosts,
+            "each",
+            f"catalog servers/{server.id}",
+        )
+    ]
+    lines += server_configuration(server, gpu, hw.gpus_per_host, t.hosts, racks)
+    hgx = "HGX" if server.pcie_topology is PcieTopology.HGX else "SXM"
+    board = (
+        f"on the {hgx} baseboard, ordered with the server"
+        if gpu.form_factor is FormFactor.SXM
+        else f"PCIe, {gpu.slot_width}-slot"
+    )
+    per_board = f", {gpu.gpus_per_board} GPUs per board" if gpu.gpus_per_board > 1 else ""
+    lines.append(
+        _line(
+            Cat.GPU,
+            f"gpu:{gpu.id}",
+            "",
+            f"{gpu.name}, {gpu.memory_gb:g} GB {gpu.memory_type} ({board}{per_board})",
+            t.gpu_boards,
+            "board",
+            f"catalog gpus/{gpu.id}",
+        )
+    )
+    for nic_id, qty in sorted(t.nics.items()):
+        nic = catalog.nics[nic_id]
+        lines.append(
+            _line(
+                Cat.NIC,
+                f"nic:{nic.id}",
+                nic.part_number,
+                f"{nic.vendor} {nic.model} (GPU fabric)",
+                qty,
+                "each",
+                f"catalog nics/{nic.id}",
+            )
+        )
+    if t.nvlink_bridges:
+        k = gpu.nvlink.bridges_per_group
+        lines.append(
+            _line(
+                Cat.NVLINK_BRIDGE,
+                f"nvlink-bridge:{gpu.id}",
+                "",
+                f"NVLink {gpu.nvlink.generation} bridge for {gpu.name} ({k} per bridged group)",
+                t.nvlink_bridges,
+                "each",
+                f"catalog gpus/{gpu.id} (nvlink.bridges_per_group)",
+            )
+        )
+    for sw_id, qty in sorted(t.switches.items()):
+        sw = catalog.switches[sw_id]
+        lines.append(
+            _line(
+                Cat.SWITCH,
+                f"switch:{sw.id}",
+                sw.part_number,
+                f"{sw.vendor} {sw.model}, {sw.ports} x {sw.port_speed_gbps:g} Gb/s, {sw.rack_units}U",
+                qty,
+                "each",
+                f"catalog switches/{sw.id}",
+            )
+        )
+    texts = {c.key: c for p in topo.fabric.planes for c in p.cables}
+    paired, done = _linkx(design, catalog, topo, racks)
+    lines += paired
+    for key, qty in sorted(t.cables.items()):
+        if key in done:
+            continue
+        lines.append(
+            _line(
+                Cat.CABLE,
+                f"cable:{key}",
+                "",
+                f"{texts[key].description}, on the "
+                f"{NETWORK_LABEL[key.split('.')[0]][0].lower()}{NETWORK_LABEL[key.split('.')[0]][1:]}",
+                qty,
+                "each",
+                "Derived from the network sizing of this design: the host ports of each network "
+                "and one cable per link",
+            )
+        )
+    for key, qty in sorted(t.transceivers.items()):
+        if key in done:
+            continue
+        speed = texts[key].speed_gbps
+        lines.append(
+            _line(
+                Cat.TRANSCEIVER,
+                f"transceiver:{key}",
+                "",
+                f"{speed:g} Gb/s optical transceiver ({key.split('.')[0]} network, "
+                f"{RUN[texts[key].between]})",
+                qty,
+                "each",
+                "fabric sizing: one module at each end of a link between racks",
+            )
+        )
+    if storage is not None and storage.system is not None and storage.nodes:
+        s = catalog.storage[storage.system]
+        lines.append(
+            _line(
+                Cat.STORAGE,
+                f"storage:{s.id}",
+                "",
+                f"{s.vendor} {s.model} node, {s.usable_capacity_tb_per_node:g} TB usable and "
+                f"{s.read_throughput_gbs_per_node:g} GB/s of reads each, {s.rack_units_per_node}U "
+                "(drives and front-end ports per vendor quote)",
+                storage.nodes,
+                "node",
+                f"catalog storage/{s.id}",
+            )
+        )
+    if racks is not None:
+        lines += rack_lines(len(racks.racks), racks.rack_units, racks.power_limit_kw)
+        lines += cooling_lines(racks.cooling, catalog)
+    lines += _licences(design, catalog, gpu, server, t, rec)
+    return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+
+
+MEMORY_SOURCE = (
+    "System memory at least twice the GPU memory of the host, so datasets, checkpoints and "
+    "pinned buffers stage in host memory: NVIDIA DGX H100 has 2 TB for its 8 x 80 GB GPUs "
+    "(DGX H100 datasheet), DGX A100 1 TB for 320 GB"
+)
+BOOT_SOURCE = (
+    "VMware Cloud Foundation VI workload domain design, ESXi boot device: 'ESXi requires a boot "
+    "disk of at least … 32 GB for other device types such as HDD, SSD, or NVMe' and 'The ESXi "
+    "system storage volumes occupy up to 128 GB of disk space' (https://docs.vmware.com/en/"
+    "VMware-Cloud-Foundation/4.5/vcf-vi-workload-domain-design/GUID-02C07FC1-B797-43B0-8124-"
+    "72468EF0AF9A.html); ESXi system storage: 'A local disk of 128 GB or larger for optimal "
+    "support of ESX-OSData' and 'a RAID 1 mirrored device is recommended'"
+)
+CORD_SOURCE = (
+    "IEC 60320: a C13/C14 cord is rated 10 A, a C19/C20 cord 16 A; a supply drawing more than "
+    "10 A at 200 V takes a C19/C20 cord"
+)
+OOB_SOURCE = (
+    "NVIDIA DGX BasePOD reference architecture, components: 'OOB management fabric | NVIDIA "
+    "SN2201 switches' (48 x 1 GbE RJ45 and 4 x 100 GbE), https://docs.nvidia.com/dgx-basepod/"
+    "reference-architecture-infrastructure-foundation-enterprise-ai/latest/"
+    "reference-architectures.html"
+)
+OOB_PORTS = portmap.OOB_PORTS
+OOB_ITEM = "switch:nvidia-sn2201"
+
+
+def server_configuration(
+    server: Server, gpu: Gpu, gpus_per_host: int, hosts: int, racks: bo.Racks | None
+) -> list[bo.BomLine]:
+    """What each server is ordered with beside its GPUs and NICs: memory, mirrored boot drives,
+    power supplies with their cords, rails; and the out-of-band switches the BMC ports join."""
+    memory = math.ceil(2 * gpu.memory_gb * gpus_per_host / 256) * 256
+    amps = server.psu_w / 200
+    cord = "C19 to C20" if amps > 10 else "C13 to C14"
+    out = [
+        _line(Cat.SERVER_PART, f"server-memory:{server.id}", "",
+              f"System memory for the {server.vendor} {server.model}: at least {memory:,} GB per "
+              "host, populating every memory channel of each socket", hosts, "host", MEMORY_SOURCE),
+        _line(Cat.SERVER_PART, f"server-boot:{server.id}", "",
+              "ESXi boot: two M.2 NVMe drives of at least 128 GB each, mirrored (RAID 1)", hosts,
+              "host", BOOT_SOURCE),
+        _line(Cat.SERVER_PART, f"server-psu:{server.id}", "",
+              f"Power supply, {server.psu_w:,.0f} W, for the {server.vendor} {server.model} "
+              f"({server.psu_count} per host)", hosts * server.psu_count, "each",
+              f"catalog servers/{server.id}"),
+        _line(Cat.SERVER_PART, f"server-cord:{cord.lower().replace(' ', '-')}", "",
+              f"Power cord, {cord} (IEC 60320), one per power supply, to the A and B PDUs",
+              hosts * server.psu_count, "each", CORD_SOURCE),
+        _line(Cat.SERVER_PART, f"server-rails:{server.id}", "",
+              f"Sliding rail kit with cable management arm for the {server.vendor} "
+              f"{server.model}", hosts, "each", f"catalog servers/{server.id}"),
+    ]  # fmt: skip
+    if racks is not None:
+        out.append(oob_switch_line(racks.racks))
+    return out
+
+
+def oob_switch_line(racks: list[bo.Rack]) -> bo.BomLine:
+    """The out-of-band switches: one per rack for every 48 management ports in it."""
+    switches = sum(portmap.oob_switches(r) for r in racks)
+    return _line(Cat.SWITCH, OOB_ITEM, "",
+                 f"NVIDIA SN2201 out-of-band management switch, {OOB_PORTS} x 1 GbE RJ45: one per "
+                 "rack for every 48 management ports (servers' BMCs, switches, storage), uplinked "
+                 "to the site's management network", switches, "each", OOB_SOURCE)  # fmt: skip
+
+
+def _linkx(
+    design: Design, catalog: Catalog, topo: bo.Topology, racks: bo.Racks | None
+) -> tuple[list[bo.BomLine], set[str]]:
+    """NVIDIA's paired parts for the InfiniBand NDR planes placed in racks, and the cable keys
+    they replace."""
+    nic = catalog.nics.get(design.hardware.nic or "")
+    if racks is None or nic is None:
+        return [], set()
+    where = linkx.places(racks.racks)
+    names = linkx.switch_names(topo.fabric.planes, numbered_by_kind=False)
+    hosts = [h.place for h in portmap.rack_hosts(racks.racks)]
+    out: list[bo.BomLine] = []
+    done: set[str] = set()
+    for p, named in zip(topo.fabric.planes, names, strict=True):
+        if not linkx.is_ndr(p):
+            continue
+        leaf = catalog.switches[p.tiers[0].switch]
+        lines = linkx.plane_lines(
+            p, hosts, named, where, nic.ports == 1,
+            managed=linkx.switch_managed(leaf.part_number),
+        )  # fmt: skip
+        if lines is not None:
+            out += lines
+            done |= {c.key for c in p.cables}
+    links = portmap.cluster_port_map(design, catalog, topo.fabric.planes, racks.racks)
+    more, replaced = portmap.plane_bom(topo.fabric.planes, links)
+    return merged(out + more), done | replaced
+
+
+def merged(lines: list[bo.BomLine]) -> list[bo.BomLine]:
+    """Lines of one item (and cluster) added together, in first-seen order."""
+    out: dict[tuple[str, str | None], bo.BomLine] = {}
+    for ln in lines:
+        k = (ln.item, ln.cluster)
+        if k in out:
+            was = out[k]
+            ln = was.model_copy(update={"quantity": was.quantity + ln.quantity,
+                                        "included": was.included + ln.included})  # fmt: skip
+        out[k] = ln
+    return list(out.values())
+
+
+# Two PDUs per rack on separate A and B feeds, each able to carry the whole rack, so a feed or
+# a PDU can fail without the rack going dark
+PDUS_PER_RACK = 2
+PDU_SOURCE = (
+    "Dual-corded racks fed from two independent power paths (A and B), each PDU sized for the "
+    "full rack load: Uptime Institute Tier III/IV topology and NVIDIA DGX SuperPOD data centre "
+    "design (two PDUs per rack on separate feeds)"
+)
+
+
+def rack_lines(racks: int, height_u: int, limit_kw: float) -> list[bo.BomLine]:
+    """The racks the design counts and their power distribution: an enclosure and two PDUs,
+    each rated for the rack's power limit."""
+    return [
+        _line(Cat.RACK, f"rack:{height_u}u", "",
+              f"{height_u}U 19-inch rack enclosure with blanking panels and cable management",
+              racks, "each", "Derived from the rack placement of this design: hosts and network "
+              "gear per rack within its height and power limit"),
+        _line(Cat.RACK, f"pdu:{limit_kw:g}kw", "",
+              f"Rack power distribution unit (PDU), 0U vertical, rated for at least "
+              f"{limit_kw:g} kW, one on each of the A and B feeds",
+              PDUS_PER_RACK * racks, "each", PDU_SOURCE),
+    ]  # fmt: skip
+
+
+def _licences(
+    design: Design,
+    catalog: Catalog,
+    gpu: Gpu,
+    server: Server,
+    t: bo.TopologyTotals,
+    rec: Recorder,
+) -> list[bo.BomLine]:
+    lic = design.licensing
+    out = []
+    if lic.gpu_software:
+        x = catalog.licences[lic.gpu_software]
+        years = gpu.nvaie_included_years if x.id == "nvidia-ai-enterprise" else None
+        line = _line(
+            Cat.LICENCE,
+            f"licence:{x.id}",
+            x.part_number,
+            f"{licence_name(x)}, one per physical GPU ({x.term})",
+            t.gpus,
+            "GPU licence",
+            x.source,
+        )
+        if years:
+            line = line.model_copy(
+                update={
+                    "quantity": 0,
+                    "included": t.gpus,
+                    "description": f"{licence_name(x)}: a {years}-year subscription ships with each "
+                    f"{gpu.name}, so none is bought for the first {years} years",
+                    "source": f"{x.source}; {gpu.name} in the GPU catalog (see its source_note)",
+                }
+            )
+        out.append(line)
+    if lic.platform:
+        x = catalog.licences[lic.platform]
+        if x.unit is LicenceUnit.PER_CORE:
+            qty = core_licences("bom.platform_core_licences", design, server, x, t, rec)
+            unit = "core licence"
+        else:
+            qty = {
+                LicenceUnit.PER_SOCKET: t.sockets,
+                LicenceUnit.PER_HOST: t.hosts,
+                LicenceUnit.PER_GPU: t.gpus,
+            }[x.unit]
+            qty = max(qty, x.min_units) if qty else 0
+            unit = f"{x.unit.value.removeprefix('per-')} licence"
+        out.append(
+            _line(
+                Cat.LICENCE,
+                f"licence:{x.id}",
+                x.part_number,
+                f"{licence_name(x)} ({unit_words(x)}, minimum {x.min_units}; {x.term})",
+                qty,
+                unit,
+                x.source,
+            )
+        )
+    paif = catalog.licences.get(PAIF_LICENCE)
+    if design.platform.private_ai_foundation and paif is not None:
+        qty = core_licences("bom.private_ai_core_licences", design, server, paif, t, rec)
+        out.append(
+            _line(
+                Cat.LICENCE,
+                f"licence:{paif.id}",
+                paif.part_number,
+                f"{licence_name(paif)} on the GPU hosts ({unit_words(paif)}, minimum {paif.min_units}; "
+                f"{paif.term})",
+                qty,
+                "core licence",
+                paif.source,
+            )
+        )
+    return out
+
+
+CORE_LICENCES = Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)")
+
+
+def core_licences(
+    key: str,
+    design: Design,
+    server: Server,
+    x: Licence,
+    t: bo.TopologyTotals,
+    rec: Recorder,
+) -> int:
+    """Per-core licences on the GPU hosts: every core of every socket, at least the licence's
+    minimum per CPU (Broadcom KB 313548: 16 cores per CPU)."""
+    cores, whence = _cores_per_socket(design, server, x, rec)
+    return int(
+        rec.expr(
+            key,
+            CORE_LICENCES,
+            {
+                "hosts": t.hosts,
+                "sockets": server.sockets,
+                "cores_per_socket": cores,
+                "minimum_per_cpu": x.min_units,
+            },
+            "core licences",
+            f"{x.source}; cores per socket: {whence}",
+        )
+    )
+
+
+def _cores_per_socket(design: Design, server: Server, x: Licence, rec: Recorder) -> tuple[int, str]:
+    """Cores per socket for per-core licences, and where the count comes from: the design's
+    override, else the chosen processor, else an assumption said out loud."""
+    lic, hw = design.licensing, design.hardware
+    if lic.cores_per_socket is not None:
+        return lic.cores_per_socket, "the design's stated cores per socket"
+    cpu = server.cpu_option(hw.cpu)
+    if cpu is not None:
+        how = "the processor chosen" if hw.cpu else "the server's usual build"
+        return cpu.cores, f"{cpu.name}, {how} ({cpu.source or server.source})"
+    rec.warn(
+        "licence-cores-assumed",
+        f"{x.name} is licensed per core; the catalog lists no processor for the "
+        f"{server.vendor} {server.model}, so {DEFAULT_CORES_PER_SOCKET} cores per socket are "
+        "assumed (state the cores per socket of the processor ordered)",
+        Severity.INFO,
+    )
+    return DEFAULT_CORES_PER_SOCKET, f"assumed {DEFAULT_CORES_PER_SOCKET} ({sources.ASSUMPTION})"
+
+
+def unit_words(x: Licence) -> str:
+    """'per core', not the catalog's 'per-core'."""
+    return x.unit.value.replace("-", " ")
+
+
+def licence_name(x: Licence) -> str:
+    """'NVIDIA AI Enterprise', not 'NVIDIA NVIDIA AI Enterprise'."""
+    vendor_words = x.vendor.replace("(", " ").replace(")", " ").split()
+    return x.name if x.name.split()[0] in vendor_words else f"{x.vendor} {x.name}"
+
+
+def apply_prices(bom: bo.Bom, prices: PriceList) -> bo.Bom:
+    """Unit prices by item key, else by part number (compared normalised and case-folded);
+    totals per category over priced lines. A key and a part number priced differently for
+    one line are refused by name rather than one silently preferred."""
+    lines: list[bo.BomLine] = []
+    totals: dict[str, float] = {}
+    missing: list[str] = []
+    for ln in bom.lines:
+        price = prices.price(ln.item)
+        by_part = prices.price(ln.part_number) if ln.part_number else None
+        if price is not None and by_part is not None and price != by_part:
+            raise DesignError(
+                f"price list: '{ln.item}' is priced {price:,.2f} and its part number "
+                f"'{ln.part_number}' {by_part:,.2f}; give the item one price"
+            )
+        if price is None:
+            price = by_part
+        if price is None:
+            if ln.item not in missing:  # a design of several clusters bills an item per cluster
+                missing.append(ln.item)
+            lines.append(ln.model_copy(update={"unit_price": None, "total_price": None}))
+            continue
+        total = price * ln.quantity
+        totals[ln.category.value] = totals.get(ln.category.value, 0.0) + total
+        lines.append(ln.model_copy(update={"unit_price": price, "total_price": total}))
+    grand = math.fsum(totals.values())
+    return bo.Bom(
+        lines=lines,
+        currency=prices.currency,
+        totals_by_category=totals,
+        total=grand,
+        unpriced_items=missing,
+    )

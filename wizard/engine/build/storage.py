@@ -1,0 +1,624 @@
+"""The data path: what shared storage must hold (datasets, checkpoints, model files) and how fast
+it must read to keep the GPUs fed, against the chosen storage system and the hosts' NICs, and
+whether GPUDirect Storage can carry the reads.
+
+The read need is the rate at which the GPUs consume data when compute bound: sustained FLOPS over
+FLOPs per sample (or per token), times the bytes each sample (or token) occupies on storage.
+Communication only slows the GPUs down, so this is the rate storage must be able to sustain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.engine.basis import compute, memory, sources
+from wizard.engine.demand.comms import PCIE_X16_GBS
+from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.record import Recorder
+from wizard.engine.demand.sizer import model_utilization
+from wizard.engine.demand.workload import TRAINING_KINDS, resolve_model
+from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
+from wizard.model.design import (
+    FABRIC_GBPS,
+    Design,
+    FineTuningMethod,
+    Rdma,
+    Recompute,
+    SharingMode,
+    WorkloadGroup,
+    WorkloadKind,
+    group_assumptions,
+)
+from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL, RDMA_SHORT
+from wizard.model.platform import DataNeed, StorageResult
+from wizard.model.result import Severity, WorkloadResult
+from wizard.numbers import count, num, some
+
+GB = 1e9
+
+MEGATRON_TOKEN_BYTES = (
+    "Megatron-LM megatron/data/indexed_dataset.py (the best-fitting integer type): tokenized datasets are "
+    "stored as uint16 when the vocabulary has fewer than 65,500 entries, int32 otherwise "
+    "(https://github.com/NVIDIA/Megatron-LM)"
+)
+LORA_CHECKPOINT = (
+    "Hu et al., LoRA, arXiv:2106.09685, section 4.2: only the adapters are trained and saved, "
+    "the frozen base stays the published model (GPT-3 175B: checkpoints of 35 MB instead of "
+    "350 GB); the adapters' weights, optimizer states and master copy"
+)
+CHECKPOINT_STATE = (
+    sources.ZERO + "; a checkpoint holds the weights and the optimizer states (FP32 master copy, "
+    "momentum, variance) but not the gradients, which each step recomputes: 14 bytes/parameter "
+    "for mixed-precision Adam (the ZeRO paper's 16 less 2 for FP16 gradients)"
+)
+GDS_REQUIREMENTS = (
+    "NVIDIA GPUDirect Storage nvidia-fs driver (https://github.com/NVIDIA/gds-nvidia-fs): NFS over "
+    "RDMA or RDMA distributed file systems (DDN EXAScaler, WekaFS, VAST) with MOFED on an RDMA NIC; "
+    "NVIDIA AI Enterprise vGPU for Compute, GPUDirect RDMA and GPUDirect Storage limitations "
+    "(https://docs.nvidia.com/ai-enterprise/release-7/latest/infra-software/vgpu/features/"
+    "gpudirect.html): GDS is not supported with vGPU on Ampere GPUs"
+)
+NIC_RATE = (
+    "One fabric link per NIC, as the communication estimate counts it: the fabric speed, capped by "
+    "the NIC's port speed and by its PCIe link (" + sources.PCIE_SPEC + ")"
+)
+STORAGE_SIZING = (
+    "Storage catalog per-node figures: nodes = max(minimum nodes, ceil(capacity / usable TB per "
+    "node), ceil(read need / read GB/s per node))"
+)
+
+
+def token_bytes(vocab_size: int) -> int:
+    """Bytes one token occupies in a tokenized dataset (Megatron's indexed dataset format)."""
+    return 2 if vocab_size < 65_500 else 4
+
+
+def checkpoint_bytes_per_param(group: WorkloadGroup) -> float:
+    """Weights in the training precision + optimizer states + the FP32 master copy."""
+    p = group.precision
+    return (
+        memory.PARAM_BYTES[p]
+        + memory.OPTIMIZER_BYTES[group.optimizer]
+        + memory.master_copy_bytes(p)
+    )
+
+
+def _adapters_only(g: WorkloadGroup, w: WorkloadResult) -> float | None:
+    """The trainable parameters of a LoRA or QLoRA run, whose checkpoints hold only them (and
+    their optimizer states); None for a run that trains every weight."""
+    method = g.fine_tuning.method if g.fine_tuning else FineTuningMethod.FULL
+    if method is FineTuningMethod.FULL or w.training is None:
+        return None
+    return w.training.trainable_parameters or None
+
+
+def host_network_gbs(design: Design, nic: Nic | None) -> float | None:
+    """GB/s a host's NICs carry: fabric speed per NIC, capped by the NIC port and PCIe link."""
+    hw = design.hardware
+    if hw.nics_per_host == 0:
+        return None
+    gbps = FABRIC_GBPS[hw.fabric]
+    if nic is not None:
+        pcie_gbps = PCIE_X16_GBS[nic.pcie_gen] * min(nic.pcie_lanes, 16) / 16 * 8
+        gbps = min(gbps, nic.port_speed_gbps, pcie_gbps)
+    return gbps * hw.nics_per_host / 8
+
+
+@dataclass(frozen=True)
+class _Rate:
+    per_gpu_gbs: float
+    basis: str
+
+
+def _recompute(g: WorkloadGroup, w: WorkloadResult) -> Recompute:
+    """The recomputation the training plan uses: the design's, else the one the engine chose,
+    so the read rate follows the same FLOPs per token as the time to train."""
+    if g.recompute is not None:
+        return g.recompute
+    if w.layout is not None and w.layout.recompute is not None:
+        return Recompute(w.layout.recompute)
+    return Recompute.NONE
+
+
+class StoragePlanner:
+    """Sizes the data path for one design; every figure goes through the recorder."""
+
+    def __init__(
+        self,
+        design: Design,
+        catalog: Catalog,
+        gpu: Gpu,
+        workloads: list[WorkloadResult],
+        rec: Recorder,
+    ) -> None:
+        self.d = design
+        self.catalog = catalog
+        self.gpu = gpu
+        self.workloads = workloads
+        self.rec = rec
+        self.data = design.data
+
+    # ------------------------------------------------------------------ per group
+
+    def _need(self, i: int, g: WorkloadGroup, w: WorkloadResult) -> DataNeed:
+        rec, key = self.rec, f"storage.workloads[{i}]"
+        model = resolve_model(g, self.catalog) if w.sized_from == "model" else None
+        dataset_gb, dataset_basis = 0.0, "not known: give data.dataset_gb"
+        checkpoint = checkpoints = model_files = 0.0
+        rate: _Rate | None = None
+        if model is not None and g.kind in TRAINING_KINDS:
+            dataset_gb, dataset_basis = self._dataset(key, g)
+            per_param = checkpoint_bytes_per_param(g)
+            adapters = _adapters_only(g, w)
+            if adapters is not None:
+                checkpoint = rec.expr(
+                    f"{key}.checkpoint_gb",
+                    Formula("trainable_parameters * bytes_per_parameter / 1e9"),
+                    {"trainable_parameters": adapters, "bytes_per_parameter": per_param},
+                    "GB",
+                    f"{CHECKPOINT_STATE}; {LORA_CHECKPOINT}",
+                )
+            else:
+                checkpoint = rec.expr(
+                    f"{key}.checkpoint_gb",
+                    Formula("parameters * bytes_per_parameter / 1e9"),
+                    {"parameters": model.params, "bytes_per_parameter": per_param},
+                    "GB",
+                    f"{CHECKPOINT_STATE}; {g.precision.value.upper()} weights, "
+                    f"{OPTIMIZER_LABEL[g.optimizer]} states "
+                    "and the master copy",
+                )
+            checkpoints = rec.expr(
+                f"{key}.checkpoints_gb",
+                Formula("checkpoint_gb * copies * jobs"),
+                {
+                    "checkpoint_gb": checkpoint,
+                    "copies": self.data.checkpoint_copies,
+                    "jobs": g.count,
+                },
+                "GB",
+                sources.ASSUMPTION + " (data.checkpoint_copies)",
+            )
+            rate = self._model_rate(key, g, _recompute(g, w), model.params, model.active_params)
+            if g.kind is WorkloadKind.FINE_TUNING:
+                model_files = rec.expr(
+                    f"{key}.model_files_gb",
+                    Formula("parameters * bytes_per_parameter / 1e9"),
+                    {"parameters": model.params, "bytes_per_parameter": 2},
+                    "GB",
+                    "The base model fine-tuning starts from, as published: 16-bit (BF16) "
+                    "weights, read at the job's start (a QLoRA run quantizes them as it loads)",
+                )
+        elif model is not None:
+            model_files = rec.expr(
+                f"{key}.model_files_gb",
+                Formula("parameters * bytes_per_parameter / 1e9"),
+                {
+                    "parameters": model.params,
+                    "bytes_per_parameter": memory.PARAM_BYTES[g.precision],
+                },
+                "GB",
+                sources.SEED_MULTI_GPU + "; one copy of the served weights",
+            )
+            rate = _Rate(0.0, "serving reads its weights at start-up, not per request")
+        if rate is None:
+            rate = _Rate(
+                self.data.read_gbs_per_gpu,
+                "data.read_gbs_per_gpu (not derived: no model to derive it from)",
+            )
+        read = rec.expr(
+            f"{key}.read_gbs",
+            Formula("per_gpu_gbs * gpus"),
+            {"per_gpu_gbs": rate.per_gpu_gbs, "gpus": w.gpus_total},
+            "GB/s",
+            f"{sources.DERIVED}; per GPU: {rate.basis}",
+        )
+        return DataNeed(
+            workload=g.name,
+            dataset_gb=dataset_gb,
+            dataset_basis=dataset_basis,
+            checkpoint_gb=checkpoint,
+            checkpoints_gb=checkpoints,
+            model_files_gb=model_files,
+            read_gbs=read,
+            read_gbs_per_gpu=rate.per_gpu_gbs,
+            read_basis=rate.basis,
+        )
+
+    def _preset(self, g: WorkloadGroup):
+        if g.model is not None and g.model.preset:
+            return self.catalog.models[g.model.preset]
+        return None
+
+    def _vocab(self, g: WorkloadGroup) -> int | None:
+        preset = self._preset(g)
+        if preset is not None:
+            return preset.vocab_size
+        return g.model.custom.vocab_size if g.model and g.model.custom else None
+
+    def _dataset(self, key: str, g: WorkloadGroup) -> tuple[float, str]:
+        tr, preset, vocab = g.training, self._preset(g), self._vocab(g)
+        if tr is not None and tr.dataset_samples and preset and preset.sample_bytes:
+            gb = self.rec.expr(
+                f"{key}.dataset_gb",
+                Formula("samples * sample_bytes / 1e9"),
+                {"samples": tr.dataset_samples, "sample_bytes": preset.sample_bytes},
+                "GB",
+                f"{preset.name} preset ({preset.source})",
+            )
+            return gb, "dataset samples x bytes per sample"
+        if tr is not None and tr.dataset_samples and not tr.dataset_tokens and vocab:
+            # a language model trains on samples of sequence_length tokens (packed sequences),
+            # the same samples the training plan counts its iterations from
+            gb = self.rec.expr(
+                f"{key}.dataset_gb",
+                Formula("samples * sequence_length * bytes_per_token / 1e9"),
+                {"samples": tr.dataset_samples, "sequence_length": g.sequence_length,
+                 "bytes_per_token": token_bytes(vocab)},
+                "GB",
+                f"{MEGATRON_TOKEN_BYTES}; a sample is one sequence of the group's length",
+            )  # fmt: skip
+            return gb, "dataset samples x tokens per sample x bytes per token (tokenized)"
+        if tr is not None and tr.dataset_tokens and vocab:
+            gb = self.rec.expr(
+                f"{key}.dataset_gb",
+                Formula("tokens * bytes_per_token / 1e9"),
+                {"tokens": tr.dataset_tokens, "bytes_per_token": token_bytes(vocab)},
+                "GB",
+                MEGATRON_TOKEN_BYTES,
+            )
+            return gb, "dataset tokens x bytes per token (tokenized)"
+        return 0.0, "not known: give the dataset in samples or tokens, or data.dataset_gb"
+
+    def _model_rate(
+        self, key: str, g: WorkloadGroup, recompute: Recompute, params: float, active: float
+    ) -> _Rate | None:
+        """Samples or tokens one GPU consumes per second when compute bound, as bytes."""
+        preset, vocab = self._preset(g), self._vocab(g)
+        peak, path = compute.peak_tflops(self.gpu, g.precision)
+        if preset is not None and preset.architecture is ModelArch.CNN:
+            if not (preset.forward_gflops_per_sample and preset.sample_bytes):
+                return None
+            factor = 4 if compute.flops_multiplier(recompute) == 8 else 3
+            util, util_src = model_utilization(self.d, preset, a=group_assumptions(self.d, g))
+            samples = self.rec.expr(
+                f"{key}.samples_per_s_per_gpu",
+                Formula("peak_tflops * 1e12 * utilization / (passes * forward_flops_per_sample)"),
+                {
+                    "peak_tflops": peak,
+                    "utilization": util,
+                    "passes": factor,
+                    "forward_flops_per_sample": preset.forward_gflops_per_sample * 1e9,
+                },
+                "samples/s",
+                f"{sources.NARAYANAN}; {path.upper()} peak; utilization: {util_src}",
+            )
+            gbs = self.rec.expr(
+                f"{key}.read_gbs_per_gpu",
+                Formula("samples_per_s * sample_bytes / 1e9"),
+                {"samples_per_s": samples, "sample_bytes": preset.sample_bytes},
+                "GB/s",
+                f"{preset.name} preset ({preset.source})",
+            )
+            return _Rate(gbs, "compute-bound samples/s x bytes per sample")
+        if vocab is None:
+            return None
+        mult = compute.flops_multiplier(recompute)
+        frozen = bool(g.fine_tuning and g.fine_tuning.method is not FineTuningMethod.FULL)
+        if frozen:
+            mult -= 2  # a frozen base has no weight gradients: 2 FLOPs per parameter less
+        tokens = self.rec.expr(
+            f"{key}.tokens_per_s_per_gpu",
+            Formula("peak_tflops * 1e12 * utilization / (flops_per_parameter * active_parameters)"),
+            {
+                "peak_tflops": peak,
+                "utilization": self.d.assumptions.achievable_utilization,
+                "flops_per_parameter": mult,
+                "active_parameters": active,
+            },
+            "tokens/s",
+            f"{sources.KAPLAN}"
+            + ("; a frozen base (LoRA, QLoRA) has no weight gradients" if frozen else "")
+            + f"; {path.upper()} peak; utilization: {sources.ASSUMPTION}",
+        )
+        gbs = self.rec.expr(
+            f"{key}.read_gbs_per_gpu",
+            Formula("tokens_per_s * bytes_per_token / 1e9"),
+            {"tokens_per_s": tokens, "bytes_per_token": token_bytes(vocab)},
+            "GB/s",
+            MEGATRON_TOKEN_BYTES,
+        )
+        return _Rate(gbs, "compute-bound tokens/s x bytes per token")
+
+    # ------------------------------------------------------------------ the cluster
+
+    def plan(self) -> StorageResult:
+        rec, data, hw = self.rec, self.data, self.d.hardware
+        needs = [
+            self._need(i, g, w)
+            for i, (g, w) in enumerate(zip(self.d.workloads, self.workloads, strict=True))
+        ]
+        derived = sum(n.dataset_gb for n in needs)
+        one_version = data.dataset_gb if data.dataset_gb is not None else derived
+        datasets = rec.expr(
+            "storage.datasets_gb",
+            Formula("dataset_gb * versions"),
+            {"dataset_gb": one_version, "versions": data.dataset_versions},
+            "GB",
+            sources.ASSUMPTION
+            + " (data.dataset_versions); one version "
+            + (
+                "as given (data.dataset_gb)"
+                if data.dataset_gb is not None
+                else "from the workloads"
+            ),
+        )
+        checkpoints = sum(n.checkpoints_gb for n in needs)
+        models = sum(n.model_files_gb for n in needs)
+        capacity_tb = rec.expr(
+            "storage.capacity_needed_tb",
+            Formula(
+                "(datasets_gb + checkpoints_gb + model_files_gb) * (1 + growth_headroom) / 1000"
+            ),
+            {
+                "datasets_gb": datasets,
+                "checkpoints_gb": checkpoints,
+                "model_files_gb": models,
+                "growth_headroom": data.growth_headroom,
+            },
+            "TB",
+            sources.ASSUMPTION + " (data.growth_headroom)",
+        )
+        read = rec.expr(
+            "storage.read_gbs_needed",
+            Formula("groups_read_gbs"),
+            {"groups_read_gbs": sum(n.read_gbs for n in needs)},
+            "GB/s",
+            f"{sources.DERIVED}: the sum over the groups' read GB/s ("
+            + ", ".join(f"{n.workload} {num(n.read_gbs)}" for n in needs[:20])
+            + ")",
+        )
+        per_host = rec.expr(
+            "storage.read_gbs_per_host_needed",
+            Formula("per_gpu_gbs * gpus_per_host"),
+            {
+                "per_gpu_gbs": max((n.read_gbs_per_gpu for n in needs), default=0.0),
+                "gpus_per_host": hw.gpus_per_host,
+            },
+            "GB/s",
+            sources.DERIVED + "; a host full of the most demanding group's GPUs",
+        )
+        self._unmodelled(needs)
+        nic = self.catalog.nics.get(hw.nic) if hw.nic else None
+        net = host_network_gbs(self.d, nic)
+        if net is not None:
+            rec.expr(
+                "storage.host_network_gbs",
+                Formula("nics_per_host * nic_gbps / 8"),
+                {"nics_per_host": hw.nics_per_host, "nic_gbps": net * 8 / hw.nics_per_host},
+                "GB/s",
+                f"{NIC_RATE}; per NIC the lowest of the {FABRIC_LABEL[hw.fabric]} fabric, the NIC port "
+                "and its PCIe link",
+            )
+            if per_host > net * 1.0001:
+                rec.warn(
+                    "nic-below-storage-need",
+                    f"A host's GPUs can read {per_host:,.2f} GB/s but its NICs carry "
+                    f"{net:,.2f} GB/s, shared with GPU traffic; add NICs, a faster fabric or "
+                    "dedicated storage NICs",
+                )
+        storage = self.catalog.storage.get(hw.storage) if hw.storage else None
+        sized = self._size_system(storage, capacity_tb, read)
+        blockers = self._gds_blockers(storage, nic)
+        self._gds_outcome(storage, blockers)
+        return StorageResult(
+            system=storage.id if storage else None,
+            system_name=f"{storage.vendor} {storage.model}" if storage else None,
+            needs=needs,
+            datasets_gb=datasets,
+            checkpoints_gb=checkpoints,
+            model_files_gb=models,
+            capacity_needed_tb=capacity_tb,
+            read_gbs_needed=read,
+            read_gbs_per_host_needed=per_host,
+            host_network_gbs=net,
+            gpudirect_storage=not blockers,
+            gpudirect_storage_blockers=blockers,
+            **sized,
+        )
+
+    def _unmodelled(self, needs: list[DataNeed]) -> None:
+        if self.data.read_gbs_per_gpu:
+            return
+        unknown = [
+            w.name
+            for w, n in zip(self.workloads, needs, strict=True)
+            if w.gpus_total and n.read_basis.startswith("data.read_gbs_per_gpu")
+        ]
+        if unknown:
+            self.rec.warn(
+                "storage-need-not-modelled",
+                f"No read throughput is derived for {some(unknown)} (no model to derive it "
+                "from); give data.read_gbs_per_gpu to include them in the storage sizing",
+                Severity.INFO,
+            )
+
+    def _size_system(self, storage: Storage | None, capacity_tb: float, read: float) -> dict:
+        empty = {
+            "nodes_for_capacity": None,
+            "nodes_for_throughput": None,
+            "nodes": None,
+            "nodes_given": self.data.storage_nodes is not None,
+            "usable_tb": None,
+            "read_gbs_available": None,
+            "rack_units": None,
+        }
+        if storage is None:
+            self.rec.warn(
+                "storage-not-chosen",
+                f"No storage system chosen: the design needs {capacity_tb:,.1f} TB and "
+                f"{read:,.2f} GB/s of read throughput (hardware.storage)",
+                Severity.INFO,
+            )
+            return empty
+        rec, given = self.rec, self.data.storage_nodes
+        by_cap = int(
+            rec.expr(
+                "storage.nodes_for_capacity",
+                Formula("ceil(capacity_tb / usable_tb_per_node - 1e-9)"),
+                {
+                    "capacity_tb": capacity_tb,
+                    "usable_tb_per_node": storage.usable_capacity_tb_per_node,
+                },
+                "nodes",
+                f"{storage.model} ({storage.source})",
+            )
+        )
+        by_read = int(
+            rec.expr(
+                "storage.nodes_for_throughput",
+                Formula("ceil(read_gbs / read_gbs_per_node - 1e-9)"),
+                {"read_gbs": read, "read_gbs_per_node": storage.read_throughput_gbs_per_node},
+                "nodes",
+                f"{storage.model} ({storage.source})",
+            )
+        )
+        nodes = int(
+            rec.expr(
+                "storage.nodes",
+                Formula("given")
+                if given
+                else Formula("max(min_nodes, for_capacity, for_throughput)"),
+                {"given": given}
+                if given
+                else {"min_nodes": storage.min_nodes, "for_capacity": by_cap,
+                      "for_throughput": by_read},
+                "nodes",
+                "Design input (data.storage_nodes)" if given else STORAGE_SIZING,
+            )
+        )  # fmt: skip
+        usable = nodes * storage.usable_capacity_tb_per_node
+        available = nodes * storage.read_throughput_gbs_per_node
+        name = f"{storage.vendor} {storage.model}"
+        if nodes < storage.min_nodes:
+            rec.warn(
+                "storage-below-minimum-nodes",
+                f"A {name} cluster needs at least {storage.min_nodes} nodes; the design gives "
+                f"{count(nodes, 'storage node')} (data.storage_nodes)",
+            )
+        if usable < capacity_tb * 0.9999:
+            rec.warn(
+                "storage-capacity-below-need",
+                f"{nodes} x {name} hold {usable:,.0f} TB usable for a need of "
+                f"{capacity_tb:,.1f} TB; {by_cap} nodes are needed",
+            )
+        if available < read * 0.9999:
+            rec.warn(
+                "storage-throughput-below-need",
+                f"{nodes} x {name} read {available:,.2f} GB/s for a need of {read:,.2f} GB/s; "
+                f"the GPUs will wait for data ({by_read} nodes are needed)",
+            )
+        reason = (
+            "the number given in the design"
+            if given
+            else "the larger of the system's minimum of "
+            f"{count(storage.min_nodes, 'node')}, {count(by_cap, 'node')} for capacity and "
+            f"{count(by_read, 'node')} "
+            "for read throughput"
+        )
+        need = (
+            f"for a need of {capacity_tb:,.1f} TB and {read:,.2f} GB/s"
+            if capacity_tb or read
+            else "the smallest configuration, as the design gives no data sizes or read rates"
+        )
+        rec.decide(
+            f"Shared storage: {nodes} x {name}, {usable:,.0f} TB usable and {available:,.1f} GB/s "
+            f"of read throughput, {need}.",
+            f"The node count is {reason}; capacity covers "
+            f"{count(self.data.dataset_versions, 'dataset version')}, "
+            f"{count(self.data.checkpoint_copies, 'checkpoint')} per job and {self.data.growth_headroom:.0%} growth headroom.",
+            implication=f"{count(nodes, 'storage node')} with {count(nodes * storage.rack_units_per_node, 'rack unit')} "
+            "and their network ports; the data sizes above are the customer's to confirm.",
+        )
+        return {
+            "nodes_for_capacity": by_cap,
+            "nodes_for_throughput": by_read,
+            "nodes": nodes,
+            "nodes_given": given is not None,
+            "usable_tb": usable,
+            "read_gbs_available": available,
+            "rack_units": nodes * storage.rack_units_per_node,
+        }
+
+    # ------------------------------------------------------------------ GPUDirect Storage
+
+    def _gds_blockers(self, storage: Storage | None, nic: Nic | None) -> list[str]:
+        hw, out = self.d.hardware, []
+        if storage is None:
+            out.append("no storage system is chosen (hardware.storage)")
+        elif not storage.gpudirect_storage:
+            out.append(f"{storage.vendor} {storage.model} does not offer GPUDirect Storage")
+        if nic is None:
+            out.append("no NIC is chosen (hardware.nic)")
+        elif not nic.gpudirect_rdma:
+            out.append(f"the {nic.model} has no GPUDirect RDMA (peer memory) support")
+        if hw.rdma not in (Rdma.ROCE, Rdma.INFINIBAND):
+            now = "there is no RDMA" if hw.rdma is Rdma.NONE else f"RDMA is {RDMA_SHORT[hw.rdma]}"
+            out.append(
+                f"{now}: GPUDirect Storage needs RoCE v2 or InfiniBand on a NIC given to the VM "
+                "(passthrough or SR-IOV), not PVRDMA"
+            )
+        shared = {g.sharing_mode for g in self.d.workloads} & {SharingMode.VGPU, SharingMode.MIG}
+        if shared and self.gpu.architecture.lower() == "ampere":
+            out.append(
+                f"vGPU on the Ampere {self.gpu.name}: NVIDIA does not support GPUDirect Storage "
+                "with vGPU on Ampere GPUs"
+            )
+        return out
+
+    def _gds_outcome(self, storage: Storage | None, blockers: list[str]) -> None:
+        rec = self.rec
+        rec.expr(
+            "storage.gpudirect_storage",
+            Formula("1 - min(missing_links, 1)"),
+            {"missing_links": len(blockers)},
+            "1 = possible, 0 = not possible",
+            f"{GDS_REQUIREMENTS}; storage with GDS, a NIC with GPUDirect RDMA, RoCE v2 or "
+            f"InfiniBand, no vGPU on an Ampere GPU; missing: {'; '.join(blockers) or 'none'}",
+        )
+        if not blockers:
+            assert storage is not None
+            rec.decide(
+                f"Training VMs read from the {storage.vendor} {storage.model} with GPUDirect "
+                "Storage (nvidia-fs) over RDMA.",
+                "Storage, NIC and RDMA all support it, so reads go straight into GPU memory "
+                "without a bounce buffer in host memory.",
+                implication="The VMs need the nvidia-fs driver and the storage its RDMA front "
+                "end enabled; the data path is validated at installation.",
+            )
+            return
+        if storage is None:
+            return
+        capable = storage.gpudirect_storage
+        rec.warn(
+            "gpudirect-storage-unavailable",
+            "GPUDirect Storage is not possible: "
+            + "; ".join(blockers)
+            + (
+                ". Reads go through host memory (a bounce buffer), which costs CPU time."
+                if capable
+                else "."
+            ),
+            Severity.WARNING if capable else Severity.INFO,
+        )
+
+
+def plan_storage(
+    design: Design,
+    catalog: Catalog,
+    gpu: Gpu,
+    workloads: list[WorkloadResult],
+    rec: Recorder,
+) -> StorageResult:
+    """The storage and data-path part of the Result."""
+    return StoragePlanner(design, catalog, gpu, workloads, rec).plan()

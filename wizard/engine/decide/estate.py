@@ -1,0 +1,772 @@
+"""Sizing a design of several clusters: where each workload group runs, each GPU cluster sized
+on its own (vSphere HA works per cluster), the clusters without GPUs, the networks they share
+sized once, and one bill of materials with the cluster named on every line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.record import Recorder
+from wizard.engine.build import bom as bom_
+from wizard.engine.build import cooling, linkx, portmap
+from wizard.engine.build.fabric import DAC_REACH, FABRIC_LABEL, oob_plane, place_cables, size_plane
+from wizard.engine.build.racks import leaf_homes, top_of_rack
+from wizard.engine.build.racks import network_racks as _network_racks
+from wizard.engine.platform.compat import check_design
+from wizard.engine.size import size
+from wizard.errors import DesignError
+from wizard.model import buildout as bo
+from wizard.model.catalog import Catalog, CduPlacement, LicenceUnit, SwitchKind
+from wizard.model.design import (
+    FABRIC_GBPS,
+    ClusterRole,
+    ClusterSpec,
+    Design,
+    HaPolicy,
+    Hardware,
+    WorkloadGroup,
+    is_infiniband,
+)
+from wizard.model.estate import Estate, EstateCluster, EstateTotals, Placement
+from wizard.model.result import DecisionTopic, Result, Severity
+from wizard.numbers import count
+
+MANAGEMENT_MIN_HOSTS = 4
+MANAGEMENT_SOURCE = (
+    "VMware Cloud Foundation Design Guide, management domain: at least 4 ESXi hosts in its "
+    "default cluster with one availability zone (8 with two), so that vSAN keeps one host spare while a "
+    "host is in maintenance (VCF 4.4 'Number of Hosts in the Default Management Cluster'; VCF "
+    "5.2 requirement VCF-VSAN-REQD-CFG-002)"
+)
+# Hosts without GPUs join the service network like the GPU hosts' service ports: management,
+# vMotion and storage over two ports split across a pair of leaves, plus the BMC port.
+CPU_HOST_SERVICE_PORTS = 2
+PLACEMENT_SOURCE = (
+    "Placement rule: a group not pinned to a cluster runs where it meets its targets with the "
+    "least GPU power (GPUs it takes after packing x GPU board power), the first cluster listed "
+    "on a tie"
+)
+
+
+@dataclass(frozen=True)
+class _GpuSpec:
+    name: str
+    hardware: Hardware
+    ha: HaPolicy
+    path: str = ""  # where the cluster sits in the design file: "" for the first, "clusters[i]."
+
+
+def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -> Estate:
+    """Size every cluster of ``design``. A design of one cluster sizes exactly as ``size()``;
+    ``sized`` is that one cluster's Result when the caller already holds it."""
+    rec = Recorder()
+    _check(design, catalog)
+    specs = _gpu_specs(design)
+    placements = _place(design, catalog, specs, rec)
+    where = {p.workload: p.cluster for p in placements}
+    clusters: list[EstateCluster] = []
+    for spec in specs:
+        groups = [(i, g) for i, g in enumerate(design.workloads) if where[g.name] == spec.name]
+        if not groups and len(specs) > 1:
+            rec.warn(
+                "cluster-without-workloads",
+                f"No workload group runs on '{spec.name}', so it is not built; pin a group to "
+                "it or remove it",
+            )
+            continue
+        if sized is not None and design.is_single_cluster():
+            result = sized
+        else:
+            result = _size_cluster(design, catalog, spec, groups)
+        clusters.append(_gpu_cluster(spec, result, catalog, [g.name for _, g in groups]))
+    for c in design.clusters:
+        if c.role is not ClusterRole.GPU:
+            clusters.append(_cpu_cluster(design, catalog, c, rec))
+    _management_check(design, rec)
+    storage_kw = sum(c.result.power.storage_w for c in clusters if c.result) / 1000
+    hosts_kw = sum(c.hosts_kw for c in clusters)
+    if design.is_single_cluster() and clusters and clusters[0].result is not None:
+        # One cluster: its own network, racks and bill, exactly as size() builds them (switches
+        # in the host rack where they fit), so one price list gives one cost either way.
+        r = clusters[0].result
+        network = r.topology.fabric.planes
+        bill = r.bom
+        net_kw = r.power.network_w / 1000
+        network_racks = r.racks.network_racks
+        host_racks = r.racks.host_racks
+        layout = r.racks.racks
+        cooled = r.racks.cooling
+        cooling_kw = r.power.cdu_w / 1000
+    else:
+        network = _shared_network(design, catalog, specs, clusters, rec)
+        net_kw = sum(t.power_w * t.count for p in network for t in p.tiers) / 1000
+        layout = _layout(design, catalog, clusters, network, rec)
+        network_racks = sum(1 for x in layout if x.role == "network")
+        host_racks = len(layout) - network_racks
+        cooled = _cooling(design, catalog, clusters, layout, rec)
+        cooling_kw = _in_rack_kw(catalog, cooled, layout)
+        bill = _bom(design, catalog, clusters, network, layout, rec, cooled)
+    totals = EstateTotals(
+        hosts=sum(c.hosts for c in clusters),
+        gpus=sum(c.gpus for c in clusters),
+        gpus_demand=sum(c.gpus_demand for c in clusters),
+        gpus_idle=sum(c.gpus_idle for c in clusters),
+        hosts_kw=hosts_kw,
+        network_kw=net_kw,
+        storage_kw=storage_kw,
+        cooling_kw=cooling_kw,
+        total_kw=hosts_kw + net_kw + storage_kw + cooling_kw,
+        host_racks=host_racks,
+        network_racks=network_racks,
+    )
+    return Estate(
+        clusters=clusters,
+        placements=placements,
+        network=network,
+        racks=layout,
+        cooling=cooled,
+        bom=bill,
+        totals=totals,
+        calculations=rec.calculations,
+        warnings=rec.warnings,
+        decisions=rec.decisions,
+    )
+
+
+# ----------------------------------------------------------------------------------- checks
+
+
+def _check(design: Design, catalog: Catalog) -> None:
+    problems = []
+    for i, c in enumerate(design.clusters):
+        if c.server is not None and c.server not in catalog.servers:
+            known = ", ".join(sorted(catalog.servers))
+            problems.append(f"clusters[{i}].server: unknown server '{c.server}' (known: {known})")
+        if c.hardware is not None:
+            view = design.model_copy(update={"hardware": c.hardware, "ha": c.ha, "clusters": []})
+            problems += [
+                f"clusters[{i}].{p}" for p in map(str, check_design(view, catalog))
+                if p.startswith("hardware.")
+            ]  # fmt: skip
+    if problems:
+        raise DesignError(problems)
+
+
+def _management_check(design: Design, rec: Recorder) -> None:
+    vcf = design.licensing.platform == "vmware-vcf" or design.platform.private_ai_foundation
+    if vcf and not any(c.role is ClusterRole.MANAGEMENT for c in design.clusters):
+        rec.warn(
+            "no-management-domain",
+            "VMware Cloud Foundation runs its vCenter, NSX and operations appliances in a "
+            f"management domain of at least {MANAGEMENT_MIN_HOSTS} hosts, which this design does "
+            "not include; add a management cluster, or say that an existing one is used",
+            Severity.INFO,
+        )
+
+
+# -------------------------------------------------------------------------------- placement
+
+
+def _view(design: Design, spec: _GpuSpec, groups: list[WorkloadGroup]) -> Design:
+    """The design as one cluster: this cluster's hardware, HA policy and groups."""
+    return design.model_copy(
+        update={
+            "hardware": spec.hardware,
+            "ha": spec.ha,
+            "cluster_name": spec.name,
+            "clusters": [],
+            "workloads": [g.model_copy(update={"cluster": None}) for g in groups],
+        }
+    )
+
+
+def cluster_design(design: Design, estate: Estate, name: str) -> Design:
+    """The design as the GPU cluster ``name`` of ``estate`` sees it: the design its Result was
+    sized from, for readers that show one cluster at a time."""
+    spec = next(s for s in _gpu_specs(design) if s.name == name)
+    where = {p.workload: p.cluster for p in estate.placements}
+    return _view(design, spec, [g for g in design.workloads if where[g.name] == name])
+
+
+def _gpu_specs(design: Design) -> list[_GpuSpec]:
+    return [_GpuSpec(design.cluster_name, design.hardware, design.ha)] + [
+        _GpuSpec(c.name, c.hardware, c.ha, f"clusters[{i}].")
+        for i, c in enumerate(design.clusters)
+        if c.role is ClusterRole.GPU and c.hardware is not None
+    ]
+
+
+_FIELD = re.compile(r"^(workloads\[(\d+)\]|[a-z_]+)([.\w\[\]]*): (.*)$", re.S)
+_OWN = ("hardware", "ha")  # the fields each GPU cluster has of its own
+
+
+def _in_cluster(problem: str, spec: _GpuSpec, index: list[int]) -> tuple[str, str]:
+    """A problem of the one-cluster view as the design file names it: its field path (the
+    group's own index, the cluster's own hardware and HA policy) and the message."""
+    m = _FIELD.match(problem)
+    if m is None:
+        return "", problem
+    head, group, rest, text = m.groups()
+    if group is not None:
+        path = f"workloads[{index[int(group)]}]"
+    else:
+        path = spec.path + head if head in _OWN else head
+    return path + rest, text
+
+
+def _place(
+    design: Design, catalog: Catalog, specs: list[_GpuSpec], rec: Recorder
+) -> list[Placement]:
+    out = []
+    names = [s.name for s in specs]
+    for i, g in enumerate(design.workloads):
+        if g.cluster is not None:
+            out.append(Placement(workload=g.name, cluster=g.cluster, chosen_by_engine=False,
+                                 reason="as the design says"))  # fmt: skip
+            continue
+        if len(specs) == 1:
+            out.append(Placement(workload=g.name, cluster=names[0], chosen_by_engine=False,
+                                 reason="the design's only GPU cluster"))  # fmt: skip
+            continue
+        out.append(_best_cluster(design, catalog, specs, i, g, rec))
+    return out
+
+
+def _best_cluster(
+    design: Design,
+    catalog: Catalog,
+    specs: list[_GpuSpec],
+    index: int,
+    g: WorkloadGroup,
+    rec: Recorder,
+) -> Placement:
+    tried: list[tuple[bool, float, int, str, str, float, float]] = []
+    refused = []
+    for n, spec in enumerate(specs):
+        try:
+            r = size(_view(design, spec, [g]), catalog)
+        except DesignError as exc:
+            said = "; ".join(_in_cluster(p, spec, [index])[1] for p in exc.problems)
+            refused.append(f"'{spec.name}': {said}")
+            continue
+        (w,) = r.workloads
+        gpu = catalog.gpus[spec.hardware.gpu]
+        met = _targets_met(r)
+        kw = w.sharing.gpus_allocated * gpu.tdp_w / 1000
+        text = f"{w.sharing.gpus_allocated:,.2f} {gpu.name} ({kw:,.2f} kW of GPU power)" + (
+            "" if met else ", missing its targets"
+        )
+        tried.append((not met, kw, n, spec.name, text, w.sharing.gpus_allocated, gpu.tdp_w))
+    if not tried:
+        raise DesignError(
+            f"workloads[{index}].cluster: no GPU cluster of the design can run '{g.name}' ("
+            + "; ".join(refused)
+            + ")"
+        )
+    best = min(tried)
+    others = [f"{t[4]} on '{t[3]}'" for t in tried if t is not best]
+    reason = (
+        f"it takes {best[4]} there"
+        + (f", against {', '.join(others)}" if others else "")
+        + (f"; not possible on {', '.join(refused)}" if refused else "")
+    )
+    rec.expr(
+        f"placement.{g.name}.gpu_kw", Formula("gpus_allocated * gpu_w / 1000"),
+        {"gpus_allocated": best[5], "gpu_w": best[6]}, "kW", PLACEMENT_SOURCE,
+    )  # fmt: skip
+    rec.decide(
+        f"'{g.name}' runs on '{best[3]}'.",
+        reason[0].upper() + reason[1:] + ".",
+        implication=f"The group's VMs are placed on the hosts of '{best[3]}'; moving it is a "
+        "change of the design.",
+    )
+    return Placement(workload=g.name, cluster=best[3], chosen_by_engine=True, reason=reason)
+
+
+def _targets_met(r: Result) -> bool:
+    for w in r.workloads:
+        if w.serving is not None and not all(t.met for t in w.serving.targets):
+            return False
+    return not any(x.code == "target-time-missed" for x in r.warnings)
+
+
+# ---------------------------------------------------------------------------------- clusters
+
+
+def _size_cluster(
+    design: Design, catalog: Catalog, spec: _GpuSpec, groups: list[tuple[int, WorkloadGroup]]
+) -> Result:
+    try:
+        return size(_view(design, spec, [g for _, g in groups]), catalog)
+    except DesignError as exc:
+        # field paths name the design's own groups and this cluster's hardware
+        back = [i for i, _ in groups]
+        problems = []
+        for p in exc.problems:
+            path, text = _in_cluster(p, spec, back)
+            problems.append(f"{path}: on '{spec.name}', {text}" if path else f"'{spec.name}': {p}")
+        raise DesignError(problems) from exc
+
+
+def _gpu_cluster(
+    spec: _GpuSpec, r: Result, catalog: Catalog, workloads: list[str]
+) -> EstateCluster:
+    server = catalog.servers[r.server]
+    c = r.cluster
+    return EstateCluster(
+        name=spec.name,
+        role=ClusterRole.GPU,
+        server=server.id,
+        server_name=f"{server.vendor} {server.model}",
+        hosts=c.hosts_total,
+        gpus=c.gpus_total,
+        gpus_demand=c.gpus_demand,
+        gpus_idle=c.gpus_total - c.gpus_demand,
+        host_w=r.power.host_w,
+        hosts_kw=r.power.hosts_w / 1000,
+        host_racks=r.racks.host_racks,
+        workloads=workloads,
+        reason=f"{count(c.hosts_for_capacity, 'host')} for the demand, "
+        f"{c.hosts_for_ha} for HA and {c.hosts_for_maintenance} for maintenance"
+        + (
+            f" and {c.hosts_for_platform} for the VCF minimum cluster"
+            if c.hosts_for_platform
+            else ""
+        ),
+        result=r,
+    )
+
+
+def _cpu_cluster(
+    design: Design, catalog: Catalog, spec: ClusterSpec, rec: Recorder
+) -> EstateCluster:
+    assert spec.server is not None
+    server = catalog.servers[spec.server]
+    key = f"clusters.{spec.name}"
+    if spec.role is ClusterRole.MANAGEMENT:
+        hosts = int(
+            rec.expr(
+                f"{key}.hosts", Formula("max(stated, minimum)"),
+                {"stated": spec.hosts or 0, "minimum": MANAGEMENT_MIN_HOSTS}, "hosts",
+                MANAGEMENT_SOURCE,
+            )
+        )  # fmt: skip
+        reason = (
+            f"the management domain's minimum of {MANAGEMENT_MIN_HOSTS} hosts"
+            if hosts == MANAGEMENT_MIN_HOSTS and (spec.hosts or 0) <= MANAGEMENT_MIN_HOSTS
+            else "as the design says, above the management domain's minimum of "
+            f"{MANAGEMENT_MIN_HOSTS}"
+        )
+    else:
+        assert spec.hosts is not None
+        hosts = spec.hosts
+        reason = "as the design says"
+    host_w = rec.expr(
+        f"{key}.host_w", Formula("baseline_w"), {"baseline_w": server.baseline_power_w}, "W",
+        f"catalog servers/{server.id}: platform baseline at load (CPUs, memory, fans, drives); "
+        "no GPUs fitted",
+    )  # fmt: skip
+    a = design.assumptions
+    per_rack = max(
+        min(a.rack_units // server.rack_units, int(a.max_rack_power_kw * 1000 // host_w)), 1
+    )
+    racks = rec.expr(
+        f"{key}.racks", Formula("ceil(hosts / hosts_per_rack)"),
+        {"hosts": hosts, "hosts_per_rack": per_rack}, "racks",
+        "Hosts per rack: the fewer of rack units over server height and the rack power limit "
+        "over host power",
+    )  # fmt: skip
+    return EstateCluster(
+        name=spec.name,
+        role=spec.role,
+        server=server.id,
+        server_name=f"{server.vendor} {server.model}",
+        hosts=hosts,
+        gpus=0,
+        gpus_demand=0,
+        gpus_idle=0,
+        host_w=host_w,
+        hosts_kw=hosts * host_w / 1000,
+        host_racks=int(racks),
+        workloads=[],
+        reason=reason,
+    )
+
+
+# ----------------------------------------------------------------------------------- network
+
+
+def _shared_network(
+    design: Design,
+    catalog: Catalog,
+    specs: list[_GpuSpec],
+    clusters: list[EstateCluster],
+    rec: Recorder,
+) -> list[bo.Plane]:
+    """Each network once for all the clusters on it: the GPU fabric per fabric kind, the service
+    network and the out-of-band ports, from the host ports every cluster brings."""
+    by_name = {s.name: s for s in specs}
+    ports: dict[tuple[str, str, bool], int] = {}
+    fabric_of: dict[tuple[str, str, bool], str] = {}
+    oob = 0
+    for c in clusters:
+        oob += c.hosts
+        if c.result is None:
+            hw = design.hardware
+            k = ("service", hw.service_fabric.value, True)
+            ports[k] = ports.get(k, 0) + c.hosts * CPU_HOST_SERVICE_PORTS
+            fabric_of[k] = hw.service_fabric.value
+            continue
+        for p in c.result.topology.fabric.planes:
+            if p.name == "oob":
+                continue
+            hw = by_name[c.name].hardware
+            fab = hw.fabric if p.name == "compute" else hw.service_fabric
+            k = (p.name, fab.value, p.redundant)
+            ports[k] = ports.get(k, 0) + p.host_ports
+            fabric_of[k] = fab.value
+    planes = []
+    oversub = design.assumptions.fabric_oversubscription
+    for (name, fab_value, redundant), n in sorted(ports.items()):
+        fab = next(f for f in FABRIC_GBPS if f.value == fab_value)
+        planes.append(
+            size_plane(
+                f"{name}.{fab_value}", n, FABRIC_GBPS[fab],
+                SwitchKind.INFINIBAND if is_infiniband(fab) else SwitchKind.ETHERNET,
+                redundant, oversub, catalog, rec, FABRIC_LABEL[fab],
+                "infiniband" if is_infiniband(fab) else "none",
+            )
+        )  # fmt: skip
+    planes.append(oob_plane(oob))
+    # the shared switches stand in network racks of their own, so host links cross racks
+    planes = place_cables(planes, None)
+    modules = sum(c.transceivers for p in planes for c in p.cables)
+    if modules:
+        rec.decide(
+            "The shared switches stand in network racks of their own, so every host link "
+            "crosses racks: fibre with an optical module at each end.",
+            "Copper reaches within a rack, not between racks. " + DAC_REACH,
+            DecisionTopic.NETWORK,
+            implication=f"The bill counts {count(modules, 'optical module')} and their fibres.",
+        )
+    return planes
+
+
+# ------------------------------------------------------------------------------------- racks
+
+
+def _layout(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    rec: Recorder,
+) -> list[bo.Rack]:
+    """Every rack of the design, for its elevations and its power: each GPU cluster's host racks
+    as the cluster's sizing placed them (its storage too) without the switches, which the
+    clusters share; the hosts of the clusters without GPUs; then the shared switches in network
+    racks of their own, packed by space and power."""
+    a = design.assumptions
+    height, limit = a.rack_units, a.max_rack_power_kw * 1000
+    out: list[bo.Rack] = []
+    for c in clusters:
+        if c.result is not None:
+            for r in c.result.racks.racks:
+                items = [i for i in r.items if i.kind != "switch"]
+                if not items:
+                    continue
+                out.append(_named(r, items, f"R{len(out) + 1:02d} {c.name}", c.name))
+            continue
+        server = catalog.servers[c.server]
+        per_rack = max(min(height // server.rack_units, int(limit // c.host_w)), 1)
+        for first in range(0, c.hosts, per_rack):
+            hosts = range(first, min(first + per_rack, c.hosts))
+            items = [
+                bo.RackItem(name=f"host-{h + 1:02d}", kind="server",
+                            model=f"{server.vendor} {server.model}",
+                            u_position=1 + (h - first) * server.rack_units,
+                            height_u=server.rack_units, power_w=c.host_w, host=h,
+                            liquid_w=c.host_w * cooling.liquid_share(server))
+                for h in hosts
+            ]  # fmt: skip
+            rack = bo.Rack(name="", role="hosts", height_u=height, power_limit_w=limit, used_u=0,
+                           power_w=0, hosts=list(hosts), items=items)  # fmt: skip
+            out.append(_named(rack, items, f"R{len(out) + 1:02d} {c.name}", c.name))
+    # numbered on across the fabrics of one kind (two GPU fabrics: compute-leaf-01, -02, …)
+    names = linkx.switch_names(network, numbered_by_kind=True)
+    switches = [
+        (name, t.model, t.rack_units, t.power_w)
+        for p, named in zip(network, names, strict=True)
+        for t in sorted(p.tiers, key=lambda t: t.role != "spine")
+        for name in named[t.role]
+    ]
+    # a leaf whose host ports all sit in one rack goes to its top where copper then reaches
+    on = [
+        [h.place.rack for c in clusters if joins(c, p) for h in portmap.rack_hosts(out, c.name)]
+        for p in network
+    ]
+    out, rest = top_of_rack(out, switches, leaf_homes(network, names, on), strict=True)
+    return out + _network_racks(rest, height, limit, len(out), rec)
+
+
+def _named(rack: bo.Rack, items: list[bo.RackItem], name: str, cluster: str) -> bo.Rack:
+    return rack.model_copy(
+        update={
+            "name": name,
+            "cluster": cluster,
+            "role": "hosts",
+            "items": items,
+            "used_u": sum(i.height_u for i in items),
+            "power_w": sum(i.power_w for i in items),
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------- BOM
+
+# Billed once for the whole design: the shared network, and the racks the clusters and the
+# network racks fill together
+_SHARED = {
+    bo.BomCategory.SWITCH,
+    bo.BomCategory.CABLE,
+    bo.BomCategory.TRANSCEIVER,
+    bo.BomCategory.RACK,
+    bo.BomCategory.COOLING,
+}
+
+
+def _cooling(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    layout: list[bo.Rack],
+    rec: Recorder,
+) -> bo.Cooling | None:
+    """The distribution units for every rack of the design: the in-rack unit the clusters'
+    racks already hold, else in-row units for them all."""
+    units = [
+        catalog.cooling[c.result.racks.cooling.cdu]
+        for c in clusters
+        if c.result is not None
+        and c.result.racks.cooling is not None
+        and c.result.racks.cooling.cdu in catalog.cooling
+    ]
+    in_rack = next((u for u in units if u.placement is CduPlacement.IN_RACK), None)
+    return cooling.cooling(layout, catalog, in_rack, design.assumptions.cdu_spares, rec)
+
+
+def _in_rack_kw(catalog: Catalog, cooled: bo.Cooling | None, layout: list[bo.Rack]) -> float:
+    """The in-rack distribution units' own power: the racks' PDUs feed them, as they feed the
+    hosts (in-row units have their own feed)."""
+    unit = catalog.cooling.get(cooled.cdu) if cooled is not None else None
+    if unit is None or unit.placement is not CduPlacement.IN_RACK:
+        return 0.0
+    units = sum(1 for r in layout for i in r.items if i.kind == "cdu")
+    return units * (unit.power_w or 0.0) / 1000
+
+
+def _bom(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    layout: list[bo.Rack],
+    rec: Recorder,
+    cooled: bo.Cooling | None = None,
+) -> bo.Bom:
+    lines: list[bo.BomLine] = []
+    for c in clusters:
+        if c.result is not None:
+            lines += [
+                ln.model_copy(update={"cluster": c.name})
+                for ln in c.result.bom.lines
+                if ln.category not in _SHARED
+            ]
+        else:
+            lines += _cpu_lines(design, catalog, c, rec)
+    paired, done = _linkx(design, catalog, clusters, network, layout)
+    lines += _network_lines(catalog, network, done) + paired
+    lines.append(bom_.oob_switch_line(layout))
+    a = design.assumptions
+    lines += bom_.rack_lines(len(layout), a.rack_units, a.max_rack_power_kw)
+    lines += cooling.cooling_lines(cooled, catalog)
+    return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+
+
+def _cpu_lines(
+    design: Design, catalog: Catalog, c: EstateCluster, rec: Recorder
+) -> list[bo.BomLine]:
+    server = catalog.servers[c.server]
+    spec = next(s for s in design.clusters if s.name == c.name)
+    cpu = server.cpu_option(spec.cpu)
+    processors = f"{cpu.name} ({cpu.cores} cores)" if cpu else server.cpu_family
+    role = "management domain" if c.role is ClusterRole.MANAGEMENT else "compute cluster"
+    out = [
+        bo.BomLine(
+            category=bo.BomCategory.SERVER,
+            item=f"server:{server.id}",
+            part_number="",
+            description=f"{server.vendor} {server.model}, {server.sockets} x {processors}, "
+            f"{server.rack_units}U, for the {role}, without GPUs (configure-to-order: memory, "
+            "drives and network ports per vendor quote)",
+            quantity=c.hosts,
+            unit="each",
+            source=f"catalog servers/{server.id}",
+            cluster=c.name,
+        )
+    ]
+    lic = design.licensing.platform
+    if lic is not None and catalog.licences[lic].unit is LicenceUnit.PER_CORE:
+        x = catalog.licences[lic]
+        view = design.model_copy(
+            update={"hardware": design.hardware.model_copy(update={"cpu": spec.cpu})}
+        )
+        totals = bo.TopologyTotals(
+            hosts=c.hosts, sockets=c.hosts * server.sockets, gpus=0, gpu_boards=0, nics={},
+            nvlink_bridges=0, pcie_switches=0, switches={}, cables={}, transceivers={},
+        )  # fmt: skip
+        qty = bom_.core_licences(
+            f"clusters.{c.name}.platform_core_licences", view, server, x, totals, rec
+        )
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.LICENCE,
+                item=f"licence:{x.id}",
+                part_number=x.part_number,
+                description=f"{bom_.licence_name(x)} for the {role} ({bom_.unit_words(x)}, "
+                f"minimum {x.min_units}; {x.term})",
+                quantity=qty,
+                unit="core licence",
+                source=x.source,
+                cluster=c.name,
+            )
+        )
+    return out
+
+
+def _linkx(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    layout: list[bo.Rack],
+) -> tuple[list[bo.BomLine], set[str]]:
+    """NVIDIA's paired parts for the shared InfiniBand NDR planes, the hosts of every cluster on
+    them placed as the layout has them; and the cable keys they replace."""
+    where = linkx.places(layout)
+    names = linkx.switch_names(network, numbered_by_kind=True)
+    out: list[bo.BomLine] = []
+    done: set[str] = set()
+    for p, named in zip(network, names, strict=True):
+        if not linkx.is_ndr(p):
+            continue
+        on = [c for c in clusters if joins(c, p)]
+        hosts = [h.place for c in on for h in portmap.rack_hosts(layout, c.name)]
+        osfp = _osfp_hosts(design, catalog, on)
+        leaf = catalog.switches[p.tiers[0].switch]
+        lines = linkx.plane_lines(p, hosts, named, where, osfp,
+                                  linkx.switch_managed(leaf.part_number))  # fmt: skip
+        if lines is not None:
+            out += lines
+            done |= {c.key for c in p.cables}
+    links = _port_map(design, catalog, clusters, network, layout)
+    more, replaced = portmap.plane_bom(network, links)
+    return bom_.merged(out + more), done | replaced
+
+
+def estate_port_map(design: Design, catalog: Catalog, e: Estate) -> list[portmap.PortLink]:
+    """The port map of a design of several clusters, as its bill counts the cables."""
+    return _port_map(design, catalog, e.clusters, e.network, e.racks)
+
+
+def _port_map(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    layout: list[bo.Rack],
+) -> list[portmap.PortLink]:
+    """Each shared network with the hosts of every cluster on it, in the clusters' order."""
+    hosts_on, osfp = [], []
+    for p in network:
+        on = [c for c in clusters if joins(c, p)]
+        hosts_on.append([h for c in on for h in portmap.rack_hosts(layout, c.name)])
+        osfp.append(linkx.is_ndr(p) and _osfp_hosts(design, catalog, on))
+    return portmap.port_map(network, layout, hosts_on, [p.name for p in network], osfp,
+                            numbered_by_kind=True)  # fmt: skip
+
+
+def _osfp_hosts(design: Design, catalog: Catalog, on: list[EstateCluster]) -> bool:
+    """Whether every GPU cluster in ``on`` has single-port (OSFP) ConnectX-7 cards, which take
+    the OSFP parts of an NDR fabric (the dual-port QSFP112 cards take the QSFP112 ones)."""
+    nics = {design_nic(design, c.name) for c in on}
+    return bool(nics) and all(catalog.nics[n].ports == 1 for n in nics if n in catalog.nics)
+
+
+def design_nic(design: Design, cluster: str) -> str:
+    """The GPU-fabric NIC of a GPU cluster of the design."""
+    spec = next(s for s in _gpu_specs(design) if s.name == cluster)
+    return spec.hardware.nic or ""
+
+
+def joins(c: EstateCluster, p: bo.Plane) -> bool:
+    """Whether cluster ``c`` has host ports on the shared network ``p``."""
+    kind = p.name.split(".", 1)[0]
+    if kind == "oob":
+        return True
+    if c.result is None:  # hosts without GPUs join the service network only
+        return kind == "service"
+    return any(
+        q.name == kind and q.technology == p.technology for q in c.result.topology.fabric.planes
+    )
+
+
+def _network_lines(
+    catalog: Catalog, network: list[bo.Plane], done: set[str] | None = None
+) -> list[bo.BomLine]:
+    switches: dict[str, int] = {}
+    cables: dict[str, tuple[int, bo.CableRun]] = {}
+    optics: dict[str, tuple[int, bo.CableRun]] = {}
+    for p in network:
+        for t in p.tiers:
+            switches[t.switch] = switches.get(t.switch, 0) + t.count
+        for cr in p.cables:
+            if cr.key in (done or set()):
+                continue
+            n, _ = cables.get(cr.key, (0, cr))
+            cables[cr.key] = (n + cr.count, cr)
+            if cr.transceivers:
+                m, _ = optics.get(cr.key, (0, cr))
+                optics[cr.key] = (m + cr.transceivers, cr)
+    out = []
+    for sw_id, qty in sorted(switches.items()):
+        sw = catalog.switches[sw_id]
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.SWITCH, item=f"switch:{sw.id}", part_number=sw.part_number,
+                description=f"{sw.vendor} {sw.model}, {sw.ports} x {sw.port_speed_gbps:g} Gb/s, "
+                f"{sw.rack_units}U", quantity=qty, unit="each",
+                source=f"catalog switches/{sw.id}; one network for all clusters",
+            )
+        )  # fmt: skip
+    for key, (qty, cr) in sorted(cables.items()):
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.CABLE, item=f"cable:{key}", part_number="",
+                description=cr.description, quantity=qty, unit="each",
+                source="fabric sizing over all clusters",
+            )
+        )  # fmt: skip
+    for key, (qty, cr) in sorted(optics.items()):
+        speed = cr.speed_gbps
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.TRANSCEIVER, item=f"transceiver:{key}", part_number="",
+                description=f"{speed:g} Gb/s optical transceiver ({bom_.RUN[cr.between]})",
+                quantity=qty, unit="each",
+                source="fabric sizing: one module at each end of a link between racks",
+            )
+        )  # fmt: skip
+    return out

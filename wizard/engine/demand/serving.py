@@ -1,0 +1,493 @@
+"""LLM serving at a load: time to first token, time between tokens and throughput of a replica
+holding a number of sequences, from the roofline in :mod:`serving_physics`.
+
+The load is a closed loop, as serving benchmarks run it (NVIDIA GenAI-Perf, vLLM's
+``benchmark_serving``): ``c`` requests in flight per replica, each user sending the next request
+when the last answer ends. In one such cycle the replica runs the ``c`` prompts and ``L_out``
+decode steps of a ``c``-sequence batch. A prompt is not hidden behind the decode steps: it takes
+the GPUs for its own time (an in-flight batching iteration that holds a prompt lasts as long as
+the prompt), which is the conservative reading of chunked prefill too. So
+
+    cycle  = c x prefill + L_out x decode step(c)
+    output tokens/s = c x L_out / cycle                  (Little's law)
+
+and a user's answer is interrupted by the other ``c - 1`` prompts in proportion to how long it
+decodes, which sets the time between tokens it sees; what is left of the cycle is its time to
+first token. With one sequence this is exactly prefill, then ``L_out`` decode steps.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.links import NVLS_SOURCE, efficiency
+from wizard.engine.basis.record import Chain
+from wizard.engine.basis.search import first_true
+from wizard.engine.demand import serving_physics as sp
+from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parallel, Transformer
+
+LOAD_SOURCE = (
+    "Closed-loop load as serving benchmarks run it (NVIDIA GenAI-Perf, vLLM's vllm bench serve); "
+    "Little's law (Little, Operations Research 9(3), 1961); prompts not overlapped with decoding "
+    "(Agrawal et al., Sarathi-Serve, arXiv:2403.02310, section 3: a prompt in an iteration "
+    "stalls the decodes in it)"
+)
+QUEUE_SOURCE = (
+    "A prompt waits for the prompts ahead of it: M/D/1 queue, mean wait = load / (2 (1 - load)) "
+    "x service time (Pollaczek-Khinchine), requests arriving independently"
+)
+KV_QUEUE_SOURCE = (
+    "Requests beyond what the KV cache holds wait for a running one to finish (vLLM and "
+    "TensorRT-LLM queue them); Little's law"
+)
+HEADROOM_SOURCE = (
+    "vLLM engine arguments, --gpu-memory-utilization (default 0.9): the share of GPU memory the "
+    "engine plans for weights, activations and the paged KV cache"
+)
+
+WORK_S = Formula("sequences * prefill_s + (output_tokens - 1) * decode_step_s")
+PREFILL_LOAD = Formula("sequences * prefill_s / work_s")
+PREFILL_WAIT_S = Formula(
+    "prefill_s * min(prefill_load / (2 * max(1 - prefill_load, 1e-9)), (sequences - 1) / 2)"
+)
+DECODE_PHASE_S = Formula(
+    "(output_tokens - 1) * decode_step_s / (1 - (sequences - 1) * prefill_s / work_s)"
+)
+ITL_MS = Formula("1000 * max(decode_phase_s / max(output_tokens - 1, 1), decode_step_s)")
+QUEUE_WAIT_S = Formula("(waiting / running) * (prefill_s + prefill_wait_s + decode_phase_s)")
+TTFT_MS = Formula("1000 * (prefill_s + prefill_wait_s + queue_wait_s)")
+TOKENS_PER_S = Formula("sequences * output_tokens / (ttft_ms / 1000 + decode_phase_s)")
+REQUESTS_PER_S = Formula("tokens_per_s / output_tokens")
+USABLE_GB = Formula("gpu_memory_gb * memory_utilization")
+WEIGHTS_PER_GPU_GB = Formula("weights_gb / (tp * pp)")
+KV_ROOM_GB = Formula("usable_gb - weights_per_gpu_gb - overhead_gb")
+MAX_SEQUENCES = Formula(
+    "floor(kv_room_gb * kv_shards * pp / (context_in_flight * kv_gb_per_token))"
+)
+LONGEST_REQUEST_GB = Formula("max_context_tokens * kv_gb_per_token / (kv_shards * pp)")
+KV_PER_GPU_GB = Formula("sequences * context_in_flight * kv_gb_per_token / (kv_shards * pp)")
+
+
+@dataclass(frozen=True)
+class Request:
+    input_tokens: int
+    output_tokens: int
+    max_context_tokens: int
+
+
+@dataclass(frozen=True)
+class Point:
+    """One replica holding ``sequences`` requests in flight."""
+
+    sequences: int
+    running: int  # sequences the KV cache holds at once; the rest wait for room
+    prefill_s: float
+    decode_step_s: float
+    bound: str
+    ttft_ms: float
+    itl_ms: float
+    tokens_per_s: float
+    requests_per_s: float
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """What the replica's memory holds."""
+
+    weights_per_gpu_gb: float
+    kv_room_gb: float
+    max_sequences: int
+    longest_request_gb: float
+    kv_gb_per_token: float
+    context_in_flight: float
+
+    @property
+    def fits(self) -> bool:
+        return self.kv_room_gb >= self.longest_request_gb and self.max_sequences >= 1
+
+
+def _weights_read(chain: Chain, m: Transformer, tokens: float, name: str) -> float:
+    if not m.moe:
+        return chain(
+            name, sp.WEIGHTS_GB, "GB", sp.POPE, parameters=m.params, weight_bytes=m.weight_bytes
+        )
+    read = chain(
+        f"{name}.experts",
+        sp.EXPERTS_READ,
+        "experts per layer",
+        sp.MOE_SOURCE,
+        experts=m.experts,
+        experts_per_token=m.experts_per_token,
+        tokens=tokens,
+    )
+    return chain(
+        name,
+        sp.WEIGHTS_READ_MOE_GB,
+        "GB",
+        sp.MOE_SOURCE,
+        shared_params=m.shared_params,
+        experts_read=read,
+        expert_params=m.expert_params,
+        weight_bytes=m.weight_bytes,
+    )
+
+
+def _allreduce(
+    chain: Chain, name: str, m: Transformer, par: Parallel, eff: Efficiency, tokens: float
+) -> float:
+    if par.tensor <= 1 or par.tp_link is None:
+        return 0.0
+    link = par.tp_link
+    return sp.activation_allreduce_s(
+        chain, name, link, tp=par.tensor, tokens=tokens, hidden=m.hidden,
+        latency_s=eff.latency_s, link_efficiency=efficiency(link, eff.link)[0],
+        ring_source=f"{sp.MEGATRON_TP}; link: {link.name}",
+        nvls_source=f"{sp.MEGATRON_TP}; {NVLS_SOURCE}; link: {link.name}",
+    )  # fmt: skip
+
+
+def _handoff(
+    chain: Chain, name: str, m: Transformer, par: Parallel, eff: Efficiency, tokens: float
+) -> float:
+    if par.pipeline <= 1 or par.pp_link is None:
+        return 0.0
+    return chain(
+        name,
+        sp.HANDOFF_S,
+        "s",
+        f"{sp.PIPELINE}; link: {par.pp_link.name}",
+        latency_s=eff.latency_s,
+        tokens=tokens,
+        hidden=m.hidden,
+        link_gbs=par.pp_link.gbs,
+        link_efficiency=efficiency(par.pp_link, eff.link)[0],
+    )
+
+
+def kv_per_token(
+    chain: Chain, m: Transformer, context: float, name: str = "kv_gb_per_token"
+) -> float:
+    """KV cache per token of a sequence of ``context`` tokens, each layout by its own logged
+    formula: keys and values per KV head, one latent per layer (MLA), or with windowed layers
+    holding at most their window (the only case where ``context`` matters)."""
+    if m.kv_latent_dim:
+        return chain(
+            name, sp.KV_GB_PER_TOKEN_MLA, "GB per token", sp.MLA_SOURCE,
+            layers=m.layers, kv_latent_dim=m.kv_latent_dim, kv_bytes=m.kv_bytes,
+        )  # fmt: skip
+    if m.window_layers:
+        return chain(
+            name, sp.KV_GB_PER_TOKEN_WINDOWED, "GB per token",
+            f"{sp.KV_SOURCE}; {sp.WINDOW_SOURCE}", kv_heads=m.kv_heads, head_dim=m.head_dim, kv_bytes=m.kv_bytes, layers=m.layers,
+            window_layers=m.window_layers, window=m.window, context=context,
+        )  # fmt: skip
+    return chain(
+        name,
+        sp.KV_GB_PER_TOKEN,
+        "GB per token",
+        sp.KV_SOURCE,
+        layers=m.layers,
+        kv_heads=m.kv_heads,
+        head_dim=m.head_dim,
+        kv_bytes=m.kv_bytes,
+    )
+
+
+def capacity(
+    chain: Chain,
+    m: Transformer,
+    par: Parallel,
+    acc: Accelerator,
+    req: Request,
+    utilization: float,
+    overhead_gb: float,
+) -> Capacity:
+    """How many requests of the average size the replica's memory holds, and whether one of the
+    longest still fits beside the weights. With windowed layers the cache per token falls as a
+    sequence grows, so the longest request has its own figure; the average request's (its
+    average context) is at most the average of its sequences' caches, the safe side."""
+    average = sp.CONTEXT_IN_FLIGHT(input_tokens=req.input_tokens, output_tokens=req.output_tokens)
+    kv_tok = kv_per_token(chain, m, average)
+    ctx = chain(
+        "context_in_flight",
+        sp.CONTEXT_IN_FLIGHT,
+        "tokens per sequence",
+        "Average tokens a decoding sequence holds: its prompt and half its answer",
+        input_tokens=req.input_tokens,
+        output_tokens=req.output_tokens,
+    )
+    usable = chain(
+        "usable_gb_per_gpu",
+        USABLE_GB,
+        "GB per GPU",
+        HEADROOM_SOURCE,
+        gpu_memory_gb=acc.memory_gb,
+        memory_utilization=utilization,
+    )
+    weights = chain(
+        "weights_gb",
+        sp.WEIGHTS_GB,
+        "GB per replica",
+        sp.POPE,
+        parameters=m.params,
+        weight_bytes=m.weight_bytes,
+    )
+    per_gpu = chain(
+        "weights_gb_per_gpu",
+        WEIGHTS_PER_GPU_GB,
+        "GB per GPU",
+        sp.MEGATRON_TP,
+        weights_gb=weights,
+        tp=par.tensor,
+        pp=par.pipeline,
+    )
+    room = chain(
+        "kv_room_gb_per_gpu",
+        KV_ROOM_GB,
+        "GB per GPU",
+        "Usable memory less weights and the engine's workspace",
+        usable_gb=usable,
+        weights_per_gpu_gb=per_gpu,
+        overhead_gb=overhead_gb,
+    )
+    shards = sp.kv_shards(m, par.tensor)
+    kv_long = kv_tok
+    if m.window_layers:
+        kv_long = kv_per_token(chain, m, req.max_context_tokens, "kv_gb_per_token_longest")
+    longest = chain(
+        "longest_request_gb_per_gpu",
+        LONGEST_REQUEST_GB,
+        "GB per GPU",
+        sp.KV_SOURCE,
+        max_context_tokens=req.max_context_tokens,
+        kv_gb_per_token=kv_long,
+        kv_shards=shards,
+        pp=par.pipeline,
+    )
+    most = 0
+    if room > 0:
+        most = int(
+            chain(
+                "max_sequences_per_replica",
+                MAX_SEQUENCES,
+                "sequences",
+                "Paged KV cache: blocks are taken as tokens arrive (Kwon et al., vLLM, "
+                "arXiv:2309.06180), so the average request sets how many fit",
+                kv_room_gb=room,
+                kv_shards=shards,
+                pp=par.pipeline,
+                context_in_flight=ctx,
+                kv_gb_per_token=kv_tok,
+            )
+        )
+    return Capacity(per_gpu, room, most, longest, kv_tok, ctx)
+
+
+def evaluate(
+    chain: Chain,
+    m: Transformer,
+    par: Parallel,
+    acc: Accelerator,
+    eff: Efficiency,
+    req: Request,
+    sequences: int,
+    ctx: float,
+    kv_tok: float,
+    most: int,
+) -> Point:
+    """Prefill, decode and the closed-loop load for ``sequences`` requests in flight."""
+    t, p = par.tensor, par.pipeline
+    shards = sp.kv_shards(m, t)
+    running = min(sequences, most) if most >= 1 else sequences
+    src_roof = f"{sp.POPE}; efficiency: " + (
+        "fitted to the customer's measurements" if eff.calibrated else "stated assumption"
+    )
+    active = m.active_params
+    if m.moe and eff.moe_imbalance != 1.0:
+        active = chain(
+            "moe.active_parameters_effective", sp.ACTIVE_MOE, "parameters", sp.MOE_IMBALANCE,
+            shared_params=m.shared_params, experts_per_token=m.experts_per_token,
+            expert_params=m.expert_params, imbalance=eff.moe_imbalance,
+        )  # fmt: skip
+    # --- prefill of one prompt
+    w_pf = _weights_read(chain, m, req.input_tokens, "prefill.weights_read_gb")
+    pf_compute = chain(
+        "prefill.compute_s",
+        sp.PREFILL_COMPUTE_S,
+        "s",
+        sp.PREFILL,
+        active_parameters=active,
+        tokens=req.input_tokens,
+        layers=m.layers,
+        attention_width=m.attention_width,
+        tp=t,
+        peak_tflops=acc.peak_tflops,
+        attention_tflops=acc.attention_peak,
+        mfu=eff.compute,
+    )
+    pf_memory = chain(
+        "prefill.memory_s",
+        sp.PREFILL_MEMORY_S,
+        "s",
+        src_roof,
+        weights_gb=w_pf,
+        tp=t,
+        bandwidth_gbs=acc.bandwidth_gbs,
+        mbu=eff.bandwidth,
+    )
+    pf_ar = _allreduce(chain, "prefill.allreduce_s", m, par, eff, req.input_tokens)
+    pf_ho = _handoff(chain, "prefill.handoff_s", m, par, eff, req.input_tokens)
+    pf_comm = chain(
+        "prefill.comm_s",
+        sp.PREFILL_COMM_S,
+        "s",
+        f"{sp.MEGATRON_TP}; {sp.PIPELINE}",
+        layers=m.layers,
+        allreduce_s=pf_ar,
+        pp=p,
+        handoff_s=pf_ho,
+    )
+    prefill = chain(
+        "prefill_s",
+        sp.STAGE_S,
+        "s",
+        "Roofline: the slower of compute and memory, plus communication",
+        memory_s=pf_memory,
+        compute_s=pf_compute,
+        comm_s=pf_comm,
+    )
+    # --- one decode step with every sequence in it
+    micro = chain(
+        "decode.micro_batch",
+        sp.MICRO_BATCH,
+        "sequences",
+        sp.PIPELINE,
+        sequences=running,
+        pp=p,
+    )
+    w_dec = _weights_read(chain, m, micro, "decode.weights_read_gb")
+    d_weights = chain(
+        "decode.weights_s", sp.DECODE_WEIGHTS_S, "s per stage", src_roof,
+        weights_read_gb=w_dec, tp=t, pp=p, bandwidth_gbs=acc.bandwidth_gbs, mbu=eff.bandwidth,
+    )  # fmt: skip
+    d_linear = chain(
+        "decode.linear_s", sp.DECODE_LINEAR_S, "s per stage", src_roof,
+        batch=micro, active_parameters=active, tp=t, pp=p, peak_tflops=acc.peak_tflops,
+        mfu=eff.compute,
+    )  # fmt: skip
+    d_kv = chain(
+        "decode.kv_s", sp.DECODE_KV_S, "s per stage", f"{sp.KV_SOURCE}; {src_roof}",
+        batch=micro, context=ctx, kv_gb_per_token=kv_tok, kv_shards=shards, pp=p,
+        bandwidth_gbs=acc.bandwidth_gbs, mbu=eff.bandwidth,
+    )  # fmt: skip
+    d_attention = chain(
+        "decode.attention_s", sp.DECODE_ATTENTION_S, "s per stage",
+        f"{src_roof}; {sp.ATTENTION_PRECISION}",
+        batch=micro, layers=m.layers, context=ctx, attention_width=m.attention_width, tp=t, pp=p,
+        attention_tflops=acc.attention_peak, mfu=eff.compute,
+    )  # fmt: skip
+    d_ar = _allreduce(chain, "decode.allreduce_s", m, par, eff, micro)
+    d_ho = _handoff(chain, "decode.handoff_s", m, par, eff, micro)
+    d_comm = chain(
+        "decode.comm_s",
+        sp.DECODE_COMM_S,
+        "s per stage",
+        f"{sp.MEGATRON_TP}; {sp.PIPELINE}",
+        layers=m.layers,
+        pp=p,
+        allreduce_s=d_ar,
+        handoff_s=d_ho,
+    )
+    stage = chain(
+        "decode.stage_s", sp.DECODE_KERNELS_S, "s", sp.KERNELS,
+        weights_s=d_weights, linear_s=d_linear, kv_s=d_kv, attention_s=d_attention,
+        comm_s=d_comm,
+    )  # fmt: skip
+    step = chain("decode_step_s", sp.DECODE_STEP_S, "s", sp.PIPELINE, pp=p, stage_s=stage)
+    # --- the closed loop
+    work = chain(
+        "work_s",
+        WORK_S,
+        "s per round",
+        LOAD_SOURCE,
+        sequences=running,
+        prefill_s=prefill,
+        output_tokens=req.output_tokens,
+        decode_step_s=step,
+    )
+    load = chain(
+        "prefill_load", PREFILL_LOAD, "share of time", LOAD_SOURCE,
+        sequences=running, prefill_s=prefill, work_s=work,
+    )  # fmt: skip
+    pf_wait = chain(
+        "prefill_wait_s", PREFILL_WAIT_S, "s", QUEUE_SOURCE,
+        prefill_s=prefill, prefill_load=load, sequences=running,
+    )  # fmt: skip
+    decode_phase = chain(
+        "decode_phase_s",
+        DECODE_PHASE_S,
+        "s",
+        LOAD_SOURCE,
+        output_tokens=req.output_tokens,
+        decode_step_s=step,
+        sequences=running,
+        prefill_s=prefill,
+        work_s=work,
+    )
+    itl = chain(
+        "itl_ms", ITL_MS, "ms", LOAD_SOURCE,
+        decode_phase_s=decode_phase, output_tokens=req.output_tokens, decode_step_s=step,
+    )  # fmt: skip
+    queue = 0.0
+    if sequences > running:
+        queue = chain(
+            "kv_queue_wait_s", QUEUE_WAIT_S, "s", KV_QUEUE_SOURCE,
+            waiting=sequences - running, running=running, prefill_s=prefill,
+            prefill_wait_s=pf_wait, decode_phase_s=decode_phase,
+        )  # fmt: skip
+    ttft = chain(
+        "ttft_ms", TTFT_MS, "ms", QUEUE_SOURCE,
+        prefill_s=prefill, prefill_wait_s=pf_wait, queue_wait_s=queue,
+    )  # fmt: skip
+    tps = chain(
+        "tokens_per_s_per_replica", TOKENS_PER_S, "output tokens/s", LOAD_SOURCE,
+        sequences=sequences, output_tokens=req.output_tokens, ttft_ms=ttft,
+        decode_phase_s=decode_phase,
+    )  # fmt: skip
+    rps = chain(
+        "requests_per_s_per_replica", REQUESTS_PER_S, "requests/s", LOAD_SOURCE,
+        tokens_per_s=tps, output_tokens=req.output_tokens,
+    )  # fmt: skip
+    # memory-bound when either kernel waits on its reads rather than its FLOPs
+    bound = "memory bandwidth" if d_weights > d_linear or d_kv > d_attention else "compute"
+    return Point(sequences, running, prefill, step, bound, ttft, itl, tps, rps)
+
+
+def quiet(
+    m: Transformer, par: Parallel, acc: Accelerator, eff: Efficiency, req: Request, most: int
+) -> Callable[[int], Point]:
+    """A fast evaluator of one layout at any number of sequences, for searching."""
+    chain = Chain()
+    ctx = sp.CONTEXT_IN_FLIGHT(input_tokens=req.input_tokens, output_tokens=req.output_tokens)
+    kv_tok = kv_per_token(chain, m, ctx)
+    cache: dict[int, Point] = {}
+
+    def at(sequences: int) -> Point:
+        if sequences not in cache:
+            cache[sequences] = evaluate(chain, m, par, acc, eff, req, sequences, ctx, kv_tok, most)
+        return cache[sequences]
+
+    return at
+
+
+def sequences_for_rate(at: Callable[[int], Point], rate: float, most: int) -> int | None:
+    """The fewest sequences in flight at which one replica carries ``rate`` requests/s (the
+    concurrency the load settles at, by Little's law), or None if ``most`` cannot."""
+    return first_true(lambda n: at(n).requests_per_s >= rate, 1, most)
+
+
+def ceil_div(a: float, b: float) -> int:
+    return max(1, math.ceil(a / b - 1e-9))

@@ -1,0 +1,241 @@
+"""The roofline of LLM serving: what one replica does per prompt and per generated token.
+
+Two phases (Pope et al., arXiv:2211.05102, section 2; Agrawal et al., Sarathi-Serve,
+arXiv:2403.02310, section 2):
+
+- **prefill** processes a prompt of ``L`` tokens at once: ``2 x active parameters x L`` FLOPs
+  plus causal attention over the prompt, ``2 x layers x hidden x L^2``; compute-bound except for
+  very short prompts;
+- **decode** generates one token per sequence per step: each step reads the weights its tokens
+  touch and every sequence's KV cache once, so it is bound by memory bandwidth until the batch is
+  large enough for ``2 x active parameters`` FLOPs per token to dominate.
+
+Tensor parallelism (Shoeybi et al., Megatron-LM, arXiv:1909.08053, section 3) splits each layer
+over ``tp`` GPUs and adds two all-reduces of the activations per layer; pipeline parallelism
+puts consecutive layers on ``pp`` stages that a token passes one after another, so one sequence
+has one stage's GPUs working at a time, and only ``min(batch, pp)`` micro-batches in flight keep
+every stage busy (Narayanan et al., arXiv:2104.04473, section 2.2).
+
+Every formula here is a :class:`Formula`: the engine computes with it and the calculation log
+shows it with its inputs, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.links import NVLS_EFFICIENCY, Link
+from wizard.engine.basis.record import Chain
+
+POPE = (
+    "Pope et al., Efficiently Scaling Transformer Inference, arXiv:2211.05102, sections 2-3 "
+    "(decode reads weights and KV cache each step; 2 x parameters FLOPs per token)"
+)
+KV_SOURCE = (
+    "Pope et al., arXiv:2211.05102, section 2 (KV cache per token = 2 x layers x KV heads x "
+    "head dim x bytes); Ainslie et al., GQA, arXiv:2305.13245"
+)
+MLA_SOURCE = (
+    "DeepSeek-AI, DeepSeek-V2, arXiv:2405.04434, section 2.1.3 and Table 1 (multi-head latent "
+    "attention caches a compressed latent of d_c plus a decoupled RoPE key of d_h^R values per "
+    "token per layer); the latent belongs to no head, so vLLM and SGLang keep all of it on every "
+    "tensor-parallel GPU unless attention runs data-parallel"
+)
+WINDOW_SOURCE = (
+    "Jiang et al., Mistral 7B, arXiv:2310.06825, section 2 (a sliding-window layer attends to the "
+    "last W tokens and its rolling cache holds only those); windowed layers of a sequence of L "
+    "tokens keep min(L, W) of them, the others all L"
+)
+MOE_SOURCE = (
+    "Jiang et al., Mixtral of Experts, arXiv:2401.04088, section 2 (each token is routed to k of "
+    "E experts per layer); expected distinct experts for uniform routing"
+)
+MOE_IMBALANCE = (
+    "Fedus et al., Switch Transformers, arXiv:2101.03961, section 2.2 (experts sized for a "
+    "capacity factor above 1 because routing is uneven); the busiest expert's tokens over the "
+    "mean sets the experts' compute time: stated assumption"
+)
+MEGATRON_TP = (
+    "Shoeybi et al., Megatron-LM, arXiv:1909.08053, section 3 (two all-reduces per layer in "
+    "the forward pass); ring all-reduce moves 2 (t - 1) / t of the data (NCCL)"
+)
+PIPELINE = (
+    "Narayanan et al., arXiv:2104.04473, section 2.2: pipeline stages run one after another for "
+    "one micro-batch; only min(batch, stages) micro-batches in flight overlap them"
+)
+PREFILL = (
+    "Kaplan et al., arXiv:2001.08361, section 2.1 (2 x parameters FLOPs per token in the "
+    "forward pass) plus causal attention 2 x layers x hidden x L^2 (Agrawal et al., "
+    "Sarathi-Serve, arXiv:2403.02310, section 2)"
+)
+
+KV_GB_PER_TOKEN = Formula("2 * layers * kv_heads * head_dim * kv_bytes / 1e9")
+KV_GB_PER_TOKEN_MLA = Formula("layers * kv_latent_dim * kv_bytes / 1e9")
+# GB per token of a sequence holding `context` tokens, averaged over it: a windowed layer keeps
+# min(context, window) tokens; multiplied by context this is the sequence's whole cache.
+KV_GB_PER_TOKEN_WINDOWED = Formula(
+    "2 * kv_heads * head_dim * kv_bytes"
+    " * (layers - window_layers + window_layers * min(context, window) / context) / 1e9"
+)
+CONTEXT_IN_FLIGHT = Formula("input_tokens + output_tokens / 2")
+MICRO_BATCH = Formula("sequences / min(sequences, pp)")
+EXPERTS_READ = Formula("experts * (1 - (1 - experts_per_token / experts) ** tokens)")
+WEIGHTS_READ_MOE_GB = Formula("(shared_params + experts_read * expert_params) * weight_bytes / 1e9")
+WEIGHTS_GB = Formula("parameters * weight_bytes / 1e9")
+# the experts' matrix products wait for the busiest expert: its tokens over the mean
+ACTIVE_MOE = Formula("shared_params + experts_per_token * expert_params * imbalance")
+# A decode step runs the linear layers (reading the weights, 2 x active parameters FLOPs a
+# token) and the attention core (reading every sequence's KV cache) as separate kernels: each
+# is bound by the slower of its bytes and its FLOPs, and the two add up.
+DECODE_WEIGHTS_S = Formula("weights_read_gb / (tp * pp) / (bandwidth_gbs * mbu)")
+DECODE_LINEAR_S = Formula("batch * 2 * active_parameters / (tp * pp * peak_tflops * 1e12 * mfu)")
+DECODE_KV_S = Formula(
+    "batch * context * kv_gb_per_token / (kv_shards * pp) / (bandwidth_gbs * mbu)"
+)
+DECODE_ATTENTION_S = Formula(
+    "batch * 4 * layers * context * attention_width / (tp * pp * attention_tflops * 1e12 * mfu)"
+)
+DECODE_KERNELS_S = Formula("max(weights_s, linear_s) + max(kv_s, attention_s) + comm_s")
+KERNELS = (
+    "Linear layers and the attention core run as separate kernels (vLLM, TensorRT-LLM): the "
+    "weights' reads overlap the linear FLOPs, the KV cache's reads the attention FLOPs, not "
+    "each other (Pope et al., arXiv:2211.05102, section 3.3: attention's memory time is "
+    "separate from the weights')"
+)
+ALLREDUCE_S = Formula(
+    "latency_s + 2 * (tp - 1) / tp * tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)"
+)
+ALLREDUCE_NVLS_S = Formula("latency_s + tokens * hidden * 2 / (link_gbs * 1e9 * nvls_efficiency)")
+HANDOFF_S = Formula("latency_s + tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)")
+DECODE_COMM_S = Formula("2 * layers / pp * allreduce_s + min(pp - 1, 1) * handoff_s")
+STAGE_S = Formula("max(memory_s, compute_s) + comm_s")
+DECODE_STEP_S = Formula("pp * stage_s")
+PREFILL_COMPUTE_S = Formula(
+    "(2 * active_parameters * tokens / peak_tflops"
+    " + 2 * layers * attention_width * tokens ** 2 / attention_tflops)"
+    " / (tp * 1e12 * mfu)"
+)
+ATTENTION_PRECISION = (
+    "Attention runs at the KV cache's precision, never below FP8: TensorRT-LLM's FP8 context "
+    "and generation attention kernels read an FP8 KV cache and compute in FP8, and no serving "
+    "engine runs attention in FP4 (NVFP4 quantizes the linear layers' weights and activations; "
+    "TensorRT-LLM, 'Numerical precision', https://nvidia.github.io/TensorRT-LLM/reference/"
+    "precision.html: FP4 covers GEMMs, the FMHA kernels run FP8 or 16-bit)"
+)
+PREFILL_MEMORY_S = Formula("weights_gb / (tp * bandwidth_gbs * mbu)")
+PREFILL_COMM_S = Formula("2 * layers * allreduce_s + (pp - 1) * handoff_s")
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    """What one GPU, or the slice of one a sharing mode gives, offers a replica."""
+
+    label: str
+    memory_gb: float
+    bandwidth_gbs: float
+    peak_tflops: float
+    attention_tflops: float = 0.0  # the attention core's rate (its KV precision); 0: peak_tflops
+
+    @property
+    def attention_peak(self) -> float:
+        return min(self.attention_tflops, self.peak_tflops) or self.peak_tflops
+
+
+@dataclass(frozen=True)
+class Transformer:
+    """A served model: its shape, and what its weights and KV cache take per element."""
+
+    name: str
+    params: float
+    active_params: float
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    weight_bytes: float
+    kv_bytes: float
+    experts: int = 0  # routed experts per MoE layer; 0 for a dense model
+    experts_per_token: int = 0
+    head_size: int = 0  # head width where not hidden / heads (Qwen3, gpt-oss); 0: hidden / heads
+    kv_latent_dim: int = 0  # latent attention: values cached per token per layer; 0: per KV head
+    window: int = 0  # tokens a sliding-window layer keeps; 0: no windowed layers
+    window_layers: int = 0  # layers with the window; the others keep the whole context
+
+    @property
+    def head_dim(self) -> float:
+        return self.head_size or self.hidden / self.heads
+
+    @property
+    def attention_width(self) -> float:
+        """Query heads x head width: the width the attention scores and values are computed
+        at (wider than hidden in Qwen3 and gpt-oss)."""
+        return self.heads * self.head_dim
+
+    @property
+    def moe(self) -> bool:
+        return self.experts > self.experts_per_token > 0
+
+    @property
+    def expert_params(self) -> float:
+        """One routed expert over all layers, from total = shared + E x e and
+        active = shared + k x e."""
+        if not self.moe:
+            return 0.0
+        return (self.params - self.active_params) / (self.experts - self.experts_per_token)
+
+    @property
+    def shared_params(self) -> float:
+        return self.params - self.experts * self.expert_params
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """A replica's layout and the links its collectives cross."""
+
+    tensor: int = 1
+    pipeline: int = 1
+    tp_link: Link | None = None  # slowest link of the tensor-parallel group
+    pp_link: Link | None = None  # link between pipeline stages (the NICs across hosts)
+
+    @property
+    def gpus(self) -> int:
+        return self.tensor * self.pipeline
+
+
+@dataclass(frozen=True)
+class Efficiency:
+    bandwidth: float  # achieved share of peak memory bandwidth while decoding (MBU)
+    compute: float  # achieved share of peak dense tensor FLOPS (MFU)
+    link: float | None  # share of a link's rate a collective reaches; None: measured per kind
+    latency_s: float  # fixed cost of one small collective or stage hand-off
+    moe_imbalance: float = 1.0  # busiest expert's tokens over the mean (routing imbalance)
+    calibrated: bool = False  # the factors were fitted to the customer's measurements
+
+
+def kv_shards(m: Transformer, tensor: int) -> int:
+    """GPUs a KV cache is split over: tensor parallelism splits the KV heads and replicates
+    them when there are fewer KV heads than GPUs (as vLLM and TensorRT-LLM do). A latent-attention
+    cache has no heads to split: every GPU of the group keeps all of it (vLLM and SGLang with
+    tensor-parallel attention; data-parallel attention, which would split it, is not modelled)."""
+    if m.kv_latent_dim:
+        return 1
+    return min(tensor, m.kv_heads)
+
+
+def activation_allreduce_s(
+    chain: Chain, name: str, link: Link, *, tp: int, tokens: float, hidden: int,
+    latency_s: float, link_efficiency: float, ring_source: str, nvls_source: str,
+) -> float:  # fmt: skip
+    """One all-reduce of ``tokens`` x ``hidden`` 16-bit activations over a tensor-parallel
+    group: reduced in the switch where the link has NVLink SHARP (NVLS), else a ring at
+    ``link_efficiency`` of the link's rate."""
+    if link.multicast:
+        return chain(
+            name, ALLREDUCE_NVLS_S, "s", nvls_source, latency_s=latency_s, tokens=tokens,
+            hidden=hidden, link_gbs=link.gbs, nvls_efficiency=NVLS_EFFICIENCY,
+        )  # fmt: skip
+    return chain(
+        name, ALLREDUCE_S, "s", ring_source, latency_s=latency_s, tp=tp, tokens=tokens,
+        hidden=hidden, link_gbs=link.gbs, link_efficiency=link_efficiency,
+    )  # fmt: skip

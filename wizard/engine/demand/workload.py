@@ -1,0 +1,103 @@
+"""Sizing of one workload group, by kind: training and fine-tuning, serving, shared users, or
+a known GPU count."""
+
+from __future__ import annotations
+
+import math
+
+from wizard.engine.basis import sources
+from wizard.engine.basis.expr import Formula
+from wizard.engine.demand.serving_group import ServingSizer
+from wizard.engine.demand.sizer import TRAINING_KINDS, ModelInfo, SizerBase, resolve_model
+from wizard.engine.demand.training import TrainingSizer
+from wizard.model.design import SharingMode, WorkloadKind
+from wizard.model.result import MemoryBreakdown, SizedFrom, WorkloadSizing
+
+__all__ = ["TRAINING_KINDS", "ModelInfo", "SizerBase", "WorkloadSizer", "resolve_model"]
+
+
+class WorkloadSizer(TrainingSizer, ServingSizer):
+    """Sizes one group; every headline figure goes through the recorder with its source."""
+
+    # ------------------------------------------------------------------ the group
+
+    def size(self) -> WorkloadSizing:
+        if self.g.gpus_per_member is not None:
+            return self._by_count(self.g.gpus_per_member)
+        if self.g.kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC):
+            return self._shared()
+        if self.g.kind in TRAINING_KINDS:
+            return self._training()
+        return self._inference()
+
+    def _empty(
+        self, gpus: int, workspace: float, sized_from: SizedFrom, replicas: int, total: int
+    ) -> WorkloadSizing:
+        g = self.g
+        mem = MemoryBreakdown(
+            weights=0,
+            gradients=0,
+            optimizer=0,
+            activations=0,
+            kv_cache=0,
+            overhead=0,
+            workspace=workspace,
+            total=workspace,
+        )
+        return WorkloadSizing(
+            name=g.name,
+            kind=g.kind,
+            sized_from=sized_from,
+            memory_gb=mem,
+            memory_gb_per_replica=workspace * gpus,
+            fits_one_gpu=gpus <= 1,
+            gpus_per_replica=gpus,
+            replicas=replicas,
+            members=g.count,
+            gpus_total=total,
+        )
+
+    def _by_count(self, gpus: int) -> WorkloadSizing:
+        g = self.g
+        total = self.rec.expr(
+            f"{self.key}.gpus", Formula("members * gpus_per_member"),
+            {"members": g.count, "gpus_per_member": gpus}, "GPUs",
+            f"{sources.SEED_WHITE_PAPER}: demand from a capacity analysis",
+        )  # fmt: skip
+        return self._empty(gpus, self.gpu.memory_gb, SizedFrom.GPUS_PER_MEMBER, g.count, int(total))
+
+    def _shared(self) -> WorkloadSizing:
+        g = self.g
+        s = g.shared
+        assert s is not None
+        if s.gpu_memory_gb is not None:
+            need = s.gpu_memory_gb
+            if need > self.gpu.memory_gb:
+                self.rec.warn(
+                    "shared-need-exceeds-gpu",
+                    f"{g.name}: {need:g} GB per user is more than one {self.gpu.name} "
+                    f"({self.gpu.memory_gb:g} GB); each user gets whole GPUs",
+                )
+        elif s.gpu_fraction is not None:
+            need = s.gpu_fraction * self.gpu.memory_gb
+        else:
+            need = self.gpu.memory_gb
+        whole = max(s.gpus_per_job, math.ceil(need / self.gpu.memory_gb - 1e-9))
+        active = int(
+            self.rec.expr(
+                f"{self.key}.active_members", Formula("ceil(members * concurrency - 1e-9)"),
+                {"members": g.count, "concurrency": s.concurrency}, "users or jobs",
+                sources.ASSUMPTION,
+            )
+        )  # fmt: skip
+        whole_gpus = g.sharing_mode is SharingMode.PASSTHROUGH
+        total = self.rec.expr(
+            f"{self.key}.gpus", Formula("active * gpus_each"),
+            {"active": active, "gpus_each": whole}, "GPUs" if whole_gpus else "GPU allocations",
+            "Whole-GPU placement: a partial need still takes a whole GPU in passthrough"
+            if whole_gpus
+            else "One allocation (a vGPU, a MIG instance or a pool share) per GPU of each active "
+            "user; the allocations are packed onto physical GPUs under Sharing modes",
+        )  # fmt: skip
+        workspace = need if whole == 1 else self.gpu.memory_gb
+        return self._empty(whole, workspace, SizedFrom.SHARED, active, int(total))

@@ -1,0 +1,188 @@
+"""What a vSphere administrator applies, in order: per host (BIOS, the NVIDIA host driver of the
+chosen release, the graphics and vGPU mode, MIG mode) and per VM (its vGPU types or passthrough
+GPUs, MMIO, memory reservation). On vSphere only MIG *mode* is set by hand: vSphere creates each
+GPU instance when its VM powers on, so no partition file is part of the plan."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from wizard.engine.basis.sources_platform import (
+    FM_CRX,
+    MIG_ON_VSPHERE,
+    MIG_REBOOT,
+    VGPU_MODE,
+)
+from wizard.engine.basis.sources_software import SEED_STACK, SETTINGS, VGPU_HOST
+from wizard.engine.demand.vms import vm_sizes
+from wizard.engine.platform.platform_rules import blackwell_board
+from wizard.model.catalog import Gpu, Server, SoftwareRelease
+from wizard.model.design import Design, SharingMode, VsphereRelease, vsphere_at_least
+from wizard.model.platform import HostStep, VmMmio, VmStep, VsphereSteps
+from wizard.model.result import WorkloadResult
+
+# Generations whose vGPUs are SR-IOV virtual functions (Denneman: "Enable on Ampere & Hopper").
+SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
+# VMware: only devices mapping more than 16 GB need the large-BAR settings.
+LARGE_BAR_GB = 16
+BRANCH_NAME = {"ltsb": "long-term support branch", "pb": "production branch", "": "branch"}
+
+
+def mig_reboots(gpu: Gpu) -> bool:
+    """Enabling MIG on ESXi reboots the host on Ampere GPUs only (NVIDIA: 'GPUs based only on
+    the NVIDIA Ampere architecture: Reboot the hypervisor host')."""
+    return gpu.architecture == "Ampere"
+
+
+def mig_enable_step(gpu: Gpu) -> str:
+    """What enabling MIG takes on an ESXi host."""
+    command = "nvidia-smi -i <gpu> -mig 1 on every GPU of the MIG hosts, in maintenance mode"
+    if mig_reboots(gpu):
+        return f"Enabled: {command}, then reboot the host ({gpu.architecture} GPUs)"
+    return f"Enabled: {command}; no host reboot on {gpu.architecture} GPUs"
+
+
+def host_driver(release: SoftwareRelease | None) -> str:
+    if release is None:
+        return "the NVIDIA AI Enterprise host driver for ESXi of the chosen release"
+    version = release.vgpu_version or f"{release.vgpu_branch}.x"
+    return (
+        f"NVIDIA AI Enterprise host driver for ESXi (NVD-AIE), vGPU {version} of "
+        f"{release.name}, driver branch {release.driver_branch} ({BRANCH_NAME[release.branch]})"
+    )
+
+
+def vsphere_steps(
+    design: Design,
+    gpu: Gpu,
+    server: Server,
+    workloads: list[WorkloadResult],
+    release: SoftwareRelease | None,
+    mmio: list[VmMmio],
+) -> VsphereSteps:
+    used = [(g, w) for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
+    modes = {g.sharing_mode for g, _ in used}
+    virtual = bool(modes & {SharingMode.VGPU, SharingMode.MIG})
+    hosts: list[HostStep] = []
+    bios = ["Intel VT-d / AMD IOMMU: Enabled"]
+    if virtual and gpu.architecture.lower() in SRIOV_ARCHITECTURES:
+        bios.append("SR-IOV: Enabled")
+    if gpu.memory_gb > LARGE_BAR_GB:
+        bios.append("Above 4G decoding: Enabled")
+    hosts.append(
+        HostStep(
+            action="firmware",
+            step="Host firmware (BIOS/UEFI) settings",
+            value="; ".join(bios),
+            reason="The GPUs reach the VMs through the IOMMU, as SR-IOV virtual functions for "
+            "vGPU, with their large frame-buffer BARs mapped above 4 GB",
+            source=SETTINGS,
+        )
+    )
+    if virtual:
+        driver = host_driver(release)
+        hosts.append(
+            HostStep(
+                action="driver",
+                step="Install the NVIDIA host driver (through the cluster's vSphere Lifecycle "
+                "Manager image, or per host in maintenance mode with esxcli software vib install)",
+                value=driver,
+                reason="vGPU and MIG-backed vGPU need the NVIDIA AI Enterprise package for "
+                "vSphere, not the graphics 'Complete vGPU Package'",
+                source=f"{SEED_STACK}; {release.source if release else ''}".rstrip("; "),
+                reboot=True,
+            )
+        )
+        if blackwell_board(gpu, server):
+            hosts.append(
+                HostStep(
+                    action="fabric-manager",
+                    step="Add the NVIDIA Fabric Manager component for ESXi to the same image",
+                    value=f"the Fabric Manager component of {release.name if release else 'the release'}",
+                    reason=f"The NVSwitch fabric of the {gpu.name} "
+                    "board is configured by Fabric Manager on the host before any vGPU uses it",
+                    source=FM_CRX,
+                )
+            )
+        hosts.append(
+            HostStep(
+                action="graphics",
+                step="Default graphics type of the host (Configure > Hardware > Graphics)",
+                value="Shared Direct (sharedDirect)",
+                reason="vGPUs need the GPU in shared-direct mode, not shared (vSGA)",
+                source=VGPU_HOST,
+            )
+        )
+    vgpu_mode: Literal["", "sameSize", "mixedSize"] = ""
+    if SharingMode.VGPU in modes and vsphere_at_least(
+        design.platform.vsphere, VsphereRelease.V8_0_U3
+    ):
+        mixed = design.hardware.vgpu_mixed_sizes
+        vgpu_mode = "mixedSize" if mixed else "sameSize"
+        hosts.append(
+            HostStep(
+                action="vgpu-mode",
+                step="vGPU mode of each GPU that runs time-sliced vGPUs",
+                value="Mixed Size (mixedSize)" if mixed else "Same Size (sameSize)",
+                reason="Profiles of different sizes share a GPU only in mixed-size mode"
+                if mixed
+                else "One profile per GPU, set by the first VM that powers on there",
+                source=VGPU_MODE,
+            )
+        )
+    if SharingMode.MIG in modes:
+        hosts.append(
+            HostStep(
+                action="mig-mode",
+                step="MIG mode of each GPU that runs MIG-backed vGPUs (ESXi shell, host in "
+                "maintenance mode); vSphere creates the GPU instances when the VMs power on",
+                value=mig_enable_step(gpu),
+                reason="Only MIG mode is set by hand on vSphere; the GPU instances are not "
+                "partitioned in advance",
+                source=f"{MIG_ON_VSPHERE}; {MIG_REBOOT}",
+                reboot=mig_reboots(gpu),
+            )
+        )
+    return VsphereSteps(
+        vgpu_mode=vgpu_mode,
+        release=release.name if release else "",
+        host_driver=host_driver(release) if virtual else "",
+        hosts=hosts,
+        vms=_vm_steps(design, used, mmio),
+    )
+
+
+def _vm_steps(design: Design, used, mmio: list[VmMmio]) -> list[VmStep]:
+    gph = design.hardware.gpus_per_host
+    mmio_of = {m.workload: m.mmio_size_gb for m in mmio}
+    out = []
+    for g, w in used:
+        mode = g.sharing_mode
+        if mode is SharingMode.REMOTE:
+            continue
+        if mode is SharingMode.MIG or w.gpus_per_replica * w.replicas_per_member <= 0:
+            shapes = [(w.gpus_total, 1)]  # one VM per instance or per shared slot
+        else:
+            shapes = [(n, k) for n, k in vm_sizes(g, w, gph) if n]
+        size = mmio_of.get(g.name)
+        for vms, per_vm in shapes:
+            if mode is SharingMode.PASSTHROUGH:
+                devices = ["passthrough"] * per_vm
+            else:
+                devices = [w.sharing.vgpu_type or w.sharing.slot_profile or "vGPU"] * per_vm
+            settings = [("Firmware", "EFI"), ("Reserve all guest memory", "Yes")]
+            if size is not None:  # the group's largest VM's window; a smaller VM's fits in it
+                settings += [
+                    ("pciPassthru.use64bitMMIO", "TRUE"),
+                    ("pciPassthru.64bitMMIOSizeGB", str(size)),
+                ]
+            out.append(
+                VmStep(
+                    workload=g.name,
+                    vms=vms,
+                    gpu_devices=devices,
+                    mmio_size_gb=size,
+                    settings=settings,
+                )
+            )
+    return out
