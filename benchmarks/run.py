@@ -40,10 +40,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wizard.bundled import example_names, example_text  # noqa: E402
-from wizard.catalog_loader import load_catalog  # noqa: E402
+from wizard.app.catalog_loader import load_catalog  # noqa: E402
+from wizard.app.io import design_from_dict, design_from_text  # noqa: E402
+from wizard.base.bundled import example_names, example_text  # noqa: E402
 from wizard.engine.size import size  # noqa: E402
-from wizard.io import design_from_dict, design_from_text  # noqa: E402
 
 EXAMPLE_BUDGET_S = 0.050
 LARGE_BUDGET_S = 1.0
@@ -259,11 +259,11 @@ REVIEW_UPDATE = textwrap.dedent(
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
-    from wizard.bundled import example_text
-    from wizard.catalog_loader import load_catalog
+    from wizard.base.bundled import example_text
+    from wizard.app.catalog_loader import load_catalog
     from wizard.gui.main_window import MainWindow
     from wizard.gui.wizard import PageId
-    from wizard.io import design_from_text
+    from wizard.app.io import design_from_text
     scratch = Path(tempfile.mkdtemp())
     w = MainWindow(load_catalog(include_user=False), state_dir=scratch,
                    settings=QSettings(str(scratch / "s.ini"), QSettings.Format.IniFormat))

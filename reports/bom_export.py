@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 
+from wizard.base.numbers import count
 from wizard.engine import PortLink
 from wizard.model.buildout import Bom, BomCategory
-from wizard.numbers import count
 from wizard.present import labels
 
 COLUMNS = (

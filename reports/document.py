@@ -50,7 +50,7 @@ from reports.styles import (
     make_styles,
 )
 from wizard import __version__
-from wizard.numbers import MISSING, some
+from wizard.base.numbers import MISSING, some
 
 TITLE = "GPU infrastructure proposal"
 

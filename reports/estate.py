@@ -35,10 +35,10 @@ from reports.sections import bom as bom_section
 from reports.sections import cooling as cooling_section
 from reports.sections import cost as cost_section
 from reports.story import Story
+from wizard.base.numbers import count, num
 from wizard.engine import Plan, joins
 from wizard.model.estate import Estate
 from wizard.model.result import SHARED_TOPICS, Result
-from wizard.numbers import count, num
 from wizard.present import labels
 from wizard.present.cost_text import NO_PRICES, cost_sentence
 from wizard.present.labels import CLUSTER_ROLE

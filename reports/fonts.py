@@ -21,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from wizard.bundled import resource
+from wizard.base.bundled import resource
 
 SANS = "DejaVuSans"
 SANS_BOLD = "DejaVuSans-Bold"

@@ -10,7 +10,7 @@ from pathlib import Path
 from reportlab.lib.utils import ImageReader
 from reportlab.platypus import Image
 
-from wizard.safe_read import logo_file, may_read_logo
+from wizard.base.safe_read import logo_file, may_read_logo
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_PIXELS = 25_000_000

@@ -14,7 +14,7 @@ from reportlab.graphics.shapes import Drawing
 from reports.data import ReportData
 from reports.diagrams import DIAGRAMS
 from reports.fonts import register_fonts
-from wizard.bundled import resource
+from wizard.base.bundled import resource
 
 DEFAULT_WIDTH = 480.0
 

@@ -222,7 +222,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cli-summary-gpus-after-failures",
-        "wizard/summary.py",
+        "wizard/app/summary.py",
         'f"  GPUs after failures   {c.gpus_after_failures} "',
         'f"  GPUs after failures   {c.gpus_total} "',
         ("tests/cli/test_cli.py",),
@@ -230,7 +230,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cli-summary-ha-hosts-as-failures",
-        "wizard/summary.py",
+        "wizard/app/summary.py",
         'f"  hosts for HA          {c.hosts_for_ha}"',
         'f"  hosts for HA          {c.host_failures_tolerated}"',
         ("tests/cli/test_cli.py",),
@@ -498,7 +498,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "plural-zero-singular",
-        "wizard/numbers.py",
+        "wizard/base/numbers.py",
         '    return noun if n == 1 else many or f"{noun}s"',
         '    return noun if n <= 1 else many or f"{noun}s"',
         ("tests/present/test_numbers.py",),

@@ -76,12 +76,12 @@ def _walk(out: Path, examples: list[str]) -> int:
 
     app = QApplication([])
     from tests.gui.layout_check import clipped, cut_headings
-    from wizard.bundled import example_text
-    from wizard.catalog_loader import load_catalog
+    from wizard.app.catalog_loader import load_catalog
+    from wizard.app.io import design_from_text
+    from wizard.base.bundled import example_text
     from wizard.gui import style
     from wizard.gui.main_window import MainWindow
     from wizard.gui.wizard import PageId
-    from wizard.io import design_from_text
 
     style.apply(app)
     out.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def outputs() -> dict[str, str]:
     """Each design's `size --json` text, by a file name for it."""
-    from wizard.bundled import example_names, example_text
+    from wizard.base.bundled import example_names, example_text
     from wizard.cli import main
 
     texts = {f"example-{n}": example_text(n) for n in example_names()}

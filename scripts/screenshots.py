@@ -36,12 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
-    from wizard.bundled import example_text
-    from wizard.catalog_loader import load_catalog
+    from wizard.app.catalog_loader import load_catalog
+    from wizard.app.io import design_from_text
+    from wizard.base.bundled import example_text
     from wizard.gui import style
     from wizard.gui.main_window import MainWindow
     from wizard.gui.wizard import PageId
-    from wizard.io import design_from_text
 
     style.apply(app)
     scratch = Path(tempfile.mkdtemp(prefix="gpuwizard-shots-"))

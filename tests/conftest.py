@@ -39,7 +39,7 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
 
 @pytest.fixture(scope="session")
 def catalog():
-    from wizard.catalog_loader import load_catalog
+    from wizard.app.catalog_loader import load_catalog
 
     return load_catalog(include_user=False)
 

@@ -1,7 +1,8 @@
 """What `make run` does before Qt starts: display and library checks, the headless fallback."""
 
 from tests.conftest import run_cli
-from wizard import launch, preflight
+from wizard import launch
+from wizard.base import preflight
 
 
 def test_display_detection():

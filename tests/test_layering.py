@@ -46,7 +46,7 @@ def test_only_reports_imports_reportlab():
 
 def test_engine_and_model_import_nothing_above_them():
     files = _sources("wizard/engine", "wizard/model")
-    assert _offenders(files, ("wizard.gui", "reports", "wizard.cli", "wizard.io")) == []
+    assert _offenders(files, ("wizard.gui", "reports", "wizard.cli", "wizard.app.io")) == []
 
 
 def test_model_does_not_import_engine():

@@ -13,9 +13,9 @@ from functools import cache
 import pytest
 
 from tests.conftest import ROOT
-from wizard.bundled import example_names, example_text
+from wizard.app.io import design_from_text
+from wizard.base.bundled import example_names, example_text
 from wizard.cli import main
-from wizard.io import design_from_text
 from wizard.model.buildout import BomCategory
 
 DOCS = sorted(p.name for p in (ROOT / "docs").glob("*.json"))
@@ -32,7 +32,7 @@ def _text(kind: str, name: str) -> str:
 @cache
 def _files(kind: str, name: str, tmp: str) -> tuple[str, str]:
     """The design and a price list that prices every line of its bill, written to ``tmp``."""
-    from wizard.catalog_loader import load_catalog
+    from wizard.app.catalog_loader import load_catalog
     from wizard.engine import plan
 
     design = design_from_text(_text(kind, name))
@@ -129,8 +129,8 @@ def test_the_estate_total_counts_the_in_rack_coolant_units_as_one_cluster_does(c
     import copy
 
     from tests.engine.test_liquid_cooling import CDU_121_W, _lcc
+    from wizard.app.io import design_from_dict
     from wizard.engine import plan
-    from wizard.io import design_from_dict
 
     doc = _lcc()
     p = plan(design_from_dict(doc), catalog)

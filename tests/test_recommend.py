@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from tests.engine.conftest import design_dict
-from wizard.bundled import example_text
+from wizard.app.io import design_from_dict, design_from_text
+from wizard.app.recommend import recommend, recommend_nic, recommend_server
+from wizard.base.bundled import example_text
 from wizard.engine.platform.compat import check_design
-from wizard.io import design_from_dict, design_from_text
 from wizard.model.catalog import max_boards
 from wizard.model.design import Fabric, Rdma
-from wizard.recommend import recommend, recommend_nic, recommend_server
 
 
 def _design(name):

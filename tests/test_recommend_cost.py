@@ -8,10 +8,10 @@ import json
 
 from tests.conftest import run_cli
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict, load_design
+from wizard.app.recommend import best_options, rank_by_cost, recommend
 from wizard.engine import compare
-from wizard.io import design_from_dict, load_design
 from wizard.model.prices import PriceList
-from wizard.recommend import best_options, rank_by_cost, recommend
 
 PRICES = PriceList(
     currency="EUR",

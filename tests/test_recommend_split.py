@@ -9,9 +9,9 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.engine.test_estate import acme
-from wizard.errors import UserError
-from wizard.io import design_from_dict, load_design
-from wizard.recommend_split import partition, recommend_split
+from wizard.app.io import design_from_dict, load_design
+from wizard.app.recommend_split import partition, recommend_split
+from wizard.base.errors import UserError
 
 
 def one_cluster() -> dict:

@@ -1,6 +1,6 @@
 import sys
 
-from wizard.import_path import drop_working_folder
+from wizard.base.import_path import drop_working_folder
 
 drop_working_folder()
 

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
-from wizard.catalog_kinds import KINDS
-from wizard.errors import UserError
-from wizard.numbers import count, value
+from wizard.base.catalog_kinds import KINDS
+from wizard.base.errors import UserError
+from wizard.base.numbers import count, value
 from wizard.present.paper import PAPER
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -73,7 +73,7 @@ def _err(text: str) -> None:
 
 
 def _catalog(args: argparse.Namespace):
-    from wizard.catalog_loader import load_catalog
+    from wizard.app.catalog_loader import load_catalog
 
     # A folder named with --catalog-dir is read even with --no-user-catalog, which leaves out
     # the default folder (GPUWIZARD_CATALOG_DIR, else the per-user one): a folder named on the
@@ -87,7 +87,7 @@ def _catalog(args: argparse.Namespace):
 
 
 def _design(path: str):
-    from wizard.io import load_design
+    from wizard.app.io import load_design
 
     return load_design(path)
 
@@ -156,7 +156,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_size(args: argparse.Namespace) -> int:
-    from wizard.summary import plan_lines
+    from wizard.app.summary import plan_lines
 
     given, catalog = _checked(args)
     p = _plan(args, given, catalog)  # what the proposal specifies
@@ -195,7 +195,7 @@ def _refuse_input_as_output(args: argparse.Namespace, path: str) -> None:
 
 
 def _write_bytes(path: str, data: bytes, args: argparse.Namespace | None = None) -> None:
-    from wizard.io import atomic_write_bytes
+    from wizard.app.io import atomic_write_bytes
 
     if args is not None:
         _refuse_input_as_output(args, path)
@@ -242,7 +242,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     )
     prices = None
     if args.prices:
-        from wizard.pricing import check_currency, load_prices
+        from wizard.app.pricing import check_currency, load_prices
 
         prices = load_prices(args.prices)
         check_currency(prices, design.project.currency, args.prices)
@@ -259,8 +259,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_cost(args: argparse.Namespace) -> int:
     """The cost of ownership from the user's price list and the design's cost inputs."""
-    from wizard.pricing import check_currency, load_prices
-    from wizard.summary import cost_lines
+    from wizard.app.pricing import check_currency, load_prices
+    from wizard.app.summary import cost_lines
 
     design, catalog = _checked(args)
     prices = load_prices(args.prices)
@@ -278,13 +278,13 @@ def cmd_cost(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """The design and its options side by side, with their cost when a price list is given."""
+    from wizard.app.summary import compare_lines
     from wizard.engine import compare
-    from wizard.summary import compare_lines
 
     design, catalog = _checked(args)
     prices = None
     if args.prices:
-        from wizard.pricing import check_currency, load_prices
+        from wizard.app.pricing import check_currency, load_prices
 
         prices = load_prices(args.prices)
         check_currency(prices, design.project.currency, args.prices)
@@ -328,17 +328,17 @@ def _hardware_value(catalog, hw, key: str) -> str:
 def cmd_recommend(args: argparse.Namespace) -> int:
     """ "Recommend for me" headless: the hardware with a reason for each part, or with
     ``--split`` one cluster against two; ``-o`` writes the recommended design."""
-    from wizard.io import design_to_text
+    from wizard.app.io import design_to_text
 
     design, catalog = _checked(args)
     prices = None
     if args.prices:
-        from wizard.pricing import check_currency, load_prices
+        from wizard.app.pricing import check_currency, load_prices
 
         prices = load_prices(args.prices)
         check_currency(prices, design.project.currency, args.prices)
     if args.options:
-        from wizard.recommend import best_options
+        from wizard.app.recommend import best_options
 
         options = best_options(design, catalog, prices)
         for o in options:
@@ -353,13 +353,13 @@ def cmd_recommend(args: argparse.Namespace) -> int:
             _err(f"wrote {args.output}")
         return EXIT_OK
     if args.split:
-        from wizard.recommend_split import recommend_split
+        from wizard.app.recommend_split import recommend_split
 
         split = recommend_split(design, catalog, prices)
         _out(split.why)
         chosen = split.design_two if split.take_two else split.design_one
     else:
-        from wizard.recommend import recommend
+        from wizard.app.recommend import recommend
 
         rec = recommend(design, catalog, keep_gpu=False, prices=prices)
         for key, why in rec.reasons.items():
@@ -407,7 +407,7 @@ def cmd_mig_config(args: argparse.Namespace) -> int:
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
-    from wizard.io import atomic_write_bytes
+    from wizard.app.io import atomic_write_bytes
 
     out = Path(args.output)
     fmt = out.suffix.lower()
@@ -417,7 +417,7 @@ def cmd_bom(args: argparse.Namespace) -> int:
     design, catalog = _checked(args)
     prices = None
     if args.prices:
-        from wizard.pricing import check_currency, load_prices
+        from wizard.app.pricing import check_currency, load_prices
 
         prices = load_prices(args.prices)
         check_currency(prices, design.project.currency, args.prices)
@@ -447,11 +447,11 @@ def cmd_bom(args: argparse.Namespace) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """Fit a group's efficiency factors to benchmark files and write the calibrated design."""
-    from wizard.io import design_to_text
+    from wizard.app.io import design_to_text
+    from wizard.base.safe_read import decode_utf8, read_limited
     from wizard.measure.fit import MeasurementFile, calibrate, calibrated
     from wizard.measure.parsers import parse
     from wizard.measure.report import fit_json, fit_lines
-    from wizard.safe_read import decode_utf8, read_limited
 
     _refuse_input_as_output(args, args.output)
     design, catalog = _checked(args)
@@ -500,7 +500,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_example(args: argparse.Namespace) -> int:
-    from wizard.bundled import example_names, example_text
+    from wizard.base.bundled import example_names, example_text
 
     if args.list or not args.name:
         if not args.list:
@@ -510,7 +510,7 @@ def cmd_example(args: argparse.Namespace) -> int:
         return EXIT_OK
     text = example_text(args.name)
     if args.output:
-        from wizard.io import atomic_write_text
+        from wizard.app.io import atomic_write_text
 
         try:
             atomic_write_text(args.output, text)
@@ -632,7 +632,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
-    from wizard.preflight import apt_line, has_display, missing_packages, uses_xcb
+    from wizard.base.preflight import apt_line, has_display, missing_packages, uses_xcb
 
     if args.design:
         _design(args.design)  # refuse a bad file here, with the same message as validate

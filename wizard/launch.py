@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from wizard.preflight import apt_line, has_display, missing_packages
+from wizard.base.preflight import apt_line, has_display, missing_packages
 
 
 def run_headless(out_dir: Path) -> int:
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from wizard.import_path import drop_working_folder
+    from wizard.base.import_path import drop_working_folder
 
     drop_working_folder()
     sys.exit(main())

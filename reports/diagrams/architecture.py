@@ -14,8 +14,8 @@ from reports.data import ReportData
 from reports.diagrams.common import box, connector, label, lines_in_box, new_drawing
 from reports.fonts import SANS, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
+from wizard.base.numbers import count
 from wizard.model.design import Rdma, SharingMode
-from wizard.numbers import count
 from wizard.present import labels
 
 CAPACITY = ACCENT_LIGHT

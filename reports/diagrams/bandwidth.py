@@ -10,7 +10,7 @@ from reportlab.graphics.shapes import Drawing, Line, Rect
 from reports.data import ReportData
 from reports.diagrams.common import label, new_drawing
 from reports.styles import MUTED, RULE, SERIES
-from wizard.numbers import num
+from wizard.base.numbers import num
 
 KIND_COLOUR = {"hbm": 0, "nvlink": 3, "pcie": 1, "cpu-interconnect": 2, "network": 5}
 

@@ -12,8 +12,8 @@ from reports.data import ReportData
 from reports.diagrams.common import WHITE, label, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ERROR, INK, MUTED, RULE, SERIES
+from wizard.base.numbers import count, num, pct
 from wizard.model.buildout import Rack
-from wizard.numbers import count, num, pct
 from wizard.present.risk_register import power_not_counted
 
 MAX_BARS = 30

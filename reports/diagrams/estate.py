@@ -9,11 +9,11 @@ from reportlab.graphics.shapes import Circle, Drawing, Rect
 from reports.diagrams.common import WHITE, box, connector, label, lines_in_box, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, ZEBRA
+from wizard.base.numbers import count, num
 from wizard.engine import joins
 from wizard.model.buildout import Plane
 from wizard.model.design import ClusterRole
 from wizard.model.estate import Estate, EstateCluster
-from wizard.numbers import count, num
 from wizard.present.labels import CLUSTER_ROLE
 
 PER_ROW = 3

@@ -15,7 +15,7 @@ from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
-from wizard.numbers import count, num
+from wizard.base.numbers import count, num
 from wizard.present import labels
 
 if TYPE_CHECKING:

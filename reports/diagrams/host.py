@@ -17,7 +17,7 @@ from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
-from wizard.numbers import num
+from wizard.base.numbers import num
 
 if TYPE_CHECKING:
     from wizard.model.buildout import Device, HostTopology, Link

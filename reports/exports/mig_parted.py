@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.model.result import HostAssignment, Result
 
 # Every design's MIG groups run as MIG-backed vGPUs on vSphere, where partitions are not written

@@ -20,9 +20,9 @@ comments with line breaks removed, so no name in a design becomes code.
 
 from __future__ import annotations
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
+from wizard.base.numbers import count
 from wizard.model.result import Result
-from wizard.numbers import count
 
 
 def _ps(text: str) -> str:

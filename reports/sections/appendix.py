@@ -7,8 +7,8 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
+from wizard.base.numbers import num, value
 from wizard.model.catalog import Sourced
-from wizard.numbers import num, value
 from wizard.present import glossary, labels
 from wizard.present.references import customer_source
 

@@ -9,9 +9,9 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
+from wizard.base.numbers import MISSING, count, num
 from wizard.engine import PDUS_PER_RACK, PortLink, oob_switches
 from wizard.model.buildout import Bom, Rack
-from wizard.numbers import MISSING, count, num
 from wizard.present import labels
 from wizard.present.cost_text import unpriced_words
 

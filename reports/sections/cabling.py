@@ -9,9 +9,9 @@ from collections import Counter
 from reportlab.platypus import Flowable
 
 from reports.story import Story
+from wizard.base.numbers import count
 from wizard.engine import PortLink
 from wizard.model.design import Fabric
-from wizard.numbers import count
 from wizard.present import labels
 
 # Beyond this many cables the table runs to tens of pages; the spreadsheet holds the rest

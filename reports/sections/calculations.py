@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from reportlab.platypus import Flowable, Table
 
 from reports.story import Story
+from wizard.base.numbers import with_unit
 from wizard.model.result import Calculation
-from wizard.numbers import with_unit
 from wizard.present.formula_text import formula_words, inputs_words, quantity
 
 

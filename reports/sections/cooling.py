@@ -6,8 +6,8 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
+from wizard.base.numbers import count, num
 from wizard.model.buildout import Cooling, Rack
-from wizard.numbers import count, num
 
 WHERE = {
     "in-rack": "one in each rack of liquid-cooled servers, at its foot",

@@ -8,11 +8,11 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
+from wizard.base.numbers import MISSING, count, num, pct
 from wizard.engine import HOURS_PER_YEAR
 from wizard.model.buildout import Bom
 from wizard.model.cost import CostResult
 from wizard.model.design import CostInputs
-from wizard.numbers import MISSING, count, num, pct
 from wizard.present.cost_text import unpriced_words
 
 

@@ -7,7 +7,7 @@ from xml.sax.saxutils import escape
 from reportlab.platypus import Flowable
 
 from reports.story import Story
-from wizard.numbers import MISSING
+from wizard.base.numbers import MISSING
 
 
 def build(st: Story) -> list[Flowable] | None:

@@ -7,7 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
-from wizard.numbers import count, num
+from wizard.base.numbers import count, num
 from wizard.present import labels
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
+from wizard.base.numbers import count, num
 from wizard.measure.fit import LABELS, factor_words
 from wizard.model.calibration import Calibration
-from wizard.numbers import count, num
 
 METRIC = {k: v[0].upper() + v[1:] for k, v in LABELS.items()}
 

@@ -8,7 +8,7 @@ from reportlab.platypus import Flowable
 from reports.diagrams import fabric
 from reports.sections import calculations
 from reports.story import Story
-from wizard.numbers import num
+from wizard.base.numbers import num
 from wizard.present import labels
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
+from wizard.base.numbers import count
 from wizard.engine import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE
 from wizard.model.design import ClusterRole, Design
-from wizard.numbers import count
 from wizard.present import labels
 from wizard.present import operations as ops
 

@@ -8,9 +8,9 @@ from reportlab.platypus import Flowable
 from reports.diagrams import charts, racks
 from reports.sections import calculations, cooling
 from reports.story import Story
+from wizard.base.numbers import MISSING, count, num
 from wizard.model.buildout import Power
 from wizard.model.platform import StorageResult
-from wizard.numbers import MISSING, count, num
 from wizard.present import labels
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
+from wizard.base.numbers import MISSING, count, num, pct, value
 from wizard.engine import kv_bytes, parameter_count
 from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
-from wizard.numbers import MISSING, count, num, pct, value
 from wizard.present import labels
 
 

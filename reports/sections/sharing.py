@@ -10,9 +10,9 @@ from reportlab.platypus import Flowable
 from reports.diagrams import charts
 from reports.sections import calculations
 from reports.story import Story
+from wizard.base.numbers import MISSING, count, num, pct
 from wizard.model.design import SharingMode
 from wizard.model.result import Packing, WorkloadResult
-from wizard.numbers import MISSING, count, num, pct
 from wizard.present import labels
 
 PER_GPU_ROWS = 64  # above this many GPUs, identical layouts are grouped

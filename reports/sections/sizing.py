@@ -8,13 +8,13 @@ from reportlab.platypus import Flowable
 from reports.diagrams import charts
 from reports.sections import calculations
 from reports.story import Story
+from wizard.app.serving_text import Spread, serving_rows, spread_text
+from wizard.base.numbers import MISSING, count, figure, num, pct, unit
 from wizard.model.design import WorkloadGroup
 from wizard.model.result import SizedFrom, TrainingFigures, WorkloadResult
-from wizard.numbers import MISSING, count, figure, num, pct, unit
 from wizard.present import labels
 from wizard.present.basis import serving_basis, training_basis
 from wizard.present.figures import WHOLE, gpus_text
-from wizard.serving_text import Spread, serving_rows, spread_text
 
 
 def gpu_count_text(w: WorkloadResult) -> str:

@@ -7,7 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
-from wizard.numbers import MISSING, num
+from wizard.base.numbers import MISSING, num
 from wizard.present import labels
 
 

@@ -7,7 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.sections import calculations
 from reports.story import Story
-from wizard.numbers import num, unit
+from wizard.base.numbers import num, unit
 
 
 def build(st: Story) -> list[Flowable] | None:

@@ -13,9 +13,9 @@ from reports.diagrams import architecture
 from reports.fonts import SANS
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
+from wizard.base.numbers import MISSING, count, figure, num, plural
 from wizard.model.design import HaLevel, SharingMode
 from wizard.model.options import TargetStatus
-from wizard.numbers import MISSING, count, figure, num, plural
 from wizard.present import labels
 from wizard.present.cost_text import NO_PRICES, cost_sentence
 from wizard.present.options_table import METRIC_NAMES, verdict

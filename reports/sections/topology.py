@@ -7,7 +7,7 @@ from reportlab.platypus import Flowable
 
 from reports.diagrams import bandwidth, host
 from reports.story import Story
-from wizard.numbers import MISSING, count, num
+from wizard.base.numbers import MISSING, count, num
 from wizard.present import labels
 
 

@@ -275,8 +275,8 @@ def test_bluefield3_supernic(catalog):
 
 
 def test_supernics_leave_the_400g_recommendation_on_connectx7(catalog):
+    from wizard.app.recommend import recommend_nic
     from wizard.model.design import Fabric, Rdma
-    from wizard.recommend import recommend_nic
 
     for fabric, rdma in [(Fabric.IB_NDR, Rdma.INFINIBAND), (Fabric.GBE_400, Rdma.ROCE)]:
         nic, _ = recommend_nic(catalog, fabric, rdma)

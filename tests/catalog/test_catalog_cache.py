@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from wizard import catalog_loader
-from wizard.catalog_kinds import KINDS
-from wizard.catalog_loader import cache_path, load_catalog, shipped_text
+from wizard.app import catalog_loader
+from wizard.app.catalog_loader import cache_path, load_catalog, shipped_text
+from wizard.base.catalog_kinds import KINDS
 from wizard.model.catalog import CATALOG_KINDS
 
 V100 = 'name = "NVIDIA Tesla V100 PCIe 32GB"'

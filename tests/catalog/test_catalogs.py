@@ -2,8 +2,8 @@
 
 import pytest
 
-from wizard.catalog_loader import load_catalog, parse_entries, shipped_text
-from wizard.errors import CatalogError
+from wizard.app.catalog_loader import load_catalog, parse_entries, shipped_text
+from wizard.base.errors import CatalogError
 from wizard.model.catalog import CATALOG_KINDS, FormFactor, max_boards
 
 REQUIRED = {
@@ -215,8 +215,8 @@ def _as_toml(kind: str, entry: dict) -> str:
 
 def test_every_gpu_can_be_designed_with(catalog):
     """Each GPU in the catalog has a server that holds it, and a one-host design sizes on it."""
+    from wizard.app.io import design_from_dict
     from wizard.engine.size import size
-    from wizard.io import design_from_dict
     from wizard.model.catalog import max_boards
 
     missing = []

@@ -151,8 +151,8 @@ def test_every_target_gpu_has_a_new_server(catalog):
 @pytest.mark.parametrize("sid", NEW_SERVERS)
 def test_every_new_server_is_designable_with_each_of_its_gpus(catalog, sid):
     """A one-host design sizes on each GPU the server is listed for."""
+    from wizard.app.io import design_from_dict
     from wizard.engine.size import size
-    from wizard.io import design_from_dict
 
     server = catalog.servers[sid]
     gpus = server.qualified_gpus or server.hgx_gpus

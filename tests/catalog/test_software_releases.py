@@ -3,7 +3,7 @@ the document it comes from, so a catalog edit that drifts from the source fails 
 
 import pytest
 
-from wizard.catalog_loader import load_catalog, parse_entries
+from wizard.app.catalog_loader import load_catalog, parse_entries
 
 # Release-notes tables, "Supported Product Documentation".
 REL_4_5 = "NVIDIA AI Enterprise Infra 4.5 Release Notes, Table 1 Supported Product Documentation"

@@ -12,8 +12,8 @@ import re
 
 import pytest
 
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.catalog import CATALOG_KINDS, Storage, max_boards
 
 HEDGES = re.compile(r"not settled|estimate|not re-read|recalled|assumption", re.IGNORECASE)

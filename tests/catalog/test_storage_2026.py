@@ -7,8 +7,8 @@ not read back from the catalog.
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 BTU_PER_W = 3.41214  # 1 W = 3.41214 BTU/hr
 

@@ -129,8 +129,8 @@ def test_names_that_look_like_formulas_stay_text(tmp_path):
 
 
 def test_an_item_priced_twice_is_refused(tmp_path):
-    from wizard.errors import UserError
-    from wizard.pricing import load_prices
+    from wizard.app.pricing import load_prices
+    from wizard.base.errors import UserError
 
     path = tmp_path / "p.csv"
     path.write_text("item,unit_price,currency\nserver:x,10,EUR\nserver:x,12,EUR\n")

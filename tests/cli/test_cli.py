@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.io.test_design_files import minimal
-from wizard.catalog_kinds import KINDS
+from wizard.base.catalog_kinds import KINDS
 
 
 def test_help_lists_every_subcommand():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 from wizard.cli import main
 from wizard.engine.basis.error_rules import ERROR_RULES
 

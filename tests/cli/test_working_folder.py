@@ -15,7 +15,7 @@ def test_a_module_in_the_working_folder_is_not_run(tmp_path):
 
 def test_the_project_checkout_stays_importable():
     """The negative case: from the project's own folder the package still runs."""
-    from wizard.import_path import PROJECT
+    from wizard.base.import_path import PROJECT
 
     proc = run_cli("--version", cwd=PROJECT)
     assert proc.returncode == 0 and proc.stdout.strip()

@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from wizard.bundled import example_names, example_text
+from wizard.app.io import design_from_text
+from wizard.base.bundled import example_names, example_text
 from wizard.engine.size import size
-from wizard.io import design_from_text
 
 
 @pytest.fixture(scope="session")

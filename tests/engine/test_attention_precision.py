@@ -6,8 +6,8 @@ B200 dense peaks from the GPU catalog: FP4 9,000, FP8 4,500, BF16 2,250 TFLOPS."
 from __future__ import annotations
 
 from tests.engine.serving_runs import HELD_BACK
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 RUN = next(r for r in HELD_BACK if r.id == "70B-B200-FP4-1k1k")
 

@@ -4,13 +4,13 @@ licences by their unit; prices only from a price list."""
 import pytest
 
 from tests.engine.conftest import design_dict
-from wizard.bundled import example_names
-from wizard.catalog_loader import load_catalog as catalog
+from wizard.app.catalog_loader import load_catalog as catalog
+from wizard.app.io import design_from_dict
+from wizard.base.bundled import example_names
 from wizard.engine.build import linkx
 from wizard.engine.build.bom import OOB_ITEM, apply_prices
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.catalog import CpuOption
 from wizard.model.prices import PriceList
 
@@ -221,8 +221,8 @@ def test_a_gpu_that_ships_with_its_subscription_buys_none(catalog):
     """The H100 PCIe is sold with a five-year NVIDIA AI Enterprise subscription: the line stays
     in the bill, with nothing to buy and every GPU counted as included. The H100 SXM is not."""
     from tests.engine.conftest import design_dict
+    from wizard.app.io import design_from_dict
     from wizard.engine.size import size
-    from wizard.io import design_from_dict
 
     r = size(design_from_dict(design_dict("mig-shared")), catalog)  # H100 PCIe
     (line,) = [x for x in r.bom.lines if x.item == "licence:nvidia-ai-enterprise"]
@@ -238,9 +238,9 @@ def test_storage_is_billed_racked_and_beyond_the_racks_said(catalog):
     system of 1,000 nodes is billed but planned in rows of its own, and the design says so."""
     import json
 
-    from wizard.bundled import example_text
+    from wizard.app.io import design_from_dict
+    from wizard.base.bundled import example_text
     from wizard.engine.size import size
-    from wizard.io import design_from_dict
 
     doc = json.loads(example_text("starter"))
     r = size(design_from_dict(doc), catalog)

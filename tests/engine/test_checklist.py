@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import design_dict
-from wizard.bundled import example_names, example_text
+from wizard.app.io import design_from_dict, design_from_text
+from wizard.base.bundled import example_names, example_text
 from wizard.engine.platform.checklist import RULES, Rule, check_rules, fill
 from wizard.engine.size import size
-from wizard.io import design_from_dict, design_from_text
 
 
 def test_an_unknown_condition_mode_group_or_fact_is_refused():

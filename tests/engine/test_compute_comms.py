@@ -104,8 +104,8 @@ def test_a_model_smaller_than_its_embeddings_logs_zero_matrix_parameters(catalog
     """1,000 parameters with a 1 x 1 embedding table counted twice (input and output): the
     matrix parameters are max(0.001 - 2, 0) = 0, and the FLOPs formula reads that same 0, so
     the log never shows a figure the next step did not use."""
+    from wizard.app.io import design_from_dict
     from wizard.engine.size import size
-    from wizard.io import design_from_dict
 
     doc = {
         "workloads": [
@@ -144,8 +144,8 @@ def test_time_to_train_adds_the_all_reduce_the_backward_pass_cannot_hide(catalog
     NVIDIA's measured 2,470 img/s); the all-reduce moves 2 x 15/16 x 25.6e6 x 4 B = 0.192 GB at
     3.125 GB/s = 61.44 ms; DDP hides it behind the backward pass, 2/3 of the compute = 34.42 ms
     (Li et al., VLDB 2020), so 27.02 ms shows; 1,000 iterations of 78.65 ms = 0.0218 h."""
+    from wizard.app.io import design_from_dict
     from wizard.engine.size import size
-    from wizard.io import design_from_dict
 
     doc = {
         "workloads": [{"name": "ResNet", "kind": "training", "model": {"preset": "resnet-50"},

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.basis.expr import Formula
 from wizard.engine.build.bom import apply_prices
 from wizard.engine.decide.cost import Load, cost_of_ownership
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.buildout import Bom, BomCategory, BomLine
 from wizard.model.design import CostInputs
 from wizard.model.prices import PriceList

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import design_dict
-from wizard.bundled import example_names, example_text
+from wizard.app.io import design_from_dict, design_from_text
+from wizard.base.bundled import example_names, example_text
 from wizard.engine.size import size
-from wizard.io import design_from_dict, design_from_text
 
 
 @pytest.mark.parametrize("name", example_names())

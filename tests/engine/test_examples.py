@@ -120,9 +120,9 @@ def test_memory_total_is_the_sum_of_its_parts(sized):
 
 
 def test_engine_is_deterministic(catalog):
-    from wizard.bundled import example_text
+    from wizard.app.io import design_from_text
+    from wizard.base.bundled import example_text
     from wizard.engine.size import size
-    from wizard.io import design_from_text
 
     design = design_from_text(example_text("enterprise"))
     assert size(design, catalog).model_dump_json() == size(design, catalog).model_dump_json()

@@ -8,10 +8,10 @@ switches reaches at most k x k/2 host ports.
 import pytest
 
 from tests.engine.conftest import calc, design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.basis.record import Recorder
 from wizard.engine.build import fabric
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.catalog import SwitchKind
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 H100 = {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8, "nvlink": True}
 L40S = {"gpu": "l40s", "server": "lenovo-sr675-v3", "gpus_per_host": 8}
@@ -127,7 +127,7 @@ def test_multi_gpu_replicas_are_refused_on_mig(catalog):
         {"gpu": "h100-pcie-80gb", "server": "dell-r760xa", "gpus_per_host": 2}, None,
         sharing_mode="mig", parallelism={"tensor_parallel": 2, "pipeline_parallel": 1},
     )  # fmt: skip
-    from wizard.errors import DesignError
+    from wizard.base.errors import DesignError
 
     with pytest.raises(DesignError) as info:
         sized(doc, catalog)

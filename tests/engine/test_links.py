@@ -3,10 +3,10 @@
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine.demand import comms
 from wizard.engine.size import size
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
 from wizard.model.design import Hardware
 
 

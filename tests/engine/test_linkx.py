@@ -9,10 +9,10 @@ import json
 
 from tests.conftest import ROOT
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.build import linkx
 from wizard.engine.decide.estate import size_estate
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.buildout import CableRun, Plane, SwitchTier
 
 DAC_M = {1.0, 1.5, 2.0, 2.5, 3.0}  # MCP7Y00 ordering lengths

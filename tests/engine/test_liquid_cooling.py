@@ -15,8 +15,8 @@ import math
 import pytest
 
 from tests.engine.conftest import hgx_training
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.catalog import CduPlacement
 
 HOST_W = 6_300 + 8 * 1_000  # catalog baseline + 8 B200 at 1,000 W

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 # (GPU, server, users, GB each, the profile NVIDIA's table gives, at most per GPU)
 CASES = [

@@ -4,9 +4,9 @@ vGPU 19.0 types include DC-1-8C: three 8 GB vGPUs in a 1g.24gb instance)."""
 
 from __future__ import annotations
 
+from wizard.app.io import design_from_dict
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 
 def _notebooks(users: int, time_slicing: bool, gpu: str = "rtx-pro-6000-bse") -> dict:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
+from wizard.app.io import design_from_dict
 from wizard.engine.basis.expr import evaluate
 from wizard.engine.basis.record import Chain, Recorder
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand.serving import kv_per_token
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.catalog import ModelPreset
 
 # ------------------------------------------------------------------ parameter counts by hand

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
+from wizard.app.io import design_from_dict
 from wizard.engine.basis.model_shape import count
 from wizard.engine.basis.record import Chain
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.design import CustomModel
 
 LLAMA = {"kv_heads": 8, "vocab_size": 128_256}

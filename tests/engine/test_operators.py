@@ -6,8 +6,8 @@ vSphere Kubernetes Service. Each expected value sits beside the document it come
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 # NVIDIA AI Enterprise 5.2 Release Notes, Announcements: "The NVIDIA NIM Operator is now part of
 # NVIDIA AI Enterprise." Its table lists "NVIDIA NIM Operator 1.0.0"; the 5.3 table lists

@@ -9,10 +9,10 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.engine.test_estate import H100, L40S, acme
+from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine import compare
 from wizard.engine.decide.estate import size_estate
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
 from wizard.model.design import AS_DESIGNED, SharingMode
 from wizard.model.prices import PriceList
 
@@ -161,7 +161,7 @@ def test_an_option_that_builds_validates():
     import json
 
     from tests.conftest import ROOT
-    from wizard.io import design_from_dict
+    from wizard.app.io import design_from_dict
 
     doc = json.loads((ROOT / "docs" / "acme-options.json").read_text(encoding="utf-8"))
     assert len(design_from_dict(doc).options) == 2

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc, design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.basis.expr import Formula
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 
 def _service(users: int, share: float = 0.1, per_hour: float = 6, catalog=None):

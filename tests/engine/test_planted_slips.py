@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
+from wizard.app.io import design_from_dict
 from wizard.engine.basis.slices import slices
 from wizard.engine.basis.vgpu import VgpuState, share
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.design import Assumptions, SharingMode
 
 H100 = {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8, "nvlink": True}

@@ -10,10 +10,10 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.engine.conftest import calc, design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.decide.estate import size_estate
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 
 def test_storage_nodes_for_capacity_round_up(catalog):

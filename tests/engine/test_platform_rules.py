@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine.size import size
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
 
 
 def codes(doc: dict, catalog) -> dict[str, str]:

@@ -10,12 +10,12 @@ from collections import Counter
 import pytest
 
 from tests.conftest import ROOT
-from wizard.bundled import example_text
+from wizard.app.io import design_from_dict, design_from_text
+from wizard.base.bundled import example_text
 from wizard.engine.build import linkx
 from wizard.engine.build.portmap import OOB_PORTS, result_port_map
 from wizard.engine.decide.estate import estate_port_map, size_estate
 from wizard.engine.size import size
-from wizard.io import design_from_dict, design_from_text
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,9 @@ from itertools import pairwise
 import pytest
 
 from tests.engine.conftest import calc, design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.build.power import BTU_PER_HOUR_PER_W
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.catalog import Cooling
 
 

@@ -17,10 +17,10 @@ sys.meta_path.insert(0, Block())
 
 def test_engine_sizes_every_example_without_qt_or_reportlab():
     code = BLOCK + (
-        "from wizard.catalog_loader import load_catalog\n"
-        "from wizard.bundled import example_names, example_text\n"
+        "from wizard.app.catalog_loader import load_catalog\n"
+        "from wizard.base.bundled import example_names, example_text\n"
         "from wizard.engine.size import size\n"
-        "from wizard.io import design_from_text\n"
+        "from wizard.app.io import design_from_text\n"
         "cat = load_catalog(include_user=False)\n"
         "for n in example_names():\n"
         "    size(design_from_text(example_text(n)), cat)\n"

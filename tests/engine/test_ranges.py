@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.decide.ranges import figure_ranges, targets_at_risk, training_at_risk
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 
 def _sized(doc, catalog):

@@ -4,8 +4,8 @@ parallelism the activations a layer keeps under selective recomputation are divi
 
 from __future__ import annotations
 
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 H100 = {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8, "nvlink": True,
         "nic": "cx7-ndr-1p", "nics_per_host": 8, "fabric": "ib-ndr", "rdma": "infiniband"}  # fmt: skip

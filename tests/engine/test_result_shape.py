@@ -8,9 +8,9 @@ import re
 import pytest
 
 from tests.engine.test_fine_tuning import H100, acme, sized
-from wizard.bundled import example_names, example_text
+from wizard.app.io import design_from_text
+from wizard.base.bundled import example_names, example_text
 from wizard.engine.size import size
-from wizard.io import design_from_text
 from wizard.model.design import SharingMode, WorkloadKind
 from wizard.model.result import Result, SizedFrom
 

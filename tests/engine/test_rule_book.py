@@ -5,6 +5,7 @@ it refuses, the refusal isolated from the other rules."""
 from __future__ import annotations
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.platform.compat import (
     ProblemKind,
     check_design,
@@ -14,7 +15,6 @@ from wizard.engine.platform.compat import (
     rdma_reason,
     sharing_mode_reason,
 )
-from wizard.io import design_from_dict
 from wizard.model.design import Fabric, Rdma, SharingMode
 
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 TOLERANCE = 0.25
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc, design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.basis.expr import evaluate
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 H100_GB, H100_GBS = 80, 3350  # H100 SXM5 80GB datasheet: 80 GB HBM3, 3.35 TB/s
 USABLE = 0.9 * H100_GB  # serving_memory_utilization default

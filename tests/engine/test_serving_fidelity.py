@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 H100 = {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8, "nvlink": True}
 B200 = {"gpu": "b200-sxm", "server": "nvidia-dgx-b200", "gpus_per_host": 8, "nvlink": True}

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.serving_runs import HELD_BACK, Measured
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 TOLERANCE = 0.35
 # Qwen3-30B-A3B in FP4 on one B200 reads 1.9 times the measured throughput: a small-active MoE at

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 H100_SXM_GBS = 3350  # H100 SXM5 datasheet
 H100_PCIE_GBS = 2000  # H100 PCIe datasheet

@@ -57,7 +57,7 @@ def test_mig_shared_example_shows_per_gpu_layouts_in_nvidia_form(tmp_path):
 
 
 def _catalog():
-    from wizard.catalog_loader import load_catalog
+    from wizard.app.catalog_loader import load_catalog
 
     return load_catalog(include_user=False)
 

@@ -6,10 +6,10 @@ import math
 import pytest
 
 from tests.engine.conftest import calc, design_dict
+from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
 from wizard.model.catalog import Certification, max_boards
 
 
@@ -112,9 +112,9 @@ def test_the_mmio_note_fits_a_page_with_hundreds_of_groups(catalog):
     table cell can hold."""
     import json
 
-    from wizard.bundled import example_text
+    from wizard.app.io import design_from_dict
+    from wizard.base.bundled import example_text
     from wizard.engine.size import size
-    from wizard.io import design_from_dict
 
     doc = json.loads(example_text("enterprise"))
     group = doc["workloads"][1]
@@ -318,8 +318,8 @@ def test_every_checklist_item_and_component_has_a_source(sized):
 def test_user_catalog_can_add_a_release(tmp_path):
     """The software catalog goes through the same loader as the others: a user file adds or
     replaces entries, and a bad one is named."""
-    from wizard.catalog_loader import load_catalog
-    from wizard.errors import CatalogError
+    from wizard.app.catalog_loader import load_catalog
+    from wizard.base.errors import CatalogError
 
     (tmp_path / "software.toml").write_text(
         '[[software]]\nid = "nvaie-site"\nname = "Site-pinned release"\nrelease = "5.2"\n'

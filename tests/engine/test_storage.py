@@ -7,10 +7,10 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.engine.conftest import calc, design_dict
-from wizard.bundled import example_names
+from wizard.app.io import design_from_dict
+from wizard.base.bundled import example_names
 from wizard.engine.build.storage import host_network_gbs, token_bytes
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.design import Design
 
 

@@ -4,9 +4,9 @@ RDMA, device groups, and the ring bottleneck the communication estimate reads fr
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.basis import links, topology
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.design import Hardware
 
 

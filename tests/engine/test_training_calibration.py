@@ -22,8 +22,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import calc
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 A100 = {"gpu": "a100-sxm4-80gb", "server": "dell-xe9680", "gpus_per_host": 8, "nvlink": True,
         "nic": "cx6-hdr-1p", "nics_per_host": 8, "fabric": "ib-hdr", "rdma": "infiniband",

@@ -9,8 +9,8 @@ import pytest
 
 from tests.engine.conftest import calc
 from tests.engine.training_runs import HELD_BACK, Run
+from wizard.app.io import design_from_dict
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 TOLERANCE = 0.25
 

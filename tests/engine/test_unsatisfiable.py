@@ -3,9 +3,9 @@
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine.size import size
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
 
 
 def _size(doc, catalog):
@@ -86,7 +86,7 @@ def test_zero_members_is_not_an_error(catalog):
 def test_a_thousand_groups_give_messages_that_fit_a_page(catalog):
     """The schema allows 1,000 groups; a warning naming every one of them overflowed the
     proposal's table cell. Lists of names stop after a few and say how many more."""
-    from wizard.numbers import some
+    from wizard.base.numbers import some
 
     assert some([f"g{i}" for i in range(3)]) == "g0, g1, g2"
     assert some([f"g{i}" for i in range(20)]) == "g0, g1, g2, g3, g4, g5, g6, g7 and 12 more"

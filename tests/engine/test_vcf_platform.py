@@ -4,9 +4,9 @@ add-on, each rule with its negative case."""
 from __future__ import annotations
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 
 
 def _fields(doc, catalog) -> list[str]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.placement.sharing import vgpu_type
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.design import SharingMode
 
 

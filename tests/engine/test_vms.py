@@ -6,9 +6,9 @@ from types import SimpleNamespace
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.demand.vms import vm_gpus, vm_sizes
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.design import SharingMode, WorkloadKind
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import design_dict
+from wizard.app.io import design_from_dict
 from wizard.engine.platform.compat import sharing_mode_reason
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.design import SharingMode
 
 

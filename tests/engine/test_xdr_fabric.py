@@ -15,10 +15,10 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import hgx_training
+from wizard.app.io import design_from_dict
 from wizard.engine.build.portmap import result_port_map
 from wizard.engine.decide.estate import size_estate
 from wizard.engine.size import size
-from wizard.io import design_from_dict
 from wizard.model.result import Severity
 
 NDR_PARTS = ("MCP7Y00", "MCP7Y10", "MCP4Y10", "MMA4Z00-NS400", "MMA1Z00-NS400", "MFP7E10")

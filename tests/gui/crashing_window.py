@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 def main(state_dir: str, design: str) -> None:
     app = QApplication([])
-    from wizard.catalog_loader import load_catalog
+    from wizard.app.catalog_loader import load_catalog
     from wizard.gui.main_window import MainWindow
     from wizard.gui.wizard import PageId
 

@@ -9,7 +9,7 @@ import sys
 
 from tests.conftest import ROOT
 from tests.gui.helpers import type_into
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 from wizard.gui import autosave
 from wizard.gui.prompts import DISCARD, RECOVER, PromptKind
 from wizard.gui.wizard import PageId

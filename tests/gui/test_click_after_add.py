@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QWidget
 
 from tests.gui.helpers import click
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 from wizard.gui.sizing import DEBOUNCE_MS
 from wizard.gui.wizard import PageId
 

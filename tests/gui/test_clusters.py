@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.conftest import ROOT
 from tests.gui.helpers import pick
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 from wizard.gui.wizard import PageId
 
 

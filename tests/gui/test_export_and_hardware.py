@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 
 from tests.gui.helpers import click, pick
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 from wizard.engine.size import size
 from wizard.gui.prompts import PromptKind
 from wizard.gui.wizard import PageId
@@ -44,7 +44,7 @@ def test_a_full_disk_leaves_the_earlier_file_intact(qtbot, window, prompts, tmp_
     def full(_fd):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("wizard.io.os.fsync", full)
+    monkeypatch.setattr("wizard.app.io.os.fsync", full)
     prompts.answers.append(str(target))
     click(qtbot, page.json.button)
     assert "No space left on device" in page.json.status.text()
@@ -380,8 +380,8 @@ def test_review_compares_the_designs_options_side_by_side(qtbot, window, tmp_pat
     """docs/acme-options.json: the design as it stands (L40S), H100 NVL with MIG (proposed) and
     two clusters; the Options tab shows the comparison's own figures, only while on screen."""
     from tests.conftest import ROOT
+    from wizard.app.io import load_design
     from wizard.engine import compare
-    from wizard.io import load_design
 
     path = ROOT / "docs" / "acme-options.json"
     assert window.open_path(path)
@@ -406,8 +406,8 @@ def test_review_compares_the_designs_options_side_by_side(qtbot, window, tmp_pat
 def test_review_shows_ranges_and_targets_at_risk(qtbot, window, tmp_path, catalog):
     """llm-serving meets its 2,000 output tokens/s as estimated but not at the pessimistic end
     of the decode efficiency: the Review page gives the range and says 'at risk'."""
+    from wizard.app.serving_text import spread_text
     from wizard.engine.decide.ranges import figure_ranges
-    from wizard.serving_text import spread_text
 
     _open(window, tmp_path, "llm-serving")
     window.wizard.go_to(PageId.REVIEW)
@@ -426,7 +426,7 @@ def test_recommend_for_me_weighs_the_price_list_chosen_for_export(qtbot, window,
     """With no GPU chosen and a price list on the Export page, Recommend for me takes the GPU of
     lowest cost of ownership among those the list prices (here the H200 at 20,000 a board
     against the H100 at 25,000, in the same server)."""
-    from wizard.recommend import rank_by_cost
+    from wizard.app.recommend import rank_by_cost
 
     _open(window, tmp_path, "llm-serving")
     project = window.doc.get("project")
@@ -529,7 +529,7 @@ def test_the_recommendations_reasons_are_kept_with_the_design(qtbot, window, pro
 def test_reasons_from_a_file_are_text_not_markup(qtbot, window, tmp_path):
     import json
 
-    from wizard.bundled import example_text
+    from wizard.base.bundled import example_text
 
     doc = json.loads(example_text("starter"))
     doc["hardware"]["reasons"] = {"gpu": "<img src='/etc/passwd'><b>bold</b>"}

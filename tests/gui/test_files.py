@@ -5,10 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 
 from tests.gui.helpers import type_into
-from wizard.bundled import example_text
+from wizard.app.io import design_from_text, load_design
+from wizard.base.bundled import example_text
 from wizard.gui.prompts import CANCEL, DISCARD, SAVE, PromptKind
 from wizard.gui.wizard import PageId
-from wizard.io import design_from_text, load_design
 
 
 def _example(tmp_path, name="enterprise"):
@@ -174,7 +174,7 @@ def test_saving_over_a_file_changed_on_disk_asks(qtbot, window, prompts, tmp_pat
     assert window.open_path(src)
     other = load_design(src).model_copy(deep=True)
     other.project.customer = "Saved by the other window"
-    from wizard.io import save_design
+    from wizard.app.io import save_design
 
     save_design(other, src)
     st = src.stat()
@@ -221,7 +221,7 @@ def test_a_design_of_several_clusters_is_sized_whole_and_kept_whole(qtbot, windo
 def test_the_status_bar_counts_the_hosts_and_gpus_of_one_cluster(qtbot, window, tmp_path):
     """hgx-h200-llm: 3 hosts of 8 H200, 24 GPUs (the example's sized cluster): the status bar
     says both, with the nouns that agree, before the warnings."""
-    from wizard.bundled import example_text
+    from wizard.base.bundled import example_text
 
     src = tmp_path / "hgx.json"
     src.write_text(example_text("hgx-h200-llm"), encoding="utf-8")

@@ -24,7 +24,7 @@ def test_every_page_has_a_section_and_the_glossary_is_in_the_guide():
 
 @pytest.mark.qt_log_ignore("This plugin does not support")  # raise() on the offscreen platform
 def test_f1_opens_the_guide_at_the_page_in_use(qtbot, window, tmp_path):
-    from wizard.bundled import example_text
+    from wizard.base.bundled import example_text
 
     path = tmp_path / "starter.json"
     path.write_text(example_text("starter"), encoding="utf-8")

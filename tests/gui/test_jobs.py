@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.gui.jobs import Job
 
 

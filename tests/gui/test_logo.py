@@ -10,7 +10,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from tests.gui.helpers import click
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 from wizard.gui.prompts import PromptKind
 from wizard.gui.wizard import PageId
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import ROOT
-from wizard.bundled import example_names, example_text
+from wizard.base.bundled import example_names, example_text
 from wizard.cli import main
 from wizard.gui.wizard import PageId
 

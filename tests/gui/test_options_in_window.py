@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 
 from tests.gui.helpers import click
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 from wizard.engine.size import size
 from wizard.gui.prompts import PromptKind
 from wizard.gui.wizard import PageId

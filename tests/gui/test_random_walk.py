@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from tests.gui.helpers import back_button, next_button
-from wizard.bundled import example_text
+from wizard.app.io import load_design, save_design
+from wizard.base.bundled import example_text
+from wizard.base.errors import DesignError
 from wizard.engine.size import size
-from wizard.errors import DesignError
 from wizard.gui.prompts import CANCEL, REMOVE
 from wizard.gui.wizard import PageId
-from wizard.io import load_design, save_design
 from wizard.model.design import Design
 
 TEXTS = [

@@ -7,7 +7,7 @@ import json
 
 from PySide6.QtCore import Qt
 
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 from wizard.gui.wizard import PageId
 from wizard.model.design import SharingMode
 

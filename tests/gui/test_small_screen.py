@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from tests.conftest import ROOT
 from tests.gui.layout_check import clipped, cut_headings
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 
 
 def _open(window, tmp_path, name):
@@ -72,11 +72,11 @@ def test_no_page_cuts_off_a_widget_at_200_percent(tmp_path):
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
         from tests.gui.layout_check import clipped, cut_headings
-        from wizard.bundled import example_text
-        from wizard.catalog_loader import load_catalog
+        from wizard.base.bundled import example_text
+        from wizard.app.catalog_loader import load_catalog
         from wizard.gui import style
         from wizard.gui.main_window import MainWindow
-        from wizard.io import design_from_text
+        from wizard.app.io import design_from_text
         style.apply(app)
         assert app.devicePixelRatio() == 2, app.devicePixelRatio()
         scratch = Path(tempfile.mkdtemp())

@@ -9,7 +9,7 @@ import sys
 import time
 
 from tests.conftest import ROOT
-from wizard.bundled import example_text
+from wizard.base.bundled import example_text
 
 
 def test_gpuwizard_with_a_design_opens_and_keeps_running(tmp_path):

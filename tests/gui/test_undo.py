@@ -44,7 +44,7 @@ def test_the_history_survives_page_changes(qtbot, window):
 
 
 def test_a_design_loaded_whole_starts_a_new_history(qtbot, window, prompts, tmp_path):
-    from wizard.bundled import example_text
+    from wizard.base.bundled import example_text
 
     project = window.wizard.page_of(PageId.PROJECT)
     type_into(qtbot, project.customer, "Acme")
@@ -58,9 +58,9 @@ def test_a_design_loaded_whole_starts_a_new_history(qtbot, window, prompts, tmp_
 def test_typing_a_name_sizes_the_design_once_not_per_keystroke(qtbot, window):
     """25 keystrokes in a text field within the debounce: one sizing after the last, not 25
     (the Review page and the status bar follow the design through that one run)."""
-    from wizard.bundled import example_text
+    from wizard.app.io import design_from_text
+    from wizard.base.bundled import example_text
     from wizard.gui.sizing import DEBOUNCE_MS
-    from wizard.io import design_from_text
 
     window.doc.load(design_from_text(example_text("enterprise")), None)
     window.live.refresh()

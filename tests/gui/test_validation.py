@@ -128,7 +128,7 @@ def test_a_sizing_problem_shows_on_its_group_and_field_in_the_wizards_words(
     only, and with it selected, the Sharing mode field says why, by its label, not by a path."""
     import json
 
-    from wizard.bundled import example_text
+    from wizard.base.bundled import example_text
     from wizard.gui.wizard import PageId
 
     doc = json.loads(example_text("mig-shared"))
@@ -157,7 +157,7 @@ def test_the_review_page_says_a_problem_by_group_and_label(qtbot, window, tmp_pa
     """The Review page, too, names the group and the field's label, never the path."""
     import json
 
-    from wizard.bundled import example_text
+    from wizard.base.bundled import example_text
     from wizard.gui.wizard import PageId
 
     doc = json.loads(example_text("mig-shared"))
@@ -209,8 +209,8 @@ def test_a_design_file_with_that_character_is_still_refused():
     """The negative case: a file is not a paste, so the text gate refuses it by field."""
     import pytest
 
-    from wizard.errors import DesignError
-    from wizard.io import design_from_dict
+    from wizard.app.io import design_from_dict
+    from wizard.base.errors import DesignError
 
     doc = {"project": {"notes": "Goals\x0bfirst"}, "workloads": [], "hardware": {
         "gpu": "l40s", "server": "dell-r760xa", "gpus_per_host": 2}}  # fmt: skip

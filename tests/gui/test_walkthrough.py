@@ -6,10 +6,10 @@ from pypdf import PdfReader
 from PySide6.QtCore import Qt
 
 from tests.gui.helpers import click, go_next, next_button, pick, type_into
+from wizard.app.io import load_design
 from wizard.engine.size import size
 from wizard.gui.prompts import PromptKind
 from wizard.gui.wizard import PageId
-from wizard.io import load_design
 from wizard.model.design import HaLevel, SharingMode, WorkloadKind
 
 

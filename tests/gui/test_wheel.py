@@ -61,7 +61,7 @@ def test_the_wheel_changes_nothing_without_focus(qtbot, index):
 def test_a_number_beyond_the_range_is_refused_at_the_field_with_the_range(qtbot, window, tmp_path):
     """Typing 10^12 into Members (at most 1,000,000) keeps the field at what it held and says
     why under the field, naming it; the next accepted edit clears the message."""
-    from wizard.bundled import example_text
+    from wizard.base.bundled import example_text
     from wizard.gui.wizard import PageId
 
     path = tmp_path / "starter.json"

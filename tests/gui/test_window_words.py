@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
 
 from tests.conftest import ROOT
 from tests.reports.test_customer_language import catalog_ids, code_values, leaks
-from wizard.bundled import example_names, example_text
-from wizard.catalog_loader import load_catalog
+from wizard.app.catalog_loader import load_catalog
+from wizard.base.bundled import example_names, example_text
 from wizard.gui.wizard import PageId
 
 DESIGNS = [*example_names(), "docs/acme-two-clusters.json", "docs/acme-options.json"]

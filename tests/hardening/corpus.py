@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizard.bundled import example_names, example_text
+from wizard.base.bundled import example_names, example_text
 
 CANARY = "@CANARY@"  # replaced by the path of a private picture outside the corpus folder
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from wizard.catalog_loader import load_catalog
+from wizard.app.catalog_loader import load_catalog
 from wizard.engine.platform.compat import check_design
 from wizard.model.design import (
     AdmissionControl,

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from wizard.catalog_loader import load_catalog
-from wizard.errors import CatalogError
+from wizard.app.catalog_loader import load_catalog
+from wizard.base.errors import CatalogError
 
 SWITCH = """[[switches]]
 id = "my-switch"
@@ -36,7 +36,7 @@ def test_a_one_port_switch_is_refused(tmp_path):
 
 
 def test_an_absurd_gpu_memory_is_refused(tmp_path):
-    from wizard.catalog_loader import shipped_text as catalog_text  # the shipped file
+    from wizard.app.catalog_loader import shipped_text as catalog_text  # the shipped file
 
     text = catalog_text("gpus").replace("memory_gb = 80\n", "memory_gb = 1e308\n", 1)
     problems = _problems(tmp_path, "gpus.toml", text)
@@ -44,7 +44,7 @@ def test_an_absurd_gpu_memory_is_refused(tmp_path):
 
 
 def test_a_model_with_a_quadrillion_layers_is_refused(tmp_path):
-    from wizard.catalog_loader import shipped_text as catalog_text
+    from wizard.app.catalog_loader import shipped_text as catalog_text
 
     text = catalog_text("models").replace("layers = 32\n", "layers = 1000000000000000\n", 1)
     problems = _problems(tmp_path, "models.toml", text)

@@ -12,9 +12,9 @@ from hypothesis import given
 
 from tests.hardening import invariants
 from tests.hardening.strategies import broken_designs, catalog, designs
+from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine.size import size
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
 
 FIELD = re.compile(
     r"^(hardware|workloads\[\d+\]|ha|data|platform|licensing|assumptions)[.\w\[\]]*: "

@@ -11,9 +11,9 @@ from hypothesis import given
 
 from tests.hardening import invariants
 from tests.hardening.strategies import catalog, estates
+from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, cluster_design, size_estate
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
 from wizard.model.buildout import BomCategory
 from wizard.model.design import ClusterRole
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from wizard import safe_read
-from wizard.bundled import example_text
-from wizard.catalog_loader import MAX_CATALOG_BYTES, load_catalog
-from wizard.errors import CatalogError, DesignError, UserError
-from wizard.io import MAX_DESIGN_BYTES, load_design
-from wizard.pricing import MAX_PRICE_FILE_BYTES, load_prices
+from wizard.app.catalog_loader import MAX_CATALOG_BYTES, load_catalog
+from wizard.app.io import MAX_DESIGN_BYTES, load_design
+from wizard.app.pricing import MAX_PRICE_FILE_BYTES, load_prices
+from wizard.base import safe_read
+from wizard.base.bundled import example_text
+from wizard.base.errors import CatalogError, DesignError, UserError
 
 ENTERPRISE = example_text("enterprise")
 

@@ -16,16 +16,16 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from wizard import io as design_io
-from wizard.bundled import example_text
-from wizard.errors import DesignError
-from wizard.io import design_from_text, load_design, save_design
+from wizard.app import io as design_io
+from wizard.app.io import design_from_text, load_design, save_design
+from wizard.base.bundled import example_text
+from wizard.base.errors import DesignError
 
 SAVER = textwrap.dedent(
     """
     import sys
-    from wizard.bundled import example_text
-    from wizard.io import design_from_text, save_design
+    from wizard.base.bundled import example_text
+    from wizard.app.io import design_from_text, save_design
 
     base = design_from_text(example_text("enterprise"))
     # A large design (about 1 MB) so that a save takes long enough to be interrupted.

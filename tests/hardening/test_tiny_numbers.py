@@ -10,9 +10,9 @@ import pytest
 from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
 from tests.conftest import ROOT
+from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine.size import size
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
 
 TINY = 5e-324
 FIELDS = [

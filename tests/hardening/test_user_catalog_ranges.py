@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.hardening.test_whole_ranges import _legal_and_illegal
-from wizard.bundled import example_names, example_text
-from wizard.catalog_loader import load_catalog, shipped_text
+from wizard.app.catalog_loader import load_catalog, shipped_text
+from wizard.base.bundled import example_names, example_text
+from wizard.base.errors import CatalogError
 from wizard.cli import main
-from wizard.errors import CatalogError
 from wizard.model.catalog import CATALOG_KINDS
 
 NUMBER_LINE = re.compile(r"^(?P<key>[a-z_0-9]+) = (?P<value>-?[0-9][0-9_.eE+-]*)$", re.M)

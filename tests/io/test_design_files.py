@@ -7,9 +7,9 @@ import time
 import pytest
 
 from tests.conftest import run_cli
-from wizard import io as design_io
-from wizard.errors import DesignError
-from wizard.io import design_from_text, load_design, save_design
+from wizard.app import io as design_io
+from wizard.app.io import design_from_text, load_design, save_design
+from wizard.base.errors import DesignError
 from wizard.model.design import SCHEMA_VERSION
 
 
@@ -284,7 +284,7 @@ def test_written_files_get_the_usual_permissions(tmp_path):
     import os
     import stat
 
-    from wizard.io import atomic_write_bytes
+    from wizard.app.io import atomic_write_bytes
 
     umask = os.umask(0o022)
     try:

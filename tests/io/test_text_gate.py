@@ -9,9 +9,9 @@ import json
 import pytest
 
 from tests.conftest import run_cli
-from wizard.bundled import example_text
-from wizard.errors import DesignError
-from wizard.io import design_from_dict
+from wizard.app.io import design_from_dict
+from wizard.base.bundled import example_text
+from wizard.base.errors import DesignError
 
 
 def _doc() -> dict:
@@ -125,8 +125,8 @@ def test_an_output_never_replaces_an_input(tmp_path):
 def test_a_user_catalog_text_passes_the_same_gate():
     """A user catalog's name with a C1 control (TOML allows it as an escape) is refused naming
     the file, the entry and the field; the Word copy and the spreadsheet never see it."""
-    from wizard.catalog_loader import parse_entries
-    from wizard.errors import CatalogError
+    from wizard.app.catalog_loader import parse_entries
+    from wizard.base.errors import CatalogError
 
     text = (
         '[[software]]\nid = "x"\nname = "bad\\u0085name"\nrelease = "9.9"\nvgpu_branch = 30\n'

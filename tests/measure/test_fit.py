@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pytest
 
+from wizard.app.io import design_from_dict
+from wizard.base.errors import UserError
 from wizard.engine.size import size
-from wizard.errors import UserError
-from wizard.io import design_from_dict
 from wizard.measure.fit import MeasurementFile, calibrate, calibrated
 from wizard.measure.points import CollectivePoint, Run, ServingPoint
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.measure.parsers import parse
 from wizard.measure.points import CollectivePoint, ServingPoint, TrainingPoint
 

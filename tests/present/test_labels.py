@@ -82,7 +82,7 @@ def test_is_infiniband():
 
 
 # The callers of the presentation layer; the engine keeps only the names it writes itself.
-CALLERS = ["wizard/gui", "wizard/cli.py", "wizard/summary.py", "reports"]
+CALLERS = ["wizard/gui", "wizard/cli.py", "wizard/app/summary.py", "reports"]
 OLD_NAMES = [
     "MODE_LABELS",
     "MODE_NAMES",
@@ -119,7 +119,7 @@ def test_no_caller_keeps_its_own_wording_under_an_old_name():
 
 
 def test_infiniband_is_decided_in_one_place():
-    files = _sources([*CALLERS, "wizard/engine", "wizard/model", "wizard/recommend.py"])
+    files = _sources([*CALLERS, "wizard/engine", "wizard/model", "wizard/app/recommend.py"])
     hits = [
         f"{f.relative_to(ROOT)}: {text}"
         for f in files

@@ -2,7 +2,7 @@
 
 import pytest
 
-from wizard.numbers import MISSING, count, fixed, num, pct, plural, unit, value, with_unit
+from wizard.base.numbers import MISSING, count, fixed, num, pct, plural, unit, value, with_unit
 
 
 @pytest.mark.parametrize(

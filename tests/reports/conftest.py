@@ -7,8 +7,8 @@ from pypdf import PdfReader
 
 from reports.data import ReportData, build_data
 from reports.document import ReportOptions, build_pdf
-from wizard.bundled import example_text
-from wizard.io import design_from_text
+from wizard.app.io import design_from_text
+from wizard.base.bundled import example_text
 
 FIXED_DATE = dt.date(2026, 11, 2)
 
@@ -61,8 +61,8 @@ def two_cluster_text(catalog) -> str:
 
     from reports.estate import build_estate_pdf
     from tests.conftest import ROOT
+    from wizard.app.io import design_from_dict
     from wizard.engine import plan
-    from wizard.io import design_from_dict
 
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     design = design_from_dict(doc)

@@ -5,7 +5,7 @@ from pypdf import PdfReader
 
 from tests.conftest import run_cli
 from tests.reports.conftest import page_texts, summary_page
-from wizard.bundled import example_names
+from wizard.base.bundled import example_names
 
 
 @pytest.mark.parametrize("name", example_names())

@@ -16,7 +16,7 @@ from reports.document import ReportOptions, build_pdf
 from tests.conftest import ROOT
 from tests.reports.conftest import FIXED_DATE, squash
 from tests.reports.test_proposed_option import PRICES
-from wizard.io import design_from_dict
+from wizard.app.io import design_from_dict
 from wizard.model.buildout import BomCategory
 from wizard.model.prices import PriceList
 from wizard.model.result import Calculation

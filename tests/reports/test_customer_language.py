@@ -18,8 +18,8 @@ from pypdf import PdfReader
 
 from tests.conftest import ROOT
 from tests.reports.conftest import page_texts
-from wizard.bundled import example_names
-from wizard.catalog_loader import load_catalog
+from wizard.app.catalog_loader import load_catalog
+from wizard.base.bundled import example_names
 from wizard.model.catalog import Catalog
 from wizard.present import labels
 
@@ -178,8 +178,8 @@ def _acme_blob(word: bool) -> bytes:
     from reports.document import ReportOptions
     from reports.estate import build_estate_pdf
     from tests.reports.conftest import FIXED_DATE
+    from wizard.app.io import design_from_dict
     from wizard.engine import plan
-    from wizard.io import design_from_dict
 
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     catalog = load_catalog(include_user=False)
@@ -309,9 +309,9 @@ def _xlsx_text(name: str) -> str:
     from openpyxl import load_workbook
 
     from reports.bom_export import bom_xlsx
-    from wizard.bundled import example_text
+    from wizard.app.io import design_from_text
+    from wizard.base.bundled import example_text
     from wizard.engine.decide.estate import size_estate
-    from wizard.io import design_from_text
 
     text = (
         (ROOT / "docs" / f"{name}.json").read_text(encoding="utf-8")
@@ -336,7 +336,7 @@ def test_the_options_proposal_speaks_the_customers_language(rules):
     from reports.data import build_data
     from reports.document import ReportOptions, build_pdf
     from tests.reports.conftest import FIXED_DATE
-    from wizard.io import design_from_text
+    from wizard.app.io import design_from_text
 
     text = (ROOT / "docs" / "acme-options.json").read_text(encoding="utf-8")
     data = build_data(design_from_text(text), load_catalog(include_user=False))

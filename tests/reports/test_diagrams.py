@@ -8,8 +8,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reports import render
 from reports.data import build_data
 from reports.diagrams import DIAGRAMS
-from wizard.bundled import example_text
-from wizard.io import design_from_text
+from wizard.app.io import design_from_text
+from wizard.base.bundled import example_text
 
 
 def _strings(node):

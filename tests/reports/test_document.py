@@ -170,8 +170,8 @@ def test_unicode_text_survives(catalog):
 
     from reports.data import build_data
     from reports.document import ReportOptions, build_pdf
-    from wizard.bundled import example_text
-    from wizard.io import design_from_text
+    from wizard.app.io import design_from_text
+    from wizard.base.bundled import example_text
 
     design = design_from_text(example_text("starter"))
     design = design.model_copy(

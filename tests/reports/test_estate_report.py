@@ -10,9 +10,9 @@ import re
 from reports.diagrams import estate as estate_diagram
 from tests.conftest import ROOT
 from tests.reports.test_diagrams import _strings, assert_labels_fit
-from wizard.catalog_loader import load_catalog
+from wizard.app.catalog_loader import load_catalog
+from wizard.app.io import design_from_dict
 from wizard.engine.decide.estate import size_estate
-from wizard.io import design_from_dict
 
 
 def _acme():

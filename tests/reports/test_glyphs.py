@@ -82,8 +82,8 @@ def test_a_report_without_cjk_does_not_read_the_fallback_font():
     code = (
         "import sys; from reportlab.pdfbase import pdfmetrics; "
         "from reports.data import build_data; from reports.document import build_pdf; "
-        "from wizard.bundled import example_text; from wizard.catalog_loader import load_catalog; "
-        "from wizard.io import design_from_text; "
+        "from wizard.base.bundled import example_text; from wizard.app.catalog_loader import load_catalog; "
+        "from wizard.app.io import design_from_text; "
         "data = build_data(design_from_text(example_text('starter')), "
         "load_catalog(include_user=False)); pdf = build_pdf(data); "
         f"sys.exit({FALLBACK!r}.encode() in pdf "

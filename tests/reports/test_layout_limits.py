@@ -9,9 +9,9 @@ import json
 
 from tests.conftest import ROOT, run_cli
 from tests.reports.test_diagrams import _strings
-from wizard.catalog_loader import load_catalog
+from wizard.app.catalog_loader import load_catalog
+from wizard.app.io import design_from_dict
 from wizard.engine.decide.estate import size_estate
-from wizard.io import design_from_dict
 
 FRAME_HEIGHT = 705  # points of the A4 body frame a flowable must fit
 

@@ -15,7 +15,7 @@ from reports.document import ReportOptions, build_pdf
 from tests.measure.test_fit import GROUP, _design, _file
 from tests.reports.conftest import FIXED_DATE, page_texts
 from tests.reports.test_customer_language import docx_text
-from wizard.io import design_from_dict
+from wizard.app.io import design_from_dict
 from wizard.measure.fit import calibrate, calibrated
 
 

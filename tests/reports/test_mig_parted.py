@@ -4,7 +4,7 @@ mig-enabled, mig-devices: github.com/NVIDIA/mig-parted, examples/config.yaml).""
 import pytest
 
 from reports.exports.mig_parted import mig_parted_yaml
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.model.result import GpuAssignment, HostAssignment, Packing, Slot
 
 

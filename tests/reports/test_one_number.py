@@ -116,10 +116,10 @@ def test_every_count_of_a_design_of_several_clusters_is_a_figure_of_its_estate()
 
     from reports.estate import build_estate_pdf
     from tests.conftest import ROOT
-    from wizard.catalog_loader import load_catalog
+    from wizard.app.catalog_loader import load_catalog
+    from wizard.app.io import design_from_dict
     from wizard.engine import plan
     from wizard.engine.decide.estate import size_estate
-    from wizard.io import design_from_dict
 
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     catalog = load_catalog(include_user=False)

@@ -12,8 +12,8 @@ from pypdf import PdfReader
 from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
 from tests.reports.conftest import FIXED_DATE
-from wizard.bundled import example_text
-from wizard.io import design_from_text
+from wizard.app.io import design_from_text
+from wizard.base.bundled import example_text
 from wizard.model.design import KubernetesPlatform, SharingMode
 from wizard.present import operations as ops
 

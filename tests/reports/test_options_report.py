@@ -11,8 +11,8 @@ from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
 from tests.engine.conftest import design_dict
 from tests.reports.conftest import FIXED_DATE, squash
+from wizard.app.io import design_from_dict
 from wizard.engine import compare
-from wizard.io import design_from_dict
 from wizard.model.prices import PriceList
 
 

@@ -18,8 +18,8 @@ from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
 from tests.conftest import ROOT, run_cli
 from tests.reports.conftest import FIXED_DATE, squash
+from wizard.app.io import load_design
 from wizard.engine import compare
-from wizard.io import load_design
 
 ACME = ROOT / "docs" / "acme-options.json"
 # A price for every kind of line the three designs of acme-options buy (made-up round figures;
@@ -117,7 +117,7 @@ def test_one_price_list_gives_one_cost_everywhere(acme, catalog, tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = {r["name"]: r for r in json.loads(proc.stdout)}
     assert rows["H100 NVL with MIG"]["cost"]["total"] == pytest.approx(cost, abs=0.005)
-    from wizard.pricing import load_prices
+    from wizard.app.pricing import load_prices
 
     text = squash(_pdf_text(acme, catalog, load_prices(str(prices_path))))
     assert squash(f"Cost of ownership over 3 years: EUR {round(cost):,}") in text

@@ -14,8 +14,8 @@ from reports.document import ReportOptions, build_pdf
 from reports.sections.summary import performance, risk_list
 from tests.engine.conftest import design_dict
 from tests.reports.conftest import FIXED_DATE, squash
-from wizard.bundled import example_names
-from wizard.io import design_from_dict
+from wizard.app.io import design_from_dict
+from wizard.base.bundled import example_names
 from wizard.model.result import Severity
 from wizard.present.risk_register import network_risks
 

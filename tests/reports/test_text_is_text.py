@@ -11,8 +11,8 @@ from pypdf import PdfReader
 from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
 from tests.reports.conftest import page_texts, squash
-from wizard.bundled import example_text
-from wizard.io import design_from_text
+from wizard.app.io import design_from_text
+from wizard.base.bundled import example_text
 
 
 def _named(catalog, name: str):

@@ -18,9 +18,9 @@ from reports.data import build_data
 from reports.document import ReportOptions, build_pdf
 from reports.story import Heading
 from tests.conftest import ROOT, run_cli
-from wizard.bundled import example_text
-from wizard.catalog_loader import load_catalog
-from wizard.io import design_from_dict, design_from_text
+from wizard.app.catalog_loader import load_catalog
+from wizard.app.io import design_from_dict, design_from_text
+from wizard.base.bundled import example_text
 
 
 def _flat(flow):

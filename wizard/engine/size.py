@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 
+from wizard.base.errors import DesignError
+from wizard.base.numbers import count, plural
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
@@ -16,7 +18,6 @@ from wizard.engine.placement.sharing_checks import sharing_checks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.platform.platform_rules import platform_rules
 from wizard.engine.platform.software import plan_software, release_choice
-from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Gpu
 from wizard.model.design import Design, HaLevel, SharingMode, WorkloadGroup
 from wizard.model.result import (
@@ -28,7 +29,6 @@ from wizard.model.result import (
     WorkloadSharing,
     WorkloadSizing,
 )
-from wizard.numbers import count, plural
 
 # The most GPU allocations (whole GPUs, vGPUs, MIG instances, pool shares: one per GPU of each
 # member) one design may ask for. One vCenter manages at most 2,500 hosts and 40,000 powered-on

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wizard.errors import CatalogError
+from wizard.base.errors import CatalogError
 
 if TYPE_CHECKING:
     from wizard.model.catalog import Catalog
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def main(design_path: str | None = None, argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from wizard.catalog_loader import load_catalog, user_catalog_dir
+    from wizard.app.catalog_loader import load_catalog, user_catalog_dir
     from wizard.gui import style
     from wizard.gui.icons import icon
     from wizard.gui.main_window import MainWindow

@@ -21,9 +21,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 
-from wizard.errors import DesignError
+from wizard.app.io import atomic_write_text, parse_design_text
+from wizard.base.errors import DesignError
 from wizard.gui.document import DesignDocument
-from wizard.io import atomic_write_text, parse_design_text
 
 AUTOSAVE_MS = 60_000
 FORMAT = "gpuwizard-autosave"

@@ -15,7 +15,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from wizard.errors import DesignError, describe_validation_error
+from wizard.base.errors import DesignError, describe_validation_error
 from wizard.model.design import SCHEMA_VERSION, Design
 
 SECTIONS: tuple[str, ...] = tuple(name for name in Design.model_fields if name != "schema_version")

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pydantic import ValidationError
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from wizard.errors import field_path
+from wizard.base.errors import field_path
 from wizard.present.glossary import tip
 
 

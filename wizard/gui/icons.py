@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QIcon, QPixmap
 
-from wizard.bundled import resource
+from wizard.base.bundled import resource
 
 SIZES = (16, 20, 24, 32, 40, 48, 64)
 

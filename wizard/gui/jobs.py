@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 
 _POOL: list[ThreadPoolExecutor] = []  # made on first use, shut down at exit
 

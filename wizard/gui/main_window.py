@@ -25,8 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from wizard import __version__
-from wizard.bundled import example_names, example_text
-from wizard.errors import DesignError, UserError
+from wizard.app.io import design_from_text, load_design, save_design
+from wizard.base.bundled import example_names, example_text
+from wizard.base.errors import DesignError, UserError
+from wizard.base.numbers import count
 from wizard.gui import autosave
 from wizard.gui.document import DesignDocument
 from wizard.gui.icons import icon
@@ -44,8 +46,6 @@ from wizard.gui.prompts import (
 )
 from wizard.gui.sizing import LiveResult
 from wizard.gui.wizard import TITLES, GpuWizard, PageId
-from wizard.io import design_from_text, load_design, save_design
-from wizard.numbers import count
 from wizard.present.severity import tally
 
 if TYPE_CHECKING:

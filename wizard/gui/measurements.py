@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.gui.document import DesignDocument
 from wizard.gui.prompts import Prompt, PromptKind
 from wizard.model.catalog import Catalog
@@ -31,10 +31,10 @@ def import_measurements(doc: DesignDocument, catalog: Catalog, group: str,
     paths = [Path(str(p)) for p in answer] if isinstance(answer, list | tuple) else []
     if not paths:
         return False
+    from wizard.base.safe_read import decode_utf8, read_limited
     from wizard.measure.fit import MeasurementFile, calibrate, calibrated
     from wizard.measure.parsers import parse
     from wizard.measure.report import fit_lines
-    from wizard.safe_read import decode_utf8, read_limited
 
     try:
         files = []

@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.io import atomic_write_bytes
+from wizard.app.io import atomic_write_bytes
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
 from wizard.model.prices import PriceList

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.gui.document import DesignDocument
 
 if TYPE_CHECKING:

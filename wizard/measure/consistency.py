@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.measure.points import Run
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, WorkloadGroup

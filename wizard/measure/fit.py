@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.measure.points import CollectivePoint, Run, ServingPoint, TrainingPoint
 from wizard.model.calibration import (
     FACTORS,

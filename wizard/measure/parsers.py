@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 from wizard.measure.points import CollectivePoint, Run, ServingPoint, TrainingPoint
 
 __all__ = ["parse"]

@@ -21,7 +21,7 @@ from pydantic import (
     model_validator,
 )
 
-from wizard.errors import field_path
+from wizard.base.errors import field_path
 from wizard.model.calibration import RANGES, Calibration
 from wizard.model.text import plain_text
 

@@ -4,9 +4,9 @@ model runs with factors fitted to those runs, estimated where it runs on the sta
 
 from __future__ import annotations
 
+from wizard.base.numbers import num
 from wizard.model.design import WorkloadGroup
 from wizard.model.result import WorkloadResult
-from wizard.numbers import num
 
 MEASURED = "measured"
 CALIBRATED = "calibrated on your measurements"

@@ -3,8 +3,8 @@ lays the same figures out as a table)."""
 
 from __future__ import annotations
 
+from wizard.base.numbers import count, num
 from wizard.model.buildout import Cooling
-from wizard.numbers import count, num
 
 
 def cooling_sentence(c: Cooling) -> str:

@@ -3,9 +3,9 @@ a figure reads the same wherever it is printed."""
 
 from __future__ import annotations
 
+from wizard.base.numbers import count, num
 from wizard.model.buildout import Bom
 from wizard.model.cost import CostResult
-from wizard.numbers import count, num
 from wizard.present import labels
 
 NO_PRICES = (

@@ -4,8 +4,8 @@ cluster of 16."""
 
 from __future__ import annotations
 
+from wizard.base.numbers import count
 from wizard.model.result import WorkloadResult
-from wizard.numbers import count
 
 WHOLE = "whole GPU"
 SHARE = "GPU share"

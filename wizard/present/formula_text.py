@@ -8,9 +8,9 @@ import ast
 import re
 from collections.abc import Sequence
 
+from wizard.base.numbers import value
 from wizard.model.design import Fabric
 from wizard.model.result import Calculation
-from wizard.numbers import value
 from wizard.present import labels
 
 # a name's last part that is its unit: times in words, the rest as a unit in brackets

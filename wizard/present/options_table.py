@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.base.numbers import MISSING, count, num
 from wizard.model.options import OptionRow, TargetStatus
-from wizard.numbers import MISSING, count, num
 
 METRIC_NAMES = {
     "time to train": "time to train",

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.base.numbers import count, figure
 from wizard.model.buildout import Plane, Rack
 from wizard.model.options import TargetStatus
 from wizard.model.result import Result, Severity
-from wizard.numbers import count, figure
 from wizard.present import labels
 from wizard.present.mitigations import mitigation
 from wizard.present.options_table import METRIC_NAMES

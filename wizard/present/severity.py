@@ -17,7 +17,7 @@ MEANS = {
 def tally(severities: list[Severity]) -> str:
     """How many of each kind, most severe first, in the same words: "1 risk · 2 cautions ·
     4 notes"; "no warnings" when there are none."""
-    from wizard.numbers import count
+    from wizard.base.numbers import count
 
     said = [
         count(n, SEVERITY[sev].lower())

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 
+from wizard.base.numbers import count, some
 from wizard.engine.basis import links, sources
 from wizard.engine.basis.links import Link
 from wizard.engine.basis.record import Recorder
@@ -20,7 +21,6 @@ from wizard.model.catalog import Catalog, FormFactor, Gpu, Nic, NvlinkKind, Pcie
 from wizard.model.design import FABRIC_GBPS, Hardware
 from wizard.model.names import FABRIC_LABEL
 from wizard.model.result import Severity, WorkloadResult
-from wizard.numbers import count, some
 
 SEED_GDR = (
     "vSphere ML Accelerator Spectrum Deep Dive for Distributed Training - Multi-GPU "

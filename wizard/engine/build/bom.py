@@ -12,7 +12,7 @@ from wizard.engine.platform.compat import PAIF_LICENCE
 from wizard.engine.build.cooling import cooling_lines
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.errors import DesignError
+from wizard.base.errors import DesignError
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 from wizard.model.catalog import (

@@ -17,7 +17,7 @@ from wizard.model.catalog import Catalog, Gpu, Server
 from wizard.model.design import Design
 from wizard.model.platform import StorageResult
 from wizard.model.result import Cluster, DecisionTopic, WorkloadResult
-from wizard.numbers import count, plural
+from wizard.base.numbers import count, plural
 
 
 @dataclass(frozen=True)

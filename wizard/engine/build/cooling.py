@@ -16,7 +16,7 @@ from wizard.engine.basis.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Cdu, CduPlacement, Cooling, Server
 from wizard.model.result import DecisionTopic
-from wizard.numbers import count
+from wizard.base.numbers import count
 
 WATER_CP = 4186.0  # J/(kg K), liquid water near 25-35 C
 WATER_DENSITY = 995.0  # kg/m3 at about 30 C

@@ -12,7 +12,7 @@ from wizard.engine.basis.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
 from wizard.model.result import DecisionTopic
-from wizard.numbers import count, plural
+from wizard.base.numbers import count, plural
 
 BTU_PER_HOUR_PER_W = 3.412142
 BTU_SOURCE = (

@@ -23,7 +23,7 @@ from wizard.model import buildout as bo
 from wizard.model.catalog import Cdu, Cooling, Server
 from wizard.model.design import Design, FailureDomain
 from wizard.model.result import DecisionTopic, Severity
-from wizard.numbers import count
+from wizard.base.numbers import count
 
 # A host over the power limit still gets a rack of its own (and a warning): at least 1.
 HOSTS_PER_RACK = Formula(

@@ -32,7 +32,7 @@ from wizard.model.design import (
 from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL, RDMA_SHORT
 from wizard.model.platform import DataNeed, StorageResult
 from wizard.model.result import Severity, WorkloadResult
-from wizard.numbers import count, num, some
+from wizard.base.numbers import count, num, some
 
 GB = 1e9
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wizard.base.errors import DesignError
+from wizard.base.numbers import count
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.build import bom as bom_
@@ -16,7 +18,6 @@ from wizard.engine.build.racks import leaf_homes, top_of_rack
 from wizard.engine.build.racks import network_racks as _network_racks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
-from wizard.errors import DesignError
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, CduPlacement, LicenceUnit, SwitchKind
 from wizard.model.design import (
@@ -31,7 +32,6 @@ from wizard.model.design import (
 )
 from wizard.model.estate import Estate, EstateCluster, EstateTotals, Placement
 from wizard.model.result import DecisionTopic, Result, Severity
-from wizard.numbers import count
 
 MANAGEMENT_MIN_HOSTS = 4
 MANAGEMENT_SOURCE = (

@@ -12,6 +12,7 @@ from functools import cached_property, partial
 
 from pydantic import ValidationError
 
+from wizard.base.errors import UserError, describe_validation_error
 from wizard.engine.build import portmap
 from wizard.engine.build.bom import apply_prices
 from wizard.engine.decide.cost import estate_cost, prices_the_hardware
@@ -20,7 +21,6 @@ from wizard.engine.decide.ranges import FigureRange, figure_ranges
 from wizard.engine.decide.targets import target_statuses
 from wizard.engine.platform.compat import Problem, sizing_errors
 from wizard.engine.size import size
-from wizard.errors import UserError, describe_validation_error
 from wizard.model.buildout import Bom
 from wizard.model.catalog import Catalog
 from wizard.model.cost import CostResult

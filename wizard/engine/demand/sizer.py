@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.base.numbers import count
 from wizard.engine.basis import memory, model_shape, sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.memory import Shape, Sharding
@@ -28,7 +29,6 @@ from wizard.model.result import (
     TrainingFigures,
     WorkloadSizing,
 )
-from wizard.numbers import count
 
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
 WEIGHTS_PER_GPU = Formula("parameters * bytes_per_parameter / (tp * pp) / 1e9")

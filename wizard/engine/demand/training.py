@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import TypedDict
 
+from wizard.base.numbers import count
 from wizard.engine.basis import compute, memory, sources, topology
 from wizard.engine.basis.boards import (
     PARTITIONS_SOURCE,
@@ -28,7 +29,6 @@ from wizard.engine.demand.sizer import SizerBase, model_utilization
 from wizard.engine.demand.training_plan import Job, Strategy, ladder, memory_parts, memory_total
 from wizard.model.design import FineTuningMethod, LoraTargets, Precision, Recompute, SharingMode
 from wizard.model.result import MemoryBreakdown, Severity, TrainingFigures, WorkloadSizing
-from wizard.numbers import count
 
 
 class _Timing(TypedDict, total=False):

@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from wizard.base.numbers import count
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.sources_platform import VCF_MIN_HOSTS
 from wizard.model.design import Design, FailureDomain, HaLevel, HaPolicy
-from wizard.numbers import count
 
 
 @dataclass(frozen=True)

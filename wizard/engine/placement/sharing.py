@@ -20,6 +20,7 @@ import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 
+from wizard.base.numbers import count, some
 from wizard.engine.basis import mig, vgpu
 from wizard.engine.basis.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.demand.vms import vm_gpus, vm_sizes
@@ -37,7 +38,6 @@ from wizard.model.result import (
     Slot,
     WorkloadSizing,
 )
-from wizard.numbers import count, some
 
 PASSTHROUGH_SOURCE = (
     "VMware KB 309986 'Configuring VMDirectPath I/O passthrough devices': up to 16 passthrough "

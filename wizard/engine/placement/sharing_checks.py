@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from wizard.base.numbers import count, some
 from wizard.engine.basis import mig, vgpu
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
@@ -17,7 +18,6 @@ from wizard.model.catalog import Gpu
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode
 from wizard.model.names import FABRIC_LABEL
 from wizard.model.result import ModeOption, Severity, WorkloadResult
-from wizard.numbers import count, some
 
 REMOTE_GBPS_PER_GPU = 10.0  # reference architecture, section 8, design decision 6
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
 
+from wizard.base.errors import DesignError
 from wizard.engine.platform.platform_rules import platform_refusal
-from wizard.errors import DesignError
 from wizard.model.catalog import (
     Catalog,
     FormFactor,

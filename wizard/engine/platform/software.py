@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from wizard.base.errors import DesignError
+from wizard.base.numbers import some
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.sources_platform import FABRIC_MANAGER_VSPHERE, FM_CRX
@@ -36,7 +38,6 @@ from wizard.engine.platform.deployment import (
     vsphere_steps,
 )
 from wizard.engine.platform.platform_rules import blackwell_board, nvswitch_board
-from wizard.errors import DesignError
 from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
 from wizard.model.design import (
     VSPHERE_LABELS,
@@ -58,7 +59,6 @@ from wizard.model.platform import (
     VmMmio,
 )
 from wizard.model.result import Severity, WorkloadResult
-from wizard.numbers import some
 
 # A VM's 64-bit MMIO window: NVIDIA's figure per GPU times the GPUs the VM holds, rounded up to
 # a power of two (one window for the whole VM); and the host's GPU BARs, each rounded up.

@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from reports.bom_export import bom_csv, bom_xlsx
-from wizard.errors import UserError
+from wizard.app.io import atomic_write_bytes, save_design
+from wizard.app.pricing import check_currency, load_prices
+from wizard.base.errors import UserError
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
 from wizard.gui.pages import titles
@@ -30,9 +32,7 @@ from wizard.gui.pages.base import Page
 from wizard.gui.prompts import Prompt, PromptKind
 from wizard.gui.reporting import WrittenPdf, page_sizes, write_pdf
 from wizard.gui.widgets.inputs import Choice
-from wizard.io import atomic_write_bytes, save_design
 from wizard.model.prices import PriceList
-from wizard.pricing import check_currency, load_prices
 
 
 class ExportRow:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout
 
+from wizard.base.numbers import count
 from wizard.gui.forms import FormErrors, error_items
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
@@ -12,7 +13,6 @@ from wizard.gui.pages.hardware_clusters import Clusters
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.inputs import Choice, OptionalSpin, double_spin, int_spin
 from wizard.model.design import AdmissionControl, FailureDomain, HaLevel, HaPolicy
-from wizard.numbers import count
 from wizard.present import labels
 
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from wizard.base.errors import UserError
 from wizard.engine import (
     ProblemKind,
     check_design,
@@ -33,7 +34,6 @@ from wizard.engine import (
     sharing_mode_reason,
 )
 from wizard.engine import why_not as compat_why_not
-from wizard.errors import UserError
 from wizard.gui.forms import FormErrors, align_labels, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages import titles
@@ -543,7 +543,7 @@ class HardwarePage(DataPlanMixin, Page):
         parts["hardware"] = base
         try:
             design = Design.model_validate(as_typed(parts))
-            from wizard.recommend import recommend  # the engine loads on first use
+            from wizard.app.recommend import recommend  # the engine loads on first use
 
             rec = recommend(design, self.catalog, keep_gpu=bool(gpu), prices=self.prices())
         except (ValidationError, UserError) as exc:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from html import escape
 
+from wizard.base.numbers import MISSING
 from wizard.gui.widgets.workload_editor import short_source
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, Storage
-from wizard.numbers import MISSING
 from wizard.present import labels
 
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard.base.safe_read import logo_file, may_read_logo
 from wizard.gui.forms import FormErrors, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages import titles
@@ -27,7 +28,6 @@ from wizard.gui.pages.base import Page
 from wizard.gui.pasted import as_typed
 from wizard.gui.widgets.inputs import Combo, DateEdit
 from wizard.model.design import ProjectInfo
-from wizard.safe_read import logo_file, may_read_logo
 
 LOGO_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 CURRENCIES = ("EUR", "USD", "GBP", "CHF", "JPY", "CNY", "INR", "AUD", "CAD", "SEK", "NOK", "DKK")

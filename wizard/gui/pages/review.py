@@ -25,7 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wizard.errors import describe_validation_error
+from wizard.app.serving_text import at_risk, spread_text, target_short
+from wizard.base.errors import describe_validation_error
+from wizard.base.numbers import MISSING, count, fixed, num, plural
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
 from wizard.gui.pages import titles
@@ -40,7 +42,6 @@ from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, S
 from wizard.model.design import AS_DESIGNED, Design
 from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
-from wizard.numbers import MISSING, count, fixed, num, plural
 from wizard.present import labels
 from wizard.present.basis import (
     CALIBRATED,
@@ -58,7 +59,6 @@ from wizard.present.mitigations import mitigation
 from wizard.present.references import customer_source
 from wizard.present.severity import MEANS as SEVERITY_MEANS
 from wizard.present.severity import ORDER, SEVERITY
-from wizard.serving_text import at_risk, spread_text, target_short
 
 if TYPE_CHECKING:
     from wizard.engine import FigureRange

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from wizard.base.numbers import MISSING
 from wizard.engine import group_mode_reason
 from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages import titles
@@ -32,7 +33,6 @@ from wizard.model.design import (
     VsphereRelease,
     WorkloadGroup,
 )
-from wizard.numbers import MISSING
 from wizard.present import labels
 from wizard.present.figures import gpus_text
 from wizard.present.glossary import tip

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard.base.numbers import MISSING
 from wizard.gui.forms import error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages import titles
@@ -41,7 +42,6 @@ from wizard.gui.prompts import CANCEL, REMOVE, Prompt, PromptKind
 from wizard.gui.widgets.workload_editor import WorkloadEditor
 from wizard.model.catalog import Gpu, Server
 from wizard.model.design import ClusterRole, ModelChoice, WorkloadGroup, WorkloadKind
-from wizard.numbers import MISSING
 from wizard.present import labels
 from wizard.present.figures import gpus_text, physical_gpus
 

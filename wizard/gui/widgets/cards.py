@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from wizard.numbers import MISSING
+from wizard.base.numbers import MISSING
 
 CARD_MIN_WIDTH = 120  # a card's number and two short lines of its words
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QStandardItemModel, QValidator, QWheelEvent
 from PySide6.QtWidgets import QComboBox, QDateEdit, QDoubleSpinBox, QSpinBox, QWidget
 
-from wizard.numbers import num
+from wizard.base.numbers import num
 
 
 class _WheelOnlyWhenFocused:

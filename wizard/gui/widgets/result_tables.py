@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard.base.numbers import MISSING, count, fixed
 from wizard.model.buildout import Bom, Power, Racks
 from wizard.model.platform import SoftwareResult, StorageResult
-from wizard.numbers import MISSING, count, fixed
 from wizard.present import labels
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.fields import in_words

@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLabel, QWidget
 
+from wizard.base.numbers import num
 from wizard.gui.forms import FormErrors
 from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, double_spin, int_spin
 from wizard.model.catalog import Catalog, ModelPreset
@@ -20,7 +21,6 @@ from wizard.model.design import (
     Recompute,
     WorkloadKind,
 )
-from wizard.numbers import num
 from wizard.present import labels
 from wizard.present.glossary import tip
 

@@ -22,9 +22,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from wizard.errors import DesignError, describe_validation_error
+from wizard.base.errors import DesignError, describe_validation_error
+from wizard.base.safe_read import decode_utf8, read_limited
 from wizard.model.design import SCHEMA_VERSION, Design
-from wizard.safe_read import decode_utf8, read_limited
 
 MAX_DESIGN_BYTES = 10_000_000
 MAX_DEPTH = 64

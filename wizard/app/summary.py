@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from wizard.app.serving_text import serving_rows, spread_text
+from wizard.base.numbers import MISSING, count, pct
+from wizard.base.numbers import fixed as _num
 from wizard.engine import FigureRange, Plan
 from wizard.model.cost import CostResult
 from wizard.model.design import CostInputs, Design
 from wizard.model.estate import Estate
 from wizard.model.options import OptionRow
 from wizard.model.result import Result, SizedFrom, TrainingFigures
-from wizard.numbers import MISSING, count, pct
-from wizard.numbers import fixed as _num
 from wizard.present.basis import serving_basis, training_basis
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
-from wizard.serving_text import serving_rows, spread_text
 
 
 def by_group(ranges: list[FigureRange] | None) -> dict[str, dict[str, FigureRange]]:

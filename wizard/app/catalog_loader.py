@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from wizard.catalog_kinds import KINDS
-from wizard.errors import CatalogError, describe_validation_error
-from wizard.safe_read import decode_utf8, read_limited
+from wizard.base.catalog_kinds import KINDS
+from wizard.base.errors import CatalogError, describe_validation_error
+from wizard.base.safe_read import decode_utf8, read_limited
 
 if TYPE_CHECKING:  # the models are imported when a catalog is read, not with this module
     from wizard.model.catalog import Catalog, Sourced

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wizard.base.errors import UserError
 from wizard.engine import Plan, as_designed, nic_reason, plan, rdma_reason, sharing_mode_reason
-from wizard.errors import UserError
 from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server
 from wizard.model.cost import CostResult
 from wizard.model.design import (

@@ -10,7 +10,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 
 # Byte-order marks of encodings a text editor may save in, longest first.
 _BOMS = (

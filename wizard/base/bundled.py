@@ -6,7 +6,7 @@ from __future__ import annotations
 from importlib import resources
 from importlib.abc import Traversable
 
-from wizard.errors import UserError
+from wizard.base.errors import UserError
 
 
 def _examples() -> Traversable:

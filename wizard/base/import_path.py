@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]  # wizard/base/import_path.py -> the checkout
 
 
 def drop_working_folder() -> None:

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from wizard.errors import UserError, describe_validation_error
+from wizard.base.errors import UserError, describe_validation_error
+from wizard.base.safe_read import decode_utf8, read_limited
 from wizard.model.prices import PriceList
-from wizard.safe_read import decode_utf8, read_limited
 
 MAX_PRICE_FILE_BYTES = 5_000_000
 

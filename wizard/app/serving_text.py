@@ -3,9 +3,9 @@ proposal: time to first token, time between tokens and throughput against each t
 
 from __future__ import annotations
 
+from wizard.base.numbers import figure
 from wizard.engine import FIGURE_OF, FigureRange, missed_at
 from wizard.model.result import ServingResult, TargetCheck
-from wizard.numbers import figure
 
 METRICS = {
     "ttft": "Time to first token",

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.app.recommend import recommend
+from wizard.base.errors import UserError
+from wizard.base.numbers import count, num
 from wizard.engine import Plan, as_designed, plan
-from wizard.errors import UserError
 from wizard.model.catalog import Catalog
 from wizard.model.cost import CostResult
 from wizard.model.design import ClusterRole, ClusterSpec, Design, SharingMode, WorkloadGroup
 from wizard.model.estate import Estate
 from wizard.model.prices import PriceList
-from wizard.numbers import count, num
-from wizard.recommend import recommend
 
 SHARED_NAME = "Shared-GPU cluster"
 MULTI_NAME = "Multi-GPU cluster"
