@@ -1,0 +1,2 @@
+"""The physical build-out of a sized cluster: fabric and its parts, port map, storage, power,
+racks, liquid cooling and the bill of materials."""
