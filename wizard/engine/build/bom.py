@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import math
 
-from wizard.engine.build import linkx, portmap
-
+from wizard.base.errors import DesignError
 from wizard.engine.basis import sources
-from wizard.engine.platform.compat import PAIF_LICENCE
-from wizard.engine.build.cooling import cooling_lines
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.base.errors import DesignError
+from wizard.engine.build import linkx, portmap
+from wizard.engine.build.cooling import cooling_lines
+from wizard.engine.platform.compat import PAIF_LICENCE
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 from wizard.model.catalog import (

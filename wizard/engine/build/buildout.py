@@ -7,17 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine.build import bom, cooling, fabric, power, racks
-
+from wizard.base.numbers import count, plural
 from wizard.engine.basis import topology
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
+from wizard.engine.build import bom, cooling, fabric, power, racks
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Gpu, Server
 from wizard.model.design import Design
 from wizard.model.platform import StorageResult
 from wizard.model.result import Cluster, DecisionTopic, WorkloadResult
-from wizard.base.numbers import count, plural
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,13 @@ heat = mass flow x specific heat x rise.
 
 from __future__ import annotations
 
+from wizard.base.numbers import count
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Cdu, CduPlacement, Cooling, Server
 from wizard.model.result import DecisionTopic
-from wizard.base.numbers import count
 
 WATER_CP = 4186.0  # J/(kg K), liquid water near 25-35 C
 WATER_DENSITY = 995.0  # kg/m3 at about 30 C

@@ -6,13 +6,13 @@ drives at load): an upper bound for planning, as the catalog's baseline is itsel
 
 from __future__ import annotations
 
+from wizard.base.numbers import count, plural
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
 from wizard.model.result import DecisionTopic
-from wizard.base.numbers import count, plural
 
 BTU_PER_HOUR_PER_W = 3.412142
 BTU_SOURCE = (

@@ -6,9 +6,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from wizard.base.numbers import count
 from wizard.engine.basis import sources
-from wizard.engine.build.cooling import liquid_share
 from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.record import Recorder
+from wizard.engine.build.cooling import liquid_share
 from wizard.engine.build.linkx import (
     ETH_COPPER,
     OTHER_COPPER_M,
@@ -18,12 +20,10 @@ from wizard.engine.build.linkx import (
     pairing,
     switch_names,
 )
-from wizard.engine.basis.record import Recorder
 from wizard.model import buildout as bo
 from wizard.model.catalog import Cdu, Cooling, Server
 from wizard.model.design import Design, FailureDomain
 from wizard.model.result import DecisionTopic, Severity
-from wizard.base.numbers import count
 
 # A host over the power limit still gets a rack of its own (and a warning): at least 1.
 HOSTS_PER_RACK = Formula(

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.base.numbers import count, num, some
 from wizard.engine.basis import compute, memory, sources
-from wizard.engine.demand.comms import PCIE_X16_GBS
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
+from wizard.engine.demand.comms import PCIE_X16_GBS
 from wizard.engine.demand.sizer import model_utilization
 from wizard.engine.demand.workload import TRAINING_KINDS, resolve_model
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
@@ -32,7 +33,6 @@ from wizard.model.design import (
 from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL, RDMA_SHORT
 from wizard.model.platform import DataNeed, StorageResult
 from wizard.model.result import Severity, WorkloadResult
-from wizard.base.numbers import count, num, some
 
 GB = 1e9
 
