@@ -589,3 +589,53 @@ def test_a_card_label_agrees_with_its_number(qtbot, window, tmp_path):
     window.wizard.go_to(PageId.REVIEW)
     card = window.wizard.page_of(PageId.REVIEW).cards.cards["racks"]
     assert (card.value.text(), card.label.text()) == ("1", "rack")
+
+
+def test_the_proposal_states_the_plan_on_screen_priced_with_the_chosen_list(
+    qtbot, window, prompts, tmp_path
+):
+    """The proposal is the window's live plan: an edit made just before Export (still waiting for
+    the debounce) is in it, and the price list chosen on Export prices it. enterprise at N+2 has
+    9 hosts where N+1 has 8 (white paper 9.4.1), so a proposal of the plan before the edit would
+    bill one server, its GPUs and its cables fewer."""
+    import io
+
+    from pypdf import PdfReader
+
+    from wizard.model.buildout import BomCategory
+
+    _open(window, tmp_path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    before = window.live.current()
+    assert before is not None and before.cluster.hosts_total == 8
+    prices = tmp_path / "prices.csv"
+    unit = 1_000  # every item of the bill at one price, so the hardware is a count times 1,000
+    design = window.doc.design()
+    n2 = design.model_copy(update={"ha": design.ha.model_copy(update={"level": HaLevel.N2})})
+    # the second rack of N+2 brings fibre and transceivers: the list prices both bills' items
+    items = dict.fromkeys(ln.item for r in (before, size(n2, window.catalog)) for ln in r.bom.lines)
+    cur = design.project.currency
+    prices.write_text(
+        "item,unit_price,currency\n" + "".join(f"{i},{unit},{cur}\n" for i in items),
+        encoding="utf-8",
+    )
+    prompts.answers.append(str(prices))
+    click(qtbot, page.prices_button)
+    pick(window.wizard.page_of(PageId.HA).level, HaLevel.N2)  # no wait: Export sizes it first
+    target = tmp_path / "proposal.pdf"
+    prompts.answers.append(str(target))
+    click(qtbot, page.pdf.button)
+    qtbot.waitUntil(lambda: page.pdf.status.text().startswith("Wrote"), timeout=60_000)
+    after = window.live.result
+    assert after is not None and after.cluster.hosts_total == 9
+    # by hand: the hardware bought once is every line but the licences, at 1,000 a unit
+    hardware = sum(ln.quantity * unit for ln in after.bom.lines
+                   if ln.category != BomCategory.LICENCE)  # fmt: skip
+    stale = sum(ln.quantity * unit for ln in before.bom.lines
+                if ln.category != BomCategory.LICENCE)  # fmt: skip
+    assert hardware > stale
+    reader = PdfReader(io.BytesIO(target.read_bytes()))
+    text = " ".join(" ".join(p.extract_text() for p in reader.pages).split())
+    assert f"({cur} {hardware:,} of hardware once" in text
+    assert f"{cur} {stale:,} of hardware" not in text

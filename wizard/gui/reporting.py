@@ -11,12 +11,15 @@ import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wizard.app.io import atomic_write_bytes
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design
-from wizard.model.prices import PriceList
 from wizard.model.result import Result
+
+if TYPE_CHECKING:  # the engine loads when a proposal is written, not at start-up
+    from wizard.engine import Plan
 
 _LOCK = threading.Lock()
 
@@ -71,15 +74,14 @@ class WrittenPdf:
     notices: list[str]
 
 
-def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
-              logo_base: Path | None, named_logos: tuple[str, ...] = (),
-              prices: PriceList | None = None) -> WrittenPdf:  # fmt: skip
-    """Size, build and atomically write the proposal: PDF, or the Word copy for a .docx path,
-    with its cost of ownership when a price list is given. OSError and UserError reach the
-    caller."""
+def write_pdf(plan: Plan, path: Path, page_size: str, logo_base: Path | None,
+              named_logos: tuple[str, ...] = ()) -> WrittenPdf:  # fmt: skip
+    """Build and atomically write the proposal of a plan: PDF, or the Word copy for a .docx
+    path, with its cost of ownership when the plan is priced. The plan is the window's live one
+    (read with the chosen price list), so the document shows the figures on screen without
+    sizing the design again. OSError and UserError reach the caller."""
     from reports.document import ReportOptions
     from reports.proposal import proposal_pdf
-    from wizard.engine import plan
 
     options = ReportOptions(
         page_size=page_size,
@@ -89,7 +91,7 @@ def write_pdf(design: Design, catalog: Catalog, path: Path, page_size: str,
     )
     with _LOCK:
         # the proposed option, which the whole document specifies
-        pdf = proposal_pdf(plan(design, catalog, prices), options)
+        pdf = proposal_pdf(plan, options)
     atomic_write_bytes(path, pdf)
     return WrittenPdf(path, len(pdf), list(options.notices))
 

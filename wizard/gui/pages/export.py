@@ -234,7 +234,8 @@ class ExportPage(Page):
         """Write the proposal in the background; the page shows progress, then an Open button."""
         design = self.doc.design()
         self.live.current()
-        if design is None or not self.live.sized():
+        live = self.live.plan
+        if design is None or not self.live.sized() or live is None:
             return
         path = self._ask_path(
             "Export the proposal", f"{self._stem()}.pdf", "PDF (*.pdf);;Word document (*.docx)"
@@ -244,12 +245,12 @@ class ExportPage(Page):
         if path.suffix.lower() not in (".pdf", ".docx"):
             path = path.with_name(path.name + ".pdf")
         self.pdf.busy()
-        catalog = self.catalog
         size = str(self.page_size.get())
         base = self.doc.path.parent if self.doc.path else None
         named = tuple(self.named_logos())
-        prices = self.prices()  # the proposal prices what the bill of materials prices
-        self.pdf_job.start(lambda: write_pdf(design, catalog, path, size, base, named, prices))
+        # the plan on screen, priced as the bill of materials is; a fresh Plan keeps its own caches
+        plan = live.priced_with(self.prices())
+        self.pdf_job.start(lambda: write_pdf(plan, path, size, base, named))
 
     def _pdf_written(self, written: object) -> None:
         assert isinstance(written, WrittenPdf)

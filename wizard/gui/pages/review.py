@@ -381,7 +381,12 @@ class ReviewPage(Page):
         self.options.status.setText("Comparing…")
         catalog = self.catalog
         prices = self._prices() if self._prices is not None else None
-        from wizard.engine import compare
+        plan = self.live.plan
+        if plan is not None:  # the live plan's options: the rows the proposal and `compare` give
+            priced = plan.priced_with(prices)
+            self.options_job.start(lambda: priced.options)
+            return
+        from wizard.engine import compare  # the design does not size; its options may
 
         self.options_job.start(lambda: compare(design, catalog, prices))
 
@@ -504,11 +509,11 @@ class ReviewPage(Page):
         self.cards.set("after", f"{c.gpus_after_failures:,}",
                        f"after {_failures(c.host_failures_tolerated)}")  # fmt: skip
         plan = self.live.plan
-        whole = plan is not None and plan.one is not None and plan.one.result is r
         # the design's own figures when it is one cluster; a cluster's of several as if alone
-        kw = plan.estate.totals.total_kw if whole and plan else r.power.total_kw
+        whole = plan if plan is not None and plan.one is not None and plan.one.result is r else None
+        kw = whole.estate.totals.total_kw if whole else r.power.total_kw
         self.cards.set("power", f"{kw:,.1f}")
-        racks = plan.racks if whole and plan else len(r.racks.racks)
+        racks = whole.racks if whole else len(r.racks.racks)
         self.cards.set("racks", f"{racks}", label=plural(racks, "rack"))
         p = r.packing
         self.cards.set(
@@ -587,6 +592,7 @@ class ReviewPage(Page):
             assert s is not None
             missed = [x for x in s.targets if not x.met]
             sp = self._spread(w.name)
+            basis = serving_basis(groups.get(w.name), w)
             cells = [
                 w.name,
                 spread_text(s.ttft_ms, sp.get("ttft_ms"), "ms"),
@@ -594,9 +600,8 @@ class ReviewPage(Page):
                 spread_text(s.tokens_per_s_total, sp.get("tokens_per_s_total"), "tokens/s"),
                 f"{s.sequences_per_replica * w.replicas:,}",
                 "; ".join(target_short(x, sp or None) for x in s.targets) or "none given",
-                basis_short(serving_basis(groups.get(w.name), w)),
+                basis_short(basis),
             ]
-            basis = serving_basis(groups.get(w.name), w)
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(basis_summary(basis) if c == len(cells) - 1 else text)
