@@ -24,6 +24,8 @@ class ScriptedPrompts:
             return self.answers.popleft()
         if request.kind in (PromptKind.INFO, PromptKind.ERROR):
             return "OK"
+        if request.kind is PromptKind.TEXT_BLOCK and request.default is not None:
+            return request.default  # OK on the text the wizard filled in
         raise AssertionError(f"unexpected prompt: {request}")
 
     def kinds(self) -> list[PromptKind]:

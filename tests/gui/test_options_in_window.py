@@ -144,3 +144,39 @@ def test_cancelling_the_name_saves_nothing(qtbot, window, prompts, tmp_path):
     click(qtbot, page.options.save)
     assert window.doc.design().options == []
     assert not window.doc.dirty
+
+
+def test_an_option_is_saved_with_what_it_is_in_words_the_user_can_change(qtbot, window, prompts,
+                                                                        tmp_path):  # fmt: skip
+    """The second question fills in what the option is (enterprise.json: 4 V100 SXM2 32GB per
+    Dell C4140 host, N+1); the user's words are kept, a line break pasted from Word made plain,
+    and they head the comparison. Cancel saves nothing; a control character is refused by the
+    field's label."""
+    page = _review_options(qtbot, window, tmp_path)
+    view = page.options
+
+    prompts.answers.extend(["Cancelled", None])
+    click(qtbot, view.save)
+    assert window.doc.design().options == []
+    asked = prompts.asked[-1]
+    assert asked.kind is PromptKind.TEXT_BLOCK and "'Cancelled'" in asked.text
+    assert asked.default.startswith(
+        "NVIDIA Tesla V100 SXM2 32GB, 4 per host, in the Dell PowerEdge C4140. "
+        "High availability N+1: survive one host failure."
+    )
+
+    prompts.answers.extend(["Bell", "Rings\x07"])
+    click(qtbot, view.save)
+    error = prompts.asked[-1]
+    assert error.kind is PromptKind.ERROR and error.text.startswith("What the option is: ")
+    assert "U+0007" in error.text
+    assert window.doc.design().options == []
+
+    prompts.answers.extend(["Lean", "Fewer hosts\vsame GPUs  "])
+    click(qtbot, view.save)
+    (option,) = window.doc.design().options
+    assert (option.name, option.note) == ("Lean", "Fewer hosts\nsame GPUs")
+    page._maybe_compare()
+    qtbot.waitUntil(lambda: view.table.columnCount() == 2, timeout=20_000)
+    assert view.table.verticalHeaderItem(0).text() == "What it is"
+    assert view.table.item(0, 1).text() == "Fewer hosts\nsame GPUs"

@@ -202,6 +202,11 @@ class MainWindow(QMainWindow):
                 self, request.title, request.text, text=request.default or ""
             )
             return text if ok else None
+        if k is PromptKind.TEXT_BLOCK:
+            text, ok = QInputDialog.getMultiLineText(
+                self, request.title, request.text, text=request.default or ""
+            )
+            return text if ok else None
         box = QMessageBox(self)
         box.setWindowTitle(request.title)
         box.setText(request.text)

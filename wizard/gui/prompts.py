@@ -15,6 +15,7 @@ class PromptKind(Enum):
     OPEN_FILE = "open-file"  # returns a path or None
     SAVE_FILE = "save-file"  # returns a path or None
     TEXT = "text"  # returns the typed text, or None when cancelled
+    TEXT_BLOCK = "text-block"  # several lines of text, as TEXT
     OPEN_FILES = "open-files"  # returns a list of paths (empty when cancelled)
 
 

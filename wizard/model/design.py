@@ -1097,11 +1097,12 @@ class Design(Model):
         data = self.model_copy(update=update).model_dump(mode="json")
         return Design.model_validate(data)  # the option must be a valid design too
 
-    def as_option(self, name: str) -> DesignOption:
+    def as_option(self, name: str, note: str = "") -> DesignOption:
         """The design as it stands, kept as option ``name``: every section an option can replace,
         so later edits of the design leave the option as it was saved."""
         return DesignOption(
             name=name,
+            note=note,
             hardware=self.hardware,
             ha=self.ha,
             cluster_name=self.cluster_name,

@@ -32,6 +32,7 @@ from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
+from wizard.gui.pasted import as_typed
 from wizard.gui.prompts import Prompt, PromptKind
 from wizard.gui.reporting import font_files, render_diagrams
 from wizard.gui.widgets.cards import CardRow
@@ -56,6 +57,7 @@ from wizard.present.formula_text import formula_words, inputs_words, quantity
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
 from wizard.present.mitigations import mitigation
+from wizard.present.option_note import describe
 from wizard.present.references import customer_source
 from wizard.present.severity import MEANS as SEVERITY_MEANS
 from wizard.present.severity import ORDER, SEVERITY
@@ -408,13 +410,23 @@ class ReviewPage(Page):
             return
         name = " ".join(str(answer).split())
         problem = _option_name_problem(name, taken)
-        if problem is None:
-            try:
-                option = design.as_option(name)
-            except ValidationError as exc:
-                problem = f"Option name '{name}': {describe_validation_error(exc)[0]}"
         if problem is not None:
             self.prompt(Prompt(PromptKind.ERROR, "Save as option", problem))
+            return
+        note = self.prompt(
+            Prompt(
+                PromptKind.TEXT_BLOCK,
+                "Save as option",
+                f"What option '{name}' is (the comparison's first row):",
+                default=describe(design, self.catalog),
+            )
+        )
+        if note is None:
+            return
+        try:
+            option = design.as_option(name, as_typed(str(note)).strip())
+        except ValidationError as exc:
+            self.prompt(Prompt(PromptKind.ERROR, "Save as option", _option_problem(name, exc)))
             return
         self.doc.set("options", [*design.options, option], self)
         self.options.set_options([o.name for o in design.options] + [name], design.proposed, True)
@@ -753,6 +765,13 @@ _ICONS = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "e
 
 def _failures(n: int) -> str:
     return count(n, "host failure") if n else "no host failure"
+
+
+def _option_problem(name: str, exc: ValidationError) -> str:
+    """The first problem of a new option, naming its field as the prompt labels it."""
+    err = exc.errors(include_url=False)[0]
+    label = "What the option is" if err["loc"][:1] == ("note",) else f"Name of the option '{name}'"
+    return f"{label}: {describe_validation_error(exc)[0].split(': ', 1)[-1]}"
 
 
 def _option_name_problem(name: str, taken: set[str]) -> str | None:
