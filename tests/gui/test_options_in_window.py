@@ -161,8 +161,7 @@ def test_an_option_is_saved_with_what_it_is_in_words_the_user_can_change(qtbot, 
     asked = prompts.asked[-1]
     assert asked.kind is PromptKind.TEXT_BLOCK and "'Cancelled'" in asked.text
     assert asked.default.startswith(
-        "NVIDIA Tesla V100 SXM2 32GB, 4 per host, in the Dell PowerEdge C4140. "
-        "High availability N+1: survive one host failure."
+        "NVIDIA Tesla V100 SXM2 32GB, 4 per host, in the Dell PowerEdge C4140, N+1. "
     )
 
     prompts.answers.extend(["Bell", "Rings\x07"])

@@ -1,5 +1,5 @@
 """What an option is, in a few plain sentences: the note an option saved in the wizard starts with,
-so the comparison's "What it is" row names the hardware, the spare capacity, the clusters and
+so the comparison's "What it is" row names, short enough for its cell, the hardware, the spare capacity, the clusters and
 the sharing modes a customer compares, not an empty cell. The figures stay in the other rows."""
 
 from __future__ import annotations
@@ -9,23 +9,21 @@ from collections import Counter
 from wizard.base.numbers import count
 from wizard.model.catalog import Catalog
 from wizard.model.design import ClusterRole, Design, HaLevel, HaPolicy, Hardware
-from wizard.present.labels import HA_LEVEL, HA_LEVEL_SHORT, MODE_SHORT, PRECISION_SHORT
+from wizard.present.labels import HA_LEVEL_SHORT, MODE_SHORT, PRECISION_SHORT
 
 
 def describe(design: Design, catalog: Catalog) -> str:
     """The design as an option is saved from it, in product names and plain words."""
     gpu = [c for c in design.clusters if c.role is ClusterRole.GPU]
-    if not gpu:
-        parts = [_hardware(design.hardware, catalog), f"High availability {_spare(design.ha)}"]
-    else:  # each GPU cluster with its own hardware and spare capacity
-        clusters = [(design.cluster_name, design.hardware, design.ha)]
-        clusters += [(c.name, c.hardware or design.hardware, c.ha) for c in gpu]
-        parts = [
-            f"{name}: {_hardware(hw, catalog)}, {HA_LEVEL_SHORT[ha.level]}"
-            for name, hw, ha in clusters[:NAMES_SHOWN]
-        ]
-        if len(clusters) > NAMES_SHOWN:
-            parts.append(f"And {count(len(clusters) - NAMES_SHOWN, 'further GPU cluster')}")
+    clusters = [(design.cluster_name, design.hardware, design.ha)]
+    clusters += [(c.name, c.hardware or design.hardware, c.ha) for c in gpu]
+    # each GPU cluster with its own hardware and spare capacity; one is not named
+    parts = [
+        (f"{name}: " if gpu else "") + f"{_hardware(hw, catalog)}, {_spare(ha)}"
+        for name, hw, ha in clusters[:NAMES_SHOWN]
+    ]
+    if len(clusters) > NAMES_SHOWN:
+        parts.append(f"And {count(len(clusters) - NAMES_SHOWN, 'further GPU cluster')}")
     others = [c.name for c in design.clusters if c.role is not ClusterRole.GPU]
     if others:
         parts.append(f"With {count(len(others), 'further cluster')}: {_names(others)}")
@@ -50,8 +48,8 @@ def _hardware(hw: Hardware, catalog: Catalog) -> str:
 
 def _spare(ha: HaPolicy) -> str:
     if ha.level is HaLevel.PERCENT:
-        return f"{ha.reserve_percent:g} % of capacity in reserve"
-    return HA_LEVEL[ha.level]
+        return f"{ha.reserve_percent:g} % in reserve"
+    return HA_LEVEL_SHORT[ha.level]
 
 
 NAMES_SHOWN = 4  # cluster names a note lists; the rest are counted, so a note stays a sentence
