@@ -120,7 +120,26 @@ def test_compare_on_the_command_line(tmp_path):
     assert proc.returncode == 0, proc.stderr
     header = proc.stdout.splitlines()[0]
     assert "As designed" in header and "H100 only (proposed)" in header
-    assert "time to train (h)" in proc.stdout
+    # the proposal's and the wizard's words for each target, with the target itself
+    assert "time to train (target 24 h)" in proc.stdout
+
+
+def test_compare_on_the_command_line_cuts_no_name(tmp_path):
+    """Two groups whose names differ only after the 24th character stay two rows, each named in
+    full (the terminal once cut the label at 24 characters and both read the same)."""
+    d = acme()
+    (trained,) = [w for w in d["workloads"] if w.get("training", {}).get("target_hours")]
+    long = "Customer support assistant fine-tuning"
+    d["workloads"].append({**trained, "name": long + " (staging)"})
+    trained["name"] = long + " (production)"
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    proc = run_cli("compare", str(path))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    for name in (long + " (production)", long + " (staging)"):
+        (label,) = [ln for ln in lines if ln.startswith(f"{name}: time to train (target ")]
+        assert label.rstrip().endswith("h)")  # the whole label; its figures on the next line
 
 
 def test_a_target_met_only_short_of_the_pessimistic_end_is_at_risk_per_option(catalog):

@@ -11,6 +11,7 @@ from wizard.model.design import CostInputs, Design
 from wizard.model.estate import Estate
 from wizard.model.options import OptionRow
 from wizard.model.result import Result, SizedFrom, TrainingFigures
+from wizard.present import options_table
 from wizard.present.basis import serving_basis, training_basis
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
@@ -288,57 +289,29 @@ def cost_lines(c: CostResult, inputs: CostInputs) -> list[str]:
     return lines
 
 
+LABEL_COLUMN = 44  # characters of the row labels' column; a longer label has a line of its own
+
+
 def compare_lines(rows: list[OptionRow]) -> list[str]:
-    """Options side by side: one column each, a row per figure, targets met or missed."""
-    names = [r.name + (" (proposed)" if r.proposed else "") for r in rows]
-    width = max(16, *(len(n) + 2 for n in names))
+    """Options side by side: one column each, a row per figure, targets met, at risk or missed.
+    The rows and their words are the proposal's and the wizard's (present.options_table); what
+    a column cannot hold (each option's note, the reasons an option cannot be built, unpriced
+    lines) follows the table in full, and no label is cut."""
+    names = options_table.header(rows)
+    body = [r for r in options_table.table(rows) if r.label != options_table.WHAT_IT_IS]
+    width = max(16, *(len(n) + 2 for n in names), *(len(c) + 2 for r in body for c in r.cells))
 
-    def line(label: str, cells: list[str]) -> str:
-        return f"{label:<44}" + "".join(f"{c:>{width}}" for c in cells)
+    def line(label: str, cells: list[str]) -> list[str]:
+        row = "".join(f"{c:>{width}}" for c in cells)
+        if len(label) > LABEL_COLUMN - 1:  # the whole label, then its figures under it
+            return [label, " " * LABEL_COLUMN + row]
+        return [f"{label:<{LABEL_COLUMN}}" + row]
 
-    ok = [r for r in rows if r.error is None]
-    out = [line("", names)]
-    out.append(line("clusters", [str(r.clusters) if not r.error else MISSING for r in rows]))
-    out.append(line("hosts", [f"{r.hosts:,}" if not r.error else MISSING for r in rows]))
-    out.append(line("GPUs", [f"{r.gpus:,}" if not r.error else MISSING for r in rows]))
-    out.append(
-        line(
-            "GPUs the workloads take",
-            [f"{r.gpus_demand:,}" if not r.error else MISSING for r in rows],
-        )
-    )
-    out.append(line("power (kW)", [f"{r.total_kw:,.1f}" if not r.error else MISSING for r in rows]))
-    out.append(line("racks", [f"{r.racks:,}" if not r.error else MISSING for r in rows]))
-    keys = list(dict.fromkeys((t.workload, t.metric) for r in ok for t in r.targets))
-    for workload, metric in keys:
-        cells = []
-        for r in rows:
-            t = next((x for x in r.targets if (x.workload, x.metric) == (workload, metric)), None)
-            verdict = "MISSED" if t and not t.met else "AT RISK" if t and t.at_risk else "ok"
-            cells.append(MISSING if t is None else f"{t.value:,.1f} {verdict}")
-        unit = next(
-            t.unit for r in ok for t in r.targets if (t.workload, t.metric) == (workload, metric)
-        )
-        out.append(line(f"{workload[:24]}: {metric} ({unit})"[:44], cells))
-    if any(r.cost for r in rows):
-        cur = next(r.cost.currency for r in rows if r.cost)
-        out.append(
-            line(
-                f"total cost ({cur})", [f"{r.cost.total:,.0f}" if r.cost else MISSING for r in rows]
-            )
-        )
-        out.append(
-            line(
-                f"per GPU-hour ({cur})",
-                [f"{r.cost.cost_per_gpu_hour:,.2f}" if r.cost else MISSING for r in rows],
-            )
-        )
-    for r in rows:
-        if r.error:
-            out.append(f"{r.name}: cannot be sized: {r.error}")
-        elif r.cost and (r.cost.unpriced_items or r.cost.left_out):
-            out.append(
-                f"{r.name}: cost leaves out {count(len(r.cost.unpriced_items), 'unpriced line')}"
-                + (f" and {', '.join(r.cost.left_out)}" if r.cost.left_out else "")
-            )
+    out = line("", names)
+    for r in body:
+        out += line(r.label, r.cells)
+    out += [f"{r.name}: {r.note}" for r in rows if r.note]
+    out += [
+        n for n in options_table.notes(rows) if not any(n == f"{r.name}: {r.note}" for r in rows)
+    ]
     return out

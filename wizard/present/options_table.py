@@ -16,6 +16,9 @@ METRIC_NAMES = {
 }
 
 
+WHAT_IT_IS = "What it is"  # the row of each option's note
+
+
 @dataclass(frozen=True)
 class TableRow:
     label: str
@@ -39,7 +42,7 @@ def table(rows: list[OptionRow]) -> list[TableRow]:
         return MISSING if r.error else text
 
     out = [
-        plain("What it is", [_in_cell(r.note) for r in rows]),
+        plain(WHAT_IT_IS, [_in_cell(r.note) for r in rows]),
         plain("Clusters", [fig(r, num(r.clusters)) for r in rows]),
         plain("Hosts", [fig(r, num(r.hosts)) for r in rows]),
         plain("GPUs", [fig(r, num(r.gpus)) for r in rows]),
