@@ -126,7 +126,8 @@ def test_the_sharing_page_shows_each_groups_cluster_and_compares_per_cluster(
     assert not page.table.isColumnHidden(COL_CLUSTER)
     cells = [page.table.item(r, COL_CLUSTER).text() for r in range(3)]
     assert cells == ["Notebook cluster", "HGX cluster", "HGX cluster"]
-    assert page.table.item(0, COL_GPUS).text() == "30 × L40S-16C on 10 GPUs"
+    # "10 GPUs" held together by a no-break space, so a narrow column wraps before "on"
+    assert page.table.item(0, COL_GPUS).text() == "30 × L40S-16C on 10\u00a0GPUs"
     assert page.combos[0].reason(SharingMode.MIG) == (
         "Not available: the NVIDIA L40S does not support MIG"
     )

@@ -55,6 +55,7 @@ def test_the_heading_check_finds_a_cut_heading(qtbot, window, tmp_path):
     header = page.table.horizontalHeader()
     header.setMinimumSectionSize(10)
     header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+    page.table.fixed[1] = 12  # kept when the table shares out its width again
     page.table.setColumnWidth(1, 12)  # "Kind" in 12 pixels
     found = cut_headings(window, QApplication.instance())
     assert any(line.startswith('SHARING: heading "Kind" 12') for line in found), found
@@ -110,3 +111,46 @@ def test_the_window_fits_the_screen_it_opens_on():
     assert fitted_size(1920, 1050, ["1500", "900"]) == (1500, 900)
     assert fitted_size(1366, 740, ["1500", "900"]) == (1280, 700)  # no longer fits
     assert fitted_size(1920, 1050, ["x", "y"]) == (1280, 800)
+
+
+def test_the_sharing_table_shows_every_column_at_1024_without_scrolling_sideways(qtbot, window,
+                                                                               tmp_path):  # fmt: skip
+    """acme-two-clusters shows the Cluster column too; before, its columns took their contents'
+    width and the table scrolled sideways, hiding the sharing mode a customer picks."""
+    from wizard.gui.wizard import PageId
+
+    window.resize(1024, 700)
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    assert window.open_path(path)
+    assert window.wizard.go_to(PageId.SHARING)
+    QApplication.instance().processEvents()
+    table = window.wizard.page_of(PageId.SHARING).table
+    header = table.horizontalHeader()
+    shown = [c for c in range(table.columnCount()) if not table.isColumnHidden(c)]
+    assert len(shown) == 6  # the Cluster column with them
+    assert table.horizontalScrollBar().maximum() == 0
+    assert sum(table.columnWidth(c) for c in shown) <= table.viewport().width()
+    for c in shown:  # none narrower than its heading; the text wraps instead
+        assert table.columnWidth(c) >= header.sectionSizeHint(c), c
+    for r in range(table.rowCount()):  # each row as tall as its wrapped text
+        assert table.rowHeight(r) >= table.sizeHintForRow(r)
+
+
+def test_columns_that_do_not_fit_are_narrowed_alike_from_the_widest(qtbot):
+    """Wanted 300, 80, 400 and 200 pixels in 600: the widest are capped at one width x with
+    x + 80 + x + x = 600 (x below 200), x = 173 (rounded down); the 80-pixel column keeps its
+    width. With room for all, the first column takes what is left over."""
+    from wizard.gui.widgets.fitting_table import FittingTable
+
+    class Wanting(FittingTable):
+        def sizeHintForColumn(self, column: int) -> int:
+            return (300, 80, 400, 200)[column]
+
+    table = Wanting(1, 4, {})
+    qtbot.addWidget(table)
+    table.setHorizontalHeaderLabels(["a", "b", "c", "d"])
+    assert table.widths(600) == {0: 173, 1: 80, 2: 173, 3: 173}
+    assert table.widths(1000) == {0: 320, 1: 80, 2: 400, 3: 200}
+    table.fixed = {3: 150}  # a fixed column is not shared out
+    assert table.widths(600) == {0: 260, 1: 80, 2: 260}

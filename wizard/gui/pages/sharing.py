@@ -24,6 +24,7 @@ from wizard.gui.forms import FormErrors, clean_message, error_items
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
 from wizard.gui.pages.hardware_clusters import Clusters
+from wizard.gui.widgets.fitting_table import FittingTable
 from wizard.gui.widgets.inputs import Choice, int_spin
 from wizard.model.catalog import Gpu, Server
 from wizard.model.design import (
@@ -59,29 +60,21 @@ def mode_reason(
     return group_mode_reason(mode, group.constraints, gpu, server)
 
 
-MODE_COLUMN = 240
+MODE_COLUMN = 240  # as wide as the longest mode's name in its list: the group's name needs room
 
 
 class SharingPage(Page):
     def __init__(self, doc, catalog, live) -> None:
         super().__init__(doc, catalog, live, *titles.SHARING)
         self._problems: list[str] = []
-        self.table = QTableWidget(0, 6)
+        # every column on screen at 1,024 pixels: the columns share the width, text wraps
+        self.table = FittingTable(0, 6, {COL_MODE: MODE_COLUMN})
         self.table.setHorizontalHeaderLabels(
             ["Workload group", "Kind", "Cluster", "GPUs", "Constraints", "Sharing mode"]
         )
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        h = self.table.horizontalHeader()
-        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        # the group's column never narrower than its heading: a small window scrolls instead
-        h.setMinimumSectionSize(h.fontMetrics().horizontalAdvance("Workload group") + 20)
-        for c in (COL_KIND, COL_CLUSTER, COL_GPUS, COL_CONSTRAINTS):
-            h.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(COL_MODE, QHeaderView.ResizeMode.Fixed)
-        # as wide as the longest mode's name in its list, not more: the group's name needs room
-        self.table.setColumnWidth(COL_MODE, MODE_COLUMN)
         self.body.addWidget(self.table)
         self.mode_errors = QLabel()
         self.mode_errors.setObjectName("problem")
@@ -200,13 +193,6 @@ class SharingPage(Page):
             self.table.setCellWidget(i, COL_MODE, combo)
             self.combos.append(combo)
         self._set_reasons()
-        # As tall as its rows (up to eight), so the comparison below gets the space.
-        rows = min(len(groups), 8) or 1
-        self.table.setFixedHeight(
-            self.table.horizontalHeader().height()
-            + rows * self.table.verticalHeader().defaultSectionSize()
-            + 2 * self.table.frameWidth()
-        )
         self._show_live()
 
     def _platform_edited(self) -> None:
@@ -289,7 +275,7 @@ class SharingPage(Page):
         for i in range(min(len(groups), self.table.rowCount())):
             text = MISSING
             if (w := sized.get(groups[i].name)) is not None:
-                text = gpus_text(w)
+                text = gpus_text(w).replace(" GPU", "\u00a0GPU")  # "10 GPUs" wraps as one
             item = QTableWidgetItem(text)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(i, COL_GPUS, item)
@@ -298,6 +284,8 @@ class SharingPage(Page):
             if placed and not groups[i].cluster:
                 cell.setToolTip("Placed by the sizing where it takes the least GPU power")
             self.table.setItem(i, COL_CLUSTER, cell)
+        # as tall as its rows (up to eight), so the comparison below gets the space
+        self.table.fit()
         self._set_reasons()
         # problems the catalog checks find in the modes (e.g. MIG on a GPU without MIG)
         lines = []
