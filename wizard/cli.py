@@ -119,14 +119,30 @@ def _plan(args: argparse.Namespace, design, catalog, prices=None):
 
 
 def _one_cluster(args: argparse.Namespace, p, command: str):
-    """The one cluster a per-cluster export configures; a design of several is refused."""
-    if p.one is None:
+    """The GPU cluster a per-cluster export configures: the design's only one, or the one
+    ``--cluster`` names (compared as names are, case and composition aside)."""
+    import unicodedata
+
+    wanted = getattr(args, "cluster", None)
+    names = [c.name for c in p.clusters]
+    if wanted is None:
+        if p.one is not None:
+            return p.one
         raise UserError(
-            f"{args.design}: clusters: this design has {len(p.design.clusters) + 1} clusters; "
-            f"{command} writes the configuration of a design of one cluster (save each "
-            "cluster as a design of its own to export it)"
+            f"{args.design}: clusters: this design has {len(names)} GPU clusters "
+            f"({', '.join(names)}); {command} configures one: name it with --cluster"
         )
-    return p.one
+
+    def key(name: str) -> str:
+        return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+
+    chosen = [c for c in p.clusters if key(c.name) == key(wanted)]
+    if not chosen:
+        raise UserError(
+            f"--cluster {wanted!r}: the design has no GPU cluster of that name; its GPU "
+            f"{'cluster is' if len(names) == 1 else 'clusters are'} {', '.join(names)}"
+        )
+    return chosen[0]
 
 
 def _say_proposal(design) -> None:
@@ -379,7 +395,8 @@ def cmd_vsphere_steps(args: argparse.Namespace) -> int:
     p = _plan(args, given, catalog)  # the steps configure the proposed option
     one = _one_cluster(args, p, "vsphere-steps")
     _refuse_errors(args, p)
-    text = powercli_script(one.result, p.design.project.project_name)
+    cluster = one.name if p.one is None else ""  # named in the script when there are several
+    text = powercli_script(one.result, p.design.project.project_name, cluster)
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"), args)
         _err(f"wrote {args.output}")
@@ -760,6 +777,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("design", metavar="DESIGN")
     p.add_argument("-o", "--output", metavar="FILE.ps1", help="write here instead of to stdout")
+    p.add_argument(
+        "--cluster",
+        metavar="NAME",
+        help="the GPU cluster to configure, in a design of several (one file per cluster)",
+    )
     p.set_defaults(func=cmd_vsphere_steps)
 
     p = sub.add_parser(
@@ -769,6 +791,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("design", metavar="DESIGN")
     p.add_argument("-o", "--output", metavar="FILE.yaml", help="write here instead of to stdout")
+    p.add_argument(
+        "--cluster",
+        metavar="NAME",
+        help="the GPU cluster to configure, in a design of several (one file per cluster)",
+    )
     p.set_defaults(func=cmd_mig_config)
 
     p = sub.add_parser(

@@ -292,6 +292,37 @@ def test_vsphere_steps_export_writes_the_powercli_script(qtbot, window, prompts,
     assert "mig-configs" not in text
 
 
+def test_vsphere_steps_of_a_design_of_several_clusters_are_written_per_chosen_cluster(
+    qtbot, window, prompts, tmp_path
+):
+    """acme-two-clusters: the notebooks' L40S-16C vGPUs are in the Notebook cluster, the 70B
+    groups' H100XM-80C in the HGX cluster. The button asks which cluster; its script names it
+    and holds only its vGPU types; cancelling the question writes nothing."""
+    from tests.conftest import ROOT
+
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    assert window.open_path(path)
+    window.wizard.go_to(PageId.EXPORT)
+    page = window.wizard.page_of(PageId.EXPORT)
+    assert page.steps.button.isEnabled()
+
+    prompts.answers.append(None)  # cancel the choice of cluster
+    click(qtbot, page.steps.button)
+    assert prompts.asked[-1].kind is PromptKind.CHOICE
+    assert prompts.asked[-1].buttons == ("Notebook cluster", "HGX cluster")
+    assert list(tmp_path.glob("*.ps1")) == []
+
+    out = tmp_path / "hgx.ps1"
+    prompts.answers.extend(["HGX cluster", str(out)])
+    click(qtbot, page.steps.button)
+    assert prompts.asked[-1].path.endswith("acme-HGX-cluster-vsphere-steps.ps1")
+    text = out.read_text()
+    assert "# For the design's GPU cluster HGX cluster;" in text
+    assert "'H100XM-80C'" in text and "L40S-16C" not in text
+    assert page.steps.open_button.isVisible()
+
+
 def test_review_draws_the_reports_diagrams_off_the_edit_path(qtbot, window, tmp_path):
     _open(window, tmp_path)
     window.wizard.go_to(PageId.REVIEW)

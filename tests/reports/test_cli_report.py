@@ -146,3 +146,32 @@ def test_vsphere_steps_for_the_vgpu_examples(tmp_path, example, devices):
         assert "mig-configs" not in text
     else:  # time-sliced vGPU on vSphere 9: each GPU's vGPU mode
         assert "Set-HostGraphics $h 'sameSize'" in text
+
+
+def test_vsphere_steps_configure_one_named_cluster_of_several(tmp_path):
+    """acme-two-clusters: the notebooks run on L40S-16C vGPUs in the Notebook cluster, the 70B
+    groups on H100XM-80C in the HGX cluster (the design's groups and hardware). Each cluster
+    gets its own script; without --cluster the command names the clusters and writes nothing."""
+    from tests.conftest import ROOT
+
+    design = ROOT / "docs" / "acme-two-clusters.json"
+    out = tmp_path / "steps.ps1"
+    proc = run_cli("vsphere-steps", str(design), "-o", str(out))
+    assert proc.returncode == 2 and not out.exists()
+    assert "2 GPU clusters (Notebook cluster, HGX cluster)" in proc.stderr
+    assert "--cluster" in proc.stderr
+
+    proc = run_cli("vsphere-steps", str(design), "--cluster", "hgx  cluster", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert "# For the design's GPU cluster HGX cluster;" in text
+    assert "./vsphere-steps.ps1 -Cluster 'HGX cluster' -Apply" in text
+    assert "'H100XM-80C'" in text and "L40S-16C" not in text
+
+    proc = run_cli("vsphere-steps", str(design), "--cluster", "Notebook cluster")
+    assert proc.returncode == 0, proc.stderr
+    assert "'L40S-16C'" in proc.stdout and "H100XM-80C" not in proc.stdout
+
+    proc = run_cli("vsphere-steps", str(design), "--cluster", "Storage")
+    assert proc.returncode == 2
+    assert "--cluster 'Storage': the design has no GPU cluster of that name" in proc.stderr

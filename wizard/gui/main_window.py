@@ -202,6 +202,11 @@ class MainWindow(QMainWindow):
                 self, request.title, request.text, text=request.default or ""
             )
             return text if ok else None
+        if k is PromptKind.CHOICE:
+            item, ok = QInputDialog.getItem(
+                self, request.title, request.text, list(request.buttons), 0, False
+            )
+            return item if ok else None
         if k is PromptKind.TEXT_BLOCK:
             text, ok = QInputDialog.getMultiLineText(
                 self, request.title, request.text, text=request.default or ""

@@ -16,6 +16,7 @@ class PromptKind(Enum):
     SAVE_FILE = "save-file"  # returns a path or None
     TEXT = "text"  # returns the typed text, or None when cancelled
     TEXT_BLOCK = "text-block"  # several lines of text, as TEXT
+    CHOICE = "choice"  # one of ``buttons`` from a list, or None when cancelled
     OPEN_FILES = "open-files"  # returns a list of paths (empty when cancelled)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
@@ -33,6 +34,9 @@ from wizard.gui.prompts import Prompt, PromptKind
 from wizard.gui.reporting import WrittenPdf, page_sizes, write_pdf
 from wizard.gui.widgets.inputs import Choice
 from wizard.model.prices import PriceList
+
+if TYPE_CHECKING:
+    from wizard.engine import ClusterPlan
 
 
 class ExportRow:
@@ -167,11 +171,7 @@ class ExportPage(Page):
         self.bom.button.setEnabled(sized)
         if not self.pdf_job.running:
             self.pdf.button.setEnabled(sized)
-        r = self.live.result
-        has_steps = sized and r is not None and r.software.vsphere_steps is not None
-        self.steps.button.setEnabled(has_steps)
-        if self.live.estate is not None:
-            self.steps.status.setText("Only for designs of one cluster.")
+        self.steps.button.setEnabled(sized and bool(self._step_clusters()))
         if self.live.errors:
             self.summary.setText(
                 "The design cannot be built as it stands, so the proposal and the bill of "
@@ -210,9 +210,7 @@ class ExportPage(Page):
         if self.doc.path:
             return self.doc.path.stem
         p = self.doc.get("project")
-        return "".join(ch if ch.isalnum() else "-" for ch in (p.project_name or "design")).strip(
-            "-"
-        )
+        return _file_word(p.project_name or "design")
 
     def export_json(self) -> Path | None:
         design = self.doc.design()
@@ -261,20 +259,44 @@ class ExportPage(Page):
                 + "; ".join(written.notices)
             )
 
+    def _step_clusters(self) -> list[ClusterPlan]:
+        """The GPU clusters of the live plan that have vSphere steps (GPU VMs to configure)."""
+        plan = self.live.plan
+        if plan is None:
+            return []
+        return [c for c in plan.clusters
+                if c.result.software is not None and c.result.software.vsphere_steps is not None]  # fmt: skip
+
     def export_steps(self) -> Path | None:
+        """The PowerCLI script of the design's one GPU cluster, or of the one the user picks
+        when there are several (each cluster has its own script)."""
         from reports.exports.powercli import powercli_script
 
-        result = self.live.current()
-        design = self.live.shown  # the steps configure the proposed option
-        if result is None or design is None:
+        self.live.current()
+        plan, design = self.live.plan, self.live.shown  # the steps configure the proposed option
+        clusters = self._step_clusters()
+        if plan is None or design is None or not clusters:
             return None
+        chosen, cluster = clusters[0], ""
+        if plan.one is None:
+            names = [c.name for c in clusters]
+            answer = self.prompt(
+                Prompt(PromptKind.CHOICE, "Export the vSphere host and VM steps",
+                       "The GPU cluster to configure (each cluster has its own script):",
+                       buttons=tuple(names))
+            )  # fmt: skip
+            if answer is None or answer not in names:
+                return None
+            chosen = clusters[names.index(str(answer))]
+            cluster = chosen.name
+        stem = self._stem() + (f"-{_file_word(cluster)}" if cluster else "")
         path = self._ask_path("Export the vSphere host and VM steps",
-                              f"{self._stem()}-vsphere-steps.ps1", "PowerCLI script (*.ps1)")  # fmt: skip
+                              f"{stem}-vsphere-steps.ps1", "PowerCLI script (*.ps1)")  # fmt: skip
         if path is None:
             return None
         self.steps.busy()
         try:
-            text = powercli_script(result, design.project.project_name)
+            text = powercli_script(chosen.result, design.project.project_name, cluster)
             atomic_write_bytes(path, text.encode("utf-8"))
         except UserError as exc:
             self._failed(self.steps, exc.problems[0])
@@ -347,3 +369,8 @@ class ExportPage(Page):
     def _failed(self, row: ExportRow, message: str) -> None:
         row.failed(message)
         self.prompt(Prompt(PromptKind.ERROR, f"The {row.what} was not written", message))
+
+
+def _file_word(name: str) -> str:
+    """A name as part of a file name: letters and digits kept, the rest dashes."""
+    return "".join(ch if ch.isalnum() else "-" for ch in name).strip("-") or "design"
