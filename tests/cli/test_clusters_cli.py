@@ -63,10 +63,9 @@ def test_the_proposal_covers_every_cluster(tmp_path):
     assert "3 clusters: 11 hosts, 40 GPUs, 46.7 kW" in text  # the cover
 
 
-def test_mig_config_asks_which_gpu_cluster_then_refuses_vsphere_plainly(tmp_path):
+def test_mig_config_asks_which_gpu_cluster_then_says_why_it_has_nothing_to_write(tmp_path):
     """Three clusters, two of them GPU clusters (the management domain has no GPUs): the command
-    names the two and the option; the cluster named is on vSphere, whose MIG instances vSphere
-    creates itself, so that cluster is refused in words too."""
+    names the two and the option; the cluster named runs no group on MIG, and says so."""
     design = _file(tmp_path)
     proc = run_cli("mig-config", design)
     assert proc.returncode == 2
@@ -74,7 +73,7 @@ def test_mig_config_asks_which_gpu_cluster_then_refuses_vsphere_plainly(tmp_path
     assert "--cluster" in proc.stderr and "Traceback" not in proc.stderr
     proc = run_cli("mig-config", design, "--cluster", "HGX cluster")
     assert proc.returncode == 2
-    assert "omit this task" in proc.stderr and "Traceback" not in proc.stderr
+    assert "no workload group in this design runs on MIG instances" in proc.stderr
 
 
 def test_validate_checks_every_cluster(tmp_path):
