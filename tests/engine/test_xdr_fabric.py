@@ -12,6 +12,8 @@ fibres."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.engine.conftest import hgx_training
@@ -145,3 +147,41 @@ def test_a_two_tier_xdr_fabric_uses_xdr_switch_links(catalog):
         parts.get("MMS4A00-XM", 0) + sum(n for p, n in parts.items() if p.startswith("980-9IAM"))
         > 0
     )
+
+
+def _nic_lines(result) -> list[tuple[str, str, int]]:
+    return [(ln.item, ln.part_number, ln.quantity) for ln in result.bom.lines
+            if ln.category.value == "nic"]  # fmt: skip
+
+
+def test_the_b300_boards_connectx8_come_with_the_server_not_as_cards(xdr):
+    """The HGX B300 board carries one ConnectX-8 per GPU (DGX B300 User Guide: on the GPU tray,
+    cabled to the front OSFP cages): 3 hosts x 8 = 24 on the boards, no card to order, so no
+    part number and a line of their own that says so."""
+    ((item, part, qty),) = _nic_lines(xdr)
+    assert (item, part, qty) == ("nic:cx8-800g-1p:on-board", "", 24)
+    line = next(ln for ln in xdr.bom.lines if ln.item == item)
+    assert "on the HGX baseboard, one per GPU, ordered with the server" in line.description
+
+
+def test_connectx8_beyond_the_boards_are_cards_and_other_boards_have_none(catalog):
+    """Ten per host on the B300 (nic_slots 10): 8 on the board, 2 cards per host, 3 x 2 = 6
+    cards with NVIDIA's OPN. An HGX B200 board has no NIC of its own: all 24 are cards."""
+    ten = size(design_from_dict(_b300(nics_per_host=10)), catalog)
+    assert _nic_lines(ten) == [
+        ("nic:cx8-800g-1p:on-board", "", 24),
+        ("nic:cx8-800g-1p", "900-9X81E-00EX-ST0", 6),
+    ]
+    b200 = size(design_from_dict(_b300(gpu="b200-sxm", server="nvidia-dgx-b200")), catalog)
+    assert _nic_lines(b200) == [("nic:cx8-800g-1p", "900-9X81E-00EX-ST0", 24)]
+
+
+def test_a_board_nic_the_catalog_does_not_have_is_refused(catalog):
+    from pydantic import ValidationError
+
+    from wizard.model.catalog import Catalog
+
+    data = catalog.model_dump()
+    data["gpus"]["b300-sxm"]["board_nic"] = "cx9-1600g"
+    with pytest.raises(ValidationError, match=re.escape("gpus.b300-sxm.board_nic: 'cx9-1600g'")):
+        Catalog.model_validate(data)

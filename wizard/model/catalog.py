@@ -250,6 +250,12 @@ class Gpu(Sourced):
         le=10,
         description="Years of NVIDIA AI Enterprise subscription that ship with each GPU.",
     )
+    board_nic: Identifier | None = Field(
+        default=None,
+        description="The NIC built into the GPU's HGX baseboard, one per GPU (HGX B300: "
+        "ConnectX-8): part of the server as ordered, not an add-in card to order.",
+    )
+    board_nic_source: str = Field(default="", max_length=600)
 
     @model_validator(mode="after")
     def _time_sliced_mig(self) -> Gpu:
@@ -753,6 +759,15 @@ class Catalog(Strict):
     models: dict[str, ModelPreset]
     software: dict[str, SoftwareRelease]
     cooling: dict[str, Cdu] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _board_nics_known(self) -> Catalog:
+        for gpu in self.gpus.values():
+            if gpu.board_nic is not None and gpu.board_nic not in self.nics:
+                raise ValueError(
+                    f"gpus.{gpu.id}.board_nic: '{gpu.board_nic}' is not a NIC of the catalog"
+                )
+        return self
 
     def servers_for_gpu(self, gpu: Gpu) -> list[Server]:
         """Servers that can physically hold at least one of this GPU."""

@@ -95,17 +95,34 @@ def bill_of_materials(
     )
     for nic_id, qty in sorted(t.nics.items()):
         nic = catalog.nics[nic_id]
-        lines.append(
-            _line(
-                Cat.NIC,
-                f"nic:{nic.id}",
-                nic.part_number,
-                f"{nic.vendor} {nic.model} (GPU fabric)",
-                qty,
-                "each",
-                f"catalog nics/{nic.id}",
+        # the HGX B300 board carries one ConnectX-8 per GPU: those come with the server
+        on_board = 0
+        if nic.id == gpu.board_nic and server.pcie_topology is PcieTopology.HGX:
+            on_board = min(qty, t.gpu_boards * gpu.gpus_per_board)
+            lines.append(
+                _line(
+                    Cat.NIC,
+                    f"nic:{nic.id}:on-board",
+                    "",
+                    f"{nic.vendor} {nic.model} (GPU fabric; on the {hgx} baseboard, one per "
+                    "GPU, ordered with the server)",
+                    on_board,
+                    "each",
+                    f"catalog nics/{nic.id}; catalog gpus/{gpu.id} (board_nic_source)",
+                )
             )
-        )
+        if qty > on_board:
+            lines.append(
+                _line(
+                    Cat.NIC,
+                    f"nic:{nic.id}",
+                    nic.part_number,
+                    f"{nic.vendor} {nic.model} (GPU fabric)",
+                    qty - on_board,
+                    "each",
+                    f"catalog nics/{nic.id}",
+                )
+            )
     if t.nvlink_bridges:
         k = gpu.nvlink.bridges_per_group
         lines.append(
