@@ -312,7 +312,7 @@ WORDS: dict[str, str] = {
     "roce": "RoCE", "sxm": "SXM", "hgx": "HGX", "bios": "BIOS", "oob": "out-of-band",
     "gpudirect": "GPUDirect", "nvswitch": "NVSwitch", "esxi": "ESXi", "vm": "VM", "vms": "VMs",
     "ai": "AI", "bom": "BOM", "gbps": "Gb/s", "flops": "FLOPs", "10gbps": "10 Gb/s",
-    "pue": "PUE",
+    "pue": "PUE", "fp4": "FP4", "fp8": "FP8", "fp16": "FP16", "bf16": "BF16",
 }  # fmt: skip
 
 

@@ -132,6 +132,9 @@ MITIGATIONS: dict[str, str] = {
     "replica (larger GPU, more GPUs per replica, FP8 KV cache).",
     "serving-pipeline": "Choose a server whose GPUs hold the model in one host, or a quantised "
     "model.",
+    "serving-fp4-throughput-optimistic": "Plan replicas for the throughput divided by that "
+    "margin, or size the group in FP8, whose figures match the published measurements; a "
+    "benchmark of the customer's own (gpuwizard calibrate) replaces the assumption.",
     "communication-bound": "Use a faster fabric, NVLink or NVSwitch servers, or RDMA.",
     "ring-bottleneck-pcie": "Choose a server whose GPUs are joined by NVLink, or place them "
     "under one PCIe switch.",

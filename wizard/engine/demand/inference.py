@@ -23,7 +23,7 @@ from wizard.engine.demand import serving
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand.serving import Capacity, Point, Request
 from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parallel, Transformer
-from wizard.model.catalog import Gpu, Server
+from wizard.model.catalog import FormFactor, Gpu, Server
 from wizard.model.design import (
     SECONDS_PER_HOUR,
     Design,
@@ -455,6 +455,19 @@ class ServingPlanner:
                     else "; give a time-to-first-token target to plan replicas for it"
                 ),
                 Severity.INFO if self.inf.ttft_target_ms else Severity.WARNING,
+            )
+        if (
+            g.precision is Precision.FP4
+            and gpu.form_factor is FormFactor.SXM
+            and gpu.architecture == "Blackwell"
+        ):
+            low, high = sp.FP4_SXM_BLACKWELL_READS_HIGH
+            self.rec.warn(
+                "serving-fp4-throughput-optimistic",
+                f"{g.name}: FP4 serving on the {gpu.name}: NVIDIA's published maximum throughput "
+                f"(TensorRT-LLM 1.0, B200 in FP4, five models) is {low:g} to {high:g} times below "
+                "what this plan computes for the same models, while FP8 on Hopper matches; the "
+                "throughput and the replicas a throughput target needs carry that margin",
             )
         if plan.par.pipeline > 1:
             self.rec.warn(
