@@ -466,8 +466,8 @@ class ServingPlanner:
                 "serving-fp4-throughput-optimistic",
                 f"{g.name}: FP4 serving on the {gpu.name}: NVIDIA's published maximum throughput "
                 f"(TensorRT-LLM 1.0, B200 in FP4, five models) is {low:g} to {high:g} times below "
-                "what this plan computes for the same models, while FP8 on Hopper matches; the "
-                "throughput and the replicas a throughput target needs carry that margin",
+                "what this plan computes for the same models (FP8 on Hopper matches); plan the "
+                "throughput, and the replicas a throughput target needs, with that margin",
             )
         if plan.par.pipeline > 1:
             self.rec.warn(
