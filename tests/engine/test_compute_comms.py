@@ -18,8 +18,8 @@ def test_training_flops_6nd_and_8nd():
     """Kaplan et al. 2020: C = 6ND; Narayanan et al. 2021: 8ND with full recomputation (the
     matrix products alone: attention and logits set to nothing)."""
     common = dict(matrix_parameters=175e9, attention_passes=0, layers=96, sequence=2048,
-                  hidden=12288, logit_passes=0, vocabulary=0, adapter_passes=0,
-                  trainable_parameters=0)  # fmt: skip
+                  attention_width=12288, hidden=12288, logit_passes=0, vocabulary=0,
+                  adapter_passes=0, trainable_parameters=0)  # fmt: skip
     assert tp_.FLOPS_PER_TOKEN(linear_passes=3, **common) * 300e9 == pytest.approx(3.15e23)
     assert tp_.FLOPS_PER_TOKEN(linear_passes=4, **common) * 300e9 == pytest.approx(4.2e23)
 
@@ -135,6 +135,39 @@ def test_a_model_smaller_than_its_embeddings_logs_zero_matrix_parameters(catalog
     calcs = {c.id: c for c in r.calculations}
     assert calcs["workloads[0].matrix_parameters"].value == 0
     assert calcs["workloads[0].flops_per_token"].inputs["matrix_parameters"] == 0
+
+
+def test_training_attention_is_counted_at_the_query_heads_width(catalog):
+    """Qwen3 30B-A3B (config.json): 48 layers, hidden 2048, 32 query heads of width 128, so
+    the attention scores and values are computed 32 x 128 = 4,096 wide, twice the hidden size.
+    At 4,096 tokens a sequence, each pass of the attention core costs 4 x 48 x 4,096 x 4,096 =
+    3.22e9 FLOPs per token (Narayanan et al., eq. 3, with the heads' width for h); the FLOPs
+    per token add that, times the passes logged, to the matrix and logit terms."""
+    from wizard.app.io import design_from_dict
+    from wizard.engine.size import size
+
+    doc = {
+        "workloads": [{
+            "name": "Qwen fine-tune", "kind": "training",
+            "model": {"preset": "qwen3-30b-a3b"}, "precision": "bf16", "optimizer": "adamw",
+            "micro_batch_size": 1, "global_batch_size": 8, "sequence_length": 4096,
+            "training": {"dataset_tokens": 1_000_000_000, "epochs": 1},
+        }],
+        "hardware": {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8,
+                     "nvlink": True},
+    }  # fmt: skip
+    r = size(design_from_dict(doc), catalog)
+    calcs = {c.id: c for c in r.calculations}
+    per_token = calcs["workloads[0].flops_per_token"].inputs
+    assert per_token["attention_width"] == 32 * 128
+    assert per_token["hidden"] == 2048
+    passes = per_token["attention_passes"]
+    attention_per_token = passes * 4 * 48 * 4096 * 4096
+    rest = (
+        per_token["linear_passes"] * 2 * per_token["matrix_parameters"]
+        + per_token["logit_passes"] * 2 * 2048 * per_token["vocabulary"]
+    )
+    assert calcs["workloads[0].flops_per_token"].value == pytest.approx(rest + attention_per_token)
 
 
 def test_time_to_train_adds_the_all_reduce_the_backward_pass_cannot_hide(catalog):

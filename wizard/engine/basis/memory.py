@@ -51,6 +51,11 @@ class Shape:
     def head_dim(self) -> float:
         return self.head_size or self.hidden / self.heads
 
+    @property
+    def attention_width(self) -> float:
+        """Query heads x head width: what the attention scores and values are computed at."""
+        return self.heads * self.head_dim
+
 
 @dataclass(frozen=True)
 class Sharding:

@@ -131,7 +131,8 @@ class TrainingSizer(SizerBase):
             attention = chain(
                 "attention_flops_per_iteration", tp_.ATTENTION_FLOPS, "FLOPs", tp_.NARAYANAN_EQ3,
                 attention_passes=_attention_passes(st), layers=job.shape.layers,
-                sequence=job.sequence, hidden=job.shape.hidden, global_batch=global_batch,
+                sequence=job.sequence, attention_width=job.shape.attention_width,
+                global_batch=global_batch,
             )  # fmt: skip
             compute_s = chain(
                 "compute_seconds_per_iteration", tp_.COMPUTE_SPLIT_S, "s",
@@ -545,7 +546,8 @@ class TrainingSizer(SizerBase):
                 linear_passes=(2 if lora else 3) + (1 if recompute_full else 0),
                 matrix_parameters=max(matrix, 0.0),
                 attention_passes=_attention_passes(st),
-                layers=job.shape.layers, sequence=job.sequence, hidden=job.shape.hidden,
+                layers=job.shape.layers, sequence=job.sequence,
+                attention_width=job.shape.attention_width, hidden=job.shape.hidden,
                 logit_passes=2 if lora else 3, vocabulary=vocab,
                 adapter_passes=3 if lora else 0, trainable_parameters=trainable if lora else 0,
             )  # fmt: skip

@@ -5,7 +5,8 @@ FLOPs follow Narayanan et al. (arXiv:2104.04473, Eq. 3) and Korthikanti et al. (
 Appendix A), written per token by pass: a dense layer's matrix products cost 2 FLOPs per parameter
 per token in the forward pass and as much again for each of the two backward products (input
 gradients, weight gradients); the attention scores and their weighted sum cost 4 x layers x
-sequence x hidden per token per pass; the logits 2 x hidden x vocabulary. Full recomputation runs
+sequence x attention width (query heads x head width, the hidden size unless the model sets its
+heads wider or narrower) per token per pass; the logits 2 x hidden x vocabulary. Full recomputation runs
 the forward pass again; selective recomputation only the attention core. A frozen base (LoRA,
 QLoRA) skips its weight gradients (Hu et al., arXiv:2106.09685, section 4.2). With no
 recomputation this is Eq. 3's 72 B s l h^2 (1 + s/(6h) + V/(12 l h)); with full recomputation
@@ -67,8 +68,11 @@ QLORA = (
 )
 
 NON_EMBEDDING_PARAMS = Formula("max(parameters - embedding_copies * vocabulary * hidden, 0)")
+# the attention scores and values are computed at the query heads' width (heads x head width),
+# which is the hidden size in the paper's models and twice it in Qwen3's
 FLOPS_PER_TOKEN = Formula(
-    "linear_passes * 2 * matrix_parameters + attention_passes * 4 * layers * sequence * hidden"
+    "linear_passes * 2 * matrix_parameters"
+    " + attention_passes * 4 * layers * sequence * attention_width"
     " + logit_passes * 2 * hidden * vocabulary + adapter_passes * 2 * trainable_parameters"
 )
 FLOPS_PER_ITERATION = Formula("flops_per_token * global_batch * sequence")
@@ -80,7 +84,7 @@ COMPUTE_SPLIT_S = Formula(
     " / (gpus * 1e12 * utilization)"
 )
 ATTENTION_FLOPS = Formula(
-    "attention_passes * 4 * layers * sequence * hidden * global_batch * sequence"
+    "attention_passes * 4 * layers * sequence * attention_width * global_batch * sequence"
 )
 MICRO_BATCHES = Formula("global_batch / (micro_batch * data_parallel)")
 BUBBLE_S = Formula("compute_s * (pp - 1) / (virtual_stages * micro_batches)")
