@@ -396,7 +396,7 @@ def cmd_vsphere_steps(args: argparse.Namespace) -> int:
     one = _one_cluster(args, p, "vsphere-steps")
     _refuse_errors(args, p)
     cluster = one.name if p.one is None else ""  # named in the script when there are several
-    text = powercli_script(one.result, p.design.project.project_name, cluster)
+    text = powercli_script(one.result, p.design.project.project_name, cluster, p.catalog)
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"), args)
         _err(f"wrote {args.output}")

@@ -142,6 +142,8 @@ def test_vsphere_steps_for_the_vgpu_examples(tmp_path, example, devices):
     assert "pciPassthru.64bitMMIOSizeGB = 256" in text
     assert "NVIDIA AI Enterprise host driver for ESXi" in text
     if example == "mig-shared":  # Hopper: MIG mode without a host reboot
+        # the products by their names (mig-shared.json: h100-pcie-80gb in a dell-r760xa)
+        assert "# GPU: NVIDIA H100 PCIe 80GB, server: Dell PowerEdge R760xa." in text
         assert "-mig 1" in text and "no host reboot on Hopper GPUs" in text
         assert "mig-configs" not in text
     else:  # time-sliced vGPU on vSphere 9: each GPU's vGPU mode

@@ -296,7 +296,9 @@ class ExportPage(Page):
             return None
         self.steps.busy()
         try:
-            text = powercli_script(chosen.result, design.project.project_name, cluster)
+            text = powercli_script(
+                chosen.result, design.project.project_name, cluster, plan.catalog
+            )
             atomic_write_bytes(path, text.encode("utf-8"))
         except UserError as exc:
             self._failed(self.steps, exc.problems[0])
