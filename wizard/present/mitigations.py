@@ -133,8 +133,8 @@ MITIGATIONS: dict[str, str] = {
     "serving-pipeline": "Choose a server whose GPUs hold the model in one host, or a quantised "
     "model.",
     "serving-fp4-throughput-optimistic": "Plan replicas for the throughput divided by that "
-    "margin, or size the group in FP8, whose figures match the published measurements; a "
-    "benchmark of the customer's own (gpuwizard calibrate) replaces the assumption.",
+    "margin, or size the group in FP8, whose figures match the published measurements; the "
+    "customer's own benchmark results, calibrated into the plan, replace the assumption.",
     "communication-bound": "Use a faster fabric, NVLink or NVSwitch servers, or RDMA.",
     "ring-bottleneck-pcie": "Choose a server whose GPUs are joined by NVLink, or place them "
     "under one PCIe switch.",
