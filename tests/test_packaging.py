@@ -83,6 +83,12 @@ def test_every_package_of_the_checkout_is_installed():
         for top in ("wizard", "reports")
         for p in (ROOT / top).rglob("__init__.py")
     } | {"wizard.catalogs", "wizard.resources"}
+    # the resources' folders are data packages of their own (examples, fonts, icons)
+    on_disk |= {
+        f"wizard.resources.{d.name}"
+        for d in (ROOT / "resources").iterdir()
+        if d.is_dir() and d.name != "__pycache__"
+    }
     assert listed == on_disk
     assert (ROOT / "catalogs" / "__init__.py").is_file() and (ROOT / "resources").is_dir()
     assert (
