@@ -310,8 +310,5 @@ def compare_lines(rows: list[OptionRow]) -> list[str]:
     out = line("", names)
     for r in body:
         out += line(r.label, r.cells)
-    out += [f"{r.name}: {r.note}" for r in rows if r.note]
-    out += [
-        n for n in options_table.notes(rows) if not any(n == f"{r.name}: {r.note}" for r in rows)
-    ]
-    return out
+    out += [f"{r.name}: {r.note}" for r in rows if r.note]  # every note: no cell holds one here
+    return out + options_table.problems(rows)

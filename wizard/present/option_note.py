@@ -1,6 +1,7 @@
-"""What an option is, in a few plain sentences: the note an option saved in the wizard starts with,
-so the comparison's "What it is" row names, short enough for its cell, the hardware, the spare capacity, the clusters and
-the sharing modes a customer compares, not an empty cell. The figures stay in the other rows."""
+"""What an option is, in a few plain sentences: the note an option saved in the wizard starts
+with, so the comparison's "What it is" row names the hardware, the spare capacity, the clusters
+and the sharing modes a customer compares, short enough for its cell. The figures stay in the
+other rows."""
 
 from __future__ import annotations
 

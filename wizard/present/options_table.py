@@ -88,8 +88,12 @@ def _in_cell(note: str) -> str:
 def notes(rows: list[OptionRow]) -> list[str]:
     """What the table cannot hold: long notes in full, options that cannot be built, costs that
     leave lines out."""
-    out = [f"{r.name}: {r.note}" for r in rows if len(r.note) > NOTE_IN_CELL]
-    out += [f"{r.name}: cannot be built as stated: {r.error}" for r in rows if r.error]
+    return [f"{r.name}: {r.note}" for r in rows if len(r.note) > NOTE_IN_CELL] + problems(rows)
+
+
+def problems(rows: list[OptionRow]) -> list[str]:
+    """Options that cannot be built, and costs that leave lines out, one line each."""
+    out = [f"{r.name}: cannot be built as stated: {r.error}" for r in rows if r.error]
     out += [
         f"{r.name}: the cost leaves out {count(len(r.cost.unpriced_items), 'unpriced line')}"
         + (f" and {'; '.join(r.cost.left_out)}" if r.cost.left_out else "")
