@@ -27,6 +27,8 @@ ASSUMPTION_LABELS = {
     "decode_bandwidth_efficiency": "Share of memory bandwidth a decoding step achieves",
     "prefill_compute_efficiency": "Share of peak TFLOPS prompt processing achieves",
     "collective_latency_us": "Fixed cost of one small all-reduce (microseconds)",
+    "serving_host_us_per_sequence": "Serving engine's host time per request in a decode step "
+    "(microseconds)",
     "fabric_oversubscription": "Leaf downlink to uplink bandwidth ratio",
     "max_rack_power_kw": "Power limit per rack (kW)",
     "rack_units": "Rack height (U)",

@@ -13,9 +13,6 @@ from wizard.app.io import design_from_dict
 from wizard.engine.size import size
 
 TOLERANCE = 0.35
-# Qwen3-30B-A3B in FP4 on one B200 reads 1.9 times the measured throughput: a small-active MoE at
-# a batch of nearly 2,000 is slower than its bytes and FLOPs say (docs/model.md, known gaps).
-GAPS = {"Qwen3-30B-B200-FP4-1k1k"}
 
 
 def throughput(run: Measured, catalog) -> float:
@@ -24,16 +21,7 @@ def throughput(run: Measured, catalog) -> float:
     return w.serving.tokens_per_s_total
 
 
-@pytest.mark.parametrize(
-    "run",
-    [
-        pytest.param(r, marks=pytest.mark.xfail(strict=True, reason="known gap, in docs/model.md"))
-        if r.id in GAPS
-        else r
-        for r in HELD_BACK
-    ],
-    ids=[r.id for r in HELD_BACK],
-)
+@pytest.mark.parametrize("run", HELD_BACK, ids=[r.id for r in HELD_BACK])
 def test_held_back_measurement(run: Measured, catalog):
     got = throughput(run, catalog)
     assert got == pytest.approx(run.tokens_per_s, rel=TOLERANCE), f"{got:,.0f}"

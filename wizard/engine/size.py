@@ -101,6 +101,7 @@ def _size(design: Design, catalog: Catalog) -> Result:
         "decode_bandwidth_efficiency": a.decode_bandwidth_efficiency,
         "prefill_compute_efficiency": a.prefill_compute_efficiency,
         "collective_latency_us": a.collective_latency_us,
+        "serving_host_us_per_sequence": a.serving_host_us_per_sequence,
         "gradient_bytes": a.gradient_bytes,
         "framework_overhead_gb": a.framework_overhead_gb,
         "sharp": a.sharp,

@@ -125,7 +125,9 @@ class ServingResult(Out):
     tokens_per_s_per_replica: float = Field(description="Generated tokens per second")
     tokens_per_s_total: float
     requests_per_s_total: float
-    decode_bound: str = Field(description="'memory bandwidth' or 'compute'")
+    decode_bound: str = Field(
+        description="'memory bandwidth', 'compute' or 'the serving engine's host processor'"
+    )
     accelerator: str = Field(description="What one GPU of a replica is: a whole GPU or a slice")
     slice_profile: str | None = Field(
         default=None, description="The MIG or vGPU profile a one-GPU replica runs on, if any"

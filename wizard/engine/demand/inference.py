@@ -138,6 +138,7 @@ class ServingPlanner:
             a.link_efficiency,
             a.collective_latency_us * 1e-6,
             a.moe_routing_imbalance,
+            a.serving_host_us_per_sequence,
             calibrated=group.calibration is not None,
         )
         peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
@@ -464,10 +465,10 @@ class ServingPlanner:
             low, high = sp.FP4_SXM_BLACKWELL_READS_HIGH
             self.rec.warn(
                 "serving-fp4-throughput-optimistic",
-                f"{g.name}: FP4 serving on the {gpu.name}: NVIDIA's published maximum throughput "
-                f"(TensorRT-LLM 1.0, B200 in FP4, five models) is {low:g} to {high:g} times below "
-                "what this plan computes for the same models (FP8 on Hopper matches); plan the "
-                "throughput, and the replicas a throughput target needs, with that margin",
+                f"{g.name}: FP4 serving on the {gpu.name}: for the same models this plan "
+                f"computes {low:g} to {high:g} times NVIDIA's published maximum throughput "
+                "(TensorRT-LLM 1.0, B200 in FP4, five models), where FP8 on Hopper matches; plan "
+                "the throughput, and the replicas a throughput target needs, with that margin",
             )
         if plan.par.pipeline > 1:
             self.rec.warn(

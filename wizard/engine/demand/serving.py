@@ -406,7 +406,16 @@ def evaluate(
         weights_s=d_weights, linear_s=d_linear, kv_s=d_kv, attention_s=d_attention,
         comm_s=d_comm,
     )  # fmt: skip
-    step = chain("decode_step_s", sp.DECODE_STEP_S, "s", sp.PIPELINE, pp=p, stage_s=stage)
+    gpu_step = chain("decode.gpu_s", sp.DECODE_GPU_S, "s", sp.PIPELINE, pp=p, stage_s=stage)
+    host = chain(
+        "decode.host_s", sp.DECODE_HOST_S, "s",
+        f"{sp.HOST_SOURCE}; {sp.ATTENTION_DP}" if m.moe and t > 1 else sp.HOST_SOURCE,
+        requests=running, schedulers=t if m.moe else 1,
+        host_microseconds_per_request=eff.host_us_per_sequence,
+    )  # fmt: skip
+    step = chain(
+        "decode_step_s", sp.DECODE_STEP_S, "s", sp.HOST_SOURCE, gpu_s=gpu_step, host_s=host
+    )
     # --- the closed loop
     work = chain(
         "work_s",
@@ -463,6 +472,8 @@ def evaluate(
     )  # fmt: skip
     # memory-bound when either kernel waits on its reads rather than its FLOPs
     bound = "memory bandwidth" if d_weights > d_linear or d_kv > d_attention else "compute"
+    if host > gpu_step:
+        bound = "the serving engine's host processor"
     return Point(sequences, running, prefill, step, bound, ttft, itl, tps, rps)
 
 

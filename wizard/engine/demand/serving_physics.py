@@ -64,6 +64,18 @@ PIPELINE = (
     "Narayanan et al., arXiv:2104.04473, section 2.2: pipeline stages run one after another for "
     "one micro-batch; only min(batch, stages) micro-batches in flight overlap them"
 )
+HOST_SOURCE = (
+    "TensorRT-LLM pull request #10273 (NVIDIA, December 2025), a case 'where the host "
+    "overhead is the bottleneck': GPT-OSS-120B on GB200 with attention data-parallel, "
+    "1,536 requests per GPU at 1,000/1,000 tokens, the host's time per step averaging 45.11 "
+    "ms, 45.11 ms / 1,536 = 29.4 us per request; TensorRT-LLM's overlap scheduler (on by "
+    "default) runs a step's host work beside the GPU's previous step, so the slower sets the pace"
+)
+ATTENTION_DP = (
+    "MoE models at high throughput run attention data-parallel over the tensor-parallel GPUs, "
+    "each GPU's process scheduling its own share of the requests (TensorRT-LLM performance "
+    "overview: its MoE runs enable attention data parallelism; SGLang likewise)"
+)
 PREFILL = (
     "Kaplan et al., arXiv:2001.08361, section 2.1 (2 x parameters FLOPs per token in the "
     "forward pass) plus causal attention 2 x layers x hidden x L^2 (Agrawal et al., "
@@ -75,7 +87,7 @@ PREFILL = (
 # table (tests/engine/test_serving_fp4_gap.py recomputes it). The same models in FP8 on H100 and
 # H200, and in FP4 on the RTX PRO 6000, read within 15 %; the cause on the B200 is not isolated
 # (docs/model.md, known gaps), so the plan states it rather than folding a fitted factor in.
-FP4_SXM_BLACKWELL_READS_HIGH = (1.3, 1.8)
+FP4_SXM_BLACKWELL_READS_HIGH = (1.3, 1.4)
 FP4_SXM_BLACKWELL_SOURCE = (
     "NVIDIA TensorRT-LLM performance overview, release 1.0 (docs/source/performance/"
     "perf-overview.md): maximum throughput of Llama 3.3 70B, Llama 3.1 405B, Llama 4 Scout, "
@@ -122,7 +134,12 @@ ALLREDUCE_NVLS_S = Formula("latency_s + tokens * hidden * 2 / (link_gbs * 1e9 * 
 HANDOFF_S = Formula("latency_s + tokens * hidden * 2 / (link_gbs * 1e9 * link_efficiency)")
 DECODE_COMM_S = Formula("2 * layers / pp * allreduce_s + min(pp - 1, 1) * handoff_s")
 STAGE_S = Formula("max(memory_s, compute_s) + comm_s")
-DECODE_STEP_S = Formula("pp * stage_s")
+DECODE_GPU_S = Formula("pp * stage_s")
+# The serving engine's host work for a step (scheduling, sampling, each request's bookkeeping)
+# runs beside the GPU's previous step (overlap scheduler), so the slower of the two sets the pace.
+# schedulers: the processes sharing the requests (an MoE's GPUs with attention data-parallel)
+DECODE_HOST_S = Formula("requests * host_microseconds_per_request / 1e6 / schedulers")
+DECODE_STEP_S = Formula("max(gpu_s, host_s)")
 PREFILL_COMPUTE_S = Formula(
     "(2 * active_parameters * tokens / peak_tflops"
     " + 2 * layers * attention_width * tokens ** 2 / attention_tflops)"
@@ -222,6 +239,7 @@ class Efficiency:
     link: float | None  # share of a link's rate a collective reaches; None: measured per kind
     latency_s: float  # fixed cost of one small collective or stage hand-off
     moe_imbalance: float = 1.0  # busiest expert's tokens over the mean (routing imbalance)
+    host_us_per_sequence: float = 0.0  # the serving engine's host time per request in a step
     calibrated: bool = False  # the factors were fitted to the customer's measurements
 
 
