@@ -244,7 +244,7 @@ def build_pdf(data: ReportData, options: ReportOptions | None = None) -> bytes:
     ``options.notices``; nothing here raises for a valid Result."""
     r = data.result
     line = (
-        f"{r.cluster.hosts_total} × {data.server.vendor} {data.server.model}, "
+        f"{r.cluster.hosts_total} × {data.server.product_name}, "
         f"{r.cluster.gpus_total} × {data.gpu.name}"
     )
     return render(data, options or ReportOptions(), sections.build_all, line)

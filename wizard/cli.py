@@ -335,9 +335,9 @@ def _hardware_value(catalog, hw, key: str) -> str:
     if key == "gpu":
         return catalog.gpus[v].name
     if key == "server":
-        return f"{catalog.servers[v].vendor} {catalog.servers[v].model}"
+        return catalog.servers[v].product_name
     if key == "nic" and v is not None:
-        return f"{catalog.nics[v].vendor} {catalog.nics[v].model}"
+        return catalog.nics[v].product_name
     return label(v) if isinstance(v, StrEnum) else value(v)
 
 

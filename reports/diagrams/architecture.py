@@ -164,7 +164,7 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
     # --------------------------------------------------------------- GPU cluster
     y_cluster = y_fabric - net_gap - cluster_h
     title = (
-        f"GPU cluster: {c.hosts_total} × {data.server.vendor} {data.server.model}, "
+        f"GPU cluster: {c.hosts_total} × {data.server.product_name}, "
         f"{c.gpus_per_host} × {data.gpu.name} each"
     )
     cb = box(0, y_cluster, cluster_w, cluster_h, colors.white, stroke=ACCENT, title=title)
@@ -225,7 +225,7 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
                 sw - 12,
                 [
                     *([f"{count(nodes, 'node')} of"] if nodes else []),
-                    f"{storage.vendor} {storage.model}",
+                    storage.product_name,
                     ", ".join(labels.protocol(p) for p in storage.protocols),
                     "GPUDirect Storage" if storage.gpudirect_storage else "no GPUDirect Storage",
                 ],

@@ -49,7 +49,7 @@ def _entry_rows(st: Story) -> list[list]:
         ),
         (
             "Server",
-            f"{s.vendor} {s.model}",
+            s.product_name,
             f"{s.rack_units} U, {s.sockets} sockets, PCIe Gen{s.pcie_gen}, "
             f"{labels.PCIE_TOPOLOGY[s.pcie_topology]}",
             s,
@@ -63,7 +63,7 @@ def _entry_rows(st: Story) -> list[list]:
         items.append(
             (
                 "Storage",
-                f"{t.vendor} {t.model}",
+                t.product_name,
                 f"{num(t.usable_capacity_tb_per_node)} TB and "
                 f"{num(t.read_throughput_gbs_per_node)} GB/s per node",
                 t,

@@ -172,7 +172,7 @@ def build(st: Story) -> list[Flowable] | None:
         st.pairs(
             [
                 ("GPU", st.data.gpu.name),
-                ("Server", f"{st.data.server.vendor} {st.data.server.model}"),
+                ("Server", st.data.server.product_name),
                 ("GPUs per host", str(hw.gpus_per_host)),
                 ("NIC", st.data.nic.model if st.data.nic else MISSING),
                 (
@@ -182,9 +182,7 @@ def build(st: Story) -> list[Flowable] | None:
                 ("NVLink", "yes" if hw.nvlink else "no"),
                 (
                     "Storage",
-                    f"{st.data.storage.vendor} {st.data.storage.model}"
-                    if st.data.storage
-                    else MISSING,
+                    st.data.storage.product_name if st.data.storage else MISSING,
                 ),
                 (
                     "High availability",

@@ -17,7 +17,7 @@ def build(st: Story) -> list[Flowable] | None:
         return None
     c = sw.certification
     server = st.data.catalog.servers.get(c.server)
-    server_name = f"{server.vendor} {server.model}" if server else c.server
+    server_name = server.product_name if server else c.server
     certified = labels.name(labels.CERTIFICATION, c.status)
     kubernetes = labels.name(labels.KUBERNETES, sw.kubernetes)
     flow: list[Flowable] = [

@@ -94,7 +94,7 @@ def paragraph(data: ReportData) -> str:
     )
     text = (
         f"The design provides {num(c.gpus_total)} {data.gpu.name} {plural(c.gpus_total, 'GPU')} "
-        f"in {num(c.hosts_total)} {data.server.vendor} {data.server.model} "
+        f"in {num(c.hosts_total)} {data.server.product_name} "
         f"{plural(c.hosts_total, 'host')} with {count(c.gpus_per_host, 'GPU')} "
         f"each, for {count(groups, 'workload group')} that "
         f"{'needs' if groups == 1 else 'together need'} "

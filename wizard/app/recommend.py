@@ -381,9 +381,8 @@ def best_options(
         hw = recommend(trial, catalog, keep_gpu=True).hardware
         c = s.result.cluster
         cost = costs.get(s.gpu.id)
-        note = (
-            f"{c.hosts_total} hosts of {s.server.vendor} {s.server.model}, {c.gpus_total} GPUs"
-            + (f", {cost.total:,.0f} {cost.currency} over {cost.years} years" if cost else "")
+        note = f"{c.hosts_total} hosts of {s.server.product_name}, {c.gpus_total} GPUs" + (
+            f", {cost.total:,.0f} {cost.currency} over {cost.years} years" if cost else ""
         )
         out.append(DesignOption(name=s.gpu.name, note=note, hardware=hw))
     return out

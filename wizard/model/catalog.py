@@ -72,6 +72,18 @@ class Sourced(Strict):
         return self
 
 
+class Product(Sourced):
+    """A catalog entry sold under a vendor's model name (server, NIC, switch, storage, CDU)."""
+
+    vendor: str
+    model: str
+
+    @property
+    def product_name(self) -> str:
+        """The name an order and a proposal give it: vendor, then model."""
+        return f"{self.vendor} {self.model}"
+
+
 # --------------------------------------------------------------------------------------- GPUs
 
 
@@ -326,9 +338,7 @@ class CpuOption(Strict):
     source: str = Field(default="", description="Where the core count comes from.")
 
 
-class Server(Sourced):
-    vendor: str
-    model: str
+class Server(Product):
     rack_units: int = Field(ge=1, le=10)
     sockets: int = Field(ge=1, le=8)
     cpu_family: str
@@ -411,9 +421,7 @@ class Server(Sourced):
 # ------------------------------------------------------------------------------------ storage
 
 
-class Storage(Sourced):
-    vendor: str
-    model: str
+class Storage(Product):
     usable_capacity_tb_per_node: PositiveFloat
     read_throughput_gbs_per_node: PositiveFloat = Field(description="GB/s")
     protocols: list[str] = Field(min_length=1)
@@ -436,9 +444,7 @@ class NicKind(StrEnum):
     DPU = "dpu"
 
 
-class Nic(Sourced):
-    vendor: str
-    model: str
+class Nic(Product):
     kind: NicKind
     ports: int = Field(ge=1, le=8)
     port_speed_gbps: PositiveFloat
@@ -460,9 +466,7 @@ class SwitchKind(StrEnum):
     INFINIBAND = "infiniband"
 
 
-class Switch(Sourced):
-    vendor: str
-    model: str
+class Switch(Product):
     kind: SwitchKind
     ports: int = Field(ge=2, le=512, description="A switch connects at least two ports.")
     port_speed_gbps: PositiveFloat
@@ -496,12 +500,10 @@ class CduPlacement(StrEnum):
     IN_ROW = "in-row"  # a floor-standing unit serving several racks of a row
 
 
-class Cdu(Sourced):
+class Cdu(Product):
     """A coolant distribution unit: it takes the heat of direct-liquid-cooled servers from
     their secondary loop into the facility water."""
 
-    vendor: str
-    model: str
     placement: CduPlacement
     capacity_kw: PositiveFloat = Field(
         le=10_000, description="Heat it moves into the facility water at its rated conditions, kW"

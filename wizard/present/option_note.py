@@ -43,7 +43,7 @@ def _hardware(hw: Hardware, catalog: Catalog) -> str:
     gpu = catalog.gpus.get(hw.gpu)
     server = catalog.servers.get(hw.server)
     gpu_name = gpu.name if gpu else hw.gpu
-    server_name = f"{server.vendor} {server.model}" if server else hw.server
+    server_name = server.product_name if server else hw.server
     return f"{gpu_name}, {hw.gpus_per_host} per host, in the {server_name}"
 
 

@@ -96,7 +96,7 @@ def cpu_interconnect(server: Server) -> Link:
     return Link(
         f"CPU interconnect ({kind or 'UPI / Infinity Fabric'})",
         server.cpu_interconnect_gbs / 2,
-        f"{server.vendor} {server.model} from the server catalog ({server.source}); "
+        f"{server.product_name} from the server catalog ({server.source}); "
         "aggregate bidirectional figure, half each way",
         "cpu-interconnect",
     )

@@ -363,7 +363,7 @@ def host_topology(lay: HostLayout, nic: Nic | None, hw: Hardware, hosts: int) ->
         name="Host type A",
         hosts=hosts,
         server=server.id,
-        server_name=f"{server.vendor} {server.model}",
+        server_name=server.product_name,
         gpu=gpu.id,
         gpu_name=gpu.name,
         pcie_topology=server.pcie_topology.value,
@@ -518,7 +518,7 @@ def _nvswitch_alternative(gpu: Gpu, catalog: Catalog) -> tuple[str, float] | Non
         if not hosts:
             continue
         server = max(hosts, key=lambda s: max(x.max_gpus for x in s.gpu_support))
-        label = f"{server.vendor} {server.model} with {other.name}"
+        label = f"{server.product_name} with {other.name}"
         key = (other.nvlink.bandwidth_gbs, -abs(other.memory_gb - gpu.memory_gb), label)
         if best is None or key > best[0]:
             best = (key, (label, other.nvlink.bandwidth_gbs / 2))
@@ -534,7 +534,7 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
     if lay.nvlink == "bridge" and server.rack_units <= 2:
         rec.warn(
             "nvlink-bridge-2u",
-            f"NVLink bridges in the {server.rack_units}U {server.vendor} {server.model}: bridged "
+            f"NVLink bridges in the {server.rack_units}U {server.product_name}: bridged "
             "GPUs need two double-width slots directly above each other, which rules out almost "
             "every 2U server; confirm the riser layout the vendor ships for bridged pairs "
             f"({SEED_NVLINK_BRIDGE.split(':')[0]})",
@@ -543,7 +543,7 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
         rec.error(
             "nic-slots-exceeded",
             "hardware.nics_per_host",
-            f"{hw.nics_per_host} NICs per host, but the {server.vendor} {server.model} has "
+            f"{hw.nics_per_host} NICs per host, but the {server.product_name} has "
             f"{count(server.nic_slots, 'NIC slot')} left with its GPUs fitted",
         )
     paths = gpu_nic_paths(lay)
@@ -552,7 +552,7 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
         fix = (
             f"give each PCIe switch a NIC ({len(lay.switches) or lay.sockets} NICs or more)"
             if server.gdr_affinity
-            else f"the {server.vendor} {server.model} has no NIC slot beside its GPUs; a server "
+            else f"the {server.product_name} has no NIC slot beside its GPUs; a server "
             "with PCIe switch boards puts NIC and GPUs under one switch"
         )
         rec.warn(
@@ -565,7 +565,7 @@ def check(lay: HostLayout, nic: Nic | None, hw: Hardware, multi_host: bool, rec:
     if not hw.gpudirect_rdma and hw.rdma.value != "none" and multi_host and not server.gdr_affinity:
         rec.warn(
             "gpudirect-rdma-unavailable",
-            f"Training spans hosts over RDMA, but the {server.vendor} {server.model} puts no NIC "
+            f"Training spans hosts over RDMA, but the {server.product_name} puts no NIC "
             "slot under a GPU's PCIe switch or root complex, so GPUDirect RDMA cannot be used and "
             "gradients are copied through host memory; servers with PCIe switch boards avoid this",
         )

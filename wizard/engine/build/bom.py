@@ -66,7 +66,7 @@ def bill_of_materials(
             Cat.SERVER,
             f"server:{server.id}",
             "",
-            f"{server.vendor} {server.model}, {server.sockets} x {processors}, "
+            f"{server.product_name}, {server.sockets} x {processors}, "
             f"{server.rack_units}U{', liquid-cooled' if server.cooling == Cooling.LIQUID else ''}, "
             f"configured for {hw.gpus_per_host} x {gpu.name}, with the configuration lines below",
             t.hosts,
@@ -104,7 +104,7 @@ def bill_of_materials(
                     Cat.NIC,
                     f"nic:{nic.id}:on-board",
                     "",
-                    f"{nic.vendor} {nic.model} (GPU fabric; on the {hgx} baseboard, one per "
+                    f"{nic.product_name} (GPU fabric; on the {hgx} baseboard, one per "
                     "GPU, ordered with the server)",
                     on_board,
                     "each",
@@ -117,7 +117,7 @@ def bill_of_materials(
                     Cat.NIC,
                     f"nic:{nic.id}",
                     nic.part_number,
-                    f"{nic.vendor} {nic.model} (GPU fabric)",
+                    f"{nic.product_name} (GPU fabric)",
                     qty - on_board,
                     "each",
                     f"catalog nics/{nic.id}",
@@ -143,7 +143,7 @@ def bill_of_materials(
                 Cat.SWITCH,
                 f"switch:{sw.id}",
                 sw.part_number,
-                f"{sw.vendor} {sw.model}, {sw.ports} x {sw.port_speed_gbps:g} Gb/s, {sw.rack_units}U",
+                f"{sw.product_name}, {sw.ports} x {sw.port_speed_gbps:g} Gb/s, {sw.rack_units}U",
                 qty,
                 "each",
                 f"catalog switches/{sw.id}",
@@ -191,7 +191,7 @@ def bill_of_materials(
                 Cat.STORAGE,
                 f"storage:{s.id}",
                 "",
-                f"{s.vendor} {s.model} node, {s.usable_capacity_tb_per_node:g} TB usable and "
+                f"{s.product_name} node, {s.usable_capacity_tb_per_node:g} TB usable and "
                 f"{s.read_throughput_gbs_per_node:g} GB/s of reads each, {s.rack_units_per_node}U "
                 "(drives and front-end ports per vendor quote)",
                 storage.nodes,
@@ -243,13 +243,13 @@ def server_configuration(
     cord = "C19 to C20" if amps > 10 else "C13 to C14"
     out = [
         _line(Cat.SERVER_PART, f"server-memory:{server.id}", "",
-              f"System memory for the {server.vendor} {server.model}: at least {memory:,} GB per "
+              f"System memory for the {server.product_name}: at least {memory:,} GB per "
               "host, populating every memory channel of each socket", hosts, "host", MEMORY_SOURCE),
         _line(Cat.SERVER_PART, f"server-boot:{server.id}", "",
               "ESXi boot: two M.2 NVMe drives of at least 128 GB each, mirrored (RAID 1)", hosts,
               "host", BOOT_SOURCE),
         _line(Cat.SERVER_PART, f"server-psu:{server.id}", "",
-              f"Power supply, {server.psu_w:,.0f} W, for the {server.vendor} {server.model} "
+              f"Power supply, {server.psu_w:,.0f} W, for the {server.product_name} "
               f"({server.psu_count} per host)", hosts * server.psu_count, "each",
               f"catalog servers/{server.id}"),
         _line(Cat.SERVER_PART, f"server-cord:{cord.lower().replace(' ', '-')}", "",
@@ -458,7 +458,7 @@ def _cores_per_socket(design: Design, server: Server, x: Licence, rec: Recorder)
     rec.warn(
         "licence-cores-assumed",
         f"{x.name} is licensed per core; the catalog lists no processor for the "
-        f"{server.vendor} {server.model}, so {DEFAULT_CORES_PER_SOCKET} cores per socket are "
+        f"{server.product_name}, so {DEFAULT_CORES_PER_SOCKET} cores per socket are "
         "assumed (state the cores per socket of the processor ordered)",
         Severity.INFO,
     )

@@ -80,7 +80,7 @@ def build_out(
     cooled = cooling.cooling(rk.racks, catalog, cdu, a.cdu_spares, rec)
     rk = rk.model_copy(update={"cooling": cooled})
     in_rack = sum(1 for r in rk.racks for i in r.items if i.kind == "cdu")
-    cdus = (f"{cdu.vendor} {cdu.model}", in_rack, cdu.power_w or 0.0) if cdu and in_rack else None
+    cdus = (cdu.product_name, in_rack, cdu.power_w or 0.0) if cdu and in_rack else None
     pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus)
     # The cables as the racks place their ends: copper in a rack, optics between racks
     net = net.model_copy(update={"planes": fabric.place_cables(net.planes, rk.racks)})
@@ -100,7 +100,7 @@ def _storage(catalog: Catalog, storage: StorageResult | None) -> tuple[str, int,
     if storage is None or storage.system is None or not storage.nodes:
         return None
     s = catalog.storage[storage.system]
-    return f"{s.vendor} {s.model}", storage.nodes, s.rack_units_per_node, s.power_w_per_node or 0.0
+    return s.product_name, storage.nodes, s.rack_units_per_node, s.power_w_per_node or 0.0
 
 
 def _storage_units(

@@ -106,7 +106,7 @@ def cooling(
             Formula("liquid_cooled_racks"),
             {"liquid_cooled_racks": units},
             "units",
-            f"{unit.vendor} {unit.model}: one in each rack of liquid-cooled servers "
+            f"{unit.product_name}: one in each rack of liquid-cooled servers "
             f"(catalog cooling/{unit.id})",
         )
     else:
@@ -121,7 +121,7 @@ def cooling(
                     "spare_units": spares,
                 },
                 "units",
-                f"{unit.vendor} {unit.model} rated {unit.capacity_kw:g} kW "
+                f"{unit.product_name} rated {unit.capacity_kw:g} kW "
                 f"(catalog cooling/{unit.id}); spares: {sources.ASSUMPTION}",
             )
         )
@@ -136,17 +136,17 @@ def cooling(
         },
         "l/min",
         f"{WATER_SOURCE}; temperature rise {unit.facility_delta_t_c:g} C at the "
-        f"{unit.vendor} {unit.model}'s rated capacity",
+        f"{unit.product_name}'s rated capacity",
     )
     if unit.placement is CduPlacement.IN_RACK and densest > unit.capacity_kw * 1000:
         rec.warn(
             "cdu-over-capacity",
             f"The densest rack's coolant carries {densest / 1000:,.1f} kW, over the "
-            f"{unit.capacity_kw:g} kW of its {unit.vendor} {unit.model}; plan fewer hosts per "
+            f"{unit.capacity_kw:g} kW of its {unit.product_name}; plan fewer hosts per "
             "rack or in-row units",
         )
     rec.decide(
-        f"{count(units, 'coolant distribution unit')} ({unit.vendor} {unit.model}"
+        f"{count(units, 'coolant distribution unit')} ({unit.product_name}"
         + (", one per rack" if unit.placement is CduPlacement.IN_RACK else ", in the row")
         + f") {'carries' if units == 1 else 'carry'} {liquid_w / 1000:,.1f} kW from the coolant of "
         f"{count(len(liquid), 'rack')} into {flow:,.0f} l/min of facility water; the same racks "
@@ -171,7 +171,7 @@ def cooling(
     )
     return bo.Cooling(
         cdu=unit.id,
-        model=f"{unit.vendor} {unit.model}",
+        model=unit.product_name,
         placement=unit.placement.value,
         units=units,
         spares=spare,
@@ -196,7 +196,7 @@ def cooling_lines(c: bo.Cooling | None, catalog: Catalog) -> list[bo.BomLine]:
             category=bo.BomCategory.COOLING,
             item=f"cooling:{unit.id}",
             part_number=unit.part_number,
-            description=f"{unit.vendor} {unit.model} coolant distribution unit, "
+            description=f"{unit.product_name} coolant distribution unit, "
             f"{unit.capacity_kw:g} kW, {where}"
             + (f" ({count(c.spares, 'spare')})" if c.spares else ""),
             quantity=c.units,

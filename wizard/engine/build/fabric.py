@@ -149,7 +149,7 @@ def size_plane(
             Formula("switches_per_pair"),
             {"switches_per_pair": pair},
             "switches",
-            f"{CLOS}: one {sw.vendor} {sw.model} "
+            f"{CLOS}: one {sw.product_name} "
             + ("pair holds" if redundant else "switch holds")
             + f" all {host_ports} host ports",
         )
@@ -215,7 +215,7 @@ def size_plane(
             ),
             {"host_ports": host_ports, "downlinks_per_leaf": first_down, "switches_per_pair": pair},
             "switches",
-            f"{CLOS}; {sw.vendor} {sw.model} leaves"
+            f"{CLOS}; {sw.product_name} leaves"
             + (", an even count for redundant pairs" if redundant else ""),
         )
     cables.insert(0, _host_cables(ck, host_ports, speed, r, per_leaf, sw))
@@ -232,7 +232,7 @@ def _tier(role: str, pick: _Pick, count: int, down: int, up: int, speed: float) 
     return bo.SwitchTier(
         role=role,
         switch=sw.id,
-        model=f"{sw.vendor} {sw.model}",
+        model=sw.product_name,
         count=count,
         downlinks=down,
         uplinks=up,

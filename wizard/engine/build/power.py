@@ -57,12 +57,12 @@ def power(
         Formula("gpu_w + baseline_w"),
         {"gpu_w": gpu_w, "baseline_w": server.baseline_power_w},
         "W",
-        f"{server.vendor} {server.model} baseline from the server catalog (a derived estimate, "
+        f"{server.product_name} baseline from the server catalog (a derived estimate, "
         "see its source_note); GPU TDP from the GPU catalog",
     )
     installed = server.psu_count * server.psu_w
     redundant = (server.psu_count // 2) * server.psu_w
-    name = f"{server.vendor} {server.model}"
+    name = server.product_name
     if host_w > installed:
         rec.error(
             "host-power-over-psu",

@@ -174,7 +174,7 @@ def racks(
         densest = max((r.power_w for r in out if r.hosts), default=0.0)
         rec.warn(
             "liquid-cooled-hosts",
-            f"The {server.vendor} {server.model} is liquid-cooled: its racks need facility water "
+            f"The {server.product_name} is liquid-cooled: its racks need facility water "
             f"and coolant distribution units, and the densest rack draws {densest / 1000:,.1f} kW "
             f"(the rack power limit is {a.max_rack_power_kw:g} kW; liquid-cooled racks are "
             "usually planned far above air-cooled ones, so set it to the facility's figure)",
@@ -231,11 +231,11 @@ def _rack(
 ) -> bo.Rack:
     items: list[bo.RackItem] = []
     u = 1
-    model = f"{server.vendor} {server.model}"
+    model = server.product_name
     share = liquid_share(server)
     if cdu is not None and cdu.rack_units and host_ids:
         items.append(
-            bo.RackItem(name="CDU", kind="cdu", model=f"{cdu.vendor} {cdu.model}", u_position=u,
+            bo.RackItem(name="CDU", kind="cdu", model=cdu.product_name, u_position=u,
                         height_u=cdu.rack_units, power_w=cdu.power_w or 0.0)
         )  # fmt: skip
         u += cdu.rack_units

@@ -413,7 +413,7 @@ class StoragePlanner:
         self._gds_outcome(storage, blockers)
         return StorageResult(
             system=storage.id if storage else None,
-            system_name=f"{storage.vendor} {storage.model}" if storage else None,
+            system_name=storage.product_name if storage else None,
             needs=needs,
             datasets_gb=datasets,
             checkpoints_gb=checkpoints,
@@ -499,7 +499,7 @@ class StoragePlanner:
         )  # fmt: skip
         usable = nodes * storage.usable_capacity_tb_per_node
         available = nodes * storage.read_throughput_gbs_per_node
-        name = f"{storage.vendor} {storage.model}"
+        name = storage.product_name
         if nodes < storage.min_nodes:
             rec.warn(
                 "storage-below-minimum-nodes",
@@ -557,7 +557,7 @@ class StoragePlanner:
         if storage is None:
             out.append("no storage system is chosen (hardware.storage)")
         elif not storage.gpudirect_storage:
-            out.append(f"{storage.vendor} {storage.model} does not offer GPUDirect Storage")
+            out.append(f"{storage.product_name} does not offer GPUDirect Storage")
         if nic is None:
             out.append("no NIC is chosen (hardware.nic)")
         elif not nic.gpudirect_rdma:
@@ -589,7 +589,7 @@ class StoragePlanner:
         if not blockers:
             assert storage is not None
             rec.decide(
-                f"Training VMs read from the {storage.vendor} {storage.model} with GPUDirect "
+                f"Training VMs read from the {storage.product_name} with GPUDirect "
                 "Storage (nvidia-fs) over RDMA.",
                 "Storage, NIC and RDMA all support it, so reads go straight into GPU memory "
                 "without a bounce buffer in host memory.",

@@ -319,7 +319,7 @@ def _gpu_cluster(
         name=spec.name,
         role=ClusterRole.GPU,
         server=server.id,
-        server_name=f"{server.vendor} {server.model}",
+        server_name=server.product_name,
         hosts=c.hosts_total,
         gpus=c.gpus_total,
         gpus_demand=c.gpus_demand,
@@ -382,7 +382,7 @@ def _cpu_cluster(
         name=spec.name,
         role=spec.role,
         server=server.id,
-        server_name=f"{server.vendor} {server.model}",
+        server_name=server.product_name,
         hosts=hosts,
         gpus=0,
         gpus_demand=0,
@@ -485,7 +485,7 @@ def _layout(
             hosts = range(first, min(first + per_rack, c.hosts))
             items = [
                 bo.RackItem(name=f"host-{h + 1:02d}", kind="server",
-                            model=f"{server.vendor} {server.model}",
+                            model=server.product_name,
                             u_position=1 + (h - first) * server.rack_units,
                             height_u=server.rack_units, power_w=c.host_w, host=h,
                             liquid_w=c.host_w * cooling.liquid_share(server))
@@ -608,7 +608,7 @@ def _cpu_lines(
             category=bo.BomCategory.SERVER,
             item=f"server:{server.id}",
             part_number="",
-            description=f"{server.vendor} {server.model}, {server.sockets} x {processors}, "
+            description=f"{server.product_name}, {server.sockets} x {processors}, "
             f"{server.rack_units}U, for the {role}, without GPUs (configure-to-order: memory, "
             "drives and network ports per vendor quote)",
             quantity=c.hosts,
@@ -746,7 +746,7 @@ def _network_lines(
         out.append(
             bo.BomLine(
                 category=bo.BomCategory.SWITCH, item=f"switch:{sw.id}", part_number=sw.part_number,
-                description=f"{sw.vendor} {sw.model}, {sw.ports} x {sw.port_speed_gbps:g} Gb/s, "
+                description=f"{sw.product_name}, {sw.ports} x {sw.port_speed_gbps:g} Gb/s, "
                 f"{sw.rack_units}U", quantity=qty, unit="each",
                 source=f"catalog switches/{sw.id}; one network for all clusters",
             )

@@ -297,7 +297,7 @@ class TrainingSizer(SizerBase):
                 "nvswitch-partition-rounded",
                 f"{g.name}: {count(gpus, 'GPU')} meet the target time; planned on "
                 f"{count(rounded * st.gpus, 'GPU')}, since a VM on the NVSwitch board of the "
-                f"{self.server.vendor} {self.server.model} holds "
+                f"{self.server.product_name} holds "
                 f"{_or(vm_partitions(self.gpu, self.server))} GPUs "
                 f"({FM_CRX if blackwell_board(self.gpu, self.server) else PARTITIONS_SOURCE})",
                 Severity.INFO,

@@ -143,8 +143,7 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
         out.append(
             Problem(
                 "hardware.cpu",
-                f"the {server.vendor} {server.model} is not sold with '{hw.cpu}' (processors: "
-                f"{names})",
+                f"the {server.product_name} is not sold with '{hw.cpu}' (processors: {names})",
             )
         )
     if gpu is not None and server is not None:
@@ -153,7 +152,7 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
             out.append(
                 Problem(
                     "hardware.server",
-                    f"the {server.vendor} {server.model} cannot hold the {gpu.name} "
+                    f"the {server.product_name} cannot hold the {gpu.name} "
                     f"({why_not(server, gpu, catalog.gpus)})",
                 )
             )
@@ -226,7 +225,7 @@ def _sharp_problems(design: Design, catalog: Catalog) -> list[Problem]:
     pick = pick_switch(catalog, kind, FABRIC_GBPS[fabric])
     if pick is not None and pick.switch.sharp:
         return []
-    which = f"the {pick.switch.vendor} {pick.switch.model}" if pick else "no switch in the catalog"
+    which = f"the {pick.switch.product_name}" if pick else "no switch in the catalog"
     return [
         Problem(
             "assumptions.sharp",

@@ -72,7 +72,7 @@ def platform_refusal(mode: SharingMode, gpu: Gpu, server: Server) -> tuple[str, 
     if mode in NVSWITCH_REFUSED and nvswitch_board(gpu, server):
         return (
             NVSWITCH_CODES[mode],
-            f"on the NVSwitch board of the {server.vendor} {server.model}, vSphere supports "
+            f"on the NVSwitch board of the {server.product_name}, vSphere supports "
             f"time-sliced vGPU only ({NVSWITCH_REFUSED[mode]} is not supported)",
         )
     return None

@@ -498,7 +498,7 @@ class SoftwarePlanner:
             "https://www.nvidia.com/en-us/data-center/products/certified-systems/ (the catalog "
             "records no certification for this server)"
         )
-        name = f"{s.vendor} {s.model}"
+        name = s.product_name
         if s.certification is Certification.CERTIFIED:
             rec.decide(
                 f"The {name} is an NVIDIA-Certified System.",

@@ -134,7 +134,7 @@ class HardwarePage(DataPlanMixin, Page):
         self.gdr_note.setWordWrap(True)
         self.nic = Choice([("No dedicated NIC chosen", None)])
         for n in catalog.nics.values():
-            self.nic.add(f"{n.vendor} {n.model}", n.id)
+            self.nic.add(n.product_name, n.id)
         self.nics_per_host = int_spin(0, 16, 1)
         self.errors.add(f, "fabric", "Fabric", self.fabric)
         self.errors.add(f, "rdma", "RDMA", self.rdma)
@@ -227,15 +227,13 @@ class HardwarePage(DataPlanMixin, Page):
             self.server.add("Choose a server…", None)
             for s in sorted(fits, key=lambda s: (s.vendor, s.model)):
                 n = gpus_per_host_max(s, gpu)
-                self.server.add(
-                    f"{s.vendor} {s.model}  ·  up to {n} GPUs  ·  {s.rack_units}U", s.id
-                )
+                self.server.add(f"{s.product_name}  ·  up to {n} GPUs  ·  {s.rack_units}U", s.id)
             rest = [s for s in self.catalog.servers.values() if s not in fits]
             if rest:
                 self.server.insertSeparator(self.server.count())
                 for s in sorted(rest, key=lambda s: (s.vendor, s.model)):
                     reason = _why_not(s, gpu, self.catalog.gpus)
-                    self.server.add(f"{s.vendor} {s.model}  —  cannot hold it: {reason}", s.id)
+                    self.server.add(f"{s.product_name}  —  cannot hold it: {reason}", s.id)
                     self.server.set_reason(s.id, reason)
         self.server.put(keep)
         if self.server.currentIndex() < 0 or not self.server.enabled(keep):

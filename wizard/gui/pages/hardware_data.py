@@ -37,7 +37,7 @@ class DataPlanMixin:
         f.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.storage = Choice([("None chosen", None)])
         for s in catalog.storage.values():
-            self.storage.add(f"{s.vendor} {s.model}", s.id)
+            self.storage.add(s.product_name, s.id)
         self.errors.add(f, "storage", "Storage system", self.storage)
         self.data_errors = FormErrors()
         self.dataset_gb = OptionalDouble(1e12, 0, "derived from the workloads")

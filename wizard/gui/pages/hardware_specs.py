@@ -64,7 +64,7 @@ def spec_sheet(
     if server is not None:
         parts.append(
             _table(
-                f"{server.vendor} {server.model}",
+                server.product_name,
                 [
                     ("Size", f"{server.rack_units}U, {server.sockets} sockets"),
                     ("Processors", cpu_text),
@@ -89,7 +89,7 @@ def spec_sheet(
     if storage is not None:
         parts.append(
             _table(
-                f"{storage.vendor} {storage.model}",
+                storage.product_name,
                 [
                     ("Usable per node", f"{storage.usable_capacity_tb_per_node:g} TB"),
                     ("Read per node", f"{storage.read_throughput_gbs_per_node:g} GB/s"),
@@ -102,7 +102,7 @@ def spec_sheet(
     if nic is not None:
         parts.append(
             _table(
-                f"{nic.vendor} {nic.model}",
+                nic.product_name,
                 [
                     ("Ports", f"{nic.ports} × {nic.port_speed_gbps:g} Gb/s"),
                     ("PCIe", f"Gen {nic.pcie_gen} x{nic.pcie_lanes}"),
