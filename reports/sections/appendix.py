@@ -29,6 +29,8 @@ ASSUMPTION_LABELS = {
     "collective_latency_us": "Fixed cost of one small all-reduce (microseconds)",
     "serving_host_us_per_sequence": "Serving engine's host time per request in a decode step "
     "(microseconds)",
+    "serving_reserves_whole_request": "A request's KV cache is reserved for its whole answer "
+    "when it starts",
     "fabric_oversubscription": "Leaf downlink to uplink bandwidth ratio",
     "max_rack_power_kw": "Power limit per rack (kW)",
     "rack_units": "Rack height (U)",

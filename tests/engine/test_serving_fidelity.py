@@ -25,34 +25,47 @@ def test_nims_70b_fp8_at_100_requests_is_one_replica_on_two_gpus(catalog):
     """NVIDIA NIM for LLMs 1.8.0, "Benchmarking: Performance": Llama-3.3-70B-Instruct fp8 TP2
     on 2 x H100, 5,000 prompt and 500 output tokens, 100 requests in flight: row
     "| 100 | 7996.25 | 92.91 | 917.26 |" (TTFT ms, ITL ms, output tokens/s). With FP8 weights the cache is FP8 (2 x 80 x 8 x 128 x 1 = 163,840 bytes a token);
-    a TP 2 replica keeps 2 x (0.9 x 80 - 70 / 2 - 2) = 70 GB for it, floor(70 / (5,250 x
-    163,840e-9)) = 81 requests of 5,000 + 500 / 2 tokens, so 19 queue for room rather than
-    buying a second replica: one replica, 2 GPUs, within 35 % of 917."""
+    a TP 2 replica keeps 2 x (0.9 x 80 - 70 / 2 - 2) = 70 GB for it; the engine reserves each
+    request's 5,000 + 500 tokens when it starts (TensorRT-LLM's default policy), so floor(70 /
+    (5,500 x 163,840e-9)) = 77 run and 23 queue for room rather than buying a second replica:
+    one replica, 2 GPUs, within 35 % of 917."""
     r = size(design_from_dict(service("llama-3.3-70b", "fp8", H100, input_tokens=5000,
                                       output_tokens=500, concurrent_sequences=100)), catalog)  # fmt: skip
     (w,) = r.workloads
     assert (w.gpus_total, w.replicas, w.layout.tensor_parallel) == (2, 1, 2)
     s = w.serving
     assert s.kv_cache_bytes_per_element == 1
-    assert int(70 / (5250 * 163_840e-9)) == 81
-    assert s.max_sequences_per_replica == 81 and s.sequences_per_replica == 100
+    assert int(70 / (5500 * 163_840e-9)) == 77
+    assert s.max_sequences_per_replica == 77 and s.sequences_per_replica == 100
     assert s.tokens_per_s_total == pytest.approx(917.26, rel=0.35)
     assert s.itl_ms == pytest.approx(92.91, rel=0.35)
     assert "serving-kv-cache-full" in {x.code for x in r.warnings}
 
 
 def test_the_queue_counts_in_the_time_to_first_token_and_a_target_buys_replicas(catalog):
-    """Negative case of the one above: the 19 waiting requests wait for running ones to finish,
+    """Negative case of the one above: the 23 waiting requests wait for running ones to finish,
     so the time to first token is seconds; a 2-second target is then met only by adding
-    replicas until every request's cache is held (100 / 81 -> 2 replicas)."""
+    replicas until every request's cache is held (100 / 77 -> 2 replicas)."""
     doc = service("llama-3.3-70b", "fp8", H100, input_tokens=5000, output_tokens=500,
                   concurrent_sequences=100)  # fmt: skip
     one = size(design_from_dict(doc), catalog).workloads[0]
     assert one.serving.ttft_ms > 2000
     doc["workloads"][0]["inference"]["ttft_target_ms"] = 2000
     two = size(design_from_dict(doc), catalog).workloads[0]
-    assert two.gpus_total >= 4 and two.serving.sequences_per_replica <= 81
+    assert two.gpus_total >= 4 and two.serving.sequences_per_replica <= 77
     assert two.serving.ttft_ms <= 2000
+
+
+def test_an_engine_that_pages_its_cache_holds_requests_by_their_average_size(catalog):
+    """The rule isolated: with ``serving_reserves_whole_request`` off (vLLM's paging, blocks
+    taken as tokens arrive) a request holds 5,000 + 500 / 2 = 5,250 tokens on average, so
+    floor(70 / (5,250 x 163,840e-9)) = 81 run instead of 77; nothing else changes the count."""
+    doc = service("llama-3.3-70b", "fp8", H100, input_tokens=5000, output_tokens=500,
+                  concurrent_sequences=100)  # fmt: skip
+    doc["assumptions"] = {"serving_reserves_whole_request": False}
+    s = size(design_from_dict(doc), catalog).workloads[0].serving
+    assert int(70 / (5250 * 163_840e-9)) == 81
+    assert s.max_sequences_per_replica == 81
 
 
 def test_moe_compute_waits_for_the_busiest_expert(catalog):

@@ -31,20 +31,20 @@ def test_the_default_is_the_published_host_step_over_its_requests():
     assert Assumptions().serving_host_us_per_sequence == pytest.approx(45.11e3 / 1536, abs=0.05)
 
 
-def test_a_small_moe_at_two_thousand_requests_waits_for_the_host(catalog):
+def test_a_small_moe_at_fifteen_hundred_requests_waits_for_the_host(catalog):
     """Qwen3 30B-A3B in FP4 on one B200 (180 GB), 1,000/1,000 tokens at maximum load. By hand:
     weights 30.5e9 x 0.5625 = 17.156 GB; KV room 0.9 x 180 - 17.156 - 2 = 142.844 GB; FP8 cache
-    2 x 48 x 4 x 128 x 1 = 49,152 bytes a token; 1,000 + 1,000 / 2 = 1,500 tokens a request, so
-    floor(142.844 / (1,500 x 49,152e-9)) = 1,937 requests run. Their host work, 1,937 x 29.4 us =
-    56.95 ms, is longer than the GPU's step, so it is the step."""
+    2 x 48 x 4 x 128 x 1 = 49,152 bytes a token; 1,000 + 1,000 tokens reserved a request, so
+    floor(142.844 / (2,000 x 49,152e-9)) = 1,453 requests run. Their host work, 1,453 x 29.4 us
+    = 42.72 ms, is longer than the GPU's step, so it is the step."""
     r = size(design_from_dict(_design("qwen3-30b-a3b", "fp4", B200, 1)), catalog)
     s = r.workloads[0].serving
-    assert int(142.844 / (1500 * 49_152e-9)) == 1937
-    assert s.max_sequences_per_replica == 1937
+    assert int(142.844 / (2000 * 49_152e-9)) == 1453
+    assert s.max_sequences_per_replica == 1453
     host = calc(r, KEY + "decode.host_s")
-    assert host.value == pytest.approx(1937 * 29.4e-6, rel=1e-6)
+    assert host.value == pytest.approx(1453 * 29.4e-6, rel=1e-6)
     assert calc(r, KEY + "decode.gpu_s").value < host.value
-    assert s.decode_step_ms == pytest.approx(1937 * 29.4e-3, rel=1e-6)
+    assert s.decode_step_ms == pytest.approx(1453 * 29.4e-3, rel=1e-6)
     assert s.decode_bound == "the serving engine's host processor"
     # NVIDIA's published figure for this run (TensorRT-LLM 1.0 performance overview): 25,828
     assert s.tokens_per_s_total == pytest.approx(25_828, rel=0.35)
@@ -59,7 +59,7 @@ def test_without_host_time_the_same_run_is_the_gpus_step(catalog):
     )
     s = r.workloads[0].serving
     assert s.decode_step_ms == pytest.approx(calc(r, KEY + "decode.gpu_s").value * 1000)
-    assert s.decode_step_ms < 1937 * 29.4e-3
+    assert s.decode_step_ms < 1453 * 29.4e-3
     assert s.decode_bound == "memory bandwidth"
     assert s.tokens_per_s_total > 1.35 * 25_828
 

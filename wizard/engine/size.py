@@ -102,6 +102,7 @@ def _size(design: Design, catalog: Catalog) -> Result:
         "prefill_compute_efficiency": a.prefill_compute_efficiency,
         "collective_latency_us": a.collective_latency_us,
         "serving_host_us_per_sequence": a.serving_host_us_per_sequence,
+        "serving_reserves_whole_request": a.serving_reserves_whole_request,
         "gradient_bytes": a.gradient_bytes,
         "framework_overhead_gb": a.framework_overhead_gb,
         "sharp": a.sharp,

@@ -673,6 +673,13 @@ class Assumptions(Model):
         "waits for it (1: perfectly balanced routing; 1.25 is the capacity factor Switch "
         "Transformers size experts for).",
     )
+    serving_reserves_whole_request: bool = Field(
+        default=True,
+        description="The serving engine admits a request only when its KV cache can hold the "
+        "prompt and the whole answer (TensorRT-LLM's default scheduler policy, which NIM's "
+        "TensorRT-LLM profiles run); off: cache blocks are taken as tokens arrive (vLLM), so "
+        "the average request, its prompt and half its answer, sets how many fit.",
+    )
     serving_host_us_per_sequence: float = Field(
         default=29.4,
         ge=0,

@@ -207,6 +207,7 @@ class ServingPlanner:
             self.req,
             a.serving_memory_utilization,
             a.framework_overhead_gb,
+            a.serving_reserves_whole_request,
         )
 
     # ------------------------------------------------------------------ search

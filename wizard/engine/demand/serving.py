@@ -39,6 +39,16 @@ QUEUE_SOURCE = (
     "A prompt waits for the prompts ahead of it: M/D/1 queue, mean wait = load / (2 (1 - load)) "
     "x service time (Pollaczek-Khinchine), requests arriving independently"
 )
+RESERVE_SOURCE = (
+    "TensorRT-LLM's default capacity scheduler policy, GUARANTEED_NO_EVICT, 'to guarantee that "
+    "a started request is never paused' (TensorRT-LLM, Useful Runtime Options): a request is "
+    "admitted only when the KV cache can hold its prompt plus its whole answer (NVIDIA Dynamo's "
+    "scheduler model: it 'reserves prompt plus maximum output and forbids preemption')"
+)
+PAGED_SOURCE = (
+    "Paged KV cache: blocks are taken as tokens arrive (Kwon et al., vLLM, arXiv:2309.06180), "
+    "so the average request sets how many fit"
+)
 KV_QUEUE_SOURCE = (
     "Requests beyond what the KV cache holds wait for a running one to finish (vLLM and "
     "TensorRT-LLM queue them); Little's law"
@@ -64,9 +74,8 @@ REQUESTS_PER_S = Formula("tokens_per_s / output_tokens")
 USABLE_GB = Formula("gpu_memory_gb * memory_utilization")
 WEIGHTS_PER_GPU_GB = Formula("weights_gb / (tp * pp)")
 KV_ROOM_GB = Formula("usable_gb - weights_per_gpu_gb - overhead_gb")
-MAX_SEQUENCES = Formula(
-    "floor(kv_room_gb * kv_shards * pp / (context_in_flight * kv_gb_per_token))"
-)
+MAX_SEQUENCES = Formula("floor(kv_room_gb * kv_shards * pp / (tokens_held * kv_gb_per_token))")
+RESERVED_TOKENS = Formula("input_tokens + output_tokens")
 LONGEST_REQUEST_GB = Formula("max_context_tokens * kv_gb_per_token / (kv_shards * pp)")
 KV_PER_GPU_GB = Formula("sequences * context_in_flight * kv_gb_per_token / (kv_shards * pp)")
 
@@ -204,11 +213,14 @@ def capacity(
     req: Request,
     utilization: float,
     overhead_gb: float,
+    reserve_whole_request: bool = True,
 ) -> Capacity:
     """How many requests of the average size the replica's memory holds, and whether one of the
-    longest still fits beside the weights. With windowed layers the cache per token falls as a
-    sequence grows, so the longest request has its own figure; the average request's (its
-    average context) is at most the average of its sequences' caches, the safe side."""
+    longest still fits beside the weights. A request holds its prompt and whole answer from the
+    start where the engine reserves it (TensorRT-LLM's default), else its tokens so far, half
+    its answer on average (vLLM's paging). With windowed layers the cache per token falls as a
+    sequence grows, so each length has its own figure; the average request's (its average
+    context) is at most the average of its sequences' caches, the safe side."""
     average = sp.CONTEXT_IN_FLIGHT(input_tokens=req.input_tokens, output_tokens=req.output_tokens)
     kv_tok = kv_per_token(chain, m, average)
     ctx = chain(
@@ -267,6 +279,15 @@ def capacity(
         kv_shards=shards,
         pp=par.pipeline,
     )
+    held, kv_held, held_source = ctx, kv_tok, PAGED_SOURCE
+    if reserve_whole_request:
+        held_source = RESERVE_SOURCE
+        held = chain(
+            "tokens_reserved_per_request", RESERVED_TOKENS, "tokens per sequence", RESERVE_SOURCE,
+            input_tokens=req.input_tokens, output_tokens=req.output_tokens,
+        )  # fmt: skip
+        if m.window_layers:
+            kv_held = kv_per_token(chain, m, held, "kv_gb_per_token_reserved")
     most = 0
     if room > 0:
         most = int(
@@ -274,13 +295,12 @@ def capacity(
                 "max_sequences_per_replica",
                 MAX_SEQUENCES,
                 "sequences",
-                "Paged KV cache: blocks are taken as tokens arrive (Kwon et al., vLLM, "
-                "arXiv:2309.06180), so the average request sets how many fit",
+                held_source,
                 kv_room_gb=room,
                 kv_shards=shards,
                 pp=par.pipeline,
-                context_in_flight=ctx,
-                kv_gb_per_token=kv_tok,
+                tokens_held=held,
+                kv_gb_per_token=kv_held,
             )
         )
     return Capacity(per_gpu, room, most, longest, kv_tok, ctx)
