@@ -1,5 +1,7 @@
 """A non-editable install works from any directory: data files ship inside the wheel."""
 
+import fcntl
+import os
 import subprocess
 import sys
 import zipfile
@@ -12,13 +14,22 @@ from wizard.model.catalog import CATALOG_KINDS
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    out = tmp_path_factory.mktemp("wheel")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out),
-         str(ROOT)],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    """One wheel per test session. Under pytest-xdist each worker runs this module fixture, and
+    two builds of the same tree at once collide in its build directory, so the workers share
+    the session's directory and build under a lock: the first builds, the others reuse it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    out = shared / "wheel"
+    with open(shared / "wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not list(out.glob("gpuwizard-*.whl")):
+            out.mkdir(exist_ok=True)
+            proc = subprocess.run(
+                [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                 "-w", str(out), str(ROOT)],
+                capture_output=True, text=True, timeout=300,
+            )  # fmt: skip
+            assert proc.returncode == 0, proc.stdout + proc.stderr
     (path,) = out.glob("gpuwizard-*.whl")
     return path
 
