@@ -14,6 +14,7 @@ from tests.engine.conftest import calc
 from tests.engine.serving_runs import B200, H200, Measured
 from wizard.app.io import design_from_dict
 from wizard.engine.size import size
+from wizard.model.result import HOST_BOUND
 
 KEY = "workloads[0].serving."
 
@@ -45,7 +46,7 @@ def test_a_small_moe_at_fifteen_hundred_requests_waits_for_the_host(catalog):
     assert host.value == pytest.approx(1453 * 29.4e-6, rel=1e-6)
     assert calc(r, KEY + "decode.gpu_s").value < host.value
     assert s.decode_step_ms == pytest.approx(1453 * 29.4e-3, rel=1e-6)
-    assert s.decode_bound == "the serving engine's host processor"
+    assert s.decode_bound == HOST_BOUND
     # NVIDIA's published figure for this run (TensorRT-LLM 1.0 performance overview): 25,828
     assert s.tokens_per_s_total == pytest.approx(25_828, rel=0.35)
 

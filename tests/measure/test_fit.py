@@ -280,3 +280,50 @@ def test_the_published_mlperf_bert_run_is_rebuilt_at_its_scale(catalog):
     assert "on 64 GPUs" in point.where
     (factor,) = report.factors
     assert factor.name == "achievable_utilization"
+
+
+def _qwen3_on_b200() -> dict:
+    return {
+        "workloads": [{
+            "name": "Qwen3 chat", "kind": "inference", "model": {"preset": "qwen3-30b-a3b"},
+            "precision": "fp4", "sharing_mode": "vgpu",  # vSphere on an NVSwitch host
+            "parallelism": {"tensor_parallel": 1, "pipeline_parallel": 1, "data_parallel": 1},
+            "inference": {"input_tokens": 1000, "output_tokens": 1000,
+                          "concurrent_sequences": 64},
+        }],
+        "hardware": {"gpu": "b200-sxm", "server": "supermicro-sys-a22ga-nbrt", "gpus_per_host": 8,
+                     "nvlink": True},
+    }  # fmt: skip
+
+
+def test_a_throughput_the_host_processor_sets_is_shown_not_fitted(catalog):
+    """NVIDIA TensorRT-LLM 1.0 performance overview: Qwen3-30B-A3B FP4 on one B200, 1,000 /
+    1,000 tokens, every request queued at once: 25,828 output tokens/s. At that load the engine
+    plans 1,453 requests running, whose host work (29.4 us each) outlasts the GPU's step, so
+    the figure says nothing about the memory bandwidth: beside a point the GPU sets it is shown,
+    not fitted; alone it is refused with the reason, rather than pushing the bandwidth
+    efficiency to a bound. (The 8-request point's 5 ms is illustrative, as below.)"""
+    design = design_from_dict(_qwen3_on_b200())
+    offline = ServingPoint(None, 1000, 1000, None, None, 25_828, 3000)
+    low = ServingPoint(8, 1000, 1000, None, 5.0, None, 100)
+    run = Run("serving", "trtllm-bench", (offline, low))
+    report = calibrate(design, catalog, "Qwen3 chat", [MeasurementFile("b200.txt", b"b200", run)])
+    shown = [p for p in report.points if p.metric == "tokens_per_s"]
+    assert len(shown) == 1 and not shown[0].fitted and "host processor" in shown[0].note
+    assert all(p.fitted for p in report.points if p.metric == "itl_ms")
+    alone = Run("serving", "trtllm-bench", (offline,))
+    with pytest.raises(UserError, match="host processor, not the GPU"):
+        calibrate(design, catalog, "Qwen3 chat", [MeasurementFile("o.txt", b"o", alone)])
+
+
+def test_the_same_model_at_a_load_the_gpu_sets_is_fitted(catalog):
+    """The negative case: at 8 requests in flight the GPU's step is the longer, so a measured
+    time between tokens governs the bandwidth efficiency (an illustrative 5 ms, not a
+    publication's figure: the test is of which points are fitted, not of the value)."""
+    design = design_from_dict(_qwen3_on_b200())
+    point = ServingPoint(8, 1000, 1000, None, 5.0, None, 100)
+    run = Run("serving", "AIPerf", (point,))
+    report = calibrate(design, catalog, "Qwen3 chat", [MeasurementFile("c8.json", b"c8", run)])
+    (p,) = report.points
+    assert p.metric == "itl_ms" and p.fitted
+    assert "decode_bandwidth_efficiency" in {f.name for f in report.factors}

@@ -6,7 +6,9 @@ answer lengths). The engine then predicts the point, and the factor that governs
 within its physical bounds until the predictions fit in the least-squares sense (relative errors,
 on a log scale, so 10 % high and 10 % low weigh alike):
 
-- time between tokens and output throughput: the decode bandwidth efficiency (MBU);
+- time between tokens and output throughput: the decode bandwidth efficiency (MBU); where the
+  serving engine's host processor, not the GPU, sets a step at the defaults (thousands of
+  requests in flight on a small model), those points are shown, not fitted;
 - time to first token with one request in flight: the prefill compute efficiency (MFU); under
   load it is mostly queueing, which the model reads low (docs/model.md, known gaps), so those points
   are shown, not fitted;
@@ -38,9 +40,13 @@ from wizard.model.calibration import (
 )
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, Parallelism, WorkloadGroup
-from wizard.model.result import Result, WorkloadResult
+from wizard.model.result import HOST_BOUND, Result, WorkloadResult
 
 TOLERANCE = 0.15  # a fitted point further than this from the calibrated model is reported
+HOST_NOTE = (
+    "shown, not fitted: at this load the serving engine's host processor, not the GPU's memory, "
+    "sets the time of a step"
+)
 # One point cannot show how much repeated runs of a benchmark differ; the spread is at least
 # this stated share (run-to-run variation of a few per cent), so a one-point fit never claims an
 # exact factor.
@@ -245,8 +251,11 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
     if not trials:
         return
 
+    host_bound: list[bool] = []
+
     def figures(factors: dict[str, float]) -> list[dict[str, float]]:
         out = []
+        host_bound.clear()
         for _, _, trial in trials:
             s = _sized(_with(trial, factors), catalog).workloads[0].serving
             out.append(
@@ -254,10 +263,12 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
                 if s is not None
                 else {}
             )
+            host_bound.append(s is not None and s.decode_bound == HOST_BOUND)
         return out
 
     before = figures(defaults)
-    for (name, p, _), fig in zip(trials, before, strict=True):
+    host_at_defaults = list(host_bound)
+    for (name, p, _), fig, host in zip(trials, before, host_at_defaults, strict=True):
         where = _where(name, p)
         for metric in ("ttft_ms", "itl_ms", "tokens_per_s"):
             measured = getattr(p, metric)
@@ -265,11 +276,15 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
                 continue
             fitted = metric != "ttft_ms" or (p.concurrency is not None and p.concurrency <= 1)
             note = "" if fitted else "shown, not fitted: under load the wait in the queue dominates"
+            if host and metric != "ttft_ms":
+                fitted, note = False, HOST_NOTE
             report.points.append(FitPoint(where, metric, measured, fig[metric], fitted=fitted,
                                           note=note, load=p))  # fmt: skip
 
     decode = [
-        (i, pt) for i, pt in enumerate(report.points) if pt.metric in ("itl_ms", "tokens_per_s")
+        (i, pt)
+        for i, pt in enumerate(report.points)
+        if pt.metric in ("itl_ms", "tokens_per_s") and pt.fitted
     ]
     prefill = [
         (i, pt) for i, pt in enumerate(report.points) if pt.metric == "ttft_ms" and pt.fitted
@@ -515,7 +530,13 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
                             "measurements do not apply to it")  # fmt: skip
         _training_fit(report, shown, catalog, g, wr, by_kind["training"])
     if not report.factors:
-        raise UserError("the files give no point that sets a factor of this group")
+        why = ""
+        if any(p.note == HOST_NOTE for p in report.points):
+            why = (
+                ": at their loads the serving engine's host processor, not the GPU, sets each "
+                "step; a run with fewer requests in flight measures the GPU"
+            )
+        raise UserError(f"the files give no point that sets a factor of this group{why}")
     return report
 
 

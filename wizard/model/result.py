@@ -26,6 +26,10 @@ class Severity(StrEnum):
     ERROR = "error"
 
 
+# what bounds a decode step when the serving engine's scheduling outlasts the GPU's work
+HOST_BOUND = "the serving engine's host processor"
+
+
 class Calculation(Out):
     id: str = Field(description="Stable key, e.g. 'workload[0].memory.weights'.")
     formula: str
@@ -125,9 +129,7 @@ class ServingResult(Out):
     tokens_per_s_per_replica: float = Field(description="Generated tokens per second")
     tokens_per_s_total: float
     requests_per_s_total: float
-    decode_bound: str = Field(
-        description="'memory bandwidth', 'compute' or 'the serving engine's host processor'"
-    )
+    decode_bound: str = Field(description=f"'memory bandwidth', 'compute' or '{HOST_BOUND}'")
     accelerator: str = Field(description="What one GPU of a replica is: a whole GPU or a slice")
     slice_profile: str | None = Field(
         default=None, description="The MIG or vGPU profile a one-GPU replica runs on, if any"

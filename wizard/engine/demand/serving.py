@@ -28,6 +28,7 @@ from wizard.engine.basis.record import Chain
 from wizard.engine.basis.search import first_true
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parallel, Transformer
+from wizard.model.result import HOST_BOUND
 
 LOAD_SOURCE = (
     "Closed-loop load as serving benchmarks run it (NVIDIA GenAI-Perf, vLLM's vllm bench serve); "
@@ -493,7 +494,7 @@ def evaluate(
     # memory-bound when either kernel waits on its reads rather than its FLOPs
     bound = "memory bandwidth" if d_weights > d_linear or d_kv > d_attention else "compute"
     if host > gpu_step:
-        bound = "the serving engine's host processor"
+        bound = HOST_BOUND
     return Point(sequences, running, prefill, step, bound, ttft, itl, tps, rps)
 
 
