@@ -70,10 +70,8 @@ def test_llm_serving_layout_and_targets(sized):
     assert (w.layout.tensor_parallel, w.layout.pipeline_parallel) == (4, 1)
     assert w.memory_gb.weights == pytest.approx(35.0)
     kv_token_gb = 2 * 80 * 8 * 128 * 2 / 1e9
-    in_flight = 7680 + 512 / 2
-    assert w.memory_gb.kv_cache == pytest.approx(
-        s.sequences_per_replica * in_flight * kv_token_gb / 4
-    )
+    held = 7680 + 512  # each running request's prompt and whole answer, reserved when it starts
+    assert w.memory_gb.kv_cache == pytest.approx(s.sequences_per_replica * held * kv_token_gb / 4)
     assert w.memory_gb.total <= USABLE
     assert s.tokens_per_s_total >= 2000
     assert all(t.met for t in s.targets)

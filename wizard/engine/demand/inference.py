@@ -349,10 +349,10 @@ class ServingPlanner:
             "kv_cache_gb_per_gpu",
             serving.KV_PER_GPU_GB,
             "GB per GPU",
-            sp.KV_SOURCE,
+            f"{sp.KV_SOURCE}; {cap.held_source}",
             sequences=min(per, cap.max_sequences),
-            context_in_flight=cap.context_in_flight,
-            kv_gb_per_token=cap.kv_gb_per_token,
+            tokens_held=cap.tokens_held,
+            kv_gb_per_token=cap.kv_gb_per_token_held,
             kv_shards=sp.kv_shards(self.m, par.tensor),
             pp=par.pipeline,
         )

@@ -78,7 +78,7 @@ KV_ROOM_GB = Formula("usable_gb - weights_per_gpu_gb - overhead_gb")
 MAX_SEQUENCES = Formula("floor(kv_room_gb * kv_shards * pp / (tokens_held * kv_gb_per_token))")
 RESERVED_TOKENS = Formula("input_tokens + output_tokens")
 LONGEST_REQUEST_GB = Formula("max_context_tokens * kv_gb_per_token / (kv_shards * pp)")
-KV_PER_GPU_GB = Formula("sequences * context_in_flight * kv_gb_per_token / (kv_shards * pp)")
+KV_PER_GPU_GB = Formula("sequences * tokens_held * kv_gb_per_token / (kv_shards * pp)")
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,9 @@ class Capacity:
     longest_request_gb: float
     kv_gb_per_token: float
     context_in_flight: float
+    tokens_held: float  # what a running request holds of the cache: reserved whole, or so far
+    kv_gb_per_token_held: float
+    held_source: str
 
     @property
     def fits(self) -> bool:
@@ -304,7 +307,7 @@ def capacity(
                 kv_gb_per_token=kv_held,
             )
         )
-    return Capacity(per_gpu, room, most, longest, kv_tok, ctx)
+    return Capacity(per_gpu, room, most, longest, kv_tok, ctx, held, kv_held, held_source)
 
 
 def evaluate(
