@@ -3,7 +3,7 @@ waits for the processor that schedules them, not for the GPU.
 
 Source of the default (29.4 microseconds per request and step): TensorRT-LLM pull request #10273
 (NVIDIA, December 2025), GPT-OSS-120B on GB200 with attention data-parallel over 2 GPUs, 1,536
-requests per GPU at 1,000/1,000 tokens, "a scenario where the host overhead is the bottleneck":
+requests per GPU at 1,000/1,000 tokens, "in scenarios where the host overhead is the bottleneck":
 "the average per iteration host_step_time is 45.11 ms"; 45.11 / 1,536 = 0.02937 ms."""
 
 from __future__ import annotations

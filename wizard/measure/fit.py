@@ -40,7 +40,7 @@ from wizard.model.calibration import (
 )
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, Parallelism, WorkloadGroup
-from wizard.model.result import HOST_BOUND, Result, WorkloadResult
+from wizard.model.result import HOST_BOUND, Result, ServingResult, WorkloadResult
 
 TOLERANCE = 0.15  # a fitted point further than this from the calibrated model is reported
 HOST_NOTE = (
@@ -251,24 +251,21 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
     if not trials:
         return
 
-    host_bound: list[bool] = []
+    def sized(factors: dict[str, float]) -> list[ServingResult | None]:
+        return [_sized(_with(t, factors), catalog).workloads[0].serving for _, _, t in trials]
 
-    def figures(factors: dict[str, float]) -> list[dict[str, float]]:
-        out = []
-        host_bound.clear()
-        for _, _, trial in trials:
-            s = _sized(_with(trial, factors), catalog).workloads[0].serving
-            out.append(
-                {"ttft_ms": s.ttft_ms, "itl_ms": s.itl_ms, "tokens_per_s": s.tokens_per_s_total}
-                if s is not None
-                else {}
-            )
-            host_bound.append(s is not None and s.decode_bound == HOST_BOUND)
-        return out
+    def figures(served: list[ServingResult | None]) -> list[dict[str, float]]:
+        return [
+            {"ttft_ms": s.ttft_ms, "itl_ms": s.itl_ms, "tokens_per_s": s.tokens_per_s_total}
+            if s is not None
+            else {}
+            for s in served
+        ]
 
-    before = figures(defaults)
-    host_at_defaults = list(host_bound)
-    for (name, p, _), fig, host in zip(trials, before, host_at_defaults, strict=True):
+    at_defaults = sized(defaults)
+    before = figures(at_defaults)
+    for (name, p, _), fig, s in zip(trials, before, at_defaults, strict=True):
+        host = s is not None and s.decode_bound == HOST_BOUND
         where = _where(name, p)
         for metric in ("ttft_ms", "itl_ms", "tokens_per_s"):
             measured = getattr(p, metric)
@@ -296,7 +293,7 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
 
     def cost(name: str, chosen: list[tuple[int, FitPoint]]) -> Callable[[float], float]:
         def f(x: float) -> float:
-            figs = figures({**current, name: x})
+            figs = figures(sized({**current, name: x}))
             return _log_sq([figs[trial_of[index[id(pt)]]][pt.metric] for _, pt in chosen],
                            [pt.measured for _, pt in chosen])  # fmt: skip
 
@@ -311,7 +308,7 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
             current["prefill_compute_efficiency"] = _golden(
                 cost("prefill_compute_efficiency", prefill), *FACTORS["prefill_compute_efficiency"]
             )
-    after = figures(current)
+    after = figures(sized(current))
     for k, pt in enumerate(report.points):
         pt.after = after[trial_of[k]].get(pt.metric, math.nan)
     for name, chosen in (

@@ -65,16 +65,16 @@ PIPELINE = (
     "one micro-batch; only min(batch, stages) micro-batches in flight overlap them"
 )
 HOST_SOURCE = (
-    "TensorRT-LLM pull request #10273 (NVIDIA, December 2025), a case 'where the host "
-    "overhead is the bottleneck': GPT-OSS-120B on GB200 with attention data-parallel, "
+    "TensorRT-LLM pull request #10273 (NVIDIA, December 2025), measured 'in scenarios where "
+    "the host overhead is the bottleneck': GPT-OSS-120B on GB200 with attention data-parallel, "
     "1,536 requests per GPU at 1,000/1,000 tokens, the host's time per step averaging 45.11 "
-    "ms, 45.11 ms / 1,536 = 29.4 us per request; TensorRT-LLM's overlap scheduler (on by "
+    "ms, 45.11 ms / 1,536 = 29.4 µs per request; TensorRT-LLM's overlap scheduler (on by "
     "default) runs a step's host work beside the GPU's previous step, so the slower sets the pace"
 )
 ATTENTION_DP = (
     "MoE models at high throughput run attention data-parallel over the tensor-parallel GPUs, "
     "each GPU's process scheduling its own share of the requests (TensorRT-LLM performance "
-    "overview: its MoE runs enable attention data parallelism; SGLang likewise)"
+    "overview: its MoE runs enable attention data parallelism)"
 )
 PREFILL = (
     "Kaplan et al., arXiv:2001.08361, section 2.1 (2 x parameters FLOPs per token in the "
