@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -473,16 +474,21 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     _refuse_input_as_output(args, args.output)
     design, catalog = _checked(args)
     files = []
-    for path in args.measurements:
-        data = read_limited(path, MEASUREMENT_LIMIT, "benchmark file")
-        name = Path(path).name
-        files.append(MeasurementFile(name, data, parse(decode_utf8(data, path), name)))
     if not 0 < args.tolerance < 1:
         raise UserError(f"--tolerance: {args.tolerance} is not a share between 0 and 1")
+    if args.concurrency is not None and not (
+        math.isfinite(args.concurrency) and 0 < args.concurrency <= 1_000_000
+    ):
+        raise UserError(f"--concurrency: {args.concurrency} is not a number of requests in "
+                        "flight from 1 to 1,000,000")  # fmt: skip
+    for path in args.measurements:
+        name = _measurement_name(path)
+        data = read_limited(path, MEASUREMENT_LIMIT, "benchmark file")
+        files.append(MeasurementFile(name, data, parse(decode_utf8(data, path), name)))
     if args.gpus is not None and not 1 <= args.gpus <= 100_000:
         raise UserError(f"--gpus: {args.gpus} is not a GPU count from 1 to 100,000")
     report = calibrate(design, catalog, args.group, files, tolerance=args.tolerance, tp=args.tp,
-                       gpus=args.gpus)  # fmt: skip
+                       gpus=args.gpus, concurrency=args.concurrency)  # fmt: skip
     if args.json:
         _out_json(fit_json(report))
     else:
@@ -502,6 +508,22 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 MEASUREMENT_LIMIT = 50 * 2**20  # a benchmark export is kilobytes; a log of a long run, megabytes
+
+
+def _measurement_name(path: str) -> str:
+    """A benchmark file's name as the design records it: plain text of at most 200 characters,
+    else the file is refused by name (the name goes into the design and the proposal)."""
+    from wizard.model.text import plain_text
+
+    name = Path(path).name
+    try:
+        plain_text(name)
+    except ValueError as exc:
+        raise UserError(f"{name!a}: the file name {exc}; rename the file") from None
+    if len(name) > 200:
+        raise UserError(f"{name[:60]}...: the file name is {len(name)} characters long, more "
+                        "than 200; rename the file")  # fmt: skip
+    return name
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -819,6 +841,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--gpus", type=int, metavar="N",
         help="GPUs a training run used, when its file does not say (or says otherwise)",
+    )  # fmt: skip
+    p.add_argument(
+        "--concurrency", type=float, metavar="N",
+        help="requests in flight during the serving runs, when their files do not state it",
     )  # fmt: skip
     p.set_defaults(func=cmd_calibrate)
 

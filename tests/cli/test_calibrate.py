@@ -57,17 +57,21 @@ def test_a_vllm_block_and_an_aiperf_export_of_the_same_run_give_the_same_factors
     assert fitted[0] == fitted[1]
 
 
-def test_points_the_model_cannot_explain_are_reported_and_nothing_is_written(tmp_path):
+def test_figures_no_system_can_give_are_left_out_by_cause_and_the_rest_fits(tmp_path):
+    """The made-up block (docs/measurements/README.md): 4.0 ms between tokens and 240 tokens/s
+    for a 70B model at one request on two H100s, faster than their memory bandwidth allows."""
     design = _write_design(tmp_path)
     out = tmp_path / "calibrated.json"
     done = run_cli("--no-user-catalog", "calibrate", str(design),
                    str(FILES / "inconsistent-70b.vllm.txt"),
                    str(FILES / "nim-70b-h100-tp2-c5.aiperf.json"), "--group", GROUP,
                    "-o", str(out))  # fmt: skip
-    assert done.returncode == 2
-    assert "DISAGREES" in done.stdout and "inconsistent-70b.vllm.txt" in done.stdout
-    assert "not written" in done.stderr
-    assert not out.exists()
+    assert done.returncode == 0, done.stderr
+    refused = [line for line in done.stdout.splitlines() if line.startswith("Not used: ")]
+    assert any("inconsistent-70b.vllm.txt" in r and "time between tokens" in r
+               and "memory bandwidth" in r for r in refused)  # fmt: skip
+    assert any("inconsistent-70b.vllm.txt" in r and "output tokens/s" in r for r in refused)
+    assert "DISAGREES" not in done.stdout
 
 
 def test_the_output_may_not_be_an_input(tmp_path):

@@ -87,14 +87,20 @@ def test_time_to_first_token_under_load_is_shown_not_fitted(nim_fit):
     assert ttft[1].fitted and not ttft[5].fitted and "queue" in ttft[5].note
 
 
-def test_a_point_the_model_cannot_explain_is_reported_not_absorbed(catalog):
+def test_a_point_faster_than_the_bandwidth_floor_is_refused_by_cause_not_absorbed(catalog):
     """An ITL of 4 ms for a 70B model on two H100s would need more than their memory bandwidth
-    (70 GB of FP8 weights / 2 GPUs / 3.35 TB/s = 10.4 ms at full bandwidth)."""
+    (70 GB of FP8 weights / 2 GPUs / 3.35 TB/s = 10.4 ms at full bandwidth): that figure is left
+    out, saying why, and the file's other figures and files still fit."""
     design = design_from_dict(_design())
     report = calibrate(design, catalog, GROUP, [_file(1, itl=4.0), _file(5)])
-    bad = report.disagreeing
-    assert bad and any(p.metric == "itl_ms" and p.measured == 4.0 for p in bad)
-    assert all(abs(p.error) > report.tolerance for p in bad)
+    (bad,) = [p for p in report.points if p.metric == "itl_ms" and p.measured == 4.0]
+    assert not bad.fitted and "memory bandwidth" in bad.note
+    assert any("time between tokens (ms) measured 4: faster than the GPUs' memory bandwidth" in r
+               for r in report.refused)  # fmt: skip
+    assert not report.disagreeing
+    assert {f.name for f in report.factors} == {
+        "decode_bandwidth_efficiency", "prefill_compute_efficiency"
+    }  # fmt: skip
 
 
 def test_a_run_on_another_gpu_or_model_is_refused_by_name(catalog):
@@ -304,7 +310,8 @@ def test_a_throughput_the_host_processor_sets_is_shown_not_fitted(catalog):
     not fitted; alone it is refused with the reason, rather than pushing the bandwidth
     efficiency to a bound. (The 8-request point's 5 ms is illustrative, as below.)"""
     design = design_from_dict(_qwen3_on_b200())
-    offline = ServingPoint(None, 1000, 1000, None, None, 25_828, 3000)
+    # every one of the 3,000 requests queued at once: the load stated as 3,000 in flight
+    offline = ServingPoint(3000, 1000, 1000, None, None, 25_828, 3000)
     low = ServingPoint(8, 1000, 1000, None, 5.0, None, 100)
     run = Run("serving", "trtllm-bench", (offline, low))
     report = calibrate(design, catalog, "Qwen3 chat", [MeasurementFile("b200.txt", b"b200", run)])

@@ -16,6 +16,7 @@ from wizard.measure.parsers import parse
 from wizard.measure.points import CollectivePoint, ServingPoint, TrainingPoint
 
 SAMPLES = Path(__file__).resolve().parents[2] / "docs" / "measurements"
+FILES = sorted(p.name for p in SAMPLES.iterdir() if p.is_file() and p.suffix != ".md")
 
 # NVIDIA NIM for LLMs 1.8.0, Llama-3.3-70B-Instruct on 2 x H100 80G, fp8 TP2,
 # 5000 input / 500 output tokens (docs/measurements/README.md): TTFT ms, ITL ms, tokens/s.
@@ -135,7 +136,7 @@ def test_mlperf_bert_log():
     assert 3004416 / 4608 == 652  # the steps the log's tracked_stats counts
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.iterdir() if p.suffix != ".md"))
+@pytest.mark.parametrize("name", FILES)
 def test_every_sample_parses(name):
     run = parse(_sample(name), name)
     assert run.points
@@ -184,15 +185,31 @@ def test_vllm_old_block_takes_concurrency_from_the_lines_before_it():
     assert run.points == (ServingPoint(8, 1024, 128, 80.0, 12.0, 320.0, 50),)
 
 
-def test_a_request_rate_block_has_no_concurrency_and_says_so():
+def _rate_block() -> str:
     text = _sample("nim-70b-h100-tp2-c1.vllm.txt")
     text = text.replace("Maximum request concurrency: 1\n", "Maximum request concurrency: None\n")
-    text = "\n".join(
+    return "\n".join(
         line for line in text.splitlines() if not line.startswith("Maximum request concurrency:  ")
+    )
+
+
+def test_a_request_rate_block_takes_its_load_from_littles_law():
+    """No concurrency stated: requests in flight = 0.10 requests/s x (406.77 ms + 18.58 ms x
+    499 gaps = 9,678.19 ms) = 0.968 (hand arithmetic on the block's own lines)."""
+    run = parse(_rate_block() + "\n", "rate.txt")
+    (point,) = run.points
+    assert point.concurrency == pytest.approx(0.10 * (406.77 + 18.58 * 499) / 1000)
+    assert "Little's law" in point.load
+    assert any("request-rate run" in n for n in run.notes)
+
+
+def test_a_block_with_no_request_throughput_has_no_load_and_says_so():
+    text = "\n".join(
+        line for line in _rate_block().splitlines() if not line.startswith("Request throughput")
     )
     run = parse(text + "\n", "rate.txt")
     assert run.points[0].concurrency is None
-    assert any("request-rate run" in n for n in run.notes)
+    assert any("the load is not known" in n for n in run.notes)
 
 
 def test_tpot_is_preferred_and_itl_taken_without_it():
@@ -287,7 +304,13 @@ def test_genai_perf_csv_export_has_falling_percentiles():
     )
     run = parse(text, "profile_export_genai_perf.csv")
     assert run.tool == "GenAI-Perf"
-    assert run.points == (ServingPoint(None, 5000, 500, 406.77, 18.58, 51.67, 100),)
+    (point,) = run.points
+    # no concurrency in a CSV: 0.10 requests/s x (406.77 + 18.58 x 499) ms = 0.968 in flight
+    assert point.concurrency == pytest.approx(0.10 * (406.77 + 18.58 * 499) / 1000)
+    assert (point.input_tokens, point.output_tokens, point.ttft_ms, point.itl_ms) == (
+        5000, 500, 406.77, 18.58
+    )  # fmt: skip
+    assert (point.tokens_per_s, point.requests) == (51.67, 100)
 
 
 def test_a_throughput_in_an_unknown_unit_is_not_used():
@@ -352,7 +375,8 @@ def test_mlperf_log_with_rank_prefixes_and_no_system_description():
         if not line.startswith(":::SYSJSON")
     ]
     run = parse("\n".join(f"0: {line}" for line in lines), "slurm.out")
-    assert run.gpu is None and run.gpus is None
+    # no system description: the GPU is read off the submission platform, the count is unknown
+    assert run.gpu == "NVIDIA DGX H100" and run.gpus is None
     assert run.points[0].global_batch == 4608
 
 
@@ -435,7 +459,7 @@ def test_nan_and_words_are_not_numbers():
     assert point.ttft_ms is None
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.iterdir() if p.suffix != ".md"))
+@pytest.mark.parametrize("name", FILES)
 def test_any_cut_of_a_sample_parses_or_is_refused_in_one_line(name):
     """Never a traceback: a file cut anywhere either still reads or is refused by name."""
     text = _sample(name)
@@ -447,7 +471,7 @@ def test_any_cut_of_a_sample_parses_or_is_refused_in_one_line(name):
             assert line.startswith(f"{name}: ")
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.iterdir() if p.suffix != ".md"))
+@pytest.mark.parametrize("name", FILES)
 def test_a_damaged_sample_parses_or_is_refused_in_one_line(name):
     """Characters changed, dropped and added at random (seeded): a Run or one line, no traceback."""
     rng = random.Random(name)

@@ -51,7 +51,11 @@ HOST_NOTE = (
 # this stated share (run-to-run variation of a few per cent), so a one-point fit never claims an
 # exact factor.
 RUN_TO_RUN = 0.03
-OFFLINE = 100_000  # requests queued at once: as many run as the KV cache holds
+MAX_POINTS = 12  # serving loads fitted; more are sampled evenly (each costs some 70 sizings)
+UNKNOWN_LOAD = (
+    "the load is not known: the file states no requests in flight and gives no request "
+    "throughput and time per request to derive it from; state it with --concurrency N"
+)
 GOLDEN = (math.sqrt(5) - 1) / 2
 LABELS = {
     "ttft_ms": "time to first token (ms)",
@@ -92,6 +96,8 @@ class FitReport:
     sources: list[MeasurementSource] = field(default_factory=list)
     tolerance: float = TOLERANCE
     notes: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # measured figures not used, and why
+    at_bound: list[str] = field(default_factory=list)  # factors fitted at a physical bound
 
     @property
     def disagreeing(self) -> list[FitPoint]:
@@ -114,8 +120,8 @@ class FitReport:
                 fitted=p.fitted,
             )
             for p in self.points
-            if math.isfinite(p.after) and p.after > 0
-        ]
+            if all(math.isfinite(x) and 0 < x <= 1e9 for x in (p.after, p.measured))
+        ][:10_000]
         return Calibration(
             factors=self.factors, sources=self.sources, measured=measured,
             worst_error=round(self.worst_error, 4),
@@ -161,9 +167,10 @@ def _alone(design: Design, catalog: Catalog, group: WorkloadGroup, result: Workl
 def _serving_trial(alone: Design, p: ServingPoint) -> Design:
     g = alone.workloads[0]
     assert g.inference is not None
+    assert p.concurrency is not None, "a point of unknown load is refused before"
     load = g.inference.model_copy(
         update={
-            "concurrent_sequences": max(1, round(p.concurrency)) if p.concurrency else OFFLINE,
+            "concurrent_sequences": max(1, round(p.concurrency)),
             "input_tokens": max(1, round(p.input_tokens)),
             "output_tokens": max(1, round(p.output_tokens)),
             "target_requests_per_s": None,
@@ -237,7 +244,7 @@ def _spread(
 
 
 def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Design,
-                 runs: list[tuple[str, Run]]) -> None:  # fmt: skip
+                 runs: list[tuple[str, Run]], concurrency: float | None = None) -> None:  # fmt: skip
     a = design.assumptions
     defaults = {
         "decode_bandwidth_efficiency": a.decode_bandwidth_efficiency,
@@ -245,9 +252,28 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
     }
     trials: list[tuple[str, ServingPoint, Design]] = []
     for name, run in runs:
+        if run.replicas and run.replicas > 1:
+            report.refused.append(
+                f"{name}: every figure: the run spread its load over {run.replicas} replicas, "
+                "while the group's figures are one replica's; give a run of one replica"
+            )
+            continue
         for p in run.points:
             assert isinstance(p, ServingPoint)
+            if concurrency is not None and p.load != "stated":
+                p = replace(p, concurrency=concurrency, load="stated with --concurrency")
+            report.refused += [f"{_where(name, p)}: {why}" for _, why in p.refused]
+            if p.concurrency is None:
+                report.refused.append(f"{_where(name, p)}: every figure: {UNKNOWN_LOAD}")
+                continue
             trials.append((name, p, _serving_trial(alone, p)))
+    if len(trials) > MAX_POINTS:
+        keep = sorted({round(k * (len(trials) - 1) / (MAX_POINTS - 1)) for k in range(MAX_POINTS)})
+        report.notes.append(
+            f"{len(trials):,} serving loads in the files: {len(keep)} of them, spread evenly "
+            "over the files, fitted and shown (more would only repeat the fit)"
+        )
+        trials = [trials[k] for k in keep]
     if not trials:
         return
 
@@ -278,6 +304,25 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
             report.points.append(FitPoint(where, metric, measured, fig[metric], fitted=fitted,
                                           note=note, load=p))  # fmt: skip
 
+    best = figures(sized({k: FACTORS[k][1] for k in defaults}))
+    trial_of = _trial_index(report.points, trials)
+    for k, pt in enumerate(report.points):
+        if not pt.fitted:
+            continue
+        floor = best[trial_of[k]].get(pt.metric)
+        faster = floor is not None and (
+            pt.measured > floor * (1 + report.tolerance)
+            if pt.metric == "tokens_per_s"
+            else pt.measured < floor / (1 + report.tolerance)
+        )
+        if faster:
+            pt.fitted = False
+            pt.note = FLOOR_NOTE[pt.metric]
+            report.refused.append(
+                f"{pt.where}: {LABELS[pt.metric]} measured {pt.measured:,.4g}: "
+                f"{FLOOR_NOTE[pt.metric]} ({floor:,.4g} at the highest efficiency the model allows)"
+            )
+
     decode = [
         (i, pt)
         for i, pt in enumerate(report.points)
@@ -287,7 +332,6 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
         (i, pt) for i, pt in enumerate(report.points) if pt.metric == "ttft_ms" and pt.fitted
     ]
     index = {id(pt): k for k, pt in enumerate(report.points)}
-    trial_of = _trial_index(report.points, trials)
 
     current = dict(defaults)
 
@@ -321,9 +365,40 @@ def _serving_fit(report: FitReport, design: Design, catalog: Catalog, alone: Des
             )
             continue
         value = round(current[name], 3)
+        _note_bound(report, name, value)
         low, high = _spread(value, [pt.error for _, pt in chosen], FACTORS[name])
         report.factors.append(FittedFactor(name=name, value=value, default=defaults[name],  # type: ignore[arg-type]
                                            low=round(low, 3), high=round(high, 3)))  # fmt: skip
+
+
+FLOOR_NOTE = {
+    "itl_ms": "faster than the GPUs' memory bandwidth allows for this model and layout, so not "
+    "fitted",
+    "tokens_per_s": "more than the GPUs' memory bandwidth allows for this model and layout, so "
+    "not fitted",
+    "ttft_ms": "faster than the GPUs' compute allows for this prompt, so not fitted",
+}
+
+
+def at_bound(name: str, value: float) -> str | None:
+    """'lower' or 'upper' when ``value`` sits at that physical bound of factor ``name`` (within
+    the golden search's last step), else None."""
+    low, high = FACTORS[name]
+    if value <= low * 1.01:
+        return "lower"
+    if value >= high * 0.99:
+        return "upper"
+    return None
+
+
+def _note_bound(report: FitReport, name: str, value: float) -> None:
+    side = at_bound(name, value)
+    if side is not None:
+        report.at_bound.append(
+            f"{factor_words(name)}: fitted at its {side} bound ({value:g}): the measurements sit "
+            f"at the model's limit for {factor_words(name).lower()}, so the figures it sets may "
+            "be wrong: check the run's setup (GPU, layout, precision, load)"
+        )
 
 
 def _trial_index(points: list[FitPoint], trials: list) -> list[int]:
@@ -338,7 +413,14 @@ def _trial_index(points: list[FitPoint], trials: list) -> list[int]:
 
 
 def _where(name: str, p: ServingPoint) -> str:
-    load = f"{p.concurrency:,g} in flight" if p.concurrency else "all requests at once"
+    if p.concurrency is None:
+        load = "load unknown"
+    elif p.load == "stated":
+        load = f"{p.concurrency:,.3g} in flight"
+    elif p.load.startswith("stated with"):
+        load = f"{p.concurrency:,.3g} in flight (given with --concurrency)"
+    else:
+        load = f"{p.concurrency:,.3g} in flight on average (derived from its request rate)"
     return f"{name}, {load}, {p.input_tokens:,.0f}/{p.output_tokens:,.0f} tokens"
 
 
@@ -364,8 +446,26 @@ def _collective_fit(report: FitReport, design: Design, catalog: Catalog, index: 
         )
     link_gbs = float(calc.inputs["link_gbs"])
     default = float(calc.inputs["link_efficiency"])
+    lay = result.layout
+    group_gpus = (lay.data_parallel * lay.tensor_parallel * lay.pipeline_parallel) if lay else 1
+    per_host = design.hardware.gpus_per_host or group_gpus
+    spans = group_gpus > per_host
+    link = calc.source.split(";")[0].split(" (")[0]
     best: list[tuple[str, CollectivePoint]] = []
     for name, run in runs:
+        if run.hosts is not None and (run.hosts > 1) != spans:
+            ran = (f"across {run.hosts} hosts" if run.hosts > 1 else "within one host") + (
+                f" ({run.gpus} GPUs)" if run.gpus else "")  # fmt: skip
+            plan_words = (f"spans {-(-group_gpus // per_host)} hosts" if spans
+                          else "stays within one host")  # fmt: skip
+            report.refused.append(
+                f"{name}: bus bandwidth: measured {ran}, but the group's all-reduce of "
+                f"{group_gpus} GPUs {plan_words} ({link}): another link, so not used"
+            )
+            continue
+        if run.gpus and run.gpus != group_gpus:
+            report.notes.append(f"{name}: measured on {run.gpus} GPUs, the group's all-reduce "
+                                f"joins {group_gpus}; the bus bandwidth compares across counts")  # fmt: skip
         pts = [p for p in run.points if isinstance(p, CollectivePoint)]
         reduce = [p for p in pts if p.operation in ("all_reduce", "unknown")] or pts
         if not reduce:
@@ -373,10 +473,30 @@ def _collective_fit(report: FitReport, design: Design, catalog: Catalog, index: 
         # the largest messages run at the link's full rate; gradients are that large
         largest = max(p.size_bytes for p in reduce)
         best += [(name, p) for p in reduce if p.size_bytes >= largest / 4]
+    ceiling = link_gbs * FACTORS["link_efficiency"][1] * (1 + report.tolerance)
+    for name in sorted({name for name, p in best if p.busbw_gbs > ceiling}):
+        report.refused.append(
+            f"{name}: bus bandwidth: measured up to "
+            f"{max(p.busbw_gbs for n, p in best if n == name):,.1f} GB/s, more than the "
+            f"{link_gbs:,.4g} GB/s of the group's all-reduce link ({link}) allows: measured on "
+            "another, faster link, so not used"
+        )
+    best = [(name, p) for name, p in best if p.busbw_gbs <= ceiling]
+    zeros = [(name, p) for name, p in best if p.busbw_gbs <= 0]
+    for name, p in zeros:
+        report.refused.append(f"{name}, {p.operation.replace('_', '-')} of "
+                              f"{p.size_bytes / 2**20:,.0f} MiB: bus bandwidth measured 0 GB/s: "
+                              "a zero is no measurement, so it is not used")  # fmt: skip
+    best = [(name, p) for name, p in best if p.busbw_gbs > 0]
+    if len(best) > 48:
+        best = [best[round(k * (len(best) - 1) / 47)] for k in range(48)]
     if not best:
+        if report.refused:
+            raise UserError([f"not used: {r}" for r in report.refused])
         return
     rates = np.array([p.busbw_gbs for _, p in best])
     value = float(np.clip(np.median(rates) / link_gbs, *FACTORS["link_efficiency"]))
+    _note_bound(report, "link_efficiency", round(value, 3))
     for name, p in best:
         report.points.append(FitPoint(
             f"{name}, {p.operation.replace('_', '-')} of {p.size_bytes / 2**20:,.0f} MiB",
@@ -453,6 +573,7 @@ def _training_fit(report: FitReport, design: Design, catalog: Catalog, group: Wo
         scale = (par.data_parallel or 1) * (par.tensor_parallel or 1) * (par.pipeline_parallel or 1)
         report.points.append(FitPoint(f"{name}, one step on {scale:,} GPUs", "step_s", p.step_s,
                                       b, a))  # fmt: skip
+    _note_bound(report, "achievable_utilization", value)
     low, high = _spread(value, [a / m - 1 for a, m in zip(after, measured, strict=True)],
                         FACTORS["achievable_utilization"])  # fmt: skip
     report.factors.append(FittedFactor(name="achievable_utilization", value=value,
@@ -484,7 +605,7 @@ def factor_words(name: str) -> str:
 
 def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[MeasurementFile],
               tolerance: float = TOLERANCE, tp: int | None = None, gpus: int | None = None,
-              today: dt.date | None = None) -> FitReport:  # fmt: skip
+              today: dt.date | None = None, concurrency: float | None = None) -> FitReport:  # fmt: skip
     """Fit ``group``'s factors to ``files``; the report says what fitted and what did not.
     ``tp`` and ``gpus`` state the runs' tensor parallelism and GPU count where the files do not
     (or say otherwise)."""
@@ -507,7 +628,8 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
     for f in files:
         report.sources.append(MeasurementSource(
             file=f.name, sha256=hashlib.sha256(f.data).hexdigest(), tool=f.run.tool,
-            version=f.run.version, run_date=f.run.date, imported=today, points=len(f.run.points),
+            version=f.run.version, run_date=f.run.date, imported=today,
+            points=max(1, min(len(f.run.points), 100_000)),
         ))  # fmt: skip
         report.notes += [f"{f.name}: {n}" for n in f.run.notes]
     by_kind: dict[str, list[tuple[str, Run]]] = {}
@@ -518,7 +640,8 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
         if g.inference is None:
             raise UserError(f"group '{group}' is not a serving group, so serving measurements "
                             "do not apply to it")  # fmt: skip
-        _serving_fit(report, shown, catalog, _alone(shown, catalog, g, wr, tp), by_kind["serving"])
+        _serving_fit(report, shown, catalog, _alone(shown, catalog, g, wr, tp), by_kind["serving"],
+                     concurrency)  # fmt: skip
     if "collective" in by_kind:
         _collective_fit(report, shown, catalog, index, wr, by_kind["collective"])
     if "training" in by_kind:
@@ -533,7 +656,8 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
                 ": at their loads the serving engine's host processor, not the GPU, sets each "
                 "step; a run with fewer requests in flight measures the GPU"
             )
-        raise UserError(f"the files give no point that sets a factor of this group{why}")
+        raise UserError([f"the files give no point that sets a factor of this group{why}"]
+                        + [f"not used: {r}" for r in report.refused])  # fmt: skip
     return report
 
 

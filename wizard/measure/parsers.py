@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 
 from wizard.base.errors import UserError
 from wizard.measure.points import CollectivePoint, Run, ServingPoint, TrainingPoint
+from wizard.model.text import plain_text
 
 __all__ = ["parse"]
 
@@ -48,7 +49,7 @@ def parse(text: str, name: str) -> Run:
     if not body.strip():
         raise UserError(f"{name}: the file is empty")
     try:
-        return _dispatch(body, name)
+        return _gate(_dispatch(body, name))
     except UserError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
@@ -78,6 +79,157 @@ def _dispatch(body: str, name: str) -> Run:
 
 def _fail(name: str, problem: str) -> NoReturn:
     raise UserError(f"{name}: {problem}")
+
+
+# --------------------------------------------------------------------------------------------
+# The text gate and the bounds every figure read from a file passes
+
+TEXT_LIMIT = 200  # a tool version, a date, a model or GPU name is a few dozen characters
+NOTE_LIMIT = 400
+
+
+def _gated(value: object, field: str, notes: list[str]) -> str | None:
+    """``value`` as plain text for the design, or None with a note saying why it was left out:
+    a file's text reaches the proposal, the terminal and the design file."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip()
+    if len(text) > TEXT_LIMIT:
+        notes.append(f"the {field} is {len(text):,} characters long, more than {TEXT_LIMIT}: "
+                     "left out")  # fmt: skip
+        return None
+    try:
+        return plain_text(text)
+    except ValueError as exc:
+        notes.append(f"the {field} {exc}: left out")
+        return None
+
+
+def _clean_note(note: str) -> str:
+    """A note as the terminal may print it: characters the text gate refuses shown as U+FFFD,
+    cut to NOTE_LIMIT characters."""
+    try:
+        clean = plain_text(note)
+    except ValueError:
+        clean = "".join(ch if _plain(ch) else "\ufffd" for ch in note)
+    return clean if len(clean) <= NOTE_LIMIT else clean[: NOTE_LIMIT - 1] + "…"
+
+
+def _plain(ch: str) -> bool:
+    try:
+        plain_text(ch)
+    except ValueError:
+        return False
+    return True
+
+
+def _gate(run: Run) -> Run:
+    notes: list[str] = []
+    return replace(
+        run,
+        version=_gated(run.version, "tool version", notes),
+        date=_gated(run.date, "run date", notes),
+        model=_gated(run.model, "model name", notes),
+        gpu=_gated(run.gpu, "GPU name", notes),
+        notes=tuple(_clean_note(n) for n in (*run.notes, *notes)),
+    )
+
+
+# metric: (words, unit, largest believable value)
+BOUNDS = {
+    "ttft_ms": ("time to first token", "ms", 1e7),
+    "itl_ms": ("time between tokens", "ms", 1e6),
+    "tokens_per_s": ("output throughput", "tokens/s", 1e9),
+    "busbw_gbs": ("bus bandwidth", "GB/s", 1e5),
+    "step_s": ("training step", "s", 1e7),
+}
+TOKENS_LIMIT = 1e7  # a mean prompt or answer longer than this is no serving benchmark
+CONCURRENCY_LIMIT = 1e6
+
+
+def _bounded(metric: str, value: float | None, refused: list[tuple[str, str]]) -> float | None:
+    """``value`` when it can be a measurement of ``metric``; else None, with the reason in
+    ``refused``: a measured zero (the run timed nothing) or a figure no run gives."""
+    if value is None:
+        return None
+    words, unit, high = BOUNDS[metric]
+    if value <= 0:
+        refused.append((metric, f"{words} measured {value:g} {unit}: a zero or negative figure "
+                                "is no measurement, so it is not used"))  # fmt: skip
+        return None
+    if value > high:
+        refused.append((metric, f"{words} measured {value:g} {unit}, beyond the {high:,.0f} "
+                                f"{unit} any run gives, so it is not used"))  # fmt: skip
+        return None
+    return value
+
+
+def _serving_point(
+    name: str,
+    where: str,
+    *,
+    completed: float,
+    input_total: float,
+    output_total: float,
+    ttft: float | None,
+    itl: float | None,
+    tokens_per_s: float | None,
+    stated: float | None,
+    rate_finite: bool,
+    request_rate: float | None,
+    e2el_ms: float | None,
+    e2el_how: str,
+    max_seqs: float | None = None,
+) -> tuple[ServingPoint, list[str]]:
+    """One serving point with its load: the concurrency the file states, or, for a run driven by
+    a request rate (or none stated), Little's law: requests in flight on average = requests
+    completed per second x seconds each spends in the system, capped by the engine's maximum
+    sequences where the file gives them. A load that cannot be known stays None."""
+    notes: list[str] = []
+    refused: list[tuple[str, str]] = []
+    inputs, outputs = input_total / completed, output_total / completed
+    for words, mean in (("prompt", inputs), ("answer", outputs)):
+        if not 0 < mean <= TOKENS_LIMIT:
+            _fail(name, f"{where}the mean {words} length is {mean:g} tokens, not a serving load")
+    ttft = _bounded("ttft_ms", ttft, refused)
+    itl = _bounded("itl_ms", itl, refused)
+    tokens_per_s = _bounded("tokens_per_s", tokens_per_s, refused)
+    concurrency, load = stated, "stated"
+    if stated is not None and not 0 < stated <= CONCURRENCY_LIMIT:
+        _fail(name, f"{where}the concurrency {stated:g} is not a number of requests in flight")
+    if stated is None or rate_finite:
+        e2el = e2el_ms
+        if e2el is None and ttft is not None and itl is not None:
+            e2el = ttft + itl * max(outputs - 1, 0)
+            e2el_how = "time to first token + time between tokens x (answer - 1)"
+        if request_rate is not None and request_rate > 0 and e2el is not None and e2el > 0:
+            derived = request_rate * e2el / 1000
+            words = (f"derived by Little's law: {request_rate:,.3g} requests/s x {e2el / 1000:,.3g} s "
+                     f"a request ({e2el_how})")  # fmt: skip
+            if stated is not None and derived > stated:
+                derived, words = stated, f"{words}, capped at the {stated:g} the run allowed"
+            if max_seqs is not None and derived > max_seqs:
+                derived, words = max_seqs, f"{words}, capped at the engine's {max_seqs:g} sequences"
+            if 0 < derived <= CONCURRENCY_LIMIT:
+                concurrency, load = derived, words
+                notes.append(f"{where}{derived:,.1f} requests in flight on average, {words}")
+    if concurrency is None:
+        notes.append(f"{where}the load is not known: the file states no concurrency and gives no "
+                     "request throughput and time per request to derive it from")  # fmt: skip
+    return (
+        ServingPoint(
+            concurrency=concurrency,
+            input_tokens=inputs,
+            output_tokens=outputs,
+            ttft_ms=ttft,
+            itl_ms=itl,
+            tokens_per_s=tokens_per_s,
+            requests=int(completed) if completed <= 1e12 else None,
+            load=load,
+            refused=tuple(refused),
+        ),
+        notes,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -232,6 +384,15 @@ _VLLM_JSON_USED = {
     "model_id",
     "date",
     "failed",
+    "request_rate",
+    "request_throughput",
+    "mean_e2el_ms",
+    "ttfts",
+    "itls",
+    "output_lens",
+    "max_num_seqs",
+    *("gpu", "gpu_type", "gpu_name", "gpu_model", "accelerator", "device_name"),
+    *("decode_replicas", "replicas", "num_replicas", "data_parallel_size"),
 }
 
 
@@ -240,6 +401,8 @@ def _parse_vllm_json(docs: list[Any], name: str) -> Run:
     notes: list[str] = []
     models: list[str] = []
     dates: list[str] = []
+    gpus: list[str] = []
+    replicas: list[int] = []
     for index, doc in enumerate(docs, 1):
         where = f"result {index}: " if len(docs) > 1 else ""
         completed = _count(doc.get("completed"))
@@ -253,28 +416,24 @@ def _parse_vllm_json(docs: list[Any], name: str) -> Run:
             totals.append(value)
         tpot, itl = _num(doc.get("mean_tpot_ms")), _num(doc.get("mean_itl_ms"))
         concurrency = _vllm_concurrency(doc.get("max_concurrency"), name, where)
-        if concurrency is None:
-            rate = doc.get("request_rate", "not stated")
-            notes.append(
-                f"{where}no max_concurrency: a request-rate run (request rate {rate}), "
-                "so the point has no concurrency"
-            )
+        rate = _num(doc.get("request_rate"))
+        e2el, how = _num(doc.get("mean_e2el_ms")), "the file's mean end-to-end latency"
+        if e2el is None:
+            e2el, how = _e2el_from_requests(doc), "each request's first token and token gaps"
         failed = _count(doc.get("failed"))
         if failed:
             notes.append(f"{where}{failed} failed requests left out of the means")
         if tpot is not None and itl is not None:
             notes.append(f"{where}time between tokens from mean_tpot_ms; mean_itl_ms not used")
-        points.append(
-            ServingPoint(
-                concurrency=concurrency,
-                input_tokens=totals[0] / completed,
-                output_tokens=totals[1] / completed,
-                ttft_ms=_num(doc.get("mean_ttft_ms")),
-                itl_ms=tpot if tpot is not None else itl,
-                tokens_per_s=_num(doc.get("output_throughput")),
-                requests=completed,
-            )
-        )
+        point, more = _serving_point(
+            name, where, completed=completed, input_total=totals[0], output_total=totals[1],
+            ttft=_num(doc.get("mean_ttft_ms")), itl=tpot if tpot is not None else itl,
+            tokens_per_s=_num(doc.get("output_throughput")), stated=concurrency,
+            rate_finite=rate is not None, request_rate=_num(doc.get("request_throughput")),
+            e2el_ms=e2el, e2el_how=how, max_seqs=_num(doc.get("max_num_seqs")),
+        )  # fmt: skip
+        points.append(point)
+        notes.extend(more)
         unused = sorted(str(k) for k in doc if k not in _VLLM_JSON_USED)
         if unused:
             notes.append(f"{where}read, not used: {_listed(unused)}")
@@ -283,6 +442,12 @@ def _parse_vllm_json(docs: list[Any], name: str) -> Run:
         date = _vllm_date(doc.get("date"))
         if date:
             dates.append(date)
+        gpu = next((doc[k] for k in _GPU_KEYS if isinstance(doc.get(k), str) and doc[k]), None)
+        if gpu:
+            gpus.append(gpu)
+        count = next((_count(doc[k]) for k in _REPLICA_KEYS if _count(doc.get(k))), None)
+        if count:
+            replicas.append(count)
     if len(set(models)) > 1:
         notes.append(f"the results name several models: {_listed(sorted(set(models)))}")
     return Run(
@@ -291,8 +456,36 @@ def _parse_vllm_json(docs: list[Any], name: str) -> Run:
         points=tuple(points),
         date=dates[0] if dates else None,
         model=models[0] if models else None,
+        gpu=gpus[0] if gpus else None,
+        replicas=max(replicas) if replicas else None,
         notes=tuple(notes),
     )
+
+
+# Keys benchmark harnesses add to a --save-result file (vLLM's --metadata KEY=VALUE, llm-d's and
+# the nightly suite's wrappers): the GPU the server ran on and the replicas the load was spread
+# over.
+_GPU_KEYS = ("gpu", "gpu_type", "gpu_name", "gpu_model", "accelerator", "device_name")
+_REPLICA_KEYS = ("decode_replicas", "replicas", "num_replicas", "data_parallel_size")
+
+
+def _e2el_from_requests(doc: Mapping[str, Any]) -> float | None:
+    """The mean time in the system of a run's requests, in ms, from the per-request first-token
+    times and token gaps (seconds) vLLM writes with --save-result; None when it has none."""
+    ttfts, itls, lengths = doc.get("ttfts"), doc.get("itls"), doc.get("output_lens")
+    if not (isinstance(ttfts, list) and isinstance(itls, list) and len(ttfts) == len(itls)):
+        return None
+    total, counted = 0.0, 0
+    for index, (first, gaps) in enumerate(zip(ttfts, itls, strict=True)):
+        first_s = _num(first)
+        produced = lengths[index] if isinstance(lengths, list) and index < len(lengths) else 1
+        if first_s is None or first_s <= 0 or not isinstance(gaps, list) or not produced:
+            continue  # a failed request
+        spent = first_s + sum(g for g in (_num(x) for x in gaps) if g is not None and g > 0)
+        if not math.isfinite(spent):
+            return None
+        total, counted = total + spent, counted + 1
+    return total / counted * 1000 if counted else None
 
 
 def _vllm_concurrency(raw: object, name: str, where: str) -> float | None:
@@ -377,10 +570,11 @@ def _parse_export(
         if concurrency is None or concurrency <= 0:
             notes.append(f"input_config.{path} is {raw!r}: the concurrency is left unknown")
             concurrency = None
-    else:
-        rate = _find_key(config, "request_rate")
+    rate = _find_key(config, "request_rate")
+    rate_driven = rate is not None and _num(rate[1]) is not None
+    if found is None:
         said = f"request rate {rate[1]!r}" if rate else "no concurrency nor request rate"
-        notes.append(f"input_config gives {said}, so the point has no concurrency")
+        notes.append(f"input_config gives {said}, so the concurrency is derived where it can be")
     model = None
     found = _config_value(config, _MODEL_PATHS, "model_names")
     if found is not None:
@@ -393,7 +587,7 @@ def _parse_export(
             model = names[0]
             if len(names) > 1:
                 notes.append(f"several models named, the first taken: {_listed(names)}")
-    point, more = _serving_from_metrics(metrics, concurrency, name)
+    point, more = _serving_from_metrics(metrics, concurrency, name, rate_driven)
     notes.extend(more)
     gpu, gpus = _export_gpus(doc, notes)
     version = doc.get("aiperf_version")
@@ -440,8 +634,14 @@ def _metric_avg(
     return _num(entry.get("avg")), unit.strip() if isinstance(unit, str) else None
 
 
+_PER_SECOND = ("requests/sec", "requests/s", "per sec", "req/s")
+
+
 def _serving_from_metrics(
-    metrics: Mapping[str, Mapping[str, Any]], concurrency: float | None, name: str
+    metrics: Mapping[str, Mapping[str, Any]],
+    concurrency: float | None,
+    name: str,
+    rate_driven: bool = False,
 ) -> tuple[ServingPoint, list[str]]:
     """One serving point from an export's metric means (AIPerf and GenAI-Perf share the tags,
     the JSON and the CSV the values)."""
@@ -469,6 +669,10 @@ def _serving_from_metrics(
         notes.append(f"output_token_throughput is in {unit!r}, not tokens/sec: not used")
         tokens_per_s = None
     requests, _unit = _metric_avg(table, "request_count")
+    rate, rate_unit = _metric_avg(table, "request_throughput")
+    if rate is not None and rate_unit and rate_unit.lower() not in _PER_SECOND:
+        notes.append(f"request_throughput is in {rate_unit!r}, not requests/sec: not used")
+        rate = None
     used = {
         "input_sequence_length",
         "output_sequence_length",
@@ -476,21 +680,23 @@ def _serving_from_metrics(
         "inter_token_latency",
         "output_token_throughput",
         "request_count",
+        "request_throughput",
+        "request_latency",
     }
     unused = sorted(tag for tag in table if tag not in used)
     if unused:
         notes.append(f"read, not used: {_listed(unused)}")
     if any(re.fullmatch(r"p\d+", str(k)) for v in metrics.values() for k in v):
         notes.append("percentiles read, the means used")
-    point = ServingPoint(
-        concurrency=concurrency,
-        input_tokens=lengths[0],
-        output_tokens=lengths[1],
-        ttft_ms=milliseconds("time_to_first_token"),
-        itl_ms=milliseconds("inter_token_latency"),
-        tokens_per_s=tokens_per_s,
-        requests=_count(requests) if requests is not None else None,
-    )
+    point, more = _serving_point(
+        name, "", completed=1, input_total=lengths[0], output_total=lengths[1],
+        ttft=milliseconds("time_to_first_token"), itl=milliseconds("inter_token_latency"),
+        tokens_per_s=tokens_per_s, stated=concurrency, rate_finite=rate_driven,
+        request_rate=rate, e2el_ms=milliseconds("request_latency"),
+        e2el_how="the file's mean request latency",
+    )  # fmt: skip
+    notes.extend(more)
+    point = replace(point, requests=_count(requests) if requests is not None else None)
     return point, notes
 
 
@@ -523,7 +729,10 @@ def _parse_export_csv(body: str, name: str) -> Run:
         sections[-1].append([cell.strip() for cell in row])
     metrics: dict[str, dict[str, Any]] = {}
     tool: str | None = None
-    notes: list[str] = ["a CSV export does not say the concurrency nor the model (the JSON does)"]
+    notes: list[str] = [
+        "a CSV export does not say the concurrency nor the model (the JSON does): the load is "
+        "derived where it can be"
+    ]
     gpu_names: list[str] = []
     gpu_ids: set[tuple[str, str]] = set()
     for section in (s for s in sections if s):
@@ -595,13 +804,15 @@ _VLLM_HEADER = re.compile(r"=+ ?Serving Benchmark Result ?=+")
 _VLLM_END = re.compile(r"^\s*={20,}\s*$")
 _VLLM_LINE = re.compile(r"^\s*(?P<label>[A-Za-z][^:]*?):\s*(?P<value>\S+)\s*$")
 _VLLM_BEFORE = re.compile(
-    r"^\s*(?P<label>Maximum request concurrency|Traffic request rate):\s*(?P<value>\S+)\s*$"
+    r"^\s*(?P<label>Maximum request concurrency|Traffic request rate):\s*(?P<value>[^\s(]+)"
 )
 _VLLM_MODEL = (
     re.compile(r"Namespace\(.*?\bmodel='(?P<model>[^']+)'"),  # benchmark_serving.py's print(args)
     re.compile(r"^First model name: .*?, first model id: (?P<model>\S+)\s*$", re.M),
 )
 _VLLM_USED = {
+    "Request throughput (req/s)",
+    "Mean E2EL (ms)",
     "Successful requests",
     "Maximum request concurrency",
     "Total input tokens",
@@ -710,30 +921,27 @@ def _vllm_block_point(block: _Block, name: str) -> tuple[ServingPoint, list[str]
     concurrency = None if raw is None or raw.lower() == "none" else _num(raw)
     if raw is not None and raw.lower() != "none" and (concurrency is None or concurrency <= 0):
         _fail(name, f"the block at line {block.line}: maximum request concurrency {raw!r}")
+    configured = fields.get("Request rate configured (RPS)")
+    rate = configured[0] if configured else block.before.get("Traffic request rate")
     if concurrency is None:
-        configured = fields.get("Request rate configured (RPS)")
-        rate = (
-            configured[0] if configured else block.before.get("Traffic request rate", "not stated")
-        )
-        notes.append(
-            f"no maximum request concurrency: a request-rate run (request rate {rate}), "
-            "so the point has no concurrency"
-        )
+        notes.append(f"no maximum request concurrency: a request-rate run (request rate "
+                     f"{rate or 'not stated'})")  # fmt: skip
     tpot, itl = optional("Mean TPOT (ms)"), optional("Mean ITL (ms)")
     if tpot is not None and itl is not None:
         notes.append("time between tokens from Mean TPOT (ms); Mean ITL (ms) not used")
     unused = [label for label in fields if label not in _VLLM_USED]
     if unused:
         notes.append(f"read, not used: {_listed(unused)}")
-    point = ServingPoint(
-        concurrency=concurrency,
-        input_tokens=required("Total input tokens") / completed,
-        output_tokens=required("Total generated tokens") / completed,
-        ttft_ms=optional("Mean TTFT (ms)"),
-        itl_ms=tpot if tpot is not None else itl,
-        tokens_per_s=optional("Output token throughput (tok/s)"),
-        requests=int(completed),
-    )
+    point, more = _serving_point(
+        name, "", completed=completed, input_total=required("Total input tokens"),
+        output_total=required("Total generated tokens"), ttft=optional("Mean TTFT (ms)"),
+        itl=tpot if tpot is not None else itl,
+        tokens_per_s=optional("Output token throughput (tok/s)"), stated=concurrency,
+        rate_finite=rate is not None and _num(rate) is not None,
+        request_rate=optional("Request throughput (req/s)"), e2el_ms=optional("Mean E2EL (ms)"),
+        e2el_how="the block's mean end-to-end latency",
+    )  # fmt: skip
+    notes.extend(more)
     return point, notes
 
 
@@ -742,7 +950,8 @@ def _vllm_block_point(block: _Block, name: str) -> tuple[ServingPoint, list[str]
 
 _RANK_PREFIX = re.compile(r"^\s*\[\d+,\d+\]<std(?:out|err)>:")  # Open MPI's --tag-output
 _RANK_LINE = re.compile(
-    r"^#\s*Rank\s+(?P<rank>\d+)\b.*?\bdevice\s+\d+\s+\[[^\]]*\]\s+(?P<gpu>.+?)\s*$"
+    r"^#\s*Rank\s+(?P<rank>\d+)\b.*?(?:\bon\s+(?P<host>\S+)\s+)?"
+    r"\bdevice\s+\d+\s+\[[^\]]*\]\s+(?P<gpu>.+?)\s*$"
 )
 _NCCL_TESTS_VERSION = re.compile(r"^#\s*nccl-tests version\s+(?P<version>\S+)")
 _NCCL_VERSION = re.compile(r"\bNCCL version\s+(?P<version>\S+)")
@@ -868,6 +1077,7 @@ def _operation_of_binary(binary: str) -> str | None:
 def _parse_nccl(body: str, name: str) -> Run:
     lines = [_strip_rank_prefix(line) for line in body.splitlines()]
     ranks: set[int] = set()
+    hosts: set[str] = set()
     gpu_names: list[str] = []
     version = None
     notes: set[str] = set()
@@ -877,6 +1087,8 @@ def _parse_nccl(body: str, name: str) -> Run:
         if rank:
             ranks.add(int(rank["rank"]))
             gpu_names.append(rank["gpu"])
+            if rank["host"]:
+                hosts.add(rank["host"])
         found = _NCCL_TESTS_VERSION.match(line.strip())
         if found and version is None:
             version = found["version"]
@@ -889,7 +1101,11 @@ def _parse_nccl(body: str, name: str) -> Run:
         notes.add(f"the file names several tests ({_listed(binaries)}): none taken from the names")
     count = len(ranks) or None
     if count is None:
-        notes.add("no '#  Rank' lines: the number of GPUs is not in the file")
+        notes.add(
+            "no '#  Rank' lines: the file does not say how many GPUs nor hosts the run used, so "
+            "they are taken to be the group's; keep the lines that start with '#  Rank' to have "
+            "them checked"
+        )
 
     points: list[CollectivePoint] = []
     columns: _Columns | None = None
@@ -924,6 +1140,9 @@ def _parse_nccl(body: str, name: str) -> Run:
             _fail(name, f"line {number}: time {words[columns.time]!r} is not a number")
         if busbw is None or busbw < 0:
             _fail(name, f"line {number}: busbw {words[columns.busbw]!r} is not a number")
+        if busbw > BOUNDS["busbw_gbs"][2] or time_us > 1e12:
+            _fail(name, f"line {number}: busbw {busbw:g} GB/s in {time_us:g} time units is "
+                        "beyond any link")  # fmt: skip
         if columns.wrong is not None and len(words) > columns.wrong:
             wrong = _num(words[columns.wrong])
             wrong_rows += 1 if wrong else 0
@@ -960,6 +1179,7 @@ def _parse_nccl(body: str, name: str) -> Run:
         version=version,
         gpu=gpu_names[0] if gpu_names else None,
         gpus=count,
+        hosts=len(hosts) or None,
         notes=tuple(ordered_notes + sorted(notes)),
     )
 
@@ -976,6 +1196,7 @@ class _TrainingRun:
     status: str | None = None
     samples: float | None = None
     global_batch: int | None = None
+    samples_at_stop: float | None = None  # run_stop's samples_count: what the run trained
 
 
 def _parse_mllog(body: str, name: str) -> Run:
@@ -990,6 +1211,7 @@ def _parse_mllog(body: str, name: str) -> Run:
     notes: list[str] = []
     evals: list[float] = []
     platform: str | None = None
+    dataset: float | None = None
     for number, line in enumerate(body.splitlines(), 1):
         at = line.find(":::MLLOG")
         if at < 0:
@@ -1013,6 +1235,8 @@ def _parse_mllog(body: str, name: str) -> Run:
         key, value = record["key"], record.get("value")
         counted[key] = counted.get(key, 0) + 1
         time_ms = _num(record.get("time_ms"))
+        if time_ms is not None and not 0 <= time_ms <= 1e15:
+            _fail(name, f"line {number}: time_ms {time_ms:g} is not a time in milliseconds")
         meta = record.get("metadata") if isinstance(record.get("metadata"), Mapping) else {}
         assert isinstance(meta, Mapping)
         if key == "run_start":
@@ -1027,6 +1251,7 @@ def _parse_mllog(body: str, name: str) -> Run:
                 _fail(name, f"line {number}: run_stop has no time_ms")
             if open_run is not None:
                 open_run.stop_ms = time_ms
+                open_run.samples_at_stop = _num(meta.get("samples_count"))
                 status = meta.get("status")
                 open_run.status = status if isinstance(status, str) else None
                 open_run.global_batch = open_run.global_batch or batch
@@ -1042,6 +1267,8 @@ def _parse_mllog(body: str, name: str) -> Run:
             target = open_run or last_closed
             if samples is not None and target is not None:
                 target.samples = samples
+            elif samples is not None:
+                dataset = samples
         elif key == "submission_benchmark" and isinstance(value, str):
             benchmark = benchmark or value
         elif key == "submission_platform" and isinstance(value, str):
@@ -1067,19 +1294,40 @@ def _parse_mllog(body: str, name: str) -> Run:
         seconds = (run.stop_ms - run.start_ms) / 1000
         if seconds <= 0:
             _fail(name, f"the run starting at line {run.start_line} stops before it starts")
+        if seconds > 1e8:
+            _fail(name, f"the run starting at line {run.start_line} lasts {seconds:,.0f} s, "
+                        "more than three years: its times are not a run's")  # fmt: skip
         if run.status and run.status != "success":
             notes.append(f"the run starting at line {run.start_line} ended '{run.status}'")
-        steps = run.samples / run.global_batch if run.samples and run.global_batch else None
+        samples = run.samples_at_stop if run.samples_at_stop else run.samples
+        if run.samples_at_stop and run.samples and run.samples != run.samples_at_stop:
+            notes.append(f"the run at line {run.start_line}: samples trained from run_stop's "
+                         f"samples_count ({run.samples_at_stop:,.0f}); train_samples "
+                         f"{run.samples:,.0f} not used")  # fmt: skip
+        steps = samples / run.global_batch if samples and run.global_batch else None
+        step = seconds / steps if steps else None
+        if step is not None and not 0 < step <= BOUNDS["step_s"][2]:
+            step = None
         points.append(
             TrainingPoint(
-                step_s=seconds / steps if steps else None,
+                step_s=step,
                 time_to_train_s=seconds,
-                samples=run.samples,
+                samples=samples,
                 global_batch=run.global_batch,
             )
         )
-        if not run.samples:
-            notes.append(f"the run at line {run.start_line} logs no train_samples: no step time")
+        if not samples:
+            why = "its run_stop has no samples_count and no train_samples is logged in the run"
+            if dataset:
+                why += (f" (the train_samples {dataset:,.0f} logged before run_start is the "
+                        "dataset's size, not what the run trained)")  # fmt: skip
+            notes.append(f"the run at line {run.start_line}: no step time, since {why}")
+        elif not run.global_batch:
+            notes.append(f"the run at line {run.start_line}: no step time, since the log has no "
+                         "global_batch_size")  # fmt: skip
+    if dataset and any(p.samples for p in points):
+        notes.append(f"train_samples {dataset:,.0f} logged before run_start is the dataset's "
+                     "size, not used")  # fmt: skip
     used = {"run_start", "run_stop", "global_batch_size", "train_samples", "submission_benchmark"}
     unused = sorted(key for key in counted if key not in used)
     if unused:
@@ -1089,6 +1337,9 @@ def _parse_mllog(body: str, name: str) -> Run:
     if platform:
         notes.append(f"submission_platform {platform!r}")
     gpu = system.get("accelerator_model_name")
+    if not (isinstance(gpu, str) and gpu) and platform:
+        # "1xNVIDIA HGX B200": the system the run used, its GPU named in it
+        gpu = re.sub(r"^\s*\d+\s*x\s*", "", platform)
     nodes, per_node = (
         _count(system.get("number_of_nodes")),
         _count(system.get("accelerators_per_node")),

@@ -11,8 +11,10 @@ RunKind = Literal["serving", "collective", "training"]
 
 @dataclass(frozen=True)
 class ServingPoint:
-    """One load level of a serving benchmark: a closed loop at ``concurrency`` requests in
-    flight (None: every request sent at once, an offline maximum-throughput run)."""
+    """One load level of a serving benchmark at ``concurrency`` requests in flight on average:
+    as the file states it (a closed loop), or derived by Little's law from the measured request
+    rate and the mean time a request spends in the system (``load`` says which). None: the load
+    is not known, and the point is not fitted."""
 
     concurrency: float | None
     input_tokens: float  # mean prompt length of the requests
@@ -21,6 +23,8 @@ class ServingPoint:
     itl_ms: float | None = None  # mean time between tokens (ITL / TPOT)
     tokens_per_s: float | None = None  # output tokens per second over all requests
     requests: int | None = None  # completed requests the means are over
+    load: str = "stated"  # "stated", or how the concurrency was derived, in words
+    refused: tuple[tuple[str, str], ...] = ()  # (metric, why) measured figures not to be used
 
 
 @dataclass(frozen=True)
@@ -57,4 +61,6 @@ class Run:
     model: str | None = None  # as the file names it (a Hugging Face id, a NIM name, ...)
     gpu: str | None = None  # as the file names it ("NVIDIA H100 80GB HBM3")
     gpus: int | None = None  # GPUs the run used (nccl-tests ranks, MLPerf accelerators)
+    hosts: int | None = None  # hosts the run spanned (nccl-tests' "on HOST" of its ranks)
+    replicas: int | None = None  # serving replicas the load was spread over, as the file says
     notes: tuple[str, ...] = field(default_factory=tuple)  # what was read and left out

@@ -34,9 +34,25 @@ def fit_lines(report: FitReport) -> list[str]:
             f"{_num(p.before)} ({p.error_before:+.0%}), calibrated {after} ({error}){mark}"
             + (f" [{p.note}]" if p.note else "")
         )
+    for line in report.at_bound:
+        out.append(f"Caution: {line}")
+    for line in report.refused:
+        out.append(f"Not used: {line}")
     for note in report.notes:
         out.append(f"Note: {note}")
     return out
+
+
+def _finite(value: object) -> object:
+    """``value`` with every float that is not a number (NaN, infinity) as null: JSON has no
+    such numbers, and a reader would choke on them."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def fit_json(report: FitReport) -> str:
@@ -60,6 +76,7 @@ def fit_json(report: FitReport) -> str:
                 "metric": p.metric,
                 "measured": p.measured,
                 "predicted_before": p.before,
+                "note": p.note or None,
                 "predicted_after": p.after if math.isfinite(p.after) else None,
                 "fitted": p.fitted,
                 "disagrees": p.fitted and abs(p.error) > report.tolerance,
@@ -67,6 +84,8 @@ def fit_json(report: FitReport) -> str:
             for p in report.points
         ],
         "sources": [s.model_dump(mode="json") for s in report.sources],
+        "at_bound": report.at_bound,
+        "not_used": report.refused,
         "notes": report.notes,
     }
-    return json.dumps(data, indent=2)
+    return json.dumps(_finite(data), indent=2, allow_nan=False)
