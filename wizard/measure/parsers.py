@@ -214,6 +214,7 @@ def _serving_point(
                 concurrency, load = derived, words
                 notes.append(f"{where}{derived:,.1f} requests in flight on average, {words}")
     if concurrency is None:
+        load = "unknown"
         notes.append(f"{where}the load is not known: the file states no concurrency and gives no "
                      "request throughput and time per request to derive it from")  # fmt: skip
     return (
