@@ -511,19 +511,9 @@ MEASUREMENT_LIMIT = 50 * 2**20  # a benchmark export is kilobytes; a log of a lo
 
 
 def _measurement_name(path: str) -> str:
-    """A benchmark file's name as the design records it: plain text of at most 200 characters,
-    else the file is refused by name (the name goes into the design and the proposal)."""
-    from wizard.model.text import plain_text
+    from wizard.measure.parsers import measurement_name
 
-    name = Path(path).name
-    try:
-        plain_text(name)
-    except ValueError as exc:
-        raise UserError(f"{name!a}: the file name {exc}; rename the file") from None
-    if len(name) > 200:
-        raise UserError(f"{name[:60]}...: the file name is {len(name)} characters long, more "
-                        "than 200; rename the file")  # fmt: skip
-    return name
+    return measurement_name(Path(path).name)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from wizard.base.numbers import MISSING, count, figure, num, pct, unit
 from wizard.model.design import WorkloadGroup
 from wizard.model.result import SizedFrom, TrainingFigures, WorkloadResult
 from wizard.present import labels
-from wizard.present.basis import serving_basis, training_basis
+from wizard.present.basis import group_gpu, serving_basis, training_basis
 from wizard.present.figures import WHOLE, gpus_text
 
 
@@ -32,7 +32,7 @@ def gpu_count_text(w: WorkloadResult) -> str:
 
 def key_figures(
     w: WorkloadResult, spread: Spread | None = None, target_hours: float | None = None,
-    group: WorkloadGroup | None = None,
+    group: WorkloadGroup | None = None, gpu: str | None = None,
 ) -> list[tuple[str, str]]:  # fmt: skip
     """The group's figures; times and rates with their range over the stated spread, and each
     target met, at risk or missed."""
@@ -88,7 +88,7 @@ def key_figures(
     if t is not None:
         out += _training_figures(t, spread or {}, target_hours, training_basis(group))
     if w.serving is not None:
-        out += serving_rows(w.serving, spread, serving_basis(group, w))
+        out += serving_rows(w.serving, spread, serving_basis(group, w, gpu))
     return out
 
 
@@ -181,7 +181,8 @@ def build(st: Story) -> list[Flowable] | None:
         flow += st.h2(w.name)
         g = st.data.design.workloads[i]
         target = g.training.target_hours if g.training else None
-        flow.append(st.pairs(key_figures(w, st.data.ranges.get(w.name), target, g), 0.3))
+        gpu = group_gpu(st.data.design, g)
+        flow.append(st.pairs(key_figures(w, st.data.ranges.get(w.name), target, g, gpu), 0.3))
         prefix = f"workloads[{i}]."
         calcs = st.data.calculations(prefix)
         if calcs:

@@ -64,8 +64,15 @@ def test_import_calibrates_the_selected_group(qtbot, window, prompts,
 
 
 def test_a_file_the_model_cannot_explain_is_not_applied(qtbot, window, prompts, tmp_path):
+    """The c1 run altered to 30 ms between tokens: slower at one request than the c5 run's
+    21.83 ms at five, which no one bandwidth efficiency explains."""
     page = _open(window, tmp_path)
-    prompts.answers.append([str(FILES / "inconsistent-70b.vllm.txt"),
+    slow = json.loads((FILES / "nim-70b-h100-tp2-c1.aiperf.json").read_text(encoding="utf-8"))
+    slow["inter_token_latency"]["avg"] = 30.0
+    slow["output_token_throughput"]["avg"] = 500 / (0.40677 + 499 * 0.030)
+    altered = tmp_path / "slow-c1.aiperf.json"
+    altered.write_text(json.dumps(slow), encoding="utf-8")
+    prompts.answers.append([str(altered),
                             str(FILES / "nim-70b-h100-tp2-c5.aiperf.json")])  # fmt: skip
     click(qtbot, page.measure_button)
     asked = prompts.asked[-1]

@@ -286,9 +286,7 @@ def test_aiperf_csv_export():
     run = parse(AIPERF_CSV, "profile_export_aiperf.csv")
     assert run.tool == "AIPerf"
     # no request throughput in this CSV: the load cannot be derived
-    assert run.points == (
-        ServingPoint(None, 5000, 500, 406.77, 18.58, 51.67, 100, load="unknown"),
-    )
+    assert run.points == (ServingPoint(None, 5000, 500, 406.77, 18.58, 51.67, 100, load="unknown"),)
     assert any("does not say the concurrency" in n for n in run.notes)
 
 

@@ -12,7 +12,7 @@ from wizard.model.estate import Estate
 from wizard.model.options import OptionRow
 from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.present import options_table
-from wizard.present.basis import serving_basis, training_basis
+from wizard.present.basis import group_gpu, serving_basis, training_basis
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
 
@@ -78,7 +78,7 @@ def summary_lines(
         if w.serving is not None:
             rows = serving_rows(
                 w.serving, spread if ranges is not None else None,
-                serving_basis(groups.get(w.name), w),
+                serving_basis(groups.get(w.name), w, group_gpu(design, groups.get(w.name))),
             )  # fmt: skip
             lines += [f"    {label.lower()}: {text}" for label, text in rows]
         if w.gpus_total:

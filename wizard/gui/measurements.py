@@ -33,12 +33,13 @@ def import_measurements(doc: DesignDocument, catalog: Catalog, group: str,
         return False
     from wizard.base.safe_read import decode_utf8, read_limited
     from wizard.measure.fit import MeasurementFile, calibrate, calibrated
-    from wizard.measure.parsers import parse
+    from wizard.measure.parsers import measurement_name, parse
     from wizard.measure.report import fit_lines
 
     try:
         files = []
         for path in paths:
+            measurement_name(path.name)
             data = read_limited(path, LIMIT, "benchmark file")
             files.append(MeasurementFile(path.name, data, parse(decode_utf8(data, str(path)),
                                                                  path.name)))  # fmt: skip

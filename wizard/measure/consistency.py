@@ -118,7 +118,7 @@ def refuse_contradictions(design: Design, catalog: Catalog, group: WorkloadGroup
     """Refuse every file whose GPU or model is not the group's, naming the file, both and how
     they differ."""
     problems = []
-    gpu = catalog.gpus.get(_gpu_of(design, group))
+    gpu = catalog.gpus.get(gpu_of(design, group))
     model, family = _model_name(catalog, group)
     for name, run in runs:
         if run.gpu and gpu is not None:
@@ -129,13 +129,13 @@ def refuse_contradictions(design: Design, catalog: Catalog, group: WorkloadGroup
         if run.model and model:
             why = model_differences(run.model, model, family)
             if why:
-                problems.append(f"{name}: measured with {run.model}, but the group serves "
+                problems.append(f"{name}: measured with {run.model}, but the group runs "
                                 f"{model}: {'; '.join(why)}")  # fmt: skip
     if problems:
         raise UserError(problems)
 
 
-def _gpu_of(design: Design, group: WorkloadGroup) -> str:
+def gpu_of(design: Design, group: WorkloadGroup) -> str:
     if group.cluster is not None and group.cluster != design.cluster_name:
         spec = next((c for c in design.clusters if c.name == group.cluster), None)
         if spec is not None and spec.hardware is not None:

@@ -97,6 +97,7 @@ class FitReport:
     tolerance: float = TOLERANCE
     notes: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # measured figures not used, and why
+    setup: dict[str, object] = field(default_factory=dict)  # where the runs were: gpu, slot, tp
     at_bound: list[str] = field(default_factory=list)  # factors fitted at a physical bound
 
     @property
@@ -118,6 +119,7 @@ class FitReport:
                 output_tokens=p.load.output_tokens if p.load else None,
                 predicted=p.after,
                 fitted=p.fitted,
+                **self.setup,  # type: ignore[arg-type]
             )
             for p in self.points
             if all(math.isfinite(x) and 0 < x <= 1e9 for x in (p.after, p.measured))
@@ -610,7 +612,7 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
     ``tp`` and ``gpus`` state the runs' tensor parallelism and GPU count where the files do not
     (or say otherwise)."""
     from wizard.engine import plan
-    from wizard.measure.consistency import refuse_contradictions
+    from wizard.measure.consistency import gpu_of, refuse_contradictions
 
     names = [g.name for g in design.workloads]
     if group not in names:
@@ -624,6 +626,12 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
     wr = next(w for w in planned.workloads if w.name == group)
     refuse_contradictions(shown, catalog, g, [(f.name, f.run) for f in files])
     report = FitReport(group, tolerance=tolerance)
+    lay = wr.layout
+    report.setup = {
+        "gpu": gpu_of(shown, g),
+        "slot": wr.planned_slice or (wr.sharing.slot_profile if wr.sharing else None),
+        "tensor_parallel": tp or (lay.tensor_parallel if lay else None),
+    }
     today = today or dt.date.today()
     for f in files:
         report.sources.append(MeasurementSource(

@@ -77,6 +77,19 @@ def _dispatch(body: str, name: str) -> Run:
     raise UserError(f"{name}: not a benchmark result this program reads; it reads {_KNOWN}")
 
 
+def measurement_name(name: str) -> str:
+    """A benchmark file's name as the design records it: plain text of at most 200 characters,
+    else the file is refused by name (the name goes into the design and the proposal)."""
+    try:
+        plain_text(name)
+    except ValueError as exc:
+        raise UserError(f"{name!a}: the file name {exc}; rename the file") from None
+    if len(name) > TEXT_LIMIT:
+        raise UserError(f"{name[:60]}...: the file name is {len(name)} characters long, more "
+                        f"than {TEXT_LIMIT}; rename the file")  # fmt: skip
+    return name
+
+
 def _fail(name: str, problem: str) -> NoReturn:
     raise UserError(f"{name}: {problem}")
 

@@ -63,6 +63,11 @@ class MeasuredFigure(Model):
     fitted: bool = Field(
         default=True, description="False: shown beside the model, not fitted (queueing under load)"
     )
+    gpu: Text | None = Field(default=None, description="The GPU (catalog id) the run was on")
+    slot: Text | None = Field(
+        default=None, description="The slice of it the group had: a vGPU or MIG profile, or none"
+    )
+    tensor_parallel: int | None = Field(default=None, ge=1, le=1024)
 
 
 class FittedFactor(Model):

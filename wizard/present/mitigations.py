@@ -121,6 +121,8 @@ MITIGATIONS: dict[str, str] = {
     # workloads and performance
     "model-does-not-fit": "Use a GPU with more memory, lower precision, or the memory savings "
     "the warning lists.",
+    "calibration-at-bound": "Check the measured runs' setup (GPU, layout, precision, load) "
+    "against the design, then calibrate again; until then treat the group's figures as unsure.",
     "replica-spans-gpus": "No action needed if the GPUs per replica are planned; a GPU with more "
     "memory serves the model on fewer GPUs.",
     "replica-spans-hosts": "Choose a server with more GPUs per host, or a smaller or quantised "

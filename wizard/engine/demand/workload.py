@@ -10,8 +10,17 @@ from wizard.engine.basis.expr import Formula
 from wizard.engine.demand.serving_group import ServingSizer
 from wizard.engine.demand.sizer import TRAINING_KINDS, ModelInfo, SizerBase, resolve_model
 from wizard.engine.demand.training import TrainingSizer
+from wizard.model.calibration import FACTORS
 from wizard.model.design import SharingMode, WorkloadKind
 from wizard.model.result import MemoryBreakdown, SizedFrom, WorkloadSizing
+
+# each factor as a plan's caution names it
+FACTOR_WORDS = {
+    "decode_bandwidth_efficiency": "the decode bandwidth efficiency",
+    "prefill_compute_efficiency": "the prefill compute efficiency",
+    "link_efficiency": "the all-reduce link efficiency",
+    "achievable_utilization": "the training utilization",
+}
 
 __all__ = ["TRAINING_KINDS", "ModelInfo", "SizerBase", "WorkloadSizer", "resolve_model"]
 
@@ -22,6 +31,7 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
     # ------------------------------------------------------------------ the group
 
     def size(self) -> WorkloadSizing:
+        self._calibration_at_bound()
         if self.g.gpus_per_member is not None:
             return self._by_count(self.g.gpus_per_member)
         if self.g.kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC):
@@ -29,6 +39,24 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
         if self.g.kind in TRAINING_KINDS:
             return self._training()
         return self._inference()
+
+    def _calibration_at_bound(self) -> None:
+        """A factor fitted at its physical bound means the customer's runs sit at the model's
+        limit: the figures it sets may be wrong, so the plan says so (a caution)."""
+        cal = self.g.calibration
+        if cal is None:
+            return
+        for f in cal.factors:
+            low, high = FACTORS[f.name]
+            side = "lower" if f.value <= low * 1.01 else "upper" if f.value >= high * 0.99 else None
+            if side is not None:
+                words = FACTOR_WORDS[f.name]
+                self.rec.warn(
+                    "calibration-at-bound",
+                    f"{self.g.name}: the measurements sit at the model's limit for {words}: "
+                    f"fitted at its {side} bound ({f.value:g}), so the figures it sets may be "
+                    "wrong",
+                )
 
     def _empty(
         self, gpus: int, workspace: float, sized_from: SizedFrom, replicas: int, total: int

@@ -48,6 +48,7 @@ from wizard.present.basis import (
     CALIBRATED,
     basis_short,
     basis_summary,
+    group_gpu,
     serving_basis,
     training_basis,
 )
@@ -572,7 +573,11 @@ class ReviewPage(Page):
                 spread_text(
                     tr.time_to_train_hours, self._spread(w.name).get("time_to_train_hours"), "h"
                 )
-                + (" calibrated" if training_basis(groups.get(w.name)) == CALIBRATED else "")
+                + (
+                    " calibrated"
+                    if training_basis(groups.get(w.name)).startswith(CALIBRATED)
+                    else ""
+                )
                 if tr and tr.time_to_train_hours is not None
                 else MISSING,
                 fixed(tr.allreduce_seconds_per_iteration if tr else None, "s", 3)
@@ -604,7 +609,7 @@ class ReviewPage(Page):
             assert s is not None
             missed = [x for x in s.targets if not x.met]
             sp = self._spread(w.name)
-            basis = serving_basis(groups.get(w.name), w)
+            basis = serving_basis(groups.get(w.name), w, group_gpu(design, groups.get(w.name)))
             cells = [
                 w.name,
                 spread_text(s.ttft_ms, sp.get("ttft_ms"), "ms"),
