@@ -17,6 +17,8 @@ the largest growth step); it prints the machine and one table, and takes a minut
   and at most 3 times a bare seven-page QWizard measured in the same run); the project's
   bytecode is compiled once before the measured runs, as pip does when it installs the wheel;
 - the Review page updated after an edit: sizing and redraw (budget: 150 ms);
+- ``calibrate`` on a vLLM ``--append-result`` file of 500 runs, read and fitted (budget: 10 s):
+  the fit takes an evenly spread sample of the loads, so the time does not grow with the file;
 - with ``--corpus``: every command on every file of the hostile-input corpus
   (``tests/hardening/corpus.py``), the slowest run against 20 s.
 """
@@ -382,6 +384,29 @@ def bench_gui() -> None:
             verdict(u <= REVIEW_BUDGET_S))  # fmt: skip
 
 
+CALIBRATE_BUDGET_S = 10.0
+
+
+def bench_calibrate(catalog) -> None:
+    """The NIM sample's 25- and 50-in-flight runs (docs/measurements) appended 250 times each, as
+    `vllm bench serve --append-result` writes a sweep, fitted into the 70B group of the tests."""
+    from tests.measure.test_fit import GROUP, _design
+    from wizard.measure.fit import MeasurementFile, calibrate
+    from wizard.measure.parsers import parse
+
+    runs = [(ROOT / "docs" / "measurements" / f"nim-70b-h100-tp2-c{c}.vllm.json").read_text()
+            for c in (25, 50)]  # fmt: skip
+    text = "".join(runs[k % 2].strip() + "\n" for k in range(500))
+    design = design_from_dict(_design(25))
+
+    def fit() -> None:
+        run = parse(text, "sweep.jsonl")
+        calibrate(design, catalog, GROUP, [MeasurementFile("sweep.jsonl", text.encode(), run)])
+
+    t = median_time(fit, 3)
+    row("calibrate: 500 appended vLLM runs", f"{t:.2f} s", "10 s", verdict(t <= CALIBRATE_BUDGET_S))
+
+
 CORPUS_BUDGET_S = 20.0
 
 
@@ -420,6 +445,7 @@ def main() -> None:
     catalog = load_catalog(include_user=False)
     bench_size(catalog, args.quick)
     bench_pdf(catalog)
+    bench_calibrate(catalog)
     if not args.quick:
         bench_gui()
     if args.corpus:
