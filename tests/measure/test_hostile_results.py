@@ -306,3 +306,23 @@ def test_json_never_holds_a_non_number(tmp_path):
 
     data = json.loads(done.stdout, parse_constant=refuse)
     assert data["not_used"]
+
+
+def test_a_trimmed_nccl_table_says_what_is_missing():
+    text = (SAMPLES / "nccl-a100-8gpu.all_reduce.txt").read_text()
+    trimmed = "\n".join(line for line in text.splitlines() if "Rank" not in line) + "\n"
+    run = parse(trimmed, "trimmed.txt")
+    assert run.gpus is None and run.hosts is None
+    assert any("does not say how many GPUs nor hosts" in n
+               and "keep the lines that start with '#  Rank'" in n for n in run.notes)  # fmt: skip
+
+
+def test_the_derived_load_is_capped_by_the_engines_maximum_sequences():
+    """Rate inf, 10 requests/s x 8 s a request = 80 in flight by Little's law, but the engine
+    ran at most 16 sequences at once."""
+    doc = _doc()
+    doc.pop("max_concurrency")
+    doc.update(request_rate="inf", request_throughput=10, mean_e2el_ms=8000, max_num_seqs=16)
+    (point,) = parse(json.dumps(doc), "capped.json").points
+    assert point.concurrency == 16
+    assert "capped at the engine's 16 sequences" in point.load
