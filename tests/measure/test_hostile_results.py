@@ -326,3 +326,18 @@ def test_the_derived_load_is_capped_by_the_engines_maximum_sequences():
     (point,) = parse(json.dumps(doc), "capped.json").points
     assert point.concurrency == 16
     assert "capped at the engine's 16 sequences" in point.load
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "model", "family", "refused"),
+    [("gpt3", "GPT-3 175B", "GPT-3", ""), ("llama31_405b", "Llama 3.1 405B", "Llama 3", ""),
+     ("llama31_8b", "Llama 3.1 8B", "Llama 3", ""),
+     ("gpt3", "Llama 3.1 405B", "Llama 3", "another model family (gpt-3, not llama)"),
+     ("llama31_8b", "Llama 2 70B", "Llama 2", "another model generation (Llama 3, not Llama 2)")],
+)  # fmt: skip
+def test_mlperf_benchmark_names_are_told_apart_by_family_and_generation(benchmark, model, family,
+                                                                        refused):  # fmt: skip
+    from wizard.measure.consistency import model_differences
+
+    why = model_differences(benchmark, model, family)
+    assert (refused in why) if refused else not why

@@ -69,7 +69,7 @@ def model_size(name: str) -> float | None:
 
 
 def model_family(name: str) -> str | None:
-    lower = name.lower().replace("_", "-").replace(" ", "-")
+    lower = re.sub(r"gpt-?3", "gpt-3", name.lower().replace("_", "-").replace(" ", "-"))
     return next((f for f in _FAMILIES if re.search(rf"(?<![a-z]){re.escape(f)}", lower)), None)
 
 
