@@ -66,13 +66,14 @@ def test_small_fabric_is_one_switch_and_a_pair_gets_a_peer_link(catalog):
 
 
 def test_200g_hosts_use_400g_ports_with_breakout_cables(sized):
-    """llm-serving: 3 hosts (16 GPUs at 8 per host, plus one for N+1) x 2 ports at 200 GbE on an
-    SN4700 (32 x 400 GbE, 2 x 200 each)."""
+    """llm-serving: 4 hosts (20 GPUs, five TP 4 replicas for its 2,000 tokens/s, at 8 per host,
+    plus one for N+1) x 2 ports at 200 GbE on an SN4700 (32 x 400 GbE, 2 x 200 each)."""
     compute = next(p for p in sized["llm-serving"].topology.fabric.planes if p.name == "compute")
     (leaf,) = compute.tiers
     assert (leaf.switch, leaf.breakout, leaf.count) == ("nvidia-sn4700", 2, 1)
-    assert sized["llm-serving"].cluster.hosts_total == 3
-    assert compute.cables[0].count == 3  # six host ports on three breakout cables
+    assert sized["llm-serving"].cluster.gpus_demand == 20
+    assert sized["llm-serving"].cluster.hosts_total == 4
+    assert compute.cables[0].count == 4  # eight host ports on four breakout cables
 
 
 def test_nic_roles_cover_gpu_traffic_management_vmotion_storage_and_bmc(sized):

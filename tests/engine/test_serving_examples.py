@@ -30,14 +30,15 @@ def test_gpt3_175b_one_sequence_gets_one_stage_of_bandwidth(sized):
     """One sequence: the two stages run one after another, so a token reads all 700 GB through
     8 GPUs' bandwidth at a time. Hand arithmetic of one stage: 43.75 GB of weights plus the KV
     cache of 1,792 + 256/2 = 1,920 tokens at 2 x 96 layers x 96 heads x 128 x 4 bytes, over 16
-    GPUs, read at 60 % of 3,350 GB/s; two all-reduces per layer of 48 layers, 8 us each plus
-    12,288 x 2 bytes reduced in the H100's NVSwitch (NVLS) at NCCL's 275 GB/s of algorithm
-    bandwidth (nccl-tests issue 212); one 8 us hand-off to the next host over the NICs at 92 %."""
+    GPUs, read at 60 % of 3,350 GB/s; two all-reduces per layer of 48 layers, each waiting 8 us
+    plus 8 us for each of the 6 GPUs of the group beyond two, and 12,288 x 2 bytes reduced in the
+    H100's NVSwitch (NVLS) at NCCL's 275 GB/s of algorithm bandwidth (nccl-tests issue 212); one
+    8 us hand-off to the next host over the NICs at 92 %."""
     r = sized["gpt3-175b"]
     (w,) = r.workloads
     kv_token_gb = 2 * 96 * 96 * 128 * 4 / 1e9
     memory_s = (700 / 16 + 1920 * kv_token_gb / 16) / (H100_GBS * MBU)
-    allreduce_s = 8e-6 + 12288 * 2 / 275e9  # NVLS: each GPU's data once, at 275 GB/s
+    allreduce_s = 8e-6 + 6 * 8e-6 + 12288 * 2 / 275e9  # NVLS: each GPU's data once, 275 GB/s
     handoff_s = 8e-6 + 12288 * 2 / (8 * 400 / 8 * 1e9 * 0.92)  # 8 x 400 Gb/s NDR NICs at 0.92
     stage_s = memory_s + 2 * 48 * allreduce_s + handoff_s
     assert w.serving.itl_ms == pytest.approx(2 * stage_s * 1000, rel=1e-6)

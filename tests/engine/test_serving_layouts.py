@@ -161,8 +161,11 @@ def test_a_target_no_layout_meets_is_named_with_what_would_meet_it(catalog):
     assert not itl.met and itl.shortfall == pytest.approx(s.itl_ms / 0.5 - 1)
     assert "time between tokens" in warning.message and f"{itl.shortfall:.0%}" in warning.message
     assert "FP8 weights" in warning.message and "more memory bandwidth" in warning.message
-    # the widest layout comes closest: TP 8
-    assert r.workloads[0].layout.tensor_parallel == 8
+    # the layout that comes closest is TP 4, not the widest: per token, TP 8 halves TP 4's 16 GB /
+    # 4 of weight reads (2.0 ms at 0.6 of 3,350 GB/s, 1.0 at TP 8) but its 64 all-reduces wait
+    # on 7 peers, 8 + 6 x 8 = 56 us each, against TP 4's 8 + 2 x 8 = 24 us: 3.6 ms against 1.5
+    assert 64 * 56e-6 - 64 * 24e-6 > 16 / 4 / (3350 * 0.6) - 16 / 8 / (3350 * 0.6)
+    assert r.workloads[0].layout.tensor_parallel == 4
 
 
 def _mig_design(**inference) -> dict:

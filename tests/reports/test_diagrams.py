@@ -52,7 +52,7 @@ def _scaled(catalog, name: str, factor: int):
     ("name", "factor", "hosts"),
     [
         ("imagenet-resnet50", 1, 3),  # 1 + 1 (N+1) + 1 to the VCF minimum of three
-        ("llm-serving", 1, 3),
+        ("llm-serving", 1, 4),  # 20 GPUs: 3 hosts + 1 (N+1)
         ("enterprise", 1, 8),
         ("starter", 25, 176),
         ("enterprise", 28, 197),

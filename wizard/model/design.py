@@ -694,6 +694,31 @@ class Assumptions(Model):
         default=0.5,
         description="Share of peak dense tensor throughput prompt processing achieves (MFU).",
     )
+    serving_allreduce_peer_latency_us: float = Field(
+        default=8.0,
+        ge=0,
+        le=10_000,
+        allow_inf_nan=False,
+        description="Added to a serving all-reduce's fixed cost for each GPU of the "
+        "tensor-parallel group beyond two, microseconds: the all-reduce waits on every peer. "
+        "8 is the two-GPU cost again, as a ring's start-up latencies grow; with it TensorRT-LLM "
+        "0.14.0's Llama 3.1 70B on four H200 reads 17.4 ms between tokens, measured 18.",
+    )
+    serving_chunked_prefill: bool = Field(
+        default=True,
+        description="A new request's prompt rides in the running requests' decode steps "
+        "(in-flight batching with chunked prefill), the weights read once for both; off: each "
+        "prompt is a pass of its own.",
+    )
+    serving_first_token_host_ms: float = Field(
+        default=3.5,
+        ge=0,
+        le=10_000,
+        allow_inf_nan=False,
+        description="The serving engine's time outside the GPU's pass for a request's first "
+        "token (scheduling, launches, sampling), milliseconds: TensorRT-LLM's 7 ms for LLaMA 7B "
+        "with 128 prompt tokens on an H100 less the 3.5 ms pass.",
+    )
     achievable_utilization_range: tuple[Fraction, Fraction] = Field(
         default=(0.42, 0.57),
         description="Pessimistic and optimistic ends of the training utilization, for the "

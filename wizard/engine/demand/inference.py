@@ -140,6 +140,9 @@ class ServingPlanner:
             a.moe_routing_imbalance,
             a.serving_host_us_per_sequence,
             calibrated=group.calibration is not None,
+            peer_latency_s=a.serving_allreduce_peer_latency_us * 1e-6,
+            chunked_prefill=a.serving_chunked_prefill,
+            first_token_host_ms=a.serving_first_token_host_ms,
         )
         peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
         kv = self.inf.kv_cache_precision or default_kv_precision(group.precision, gpu)

@@ -4,16 +4,19 @@ holding a number of sequences, from the roofline in :mod:`serving_physics`.
 The load is a closed loop, as serving benchmarks run it (NVIDIA GenAI-Perf, vLLM's
 ``benchmark_serving``): ``c`` requests in flight per replica, each user sending the next request
 when the last answer ends. In one such cycle the replica runs the ``c`` prompts and ``L_out``
-decode steps of a ``c``-sequence batch. A prompt is not hidden behind the decode steps: it takes
-the GPUs for its own time (an in-flight batching iteration that holds a prompt lasts as long as
-the prompt), which is the conservative reading of chunked prefill too. So
+decode steps of a ``c``-sequence batch. With other requests running, a prompt rides in their
+decode steps (in-flight batching with chunked prefill): the weights are read once for both, and
+the prompt adds to the cycle only its compute beyond what the memory-bound steps leave idle, its
+attention and its all-reduces; alone, it is a pass of its own. So
 
-    cycle  = c x prefill + L_out x decode step(c)
+    cycle  = c x prompt + L_out x decode step(c)
     output tokens/s = c x L_out / cycle                  (Little's law)
 
 and a user's answer is interrupted by the other ``c - 1`` prompts in proportion to how long it
-decodes, which sets the time between tokens it sees; what is left of the cycle is its time to
-first token. With one sequence this is exactly prefill, then ``L_out`` decode steps.
+decodes, which sets the time between tokens it sees. Its first token comes out of a whole
+forward pass (its prompt's own, or the step it rides in) plus the serving engine's host time;
+its wait behind the other prompts adds to it. With one sequence this is exactly prefill, then
+``L_out`` decode steps.
 """
 
 from __future__ import annotations
@@ -32,9 +35,9 @@ from wizard.model.result import HOST_BOUND
 
 LOAD_SOURCE = (
     "Closed-loop load as serving benchmarks run it (NVIDIA GenAI-Perf, vLLM's vllm bench serve); "
-    "Little's law (Little, Operations Research 9(3), 1961); prompts not overlapped with decoding "
-    "(Agrawal et al., Sarathi-Serve, arXiv:2403.02310, section 3: a prompt in an iteration "
-    "stalls the decodes in it)"
+    "Little's law (Little, Operations Research 9(3), 1961); a prompt's work lengthens the "
+    "iterations it is in (Agrawal et al., Sarathi-Serve, arXiv:2403.02310, section 3: a prompt "
+    "in an iteration stalls the decodes in it)"
 )
 QUEUE_SOURCE = (
     "A prompt waits for the prompts ahead of it: M/D/1 queue, mean wait = load / (2 (1 - load)) "
@@ -59,17 +62,17 @@ HEADROOM_SOURCE = (
     "engine plans for weights, activations and the paged KV cache"
 )
 
-WORK_S = Formula("sequences * prefill_s + (output_tokens - 1) * decode_step_s")
-PREFILL_LOAD = Formula("sequences * prefill_s / work_s")
+WORK_S = Formula("sequences * prompt_s + (output_tokens - 1) * decode_step_s")
+PREFILL_LOAD = Formula("sequences * prompt_s / work_s")
 PREFILL_WAIT_S = Formula(
-    "prefill_s * min(prefill_load / (2 * max(1 - prefill_load, 1e-9)), (sequences - 1) / 2)"
+    "prompt_s * min(prefill_load / (2 * max(1 - prefill_load, 1e-9)), (sequences - 1) / 2)"
 )
 DECODE_PHASE_S = Formula(
-    "(output_tokens - 1) * decode_step_s / (1 - (sequences - 1) * prefill_s / work_s)"
+    "(output_tokens - 1) * decode_step_s / (1 - (sequences - 1) * prompt_s / work_s)"
 )
 ITL_MS = Formula("1000 * max(decode_phase_s / max(output_tokens - 1, 1), decode_step_s)")
-QUEUE_WAIT_S = Formula("(waiting / running) * (prefill_s + prefill_wait_s + decode_phase_s)")
-TTFT_MS = Formula("1000 * (prefill_s + prefill_wait_s + queue_wait_s)")
+QUEUE_WAIT_S = Formula("(waiting / running) * (first_token_s + prefill_wait_s + decode_phase_s)")
+TTFT_MS = Formula("1000 * (first_token_s + prefill_wait_s + queue_wait_s)")
 TOKENS_PER_S = Formula("sequences * output_tokens / (ttft_ms / 1000 + decode_phase_s)")
 REQUESTS_PER_S = Formula("tokens_per_s / output_tokens")
 USABLE_GB = Formula("gpu_memory_gb * memory_utilization")
@@ -148,15 +151,33 @@ def _weights_read(chain: Chain, m: Transformer, tokens: float, name: str) -> flo
     )
 
 
+def _allreduce_latency(chain: Chain | None, name: str, par: Parallel, eff: Efficiency) -> float:
+    """The fixed cost of one of the group's all-reduces: the two-GPU cost, and the cost of each
+    further GPU it waits on (logged when ``chain`` is given and there are such GPUs)."""
+    if par.tensor <= 1 or par.tp_link is None:
+        return 0.0
+    if par.tensor <= 2 or not eff.peer_latency_s:
+        return eff.latency_s
+    if chain is None:
+        return sp.ALLREDUCE_LATENCY_S(
+            latency_s=eff.latency_s, peer_latency_s=eff.peer_latency_s, tp=par.tensor
+        )
+    return chain(
+        name, sp.ALLREDUCE_LATENCY_S, "s", sp.TP_DERATING,
+        latency_s=eff.latency_s, peer_latency_s=eff.peer_latency_s, tp=par.tensor,
+    )  # fmt: skip
+
+
 def _allreduce(
     chain: Chain, name: str, m: Transformer, par: Parallel, eff: Efficiency, tokens: float
 ) -> float:
     if par.tensor <= 1 or par.tp_link is None:
         return 0.0
     link = par.tp_link
+    latency = _allreduce_latency(chain, f"{name.rsplit('.', 1)[0]}.allreduce_latency_s", par, eff)
     return sp.activation_allreduce_s(
         chain, name, link, tp=par.tensor, tokens=tokens, hidden=m.hidden,
-        latency_s=eff.latency_s, link_efficiency=efficiency(link, eff.link)[0],
+        latency_s=latency, link_efficiency=efficiency(link, eff.link)[0],
         ring_source=f"{sp.MEGATRON_TP}; link: {link.name}",
         nvls_source=f"{sp.MEGATRON_TP}; {NVLS_SOURCE}; link: {link.name}",
     )  # fmt: skip
@@ -440,6 +461,38 @@ def evaluate(
     step = chain(
         "decode_step_s", sp.DECODE_STEP_S, "s", sp.HOST_SOURCE, gpu_s=gpu_step, host_s=host
     )
+    # --- what a prompt adds to the round, and when its first token comes out
+    fused = eff.chunked_prefill and running > 1
+    if fused:
+        extra = 0.0
+        if m.moe:
+            w_chunk = _weights_read(chain, m, micro + sp.STEP_TOKENS, "prompt.weights_read_gb")
+            extra = chain(
+                "prompt.extra_weights_s", sp.CHUNK_EXTRA_READ_S, "s per chunk",
+                f"{sp.MOE_SOURCE}; {sp.STEP_TOKENS_SOURCE}",
+                chunk_weights_read_gb=w_chunk, weights_read_gb=w_dec, tp=t, pp=p,
+                bandwidth_gbs=acc.bandwidth_gbs, mbu=eff.bandwidth,
+            )  # fmt: skip
+        prompt = chain(
+            "prompt_s", sp.PREFILL_FUSED_S, "s per prompt",
+            f"{sp.CHUNKED_PREFILL}; {sp.STEP_TOKENS_SOURCE}",
+            compute_s=pf_compute, comm_s=pf_comm, layers=m.layers, pp=p,
+            allreduce_latency_s=_allreduce_latency(None, "", par, eff),
+            handoff_latency_s=eff.latency_s if p > 1 and par.pp_link is not None else 0.0,
+            tokens=req.input_tokens, step_tokens=sp.STEP_TOKENS, extra_weights_s=extra,
+        )  # fmt: skip
+        first = chain(
+            "first_token_s", sp.FIRST_TOKEN_S, "s",
+            f"{sp.CHUNKED_PREFILL}; {sp.FIRST_TOKEN_HOST_SOURCE}",
+            prefill_s=prefill, decode_step_s=step, prompt_s=prompt,
+            first_token_host_ms=eff.first_token_host_ms,
+        )  # fmt: skip
+    else:
+        prompt = prefill
+        first = chain(
+            "first_token_s", sp.FIRST_TOKEN_ALONE_S, "s", sp.FIRST_TOKEN_HOST_SOURCE,
+            prefill_s=prefill, first_token_host_ms=eff.first_token_host_ms,
+        )  # fmt: skip
     # --- the closed loop
     work = chain(
         "work_s",
@@ -447,17 +500,17 @@ def evaluate(
         "s per round",
         LOAD_SOURCE,
         sequences=running,
-        prefill_s=prefill,
+        prompt_s=prompt,
         output_tokens=req.output_tokens,
         decode_step_s=step,
     )
     load = chain(
         "prefill_load", PREFILL_LOAD, "share of time", LOAD_SOURCE,
-        sequences=running, prefill_s=prefill, work_s=work,
+        sequences=running, prompt_s=prompt, work_s=work,
     )  # fmt: skip
     pf_wait = chain(
         "prefill_wait_s", PREFILL_WAIT_S, "s", QUEUE_SOURCE,
-        prefill_s=prefill, prefill_load=load, sequences=running,
+        prompt_s=prompt, prefill_load=load, sequences=running,
     )  # fmt: skip
     decode_phase = chain(
         "decode_phase_s",
@@ -467,7 +520,7 @@ def evaluate(
         output_tokens=req.output_tokens,
         decode_step_s=step,
         sequences=running,
-        prefill_s=prefill,
+        prompt_s=prompt,
         work_s=work,
     )
     itl = chain(
@@ -478,12 +531,12 @@ def evaluate(
     if sequences > running:
         queue = chain(
             "kv_queue_wait_s", QUEUE_WAIT_S, "s", KV_QUEUE_SOURCE,
-            waiting=sequences - running, running=running, prefill_s=prefill,
+            waiting=sequences - running, running=running, first_token_s=first,
             prefill_wait_s=pf_wait, decode_phase_s=decode_phase,
         )  # fmt: skip
     ttft = chain(
         "ttft_ms", TTFT_MS, "ms", QUEUE_SOURCE,
-        prefill_s=prefill, prefill_wait_s=pf_wait, queue_wait_s=queue,
+        first_token_s=first, prefill_wait_s=pf_wait, queue_wait_s=queue,
     )  # fmt: skip
     tps = chain(
         "tokens_per_s_per_replica", TOKENS_PER_S, "output tokens/s", LOAD_SOURCE,

@@ -85,7 +85,7 @@ PREFILL = (
 # How far this roofline reads above NVIDIA's published maximum throughput for FP4 serving on the
 # B200: the geometric mean of engine over measured, per model, across TensorRT-LLM 1.0's B200 FP4
 # table (tests/engine/test_serving_fp4_gap.py recomputes it). The same table's FP8 columns on H100
-# and H200 read 0.8 to 1.5 (seven of twelve within 15 %), its FP4 columns on the RTX PRO 6000 0.8
+# and H200 read 0.8 to 1.6 (seven of twelve within 15 %), its FP4 columns on the RTX PRO 6000 0.8
 # to 0.9; the cause on the B200 is not isolated (docs/model.md, known gaps), so the plan states it
 # rather than folding a fitted factor in.
 FP4_SXM_BLACKWELL_READS_HIGH = (1.2, 1.4)
@@ -155,6 +155,75 @@ ATTENTION_PRECISION = (
 )
 PREFILL_MEMORY_S = Formula("weights_gb / (tp * bandwidth_gbs * mbu)")
 PREFILL_COMM_S = Formula("2 * layers * allreduce_s + (pp - 1) * handoff_s")
+
+# --- a tensor-parallel all-reduce waits on every peer of its group
+# The fixed cost of one small all-reduce grows with the GPUs it joins: a ring passes 2 (t - 1)
+# steps, each with its own start-up latency (Thakur, Rabenseifner and Gropp, "Optimization of
+# Collective Communication Operations in MPICH", IJHPCA 19(1), 2005, section 4), and TensorRT-
+# LLM's one-shot all-reduce reads each of the t - 1 peers' buffers after their flags. The
+# per-GPU matrix products shrink with t while this cost does not, so a decode step at tensor
+# parallelism 4 or 8 reaches less of what its 1/t of the weights would allow.
+# `collective_latency_us` is the cost between two GPUs (tensor parallelism 2, where NIM's rows
+# set the defaults); each further GPU adds `serving_allreduce_peer_latency_us`.
+ALLREDUCE_LATENCY_S = Formula("latency_s + peer_latency_s * (tp - 2)")
+TP_DERATING = (
+    "A tensor-parallel all-reduce waits on each GPU of its group (Thakur, Rabenseifner and "
+    "Gropp, IJHPCA 19(1), 2005, section 4: a ring all-reduce takes 2 (p - 1) start-up "
+    "latencies; TensorRT-LLM's one-shot all-reduce reads each of the t - 1 peers' buffers): "
+    "the two-GPU cost plus the stated cost for each further GPU, 8 us, the two-GPU cost again; "
+    "TensorRT-LLM 0.14.0's online serving of Llama 3.1 70B in BF16 on four H200 measured 18 ms "
+    "between tokens at 2 requests/s (performance overview, release 0.17), 9.8 us would meet it "
+    "exactly, and the same table's Llama 3.1 8B on one H200 is met without it"
+)
+
+# --- in-flight batching with chunked prefill
+# A new request's prompt rides in the iterations of the requests already running, in chunks of
+# the iteration's token budget: the matrix products take the decode tokens and the chunk
+# together, so the weights are read once for both. The prompt adds its FLOPs (linear layers and
+# attention) and its tokens' bytes in the step's all-reduces and hand-offs, whose fixed
+# latencies the step pays once; not a read of the weights of its own. Its FLOPs are added, not
+# hidden under the decode step's weight read: in the benchmarks' closed loop identical requests
+# start and finish together, so their prompts mostly share iterations with each other, 8,192
+# tokens to one, which their FLOPs bound (a chunk's FLOPs outlast a read of the weights once the
+# chunk holds more than a few hundred tokens). In a mixture of experts a chunk's tokens reach
+# experts the decode batch does not, and the step reads those too (extra_weights_s for a whole
+# chunk; 0 for a dense model, whose step reads every weight anyway). One request alone has no
+# iteration to ride in, so its prompt is a pass of its own.
+CHUNKED_PREFILL = (
+    "In-flight batching: 'sequences in context phase can be processed together with sequences "
+    "in generation phase', and chunked context splits a prompt so that 'the context chunks can "
+    "be batched with more tokens during the generation phase' (TensorRT-LLM, 'Paged Attention, "
+    "IFB, and Request Scheduling', release 1.0): one pass over the weights serves the prompts' "
+    "chunks and the decode tokens of an iteration (Agrawal et al., Sarathi-Serve, "
+    "arXiv:2403.02310, sections 3-4)"
+)
+STEP_TOKENS = 8192
+STEP_TOKENS_SOURCE = (
+    "TensorRT-LLM's token budget of one iteration, 8,192 tokens (performance overview, release "
+    "0.17: its benchmark reports 'Max Runtime Tokens: 8192'): a longer prompt is split into "
+    "chunks of it, shorter prompts share one"
+)
+PREFILL_FUSED_S = Formula(
+    "compute_s + comm_s - 2 * layers * allreduce_latency_s - (pp - 1) * handoff_latency_s"
+    " + tokens / step_tokens * extra_weights_s"
+)
+CHUNK_EXTRA_READ_S = Formula(
+    "(chunk_weights_read_gb - weights_read_gb) / (tp * pp) / (bandwidth_gbs * mbu)"
+)
+
+# --- the first token's floor
+# The first token comes out of a whole forward pass: alone, the prompt's own pass; beside running
+# requests, the whole step it rides in (the decode batch and its chunk). Then the serving engine
+# samples it and hands it back: a fixed host and launch time per request.
+FIRST_TOKEN_S = Formula("max(prefill_s, decode_step_s + prompt_s) + first_token_host_ms / 1000")
+FIRST_TOKEN_ALONE_S = Formula("prefill_s + first_token_host_ms / 1000")
+FIRST_TOKEN_HOST_SOURCE = (
+    "TensorRT-LLM performance (docs/source/performance.md as updated for release 0.6.1, 'Low "
+    "Latency', data of release 0.5.0, H100 FP8, batch 1, 1st token latency): LLaMA 7B with 128 "
+    "prompt tokens, 7 ms, where this roofline's pass reads 7 GB of FP8 weights at 0.6 of "
+    "3,350 GB/s, 3.5 ms: 3.5 ms of the first token lies outside the GPU's pass (scheduling, "
+    "kernel launches, sampling, returning the token)"
+)
 
 
 @dataclass(frozen=True)
@@ -242,6 +311,9 @@ class Efficiency:
     moe_imbalance: float = 1.0  # busiest expert's tokens over the mean (routing imbalance)
     host_us_per_sequence: float = 0.0  # the serving engine's host time per request in a step
     calibrated: bool = False  # the factors were fitted to the customer's measurements
+    peer_latency_s: float = 0.0  # added to an all-reduce's fixed cost per GPU beyond two
+    chunked_prefill: bool = False  # prompts ride in the running requests' decode steps
+    first_token_host_ms: float = 0.0  # host and launch time of a request's first token
 
 
 def kv_shards(m: Transformer, tensor: int) -> int:
