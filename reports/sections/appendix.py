@@ -19,6 +19,7 @@ ASSUMPTION_LABELS = {
     "link_efficiency": "Share of a link's line rate the allreduce achieves",
     "gradient_bytes": "Bytes per gradient element",
     "framework_overhead_gb": "Framework overhead per GPU (GB)",
+    "allocator_reserve": "Memory the training framework's allocator holds above its tensors",
     "sharp": "In-network reduction (SHARP)",
     "communication_overlap": "Overlap of communication with compute",
     "placement": "Placement",
@@ -31,6 +32,11 @@ ASSUMPTION_LABELS = {
     "(microseconds)",
     "serving_reserves_whole_request": "A request's KV cache is reserved for its whole answer "
     "when it starts",
+    "serving_chunked_prefill": "A new request's prompt rides in the running requests' steps",
+    "serving_first_token_host_ms": "Serving engine's time outside the GPU for a first token "
+    "(milliseconds)",
+    "serving_allreduce_peer_latency_us": "Added to a serving all-reduce for each GPU beyond two "
+    "(microseconds)",
     "fabric_oversubscription": "Leaf downlink to uplink bandwidth ratio",
     "max_rack_power_kw": "Power limit per rack (kW)",
     "rack_units": "Rack height (U)",

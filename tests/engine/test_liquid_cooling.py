@@ -27,7 +27,8 @@ CDU_121_W = 875
 def _lcc(hosts_per_job: int = 1, rack_kw: float = 120, **hardware) -> dict:
     board = {"gpu": "b200-sxm", "server": "supermicro-sys-422ga-nbrt-lcc", "nic": "cx7-ndr-1p",
              "fabric": "ib-ndr"}  # fmt: skip
-    return hgx_training(hosts_per_job, 1500, rack_kw, {**board, **hardware})
+    # 2,000 h: three hosts of capacity per job, the fourth for N+1
+    return hgx_training(hosts_per_job, 2000, rack_kw, {**board, **hardware})
 
 
 @pytest.fixture(scope="module")

@@ -43,7 +43,8 @@ def test_lora_all_reduces_the_adapters_not_the_model(catalog):
     trainable = 16 * 80 * (2 * (8192 + 8192) + 2 * (8192 + 1024))
     assert calc(r, "workloads[0].trainable_parameters").value == trainable
     grad = calc(r, "workloads[0].gradient_gb_per_gpu")
-    bytes_ = Assumptions().gradient_bytes
+    bytes_ = 4  # PEFT's FP32 adapters: FP32 gradients
+    assert Assumptions().gradient_bytes is None  # the stack's, not an override
     assert grad.inputs["trainable_parameters"] == trainable
     assert grad.value == pytest.approx(trainable * bytes_ / 4 / 1e9)
 

@@ -4,6 +4,8 @@ parallelism the activations a layer keeps under selective recomputation are divi
 
 from __future__ import annotations
 
+import pytest
+
 from wizard.app.io import design_from_dict
 from wizard.engine.size import size
 
@@ -24,10 +26,26 @@ def llama70b(sequence_parallel: bool | None) -> dict:
     }  # fmt: skip
 
 
-def test_with_tensor_parallelism_the_engine_splits_the_sequence_and_recomputes_selectively(
+def test_with_tensor_parallelism_the_engine_splits_the_sequence_and_keeps_every_activation(
     catalog,
 ):
+    """Fused attention (FlashAttention / SDPA) stores no score matrix, so selective
+    recomputation, which recomputes exactly those, would save nothing: the engine keeps every
+    activation with the sequence split over the tensor-parallel GPUs."""
     w = size(design_from_dict(llama70b(None)), catalog).workloads[0]
+    assert w.layout.tensor_parallel == 8 and w.layout.recompute == "none"
+    assert w.memory_gb.total <= 80
+
+
+def test_with_eager_attention_the_score_matrices_are_recomputed_selectively(catalog):
+    """Negative case: with the score matrices kept (2 a s bytes per token per layer without
+    dropout: Llama 3 70B at 4,096 tokens, 80 x 4,096 x 2 x 64 x 4,096 / 8 = 21.5 GB more per GPU
+    at TP 8, beside 70 B x 18 bytes of model states over 8 x 3 GPUs, 52.5 GB) the same layout no longer fits and the engine recomputes the attention
+    core (Korthikanti et al., section 4.1)."""
+    doc = llama70b(None)
+    doc["workloads"][0]["attention"] = "eager"
+    w = size(design_from_dict(doc), catalog).workloads[0]
+    assert pytest.approx(21.47, abs=0.01) == 80 * 4096 * 2 * 64 * 4096 / 8 / 1e9
     assert w.layout.tensor_parallel == 8 and w.layout.recompute == "selective"
     assert w.memory_gb.total <= 80
 

@@ -26,21 +26,22 @@ def _sizing(gpr=1, replicas=4, members=1, planned_slice=None, share=1.0):
     )
 
 
-def test_the_hgx_lora_run_is_one_four_gpu_vm_with_its_mmio(sized):
-    """hgx-h200-llm: LoRA over 4 one-GPU replicas (FSDP) on 8-GPU hosts is one VM of 4 GPUs, an
-    NVSwitch partition, whose 64-bit MMIO is 4 x NVIDIA's 512 GB per H200 = 2,048 GB; the chat's
+def test_the_hgx_lora_run_is_one_eight_gpu_vm_with_its_mmio(sized):
+    """hgx-h200-llm: LoRA on 8 GPUs (FSDP pairs, rounded up to a partition) of an 8-GPU host is
+    one VM of 8 GPUs, an NVSwitch partition, whose 64-bit MMIO is 8 x NVIDIA's 512 GB per H200 =
+    4,096 GB; the chat's
     replicas take one GPU each (70 GB of FP8 weights and their FP8 cache fit one 141 GB H200),
     so each VM has one GPU's 512 GB (NVIDIA AI Enterprise 6, MMIO table: 'NVIDIA H200 (all
     variants) 512GB')."""
     r = sized["hgx-h200-llm"]
     mmio = {m.workload: (m.gpus_per_vm, m.mmio_size_gb) for m in r.software.vm_mmio}
-    assert mmio["Llama 3.1 70B LoRA fine-tuning"] == (4, 2048)
+    assert mmio["Llama 3.1 70B LoRA fine-tuning"] == (8, 8 * 512)
     assert mmio["Llama 3.3 70B chat service"] == (1, 512)
     assert "hgx-vm-size" not in {w.code for w in r.warnings}
     lora = next(h for h in r.packing.hosts for g in h.gpus for s in g.slots
                 if s.workload.startswith("Llama 3.1"))  # fmt: skip
     on_host = [g for g in lora.gpus if any(s.workload.startswith("Llama 3.1") for s in g.slots)]
-    assert len(on_host) == 4  # the VM's GPUs sit on one host
+    assert len(on_host) == 8  # the VM's GPUs sit on one host
 
 
 def test_a_member_larger_than_a_host_takes_a_vm_per_host(catalog):
@@ -78,20 +79,19 @@ def test_only_whole_gpu_data_parallel_training_shares_a_vm(group, sizing, want):
 
 
 def test_a_vm_on_an_nvswitch_board_is_rounded_up_to_a_partition(catalog):
-    """Acme's LoRA run meets its 24 h target on 6 GPUs of the HGX cluster; a VM there holds 1,
-    2, 4 or 8 GPUs (NVIDIA Fabric Manager User Guide), and divmod(6, 8) = (0, 6) leaves 6 on the
-    last host, so the plan takes 8 and says so; the VM is a valid partition, no hgx-vm-size. The
-    hgx-h200-llm run's 4 GPUs are a partition already: nothing rounded, nothing said."""
-    from tests.engine.test_estate import acme
-    from wizard.engine.decide.estate import size_estate
-
-    e = size_estate(design_from_dict(acme()), catalog)
-    hgx = next(c.result for c in e.clusters if c.name == "HGX cluster")
-    lora = next(w for w in hgx.workloads if "LoRA" in w.name)
+    """hgx-h200-llm's LoRA run meets its 24 h target on 6 GPUs (three FSDP pairs); a VM there
+    holds 1, 2, 4 or 8 GPUs (NVIDIA Fabric Manager User Guide), and divmod(6, 8) = (0, 6) leaves 6
+    on the last host, so the plan takes 8 and says so; the VM is a valid partition, no
+    hgx-vm-size. Negative case: at a 12 h target it needs 10 GPUs, divmod(10, 8) = (1, 2), and 2
+    is a partition already: nothing rounded, nothing said."""
+    r = size(design_from_dict(design_dict("hgx-h200-llm")), catalog)
+    lora = r.workloads[0]
     assert lora.training.gpus_for_target_time == 6
     assert lora.gpus_total == 8
-    codes = [w.code for w in hgx.warnings]
+    codes = [w.code for w in r.warnings]
     assert "nvswitch-partition-rounded" in codes and "hgx-vm-size" not in codes
-    r = size(design_from_dict(design_dict("hgx-h200-llm")), catalog)
-    assert r.workloads[0].gpus_total == 4
+    doc = design_dict("hgx-h200-llm")
+    doc["workloads"][0]["training"]["target_hours"] = 12
+    r = size(design_from_dict(doc), catalog)
+    assert r.workloads[0].gpus_total == r.workloads[0].training.gpus_for_target_time == 10
     assert "nvswitch-partition-rounded" not in {w.code for w in r.warnings}

@@ -166,14 +166,16 @@ def test_the_b300_boards_connectx8_come_with_the_server_not_as_cards(xdr):
 
 def test_connectx8_beyond_the_boards_are_cards_and_other_boards_have_none(catalog):
     """Ten per host on the B300 (nic_slots 10): 8 on the board, 2 cards per host, 3 x 2 = 6
-    cards with NVIDIA's OPN. An HGX B200 board has no NIC of its own: all 24 are cards."""
+    cards with NVIDIA's OPN. An HGX B200 board has no NIC of its own: all 8 per host are cards."""
     ten = size(design_from_dict(_b300(nics_per_host=10)), catalog)
     assert _nic_lines(ten) == [
         ("nic:cx8-800g-1p:on-board", "", 24),
         ("nic:cx8-800g-1p", "900-9X81E-00EX-ST0", 6),
     ]
     b200 = size(design_from_dict(_b300(gpu="b200-sxm", server="nvidia-dgx-b200")), catalog)
-    assert _nic_lines(b200) == [("nic:cx8-800g-1p", "900-9X81E-00EX-ST0", 24)]
+    assert _nic_lines(b200) == [
+        ("nic:cx8-800g-1p", "900-9X81E-00EX-ST0", 8 * b200.cluster.hosts_total)
+    ]
 
 
 def test_a_board_nic_the_catalog_does_not_have_is_refused(catalog):

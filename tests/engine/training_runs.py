@@ -58,7 +58,10 @@ class Run:
         par = {"tensor_parallel": self.tp, "pipeline_parallel": self.pp, "data_parallel": dp,
                "sequence_parallel": self.tp > 1, "virtual_pipeline_stages": self.vp,
                "zero_stage": 1}  # fmt: skip
+        # every run here trained on Megatron (Megatron-LM, NeMo, Megatron-Bridge, and BLOOM's
+        # Megatron-DeepSpeed with ZeRO stage 1, which keeps Megatron's memory layout)
         group = {"name": self.id, "kind": "training", "model": self.model,
+                 "training_stack": "megatron-core",
                  "precision": self.precision, "micro_batch_size": self.mbs,
                  "global_batch_size": self.gbs, "sequence_length": self.seq,
                  "parallelism": par, "training": {"iterations_per_epoch": 10, "epochs": 1},

@@ -230,8 +230,9 @@ def test_a_gpu_cluster_no_group_runs_on_is_said_at_the_cluster(qtbot, window, tm
 
 def test_a_sharded_fine_tuning_job_reads_as_one_job_over_its_gpus(qtbot, window, catalog,
                                                                   tmp_path):  # fmt: skip
-    """The 70B LoRA job of the Acme design: DP 8 with FSDP (ZeRO-3) in groups of 2 reads as 8
-    GPUs per job, with the sharding, not as eight one-GPU jobs ('8 × 1 GPU')."""
+    """The 70B LoRA job of the Acme design: DP 8 with FSDP (ZeRO-3) in groups of 4 (its 141 GB
+    16-bit base and the loss's logits over 80 GB GPUs) reads as 8 GPUs per job, with the
+    sharding, not as eight one-GPU jobs ('8 × 1 GPU')."""
     from wizard.engine.decide.estate import size_estate
 
     path = tmp_path / "acme.json"
@@ -243,11 +244,11 @@ def test_a_sharded_fine_tuning_job_reads_as_one_job_over_its_gpus(qtbot, window,
     )
     lay = lora.layout
     assert (lay.data_parallel, lay.tensor_parallel, lay.pipeline_parallel) == (8, 1, 1)
-    assert (lay.zero_stage, lay.shard_group) == (3, 2)
+    assert (lay.zero_stage, lay.shard_group) == (3, 4)
     assert window.wizard.go_to(PageId.REVIEW)
     page = window.wizard.page_of(PageId.REVIEW)
     row = next(i for i in range(page.workloads.rowCount())
                if page.workloads.item(i, 0).text() == lora.name)  # fmt: skip
     text = page.workloads.item(row, 3).text()
-    assert text == "8 GPUs per job: DP 8 × TP 1 × PP 1, FSDP (ZeRO-3) in groups of 2"
+    assert text == "8 GPUs per job: DP 8 × TP 1 × PP 1, FSDP (ZeRO-3) in groups of 4"
     assert lay.reason in page.workloads.item(row, 3).toolTip()

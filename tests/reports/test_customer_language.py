@@ -34,7 +34,7 @@ PLAIN_WORDS = frozenset(
         "storage", "cooling", "air", "liquid", "bridge", "baseboard", "percentage", "disabled", "warning",
         "error", "qualified", "unknown", "compute", "service", "management", "vmotion",
         "kubernetes", "licensing", "vcenter", "vm", "leaf", "spine", "9.0", "9.1", "8.0",
-        "peer-link",
+        "peer-link", "fused", "eager", "torchtune", "deepspeed",
     }
 )  # fmt: skip
 

@@ -103,8 +103,14 @@ def _size(design: Design, catalog: Catalog) -> Result:
         "collective_latency_us": a.collective_latency_us,
         "serving_host_us_per_sequence": a.serving_host_us_per_sequence,
         "serving_reserves_whole_request": a.serving_reserves_whole_request,
-        "gradient_bytes": a.gradient_bytes,
+        "serving_chunked_prefill": a.serving_chunked_prefill,
+        "serving_first_token_host_ms": a.serving_first_token_host_ms,
+        "serving_allreduce_peer_latency_us": a.serving_allreduce_peer_latency_us,
+        "gradient_bytes": a.gradient_bytes
+        if a.gradient_bytes is not None
+        else "what each group's training software keeps",
         "framework_overhead_gb": a.framework_overhead_gb,
+        "allocator_reserve": a.allocator_reserve,
         "sharp": a.sharp,
         "fabric_oversubscription": a.fabric_oversubscription,
         "max_rack_power_kw": a.max_rack_power_kw,

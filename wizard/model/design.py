@@ -112,12 +112,31 @@ class Optimizer(StrEnum):
     SGD_MOMENTUM = "sgd-momentum"
     ADAM = "adam"
     ADAMW = "adamw"
+    ADAMW_8BIT = "adamw-8bit"  # bitsandbytes' block-wise 8-bit moments (Dettmers et al. 2022)
 
 
 class Recompute(StrEnum):
     NONE = "none"
     SELECTIVE = "selective"
     FULL = "full"
+
+
+class TrainingStack(StrEnum):
+    """The software that trains: it sets how the model states are held, which kernels store what
+    for the backward pass and how the loss is computed (wizard.engine.demand.training_stack)."""
+
+    MEGATRON = "megatron-core"
+    FSDP = "pytorch-fsdp"  # PyTorch FSDP / FSDP2 with BF16 mixed precision (torchtitan)
+    TORCHTUNE = "torchtune"  # pure BF16, chunked cross-entropy
+    HF_PEFT = "hugging-face"  # Hugging Face Transformers Trainer, with PEFT for LoRA / QLoRA
+    DEEPSPEED = "deepspeed"  # DeepSpeed ZeRO on Hugging Face models
+
+
+class AttentionKernel(StrEnum):
+    """How the attention core runs in training: fused kernels store no score matrix."""
+
+    FUSED = "fused"  # FlashAttention / PyTorch SDPA / cuDNN: no s x s scores kept
+    EAGER = "eager"  # scores, softmax and dropout as separate tensors (Korthikanti et al.)
 
 
 class FineTuningMethod(StrEnum):
@@ -396,6 +415,16 @@ class WorkloadGroup(Model):
     recompute: Recompute | None = Field(
         default=None, description="Activation recomputation; None lets the engine choose."
     )
+    training_stack: TrainingStack | None = Field(
+        default=None,
+        description="The training software; None: Megatron-Core for training, PyTorch FSDP for "
+        "full fine-tuning, Hugging Face with PEFT for LoRA and QLoRA.",
+    )
+    attention: AttentionKernel = Field(
+        default=AttentionKernel.FUSED,
+        description="The attention kernel training runs: fused (FlashAttention / SDPA, the "
+        "default of every current stack) or eager.",
+    )
     parallelism: Parallelism = Field(default_factory=Parallelism)
     training: Training | None = None
     fine_tuning: FineTuning | None = Field(
@@ -649,12 +678,28 @@ class Assumptions(Model):
         description="Share of the tensor-parallel all-reduces hidden behind the matrix products "
         "(Megatron-Core's communication overlap with sequence parallelism); 0: none hidden.",
     )
-    gradient_bytes: float = Field(
-        default=4,
-        description="Bytes per gradient element; the seeds take FP32 gradients whatever the "
-        "forward precision.",
+    gradient_bytes: float | None = Field(
+        default=None,
+        description="Bytes per gradient element; None: what the training stack keeps "
+        "(Megatron-Core and PyTorch FSDP reduce FP32 gradients, torchtune and DeepSpeed 16-bit "
+        "ones).",
     )
-    framework_overhead_gb: float = Field(default=2.0, ge=0, le=1000, allow_inf_nan=False)
+    framework_overhead_gb: float = Field(
+        default=2.0,
+        ge=0,
+        le=1000,
+        allow_inf_nan=False,
+        description="Per GPU: the CUDA context, the libraries' workspaces and communication "
+        "buffers, outside what the framework allocates for tensors.",
+    )
+    allocator_reserve: float = Field(
+        default=0.05,
+        ge=0,
+        le=1,
+        allow_inf_nan=False,
+        description="Training: share above the tensors' own peak that PyTorch's caching "
+        "allocator holds (rounded blocks, fragmentation): reserved over allocated, less one.",
+    )
     serving_memory_utilization: Fraction = Field(
         default=0.9,
         description="Share of each GPU's memory a serving engine plans for weights, KV cache and "
@@ -773,8 +818,8 @@ class Assumptions(Model):
 
     @field_validator("gradient_bytes")
     @classmethod
-    def _gradient_bytes(cls, value: float) -> float:
-        if value not in (0.5, 1, 2, 4):
+    def _gradient_bytes(cls, value: float | None) -> float | None:
+        if value is not None and value not in (0.5, 1, 2, 4):
             raise ValueError("gradient_bytes must be 4 (FP32), 2 (BF16/FP16), 1 or 0.5")
         return value
 

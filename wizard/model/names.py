@@ -5,7 +5,14 @@ engine."""
 
 from __future__ import annotations
 
-from wizard.model.design import Fabric, Optimizer, Rdma, SharingMode
+from wizard.model.design import (
+    AttentionKernel,
+    Fabric,
+    Optimizer,
+    Rdma,
+    SharingMode,
+    TrainingStack,
+)
 
 FABRIC_LABEL = {
     Fabric.GBE_10: "10 GbE",
@@ -32,6 +39,20 @@ OPTIMIZER_LABEL = {
     Optimizer.SGD_MOMENTUM: "SGD with momentum",
     Optimizer.ADAM: "Adam",
     Optimizer.ADAMW: "AdamW",
+    Optimizer.ADAMW_8BIT: "AdamW 8-bit",
+}
+
+TRAINING_STACK_LABEL = {
+    TrainingStack.MEGATRON: "Megatron-Core",
+    TrainingStack.FSDP: "PyTorch FSDP",
+    TrainingStack.TORCHTUNE: "torchtune (pure BF16)",
+    TrainingStack.HF_PEFT: "Hugging Face Transformers with PEFT",
+    TrainingStack.DEEPSPEED: "DeepSpeed ZeRO",
+}
+
+ATTENTION_LABEL = {
+    AttentionKernel.FUSED: "fused attention (FlashAttention / SDPA)",
+    AttentionKernel.EAGER: "eager attention (score matrices kept)",
 }
 
 # The networks of the fabric by the names the engine gives them

@@ -80,6 +80,17 @@ GLOSSARY: dict[str, Term] = {
         "Activation recomputation: forget some activations in the forward pass and recompute them "
         "in the backward pass, trading about a third more compute for memory.",
     ),
+    "training_stack": Term(
+        "The training software (Megatron-Core, PyTorch FSDP, torchtune, Hugging Face with PEFT, "
+        "DeepSpeed): each keeps the weights, gradients and optimizer states in its own "
+        "precision and stores its own tensors for the backward pass, so the memory per GPU "
+        "follows it.",
+    ),
+    "attention": Term(
+        "Fused attention (FlashAttention, PyTorch SDPA), the default of current training "
+        "software, keeps no score matrix; eager attention keeps one per head, which grows with "
+        "the square of the sequence.",
+    ),
     "zero_stage": Term(
         "ZeRO shards the optimizer states (stage 1), also the gradients (2), and also the weights "
         "(3) across data-parallel GPUs to save memory.",

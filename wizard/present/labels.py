@@ -17,6 +17,7 @@ from wizard.model.catalog import Certification, FormFactor, NvlinkKind, PcieTopo
 from wizard.model.design import (
     VSPHERE_LABELS,
     AdmissionControl,
+    AttentionKernel,
     ClusterRole,
     Fabric,
     FailureDomain,
@@ -29,11 +30,18 @@ from wizard.model.design import (
     Rdma,
     Recompute,
     SharingMode,
+    TrainingStack,
     VsphereRelease,
     WorkloadKind,
     is_infiniband,
 )
-from wizard.model.names import FABRIC_LABEL, NETWORK_LABEL, OPTIMIZER_LABEL
+from wizard.model.names import (
+    ATTENTION_LABEL,
+    FABRIC_LABEL,
+    NETWORK_LABEL,
+    OPTIMIZER_LABEL,
+    TRAINING_STACK_LABEL,
+)
 from wizard.model.names import MODE_LABELS as _MODE_LABELS
 from wizard.model.names import RDMA_SHORT as _RDMA_SHORT
 from wizard.model.result import Severity
@@ -95,6 +103,9 @@ RECOMPUTE: dict[Recompute, str] = {
     Recompute.SELECTIVE: "Selective (attention only)",
     Recompute.FULL: "Full (recompute every layer)",
 }
+
+TRAINING_STACK: dict[TrainingStack, str] = dict(TRAINING_STACK_LABEL)
+ATTENTION: dict[AttentionKernel, str] = dict(ATTENTION_LABEL)
 
 FINE_TUNING: dict[FineTuningMethod, str] = {
     FineTuningMethod.FULL: "Full fine-tuning (every weight)",
@@ -361,6 +372,8 @@ BY_ENUM: dict[type[StrEnum], Mapping] = {
     Precision: PRECISION,
     Optimizer: OPTIMIZER,
     Recompute: RECOMPUTE,
+    TrainingStack: TRAINING_STACK,
+    AttentionKernel: ATTENTION,
     FineTuningMethod: FINE_TUNING,
     LoraTargets: LORA_TARGETS,
     Fabric: FABRIC,

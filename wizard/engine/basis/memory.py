@@ -29,6 +29,9 @@ OPTIMIZER_BYTES: dict[Optimizer, float] = {
     Optimizer.SGD_MOMENTUM: 4,
     Optimizer.ADAM: 8,
     Optimizer.ADAMW: 8,
+    # bitsandbytes' 8-bit AdamW: both moments block-wise quantized to 1 byte (Dettmers et al.,
+    # 8-bit Optimizers via Block-wise Quantization, arXiv:2110.02861, section 2)
+    Optimizer.ADAMW_8BIT: 2,
 }
 
 

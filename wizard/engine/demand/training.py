@@ -25,9 +25,28 @@ from wizard.engine.basis.sources_platform import FM_CRX
 from wizard.engine.demand import comms
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand import training_physics as tp_
+from wizard.engine.demand import training_stack as ts
 from wizard.engine.demand.sizer import SizerBase, model_utilization
-from wizard.engine.demand.training_plan import Job, Strategy, ladder, memory_parts, memory_total
-from wizard.model.design import FineTuningMethod, LoraTargets, Precision, Recompute, SharingMode
+from wizard.engine.demand.training_plan import (
+    ALLOCATOR_GB,
+    Job,
+    Strategy,
+    ladder,
+    memory_parts,
+    memory_total,
+    memory_values,
+)
+from wizard.model.design import (
+    AttentionKernel,
+    FineTuningMethod,
+    LoraTargets,
+    Optimizer,
+    Precision,
+    Recompute,
+    SharingMode,
+    TrainingStack,
+)
+from wizard.model.names import ATTENTION_LABEL
 from wizard.model.result import MemoryBreakdown, Severity, TrainingFigures, WorkloadSizing
 
 
@@ -49,17 +68,39 @@ class _Timing(TypedDict, total=False):
 
 
 MAX_UNITS = 65_536
+ATTENTION_WORDS = {
+    False: "fused attention (FlashAttention / SDPA) stores no score matrix (Dao et al., "
+    "arXiv:2205.14135, section 3.1: only the output and the softmax statistics)",
+    True: "eager attention stores the score matrices",
+}
 ASSUMED = sources.ASSUMPTION
 
 
 class TrainingSizer(SizerBase):
     # ------------------------------------------------------------------ inputs
 
+    def stack(self) -> TrainingStack:
+        g = self.g
+        ft = g.fine_tuning
+        return g.training_stack or ts.default_stack(g.kind, ft.method if ft else None)
+
     def _job(self) -> Job:
         g, m, a = self.g, self.model, self.a
         assert m is not None
         ft = g.fine_tuning
         p = m.preset
+        stack = ts.STACKS[self.stack()]
+        mixed = ts.sixteen_bit(g.precision)
+        weight_bytes = stack.weight_bytes if mixed else 4.0
+        gradient_bytes = a.gradient_bytes or (stack.gradient_bytes if mixed else 4.0)
+        moments = memory.OPTIMIZER_BYTES[g.optimizer]
+        if g.optimizer is not Optimizer.ADAMW_8BIT and mixed:
+            moments *= stack.moment_scale
+        # FP8 / FP4 training reads low-precision copies of the 16-bit weights (Transformer
+        # Engine keeps them for the forward and backward passes)
+        cast = stack.cast_copy_bytes if mixed else 0.0
+        if g.precision in (Precision.FP8, Precision.FP4):
+            cast += memory.PARAM_BYTES[g.precision]
         return Job(
             params=m.params,
             active_params=m.active_params,
@@ -75,13 +116,22 @@ class TrainingSizer(SizerBase):
             method=ft.method if ft else FineTuningMethod.FULL,
             lora_rank=ft.lora_rank if ft else 16,
             lora_targets=ft.lora_targets if ft else LoraTargets.ATTENTION_MLP,
-            gradient_bytes=a.gradient_bytes,
-            optimizer_bytes=memory.OPTIMIZER_BYTES[g.optimizer],
-            master_bytes=memory.master_copy_bytes(g.precision),
+            gradient_bytes=gradient_bytes,
+            optimizer_bytes=moments,
+            master_bytes=stack.master_bytes if mixed else 0.0,
             sequence=g.sequence_length,
             micro_batch=g.micro_batch_size,
             overhead_gb=a.framework_overhead_gb,
             activation_gb_per_sample=p.activation_gb_per_sample if p else None,
+            weight_bytes=weight_bytes,
+            cast_copy_bytes=cast,
+            norm_extra=stack.norm_extra,
+            gated_mlp_bytes=stack.gated_mlp_bytes,
+            logit_bytes=stack.logit_bytes,
+            eager_attention=g.attention is AttentionKernel.EAGER,
+            allocator_reserve=a.allocator_reserve,
+            virtual_stages=g.parallelism.virtual_pipeline_stages or 1,
+            stack_source=stack.source,
         )
 
     def _choose(self, job: Job, trainable: float) -> tuple[Strategy, bool, list[tuple]]:
@@ -193,7 +243,7 @@ class TrainingSizer(SizerBase):
         if d > 1:
             grad = chain(
                 "gradient_gb_per_gpu", tp_.GRADIENT_GB, "GB", sources.SEED_MULTI_GPU,
-                trainable_parameters=trainable, gradient_bytes=a.gradient_bytes,
+                trainable_parameters=trainable, gradient_bytes=job.gradient_bytes,
                 tp=st.tensor, pp=st.pipeline,
             )  # fmt: skip
             spans = gpus > self.design.hardware.gpus_per_host
@@ -569,23 +619,52 @@ class TrainingSizer(SizerBase):
     def _record_training_memory(
         self, chain: Chain, job: Job, st: Strategy, trainable: float
     ) -> MemoryBreakdown:
+        stack = job.stack_source
         src = {
-            "weights": sources.ZERO + (f"; {tp_.QLORA}" if job.method is FineTuningMethod.QLORA
-                                       else ""),
-            "gradients": sources.SEED_MULTI_GPU + "; ZeRO stage 2 shards them",
-            "optimizer": sources.ZERO,
-            "activations": sources.KORTHIKANTI,
-        }  # fmt: skip
+            "weights": f"{sources.ZERO}; {stack}"
+            + (f"; {tp_.QLORA}" if job.method is FineTuningMethod.QLORA else ""),
+            "gradients": f"{sources.SEED_MULTI_GPU}; ZeRO stage 2 shards them; {stack}",
+            "optimizer": f"{sources.ZERO}; {stack}",
+            "activations": f"{sources.KORTHIKANTI}; {ATTENTION_WORDS[job.eager_attention]}; "
+            f"{stack}",
+            "recompute_working": f"{sources.KORTHIKANTI}: the backward pass recomputes one layer "
+            "in full at a time",
+            "logits": f"The loss over the vocabulary: {stack}",
+        }
+        ids = {"activations": "memory.stored_activations"}
         values = {
-            name: chain(f"memory.{name}", f, "GB per GPU", src[name], **inputs)
+            name: chain(ids.get(name, f"memory.{name}"), f, "GB per GPU", src[name], **inputs)
             for name, (f, inputs) in memory_parts(job, st, trainable).items()
         }
-        overhead = chain(
-            "memory.overhead", tp_.Formula("framework_overhead_gb"), "GB per GPU",
-            f"{ASSUMED}: CUDA context, framework workspace and fragmentation, typically 1-3 GB",
-            framework_overhead_gb=job.overhead_gb,
+        # at the peak (the start of the backward pass) the activations are those stored, the
+        # layer being recomputed and the loss's logits
+        act = chain(
+            "memory.activations", tp_.Formula("stored + recompute_working + logits"),
+            "GB per GPU", "The activations at the start of the backward pass",
+            stored=values.get("activations", 0.0),
+            recompute_working=values.get("recompute_working", 0.0),
+            logits=values.get("logits", 0.0),
         )  # fmt: skip
-        act = values.get("activations", 0.0)
+        tensors = chain(
+            "memory.tensors",
+            tp_.Formula("weights + gradients + optimizer + activations"),
+            "GB per GPU", sources.DERIVED,
+            weights=values["weights"], gradients=values["gradients"],
+            optimizer=values["optimizer"], activations=act,
+        )  # fmt: skip
+        reserve = chain(
+            "memory.allocator_reserve", ALLOCATOR_GB, "GB per GPU",
+            f"{ASSUMED}: PyTorch's caching allocator holds rounded blocks above the tensors' "
+            "peak (its reserved over its allocated memory)",
+            tensors_gb=tensors, allocator_reserve=job.allocator_reserve,
+        )  # fmt: skip
+        overhead = chain(
+            "memory.overhead", tp_.Formula("framework_overhead_gb + allocator_reserve_gb"),
+            "GB per GPU",
+            f"{ASSUMED}: the CUDA context, the libraries' workspaces and communication buffers "
+            "(typically 1-3 GB), and the allocator's reserve",
+            framework_overhead_gb=job.overhead_gb, allocator_reserve_gb=reserve,
+        )  # fmt: skip
         total = chain(
             "memory.total",
             tp_.Formula("weights + gradients + optimizer + activations + overhead"),
@@ -593,6 +672,8 @@ class TrainingSizer(SizerBase):
             weights=values["weights"], gradients=values["gradients"],
             optimizer=values["optimizer"], activations=act, overhead=overhead,
         )  # fmt: skip
+        check = memory_values(job, st, trainable)
+        assert abs(check["tensors"] - tensors) <= 1e-9 * max(tensors, 1.0)
         return MemoryBreakdown(
             weights=values["weights"],
             gradients=values["gradients"],
@@ -612,7 +693,7 @@ class TrainingSizer(SizerBase):
             return (
                 f"{st.describe()} on a {sl.label}: {chosen:,.1f} GB fits its {sl.memory_gb:g} GB, "
                 "and it is the smallest slice that still meets the target time"
-            )
+            ) + self._stack_words()
         gb = self.gpu.memory_gb
         rejected = [f"{s.describe()}: {total:,.0f} GB" for s, total in tried if s != st][:4]
         text = (
@@ -625,7 +706,12 @@ class TrainingSizer(SizerBase):
             dom = topology.nvlink_domain(self.gpu, self.server, self.design.hardware)
             if dom == 1 and fits is False:
                 text += "; no tensor parallelism, which would run over PCIe"
-        return text
+        return text + self._stack_words()
+
+    def _stack_words(self) -> str:
+        """Which software and attention kernel the memory assumes, in words."""
+        kernel = ATTENTION_LABEL[self.g.attention]
+        return f"; memory as {ts.stack_name(self.stack())} keeps it, with {kernel}"
 
     def _messages(
         self, job: Job, st: Strategy, fits: bool, tried, units: int,

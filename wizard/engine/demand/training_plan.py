@@ -22,25 +22,36 @@ from wizard.model.design import FineTuningMethod, LoraTargets, Precision, Recomp
 QLORA_BYTES = 4.127 / 8  # NF4 with double quantization (Dettmers et al., section 3)
 
 WEIGHTS_GB = Formula(
-    "(parameters * base_bytes + trainable_adapters * adapter_bytes) / shards / 1e9"
+    "(frozen_parameters * frozen_bytes + trained_parameters * (weight_bytes + cast_copy_bytes))"
+    " / shards / 1e9"
 )
 GRADIENTS_GB = Formula("trainable_parameters * gradient_bytes / shards / 1e9")
 OPTIMIZER_GB = Formula("trainable_parameters * (state_bytes + master_bytes) / shards / 1e9")
-ACTIVATIONS = {
-    # Korthikanti et al. (arXiv:2205.05198) Eq. 1-6: bytes per layer of s x b x h activations.
-    (Recompute.NONE, False): Formula(
-        "layers * s * b * h * (10 + 24 / t + 5 * a * s / (h * t)) * element_bytes / 2 / 1e9"
-    ),
-    (Recompute.NONE, True): Formula(
-        "layers * s * b * h * (34 + 5 * a * s / h) / t * element_bytes / 2 / 1e9"
-    ),
-    (Recompute.SELECTIVE, False): Formula(
-        "layers * s * b * h * (10 + 24 / t) * element_bytes / 2 / 1e9"
-    ),
-    (Recompute.SELECTIVE, True): Formula("layers * s * b * h * 34 / t * element_bytes / 2 / 1e9"),
-    (Recompute.FULL, False): Formula("layers * s * b * h * 2 * element_bytes / 2 / 1e9"),
-    (Recompute.FULL, True): Formula("layers * s * b * h * 2 / t * element_bytes / 2 / 1e9"),
-}
+# Bytes each layer stores per token for the backward pass, in 16-bit elements (Korthikanti et
+# al., arXiv:2205.05198, section 4, counted tensor by tensor and generalised to grouped-query
+# attention and gated MLPs): the two norms' inputs and the attention and MLP inputs (8 x h), the
+# stack's extra norm copies, dropout masks (2 x h, where the model trains with dropout); inside
+# the tensor-parallel region Q and the attention output (4 x query width), K and V (4 x KV
+# width), the MLP's inner tensors, and with eager attention the score matrices (5 a s with
+# dropout, 2 a s without). GPT-3 with dropout and eager attention: 34 h + 5 a s, Korthikanti's
+# Eq. 1. Sequence parallelism splits the rest over the tensor-parallel GPUs too.
+LAYER_BYTES = (
+    "((8 + norm_extra + dropout_bytes) * h / split"
+    " + (4 * q_width + 4 * kv_width + mlp_bytes * ffn + score_bytes * a * s) / t)"
+)
+ACTIVATIONS_GB = Formula(f"stored_layers * s * b * {LAYER_BYTES} * element_bytes / 2 / 1e9")
+# Full recomputation keeps each layer's input (2 bytes per hidden unit, split by sequence
+# parallelism) and, while the backward pass runs, one layer recomputed in full
+FULL_RECOMPUTE_GB = Formula("stored_layers * s * b * 2 * h / split * element_bytes / 2 / 1e9")
+RECOMPUTE_WORKING_GB = Formula(f"s * b * {LAYER_BYTES} * element_bytes / 2 / 1e9")
+# The loss: logits for every token of the micro-batch (over the tensor-parallel GPUs where the
+# stack splits the vocabulary); with pipeline stages the last stage holds them beside a 1/pp
+# share of the layers, so only what exceeds the first stage's larger store counts
+LOGITS_GB = Formula(
+    "max(s * b * vocabulary * logit_bytes / vocab_split / 1e9"
+    " - stored_activations * (pp - 1) / pp, 0)"
+)
+ALLOCATOR_GB = Formula("tensors_gb * allocator_reserve")
 TOTAL_GB = Formula("weights + gradients + optimizer + activations + overhead")
 
 
@@ -65,9 +76,9 @@ class Strategy:
         parts = []
         if self.shard > 1:
             parts.append(
-                f"FSDP (ZeRO-{self.zero}) over {self.shard} GPUs"
+                f"FSDP (ZeRO-{self.zero}) sharded {self.shard} ways"
                 if self.zero >= 3
-                else f"ZeRO-{self.zero} over {self.shard} GPUs"
+                else f"ZeRO-{self.zero} sharded {self.shard} ways"
             )
         if self.tensor > 1:
             parts.append(f"tensor parallelism {self.tensor}")
@@ -101,6 +112,18 @@ class Job:
     micro_batch: int
     overhead_gb: float
     activation_gb_per_sample: float | None  # non-transformer presets
+    # what the training stack keeps (wizard.engine.demand.training_stack); the defaults are
+    # Korthikanti's counting with fused attention and no stack extras
+    weight_bytes: float | None = None  # per trained weight; None: the precision's bytes
+    cast_copy_bytes: float = 0.0
+    norm_extra: float = 0.0
+    gated_mlp_bytes: float = 8.0
+    logit_bytes: float = 0.0
+    dropout: bool = False
+    eager_attention: bool = False
+    allocator_reserve: float = 0.0
+    virtual_stages: int = 1
+    stack_source: str = ""
 
     @property
     def lora(self) -> bool:
@@ -141,17 +164,67 @@ class Job:
         )
 
 
+def _gated(job: Job) -> bool:
+    """A gated MLP (SwiGLU) is one whose feed-forward width is given and is not 4 x hidden, the
+    same rule the LoRA widths use."""
+    assert job.shape is not None
+    return bool(job.ffn) and job.ffn != 4 * job.shape.hidden
+
+
+def _layer_inputs(job: Job, st: Strategy) -> dict[str, float]:
+    """The per-layer activation formula's inputs (LAYER_BYTES), for this strategy."""
+    assert job.shape is not None
+    sh = job.shape
+    sp = st.sequence_parallel and st.tensor > 1
+    gated = _gated(job)
+    ffn = job.ffn or 4 * sh.hidden
+    scores = 0.0
+    if job.eager_attention and st.recompute is Recompute.NONE:
+        scores = 5.0 if job.dropout else 2.0
+    return {
+        "norm_extra": job.norm_extra,
+        "dropout_bytes": 2.0 if job.dropout else 0.0,
+        "h": sh.hidden,
+        "split": st.tensor if sp else 1,
+        "q_width": sh.heads * sh.head_dim,
+        "kv_width": sh.kv_heads * sh.head_dim,
+        "mlp_bytes": job.gated_mlp_bytes if gated else 4.0,
+        "ffn": ffn,
+        "score_bytes": scores,
+        "a": sh.heads,
+        "s": job.sequence,
+        "b": job.micro_batch,
+        "t": st.tensor,
+        "element_bytes": memory.activation_element_bytes(job.precision),
+    }
+
+
+def stored_layers(job: Job, st: Strategy) -> float:
+    """Layers' worth of activations the busiest GPU stores: the whole model's under 1F1B (the
+    first stage holds pp micro-batches of its layers/pp), times 1 + (pp - 1) / (pp v) with v
+    interleaved chunks (Korthikanti et al., arXiv:2205.05198, section 4.2.3)."""
+    assert job.shape is not None
+    v = job.virtual_stages if st.pipeline > 1 else 1
+    extra = (st.pipeline - 1) / (st.pipeline * v) if v > 1 else 0.0
+    return job.shape.layers * (1 + extra)
+
+
 def memory_parts(job: Job, st: Strategy, trainable: float) -> dict[str, tuple[Formula, dict]]:
-    """Each part of the memory per GPU as (formula, inputs), for evaluating or logging."""
-    adapters = trainable if job.lora else 0.0
+    """Each part of the memory per GPU as (formula, inputs), for evaluating or logging: the
+    model states, the stored activations, the working set (the layer recomputed, the loss's
+    logits) and what the caching allocator holds above them."""
+    full = not job.lora
+    mixed = job.weight_bytes is not None
+    weight_bytes = job.weight_bytes if mixed else memory.PARAM_BYTES[job.precision]
     parts: dict[str, tuple[Formula, dict]] = {
         "weights": (
             WEIGHTS_GB,
             {
-                "parameters": job.params,
-                "base_bytes": job.base_bytes,
-                "trainable_adapters": adapters,
-                "adapter_bytes": memory.PARAM_BYTES[job.precision],
+                "frozen_parameters": 0.0 if full else job.params,
+                "frozen_bytes": job.base_bytes,
+                "trained_parameters": trainable if job.lora else job.params,
+                "weight_bytes": weight_bytes,
+                "cast_copy_bytes": job.cast_copy_bytes if full else 0.0,
                 "shards": st.shards(3),
             },
         ),
@@ -174,19 +247,40 @@ def memory_parts(job: Job, st: Strategy, trainable: float) -> dict[str, tuple[Fo
         ),
     }
     if job.shape is not None:
-        sp = st.sequence_parallel and st.tensor > 1
-        parts["activations"] = (
-            ACTIVATIONS[(st.recompute, sp)],
-            {
-                "layers": job.shape.layers,
-                "s": job.sequence,
-                "b": job.micro_batch,
-                "h": job.shape.hidden,
-                "a": job.shape.heads,
-                "t": st.tensor,
-                "element_bytes": memory.activation_element_bytes(job.precision),
-            },
-        )
+        layer = _layer_inputs(job, st)
+        layers = stored_layers(job, st)
+        if st.recompute is Recompute.FULL:
+            parts["activations"] = (
+                FULL_RECOMPUTE_GB,
+                {
+                    "stored_layers": layers,
+                    "s": job.sequence,
+                    "b": job.micro_batch,
+                    "h": job.shape.hidden,
+                    "split": layer["split"],
+                    "element_bytes": layer["element_bytes"],
+                },
+            )
+            working = {**layer, "score_bytes": 5.0 if job.dropout else 2.0}
+            if not job.eager_attention:
+                working["score_bytes"] = 0.0
+            parts["recompute_working"] = (RECOMPUTE_WORKING_GB, working)
+        else:
+            parts["activations"] = (ACTIVATIONS_GB, {"stored_layers": layers, **layer})
+        if job.logit_bytes and job.vocabulary:
+            f, inputs = parts["activations"]
+            parts["logits"] = (
+                LOGITS_GB,
+                {
+                    "s": job.sequence,
+                    "b": job.micro_batch,
+                    "vocabulary": job.vocabulary,
+                    "logit_bytes": job.logit_bytes,
+                    "vocab_split": st.tensor,
+                    "stored_activations": f(**inputs),
+                    "pp": st.pipeline,
+                },
+            )
     elif job.activation_gb_per_sample:
         parts["activations"] = (
             Formula("gb_per_sample * micro_batch * element_bytes / 4"),
@@ -199,14 +293,34 @@ def memory_parts(job: Job, st: Strategy, trainable: float) -> dict[str, tuple[Fo
     return parts
 
 
+WORKSPACE_PARTS = ("recompute_working", "logits")
+
+
+def memory_values(job: Job, st: Strategy, trainable: float) -> dict[str, float]:
+    """The parts' values; ``activations`` at the peak (stored, the layer recomputed and the
+    loss's logits) and the allocator's reserve in ``overhead`` beside the fixed framework
+    overhead."""
+    v = {k: f(**inputs) for k, (f, inputs) in memory_parts(job, st, trainable).items()}
+    v["stored_activations"] = v.get("activations", 0.0)
+    v["activations"] = v["stored_activations"] + sum(v.get(k, 0.0) for k in WORKSPACE_PARTS)
+    tensors = v["weights"] + v["gradients"] + v["optimizer"] + v["activations"]
+    reserve = ALLOCATOR_GB(tensors_gb=tensors, allocator_reserve=job.allocator_reserve)
+    return {
+        **v,
+        "tensors": tensors,
+        "allocator": reserve,
+        "overhead": job.overhead_gb + reserve,
+    }
+
+
 def memory_total(job: Job, st: Strategy, trainable: float) -> float:
-    parts = {k: f(**inputs) for k, (f, inputs) in memory_parts(job, st, trainable).items()}
+    v = memory_values(job, st, trainable)
     return TOTAL_GB(
-        weights=parts["weights"],
-        gradients=parts["gradients"],
-        optimizer=parts["optimizer"],
-        activations=parts.get("activations", 0.0),
-        overhead=job.overhead_gb,
+        weights=v["weights"],
+        gradients=v["gradients"],
+        optimizer=v["optimizer"],
+        activations=v["activations"],
+        overhead=v["overhead"],
     )
 
 
@@ -223,7 +337,10 @@ def ladder(
 ) -> list[Strategy]:
     """Strategies in the order an expert tries them; fixed answers narrow the ladder."""
     heads = job.shape.heads if job.shape else 1
-    cheap = [Recompute.NONE, Recompute.SELECTIVE] if job.shape else [Recompute.NONE]
+    # selective recomputation recomputes the score matrices, which fused attention never stores:
+    # it is tried only where attention runs eagerly
+    selective = job.shape is not None and job.eager_attention
+    cheap = [Recompute.NONE, Recompute.SELECTIVE] if selective else [Recompute.NONE]
     full = [Recompute.FULL]
     if fixed_recompute is not None:
         cheap, full = [fixed_recompute], []

@@ -13,12 +13,14 @@ from wizard.gui.forms import FormErrors
 from wizard.gui.widgets.inputs import Choice, OptionalDouble, OptionalSpin, double_spin, int_spin
 from wizard.model.catalog import Catalog, ModelPreset
 from wizard.model.design import (
+    AttentionKernel,
     FineTuningMethod,
     LoraTargets,
     Optimizer,
     PeopleDemand,
     Precision,
     Recompute,
+    TrainingStack,
     WorkloadKind,
 )
 from wizard.present import labels
@@ -156,6 +158,10 @@ class TrainingSection(QGroupBox):
         self.recompute = Choice(
             [("choose for me", None)] + [(labels.RECOMPUTE[r], r) for r in Recompute]
         )
+        self.stack = Choice(
+            [("choose for me", None)] + [(labels.TRAINING_STACK[t], t) for t in TrainingStack]
+        )
+        self.attention = Choice.of(AttentionKernel, labels.ATTENTION)
         self.ft_method = Choice(
             [
                 *((labels.FINE_TUNING[m], m) for m in FineTuningMethod),
@@ -194,6 +200,8 @@ class TrainingSection(QGroupBox):
         self.errors.add(f, "global_batch_size", "Global batch size", self.global_batch)
         self.errors.add(f, "sequence_length", "Sequence length (tokens)", self.seq_len)
         self.errors.add(f, "recompute", "Activation recomputation", self.recompute)
+        self.errors.add(f, "training_stack", "Training software", self.stack)
+        self.errors.add(f, "attention", "Attention kernel", self.attention)
         self.errors.add(
             f, "training", "Dataset size", self.dataset_kind, self.dataset_value, term="dataset"
         )
@@ -202,7 +210,8 @@ class TrainingSection(QGroupBox):
 
     def inputs(self) -> list[QWidget]:
         return [self.optimizer, self.micro_batch, self.global_batch, self.seq_len,
-                self.recompute, self.ft_method, self.lora_rank, self.lora_targets,
+                self.recompute, self.stack, self.attention, self.ft_method, self.lora_rank,
+                self.lora_targets,
                 self.dataset_kind, self.dataset_value, self.epochs, self.target_hours]  # fmt: skip
 
     def update_visibility(self, kind: object) -> None:
@@ -221,6 +230,8 @@ class TrainingSection(QGroupBox):
             "global_batch_size": self.global_batch.get(),
             "sequence_length": self.seq_len.value(),
             "recompute": self.recompute.get(),
+            "training_stack": self.stack.get(),
+            "attention": self.attention.get(),
         }
         if kind is WorkloadKind.FINE_TUNING:
             method = self.ft_method.get()
@@ -245,6 +256,9 @@ class TrainingSection(QGroupBox):
         self.seq_len.setValue(g.get("sequence_length", 2048))
         rc = g.get("recompute")
         self.recompute.put(Recompute(rc) if rc else None)
+        stack = g.get("training_stack")
+        self.stack.put(TrainingStack(stack) if stack else None)
+        self.attention.put(AttentionKernel(g.get("attention", "fused")))
         ft = g.get("fine_tuning") or {}
         self.ft_method.put(FineTuningMethod(ft.get("method", "full")))
         self.lora_rank.setValue(ft.get("lora_rank", 16))

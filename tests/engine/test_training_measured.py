@@ -1,0 +1,128 @@
+"""The training model against published measurements it was not fitted on: step times
+(tests/engine/data/training_time_measured.toml: llm-foundry, torchtitan, torchtune,
+Megatron-Bridge, FlashAttention's GPT runs) and memory peaks
+(tests/engine/data/training_memory_measured.toml). Each row is rebuilt from the settings its
+source states (tests/engine/training_measured.py); the errors are reported in docs/model.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine.training_measured import load
+from wizard.app.io import design_from_dict
+from wizard.engine.size import size
+
+TIME = load("training_time_measured.toml")
+TIMED = [m for m in TIME if m.why_not() is None]
+
+
+def measured_step_s(row: dict) -> float:
+    """The published step, or the global batch's tokens over the published throughput."""
+    if row["step_s"]:
+        return float(row["step_s"])
+    batch = row["global_batch"] or row["micro_batch"] * row["gpus"]
+    return batch * row["sequence"] / (row["tokens_per_s_per_gpu"] * row["gpus"])
+
+
+def engine_step_s(m, catalog) -> float:
+    w = size(design_from_dict(m.design()), catalog).workloads[0]
+    assert w.gpus_total == m.row["gpus"]
+    return float(w.training.iteration_seconds)
+
+
+def test_the_time_table_is_broad_and_sourced():
+    """At least 20 timed rows the engine can rebuild, over three GPU generations, BF16 and FP8,
+    with and without recomputation, each with its source and published row."""
+    assert len(TIMED) >= 20
+    assert {m.gpu() for m in TIMED} >= {"a100-sxm4-80gb", "h100-sxm5-80gb", "h200-sxm-141gb"}
+    assert {m.row["recompute"] for m in TIMED} >= {"none", "full"}
+    assert all(m.row["source"] and m.row["quote"] for m in TIME)
+    # a row the engine cannot rebuild says why, in words
+    assert all(m.why_not() for m in TIME if m not in TIMED)
+
+
+def test_step_times_against_the_published_runs(catalog):
+    """The share of rows within 25 % of the published step. Floor: 35 of the 50 rows today
+    (70 %); the issue's aim is 90 %, and docs/model.md names each miss with its cause
+    (utilization by GPU generation, FP8 taken as twice BF16, torch.compile)."""
+    within = [
+        m for m in TIMED if abs(engine_step_s(m, catalog) / measured_step_s(m.row) - 1) <= 0.25
+    ]
+    assert len(within) >= 35, [m.id for m in TIMED if m not in within]
+
+
+MEMORY = load("training_memory_measured.toml")
+PEAKS = [m for m in MEMORY if m.why_not() is None and m.row["peak_kind"] != "fits"]
+FITS = [m for m in MEMORY if m.why_not() is None and m.row["peak_kind"] == "fits"]
+# Rows the memory model misses today, each with its cause (docs/model.md, "Training memory")
+MEMORY_GAPS = {
+    "tt-l32-3b-chunkedce": "torchtune with torch.compile and its chunked loss: the engine counts "
+    "neither compile's fused norms nor a smaller loss than its chunked default",
+    "tt-l32-3b-ac": "torchtune with compile: fused norms and MLP not counted",
+    "tt-l32-3b-optbwd": "torchtune's optimizer in the backward pass frees each gradient at once",
+    "tt-l2-70b-lora-8xa100": "an early torchtune release whose LoRA recipe kept the frozen base in "
+    "a form the row does not state",
+    "titan-trainy-l31-8b-h200-4node": "torchtitan with float8 and compile at FSDP over 32 GPUs",
+    "titan-trainy-l31-8b-h200-8node": "torchtitan with float8 and compile at FSDP over 64 GPUs",
+    "peft-mmqa-l32-3b-full-l40s": "a full fine-tune in pure BF16 under Hugging Face: the stack's "
+    "layout assumes FP32 weights under autocast (16 + 2 bytes per parameter, not 8)",
+}
+
+
+def planned_gb(m, catalog) -> float:
+    return size(design_from_dict(m.design()), catalog).workloads[0].memory_gb.total
+
+
+@pytest.mark.parametrize(
+    "m",
+    [
+        pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=MEMORY_GAPS[m.id]))
+        if m.id in MEMORY_GAPS
+        else m
+        for m in PEAKS
+    ],
+    ids=[m.id for m in PEAKS],
+)
+def test_planned_memory_holds_the_measured_peak(m, catalog):
+    """Planned memory per GPU within -5 % / +30 % of the published peak: never below what the
+    run needed (beyond the rounding of a published figure), never a third more."""
+    ratio = planned_gb(m, catalog) / m.peak_gb()
+    assert 0.95 <= ratio <= 1.30, f"{ratio:.2f}"
+
+
+@pytest.mark.parametrize("m", FITS, ids=[m.id for m in FITS])
+def test_runs_that_fit_a_gpu_are_not_planned_far_beyond_it(m, catalog):
+    """llm-foundry's runs state only that they fit the GPU: the plan stays within 30 % of its
+    memory (a plan far above it would buy GPUs the run did not need)."""
+    assert planned_gb(m, catalog) <= 1.30 * m.peak_gb()
+
+
+def test_the_memory_table_is_sourced_and_says_what_it_measured():
+    assert len(MEMORY) >= 30
+    assert all(m.row["source"] and m.row["quote"] for m in MEMORY)
+    assert {m.row["peak_kind"] for m in MEMORY} <= {
+        "reserved", "allocated", "nvidia-smi", "unknown", "fits"
+    }  # fmt: skip
+    assert len(PEAKS) >= 10
+
+
+def test_the_vgpu_a_one_gpu_run_is_planned_on_holds_its_peak(catalog):
+    """For every one-GPU tabled run with a measured peak, time-sliced vGPU with a loose target:
+    the profile the plan picks holds the published peak (a plan that picks a profile the job
+    does not fit in is the error this table guards against)."""
+    checked = 0
+    for m in PEAKS:
+        if m.row["gpus"] != 1 or m.id in MEMORY_GAPS:
+            continue
+        doc = m.design()
+        doc["workloads"][0]["sharing_mode"] = "vgpu"
+        doc["workloads"][0]["training"]["target_hours"] = 1e6
+        w = size(design_from_dict(doc), catalog).workloads[0]
+        profile = w.planned_slice
+        gpu = catalog.gpus[m.gpu()]
+        held = gpu.memory_gb  # no fractional profile holds it: the whole GPU
+        if profile is not None:
+            held = next(p.framebuffer_gb for p in gpu.vgpu.profiles if p.name == profile)
+        assert held >= m.peak_gb(), (m.id, profile, held, m.peak_gb())
+        checked += 1
+    assert checked >= 4

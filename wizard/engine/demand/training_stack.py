@@ -1,0 +1,150 @@
+"""What the training software keeps in GPU memory, stack by stack.
+
+The same model trains in different memory under Megatron-Core, PyTorch FSDP, torchtune, Hugging
+Face with PEFT or DeepSpeed: each holds the weights, gradients and optimizer moments in its own
+precision, stores its own tensors for the backward pass and computes the loss its own way. The
+figures below count those tensors (bytes per parameter, per hidden unit of a token, per logit),
+each from how the stack documents or implements it; the measured peaks they are checked against
+are in tests/engine/data/training_memory_measured.toml (docs/model.md, "Training memory").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizard.model.design import FineTuningMethod, Precision, TrainingStack, WorkloadKind
+from wizard.model.names import TRAINING_STACK_LABEL
+
+
+@dataclass(frozen=True)
+class StackMemory:
+    """Bytes a stack keeps, for 16-bit mixed-precision training (FP32 training keeps 4-byte
+    weights and gradients and no master copy on every stack)."""
+
+    weight_bytes: float  # per trained weight, as the forward pass reads it or its master
+    gradient_bytes: float  # per trained weight
+    master_bytes: float  # an FP32 copy beside 16-bit weights, for the optimizer step
+    moment_scale: float  # AdamW's two moments: 1 in FP32 (8 bytes), 0.5 in BF16 (4 bytes)
+    cast_copy_bytes: float  # 16-bit copies of FP32 weights autocast keeps for the backward pass
+    norm_extra: float  # bytes per hidden unit per layer per token beyond the norms' 16-bit input
+    gated_mlp_bytes: float  # bytes per MLP unit of a token a gated (SwiGLU) MLP stores
+    logit_bytes: float  # bytes per token per vocabulary entry the loss holds at its peak
+    source: str
+
+
+MEGATRON = StackMemory(
+    weight_bytes=2,
+    gradient_bytes=4,
+    master_bytes=4,
+    moment_scale=1,
+    cast_copy_bytes=0,
+    norm_extra=0,
+    gated_mlp_bytes=6,
+    logit_bytes=6,
+    source=(
+        "Megatron-Core: BF16 weights with FP32 main gradients and an FP32 master copy in the "
+        "distributed optimizer (2 + 4 + 4 + 8 bytes per parameter, docs 'Distributed "
+        "Optimizer'); Transformer Engine's fused norms keep the 16-bit input; the fused SwiGLU "
+        "keeps its input (2 x 2 bytes per MLP unit) and the second matrix's input (2); the "
+        "vocabulary-parallel cross-entropy turns the BF16 logits into FP32 softmax in place "
+        "(2 + 4 bytes per logit, split over tensor parallelism)"
+    ),
+)
+FSDP = StackMemory(
+    weight_bytes=4,
+    gradient_bytes=4,
+    master_bytes=0,
+    moment_scale=1,
+    cast_copy_bytes=0,
+    norm_extra=8,
+    gated_mlp_bytes=8,
+    logit_bytes=12,
+    source=(
+        "PyTorch FSDP with BF16 mixed precision: FP32 sharded weights, FP32 gradient reduction, "
+        "AdamW's FP32 moments (4 + 4 + 8 bytes per parameter; the BF16 all-gathered layer is "
+        "freed after use); eager RMSNorm keeps its input in FP32 (4 bytes in place of 2) and "
+        "the normalised BF16 input (2), two norms a layer; the SwiGLU's gate, up, activation "
+        "and product (4 x 2 bytes per MLP unit); cross-entropy on the FP32 upcast keeps the "
+        "FP32 log-probabilities and, at the start of the backward pass, their gradient and the "
+        "logits' gradient (3 x 4 bytes per logit)"
+    ),
+)
+TORCHTUNE = StackMemory(
+    weight_bytes=2,
+    gradient_bytes=2,
+    master_bytes=0,
+    moment_scale=0.5,
+    cast_copy_bytes=0,
+    norm_extra=8,
+    gated_mlp_bytes=8,
+    logit_bytes=5,
+    source=(
+        "torchtune: the model in pure BF16, gradients and AdamW's moments in the "
+        "weights' BF16 (2 + 2 + 4 bytes per parameter, no FP32 copy); eager RMSNorm and SwiGLU "
+        "as PyTorch stores them; its cross-entropy computed in 8 chunks "
+        "keeps the FP32 log-probabilities (4 bytes per logit) and one chunk's gradients at a "
+        "time (2 x 4 / 8)"
+    ),
+)
+HF_PEFT = StackMemory(
+    weight_bytes=4,
+    gradient_bytes=4,
+    master_bytes=0,
+    moment_scale=1,
+    cast_copy_bytes=2,
+    norm_extra=8,
+    gated_mlp_bytes=8,
+    logit_bytes=12,
+    source=(
+        "Hugging Face Transformers Trainer in BF16 mixed precision: FP32 weights, gradients and AdamW "
+        "moments (4 + 4 + 8 bytes per parameter) and the BF16 copies automatic mixed precision "
+        "makes of each weight, kept for the backward pass (2); PEFT keeps LoRA adapters in FP32 "
+        "over the base in its own precision; eager RMSNorm and "
+        "SwiGLU as PyTorch stores them; cross-entropy on FP32 logits (3 x 4 bytes per logit)"
+    ),
+)
+DEEPSPEED = StackMemory(
+    weight_bytes=2,
+    gradient_bytes=2,
+    master_bytes=4,
+    moment_scale=1,
+    cast_copy_bytes=0,
+    norm_extra=8,
+    gated_mlp_bytes=8,
+    logit_bytes=12,
+    source=(
+        "DeepSpeed ZeRO with BF16: 16-bit weights and gradients, an FP32 master copy and "
+        "AdamW's FP32 moments (2 + 2 + 12 bytes per parameter, Rajbhandari et al., "
+        "arXiv:1910.02054, section 3.1) on Hugging Face models: eager RMSNorm and SwiGLU, "
+        "cross-entropy on FP32 logits (3 x 4 bytes per logit)"
+    ),
+)
+
+STACKS: dict[TrainingStack, StackMemory] = {
+    TrainingStack.MEGATRON: MEGATRON,
+    TrainingStack.FSDP: FSDP,
+    TrainingStack.TORCHTUNE: TORCHTUNE,
+    TrainingStack.HF_PEFT: HF_PEFT,
+    TrainingStack.DEEPSPEED: DEEPSPEED,
+}
+
+
+def default_stack(kind: WorkloadKind, method: FineTuningMethod | None) -> TrainingStack:
+    """What a team most likely runs when the design does not say: Megatron-Core for training
+    from scratch, Hugging Face with PEFT for LoRA and QLoRA, PyTorch FSDP for full
+    fine-tuning."""
+    if kind is WorkloadKind.TRAINING:
+        return TrainingStack.MEGATRON
+    if method in (FineTuningMethod.LORA, FineTuningMethod.QLORA):
+        return TrainingStack.HF_PEFT
+    return TrainingStack.FSDP
+
+
+def stack_name(stack: TrainingStack) -> str:
+    return TRAINING_STACK_LABEL[stack]
+
+
+def sixteen_bit(precision: Precision) -> bool:
+    """Mixed precision (BF16, FP16, FP8, FP4 matrix products) keeps the stack's layout; FP32
+    and TF32 training hold 4-byte weights and gradients and no copy."""
+    return precision not in (Precision.FP32, Precision.TF32)
