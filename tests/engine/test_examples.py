@@ -2,7 +2,9 @@
 
 import pytest
 
-from tests.engine.conftest import calc
+from tests.engine.conftest import calc, design_dict
+from wizard.app.io import design_from_dict
+from wizard.engine.size import size
 
 
 def test_starter_cluster(sized):
@@ -186,13 +188,19 @@ def test_hgx_h200_example_is_on_a_40_kw_rack_plan(sized):
     assert all(len(rack.hosts) <= 4 for rack in r.racks.racks)
 
 
-def test_only_a_model_with_a_measured_share_scales_the_utilization(sized):
-    """ResNet-50's measured 0.39 is logged as its own step (0.5 x 0.39); a transformer takes the
-    design's utilization as it is (negative case: no such step for the LLM example)."""
+def test_only_a_model_with_a_measured_share_scales_the_utilization(sized, catalog):
+    """ResNet-50's measured 0.39 is logged as its own step (0.5 x 0.39); a transformer on
+    Megatron-Core takes the design's utilization as it is (negative case: no such step for the
+    HGX example's LoRA run put on Megatron-Core; on its default Hugging Face stack the step is
+    the stack's share by the GPU's ridge point, not the preset's)."""
     r = sized["imagenet-resnet50"]
     step = calc(r, "workloads[0].training_utilization")
     assert step.value == pytest.approx(0.5 * 0.39)
     assert "2,470 img/s" in step.source
     llm = sized["hgx-h200-llm"]
-    assert llm.workloads[0].training is not None
-    assert "workloads[0].training_utilization" not in {c.id for c in llm.calculations}
+    assert "ridge" in calc(llm, "workloads[0].training_utilization").source
+    doc = design_dict("hgx-h200-llm")
+    doc["workloads"][0]["training_stack"] = "megatron-core"
+    mcore = size(design_from_dict(doc), catalog)
+    assert mcore.workloads[0].training is not None
+    assert "workloads[0].training_utilization" not in {c.id for c in mcore.calculations}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import errno
+import re
 
 from tests.gui.helpers import click, pick
+from tests.reports.test_cli_report import script_texts
 from wizard.base.bundled import example_text
 from wizard.engine.size import size
 from wizard.gui.prompts import PromptKind
@@ -288,7 +290,8 @@ def test_vsphere_steps_export_writes_the_powercli_script(qtbot, window, prompts,
     prompts.answers.append(str(out))
     click(qtbot, page.steps.button)
     text = out.read_text()
-    assert "-mig 1" in text and "Set-GpuVm $name @('H100-2-20C') 0 256" in text
+    mig_types = {t for t in script_texts(text) if re.fullmatch(r"H100-\d-\d+C", t)}
+    assert "-mig 1" in text and mig_types and "-Passthrough 0 -MmioGB 256" in text
     assert "mig-configs" not in text
 
 
@@ -319,7 +322,7 @@ def test_vsphere_steps_of_a_design_of_several_clusters_are_written_per_chosen_cl
     assert prompts.asked[-1].path.endswith("acme-HGX-cluster-vsphere-steps.ps1")
     text = out.read_text()
     assert "# For the design's GPU cluster HGX cluster;" in text
-    assert "'H100XM-80C'" in text and "L40S-16C" not in text
+    assert "H100XM-80C" in script_texts(text) and "L40S-16C" not in script_texts(text)
     assert page.steps.open_button.isVisible()
 
 

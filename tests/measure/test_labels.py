@@ -82,6 +82,30 @@ def test_a_run_is_quoted_only_where_it_was_measured(catalog):
     assert basis["itl_ms"] == CALIBRATED
 
 
+def test_a_run_is_not_quoted_on_another_layout_or_slice(catalog):
+    """Negative cases of the same rule on the same H100s: at tensor parallelism 4 the run (made at
+    2) is not this layout's; on a smaller vGPU slice than the H100XM-80C it ran on, it is not
+    this slice's. Each figure stays calibrated; only the quote goes."""
+    plain = design_from_dict(_design(1))
+    cal = calibrated(plain, calibrate(plain, catalog, GROUP, [_file(1), _file(5)]))
+    data = cal.model_dump(mode="json")
+    data["workloads"][0]["parallelism"]["tensor_parallel"] = 4
+    wider = _serving_basis(design_from_dict(data), catalog)
+    assert "your run measured" not in " ".join(wider.values())
+    assert wider["itl_ms"] == CALIBRATED
+    p = plan(cal, catalog)
+    w = p.workloads[0]
+    assert w.sharing.slot_profile == "H100XM-80C"
+    sliced = w.model_copy(
+        update={"sharing": w.sharing.model_copy(update={"slot_profile": "H100XM-40C"})}
+    )
+    basis = serving_basis(cal.workloads[0], sliced, cal.hardware.gpu)
+    assert "your run measured" not in " ".join(basis.values())
+    assert serving_basis(cal.workloads[0], w, cal.hardware.gpu)["itl_ms"].startswith(
+        f"{CALIBRATED}; your run measured"
+    )
+
+
 def test_the_measured_figures_record_where_they_were_measured(catalog):
     plain = design_from_dict(_design(1))
     cal = calibrate(plain, catalog, GROUP, [_file(1)]).calibration()

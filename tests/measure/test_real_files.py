@@ -74,9 +74,11 @@ def _training(name: str, model: str, precision: str, gpu: str, server: str, dp: 
 
 BERT = "BERT pre-training"
 LORA = "Llama 2 70B LoRA"
-# config_DGXB200_1x8x1xtp1pp1cp1.sh: TP 1, 8 GPUs, FP8, micro batch 1; the logs: batch 8
+# config_DGXB200_1x8x1xtp1pp1cp1.sh: TP 1, 8 GPUs, FP8, micro batch 1; the logs: batch 8;
+# NVIDIA's submission trains with NeMo, on Megatron-Core
 LORA_B200 = _training(LORA, "llama-2-70b", "fp8", "b200-sxm", "nvidia-dgx-b200", 8, 1, 8, 8192,
                       {"kind": "fine-tuning", "optimizer": "adamw",
+                       "training_stack": "megatron-core",
                        "fine_tuning": {"method": "lora", "lora_rank": 16}})  # fmt: skip
 BERT_B200 = _training(BERT, "bert-large", "bf16", "b200-sxm", "nvidia-dgx-b200", 8, 96, 768, 512)
 BERT_A100 = _training(BERT, "bert-large", "bf16", "a100-sxm4-40gb", "hpe-apollo-6500-gen10-plus",

@@ -88,24 +88,55 @@ def resolve_model(
 
 
 UTILIZATION = Formula("achievable_utilization * relative_utilization")
+UTILIZATION_BY_GPU = Formula(
+    "achievable_utilization * stack_scale * (reference_ridge / gpu_ridge) ** ridge_exponent"
+)
+GPU_RIDGE = Formula("peak_tflops * 1000 / memory_bandwidth_gbs")
+
+
+@dataclass(frozen=True)
+class StackTime:
+    """How a training stack's share of peak follows the GPU (training_stack.StackProfile)."""
+
+    scale: float
+    exponent: float
+    reference_ridge: float
+    source: str
 
 
 def model_utilization(
     design: Design, preset: ModelPreset | None, chain: Chain | None = None,
-    a: Assumptions | None = None,
+    a: Assumptions | None = None, stack: StackTime | None = None,
+    gpu: tuple[float, float] | None = None,
 ) -> tuple[float, str]:  # fmt: skip
     """The training utilization for the model: the design's (or the group's calibrated one,
     ``a``), scaled by what the preset measured against the transformer default (a CNN reaches
-    less of peak), with its source."""
+    less of peak), or for a transformer by how the training stack's share of peak follows the
+    GPU's ridge point (``gpu``: peak TFLOPS and memory GB/s), with its source."""
     a = a or design.assumptions
     calibrated = a is not design.assumptions and a.achievable_utilization != (
         design.assumptions.achievable_utilization
     )
     base_source = CALIBRATED if calibrated else sources.ASSUMPTION
+    chain = chain or Chain()
+    if stack is not None and gpu is not None and (stack.scale != 1 or stack.exponent):
+        ridge = chain(
+            "gpu_ridge_flops_per_byte", GPU_RIDGE, "FLOPs per byte",
+            "The GPU's dense peak at the training precision over its memory bandwidth",
+            peak_tflops=gpu[0], memory_bandwidth_gbs=gpu[1],
+        )  # fmt: skip
+        value = chain(
+            "training_utilization", UTILIZATION_BY_GPU, "share of peak",
+            f"{base_source}; {stack.source}",
+            achievable_utilization=a.achievable_utilization, stack_scale=stack.scale,
+            reference_ridge=stack.reference_ridge, gpu_ridge=ridge,
+            ridge_exponent=stack.exponent,
+        )  # fmt: skip
+        return value, f"{base_source}; {stack.source}"
     if preset is None or not preset.relative_utilization:
         return a.achievable_utilization, base_source
     source = preset.relative_utilization_source or preset.source
-    value = (chain or Chain())(
+    value = chain(
         "training_utilization", UTILIZATION, "share of peak", source,
         achievable_utilization=a.achievable_utilization,
         relative_utilization=preset.relative_utilization,

@@ -26,7 +26,7 @@ from wizard.engine.demand import comms
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand import training_physics as tp_
 from wizard.engine.demand import training_stack as ts
-from wizard.engine.demand.sizer import SizerBase, model_utilization
+from wizard.engine.demand.sizer import SizerBase, StackTime, model_utilization
 from wizard.engine.demand.training_plan import (
     ALLOCATOR_GB,
     Job,
@@ -174,8 +174,7 @@ class TrainingSizer(SizerBase):
         out: _Timing = {"gpus": gpus, "data_parallel": d}
         if flops_iter is None:
             return out
-        m = self.model
-        util, util_src = model_utilization(self.design, m.preset if m else None, chain, self.a)
+        util, util_src = self._utilization(chain)
         attention_peak = self._attention_peak()
         if attention_peak is not None and job.shape is not None:
             attention = chain(
@@ -305,6 +304,23 @@ class TrainingSizer(SizerBase):
             compute_s=compute_s, bubble_s=bubble, tp_comm_s=tp_comm, exposed_allreduce_s=exposed,
         )  # fmt: skip
         return out
+
+    def _utilization(self, chain: Chain) -> tuple[float, str]:
+        """The share of peak the matrix products reach: the design's, as the training stack
+        reaches it on this GPU (a transformer), or the preset's measured share (a CNN)."""
+        m = self.model
+        stack = ts.STACKS[self.stack()]
+        timing = None
+        if m is not None and m.shape is not None:
+            timing = StackTime(
+                stack.utilization_scale, stack.ridge_exponent, ts.REFERENCE_RIDGE,
+                ts.RIDGE_SOURCE,
+            )  # fmt: skip
+        peak = compute.peak_tflops(self.gpu, self.g.precision)[0]
+        return model_utilization(
+            self.design, m.preset if m else None, chain, self.a, timing,
+            (peak, self.gpu.memory_bandwidth_gbs),
+        )  # fmt: skip
 
     def _ring_link(self, gpus: int, spans: bool) -> Link:
         link = comms.ring_bottleneck(self.gpu, self.server, self.design.hardware, gpus, spans)
@@ -438,7 +454,7 @@ class TrainingSizer(SizerBase):
                 # limit names the target that asks for it
                 its = self._iterations(tr, global_batch, m.shape is not None, record=False)
                 total = flops_iter * (its or 0) * epochs
-                util = model_utilization(self.design, m.preset, a=self.a)[0]
+                util = self._utilization(Chain())[0]
                 peak = self._peak()[0] * 1e12 * util
                 estimate = math.ceil(total / (tr.target_hours * 3600 * peak * st.gpus))
                 if estimate > cap:
