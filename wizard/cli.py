@@ -187,23 +187,71 @@ def cmd_size(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _catalog_files(args: argparse.Namespace) -> list[str]:
+    """The files of the catalog folder this command reads (--catalog-dir, else the default user
+    folder unless --no-user-catalog): each is an input."""
+    from wizard.app.catalog_loader import user_catalog_dir
+
+    if getattr(args, "catalog_dir", None):
+        folder = Path(args.catalog_dir)
+    elif getattr(args, "no_user_catalog", False):
+        return []
+    else:
+        env = os.environ.get("GPUWIZARD_CATALOG_DIR")
+        folder = Path(env) if env else user_catalog_dir()
+    try:
+        return [str(p) for p in sorted(folder.iterdir()) if p.is_file()]
+    except OSError:
+        return []
+
+
 def _inputs(args: argparse.Namespace) -> list[str]:
-    """Every file a command reads that the user named: an output must never replace one."""
+    """Every file a command reads: the ones the user named and the catalog's; an output must
+    never replace one."""
     named = [getattr(args, k, None) for k in ("design", "prices", "logo")]
     named += list(getattr(args, "measurements", None) or [])
-    return [str(p) for p in named if p]
+    return [str(p) for p in named if p] + _catalog_files(args)
+
+
+STDOUT_NAMES = ("-", "/dev/stdout")
+NAME_MAX = 255  # bytes in one file name on Linux, macOS and Windows file systems
+PATH_MAX = 4096
+
+
+def _checked_output(path: str) -> Path:
+    """The output path, or a one-line refusal naming it: control characters, names too long for
+    any file system, a folder that does not exist."""
+    shown = terminal_text(repr(path))
+    if any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in path):
+        raise UserError(f"-o: the file name holds a control character ({shown})")
+    encoded = os.fsencode(path) if path else b""
+    if len(encoded) > PATH_MAX or any(len(part) > NAME_MAX for part in encoded.split(b"/")):
+        raise UserError(
+            f"-o: the file name is longer than a file system takes ({len(encoded):,} bytes, at "
+            f"most {NAME_MAX} a name and {PATH_MAX:,} a path): {shown[:80]}..."
+        )
+    out = Path(path).expanduser()
+    parent = out.parent if str(out.parent) else Path(".")
+    try:
+        if not parent.is_dir():
+            raise UserError(f"-o: {path}: the folder {parent} does not exist")
+    except OSError as exc:
+        raise UserError(f"-o: {path}: {exc.strerror or exc}") from None
+    return out
 
 
 def _refuse_input_as_output(args: argparse.Namespace, path: str) -> None:
-    out = Path(path).expanduser()
+    if path in STDOUT_NAMES:
+        return
+    out = _checked_output(path)
     for given in _inputs(args):
         src = Path(given).expanduser()
-        same = out.resolve() == src.resolve()
-        if not same and out.exists() and src.exists():
-            try:
+        try:
+            same = out.resolve() == src.resolve()
+            if not same and out.exists() and src.exists():
                 same = os.path.samefile(out, src)
-            except OSError:
-                same = False
+        except OSError:
+            same = False
         if same:
             raise UserError(
                 f"-o: {path} is also an input of this command ({given}); write the output to "
@@ -211,15 +259,41 @@ def _refuse_input_as_output(args: argparse.Namespace, path: str) -> None:
             )
 
 
-def _write_bytes(path: str, data: bytes, args: argparse.Namespace | None = None) -> None:
+def _to_stdout(path: str, kind: str | None) -> bool:
+    """Whether ``-o`` names standard output; a binary ``kind`` (PDF, Word, Excel) cannot go
+    there."""
+    if path not in STDOUT_NAMES:
+        return False
+    if kind is not None:
+        raise UserError(f"-o {path}: a {kind} is not text; name a file to write it to")
+    return True
+
+
+def _write_bytes(
+    path: str, data: bytes, args: argparse.Namespace | None = None, binary: str | None = None
+) -> None:
+    """Write an output atomically, or to standard output for ``-o -`` (text formats only)."""
     from wizard.app.io import atomic_write_bytes
 
+    if _to_stdout(path, binary):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
     if args is not None:
         _refuse_input_as_output(args, path)
+    else:
+        _checked_output(path)
     try:
         atomic_write_bytes(path, data)
     except OSError as exc:
         raise UserError(f"{path}: cannot be written: {exc.strerror or exc}") from None
+
+
+def _wrote(path: str, detail: str = "") -> None:
+    """Say on standard error where the output went."""
+    where = "standard output" if path in STDOUT_NAMES else path
+    _err(f"wrote {where}{detail}")
 
 
 def _date(text: str | None):
@@ -269,8 +343,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     for notice in options.notices:
         _err(f"note: {notice}")
     _say_proposal(design)
-    _write_bytes(args.output, pdf, args)
-    _err(f"wrote {args.output}")
+    _write_bytes(args.output, pdf, args, binary="Word document" if word else "PDF")
+    _wrote(args.output)
     return EXIT_OK
 
 
@@ -367,7 +441,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
         )
         if args.output:
             _write_bytes(args.output, design_to_text(chosen).encode("utf-8"), args)
-            _err(f"wrote {args.output}")
+            _wrote(args.output)
         return EXIT_OK
     if args.split:
         from wizard.app.recommend_split import recommend_split
@@ -385,7 +459,7 @@ def cmd_recommend(args: argparse.Namespace) -> int:
         chosen = design.model_copy(update={"hardware": rec.hardware})
     if args.output:
         _write_bytes(args.output, design_to_text(chosen).encode("utf-8"), args)
-        _err(f"wrote {args.output}")
+        _wrote(args.output)
     return EXIT_OK
 
 
@@ -400,7 +474,7 @@ def cmd_vsphere_steps(args: argparse.Namespace) -> int:
     text = powercli_script(one.result, p.design.project.project_name, cluster, p.catalog)
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"), args)
-        _err(f"wrote {args.output}")
+        _wrote(args.output)
     else:
         sys.stdout.write(terminal_text(text))
     _say_proposal(given)
@@ -417,7 +491,7 @@ def cmd_mig_config(args: argparse.Namespace) -> int:
     )
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"), args)
-        _err(f"wrote {args.output}")
+        _wrote(args.output)
     else:
         sys.stdout.write(terminal_text(text))
     _say_proposal(given)
@@ -425,10 +499,9 @@ def cmd_mig_config(args: argparse.Namespace) -> int:
 
 
 def cmd_bom(args: argparse.Namespace) -> int:
-    from wizard.app.io import atomic_write_bytes
 
-    out = Path(args.output)
-    fmt = out.suffix.lower()
+    stdout = args.output in STDOUT_NAMES
+    fmt = ".csv" if stdout else Path(args.output).suffix.lower()
     if fmt not in (".csv", ".xlsx"):
         raise UserError(f"{args.output}: the bill of materials is written as .csv or .xlsx")
     _refuse_input_as_output(args, args.output)
@@ -446,17 +519,14 @@ def cmd_bom(args: argparse.Namespace) -> int:
     from reports.bom_export import bom_csv, bom_xlsx
 
     data = bom_csv(bom).encode("utf-8") if fmt == ".csv" else bom_xlsx(bom, links)
-    try:
-        atomic_write_bytes(out, data)
-    except OSError as exc:
-        raise UserError(f"{args.output}: cannot be written: {exc.strerror or exc}") from None
+    _write_bytes(args.output, data, args)
     priced = (
         f", priced: {bom.one_off:,.2f} {bom.currency} bought once and {bom.per_year:,.2f} "
         f"{bom.currency} a year of subscriptions"
         if bom.currency and bom.one_off is not None and bom.per_year is not None
         else ""
     )
-    _err(f"wrote {args.output}: {len(bom.lines)} lines{priced}")
+    _wrote(args.output, f": {len(bom.lines)} lines{priced}")
     if bom.unpriced_items:
         _err(f"no price for: {', '.join(bom.unpriced_items)}")
     _say_proposal(design)
@@ -503,7 +573,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         )
         return EXIT_BAD_INPUT
     _write_bytes(args.output, design_to_text(calibrated(design, report)).encode("utf-8"), args)
-    _err(f"wrote {args.output}")
+    _wrote(args.output)
     return EXIT_OK
 
 
@@ -539,13 +609,8 @@ def cmd_example(args: argparse.Namespace) -> int:
         return EXIT_OK
     text = example_text(args.name)
     if args.output:
-        from wizard.app.io import atomic_write_text
-
-        try:
-            atomic_write_text(args.output, text)
-        except OSError as exc:
-            raise UserError(f"{args.output}: cannot be written: {exc.strerror or exc}") from None
-        _err(f"wrote {args.output}")
+        _write_bytes(args.output, text.encode("utf-8"))
+        _wrote(args.output)
     else:
         sys.stdout.write(text)
     return EXIT_OK
