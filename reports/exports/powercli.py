@@ -1,113 +1,348 @@
 """The vSphere host and VM steps of a design as a VMware PowerCLI script.
 
 The script is run by the administrator in a PowerCLI session connected to vCenter
-(``Connect-VIServer``). It reads the design's steps (``Result.software.vsphere_steps``):
+(``Connect-VIServer``). It reads the design's steps (``Result.software.vsphere_steps``) and, on
+every host and VM, reads the current state first and changes only what differs, so a second run
+changes nothing and restarts nothing. Without ``-Apply`` it only says what it would change.
 
-- per host of the named cluster, in maintenance mode one host at a time: the default graphics type
-  and each NVIDIA GPU's vGPU mode through the host's graphics manager (``UpdateGraphicsConfig``);
-  the firmware settings, the NVIDIA host driver (a vSphere Lifecycle Manager image) and MIG mode
-  (``nvidia-smi`` in the ESXi shell) are steps PowerCLI cannot take, so the script prints them and
-  waits for the administrator to confirm each;
-- per VM the administrator lists under its workload group in ``$VmsByGroup``: EFI firmware, all
-  guest memory reserved, the 64-bit MMIO window and the vGPU devices. A vGPU type is found on the
-  host by NVIDIA's name (``H100-3-40C`` is offered as ``grid_h100-3-40c`` or ``nvidia_h100-3-40c``
-  depending on the release), so the script does not guess the prefix.
+Per host of the named cluster, one at a time, in the order NVIDIA's and VMware's documents give:
 
-Nothing runs unless ``-Apply`` is given: by default the script says what it would change. Every
-text from the design goes into single-quoted PowerShell strings with quotes doubled, and into
-comments with line breaks removed, so no name in a design becomes code.
+1. the NVIDIA host driver (with the Fabric Manager component on HGX Blackwell boards) must be
+   loaded: it comes from the cluster's vSphere Lifecycle Manager image, so a host without it is
+   reported as a blocker and left alone (NVIDIA: install the vGPU Manager, reboot, then configure);
+2. the graphics type (Shared Direct) and each GPU's vGPU mode through the host's graphics
+   manager (``UpdateGraphicsConfig``); VMware: 'After clicking OK, you must restart Xorg on the
+   host', which the host's restart below does;
+3. MIG mode (``nvidia-smi`` in the ESXi shell, which PowerCLI cannot reach: the script asks the
+   administrator and waits), read as the host offering the MIG-backed vGPU types the design uses;
+4. passthrough and the hardware label on the GPUs given whole to VMs (Dynamic DirectPath I/O);
+5. at most one restart, only when a step above needs it or vSphere says the host needs one, and
+   the script waits until vCenter sees the host connected again (its boot time newer than before,
+   within ``-ReconnectMinutes``) before it goes on. Maintenance mode is entered only to change
+   something, and left only when the script entered it.
+
+Per VM the administrator lists under its workload group in ``$VmsByGroup``: all guest memory
+reserved, the 64-bit MMIO window, the vGPU devices missing (a vGPU type is found on the host by
+NVIDIA's name: ``H100-3-40C`` is offered as ``grid_h100-3-40c`` or ``nvidia_h100-3-40c`` depending
+on the release) and the Dynamic DirectPath I/O GPUs missing, each device with its own key. An
+existing VM's firmware is never changed: a VM that boots with BIOS is reported as a blocker with
+its remedy (a guest installed under BIOS does not boot after a switch to EFI), and a VM is refused
+by name when the cluster has too few passthrough GPUs left for it.
+
+Quoting by construction: every text from a design or a catalog enters the script only as Base64
+of its UTF-8, decoded in the script, and reaches a comment only with line breaks and comment
+markers removed. PowerShell ends a single-quoted string at U+2018, U+2019, U+201A and U+201B as
+well as at ``'`` (its tokenizer's ``SpecialChars``), so no escaping by hand is used.
 """
 
 from __future__ import annotations
+
+import base64
+import re
 
 from wizard.base.errors import UserError
 from wizard.base.numbers import count
 from wizard.model.catalog import Catalog
 from wizard.model.result import Result
 
+# NVIDIA's MIG-backed vGPU types carry the instance's slices: H100-1-10C, DC-1-24CGFX, A100D-3-40C.
+_MIG_TYPE = re.compile(r"-\d+-\d+[A-Z]*$")
+# A cluster name shown in a comment as a ready -Cluster argument only when nothing in it can quote.
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9 ._()-]+")
 
-def _ps(text: str) -> str:
-    """A single-quoted PowerShell string literal: nothing inside is expanded or run."""
-    cleaned = "".join(ch if ch.isprintable() else " " for ch in text)
-    return "'" + cleaned.replace("'", "''").replace("\u2018", "''").replace("\u2019", "''") + "'"
+
+def _text(text: str) -> str:
+    """A PowerShell expression whose value is ``text``: Base64 of its UTF-8, decoded in the
+    script, so no character of it can end a string or start code."""
+    b64 = base64.b64encode(text.encode("utf-8", "replace")).decode("ascii")
+    return f"([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('{b64}')))"
+
+
+def _texts(texts: list[str]) -> str:
+    return "@(" + ", ".join(_text(t) for t in texts) + ")"
 
 
 def _comment(text: str) -> str:
-    return "".join(ch if ch.isprintable() else " " for ch in " ".join(text.split()))
+    """Text for a line comment: one line, printable, with no block-comment marker left in it."""
+    flat = "".join(ch if ch.isprintable() else " " for ch in " ".join(text.split()))
+    while "<#" in flat or "#>" in flat:
+        flat = flat.replace("<#", "<").replace("#>", ">")
+    return flat
+
+
+def _flag(value: bool) -> str:
+    return "$true" if value else "$false"
 
 
 _PRELUDE = r"""param(
     [Parameter(Mandatory = $true)] [string] $Cluster,
-    [switch] $Apply
+    [switch] $Apply,
+    [int] $ReconnectMinutes = 30,
+    [string] $HardwareLabel = 'gpuwizard-gpu'
 )
 $ErrorActionPreference = 'Stop'
+$script:Blockers = New-Object System.Collections.Generic.List[string]
+$script:Entered = @{}
+$script:FreeGpus = 0
+$script:MostPerHost = 0
+$script:Claimed = 0
+$script:AllowedGpus = @()
+$script:NextKey = -100
+$script:Refused = @{}
 
-function Confirm-Step([string] $What) {
-    if ($Apply) { Read-Host "$What`nPress Enter when done" | Out-Null }
-    else { Write-Host "[would ask] $What" }
+function Write-Change([string] $What) {
+    if ($Apply) { Write-Host "[change] $What" } else { Write-Host "[would change] $What" }
 }
 
-function Set-HostGraphics($VMHost, [string] $VgpuMode) {
-    $gm = Get-View $VMHost.ExtensionData.ConfigManager.GraphicsManager
-    $cfg = New-Object VMware.Vim.HostGraphicsConfig
-    $cfg.HostDefaultGraphicsType = 'sharedDirect'
-    $cfg.SharedPassthruAssignmentPolicy = 'performance'
-    $devices = @()
-    foreach ($d in $gm.GraphicsInfo | Where-Object { $_.VendorName -match 'NVIDIA' }) {
-        $t = New-Object VMware.Vim.HostGraphicsConfigDeviceType
-        $t.DeviceId = $d.PciId
-        $t.GraphicsType = 'sharedDirect'
-        if ($VgpuMode) { $t.VgpuMode = $VgpuMode }
-        $devices += $t
+function Write-Check([string] $What) {
+    Write-Host "[check] $What"
+}
+
+function Add-Blocker([string] $What) {
+    $script:Blockers.Add($What)
+    Write-Warning $What
+}
+
+function New-DeviceKey {
+    $script:NextKey = $script:NextKey - 1
+    return $script:NextKey
+}
+
+function Enter-HostMaintenance($VMHost) {
+    $now = Get-VMHost -Id $VMHost.Id
+    if ($Apply -and $now.ConnectionState -ne 'Maintenance') {
+        Set-VMHost -VMHost $now -State Maintenance -Evacuate -Confirm:$false | Out-Null
+        $script:Entered[$VMHost.Id] = $true
     }
-    $cfg.DeviceType = $devices
-    if ($Apply) { $gm.UpdateGraphicsConfig($cfg) }
-    else { Write-Host "[would set] $($VMHost.Name): Shared Direct, vGPU mode '$VgpuMode' on $($devices.Count) NVIDIA GPUs" }
+}
+
+function Wait-HostBack($VMHost, $BootBefore) {
+    $deadline = (Get-Date).AddMinutes($ReconnectMinutes)
+    while ((Get-Date) -lt $deadline) {
+        Start-Sleep -Seconds 30
+        $now = Get-VMHost -Id $VMHost.Id
+        if (($now.ConnectionState -eq 'Maintenance' -or $now.ConnectionState -eq 'Connected') -and $now.ExtensionData.Runtime.BootTime -gt $BootBefore) {
+            return
+        }
+    }
+    throw "Host $($VMHost.Name) is not connected again $ReconnectMinutes minutes after its restart; it stays in maintenance mode. Check its console, then run this script again."
 }
 
 function Find-VgpuType($VMHost, [string] $NvidiaName) {
     $wanted = $NvidiaName.ToLower()
     $types = $VMHost.ExtensionData.Config.SharedPassthruGpuTypes
-    $found = $types | Where-Object { $_.ToLower() -match ('(^|_)' + [regex]::Escape($wanted) + '$') }
-    if (-not $found) { throw "vGPU type $NvidiaName is not offered by $($VMHost.Name): is the host driver installed and the GPU in the right mode?" }
-    return @($found)[0]
+    $found = @($types | Where-Object { $_.ToLower() -match ('(^|_)' + [regex]::Escape($wanted) + '$') })
+    if ($found.Count -eq 0) { return $null }
+    return $found[0]
+}
+
+function Set-GpuHost($VMHost, [string] $Driver, [bool] $Graphics, [string] $VgpuMode, [string[]] $MigTypes, [string] $MigStep, [bool] $MigReboots, [int] $Passthrough) {
+    $name = $VMHost.Name
+    $reboot = $false
+    # 1. The NVIDIA host driver: loaded when the host offers vGPU types.
+    if ($Driver -and @($VMHost.ExtensionData.Config.SharedPassthruGpuTypes).Count -eq 0) {
+        Add-Blocker "Host ${name}: the NVIDIA host driver is not loaded (the host offers no vGPU types). Add it to the cluster's vSphere Lifecycle Manager image and remediate the cluster: $Driver. Then run this script again."
+        return
+    }
+    $gpus = @($VMHost.ExtensionData.Hardware.PciDevice | Where-Object { $_.VendorId -eq 0x10de -and ($_.ClassId -band 0xff00) -eq 0x0300 } | Sort-Object Id)
+    $whole = @($gpus | Select-Object -First $Passthrough)
+    $wholeIds = @($whole | ForEach-Object { $_.Id })
+    # 2. Graphics type and vGPU mode of the GPUs that run vGPUs.
+    if ($Graphics) {
+        $gm = Get-View $VMHost.ExtensionData.ConfigManager.GraphicsManager
+        $shared = @($gm.GraphicsInfo | Where-Object { $_.VendorName -match 'NVIDIA' -and $wholeIds -notcontains $_.PciId })
+        if ($gm.GraphicsConfig.HostDefaultGraphicsType -ne 'sharedDirect' -or @($shared | Where-Object { $_.GraphicsType -ne 'sharedDirect' -or ($VgpuMode -and $_.VgpuMode -ne $VgpuMode) }).Count -gt 0) {
+            Write-Change "Host ${name}: graphics type Shared Direct, vGPU mode '$VgpuMode' on $($shared.Count) NVIDIA GPUs"
+            $reboot = $true
+            if ($Apply) {
+                Enter-HostMaintenance $VMHost
+                $cfg = New-Object VMware.Vim.HostGraphicsConfig
+                $cfg.HostDefaultGraphicsType = 'sharedDirect'
+                $cfg.SharedPassthruAssignmentPolicy = 'performance'
+                $devices = @()
+                foreach ($d in $shared) {
+                    $t = New-Object VMware.Vim.HostGraphicsConfigDeviceType
+                    $t.DeviceId = $d.PciId
+                    $t.GraphicsType = 'sharedDirect'
+                    if ($VgpuMode) { $t.VgpuMode = $VgpuMode }
+                    $devices += $t
+                }
+                $cfg.DeviceType = $devices
+                $gm.UpdateGraphicsConfig($cfg)
+            }
+        }
+    }
+    # 3. MIG mode: on when the host offers the MIG-backed vGPU types the design uses.
+    if ($MigTypes.Count -gt 0 -and @($MigTypes | Where-Object { $null -eq (Find-VgpuType $VMHost $_) }).Count -gt 0) {
+        Write-Change "Host ${name}: $MigStep"
+        if ($MigReboots) { $reboot = $true }
+        if ($Apply) {
+            Enter-HostMaintenance $VMHost
+            Read-Host "Host ${name}: $MigStep`nPress Enter when done" | Out-Null
+        }
+    }
+    # 4. Passthrough and the hardware label on the GPUs given whole to VMs (Dynamic DirectPath I/O).
+    if ($Passthrough -gt 0) {
+        if ($gpus.Count -lt $Passthrough) {
+            Add-Blocker "Host ${name}: $Passthrough GPUs are to be given whole to VMs, but the host has $($gpus.Count) NVIDIA GPUs."
+        }
+        $pts = Get-View $VMHost.ExtensionData.ConfigManager.PciPassthruSystem
+        foreach ($g in $whole) {
+            $info = @($pts.PciPassthruInfo | Where-Object { $_.Id -eq $g.Id })[0]
+            if (-not $info.PassthruEnabled -or $info.HardwareLabel -ne $HardwareLabel) {
+                Write-Change "Host ${name}: passthrough on GPU $($g.Id), hardware label '$HardwareLabel'"
+                if ($Apply) {
+                    Enter-HostMaintenance $VMHost
+                    $pc = New-Object VMware.Vim.HostPciPassthruConfig
+                    $pc.Id = $g.Id
+                    $pc.PassthruEnabled = $true
+                    $pc.HardwareLabel = $HardwareLabel
+                    $pts.UpdatePassthruConfig(@($pc))
+                }
+            }
+            $allowed = New-Object VMware.Vim.VirtualPCIPassthroughAllowedDevice
+            $allowed.VendorId = 0x10de
+            $allowed.DeviceId = [int]($g.DeviceId -band 0xffff)
+            if (-not @($script:AllowedGpus | Where-Object { $_.DeviceId -eq $allowed.DeviceId })) { $script:AllowedGpus += $allowed }
+        }
+        $script:FreeGpus += $whole.Count
+        if ($whole.Count -gt $script:MostPerHost) { $script:MostPerHost = $whole.Count }
+    }
+    # 5. One restart, when a step above needs it or vSphere says the host needs one.
+    $fresh = Get-VMHost -Id $VMHost.Id
+    if ($reboot -or $fresh.ExtensionData.Summary.RebootRequired) {
+        Write-Change "Host ${name}: restart once, then wait until vCenter sees it connected again"
+        if ($Apply) {
+            Enter-HostMaintenance $fresh
+            $boot = $fresh.ExtensionData.Runtime.BootTime
+            Restart-VMHost -VMHost $fresh -Confirm:$false | Out-Null
+            Wait-HostBack $fresh $boot
+        }
+    }
+    $after = Get-VMHost -Id $VMHost.Id
+    if ($script:Entered[$VMHost.Id] -and $after.ConnectionState -eq 'Maintenance') {
+        if ($Apply) { Set-VMHost -VMHost $after -State Connected -Confirm:$false | Out-Null }
+    }
+}
+
+function Test-CanChange($VM) {
+    if ($VM.PowerState -eq 'PoweredOff') { return $true }
+    if (-not $script:Refused[$VM.Id]) {
+        $script:Refused[$VM.Id] = $true
+        Add-Blocker "VM $($VM.Name) is powered on: power it off, then run this script again."
+    }
+    return $false
 }
 
 function Set-GpuVm([string] $Name, [string[]] $VgpuTypes, [int] $Passthrough, [int] $MmioGB) {
-    $vm = Get-VM -Name $Name
-    if ($vm.PowerState -ne 'PoweredOff') { throw "$Name must be powered off" }
-    $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
-    $spec.Firmware = 'efi'
-    $spec.MemoryReservationLockedToMax = $true
-    $changes = @()
-    foreach ($type in $VgpuTypes) {
-        $dev = New-Object VMware.Vim.VirtualDeviceConfigSpec
-        $dev.Operation = 'add'
-        $dev.Device = New-Object VMware.Vim.VirtualPCIPassthrough
-        $dev.Device.Key = -1
-        $dev.Device.Backing = New-Object VMware.Vim.VirtualPCIPassthroughVmiopBackingInfo
-        $dev.Device.Backing.Vgpu = Find-VgpuType $vm.VMHost $type
-        $changes += $dev
+    $found = @(Get-Cluster -Name $Cluster | Get-VM | Where-Object { $_.Name -eq $Name })
+    if ($found.Count -ne 1) {
+        Add-Blocker "VM ${Name}: the cluster $Cluster has $($found.Count) VMs of exactly that name; list one."
+        return
     }
-    $spec.DeviceChange = $changes
-    if ($MmioGB -gt 0) {
-        $spec.ExtraConfig = @(
-            (New-Object VMware.Vim.OptionValue -Property @{ Key = 'pciPassthru.use64bitMMIO'; Value = 'TRUE' }),
-            (New-Object VMware.Vim.OptionValue -Property @{ Key = 'pciPassthru.64bitMMIOSizeGB'; Value = "$MmioGB" })
-        )
+    $vm = $found[0]
+    if ($vm.ExtensionData.Config.Firmware -ne 'efi') {
+        Add-Blocker "VM ${Name} boots with $($vm.ExtensionData.Config.Firmware) firmware, and its GPUs need EFI. This script does not change an existing VM's firmware: a guest installed under BIOS no longer boots after the switch. Remedy: build a new VM with EFI firmware, install its guest in EFI mode, and list that VM here instead."
+        return
     }
-    if ($Apply) {
-        $vm.ExtensionData.ReconfigVM($spec)
-        if ($Passthrough -gt 0) {
-            Get-PassthroughDevice -VMHost $vm.VMHost -Type Pci |
-                Where-Object { $_.VendorName -match 'NVIDIA' } |
-                Select-Object -First $Passthrough | Add-PassthroughDevice -VM $vm | Out-Null
+    if (-not $vm.ExtensionData.Config.MemoryReservationLockedToMax) {
+        Write-Change "VM ${Name}: reserve all guest memory"
+        if ($Apply -and (Test-CanChange $vm)) {
+            $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
+            $spec.MemoryReservationLockedToMax = $true
+            $vm.ExtensionData.ReconfigVM($spec)
         }
-    } else {
-        Write-Host "[would set] ${Name}: EFI, memory reserved, MMIO $MmioGB GB, vGPUs '$($VgpuTypes -join ', ')', $Passthrough passthrough GPUs"
+    }
+    if ($MmioGB -gt 0 -and "$(@($vm.ExtensionData.Config.ExtraConfig | Where-Object { $_.Key -eq 'pciPassthru.use64bitMMIO' })[0].Value)" -ne 'TRUE') {
+        Write-Change "VM ${Name}: pciPassthru.use64bitMMIO = TRUE"
+        if ($Apply -and (Test-CanChange $vm)) {
+            $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
+            $spec.ExtraConfig = @(New-Object VMware.Vim.OptionValue -Property @{ Key = 'pciPassthru.use64bitMMIO'; Value = 'TRUE' })
+            $vm.ExtensionData.ReconfigVM($spec)
+        }
+    }
+    if ($MmioGB -gt 0 -and [int]("0" + @($vm.ExtensionData.Config.ExtraConfig | Where-Object { $_.Key -eq 'pciPassthru.64bitMMIOSizeGB' })[0].Value) -lt $MmioGB) {
+        Write-Change "VM ${Name}: pciPassthru.64bitMMIOSizeGB = $MmioGB"
+        if ($Apply -and (Test-CanChange $vm)) {
+            $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
+            $spec.ExtraConfig = @(New-Object VMware.Vim.OptionValue -Property @{ Key = 'pciPassthru.64bitMMIOSizeGB'; Value = "$MmioGB" })
+            $vm.ExtensionData.ReconfigVM($spec)
+        }
+    }
+    foreach ($type in @($VgpuTypes | Select-Object -Unique)) {
+        $want = @($VgpuTypes | Where-Object { $_ -eq $type }).Count
+        $vgpu = Find-VgpuType $vm.VMHost $type
+        if ($null -eq $vgpu) {
+            Add-Blocker "VM ${Name}: the host $($vm.VMHost.Name) does not offer the vGPU type $type. Is the host driver loaded and the GPU in the right mode?"
+            continue
+        }
+        $have = @($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing.Vgpu -eq $vgpu }).Count
+        if (@($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing.Vgpu -eq $vgpu }).Count -lt $want) {
+            Write-Change "VM ${Name}: add $($want - $have) vGPU $type"
+            if ($Apply -and (Test-CanChange $vm)) {
+                $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
+                $changes = @()
+                foreach ($i in 1..($want - $have)) {
+                    $dev = New-Object VMware.Vim.VirtualDeviceConfigSpec
+                    $dev.Operation = 'add'
+                    $dev.Device = New-Object VMware.Vim.VirtualPCIPassthrough
+                    $dev.Device.Key = New-DeviceKey
+                    $dev.Device.Backing = New-Object VMware.Vim.VirtualPCIPassthroughVmiopBackingInfo
+                    $dev.Device.Backing.Vgpu = $vgpu
+                    $changes += $dev
+                }
+                $spec.DeviceChange = $changes
+                $vm.ExtensionData.ReconfigVM($spec)
+            }
+        }
+    }
+    if ($Passthrough -gt 0) {
+        $script:Claimed += $Passthrough
+        if ($Passthrough -gt $script:MostPerHost -or $script:Claimed -gt $script:FreeGpus) {
+            Add-Blocker "VM ${Name} needs $Passthrough GPUs given whole on one host, but too few are free: the cluster has $($script:FreeGpus) with passthrough and the label '$HardwareLabel' (at most $($script:MostPerHost) on one host), and the VMs listed before it take $($script:Claimed - $Passthrough)."
+            return
+        }
+        $have = @($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $HardwareLabel }).Count
+        if (@($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $HardwareLabel }).Count -lt $Passthrough) {
+            Write-Change "VM ${Name}: add $($Passthrough - $have) Dynamic DirectPath I/O GPUs labelled '$HardwareLabel'"
+            if ($Apply -and (Test-CanChange $vm)) {
+                $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
+                $changes = @()
+                foreach ($i in 1..($Passthrough - $have)) {
+                    $dev = New-Object VMware.Vim.VirtualDeviceConfigSpec
+                    $dev.Operation = 'add'
+                    $dev.Device = New-Object VMware.Vim.VirtualPCIPassthrough
+                    $dev.Device.Key = New-DeviceKey
+                    $dev.Device.Backing = New-Object VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo
+                    $dev.Device.Backing.DeviceName = ''
+                    $dev.Device.Backing.CustomLabel = $HardwareLabel
+                    $dev.Device.Backing.AllowedDevice = $script:AllowedGpus
+                    $changes += $dev
+                }
+                $spec.DeviceChange = $changes
+                $vm.ExtensionData.ReconfigVM($spec)
+            }
+        }
     }
 }
 """
+
+_POSTLUDE = r"""
+if ($script:Blockers.Count -gt 0) {
+    Write-Host ''
+    Write-Host "Not done ($($script:Blockers.Count)); each says what to do, then run this script again:"
+    foreach ($b in $script:Blockers) { Write-Host "  - $b" }
+    exit 1
+}
+if ($Apply) { Write-Host 'Done: every host and VM listed holds the design.' }
+else { Write-Host 'Nothing was changed. Run again with -Apply to make the changes above.' }
+"""
+
+
+def _passthrough_per_host(result: Result) -> int:
+    """The most GPUs a host gives whole to VMs (the packing's 'passthrough' GPUs)."""
+    per_host = [sum(g.mode == "passthrough" for g in h.gpus) for h in result.packing.hosts]
+    return max(per_host, default=0)
 
 
 def powercli_script(
@@ -125,7 +360,8 @@ def powercli_script(
         lines.append(
             f"# For the design's GPU cluster {_comment(cluster)}; each cluster has its own script."
         )
-    target = _comment(cluster) if cluster else "<cluster>"
+    plain = " ".join(cluster.split())
+    target = f"'{plain}'" if cluster and _PLAIN_NAME.fullmatch(plain) else "<cluster>"
     gpu, server = result.gpu, result.server
     if catalog is not None:
         if (g := catalog.gpus.get(result.gpu)) is not None:
@@ -135,33 +371,58 @@ def powercli_script(
     lines += [
         f"# GPU: {_comment(gpu)}, server: {_comment(server)}. Generated by gpuwizard.",
         "# Run in a PowerCLI session connected to vCenter, with the cluster's name in vCenter:",
-        f"#   ./vsphere-steps.ps1 -Cluster {_ps(target) if cluster else target}"
-        "            (says what it would change)",
-        f"#   ./vsphere-steps.ps1 -Cluster {_ps(target) if cluster else target} -Apply     (changes it)",
+        f"#   ./vsphere-steps.ps1 -Cluster {target}            (says what it would change)",
+        f"#   ./vsphere-steps.ps1 -Cluster {target} -Apply     (changes it)",
+        "# Run it again at any time: it reads each host and VM first and changes only what differs.",
     ]
     if steps.host_driver:
         lines.append(f"# Host driver: {_comment(steps.host_driver)}")
-    lines += ["", _PRELUDE.rstrip(), "", "# ---- Hosts: one at a time, in maintenance mode"]
-    graphics = any(h.action == "graphics" for h in steps.hosts)
+    lines += ["", _PRELUDE.rstrip(), ""]
+
+    by_action = {h.action: h for h in steps.hosts}
+    checks = [f"{h.step}: {h.value}" for h in steps.hosts if h.action == "firmware"]
+    if checks:
+        lines.append("# ---- Check first on every host (the script cannot read these)")
+        for c in checks:
+            lines.append(f"# {_comment(c)}")
+            lines.append(f"Write-Check {_text(c)}")
+    driver = steps.host_driver
+    if driver and (fm := by_action.get("fabric-manager")) is not None:
+        driver = f"{driver}; and in the same image: {fm.value}"
+    mig = by_action.get("mig-mode")
+    mig_types = sorted(
+        {d for v in steps.vms for d in v.gpu_devices if _MIG_TYPE.search(d)} if mig else set()
+    )
+    passthrough = _passthrough_per_host(result)
+    if any("passthrough" in v.gpu_devices for v in steps.vms):
+        passthrough = max(passthrough, max(v.gpu_devices.count("passthrough") for v in steps.vms))
     lines += [
-        "foreach ($h in Get-Cluster -Name $Cluster | Get-VMHost) {",
-        "    if ($Apply) { Set-VMHost -VMHost $h -State Maintenance -Evacuate | Out-Null }",
+        "",
+        "# ---- Hosts, one at a time: driver, graphics and vGPU mode, MIG mode, passthrough, then",
+        "# ---- at most one restart, waiting until the host is connected again",
     ]
-    for h in steps.hosts:
-        if h.action in ("graphics", "vgpu-mode"):  # set through the graphics manager below
-            continue
-        what = f"{_comment(h.step)}: {_comment(h.value)}"
-        lines.append(f"    Confirm-Step ({_ps('Host ')} + $h.Name + {_ps(': ' + what)})")
-        if h.reboot:
-            lines.append("    if ($Apply) { Restart-VMHost -VMHost $h -Confirm:$false | Out-Null }")
-    if graphics:
-        lines.append(f"    Set-HostGraphics $h {_ps(steps.vgpu_mode)}")
     lines += [
-        "    if ($Apply) { Set-VMHost -VMHost $h -State Connected | Out-Null }",
+        f"# {_comment(h.step)}: {_comment(h.value)}" for h in steps.hosts if h.action != "firmware"
+    ]
+    if passthrough:
+        lines.append(
+            f"# Passthrough (Dynamic DirectPath I/O, hardware label -HardwareLabel) on {passthrough}"
+            " NVIDIA GPUs of each host, in PCI address order"
+        )
+    lines += [
+        "foreach ($h in @(Get-Cluster -Name $Cluster | Get-VMHost | Sort-Object Name)) {",
+        f"    Set-GpuHost -VMHost $h -Driver {_text(driver) if driver else chr(39) * 2}"
+        f" -Graphics {_flag('graphics' in by_action)}"
+        f" -VgpuMode {_text(steps.vgpu_mode) if steps.vgpu_mode else chr(39) * 2}"
+        f" -MigTypes {_texts(mig_types)}"
+        f" -MigStep {_text(f'{mig.step}: {mig.value}') if mig else chr(39) * 2}"
+        f" -MigReboots {_flag(bool(mig and mig.reboot))}"
+        f" -Passthrough {passthrough}",
         "}",
         "",
-        "# ---- VMs: list each group's VM names (powered off); the script sets each one",
-        "$VmsByGroup = @{",
+        "# ---- VMs: put each group's VM names in its @() below, e.g. @('vm-01', 'vm-02');",
+        "# ---- the script reads each VM and sets only what differs",
+        "$VmsByGroup = [ordered]@{}",
     ]
     shapes: dict[str, int] = {}
     for v in steps.vms:
@@ -173,16 +434,20 @@ def powercli_script(
         )
 
     for v in steps.vms:
-        lines.append(f"    {_ps(key(v))} = @()  # {count(v.vms, 'VM')} of this shape")
-    lines += ["}", ""]
+        lines.append(f"# {_comment(key(v))}: {count(v.vms, 'VM')} of this shape")
+        lines.append(f"$VmsByGroup[{_text(key(v))}] = @()")
+    lines.append("")
     for v in steps.vms:
         vgpus = [d for d in v.gpu_devices if d != "passthrough"]
-        passthrough = len(v.gpu_devices) - len(vgpus)
-        types = "@(" + ", ".join(_ps(t) for t in vgpus) + ")"
+        whole = len(v.gpu_devices) - len(vgpus)
+        shown = "; ".join(f"{k} = {val}" for k, val in v.settings if k != "Firmware")
         lines += [
-            f"# {_comment(v.workload)}: " + "; ".join(f"{k} = {val}" for k, val in v.settings),
-            f"foreach ($name in $VmsByGroup[{_ps(key(v))}]) {{",
-            f"    Set-GpuVm $name {types} {passthrough} {v.mmio_size_gb or 0}",
+            f"# {_comment(key(v))}: {_comment(', '.join(v.gpu_devices))}; {_comment(shown)};"
+            " EFI firmware (checked, never changed)",
+            f"foreach ($name in $VmsByGroup[{_text(key(v))}]) {{",
+            f"    Set-GpuVm -Name $name -VgpuTypes {_texts(vgpus)} -Passthrough {whole}"
+            f" -MmioGB {v.mmio_size_gb or 0}",
             "}",
         ]
+    lines.append(_POSTLUDE.rstrip())
     return "\n".join(lines) + "\n"
