@@ -29,6 +29,20 @@ existing VM's firmware is never changed: a VM that boots with BIOS is reported a
 its remedy (a guest installed under BIOS does not boot after a switch to EFI), and a VM is refused
 by name when the cluster has too few passthrough GPUs left for it.
 
+Sources: NVIDIA Virtual GPU Software User Guide (install the Virtual GPU Manager, reboot, then
+"Changing the Default Graphics Type in VMware vSphere"); VMware vSphere Resource Management,
+"Configuring Host Graphics": "After clicking OK, you must restart Xorg on the host", and ESXCLI
+``graphics device set``: "If setting 'type', restart Xorg ... for change to take effect" (one host
+restart covers it; Broadcom KB 318047: from vSphere 7.0 Update 1 "Xorg is no longer required for
+graphics devices in vGPU mode"); NVIDIA AI Enterprise, "Configuring a GPU for MIG-Backed vGPUs",
+step 4: reboot the host with Ampere GPUs only; vSphere API ``HostListSummary.rebootRequired``,
+``HostPciPassthruConfig.hardwareLabel`` (since 7.0.2) and ``VirtualPCIPassthroughDynamicBackingInfo
+.customLabel``: "If set, the device must also have the same customLabel attribute set"; on
+firmware, W. Lam (VMware), "ACPI motherboard layout requires EFI" (2023): "If you ever need to
+change the VM firmware, you typically will need to re-install the GOS", and Dell KB 000199172: the
+guest "must boot with EFI. That is, you must enable EFI in the VM and then do an EFI installation
+of the Guest OS" (Broadcom KB 384912, which issue 47 cites, was not found to quote).
+
 Quoting by construction: every text from a design or a catalog enters the script only as Base64
 of its UTF-8, decoded in the script, and reaches a comment only with line breaks and comment
 markers removed. PowerShell ends a single-quoted string at U+2018, U+2019, U+201A and U+201B as

@@ -341,3 +341,31 @@ def test_passthrough_is_enabled_first_with_distinct_gpus_per_vm(name, per_host, 
     refuse = text.split("$script:Claimed -gt $script:FreeGpus", 1)[1].split("return", 1)[0]
     assert 'Add-Blocker "VM ${Name} needs $Passthrough GPUs' in refuse
     assert "too few are free" in refuse
+
+
+def test_hostile_names_from_a_design_and_a_user_catalog_through_the_command(tmp_path):
+    """End to end: a user catalog (gpus.toml) whose RTX PRO 6000 vGPU types end in the payload and
+    a design whose group is named with PowerShell's quotes, backticks, $() and comment markers
+    (the design's and the catalog's text gates let all of these through)."""
+    from tests.conftest import ROOT, run_cli
+
+    shipped = (ROOT / "catalogs" / "gpus.toml").read_text(encoding="utf-8")
+    entry = shipped.split('[[gpus]]\nid = "rtx-pro-6000-bse"', 1)[1].split("[[gpus]]", 1)[0]
+    entry = re.sub(r'name = "(DC-\d+C)"', lambda m: f'name = "{m[1]}{PAYLOAD[6:]}"', entry)
+    (tmp_path / "cat").mkdir()
+    (tmp_path / "cat" / "gpus.toml").write_text(
+        '[[gpus]]\nid = "rtx-pro-6000-bse"' + entry, encoding="utf-8"
+    )
+    group = "Chat \u2018\u2019\u201a\u201b \u201c\u201d\u201e `$(Start-Process calc)` <# #>"
+    design = tmp_path / "d.json"
+    text = example_text("rtx-pro-vsphere").replace("Data scientists' notebooks", group)
+    design.write_text(text, encoding="utf-8")
+    proc = run_cli("--catalog-dir", str(tmp_path / "cat"), "vsphere-steps", str(design), "-o", "-")
+    assert proc.returncode == 0, proc.stderr
+    s = Script(proc.stdout)
+    assert s.broken() == [] and "start-process" not in s.commands()
+    start, end = s.body_start(), s.body_end()
+    literals = [s.of(n) for n in s.nodes("string_literal") if start <= n.start_byte < end]
+    assert all(_BASE64_LITERAL.fullmatch(x) for x in literals), literals
+    decoded = {base64.b64decode(x[1:-1]).decode("utf-8") for x in literals if len(x) > 2}
+    assert group in decoded and "DC-16C" + PAYLOAD[6:] in decoded
