@@ -60,7 +60,12 @@ def test_unwritable_output_is_a_one_line_error(tmp_path):
     target = tmp_path / "missing-dir" / "x.pdf"
     proc = run_cli("report", str(design), "-o", str(target))
     assert proc.returncode == 2
-    assert proc.stderr.startswith(f"error: {target}: cannot be written")
+    assert proc.stderr == f"error: -o: {target}: the folder {target.parent} does not exist\n"
+    taken = tmp_path / "taken.pdf"  # a folder where the file would go
+    taken.mkdir()
+    proc = run_cli("report", str(design), "-o", str(taken))
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.startswith(f"error: {taken}: cannot be written")
 
 
 def test_a_missing_logo_is_a_note_not_a_failure(tmp_path):
