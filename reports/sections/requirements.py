@@ -7,8 +7,20 @@ from reportlab.platypus import Flowable
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num, pct, value
 from wizard.engine import kv_bytes, parameter_count
+from wizard.model.catalog import ModelArch
 from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
 from wizard.present import labels
+
+
+def _transformer(st: Story, g: WorkloadGroup) -> bool:
+    """Whether the group's model is a transformer (the training software and attention kernel
+    shape its memory); a CNN preset is not."""
+    if g.model is None:
+        return False
+    if g.model.custom is not None:
+        return True
+    preset = st.data.catalog.models.get(g.model.preset or "")
+    return preset is not None and preset.architecture is not ModelArch.CNN
 
 
 def _model(st: Story, g: WorkloadGroup) -> str:
@@ -75,6 +87,15 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
                     else "chosen by the sizing",
                 ),
             ]
+            if _transformer(st, g):
+                stack = g.training_stack
+                out += [
+                    (
+                        "Training software",
+                        labels.TRAINING_STACK[stack] if stack else "chosen by the sizing",
+                    ),
+                    ("Attention kernel", labels.ATTENTION[g.attention]),
+                ]
             if g.fine_tuning is not None:
                 ft = g.fine_tuning
                 text = labels.FINE_TUNING[ft.method]

@@ -100,7 +100,10 @@ GUIDE: tuple[GuideSection, ...] = (
             "The proposal as PDF, or as a Word document to finish in Word; the design file; the "
             "bill of materials as CSV or XLSX, priced when you choose a price list; and the "
             "vSphere host and VM steps as a PowerCLI script (the NVIDIA host driver, graphics "
-            "and vGPU mode, MIG mode, and each VM's vGPUs, MMIO and memory reservation). A design "
+            "and vGPU mode, MIG mode, passthrough, and each VM's vGPUs or GPUs, MMIO and memory "
+            "reservation). The script reads each host and VM first and changes only what "
+            "differs, so a second run changes nothing; it only reports until you run it with "
+            "-Apply, and restarts a host at most once. A design "
             "with a Risk that makes it impossible to build writes neither proposal nor bill of "
             "materials until the Risk is resolved.",
         ),
