@@ -51,7 +51,7 @@ TRAINING_STACK_LABEL = {
 }
 
 ATTENTION_LABEL = {
-    AttentionKernel.FUSED: "fused attention (FlashAttention / SDPA)",
+    AttentionKernel.FUSED: "fused attention (FlashAttention, PyTorch's fused kernels)",
     AttentionKernel.EAGER: "eager attention (score matrices kept)",
 }
 

@@ -87,7 +87,7 @@ GLOSSARY: dict[str, Term] = {
         "follows it.",
     ),
     "attention": Term(
-        "Fused attention (FlashAttention, PyTorch SDPA), the default of current training "
+        "Fused attention (FlashAttention, PyTorch's fused kernels), the default of current training "
         "software, keeps no score matrix; eager attention keeps one per head, which grows with "
         "the square of the sequence.",
     ),

@@ -11,6 +11,7 @@ from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.memory import Shape, Sharding
 from wizard.engine.basis.record import Chain, Recorder
 from wizard.engine.basis.sources import CALIBRATED
+from wizard.engine.demand.training_stack import REFERENCE_RIDGE, RIDGE_SOURCE, StackProfile
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
 from wizard.model.design import (
     Assumptions,
@@ -94,19 +95,9 @@ UTILIZATION_BY_GPU = Formula(
 GPU_RIDGE = Formula("peak_tflops * 1000 / memory_bandwidth_gbs")
 
 
-@dataclass(frozen=True)
-class StackTime:
-    """How a training stack's share of peak follows the GPU (training_stack.StackProfile)."""
-
-    scale: float
-    exponent: float
-    reference_ridge: float
-    source: str
-
-
 def model_utilization(
     design: Design, preset: ModelPreset | None, chain: Chain | None = None,
-    a: Assumptions | None = None, stack: StackTime | None = None,
+    a: Assumptions | None = None, stack: StackProfile | None = None,
     gpu: tuple[float, float] | None = None,
 ) -> tuple[float, str]:  # fmt: skip
     """The training utilization for the model: the design's (or the group's calibrated one,
@@ -119,7 +110,11 @@ def model_utilization(
     )
     base_source = CALIBRATED if calibrated else sources.ASSUMPTION
     chain = chain or Chain()
-    if stack is not None and gpu is not None and (stack.scale != 1 or stack.exponent):
+    if (
+        stack is not None
+        and gpu is not None
+        and (stack.utilization_scale != 1 or stack.ridge_exponent)
+    ):
         ridge = chain(
             "gpu_ridge_flops_per_byte", GPU_RIDGE, "FLOPs per byte",
             "The GPU's dense peak at the training precision over its memory bandwidth",
@@ -127,12 +122,12 @@ def model_utilization(
         )  # fmt: skip
         value = chain(
             "training_utilization", UTILIZATION_BY_GPU, "share of peak",
-            f"{base_source}; {stack.source}",
-            achievable_utilization=a.achievable_utilization, stack_scale=stack.scale,
-            reference_ridge=stack.reference_ridge, gpu_ridge=ridge,
-            ridge_exponent=stack.exponent,
+            f"{base_source}; {RIDGE_SOURCE}",
+            achievable_utilization=a.achievable_utilization, stack_scale=stack.utilization_scale,
+            reference_ridge=REFERENCE_RIDGE, gpu_ridge=ridge,
+            ridge_exponent=stack.ridge_exponent,
         )  # fmt: skip
-        return value, f"{base_source}; {stack.source}"
+        return value, f"{base_source}; {RIDGE_SOURCE}"
     if preset is None or not preset.relative_utilization:
         return a.achievable_utilization, base_source
     source = preset.relative_utilization_source or preset.source

@@ -26,7 +26,7 @@ from wizard.engine.demand import comms
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand import training_physics as tp_
 from wizard.engine.demand import training_stack as ts
-from wizard.engine.demand.sizer import SizerBase, StackTime, model_utilization
+from wizard.engine.demand.sizer import SizerBase, model_utilization
 from wizard.engine.demand.training_plan import (
     ALLOCATOR_GB,
     Job,
@@ -69,7 +69,7 @@ class _Timing(TypedDict, total=False):
 
 MAX_UNITS = 65_536
 ATTENTION_WORDS = {
-    False: "fused attention (FlashAttention / SDPA) stores no score matrix (Dao et al., "
+    False: "fused attention (FlashAttention, PyTorch's fused kernels) stores no score matrix (Dao et al., "
     "arXiv:2205.14135, section 3.1: only the output and the softmax statistics)",
     True: "eager attention stores the score matrices",
 }
@@ -92,7 +92,11 @@ class TrainingSizer(SizerBase):
         stack = ts.STACKS[self.stack()]
         mixed = ts.sixteen_bit(g.precision)
         weight_bytes = stack.weight_bytes if mixed else 4.0
-        gradient_bytes = a.gradient_bytes or (stack.gradient_bytes if mixed else 4.0)
+        gradient_bytes = (
+            a.gradient_bytes
+            if a.gradient_bytes is not None
+            else (stack.gradient_bytes if mixed else 4.0)
+        )
         moments = memory.OPTIMIZER_BYTES[g.optimizer]
         if g.optimizer is not Optimizer.ADAMW_8BIT and mixed:
             moments *= stack.moment_scale
@@ -309,16 +313,11 @@ class TrainingSizer(SizerBase):
         """The share of peak the matrix products reach: the design's, as the training stack
         reaches it on this GPU (a transformer), or the preset's measured share (a CNN)."""
         m = self.model
-        stack = ts.STACKS[self.stack()]
-        timing = None
-        if m is not None and m.shape is not None:
-            timing = StackTime(
-                stack.utilization_scale, stack.ridge_exponent, ts.REFERENCE_RIDGE,
-                ts.RIDGE_SOURCE,
-            )  # fmt: skip
+        transformer = m is not None and m.shape is not None
+        stack = ts.STACKS[self.stack()] if transformer else None
         peak = compute.peak_tflops(self.gpu, self.g.precision)[0]
         return model_utilization(
-            self.design, m.preset if m else None, chain, self.a, timing,
+            self.design, m.preset if m else None, chain, self.a, stack,
             (peak, self.gpu.memory_bandwidth_gbs),
         )  # fmt: skip
 

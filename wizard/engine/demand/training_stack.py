@@ -57,6 +57,16 @@ RIDGE_SOURCE = (
     "fitted on llm-foundry's MPT tables (A100 80GB, H100), checked on 34 held-back runs"
 )
 
+# What the PyTorch stacks share: eager RMSNorm keeps its input in FP32 (4 bytes in place of 2)
+# and the normalised BF16 input (2), two norms a layer; the SwiGLU keeps its gate, up,
+# activation and product (4 x 2 bytes per MLP unit); their share of peak follows the ridge point
+EAGER_PYTORCH: dict[str, float] = {
+    "norm_extra": 8,
+    "gated_mlp_bytes": 8,
+    "utilization_scale": PYTORCH_SCALE,
+    "ridge_exponent": PYTORCH_RIDGE_EXPONENT,
+}
+
 MEGATRON = StackProfile(
     weight_bytes=2,
     gradient_bytes=4,
@@ -76,13 +86,12 @@ MEGATRON = StackProfile(
     ),
 )
 FSDP = StackProfile(
+    **EAGER_PYTORCH,
     weight_bytes=4,
     gradient_bytes=4,
     master_bytes=0,
     moment_scale=1,
     cast_copy_bytes=0,
-    norm_extra=8,
-    gated_mlp_bytes=8,
     logit_bytes=12,
     source=(
         "PyTorch FSDP with BF16 mixed precision: FP32 sharded weights, FP32 gradient reduction, "
@@ -93,17 +102,14 @@ FSDP = StackProfile(
         "FP32 log-probabilities and, at the start of the backward pass, their gradient and the "
         "logits' gradient (3 x 4 bytes per logit)"
     ),
-    utilization_scale=PYTORCH_SCALE,
-    ridge_exponent=PYTORCH_RIDGE_EXPONENT,
 )
 TORCHTUNE = StackProfile(
+    **EAGER_PYTORCH,
     weight_bytes=2,
     gradient_bytes=2,
     master_bytes=0,
     moment_scale=0.5,
     cast_copy_bytes=0,
-    norm_extra=8,
-    gated_mlp_bytes=8,
     logit_bytes=5,
     source=(
         "torchtune: the model in pure BF16, gradients and AdamW's moments in the "
@@ -112,17 +118,14 @@ TORCHTUNE = StackProfile(
         "keeps the FP32 log-probabilities (4 bytes per logit) and one chunk's gradients at a "
         "time (2 x 4 / 8)"
     ),
-    utilization_scale=PYTORCH_SCALE,
-    ridge_exponent=PYTORCH_RIDGE_EXPONENT,
 )
 HF_PEFT = StackProfile(
+    **EAGER_PYTORCH,
     weight_bytes=4,
     gradient_bytes=4,
     master_bytes=0,
     moment_scale=1,
     cast_copy_bytes=2,
-    norm_extra=8,
-    gated_mlp_bytes=8,
     logit_bytes=12,
     source=(
         "Hugging Face Transformers Trainer in BF16 mixed precision: FP32 weights, gradients and AdamW "
@@ -131,17 +134,14 @@ HF_PEFT = StackProfile(
         "over the base in its own precision; eager RMSNorm and "
         "SwiGLU as PyTorch stores them; cross-entropy on FP32 logits (3 x 4 bytes per logit)"
     ),
-    utilization_scale=PYTORCH_SCALE,
-    ridge_exponent=PYTORCH_RIDGE_EXPONENT,
 )
 DEEPSPEED = StackProfile(
+    **EAGER_PYTORCH,
     weight_bytes=2,
     gradient_bytes=2,
     master_bytes=4,
     moment_scale=1,
     cast_copy_bytes=0,
-    norm_extra=8,
-    gated_mlp_bytes=8,
     logit_bytes=12,
     source=(
         "DeepSpeed ZeRO with BF16: 16-bit weights and gradients, an FP32 master copy and "
@@ -149,8 +149,6 @@ DEEPSPEED = StackProfile(
         "arXiv:1910.02054, section 3.1) on Hugging Face models: eager RMSNorm and SwiGLU, "
         "cross-entropy on FP32 logits (3 x 4 bytes per logit)"
     ),
-    utilization_scale=PYTORCH_SCALE,
-    ridge_exponent=PYTORCH_RIDGE_EXPONENT,
 )
 
 STACKS: dict[TrainingStack, StackProfile] = {
