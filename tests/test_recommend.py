@@ -57,8 +57,9 @@ def test_nic_is_the_slowest_that_suffices(catalog):
 
 
 def test_recommend_gives_vgpu_vms_gpudirect_rdma_only_through_a_listed_nic(catalog):
-    """NVIDIA AI Enterprise 6, GPUDirect: GPUDirect RDMA into vGPU VMs runs through ConnectX-7,
-    -6 and -5 only. gpt3-175b's vGPU replicas span hosts, so Recommend for me picks RoCE v2 and,
+    """NVIDIA AI Enterprise 8.0/9.0, GPUDirect: 'network interfaces such as NVIDIA ConnectX
+    SmartNICs or BlueField DPUs' carry GPUDirect RDMA into vGPU VMs (release 6: ConnectX-7, -6 and
+    -5 only). gpt3-175b's vGPU replicas span hosts, so Recommend for me picks RoCE v2 and,
     with the shipped catalog, a listed ConnectX NIC with GPUDirect RDMA on; with a catalog where
     no NIC is on that list it leaves GPUDirect RDMA off, so its choice sizes without an error."""
     from wizard.engine.size import size
@@ -66,11 +67,14 @@ def test_recommend_gives_vgpu_vms_gpudirect_rdma_only_through_a_listed_nic(catal
     design = design_from_dict(design_dict("gpt3-175b"))
     unlisted = catalog.model_copy(
         update={"nics": {k: n.model_copy(update={"gpudirect_rdma_vgpu": False})
-                         for k, n in catalog.nics.items()}}
+                         for k, n in catalog.nics.items()},
+                "software": {k: r.model_copy(update={"gpudirect_vgpu_nics": ["NoSuchNIC"]})
+                             for k, r in catalog.software.items()}}
     )  # fmt: skip
     rec = recommend(design, unlisted)
     assert rec.hardware.rdma is Rdma.ROCE and not rec.hardware.gpudirect_rdma
     chosen = design.model_copy(update={"hardware": rec.hardware})
     assert not [w for w in size(chosen, unlisted).warnings if w.severity == "error"]
     rec = recommend(design, catalog)
-    assert rec.hardware.gpudirect_rdma and catalog.nics[rec.hardware.nic].gpudirect_rdma_vgpu
+    assert rec.hardware.gpudirect_rdma
+    assert catalog.nics[rec.hardware.nic].model.startswith(("ConnectX", "BlueField"))

@@ -81,7 +81,9 @@ CASES: dict[str, tuple[str, Change, str]] = {
         "llm-serving", lambda d: d.setdefault("platform", {}).update(vsphere="8.0"),
         "platform.vsphere"),
     "gpudirect-rdma-vgpu-nic": (
-        "llm-serving", _hw(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2", gpudirect_rdma=True),
+        "llm-serving",
+        _both(_hw(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2", gpudirect_rdma=True),
+              lambda d: d.setdefault("platform", {}).update(nvaie_release="nvaie-6")),
         "hardware.gpudirect_rdma"),
     "model-does-not-fit": ("starter", _one_group(_HUGE), "workloads[0].model"),
     "nic-slower-than-fabric": ("enterprise", _hw(nic="cx5-25g-2p", fabric="100gbe"),

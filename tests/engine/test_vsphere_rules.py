@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.conftest import design_dict
+from tests.engine.conftest import calc, design_dict
 from wizard.app.io import design_from_dict
 from wizard.engine.platform.compat import sharing_mode_reason
 from wizard.engine.size import size
@@ -77,7 +77,7 @@ def test_hgx_b200_under_vsphere_plans_8_2_with_the_fabric_manager_component(cata
     steps = [h.step for h in r.software.vsphere_steps.hosts]
     assert any("Fabric Manager component for ESXi" in s for s in steps)
     codes = {w.code for w in r.warnings}
-    assert "release-support-ends-in-service" in codes
+    assert "release-support-window" in codes  # a risk, not upgrade advice (next test)
     lora = r.workloads[0]
     assert lora.gpus_total == 8
     needed = lora.training.gpus_for_target_time
@@ -154,12 +154,14 @@ def test_nvswitch_multi_vgpu_needs_esxi_8_update_2_on_hopper(catalog):
     assert "nvswitch-vgpu-esxi-minimum" not in _errors(_size(doc, catalog))
 
 
-def test_gpudirect_rdma_under_vgpu_needs_a_nic_nvidia_lists(catalog):
+def test_gpudirect_rdma_under_vgpu_on_release_6_needs_a_nic_on_its_list(catalog):
     """NVIDIA AI Enterprise 6, GPUDirect: 'GPUDirect technology is supported on the following
     network interface cards: NVIDIA ConnectX- 7 SmartNIC; Mellanox Connect-X 6 SmartNIC;
-    Mellanox Connect-X 5 Ethernet adapter card'. A BlueField-3 DPU with vGPU groups is an error;
-    a ConnectX-7 on the same fabric is not, nor is the BlueField-3 with passthrough."""
+    Mellanox Connect-X 5 Ethernet adapter card'. On release 6 a BlueField-3 DPU with vGPU groups
+    is an error; a ConnectX-7 on the same fabric is not, nor is the BlueField-3 with
+    passthrough."""
     doc = design_dict("llm-serving")
+    doc.setdefault("platform", {})["nvaie_release"] = "nvaie-6"
     doc["hardware"].update(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2",
                            gpudirect_rdma=True)  # fmt: skip
     field, message = _errors(_size(doc, catalog))["gpudirect-rdma-vgpu-nic"]
@@ -167,9 +169,58 @@ def test_gpudirect_rdma_under_vgpu_needs_a_nic_nvidia_lists(catalog):
     doc["hardware"].update(nic="cx7-200g-2p", fabric="200gbe")
     assert "gpudirect-rdma-vgpu-nic" not in _errors(_size(doc, catalog))
     doc = design_dict("imagenet-resnet50")  # passthrough
+    doc.setdefault("platform", {})["nvaie_release"] = "nvaie-6"
     doc["hardware"].update(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2",
                            gpudirect_rdma=True)  # fmt: skip
     assert "gpudirect-rdma-vgpu-nic" not in _errors(_size(doc, catalog))
+
+
+GPUDIRECT_8_9 = (
+    "The third-party devices can be network interfaces such as NVIDIA ConnectX SmartNICs or "
+    "BlueField DPUs"
+)
+
+
+@pytest.mark.parametrize("release", ["nvaie-8", "nvaie-9"])
+def test_gpudirect_rdma_under_vgpu_on_releases_8_and_9_follows_their_page(catalog, release):
+    """NVIDIA AI Enterprise 8.0 and 9.0, 'GPUDirect RDMA and GPUDirect Storage': 'GPUDirect RDMA
+    enables network devices to access the vGPU frame buffer directly, bypassing CPU host memory.
+    The third-party devices can be network interfaces such as NVIDIA ConnectX SmartNICs or
+    BlueField DPUs'. Under these releases the BlueField-3 DPU that release 6 refused is named
+    (no error); a Broadcom NetXtreme-E that a user catalog marks as GPUDirect-capable is not, and
+    the error quotes the page."""
+    doc = design_dict("llm-serving")
+    doc.setdefault("platform", {})["nvaie_release"] = release
+    doc["hardware"].update(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2",
+                           gpudirect_rdma=True)  # fmt: skip
+    r = _size(doc, catalog)
+    assert catalog.software[r.software.nvaie_release].id == release
+    assert "gpudirect-rdma-vgpu-nic" not in _errors(r)
+    broadcom = catalog.nics["bcm-p2100g"].model_copy(update={"gpudirect_rdma": True})
+    user = catalog.model_copy(update={"nics": {**catalog.nics, "bcm-p2100g": broadcom}})
+    doc["hardware"].update(nic="bcm-p2100g", fabric="100gbe")
+    field, message = _errors(_size(doc, user))["gpudirect-rdma-vgpu-nic"]
+    assert field == "hardware.gpudirect_rdma" and GPUDIRECT_8_9 in message
+    assert "NetXtreme-E P2100G" in message
+
+
+def test_hgx_b300_on_800g_with_gpudirect_rdma_validates_on_8_2(catalog):
+    """The HGX B300's compute-fabric NIC is its board's ConnectX-8 SuperNIC. Under vSphere the
+    board runs vGPU on NVIDIA AI Enterprise 8.2 (9.0: 'For NVIDIA AI Enterprise deployments on
+    B200 and B300 HGX with VMware vSphere, use NVIDIA AI Enterprise Infra 8.2'), whose GPUDirect
+    page names 'ConnectX SmartNICs': the design validates with GPUDirect RDMA on over XDR
+    InfiniBand. The nearest case that is refused: the same design pinned to release 6, whose
+    list ends at ConnectX-7."""
+    doc = _b200("asus-xa-nb3i-e12", "b300-sxm")
+    doc["hardware"].update(nic="cx8-800g-1p", fabric="ib-xdr", rdma="infiniband",
+                           gpudirect_rdma=True)  # fmt: skip
+    r = _size(doc, catalog)
+    assert catalog.software[r.software.nvaie_release].release == "8.2"
+    assert "gpudirect-rdma-vgpu-nic" not in _errors(r)
+    assert not [c for c in _errors(r) if "gpudirect" in c]
+    doc.setdefault("platform", {})["nvaie_release"] = "nvaie-6"
+    message = _errors(_size(doc, catalog))["gpudirect-rdma-vgpu-nic"][1]
+    assert "ConnectX-8" in message and "ConnectX- 7 SmartNIC" in message
 
 
 # ------------------------------------------------------------------ vMotion
@@ -219,6 +270,19 @@ def test_a_vcf_gpu_workload_domain_has_three_hosts_with_vsan(catalog):
     assert _size(doc, catalog).cluster.hosts_total == 2
 
 
+def test_the_vcf_minimum_on_vcf_9_is_marked_to_confirm(catalog):
+    """The workload domain minimum is quoted from VCF 5.0; VCF 9's own documents were not found
+    to state it, so on VCF 9 (hgx-h200-llm runs 9.0) the reason the plan logs says the figure is
+    applied from VCF 5 and is to be confirmed; on vSphere 8.0 Update 3 it is not marked."""
+    r = _size(_relaxed_lora(), catalog)
+    why = calc(r, "cluster.hosts_for_platform_minimum").source
+    assert "VMware Cloud Foundation 5.0" in why and "confirm it with Broadcom" in why
+    doc = _relaxed_lora()
+    doc["platform"]["vsphere"] = "8.0u3"
+    why = calc(_size(doc, catalog), "cluster.hosts_for_platform_minimum").source
+    assert "VMware Cloud Foundation 5.0" in why and "confirm it with Broadcom" not in why
+
+
 # ------------------------------------------------------------------ checklist
 
 
@@ -257,3 +321,40 @@ def test_enabling_mig_reboots_an_ampere_host_only(catalog):
     doc["hardware"]["gpu"] = "a100-pcie-80gb"
     ampere = mig_step(doc)
     assert ampere.reboot and "reboot the host (Ampere GPUs)" in ampere.value
+
+
+@pytest.mark.parametrize(
+    ("server", "gpu"), [("supermicro-sys-a22ga-nbrt", "b200-sxm"), ("asus-xa-nb3i-e12", "b300-sxm")]
+)
+def test_hgx_blackwell_support_window_is_a_risk_with_its_decision(catalog, server, gpu):
+    """NVIDIA Data Center driver documentation, 'Supported Drivers and CUDA Toolkit Versions':
+    R595 'Production Branch', end of life 'March 2027'; NVIDIA AI Enterprise 9.0, 'NVIDIA
+    NVSwitch': 'For NVIDIA AI Enterprise deployments on B200 and B300 HGX with VMware vSphere,
+    use NVIDIA AI Enterprise Infra 8.2.' A proposal dated 23 November 2026 with the default
+    3-year service period (to November 2029) has no later release to move to: by hand, November 2026 to March
+    2027 is (2027 - 2026) * 12 + 3 - 11 = 4 months. The engine says so as a warning (a risk in the
+    proposal, with a remedy) and records the decision that accepts it, not an info line that
+    advises an upgrade no release offers."""
+    r = _size(_b200(server, gpu), catalog)
+    found = {w.code: w for w in r.warnings}
+    window = found["release-support-window"]
+    assert window.severity == "warning"
+    assert "supported to March 2027" in window.message
+    assert "about 4 months after the proposal's date" in window.message
+    assert "3-year service period (November 2029)" in window.message
+    assert "R595 'Production Branch', end of life 'March 2027'" in window.message
+    assert "use NVIDIA AI Enterprise Infra 8.2" in window.message
+    assert "release-support-ends-in-service" not in found
+    decision = [d for d in r.decisions if "supported only to March 2027" in d.text]
+    assert len(decision) == 1 and "unsupported branch" in decision[0].implication
+
+
+def test_a_release_ending_in_service_with_a_successor_is_upgrade_advice_not_a_risk(catalog):
+    """Negative case: the HGX H200 board pinned to NVIDIA AI Enterprise 8 (R595, to March 2027)
+    has a later release that runs it (9, the R620 long-term branch to September 2029), so the
+    engine gives the upgrade note and no support-window risk."""
+    doc = design_dict("hgx-h200-llm")
+    doc.setdefault("platform", {})["nvaie_release"] = "nvaie-8"
+    codes = {w.code for w in _size(doc, catalog).warnings}
+    assert "release-support-ends-in-service" in codes
+    assert "release-support-window" not in codes

@@ -10,7 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wizard.base.errors import UserError
-from wizard.engine import Plan, as_designed, nic_reason, plan, rdma_reason, sharing_mode_reason
+from wizard.engine import (
+    Plan,
+    as_designed,
+    gpudirect_vgpu_reason,
+    nic_reason,
+    plan,
+    rdma_reason,
+    sharing_mode_reason,
+)
 from wizard.model.catalog import Catalog, Certification, Gpu, Nic, Server
 from wizard.model.cost import CostResult
 from wizard.model.design import (
@@ -343,7 +351,13 @@ def recommend(
         update["nic"] = nic[0].id
         reasons["nic"] = nic[1]
         virtual = any(m in (SharingMode.VGPU, SharingMode.MIG) for m in _required_modes(design))
-        listed = nic[0].gpudirect_rdma_vgpu or not virtual  # NVIDIA's NICs for vGPU VMs
+        release = (
+            catalog.software.get(result.software.nvaie_release or "")
+            if result is not None and result.software is not None
+            else None
+        )
+        # NVIDIA's NICs for vGPU VMs, by the release's GPUDirect RDMA page (one rule with size)
+        listed = not virtual or gpudirect_vgpu_reason(nic[0], release) is None
         if rdma is Rdma.ROCE and nic[0].gpudirect_rdma and server.gdr_affinity and listed:
             update["gpudirect_rdma"] = True
             reasons["gpudirect_rdma"] = (

@@ -606,6 +606,14 @@ class SoftwareRelease(Sourced):
         description="Architectures whose HGX NVSwitch boards the release runs under vSphere with "
         "time-sliced vGPU (on Blackwell this takes the Fabric Manager component for ESXi).",
     )
+    gpudirect_vgpu_nics: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="The NICs this release's GPUDirect RDMA page names for GPUDirect RDMA into "
+        "vGPU VMs, as the start of their model names (ConnectX, ConnectX-7, BlueField); empty "
+        "when the page was not read, and each NIC's own listing (gpudirect_rdma_vgpu) holds.",
+    )
+    gpudirect_vgpu_source: str = Field(default="", max_length=1500)
     lifecycle_source: str = Field(default="", max_length=3000)
     run_ai: str = Field(default="", description="NVIDIA Run:ai version the release lists.")
     kubernetes_software: list[KubernetesSoftware] = Field(

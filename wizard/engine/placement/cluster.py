@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from wizard.base.numbers import count
 from wizard.engine.basis.expr import Formula
-from wizard.engine.basis.sources_platform import VCF_MIN_HOSTS
+from wizard.engine.basis.sources_platform import VCF9_MIN_UNSETTLED, VCF_MIN_HOSTS
 from wizard.model.design import Design, FailureDomain, HaLevel, HaPolicy
 
 
@@ -126,10 +126,12 @@ def platform_minimum_hosts(design: Design, capacity_hosts: int) -> tuple[int, st
         return 1, "no platform minimum: the design is not licensed as VMware Cloud Foundation"
     n = 3 if design.platform.vsan_principal_storage else 2
     storage = "vSAN" if design.platform.vsan_principal_storage else "NFS, VMFS on FC or vVols"
+    vcf9 = design.platform.vsphere.value.startswith("9.")
     return (
         n,
         f"a VMware Cloud Foundation workload domain cluster with {storage} as principal "
-        f"storage holds at least {'three' if n == 3 else 'two'} hosts ({VCF_MIN_HOSTS})",
+        f"storage holds at least {'three' if n == 3 else 'two'} hosts ({VCF_MIN_HOSTS})"
+        + (f"; {VCF9_MIN_UNSETTLED}" if vcf9 else ""),
     )
 
 

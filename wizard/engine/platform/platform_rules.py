@@ -123,7 +123,7 @@ def platform_rules(
         _blackwell_release(catalog, gpu, server, release, rec)
     nic = catalog.nics.get(design.hardware.nic or "")
     if design.hardware.gpudirect_rdma and virtual and nic is not None:
-        _gpudirect_vgpu(nic, rec)
+        _gpudirect_vgpu(nic, release, rec)
 
 
 def _blackwell_release(
@@ -146,16 +146,35 @@ def _blackwell_release(
     )
 
 
-def _gpudirect_vgpu(nic: Nic, rec: Recorder) -> None:
-    """GPUDirect RDMA into vGPU VMs runs only through the NICs NVIDIA lists for it."""
-    if nic.gpudirect_rdma_vgpu:
+def _gpudirect_vgpu(nic: Nic, release: SoftwareRelease | None, rec: Recorder) -> None:
+    """GPUDirect RDMA into vGPU VMs runs only through the NICs NVIDIA names for it."""
+    why = gpudirect_vgpu_reason(nic, release)
+    if why is None:
         return
     rec.error(
         "gpudirect-rdma-vgpu-nic",
         "hardware.gpudirect_rdma",
+        f"{why}: choose one of those NICs, or plan without GPUDirect RDMA",
+    )
+
+
+def gpudirect_vgpu_reason(nic: Nic, release: SoftwareRelease | None) -> str | None:
+    """Why GPUDirect RDMA into vGPU VMs does not run through ``nic`` under ``release``: the NICs
+    the release's GPUDirect RDMA page names (by the start of their model names), or, where the
+    catalog did not record that page, the NIC's own listing (NVIDIA AI Enterprise 6's list)."""
+    if release is not None and release.gpudirect_vgpu_nics:
+        if any(nic.model.startswith(prefix) for prefix in release.gpudirect_vgpu_nics):
+            return None
+        named = " or ".join(release.gpudirect_vgpu_nics)
+        return (
+            f"{release.name} names {named} NICs for GPUDirect RDMA into vGPU VMs, and the "
+            f"{nic.model} is not one of them ({release.gpudirect_vgpu_source})"
+        )
+    if nic.gpudirect_rdma_vgpu:
+        return None
+    return (
         f"GPUDirect RDMA into vGPU VMs runs only through the NICs NVIDIA lists for it, and the "
-        f"{nic.model} is not one of them ({GPUDIRECT_VGPU}): choose a ConnectX-7, ConnectX-6 or "
-        "ConnectX-5 adapter, or plan without GPUDirect RDMA",
+        f"{nic.model} is not one of them ({GPUDIRECT_VGPU})"
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 from wizard.base.errors import DesignError
-from wizard.base.numbers import some
+from wizard.base.numbers import count, some
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.sources_platform import FABRIC_MANAGER_VSPHERE, FM_CRX
@@ -111,6 +111,14 @@ def _fits(r: SoftwareRelease, design: Design, gpu: Gpu | None, server: Server | 
     if gpu is not None and server is not None and virtual and blackwell_board(gpu, server):
         return "Blackwell" in r.vsphere_nvswitch_architectures
     return True
+
+
+def _window_sources(r: SoftwareRelease, gpu: Gpu, server: Server) -> list[str]:
+    """Where a release's end of support is stated (the part of its lifecycle source that names
+    its driver branch), and on an HGX Blackwell board why no later release runs it."""
+    parts = [p.strip() for p in r.lifecycle_source.split(";") if p.strip()]
+    dated = [p for p in parts if r.driver_branch in p] or parts[:1]
+    return dated + ([FM_CRX] if blackwell_board(gpu, server) else [])
 
 
 def release_choice(design: Design, catalog: Catalog) -> tuple[SoftwareRelease | None, str]:
@@ -692,6 +700,8 @@ class SoftwarePlanner:
                 f"({start:%d %B %Y}): choose a release whose branch is still supported "
                 f"({r.lifecycle_source.split(';')[0]})",
             )
+        elif eos < end and self._stranded(r):
+            self._no_successor(r, branch, start, end)
         elif eos < end:
             self.rec.warn(
                 "release-support-ends-in-service",
@@ -700,6 +710,52 @@ class SoftwarePlanner:
                 "move to a later branch (hosts first, then guests) before then",
                 Severity.INFO,
             )
+
+    def _stranded(self, r: SoftwareRelease) -> bool:
+        """Whether the catalog has later releases than ``r`` and none of them, supported beyond
+        ``r``, runs this design (its GPU, vSphere release and board): the platform then has no
+        release to move to when ``r``'s branch ends. The newest release is never stranded: its
+        successor is simply not out yet."""
+        later = [s for s in self.catalog.software.values() if s.vgpu_branch > r.vgpu_branch]
+        eos = r.end_of_support
+        return bool(later) and not any(
+            s.end_of_support is not None
+            and eos is not None
+            and s.end_of_support > eos
+            and _fits(s, self.d, self.gpu, self.server)
+            for s in later
+        )
+
+    def _no_successor(self, r: SoftwareRelease, branch: str, start: dt.date, end: dt.date) -> None:
+        """The release ends within the service period and the later releases in the catalog do
+        not run this design: not upgrade advice but a risk the customer accepts, with its
+        decision."""
+        eos = r.end_of_support
+        assert eos is not None
+        months = (eos.year - start.year) * 12 + eos.month - start.month
+        board = (
+            f"the {self.gpu.name} board of the {self.server.vendor} {self.server.model} "
+            f"under {VSPHERE_LABELS[self.d.platform.vsphere]}"
+        )
+        self.rec.warn(
+            "release-support-window",
+            f"{branch} runs {board} as designed, and it is supported to {eos:%B %Y}: about "
+            f"{count(max(months, 0), 'month')} after the proposal's date, and before the end of "
+            f"the {self.d.platform.service_years}-year service period ({end:%B %Y}). The later "
+            "releases do not run this board for this use, so after that date the hosts run an "
+            "unsupported driver unless NVIDIA adds the board to a later release "
+            f"({'; '.join(_window_sources(r, self.gpu, self.server))})",
+            Severity.WARNING,
+        )
+        self.rec.decide(
+            f"The design accepts that {r.name} is supported only to {eos:%B %Y} on {board}.",
+            "No later release in the catalog runs this board as designed; "
+            "the customer signs for the gap or changes the design before ordering.",
+            implication=f"Before {eos:%B %Y}, move hosts and guests to the first later release "
+            "NVIDIA lists for this board under vSphere; if none is listed by then, the hosts "
+            "stay on an unsupported branch. To avoid the gap, choose a GPU board a long-term "
+            "support branch runs under vSphere for the whole service period.",
+        )
 
     def plan(self) -> SoftwareResult:
         r, k8s = self.release, self.d.platform.kubernetes
