@@ -41,11 +41,11 @@ def test_import_calibrates_the_selected_group(qtbot, window, prompts,
     assert {s.file for s in group.calibration.sources} == {
         "nim-70b-h100-tp2-c1.aiperf.json", "nim-70b-h100-tp2-c5.aiperf.json"
     }  # fmt: skip
-    # an edit of the members keeps the calibration (it belongs to the model and precision)
-    type_into(qtbot, page.editor.count, "2")
-    assert window.doc.get("workloads")[0].count == 2
+    # an edit of the load keeps the calibration (it belongs to the model and precision)
+    type_into(qtbot, page.editor.concurrent, "2")
+    assert window.doc.get("workloads")[0].inference.concurrent_sequences == 2
     assert window.doc.get("workloads")[0].calibration is not None
-    type_into(qtbot, page.editor.count, "1")
+    type_into(qtbot, page.editor.concurrent, "1")
     # the Review says what the figures rest on
     window.live.refresh()
     assert window.wizard.go_to(PageId.REVIEW)

@@ -236,7 +236,7 @@ def test_the_project_name_is_not_red_before_any_typing_and_its_error_clears(qtbo
 
 
 def test_members_past_its_range_is_refused_with_the_range_and_the_message_clears(qtbot, window):
-    """99,999,999 typed in Members is not silently cut: the field says the range and
+    """99,999,999 typed in Jobs (a training group's count) is not silently cut: the field says the range and
     what it keeps; typing a value it takes (even the one it holds) clears the message."""
     from wizard.model.design import MAX_GROUP_COUNT
 
@@ -248,7 +248,7 @@ def test_members_past_its_range_is_refused_with_the_range_and_the_message_clears
     assert MAX_GROUP_COUNT == 1_000_000 and ed.count.value() == 999_999
     assert row.error.isVisibleTo(ed)
     assert row.error.text() == (
-        "Members: 9,999,999 is not taken: the allowed range is 0 to 1,000,000, so the field "
+        "Jobs: 9,999,999 is not taken: the allowed range is 0 to 1,000,000, so the field "
         "keeps 999,999"
     )
     edit = ed.count.lineEdit()

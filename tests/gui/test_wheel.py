@@ -59,7 +59,7 @@ def test_the_wheel_changes_nothing_without_focus(qtbot, index):
 
 
 def test_a_number_beyond_the_range_is_refused_at_the_field_with_the_range(qtbot, window, tmp_path):
-    """Typing 10^12 into Members (at most 1,000,000) keeps the field at what it held and says
+    """Typing 10^12 into Users of a notebooks group (at most 1,000,000) keeps the field at what it held and says
     why under the field, naming it; the next accepted edit clears the message."""
     from wizard.base.bundled import example_text
     from wizard.gui.wizard import PageId
@@ -77,9 +77,9 @@ def test_a_number_beyond_the_range_is_refused_at_the_field_with_the_range(qtbot,
     qtbot.keyClicks(spin, "1" + "0" * 12)
     assert spin.value() == 1_000_000
     label, row = ed.errors.rows["count"]
-    assert label == "Members" and row.error.isVisibleTo(ed)
+    assert label == "Users" and row.error.isVisibleTo(ed)
     text = row.error.text()
-    assert text.startswith("Members: 10,000,000 is not taken")
+    assert text.startswith("Users: 10,000,000 is not taken")
     assert "the allowed range is 0 to 1,000,000" in text
     spin.setValue(12)
     assert not row.error.isVisibleTo(ed)

@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import ROOT
 from wizard.present.mitigations import MITIGATIONS, mitigation
 
-_WARN = re.compile(r'\.warn\(\s*(f?)"([^"]+)"(?:\s+if\s+\w+\s+else\s+"([^"]+)")?')
+_WARN = re.compile(r'\.(?:warn|caution)\(\s*(f?)"([^"]+)"(?:\s+if\s+\w+\s+else\s+"([^"]+)")?')
 
 
 def raised_codes() -> set[str]:

@@ -60,6 +60,12 @@ class FieldRow(QWidget):
         self.error.setWordWrap(True)
         self.error.hide()
         outer.addWidget(self.error)
+        # a plausibility caution of the sizing: the value sizes, but is unlikely to be meant
+        self.caution = QLabel()
+        self.caution.setObjectName("reason")
+        self.caution.setWordWrap(True)
+        self.caution.hide()
+        outer.addWidget(self.caution)
         self.label = ""
         self._refusal = False
         refused = getattr(widget, "refused", None)
@@ -77,6 +83,10 @@ class FieldRow(QWidget):
         if self._refusal:
             self._refusal = False
             self.set_error(None)
+
+    def set_caution(self, message: str | None) -> None:
+        self.caution.setText(message or "")
+        self.caution.setVisible(bool(message))
 
     def set_error(self, message: str | None) -> None:
         self.error.setText(message or "")
@@ -142,6 +152,23 @@ class FormErrors:
             elif self.fallback is not None:
                 self.fallback.setText("\n".join(msgs))
                 self.fallback.show()
+        return lines
+
+    def caution(self, items: Iterable[tuple[str, str]]) -> list[str]:
+        """Put each caution under its row (cautions only advise; nothing is refused); return
+        the readable lines."""
+        for _, row in self.rows.values():
+            row.set_caution(None)
+        lines: list[str] = []
+        shown: dict[str, list[str]] = {}
+        for path, msg in items:
+            key = self._match(path)
+            label = self.rows[key][0] if key else ""
+            lines.append(f"{label}: {msg}" if label else msg)
+            shown.setdefault(key, []).append(msg)
+        for key, msgs in shown.items():
+            if key:
+                self.rows[key][1].set_caution("\n".join(msgs))
         return lines
 
     def _match(self, path: str) -> str:

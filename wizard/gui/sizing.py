@@ -44,6 +44,7 @@ class LiveResult(QObject):
         self.problems: list[str] = []
         self.compat: list[Problem] = []
         self.errors: list[Problem] = []  # error-level problems of the sizing (also in compat)
+        self.cautions: list[Problem] = []  # plausibility cautions under the fields they concern
         self.revision = -1
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -70,6 +71,7 @@ class LiveResult(QObject):
         self.plan = None
         self.compat = []
         self.errors = []
+        self.cautions = []
         if design is None or self.shown is None:
             self.problems = self.doc.design_problems()
         else:
@@ -87,6 +89,7 @@ class LiveResult(QObject):
                 self.problems = []
                 # the rule book's error-level rules block Next and Export like the catalog's
                 self.errors = list(p.errors)
+                self.cautions = list(p.cautions)
                 self.compat += self.errors
             except UserError as exc:
                 self.problems = exc.problems

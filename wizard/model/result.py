@@ -129,6 +129,11 @@ class ServingResult(Out):
     tokens_per_s_per_replica: float = Field(description="Generated tokens per second")
     tokens_per_s_total: float
     requests_per_s_total: float
+    requests_in_flight: float | None = Field(
+        default=None,
+        description="Requests the service holds at once at its throughput demand (Little's "
+        "law); None without a throughput demand",
+    )
     decode_bound: str = Field(description=f"'memory bandwidth', 'compute' or '{HOST_BOUND}'")
     accelerator: str = Field(description="What one GPU of a replica is: a whole GPU or a slice")
     slice_profile: str | None = Field(

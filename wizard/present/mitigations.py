@@ -148,6 +148,12 @@ MITIGATIONS: dict[str, str] = {
     "benchmark on the proposed GPU.",
     "demand-from-people": "Confirm the share of people active in the busiest hour and their "
     "requests an hour from the service's logs or a pilot; the plan scales with both.",
+    "service-members-not-multiplied": "Say how many use the service under People who use it "
+    "(or give its requests in flight); for a second, separate copy of the service add a group.",
+    "people-beyond-any-employer": "Confirm the number of people with the customer: the users of "
+    "an internal service are at most its staff.",
+    "replicas-beyond-load": "Leave the replicas to the sizing, or give the throughput target "
+    "the replicas are meant to carry.",
 }
 
 _SERVING_TARGET = re.compile(r"^serving-[a-z0-9_]+-target-missed$")

@@ -43,6 +43,11 @@ class Recorder:
             raise ValueError(f"{code}: an error is recorded with Recorder.error and its field")
         self._add(Warning_(code=code, severity=severity, message=message))
 
+    def caution(self, code: str, field: str, message: str) -> None:
+        """A warning about one design field (a plausibility rule): every door shows it, the
+        wizard under that field, and nothing is stopped."""
+        self._add(Warning_(code=code, severity=Severity.WARNING, message=message, field=field))
+
     def error(self, code: str, field: str, message: str) -> None:
         """Record an error-level problem of the rule book (``wizard.engine.basis.error_rules``): the
         design cannot be built as it stands, so ``validate`` fails and the wizard shows it at

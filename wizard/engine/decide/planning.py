@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from wizard.base.errors import UserError, describe_validation_error
 from wizard.engine.build import portmap
 from wizard.engine.build.bom import apply_prices
+from wizard.engine.decide.cautions import field_cautions
 from wizard.engine.decide.cost import estate_cost, prices_the_hardware
 from wizard.engine.decide.estate import cluster_design, estate_port_map, size_estate
 from wizard.engine.decide.ranges import FigureRange, figure_ranges
@@ -121,6 +122,12 @@ class Plan:
         if one is not None:
             return sizing_errors(self.design, one.result, None)
         return sizing_errors(self.design, None, self.estate)
+
+    @cached_property
+    def cautions(self) -> list[Problem]:
+        """The plausibility cautions under the design's fields: the plan sizes, but a figure
+        it follows from is unlikely to be what was meant."""
+        return field_cautions(self.design, (c.result for c in self.clusters))
 
     @cached_property
     def port_map(self) -> list[portmap.PortLink]:

@@ -21,6 +21,7 @@ from wizard.engine.basis.search import first_true
 from wizard.engine.basis.slices import Slice, slices
 from wizard.engine.demand import serving
 from wizard.engine.demand import serving_physics as sp
+from wizard.engine.demand.plausibility import requests_in_flight
 from wizard.engine.demand.serving import Capacity, Point, Request
 from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 from wizard.model.catalog import FormFactor, Gpu, Server
@@ -329,7 +330,8 @@ class ServingPlanner:
                 f"{self.g.name}: {people.users:,} people, {people.active_share * 100:.0f} % of them active "
                 f"in the busiest hour with {people.requests_per_hour:g} requests an hour each, "
                 f"make {people.requests_per_s:.3g} requests a second; the plan's "
-                f"{plan.replicas} replica{'s' if plan.replicas != 1 else ''} follow from them, so "
+                f"{plan.replicas} replica{'s follow' if plan.replicas != 1 else ' follows'} from "
+                "them, so "
                 "confirm the share active and the requests per hour with the people who use it",
                 Severity.INFO,
             )
@@ -388,6 +390,14 @@ class ServingPlanner:
                 "(half as many).",
             )
         targets = self._targets(point, plan.replicas)
+        in_flight = (
+            requests_in_flight(
+                self.rec, self.key, self.load.rate, self.req.output_tokens, point.ttft_ms,
+                point.itl_ms,
+            )
+            if self.load.rate
+            else None
+        )  # fmt: skip
         result = ServingResult(
             input_tokens=self.req.input_tokens,
             output_tokens=self.req.output_tokens,
@@ -403,6 +413,7 @@ class ServingPlanner:
             tokens_per_s_per_replica=point.tokens_per_s,
             tokens_per_s_total=total_tps,
             requests_per_s_total=point.requests_per_s * plan.replicas * members,
+            requests_in_flight=in_flight,
             decode_bound=point.bound,
             accelerator=plan.acc.label,
             slice_profile=plan.slice.profile if plan.slice else None,

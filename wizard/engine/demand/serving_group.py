@@ -6,6 +6,7 @@ from __future__ import annotations
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.memory import Sharding
 from wizard.engine.demand.inference import LAYOUT_SOURCE, Plan, ServingPlanner, transformer
+from wizard.engine.demand.plausibility import check_serving
 from wizard.engine.demand.sizer import SizerBase, weight_bytes
 from wizard.model.result import Severity, WorkloadSizing
 
@@ -51,7 +52,12 @@ class ServingSizer(SizerBase):
             mem = self._weights_memory(sh, record=True)
             self._fit_messages(mem, sh, by_engine, "does not fit", whole)
             return self._model_result(mem, sh, 1, by_engine)
-        mem, serving = planner.record(plan, g.count)
+        # a service is one service: its demand is its people or its requests in flight, never
+        # multiplied by a member count (plausibility says so when a file gives one)
+        mem, serving = planner.record(plan, 1)
+        check_serving(
+            self.rec, self.key, g, serving, planner.load.rate, plan.replicas, plan.gpu_share
+        )
         sh = Sharding(par.tensor, par.pipeline)
         self._fit_messages(mem, sh, by_engine, "fits", whole + mem.kv_cache * sh.model_parallel)
         rec.expr(
@@ -69,6 +75,7 @@ class ServingSizer(SizerBase):
             reason=self._serving_reason(plan),
             planned_slice=serving.slice_profile,
             planned_compute_share=serving.compute_share,
+            members=1,
         )
 
     def _serving_reason(self, plan: Plan) -> str:

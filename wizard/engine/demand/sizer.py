@@ -202,10 +202,13 @@ class SizerBase:
         planned_compute_share: float = 1.0,
         shard_group: int = 1,
         recompute: str | None = None,
+        members: int | None = None,
     ) -> WorkloadSizing:
         """The fields every model-sized group shares, plus its kind's own figures;
-        ``replicas`` is per member (the data-parallel degree of one member)."""
+        ``replicas`` is per member (the data-parallel degree of one member); ``members`` is the
+        group's count unless given (a service is one)."""
         g, gpr = self.g, sh.model_parallel
+        n = g.count if members is None else members
         layout = Layout(
             data_parallel=replicas,
             tensor_parallel=sh.tensor,
@@ -224,9 +227,9 @@ class SizerBase:
             memory_gb_per_replica=mem.total * gpr,
             fits_one_gpu=gpr == 1 and mem.total <= self.gpu.memory_gb,
             gpus_per_replica=gpr,
-            replicas=replicas * g.count,
-            members=g.count,
-            gpus_total=gpr * replicas * g.count,
+            replicas=replicas * n,
+            members=n,
+            gpus_total=gpr * replicas * n,
             layout=layout,
             planned_slice=planned_slice,
             planned_compute_share=planned_compute_share,

@@ -140,6 +140,12 @@ class ReviewPage(Page):
         self.problem.setWordWrap(True)
         self.problem.hide()
         self.body.addWidget(self.problem)
+        # plausibility cautions: the design sizes, but a figure is unlikely to be what was meant
+        self.cautions_note = QLabel()
+        self.cautions_note.setObjectName("reason")
+        self.cautions_note.setWordWrap(True)
+        self.cautions_note.hide()
+        self.body.addWidget(self.cautions_note)
         self.clusters_note = QLabel()  # a design of several clusters: each one in a line
         self.clusters_note.setObjectName("note")
         self.clusters_note.setWordWrap(True)
@@ -298,7 +304,16 @@ class ReviewPage(Page):
 
     def initializePage(self) -> None:
         self.live.current()
+        self._show_cautions()  # in the wizard's words, now that the page is in the wizard
         super().initializePage()
+
+    def _show_cautions(self) -> None:
+        """The plausibility cautions of the sizing, each with its group and field."""
+        cautions = self._said([str(p) for p in self.live.cautions]) if self.live.sized() else []
+        self.cautions_note.setText(
+            "Check before you propose it:\n" + "\n".join(f"• {c}" for c in cautions)
+        )
+        self.cautions_note.setVisible(bool(cautions))
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -483,6 +498,7 @@ class ReviewPage(Page):
                 "the bill of materials and the vSphere steps specify. The pages edit the design "
                 "as it stands; compare the two under Options, or make it the proposal there."
             )
+        self._show_cautions()
         self.clusters_note.setVisible(self.live.estate is not None and r is None)
         if r is None and self.live.estate is not None:
             self.problem.hide()

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wizard.base.numbers import MISSING
+from wizard.base.numbers import MISSING, count
 from wizard.gui.forms import error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages import titles
@@ -45,7 +45,7 @@ from wizard.model.design import ClusterRole, ModelChoice, WorkloadGroup, Workloa
 from wizard.present import labels
 from wizard.present.figures import gpus_text, physical_gpus
 
-COLUMNS = ("Name", "Kind", "Members", "GPUs", "")
+COLUMNS = ("Name", "Kind", "How many", "GPUs", "")
 DEFAULT_PRESET = "llama-3-8b"
 SETTLE_PASSES = 4  # nested layouts (form in group box in scroll area) settle in a few passes
 EDITOR_MIN_WIDTH = 420
@@ -212,9 +212,10 @@ class WorkloadsPage(Page):
         shown = row.draft or {}
         name = shown.get("name", g.name)
         kind = shown.get("kind", g.kind)
-        count = shown.get("count", g.count)
+        members = shown.get("count", g.count)
         sized = "known GPUs per member" if g.gpus_per_member is not None else _sized_text(g)
-        cells = [name, labels.KIND_SHORT[WorkloadKind(kind)], f"{count:,}"]
+        cells = [name, labels.KIND_SHORT[WorkloadKind(kind)], _how_many(WorkloadKind(kind), members,
+                 shown.get("gpus_per_member", g.gpus_per_member) is not None)]  # fmt: skip
         for c, text in enumerate(cells):
             item = QTableWidgetItem(str(text))
             item.setToolTip(f"{name}: sized from {sized}" if c < 2 else str(text))
@@ -239,13 +240,26 @@ class WorkloadsPage(Page):
                 out.setdefault(i, []).append((path.lstrip("."), message))
         return out
 
+    def sizing_cautions(self) -> dict[int, list[tuple[str, str]]]:
+        """The plausibility cautions of each group, by row: (field path inside the group,
+        message), as the engine recorded them."""
+        out: dict[int, list[tuple[str, str]]] = {}
+        for p in self.live.cautions:
+            m = _GROUP_FIELD.match(str(p))
+            if m is not None and 0 <= int(m.group(1)) < len(self.rows):
+                out.setdefault(int(m.group(1)), []).append(
+                    ((m.group(2) or "").lstrip("."), m.group(3))
+                )
+        return out
+
     def _show_gpus(self) -> None:
         self.editor.update_mode_reasons()  # the hardware may have changed on another page
         sized = self.live.workload_results()
         problems = self.sizing_problems()
+        cautions = self.sizing_cautions()
         for i, row in enumerate(self.rows):
             if row.error is None and i < self.table.rowCount():
-                said = problems.get(i)
+                said = problems.get(i, []) + cautions.get(i, [])
                 status = QTableWidgetItem(icon("warning") if said else icon("ok"), "")
                 status.setToolTip(
                     "\n".join(self._said(path, msg) for path, msg in said)
@@ -253,7 +267,7 @@ class WorkloadsPage(Page):
                     else f"Valid. Sharing: {labels.MODE[row.group.sharing_mode]}"
                 )
                 self.table.setItem(i, 4, status)
-        self._show_field_problems(problems)
+        self._show_field_problems(problems, cautions)
         for i, row in enumerate(self.rows):
             text = MISSING
             w = sized.get(row.group.name) if row.draft is None else None
@@ -273,13 +287,23 @@ class WorkloadsPage(Page):
             self.table.setItem(i, 3, item)
 
     def _show_field_problems(
-        self, problems: dict[int, list[tuple[str, str]]] | None = None
+        self,
+        problems: dict[int, list[tuple[str, str]]] | None = None,
+        cautions: dict[int, list[tuple[str, str]]] | None = None,
     ) -> None:
-        """The selected group's sizing problems under the fields they concern."""
+        """The selected group's sizing problems and cautions under the fields they concern, and
+        the requests in flight its sizing derived from its demand."""
         current = self.table.currentRow()
         if 0 <= current < len(self.rows) and self.rows[current].draft is None:
             found = self.sizing_problems() if problems is None else problems
             self.editor.errors.show(found.get(current, []))
+            warned = self.sizing_cautions() if cautions is None else cautions
+            self.editor.errors.caution(warned.get(current, []))
+            w = self.live.workload_results().get(self.rows[current].group.name)
+            self.editor.inf_box.show_sized(w.serving if w is not None else None)
+        else:
+            self.editor.errors.caution([])
+            self.editor.inf_box.show_sized(None)
 
     def _said(self, path: str, message: str) -> str:
         """A problem in the wizard's words: the field's label on this page, not its path."""
@@ -456,3 +480,11 @@ def _sized_text(g: WorkloadGroup) -> str:
     if g.model.preset:
         return g.model.preset
     return "custom model"
+
+
+def _how_many(kind: WorkloadKind, n: int, known_gpus: bool) -> str:
+    """What a group's count counts, in its kind's words: a service sized from its model is one
+    service whatever a file says (its people say how many use it)."""
+    if kind is WorkloadKind.INFERENCE:
+        return count(n, "replica") if known_gpus else "1 service"
+    return count(n, "user") if kind is WorkloadKind.DEVELOPMENT else count(n, "job")

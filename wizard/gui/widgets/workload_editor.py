@@ -103,7 +103,8 @@ class WorkloadEditor(QWidget):
         self.by_model.setChecked(True)
         self.errors.add(f, "name", "Name", self.name)
         self.errors.add(f, "kind", "Kind", self.kind)
-        self.errors.add(f, "count", "Members", self.count)
+        self.count_row = self.errors.add(f, "count", "Members", self.count)
+        self.count_form = f
         sizing_row = QWidget()
         sl = QVBoxLayout(sizing_row)
         sl.setContentsMargins(0, 0, 0, 0)
@@ -211,9 +212,44 @@ class WorkloadEditor(QWidget):
         for m in SharingMode:
             self.mode.set_reason(m, group_mode_reason(m, constraints, gpu, server), tip(m.value))
 
+    def _count_words(self) -> tuple[str, str] | None:
+        """What the group counts and what a known GPU count is per, in the kind's own words;
+        None for a service sized from its model, whose demand is its people or requests in
+        flight and never a multiple of a head count."""
+        kind = self.kind.get()
+        if kind is WorkloadKind.INFERENCE:
+            return ("Replicas", "replica") if self.by_count.isChecked() else None
+        if kind is WorkloadKind.DEVELOPMENT:
+            return "Users", "user"
+        return "Jobs", "job"
+
+    def _show_count(self) -> None:
+        words = self._count_words()
+        label = self.count_form.labelForField(self.count_row)
+        assert isinstance(label, QLabel)
+        self.count_row.setVisible(words is not None)
+        label.setVisible(words is not None)
+        if words is None:
+            self.by_count.setText("Known GPUs per replica:")
+            return
+        plural_, one = words
+        label.setText(plural_ + ":")
+        self.errors.rows["count"] = (plural_, self.count_row)
+        self.count_row.label = plural_
+        self.by_count.setText(f"Known GPUs per {one}:")
+        text = {
+            "Jobs": "Jobs of this kind that run at the same time, each sized as described below",
+            "Users": "People who each get the GPU share described below (how many are active "
+            "at once is asked below)",
+            "Replicas": "Copies of the service, each with the known GPU count",
+        }[plural_]
+        label.setToolTip(text)
+        self.count.setToolTip(text)
+
     def update_visibility(self) -> None:
         kind = self.kind.get()
         by_model = self.by_model.isChecked()
+        self._show_count()
         self.gpus_per_member.setEnabled(not by_model)
         self.model_box.setVisible(by_model and kind in MODEL_KINDS)
         self.train_box.setVisible(by_model and kind in TRAINING_KINDS)
@@ -236,7 +272,8 @@ class WorkloadEditor(QWidget):
         out: dict[str, Any] = {
             "name": self.name.text().strip(),
             "kind": kind,
-            "count": self.count.value(),
+            # a service sized from its model is one service: its people say how many use it
+            "count": self.count.value() if self._count_words() is not None else 1,
             "constraints": {
                 "isolation_required": self.isolation.isChecked(),
                 "live_migration_required": self.migration.isChecked(),

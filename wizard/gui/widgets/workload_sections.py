@@ -23,6 +23,7 @@ from wizard.model.design import (
     TrainingStack,
     WorkloadKind,
 )
+from wizard.model.result import ServingResult
 from wizard.present import labels
 from wizard.present.glossary import tip
 
@@ -360,6 +361,7 @@ class ServingSection(QGroupBox):
         self.people_note = QLabel("")
         self.people_note.setObjectName("muted")
         self.people_note.setWordWrap(True)
+        self.in_flight = ""  # the live sizing's requests in flight, for the note
         self.input_tokens = int_spin(1, 10_000_000, 1024)
         self.output_tokens = int_spin(1, 10_000_000, 256)
         self.context = OptionalSpin(1, 10_000_000, "prompt + output")
@@ -437,10 +439,27 @@ class ServingSection(QGroupBox):
                                 requests_per_hour=per_hour).requests_per_s  # fmt: skip
             self.people_note.setText(
                 f"{users:,} people × {self.active.value():g} % active × {per_hour:g} requests "
-                f"an hour ÷ 3,600 seconds = {num(rate)} requests a second; the requests "
-                "in flight follow from how long each takes (Little's law), as for a throughput "
-                "target. The larger of this and a stated target is planned for."
+                f"an hour ÷ 3,600 seconds = {num(rate)} requests a second. "
+                + (
+                    self.in_flight
+                    or "The requests in flight follow from how long each takes (Little's law), "
+                    "as for a throughput target."
+                )
+                + " The larger of this and a stated target is planned for."
             )
+
+    def show_sized(self, serving: ServingResult | None) -> None:
+        """The requests in flight the live sizing derived from the demand, as a number."""
+        self.in_flight = ""
+        if serving is not None and serving.requests_in_flight is not None:
+            s = serving
+            seconds = (s.ttft_ms + s.output_tokens * s.itl_ms) / 1000
+            self.in_flight = (
+                f"Each request takes {num(seconds)} s as planned (first token, then "
+                f"{s.output_tokens:,} tokens), so by Little's law the service holds "
+                f"{num(s.requests_in_flight)} requests in flight on average."
+            )
+        self.update_visibility()
 
     def values(self) -> dict[str, Any]:
         inference: dict[str, Any] = {
