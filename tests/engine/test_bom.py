@@ -38,9 +38,14 @@ def test_bom_quantities_equal_topology_counts(sized, name):
     gpb = r.topology.hosts[0].gpus // r.topology.hosts[0].gpu_boards
     assert _qty(r, "gpu") == {f"gpu:{r.gpu}": c.gpus_total // gpb}
     assert devices["gpu"] * c.hosts_total == c.gpus_total == t.gpus
-    nics = _qty(r, "nic")
+    nics = {k: v for k, v in _qty(r, "nic").items() if not k.endswith(":service")}
     assert sum(nics.values()) == devices["nic"] * c.hosts_total
     assert nics == {f"nic:{k}": v for k, v in t.nics.items()}
+    # the service network's adapter: one card per host for its two ports (every example keeps
+    # the default two service ports, no example's server states onboard ports, and the
+    # catalog's cards at those speeds are dual-port)
+    service = {k: v for k, v in _qty(r, "nic").items() if k.endswith(":service")}
+    assert sum(service.values()) == c.hosts_total
     bridges = sum(_qty(r, "nvlink-bridge").values())
     assert bridges == devices["nvlink-bridge"] * c.hosts_total == t.nvlink_bridges
     planes = r.topology.fabric.planes

@@ -39,12 +39,17 @@ def test_leaves_go_to_the_top_of_a_host_rack_and_the_other_racks_cable_in_fibre(
     NDR ports reach the leaf by copper (U1 to U42: 41 × 0.04445 + 1 = 2.82 m -> 3 m MCP7Y00,
     one per two ports: 4), the 16 ports of host-02 and host-03 cross racks: a twin-port
     MMA4Z00-NS per two (8), an MMA4Z00-NS400 and a fibre per port (16); fibres R02 -> R01:
-    0.6 + 2 × 2.5 + 1 = 6.6 -> 7 m, R03 -> R01: 1.2 + 6 = 7.2 -> 10 m."""
+    0.6 + 2 × 2.5 + 1 = 6.6 -> 7 m, R03 -> R01: 1.2 + 6 = 7.2 -> 10 m. The run's words and
+    optics are the bill's: 4 copper splitters and 16 fibres, 20 cables for the 24 ports;
+    8 + 16 = 24 modules (not one module at each end of 16 links, 32: the switch end is a
+    twin-port module carrying two)."""
     r = sized["gpt3-175b"]
     assert [x.role for x in r.racks.racks] == ["hosts+network", "hosts", "hosts"]
     runs = _runs(r, "host-leaf")
-    assert (runs["compute"].count, runs["compute"].transceivers) == (24, 2 * 16)
-    assert "copper for the 8 links" in runs["compute"].description
+    assert (runs["compute"].count, runs["compute"].transceivers) == (4 + 16, 16 // 2 + 16)
+    assert "4 direct-attach copper cables, 16 fibres, 24 optical modules" in (
+        runs["compute"].description
+    )
     assert _qty(r, "cable:mcp7y00-n003") == 4
     assert _qty(r, "transceiver:mma4z00-ns") == 16 // 2
     assert _qty(r, "transceiver:mma4z00-ns400") == 16
@@ -85,7 +90,8 @@ def test_a_breakout_run_across_racks_has_a_module_per_end(sized):
     assert leaf.breakout == 2
     run = _runs(r, "host-leaf")["compute"]
     assert run.transceivers == run.count * 3
-    assert "one optical module at the switch and one per host port" in run.description
+    assert f"{run.count} fibres, {run.count * 3} optical modules" in run.description
+    assert "MMA1U50-WS" in run.description and "MMA1T00-VS" in run.description
 
 
 def test_two_host_racks_cross_racks_even_with_a_leaf_in_one_of_them():

@@ -338,6 +338,14 @@ class CpuOption(Strict):
     source: str = Field(default="", description="Where the core count comes from.")
 
 
+class OnboardPorts(Strict):
+    """Network ports built into the server (LOM / a fixed OCP card it always ships with)."""
+
+    ports: int = Field(ge=1, le=8)
+    speed_gbps: PositiveFloat
+    source: str = Field(min_length=3, description="The vendor's page stating the ports.")
+
+
 class Server(Product):
     rack_units: int = Field(ge=1, le=10)
     sockets: int = Field(ge=1, le=8)
@@ -377,6 +385,13 @@ class Server(Product):
     psu_count: int = Field(ge=1, le=16)
     psu_w: PositiveFloat
     nic_slots: int = Field(ge=0, le=16, description="PCIe slots left for NICs with GPUs fitted.")
+    onboard_ports: list[OnboardPorts] = Field(
+        default_factory=list,
+        max_length=4,
+        description="Data ports the server always ships with (not the BMC port); a network a "
+        "host joins at one of these speeds needs no adapter on the bill. Empty: every network "
+        "port is an adapter chosen at order time.",
+    )
     baseline_power_w: PositiveFloat = Field(
         description="Platform draw without GPUs (CPUs, memory, fans, drives) at load."
     )

@@ -574,8 +574,9 @@ class Hardware(Model):
         default=2,
         ge=0,
         le=8,
-        description="Service-network ports per host, on the server's own (OCP / LOM) adapter; "
-        "2 gives a redundant pair. 0 carries that traffic on the GPU fabric NICs.",
+        description="Service-network ports per host, on an OCP or PCIe adapter the bill names "
+        "(none where the server's catalog entry states onboard ports of that speed); 2 gives "
+        "a redundant pair. 0 carries that traffic on the GPU fabric NICs.",
     )
     reasons: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=2000)]] = (
         Field(

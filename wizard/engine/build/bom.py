@@ -9,8 +9,9 @@ from wizard.base.errors import DesignError
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import linkx, portmap
+from wizard.engine.build import linkx, media, portmap
 from wizard.engine.build.cooling import cooling_lines
+from wizard.engine.build.fabric import SERVICE_NIC_SOURCE
 from wizard.engine.platform.compat import PAIF_LICENCE
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
@@ -74,7 +75,7 @@ def bill_of_materials(
             f"catalog servers/{server.id}",
         )
     ]
-    lines += server_configuration(server, gpu, hw.gpus_per_host, t.hosts, racks)
+    lines += server_configuration(server, gpu, hw.gpus_per_host, t.hosts, racks, catalog)
     hgx = "HGX" if server.pcie_topology is PcieTopology.HGX else "SXM"
     board = (
         f"on the {hgx} baseboard, ordered with the server"
@@ -123,6 +124,7 @@ def bill_of_materials(
                     f"catalog nics/{nic.id}",
                 )
             )
+    lines += service_nic_lines(catalog, topo.fabric, t.hosts)
     if t.nvlink_bridges:
         k = gpu.nvlink.bridges_per_group
         lines.append(
@@ -206,6 +208,26 @@ def bill_of_materials(
     return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
 
 
+def service_nic_lines(
+    catalog: Catalog, net: bo.NetworkFabric, hosts: int, cluster: str | None = None
+) -> list[bo.BomLine]:
+    """The adapter of the service network's ports, where the server has no onboard ports of
+    that speed: every port a service cable plugs into is on the bill."""
+    roles = [r for r in net.nic_roles if r.network == "service" and r.adapter in catalog.nics]
+    if not roles or not hosts:
+        return []
+    nic = catalog.nics[roles[0].adapter]
+    ports = roles[0].ports_per_host
+    cards = -(-ports // nic.ports)
+    uses = ", ".join(r.note.split(" on its own")[0] for r in roles)
+    return [
+        _line(Cat.NIC, f"nic:{nic.id}:service", nic.part_number,
+              f"{nic.product_name} (service network: {uses}; {cards} per host for its {ports} x "
+              f"{roles[0].speed_gbps:g} GbE ports, the server's OCP 3.0 or PCIe option)",
+              hosts * cards, "each", f"catalog nics/{nic.id}; {SERVICE_NIC_SOURCE}")
+    ]  # fmt: skip
+
+
 MEMORY_SOURCE = (
     "System memory at least twice the GPU memory of the host, so datasets, checkpoints and "
     "pinned buffers stage in host memory: NVIDIA DGX H100 has 2 TB for its 8 x 80 GB GPUs "
@@ -234,17 +256,32 @@ OOB_ITEM = "switch:nvidia-sn2201"
 
 
 def server_configuration(
-    server: Server, gpu: Gpu, gpus_per_host: int, hosts: int, racks: bo.Racks | None
+    server: Server,
+    gpu: Gpu,
+    gpus_per_host: int,
+    hosts: int,
+    racks: bo.Racks | None,
+    catalog: Catalog,
 ) -> list[bo.BomLine]:
     """What each server is ordered with beside its GPUs and NICs: memory, mirrored boot drives,
     power supplies with their cords, rails; and the out-of-band switches the BMC ports join."""
     memory = math.ceil(2 * gpu.memory_gb * gpus_per_host / 256) * 256
-    amps = server.psu_w / 200
-    cord = "C19 to C20" if amps > 10 else "C13 to C14"
     out = [
         _line(Cat.SERVER_PART, f"server-memory:{server.id}", "",
               f"System memory for the {server.product_name}: at least {memory:,} GB per "
               "host, populating every memory channel of each socket", hosts, "host", MEMORY_SOURCE),
+        *platform_lines(server, hosts),
+    ]  # fmt: skip
+    if racks is not None:
+        out.append(oob_switch_line(racks.racks, catalog))
+    return out
+
+
+def platform_lines(server: Server, hosts: int) -> list[bo.BomLine]:
+    """What every server is ordered with whatever it runs: mirrored boot drives, power supplies
+    with their cords, rails."""
+    cord = "C19 to C20" if server.psu_w / 200 > 10 else "C13 to C14"
+    return [
         _line(Cat.SERVER_PART, f"server-boot:{server.id}", "",
               "ESXi boot: two M.2 NVMe drives of at least 128 GB each, mirrored (RAID 1)", hosts,
               "host", BOOT_SOURCE),
@@ -259,47 +296,49 @@ def server_configuration(
               f"Sliding rail kit with cable management arm for the {server.vendor} "
               f"{server.model}", hosts, "each", f"catalog servers/{server.id}"),
     ]  # fmt: skip
-    if racks is not None:
-        out.append(oob_switch_line(racks.racks))
-    return out
 
 
-def oob_switch_line(racks: list[bo.Rack]) -> bo.BomLine:
+def oob_switch_line(racks: list[bo.Rack], catalog: Catalog) -> bo.BomLine:
     """The out-of-band switches: one per rack for every 48 management ports in it."""
     switches = sum(portmap.oob_switches(r) for r in racks)
-    return _line(Cat.SWITCH, OOB_ITEM, "",
-                 f"NVIDIA SN2201 out-of-band management switch, {OOB_PORTS} x 1 GbE RJ45: one per "
-                 "rack for every 48 management ports (servers' BMCs, switches, storage), uplinked "
-                 "to the site's management network", switches, "each", OOB_SOURCE)  # fmt: skip
+    sw = catalog.switches[OOB_ITEM.split(":")[1]]
+    return _line(Cat.SWITCH, OOB_ITEM, sw.part_number,
+                 f"{sw.product_name} out-of-band management switch, {sw.ports} x 1 GbE RJ45, "
+                 f"{sw.rack_units}U: one per rack for every {sw.ports} management ports (servers' "
+                 "BMCs, switches, storage), uplinked to the site's management network",
+                 switches, "each", f"catalog switches/{sw.id}; {OOB_SOURCE}")  # fmt: skip
 
 
 def _linkx(
     design: Design, catalog: Catalog, topo: bo.Topology, racks: bo.Racks | None
 ) -> tuple[list[bo.BomLine], set[str]]:
-    """NVIDIA's paired parts for the InfiniBand NDR planes placed in racks, and the cable keys
-    they replace."""
-    nic = catalog.nics.get(design.hardware.nic or "")
-    if racks is None or nic is None:
+    """The placed parts of every network (NVIDIA's paired InfiniBand parts, the Ethernet port
+    map's), and the generic cable keys they replace."""
+    if racks is None:
         return [], set()
-    where = linkx.places(racks.racks)
-    names = linkx.switch_names(topo.fabric.planes, numbered_by_kind=False)
-    hosts = [h.place for h in portmap.rack_hosts(racks.racks)]
-    out: list[bo.BomLine] = []
-    done: set[str] = set()
-    for p, named in zip(topo.fabric.planes, names, strict=True):
-        if not linkx.is_ndr(p):
-            continue
-        leaf = catalog.switches[p.tiers[0].switch]
-        lines = linkx.plane_lines(
-            p, hosts, named, where, nic.ports == 1,
-            managed=linkx.switch_managed(leaf.part_number),
-        )  # fmt: skip
-        if lines is not None:
-            out += lines
-            done |= {c.key for c in p.cables}
-    links = portmap.cluster_port_map(design, catalog, topo.fabric.planes, racks.racks)
-    more, replaced = portmap.plane_bom(topo.fabric.planes, links)
-    return merged(out + more), done | replaced
+    planes = topo.fabric.planes
+    runs = cluster_runs(design, catalog, planes, racks.racks)
+    return merged(media.flat(runs)), media.replaced(planes, runs)
+
+
+def cluster_runs(
+    design: Design, catalog: Catalog, planes: list[bo.Plane], racks: list[bo.Rack]
+) -> media.Runs:
+    """The parts of each run of one cluster's planes placed in its racks: what the bill
+    counts and the network's words describe."""
+    nic = catalog.nics.get(design.hardware.nic or "")
+    hosts = portmap.rack_hosts(racks)
+    osfp = nic is not None and nic.ports == 1
+    links = portmap.cluster_port_map(design, catalog, planes, racks)
+    return media.plane_runs(planes, racks, [hosts] * len(planes), [osfp] * len(planes),
+                            [managed(catalog, p) for p in planes], links, False)  # fmt: skip
+
+
+def managed(catalog: Catalog, plane: bo.Plane) -> bool | None:
+    """Whether the plane's leaf switch runs an embedded subnet manager (InfiniBand)."""
+    if not plane.tiers:
+        return None
+    return linkx.switch_managed(catalog.switches[plane.tiers[0].switch].part_number)
 
 
 def merged(lines: list[bo.BomLine]) -> list[bo.BomLine]:

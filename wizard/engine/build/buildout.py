@@ -11,7 +11,7 @@ from wizard.base.numbers import count, plural
 from wizard.engine.basis import topology
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import bom, cooling, fabric, power, racks
+from wizard.engine.build import bom, cooling, fabric, media, power, racks
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Gpu, Server
 from wizard.model.design import Design
@@ -61,7 +61,7 @@ def build_out(
         )
     _decide_host(host, nic.model if nic else None, hw.gpudirect_rdma, rec)
     ring_list = topology.rings(lay, hw, catalog, workloads, rec)
-    net = fabric.fabric(design, catalog, nic, hosts, multi_host, rec)
+    net = fabric.fabric(design, catalog, nic, hosts, multi_host, rec, server)
     topo = bo.Topology(
         hosts=[host],
         bandwidth=topology.bandwidth_landscape(lay, hw),
@@ -83,9 +83,12 @@ def build_out(
     cdus = (cdu.product_name, in_rack, cdu.power_w or 0.0) if cdu and in_rack else None
     pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus)
     # The cables as the racks place their ends: copper in a rack, optics between racks
-    net = net.model_copy(update={"planes": fabric.place_cables(net.planes, rk.racks)})
+    # and the placed parts, the same the bill counts, where the cabling pairs them
+    placed = fabric.place_cables(net.planes, rk.racks)
+    runs = bom.cluster_runs(design, catalog, placed, rk.racks)
+    net = net.model_copy(update={"planes": media.describe(placed, runs)})
     topo = topo.model_copy(update={"fabric": net, "totals": totals([host], net)})
-    _decide_cabling(net, rk, rec)
+    _decide_cabling(net, rk, runs, rec)
     bill = bom.bill_of_materials(design, catalog, gpu, server, topo, rec, storage, rk)
     return BuildOut(topo, pw, rk, bill)
 
@@ -151,29 +154,51 @@ def totals(hosts: list[bo.HostTopology], net: bo.NetworkFabric) -> bo.TopologyTo
     )
 
 
-def _decide_cabling(net: bo.NetworkFabric, rk: bo.Racks, rec: Recorder) -> None:
-    """Say which links are copper and which optical, from where the racks put their ends."""
+def _decide_cabling(net: bo.NetworkFabric, rk: bo.Racks, runs: media.Runs, rec: Recorder) -> None:
+    """Say which links are copper and which optical, from the parts the bill counts."""
     host_runs = [c for p in net.planes for c in p.cables if c.between == "host-leaf"]
     if not host_runs or not rk.racks:
         return
-    optical = [c for c in host_runs if c.transceivers]
-    modules = sum(c.transceivers for p in net.planes for c in p.cables)
-    if not optical:
+    text, reason, implication = cabling_words(net.planes, runs, rk.network_racks)
+    rec.decide(text, reason, DecisionTopic.NETWORK, implication=implication)
+
+
+def cabling_words(
+    planes: list[bo.Plane], runs: media.Runs, network_racks: int
+) -> tuple[str, str, str]:
+    """(decision, reason, implication) on copper and fibre, from the placed parts where the
+    cabling pairs them, else from the runs' own counts."""
+    copper, fibre, modules = media.host_links(runs)
+    for i, p in enumerate(planes):
+        if i in runs:
+            continue
+        for c in p.cables:  # a run not placed: its generic count
+            modules += c.transceivers
+            if c.between == "host-leaf":
+                fibre += c.count if c.transceivers else 0
+                copper += 0 if c.transceivers else c.count
+    reason = "Copper reaches within a rack, not between racks. " + fabric.DAC_REACH
+    if not fibre:
         text = "Host-to-leaf links are direct-attach copper cables: the hosts and their leaf "
         text += "switches share the rack."
         implication = (
-            "No optical modules for host links; keep each leaf in the rack of its hosts."
+            "No optical modules; keep each leaf in the rack of its hosts."
             if not modules
-            else f"{count(modules, 'optical module')} only for the links between switch racks."
+            else f"{count(modules, 'optical module')} only for the links between switches."
         )
-    else:
-        text = (
-            f"Host-to-leaf links cross racks (the switches stand in "
-            f"{count(rk.network_racks, 'network rack')}): fibre with an optical module at each end."
-        )
-        implication = f"The bill counts {count(modules, 'optical module')} and their fibres."
-    rec.decide(text, "Copper reaches within a rack, not between racks. " + fabric.DAC_REACH,
-               DecisionTopic.NETWORK, implication=implication)  # fmt: skip
+        return text, reason, implication
+    where = (
+        f"the switches stand in {count(network_racks, 'network rack')}"
+        if network_racks
+        else "another rack, or farther than the longest copper cable listed for the port"
+    )
+    text = (
+        f"Host-to-leaf links are fibre with an optical module at each end where copper does not "
+        f"reach ({where}): {count(fibre, 'fibre')}"
+        + (f", and {count(copper, 'direct-attach copper cable')} in the rack." if copper else ".")
+    )
+    implication = f"The bill counts {count(modules, 'optical module')} and their fibres."
+    return text, reason, implication
 
 
 def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorder) -> None:

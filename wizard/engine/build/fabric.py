@@ -20,7 +20,7 @@ from wizard.engine.basis.switch_choice import Pick as _Pick
 from wizard.engine.basis.switch_choice import pick_switch
 from wizard.engine.build.linkx import fill, switch_names
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, Nic, Switch, SwitchKind
+from wizard.model.catalog import Catalog, Nic, NicKind, Server, Switch, SwitchKind
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, is_infiniband
 from wizard.model.names import FABRIC_LABEL as NAMED_FABRICS
 from wizard.model.names import RDMA_SHORT
@@ -298,8 +298,42 @@ def _host_cables(
     )
 
 
+SERVICE_NIC_SOURCE = (
+    "The server's catalog entry states no onboard data ports of this speed, so the service "
+    "ports are an adapter chosen at order time (an OCP 3.0 or PCIe card): the NIC catalog's "
+    "Ethernet card of the service network's speed, NVIDIA ConnectX first (the switches' "
+    "vendor), enough cards for the host's service ports"
+)
+
+
+def service_adapter(
+    catalog: Catalog, server: Server | None, speed: float, ports: int
+) -> tuple[Nic | None, int]:
+    """The adapter carrying a host's service ports and how many per host: none (0) where the
+    server's catalog entry states onboard ports of that speed and number, else the catalog's
+    Ethernet card of that speed, NVIDIA ConnectX before others, fewest cards first."""
+    if _onboard(server, speed, ports):
+        return None, 0
+    cards = [
+        n
+        for n in catalog.nics.values()
+        if n.kind is NicKind.NIC and "ethernet" in n.protocols and n.port_speed_gbps == speed
+    ]
+    if not cards or ports <= 0:
+        return None, 0
+    best = min(cards, key=lambda n: (math.ceil(ports / n.ports), n.vendor != "NVIDIA",
+                                     -n.pcie_gen, n.id))  # fmt: skip
+    return best, math.ceil(ports / best.ports)
+
+
 def fabric(
-    design: Design, catalog: Catalog, nic: Nic | None, hosts: int, multi_host: bool, rec: Recorder
+    design: Design,
+    catalog: Catalog,
+    nic: Nic | None,
+    hosts: int,
+    multi_host: bool,
+    rec: Recorder,
+    server: Server | None = None,
 ) -> bo.NetworkFabric:
     hw, a = design.hardware, design.assumptions
     oversub = a.fabric_oversubscription
@@ -345,6 +379,14 @@ def fabric(
         )
     service = hw.service_ports_per_host > 0
     s_speed = FABRIC_GBPS[hw.service_fabric]
+    s_nic, _ = service_adapter(catalog, server, s_speed, hw.service_ports_per_host)
+    if service and s_nic is None and not _onboard(server, s_speed, hw.service_ports_per_host):
+        rec.warn(
+            "no-service-adapter",
+            f"The NIC catalog has no Ethernet adapter with {s_speed:g} Gb/s ports for the "
+            "service network, and the server states no onboard ports of that speed: its "
+            "adapter is not on the bill",
+        )
     for role, what in (("management", "ESXi management"), ("vmotion", "vMotion")) + (
         (("storage", "storage (NFS / iSCSI / vSAN)"),) if hw.storage else ()
     ):
@@ -352,7 +394,9 @@ def fabric(
             bo.NicRole(
                 role=role,
                 network="service" if service else "compute",
-                adapter="onboard" if service else (nic.id if nic else "onboard"),
+                adapter=(s_nic.id if s_nic else "onboard")
+                if service
+                else (nic.id if nic else "onboard"),
                 ports_per_host=hw.service_ports_per_host if service else hw.nics_per_host,
                 speed_gbps=s_speed if service else speed,
                 note=f"{what} on its own VLAN, sharing the "
@@ -400,6 +444,12 @@ def fabric(
         rdma_note=RDMA_TEXT[hw.rdma] + f" ({SEED_RDMA.split(':')[0]})",
         nic_roles=roles,
         planes=planes,
+    )
+
+
+def _onboard(server: Server | None, speed: float, ports: int) -> bool:
+    return server is not None and any(
+        o.speed_gbps == speed and o.ports >= ports for o in server.onboard_ports
     )
 
 

@@ -316,6 +316,21 @@ def plane_lines(
 ) -> list[bo.BomLine] | None:
     """All the cabling lines of an InfiniBand plane, or None when it has no paired parts or its
     switches are not placed (the generic lines then stay)."""
+    runs = plane_runs(plane, host_places, names, where, osfp_hosts, managed, cluster)
+    return None if runs is None else [ln for lines in runs.values() for ln in lines]
+
+
+def plane_runs(
+    plane: bo.Plane,
+    host_places: list[Place],
+    names: dict[str, list[str]],
+    where: dict[str, Place],
+    osfp_hosts: bool,
+    managed: bool | None,
+    cluster: str | None = None,
+) -> dict[str, list[bo.BomLine]] | None:
+    """The lines of an InfiniBand plane by run ('host-leaf', 'leaf-spine', 'subnet-manager'),
+    or None as ``plane_lines``."""
     pair = pairing(plane)
     if pair is None:
         return None
@@ -325,7 +340,7 @@ def plane_lines(
         return None
     leaf_at = [p for p in leaves if p is not None]
     spine_at = [p for p in spines if p is not None]
-    out = host_leaf_lines(plane, host_places, leaf_at, osfp_hosts, cluster, pair)
+    out = {"host-leaf": host_leaf_lines(plane, host_places, leaf_at, osfp_hosts, cluster, pair)}
     leaf_tier = next(t for t in plane.tiers if t.role == "leaf")
     if spine_at:
         links = [
@@ -333,9 +348,9 @@ def plane_lines(
             for leaf in leaf_at
             for j in range(leaf_tier.uplinks)
         ]
-        out += leaf_spine_lines(links, cluster, pair)
+        out["leaf-spine"] = leaf_spine_lines(links, cluster, pair)
     switches = len(leaf_at) + len(spine_at)
-    out.append(subnet_manager_line(len(host_places), managed, switches, cluster))
+    out["subnet-manager"] = [subnet_manager_line(len(host_places), managed, switches, cluster)]
     return out
 
 

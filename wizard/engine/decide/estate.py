@@ -12,8 +12,16 @@ from wizard.base.numbers import count
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.build import bom as bom_
-from wizard.engine.build import cooling, linkx, portmap
-from wizard.engine.build.fabric import DAC_REACH, FABRIC_LABEL, oob_plane, place_cables, size_plane
+from wizard.engine.build import cooling, linkx, media, portmap
+from wizard.engine.build.buildout import cabling_words
+from wizard.engine.build.fabric import (
+    FABRIC_LABEL,
+    SERVICE_NIC_SOURCE,
+    oob_plane,
+    place_cables,
+    service_adapter,
+    size_plane,
+)
 from wizard.engine.build.racks import leaf_homes, top_of_rack
 from wizard.engine.build.racks import network_racks as _network_racks
 from wizard.engine.platform.compat import check_design
@@ -103,7 +111,13 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         network = _shared_network(design, catalog, specs, clusters, rec)
         net_kw = sum(t.power_w * t.count for p in network for t in p.tiers) / 1000
         layout = _layout(design, catalog, clusters, network, rec)
+        # the runs' words and optics from the parts the bill counts, as the layout places them
+        runs = _runs(design, catalog, clusters, network, layout)
+        network = media.describe(network, runs)
         network_racks = sum(1 for x in layout if x.role == "network")
+        if any(c.between == "host-leaf" for p in network for c in p.cables):
+            text, reason, implication = cabling_words(network, runs, network_racks)
+            rec.decide(text, reason, DecisionTopic.NETWORK, implication=implication)
         host_racks = len(layout) - network_racks
         cooled = _cooling(design, catalog, clusters, layout, rec)
         cooling_kw = _in_rack_kw(catalog, cooled, layout)
@@ -440,18 +454,9 @@ def _shared_network(
             )
         )  # fmt: skip
     planes.append(oob_plane(oob))
-    # the shared switches stand in network racks of their own, so host links cross racks
-    planes = place_cables(planes, None)
-    modules = sum(c.transceivers for p in planes for c in p.cables)
-    if modules:
-        rec.decide(
-            "The shared switches stand in network racks of their own, so every host link "
-            "crosses racks: fibre with an optical module at each end.",
-            "Copper reaches within a rack, not between racks. " + DAC_REACH,
-            DecisionTopic.NETWORK,
-            implication=f"The bill counts {count(modules, 'optical module')} and their fibres.",
-        )
-    return planes
+    # before the layout places them, a run that crosses racks is counted as fibre; the placed
+    # parts replace these words once the racks are known (``media.describe``)
+    return place_cables(planes, None)
 
 
 # ------------------------------------------------------------------------------------- racks
@@ -588,7 +593,7 @@ def _bom(
             lines += _cpu_lines(design, catalog, c, rec)
     paired, done = _linkx(design, catalog, clusters, network, layout)
     lines += _network_lines(catalog, network, done) + paired
-    lines.append(bom_.oob_switch_line(layout))
+    lines.append(bom_.oob_switch_line(layout, catalog))
     a = design.assumptions
     lines += bom_.rack_lines(len(layout), a.rack_units, a.max_rack_power_kw)
     lines += cooling.cooling_lines(cooled, catalog)
@@ -609,14 +614,31 @@ def _cpu_lines(
             item=f"server:{server.id}",
             part_number="",
             description=f"{server.product_name}, {server.sockets} x {processors}, "
-            f"{server.rack_units}U, for the {role}, without GPUs (configure-to-order: memory, "
-            "drives and network ports per vendor quote)",
+            f"{server.rack_units}U, for the {role}, without GPUs, with the configuration lines "
+            "below (memory per the vendor's quote for the workload it hosts)",
             quantity=c.hosts,
             unit="each",
             source=f"catalog servers/{server.id}",
             cluster=c.name,
         )
     ]
+    speed = FABRIC_GBPS[design.hardware.service_fabric]
+    nic, cards = service_adapter(catalog, server, speed, CPU_HOST_SERVICE_PORTS)
+    out += [
+        ln.model_copy(update={"cluster": c.name}) for ln in bom_.platform_lines(server, c.hosts)
+    ]
+    if nic is not None:
+        out.append(
+            bo.BomLine(
+                category=bo.BomCategory.NIC, item=f"nic:{nic.id}:service",
+                part_number=nic.part_number,
+                description=f"{nic.product_name} (service network: ESXi management, vMotion, "
+                f"storage; {cards} per host for its {CPU_HOST_SERVICE_PORTS} x {speed:g} GbE "
+                "ports, the server's OCP 3.0 or PCIe option)",
+                quantity=c.hosts * cards, unit="each",
+                source=f"catalog nics/{nic.id}; {SERVICE_NIC_SOURCE}", cluster=c.name,
+            )
+        )  # fmt: skip
     lic = design.licensing.platform
     if lic is not None and catalog.licences[lic].unit is LicenceUnit.PER_CORE:
         x = catalog.licences[lic]
@@ -655,25 +677,27 @@ def _linkx(
 ) -> tuple[list[bo.BomLine], set[str]]:
     """NVIDIA's paired parts for the shared InfiniBand NDR planes, the hosts of every cluster on
     them placed as the layout has them; and the cable keys they replace."""
-    where = linkx.places(layout)
-    names = linkx.switch_names(network, numbered_by_kind=True)
-    out: list[bo.BomLine] = []
-    done: set[str] = set()
-    for p, named in zip(network, names, strict=True):
-        if not linkx.is_ndr(p):
-            continue
+    runs = _runs(design, catalog, clusters, network, layout)
+    return bom_.merged(media.flat(runs)), media.replaced(network, runs)
+
+
+def _runs(
+    design: Design,
+    catalog: Catalog,
+    clusters: list[EstateCluster],
+    network: list[bo.Plane],
+    layout: list[bo.Rack],
+) -> media.Runs:
+    """The parts of each run of the shared networks, the hosts of every cluster on them placed
+    as the layout has them: what the bill counts and the network's words describe."""
+    hosts_on, osfp = [], []
+    for p in network:
         on = [c for c in clusters if joins(c, p)]
-        hosts = [h.place for c in on for h in portmap.rack_hosts(layout, c.name)]
-        osfp = _osfp_hosts(design, catalog, on)
-        leaf = catalog.switches[p.tiers[0].switch]
-        lines = linkx.plane_lines(p, hosts, named, where, osfp,
-                                  linkx.switch_managed(leaf.part_number))  # fmt: skip
-        if lines is not None:
-            out += lines
-            done |= {c.key for c in p.cables}
+        hosts_on.append([h for c in on for h in portmap.rack_hosts(layout, c.name)])
+        osfp.append(linkx.is_ndr(p) and _osfp_hosts(design, catalog, on))
     links = _port_map(design, catalog, clusters, network, layout)
-    more, replaced = portmap.plane_bom(network, links)
-    return bom_.merged(out + more), done | replaced
+    managed = [bom_.managed(catalog, p) for p in network]
+    return media.plane_runs(network, layout, hosts_on, osfp, managed, links, True)
 
 
 def estate_port_map(design: Design, catalog: Catalog, e: Estate) -> list[portmap.PortLink]:
