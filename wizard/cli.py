@@ -32,6 +32,7 @@ SUBCOMMANDS = (
     "compare",
     "mig-config",
     "vsphere-steps",
+    "import-estate",
     "validate",
     "catalog",
     "schema",
@@ -210,6 +211,7 @@ def _inputs(args: argparse.Namespace) -> list[str]:
     never replace one."""
     named = [getattr(args, k, None) for k in ("design", "prices", "logo")]
     named += list(getattr(args, "measurements", None) or [])
+    named += list(getattr(args, "estate_files", None) or [])
     return [str(p) for p in named if p] + _catalog_files(args)
 
 
@@ -743,6 +745,31 @@ def cmd_gui(args: argparse.Namespace) -> int:
     return gui_main(args.design)
 
 
+def cmd_import_estate(args: argparse.Namespace) -> int:
+    from wizard.estate_import import inventory_script, read_estate
+    from wizard.estate_import.findings import findings_json, findings_lines
+
+    if args.inventory_script:
+        _write_bytes(args.inventory_script, inventory_script().encode("utf-8"), args)
+        _wrote(args.inventory_script)
+    elif not args.estate_files:
+        raise UserError(
+            "import-estate: name an RVTools .xlsx, an nvidia-smi report or the inventory CSV, "
+            "or write the inventory script with --inventory-script FILE"
+        )
+    if not args.estate_files:
+        return EXIT_OK
+    catalog = _catalog(args)
+    estate = read_estate(args.estate_files, catalog)
+    if args.json:
+        _write_bytes(args.json, findings_json(estate).encode("utf-8"), args)
+        _wrote(args.json)
+    if args.json not in STDOUT_NAMES:
+        for line in findings_lines(estate, catalog):
+            _out(line)
+    return EXIT_OK
+
+
 # ------------------------------------------------------------------------------- parser
 
 
@@ -902,6 +929,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="requests in flight during the serving runs, when their files do not state it",
     )  # fmt: skip
     p.set_defaults(func=cmd_calibrate)
+
+    p = sub.add_parser(
+        "import-estate",
+        help="read the estate a customer runs (RVTools .xlsx, nvidia-smi -q -x, nvidia-smi vgpu "
+        "-q, the inventory CSV) and say what maps to the catalog",
+    )
+    p.add_argument("estate_files", nargs="*", metavar="FILE")
+    p.add_argument(
+        "--json", metavar="OUT.json", help="also write the findings as JSON (- for stdout)"
+    )
+    p.add_argument(
+        "--inventory-script",
+        metavar="OUT.ps1",
+        help="write the PowerCLI inventory script for the customer to run against vCenter",
+    )
+    p.set_defaults(func=cmd_import_estate)
 
     p = sub.add_parser("validate", help="check a design file against the schema and catalogs")
     p.add_argument("design", metavar="DESIGN")
