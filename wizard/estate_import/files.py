@@ -18,10 +18,12 @@ from wizard.base.safe_read import read_limited
 # nvidia-smi report of an eight-GPU host is a few hundred kilobytes.
 MAX_WORKBOOK_BYTES = 200_000_000
 MAX_TEXT_BYTES = 20_000_000
-# What the workbook's members may inflate to, all together and each against its packed size: a
-# sheet of formatted empty rows packs about 10 to 1 (a real export here: 1.4 MB from 150 kB).
-MAX_INFLATED_BYTES = 2_000_000_000
-MAX_INFLATE_RATIO = 1_000
+# What the workbook's members may inflate to, as their zip directory declares it (a member that
+# inflates past its declared size fails its check): all together, and each against its packed
+# size. A sheet packs about 10 to 1 (a real export here: 1.4 MB from 150 kB); deflate cannot pass
+# about 1,032 to 1, so a member declaring more was packed some other way to be a bomb.
+MAX_INFLATED_BYTES = 1_000_000_000
+MAX_INFLATE_RATIO = 1_100
 
 
 class EstateFileError(UserError):

@@ -4,6 +4,7 @@ came from and what it maps to in the catalog, and the files read in one pass (``
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -151,7 +152,10 @@ def _host_of(path: Path, hosts: list[Host]) -> list[str]:
     stem = path.name.rsplit(".", 1)[0].lower()
     found = set()
     for h in hosts:
-        for name in {h.name.lower(), h.name.lower().split(".")[0]}:
+        full = h.name.lower()
+        # An address's first number is no short name: '10.17.135.71' is not '10'.
+        short = full if re.fullmatch(r"[\d.:]+", full) else full.split(".")[0]
+        for name in {full, short}:
             if name and (stem == name or (stem.startswith(name) and stem[len(name)] in "._-")):
                 found.add(h.name)
     return sorted(found)
@@ -180,6 +184,17 @@ def _place(inv: Inventory, path: Path, gpus: list[Gpu], vgpus: list[Vgpu]) -> No
     inv.vgpus += [v if v.host else replace(v, host=host) for v in vgpus]
 
 
+def _utf8(path: Path, data: bytes) -> bytes:
+    """Windows PowerShell's '>' writes UTF-16 with a byte-order mark: such a report is read as
+    the same text in UTF-8."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            raise EstateFileError(f"{path}: marked UTF-16 but not UTF-16 text") from None
+    return data
+
+
 def _kind(data: bytes) -> str:
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if data.startswith(b"PK"):
@@ -196,7 +211,7 @@ def read_estate(paths: list[str | os.PathLike[str]], catalog: Catalog) -> Invent
     loaded = []
     for p in paths:
         path = Path(p)
-        data = read_bytes(path, MAX_WORKBOOK_BYTES, "estate file")
+        data = _utf8(path, read_bytes(path, MAX_WORKBOOK_BYTES, "estate file"))
         loaded.append((path, data, _kind(data)))
     inv = Inventory()
     for path, data, kind in sorted(loaded, key=lambda x: x[2] != "xlsx"):
