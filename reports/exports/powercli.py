@@ -15,7 +15,11 @@ Per host of the named cluster, one at a time, in the order NVIDIA's and VMware's
    host', which the host's restart below does;
 3. MIG mode (``nvidia-smi`` in the ESXi shell, which PowerCLI cannot reach: the script asks the
    administrator and waits), read as the host offering the MIG-backed vGPU types the design uses;
-4. passthrough and the hardware label on the GPUs given whole to VMs (Dynamic DirectPath I/O);
+4. passthrough and the hardware label on the GPUs given whole to VMs (Dynamic DirectPath I/O),
+   then on the compute-fabric adapters (the ConnectX or BlueField functions of the design's
+   family that no virtual switch uses), with a label of their own; where VMs outnumber the
+   adapters, SR-IOV virtual functions on them instead (NVIDIA AI Enterprise, 'Device Groups':
+   GPU-NIC pairs under one PCIe switch carry GPUDirect RDMA);
 5. at most one restart, only when a step above needs it or vSphere says the host needs one, and
    the script waits until vCenter sees the host connected again (its boot time newer than before,
    within ``-ReconnectMinutes``) before it goes on. Maintenance mode is entered only to change
@@ -24,7 +28,8 @@ Per host of the named cluster, one at a time, in the order NVIDIA's and VMware's
 Per VM the administrator lists under its workload group in ``$VmsByGroup``: all guest memory
 reserved, the 64-bit MMIO window, the vGPU devices missing (a vGPU type is found on the host by
 NVIDIA's name: ``H100-3-40C`` is offered as ``grid_h100-3-40c`` or ``nvidia_h100-3-40c`` depending
-on the release) and the Dynamic DirectPath I/O GPUs missing, each device with its own key. An
+on the release) and the Dynamic DirectPath I/O GPUs and fabric adapters missing, each device with its own key (a VM
+that shares an adapter is told to take one SR-IOV function of it). An
 existing VM's firmware is never changed: a VM that boots with BIOS is reported as a blocker with
 its remedy (a guest installed under BIOS does not boot after a switch to EFI), and a VM is refused
 by name when the cluster has too few passthrough GPUs left for it.
@@ -92,7 +97,8 @@ _PRELUDE = r"""param(
     [Parameter(Mandatory = $true)] [string] $Cluster,
     [switch] $Apply,
     [int] $ReconnectMinutes = 30,
-    [string] $HardwareLabel = 'gpuwizard-gpu'
+    [string] $HardwareLabel = 'gpuwizard-gpu',
+    [string] $FabricLabel = 'gpuwizard-fabric'
 )
 $ErrorActionPreference = 'Stop'
 $script:Blockers = New-Object System.Collections.Generic.List[string]
@@ -101,6 +107,10 @@ $script:FreeGpus = 0
 $script:MostPerHost = 0
 $script:Claimed = 0
 $script:AllowedGpus = @()
+$script:FreeNics = 0
+$script:MostNicsPerHost = 0
+$script:ClaimedNics = 0
+$script:AllowedNics = @()
 $script:NextKey = -100
 $script:Refused = @{}
 
@@ -150,7 +160,17 @@ function Find-VgpuType($VMHost, [string] $NvidiaName) {
     return $found[0]
 }
 
-function Set-GpuHost($VMHost, [string] $Driver, [bool] $Graphics, [string] $VgpuMode, [string[]] $MigTypes, [string] $MigStep, [bool] $MigReboots, [int] $Passthrough) {
+function Get-FabricNics($VMHost, [string] $Family) {
+    # The compute-fabric adapters: NVIDIA (Mellanox) functions whose PCI name shows the family,
+    # leaving out any port a virtual switch uses as an uplink (the service network's adapters)
+    $net = $VMHost.ExtensionData.Config.Network
+    $keys = @($net.Vswitch | ForEach-Object { $_.Pnic }) + @($net.ProxySwitch | ForEach-Object { $_.Pnic })
+    $uplinks = @($net.Pnic | Where-Object { $keys -contains $_.Key } | ForEach-Object { $_.Pci })
+    $pattern = '\[' + [regex]::Escape($Family) + '\]'
+    return @($VMHost.ExtensionData.Hardware.PciDevice | Where-Object { $_.VendorId -eq 0x15b3 -and $_.DeviceName -match $pattern -and $uplinks -notcontains $_.Id -and $_.Id -match '\.0$' } | Sort-Object Id)
+}
+
+function Set-GpuHost($VMHost, [string] $Driver, [bool] $Graphics, [string] $VgpuMode, [string[]] $MigTypes, [string] $MigStep, [bool] $MigReboots, [int] $Passthrough, [string] $FabricFamily, [int] $FabricNics, [int] $FabricVfs) {
     $name = $VMHost.Name
     $reboot = $false
     # 1. The NVIDIA host driver: loaded when the host offers vGPU types.
@@ -222,6 +242,54 @@ function Set-GpuHost($VMHost, [string] $Driver, [bool] $Graphics, [string] $Vgpu
         $script:FreeGpus += $whole.Count
         if ($whole.Count -gt $script:MostPerHost) { $script:MostPerHost = $whole.Count }
     }
+    # 4b. The compute-fabric NICs: passthrough with the fabric label on whole adapters, or
+    # SR-IOV virtual functions where the VMs outnumber the adapters.
+    if ($FabricNics -gt 0) {
+        $nics = @(Get-FabricNics $VMHost $FabricFamily)
+        if ($nics.Count -lt $FabricNics) {
+            Add-Blocker "Host ${name}: $FabricNics $FabricFamily adapters are to carry the GPU fabric, but the host shows $($nics.Count) that no virtual switch uses."
+        }
+        $pts = Get-View $VMHost.ExtensionData.ConfigManager.PciPassthruSystem
+        foreach ($n in @($nics | Select-Object -First $FabricNics)) {
+            $info = @($pts.PciPassthruInfo | Where-Object { $_.Id -eq $n.Id })[0]
+            if ($FabricVfs -gt 0) {
+                if (-not $info.SriovEnabled -or $info.NumVirtualFunction -lt $FabricVfs) {
+                    Write-Change "Host ${name}: SR-IOV on adapter $($n.Id), $FabricVfs virtual functions"
+                    $reboot = $true
+                    if ($Apply) {
+                        Enter-HostMaintenance $VMHost
+                        $sc = New-Object VMware.Vim.HostSriovConfig
+                        $sc.Id = $n.Id
+                        $sc.SriovEnabled = $true
+                        $sc.NumVirtualFunction = $FabricVfs
+                        $sc.PassthruEnabled = $true
+                        $pts.UpdatePassthruConfig(@($sc))
+                    }
+                }
+                continue
+            }
+            if (-not $info.PassthruEnabled -or $info.HardwareLabel -ne $FabricLabel) {
+                Write-Change "Host ${name}: passthrough on adapter $($n.Id), hardware label '$FabricLabel'"
+                if ($Apply) {
+                    Enter-HostMaintenance $VMHost
+                    $pc = New-Object VMware.Vim.HostPciPassthruConfig
+                    $pc.Id = $n.Id
+                    $pc.PassthruEnabled = $true
+                    $pc.HardwareLabel = $FabricLabel
+                    $pts.UpdatePassthruConfig(@($pc))
+                }
+            }
+            $allowed = New-Object VMware.Vim.VirtualPCIPassthroughAllowedDevice
+            $allowed.VendorId = 0x15b3
+            $allowed.DeviceId = [int]($n.DeviceId -band 0xffff)
+            if (-not @($script:AllowedNics | Where-Object { $_.DeviceId -eq $allowed.DeviceId })) { $script:AllowedNics += $allowed }
+        }
+        if ($FabricVfs -eq 0) {
+            $count = [Math]::Min($nics.Count, $FabricNics)
+            $script:FreeNics += $count
+            if ($count -gt $script:MostNicsPerHost) { $script:MostNicsPerHost = $count }
+        }
+    }
     # 5. One restart, when a step above needs it or vSphere says the host needs one.
     $fresh = Get-VMHost -Id $VMHost.Id
     if ($reboot -or $fresh.ExtensionData.Summary.RebootRequired) {
@@ -248,7 +316,7 @@ function Test-CanChange($VM) {
     return $false
 }
 
-function Set-GpuVm([string] $Name, [string[]] $VgpuTypes, [int] $Passthrough, [int] $MmioGB) {
+function Set-GpuVm([string] $Name, [string[]] $VgpuTypes, [int] $Passthrough, [int] $MmioGB, [int] $FabricNics, [bool] $FabricSriov) {
     $found = @(Get-Cluster -Name $Cluster | Get-VM | Where-Object { $_.Name -eq $Name })
     if ($found.Count -ne 1) {
         Add-Blocker "VM ${Name}: the cluster $Cluster has $($found.Count) VMs of exactly that name; list one."
@@ -338,6 +406,37 @@ function Set-GpuVm([string] $Name, [string[]] $VgpuTypes, [int] $Passthrough, [i
             }
         }
     }
+    if ($FabricNics -gt 0 -and $FabricSriov) {
+        Write-Check "VM ${Name}: add $FabricNics SR-IOV virtual function of the GPU fabric's adapter beside its GPU (vSphere Client: Edit Settings > Add New Device > PCI Device); the script does not choose the function."
+    }
+    elseif ($FabricNics -gt 0) {
+        $script:ClaimedNics += $FabricNics
+        if ($FabricNics -gt $script:MostNicsPerHost -or $script:ClaimedNics -gt $script:FreeNics) {
+            Add-Blocker "VM ${Name} needs $FabricNics fabric adapters on one host, but too few are free: the cluster has $($script:FreeNics) with passthrough and the label '$FabricLabel' (at most $($script:MostNicsPerHost) on one host), and the VMs listed before it take $($script:ClaimedNics - $FabricNics)."
+            return
+        }
+        $have = @($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $FabricLabel }).Count
+        if (@($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $FabricLabel }).Count -lt $FabricNics) {
+            Write-Change "VM ${Name}: add $($FabricNics - $have) fabric adapters by Dynamic DirectPath I/O, labelled '$FabricLabel'"
+            if ($Apply -and (Test-CanChange $vm)) {
+                $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
+                $changes = @()
+                foreach ($i in 1..($FabricNics - $have)) {
+                    $dev = New-Object VMware.Vim.VirtualDeviceConfigSpec
+                    $dev.Operation = 'add'
+                    $dev.Device = New-Object VMware.Vim.VirtualPCIPassthrough
+                    $dev.Device.Key = New-DeviceKey
+                    $dev.Device.Backing = New-Object VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo
+                    $dev.Device.Backing.DeviceName = ''
+                    $dev.Device.Backing.CustomLabel = $FabricLabel
+                    $dev.Device.Backing.AllowedDevice = $script:AllowedNics
+                    $changes += $dev
+                }
+                $spec.DeviceChange = $changes
+                $vm.ExtensionData.ReconfigVM($spec)
+            }
+        }
+    }
 }
 """
 
@@ -357,6 +456,22 @@ def _passthrough_per_host(result: Result) -> int:
     """The most GPUs a host gives whole to VMs (the packing's 'passthrough' GPUs)."""
     per_host = [sum(g.mode == "passthrough" for g in h.gpus) for h in result.packing.hosts]
     return max(per_host, default=0)
+
+
+def _fabric_per_host(result: Result) -> tuple[int, int]:
+    """The compute-fabric adapters each host readies for its VMs, and the SR-IOV virtual
+    functions per adapter (0: whole adapters by passthrough): where VMs share adapters, each
+    VM on the busiest host (one per GPU instance or vGPU slot) gets one function."""
+    steps = result.software.vsphere_steps if result.software else None
+    if steps is None or not steps.fabric_nic:
+        return 0, 0
+    adapters = next(
+        (r.ports_per_host for r in result.topology.fabric.nic_roles if r.role == "gpu-rdma"), 0
+    )
+    if not adapters or not any(v.fabric_backing == "sr-iov" for v in steps.vms):
+        return adapters, 0
+    vms = max((sum(max(len(g.slots), 1) for g in h.gpus) for h in result.packing.hosts), default=1)
+    return adapters, -(-vms // adapters)
 
 
 def powercli_script(
@@ -407,6 +522,7 @@ def powercli_script(
     mig_types = sorted(
         {d for v in steps.vms for d in v.gpu_devices if _MIG_TYPE.search(d)} if mig else set()
     )
+    fabric_nics, fabric_vfs = _fabric_per_host(result)
     passthrough = _passthrough_per_host(result)
     if any("passthrough" in v.gpu_devices for v in steps.vms):
         passthrough = max(passthrough, max(v.gpu_devices.count("passthrough") for v in steps.vms))
@@ -431,7 +547,9 @@ def powercli_script(
         f" -MigTypes {_texts(mig_types)}"
         f" -MigStep {_text(f'{mig.step}: {mig.value}') if mig else chr(39) * 2}"
         f" -MigReboots {_flag(bool(mig and mig.reboot))}"
-        f" -Passthrough {passthrough}",
+        f" -Passthrough {passthrough}"
+        f" -FabricFamily {_text(steps.fabric_nic) if steps.fabric_nic else chr(39) * 2}"
+        f" -FabricNics {fabric_nics} -FabricVfs {fabric_vfs}",
         "}",
         "",
         "# ---- VMs: put each group's VM names in its @() below, e.g. @('vm-01', 'vm-02');",
@@ -460,7 +578,8 @@ def powercli_script(
             " EFI firmware (checked, never changed)",
             f"foreach ($name in $VmsByGroup[{_text(key(v))}]) {{",
             f"    Set-GpuVm -Name $name -VgpuTypes {_texts(vgpus)} -Passthrough {whole}"
-            f" -MmioGB {v.mmio_size_gb or 0}",
+            f" -MmioGB {v.mmio_size_gb or 0} -FabricNics {v.fabric_nics}"
+            f" -FabricSriov {_flag(v.fabric_backing == 'sr-iov')}",
             "}",
         ]
     lines.append(_POSTLUDE.rstrip())

@@ -358,3 +358,45 @@ def test_a_release_ending_in_service_with_a_successor_is_upgrade_advice_not_a_ri
     codes = {w.code for w in _size(doc, catalog).warnings}
     assert "release-support-ends-in-service" in codes
     assert "release-support-window" not in codes
+
+
+# ------------------------------------------------------------------ fabric NICs into the VMs
+
+
+def test_the_billed_gpu_fabric_reaches_the_vms(sized):
+    """hgx-h200-llm: 8 ConnectX-7 NDR adapters per host for 8 GPUs, each under its GPU's PCIe
+    switch (NVIDIA AI Enterprise 8.0, 'Device Groups': 'GPU-NIC pairs under the same PCIe switch
+    or that meet GPUDirect RDMA criteria are grouped'). By hand: ceil(8 GPUs x 8 / 8) = 8
+    adapters for the whole-board LoRA VM, ceil(1 x 8 / 8) = 1 per chat VM; a host of eight
+    one-GPU VMs needs 8 x 1 = 8 <= 8 adapters, so whole adapters pass through. The host step
+    enables passthrough with the fabric's label and cites the device-group page."""
+    steps = sized["hgx-h200-llm"].software.vsphere_steps
+    assert steps.fabric_nic == "ConnectX-7"
+    got = {(len(v.gpu_devices), v.fabric_nics, v.fabric_backing) for v in steps.vms}
+    assert got == {(8, 8, "passthrough"), (1, 1, "passthrough")}
+    (fabric,) = [h for h in steps.hosts if h.action == "fabric-nics"]
+    assert "Passthrough on the 8 × ConnectX-7" in fabric.value
+    assert "GPU-NIC pairs under the same PCIe switch" in fabric.source
+
+
+def test_more_vms_than_adapters_share_them_by_sr_iov(sized):
+    """llm-serving: 2 dual-port ConnectX-7 per host for 8 GPUs, VMs of 4 GPUs: ceil(4 x 2 / 8) = 1
+    adapter each and 2 VMs x 1 = 2 <= 2, so passthrough; mig-shared's MIG-backed VMs share GPUs,
+    so each gets one SR-IOV virtual function and the host step enables SR-IOV (a restart)."""
+    serving = sized["llm-serving"].software.vsphere_steps
+    assert {(len(v.gpu_devices), v.fabric_nics, v.fabric_backing) for v in serving.vms} == {
+        (4, 1, "passthrough")
+    }
+    mig = sized["mig-shared"].software.vsphere_steps
+    assert {(v.fabric_nics, v.fabric_backing) for v in mig.vms} == {(1, "sr-iov")}
+    (fabric,) = [h for h in mig.hosts if h.action == "fabric-nics"]
+    assert fabric.reboot and "SR-IOV" in fabric.step and "127 virtual instances" in fabric.source
+
+
+@pytest.mark.parametrize("name", ["bert-large-25gbe", "enterprise", "starter"])
+def test_no_fabric_nics_without_rdma_to_the_adapter(sized, name):
+    """Negative: no RDMA (bert-large-25gbe, starter) or paravirtual RDMA through a virtual switch
+    (enterprise): no VM is given an adapter and no host step readies one."""
+    steps = sized[name].software.vsphere_steps
+    assert steps.fabric_nic == "" and all(v.fabric_nics == 0 for v in steps.vms)
+    assert not [h for h in steps.hosts if h.action == "fabric-nics"]

@@ -232,7 +232,13 @@ def _changes(s: Script) -> list[tuple[Node, tuple[str, ...]]]:
     out: list[tuple[Node, tuple[str, ...]]] = []
     for inv in s.nodes("invokation_expression"):
         names = [s.of(m) for m in inv.children if m.type == "member_name"]
-        if names and names[-1] in _READS:
+        block = inv
+        while block.parent is not None and "New-Object" not in s.of(block):
+            block = block.parent
+        if names and names[-1] == "UpdatePassthruConfig" and "HostSriovConfig" in s.of(block):
+            # SR-IOV on a fabric adapter reads its functions, not the passthrough label
+            out.append((inv, ("SriovEnabled", "NumVirtualFunction")))
+        elif names and names[-1] in _READS:
             out.append((inv, _READS[names[-1]]))
         elif names and names[-1] == "ReconfigVM":
             block = inv
@@ -252,7 +258,9 @@ def _changes(s: Script) -> list[tuple[Node, tuple[str, ...]]]:
     return out
 
 
-@pytest.mark.parametrize("name", ["mig-shared", "bert-large-25gbe", "rtx-pro-vsphere"])
+@pytest.mark.parametrize(
+    "name", ["mig-shared", "bert-large-25gbe", "rtx-pro-vsphere", "hgx-h200-llm"]
+)
 def test_every_change_sits_in_an_if_that_reads_what_it_changes(name):
     s = Script(_script(name))
     changes = _changes(s)
@@ -330,7 +338,7 @@ def test_passthrough_is_enabled_first_with_distinct_gpus_per_vm(name, per_host, 
     hosts = text.index("Set-GpuHost -VMHost $h")
     vms = text.index("Set-GpuVm -Name $name")
     assert hosts < vms  # passthrough on the hosts before any VM asks for a GPU
-    assert f"-Passthrough {per_host}\n" in text[hosts : text.index("\n}", hosts) + 1]
+    assert f"-Passthrough {per_host} -FabricFamily " in text[hosts : text.index("\n}", hosts) + 1]
     assert f"-Passthrough {per_vm} -MmioGB" in text[vms:]
     # Dynamic DirectPath I/O with the hardware label, each device its own key; no fixed
     # passthrough device picked by `Select-Object -First` (every VM got the same GPUs)
@@ -369,3 +377,59 @@ def test_hostile_names_from_a_design_and_a_user_catalog_through_the_command(tmp_
     assert all(_BASE64_LITERAL.fullmatch(x) for x in literals), literals
     decoded = {base64.b64decode(x[1:-1]).decode("utf-8") for x in literals if len(x) > 2}
     assert group in decoded and "DC-16C" + PAYLOAD[6:] in decoded
+
+
+def _calls(text: str, command: str) -> list[str]:
+    return [ln.strip() for ln in text.splitlines() if ln.strip().startswith(command)]
+
+
+def test_hgx_h200_llm_vms_get_their_fabric_nics_by_passthrough():
+    """hgx-h200-llm bills 8 ConnectX-7 NDR adapters per host for 8 H200 GPUs, one under each
+    GPU's PCIe switch (NVIDIA AI Enterprise 8.0, 'Device Groups': 'GPU-NIC pairs under the same
+    PCIe switch ... are grouped'). By hand: 8 adapters / 8 GPUs = 1 adapter per GPU, so the
+    whole-board LoRA VM gets 8 and each one-GPU chat VM 1; 8 one-GPU VMs on a host would take
+    8 <= 8 adapters, so whole adapters pass through (no SR-IOV). The hosts enable passthrough
+    with the fabric label on the ConnectX-7 functions no virtual switch uses, before any VM asks
+    for one, and a VM is refused by name when too few are free."""
+    text = _script("hgx-h200-llm")
+    s = Script(text)
+    assert s.broken() == []
+    (host,) = _calls(text, "Set-GpuHost -VMHost $h")
+    assert host.endswith("-FabricNics 8 -FabricVfs 0")
+    assert "-FabricFamily ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('" in host
+    assert base64.b64encode(b"ConnectX-7").decode() in host
+    vms = _calls(text, "Set-GpuVm -Name $name")
+    assert sorted(v.rsplit("-FabricNics ", 1)[1] for v in vms) == [
+        "1 -FabricSriov $false", "8 -FabricSriov $false",
+    ]  # fmt: skip
+    assert text.index("Set-GpuHost -VMHost $h") < text.index("Set-GpuVm -Name $name")
+    body = powercli._PRELUDE.split("function Set-GpuVm", 1)[1]
+    assert "$dev.Device.Backing.CustomLabel = $FabricLabel" in body
+    assert "$dev.Device.Backing.AllowedDevice = $script:AllowedNics" in body
+    assert 'Add-Blocker "VM ${Name} needs $FabricNics fabric adapters' in body
+    fabric = powercli._PRELUDE.split("function Get-FabricNics", 1)[1].split("\nfunction ", 1)[0]
+    assert "$_.VendorId -eq 0x15b3" in fabric and "$uplinks -notcontains $_.Id" in fabric
+
+
+def test_vms_that_share_an_adapter_get_sr_iov_functions():
+    """mig-shared: 1 ConnectX-7 per host and MIG-backed VMs that share GPUs, so whole adapters
+    cannot go one per VM: the hosts enable SR-IOV functions on the adapter (read first), and each
+    VM is told to take one function; the script does not pick the function itself."""
+    text = _script("mig-shared")
+    (host,) = _calls(text, "Set-GpuHost -VMHost $h")
+    nics, vfs = host.split("-FabricNics ", 1)[1].split(" -FabricVfs ")
+    assert nics == "1" and int(vfs) >= 1
+    assert all(v.endswith("-FabricNics 1 -FabricSriov $true")
+               for v in _calls(text, "Set-GpuVm -Name $name"))  # fmt: skip
+    body = powercli._PRELUDE.split("function Set-GpuHost", 1)[1].split("\nfunction ", 1)[0]
+    assert "$sc.NumVirtualFunction = $FabricVfs" in body
+
+
+@pytest.mark.parametrize("name", ["bert-large-25gbe", "enterprise"])
+def test_no_fabric_nics_without_an_rdma_fabric(name):
+    """Negative: bert-large-25gbe's 25 GbE fabric has no RDMA and enterprise runs paravirtual
+    RDMA (PVRDMA), which reaches VMs through a virtual switch: no adapter is given to a VM."""
+    text = _script(name)
+    (host,) = _calls(text, "Set-GpuHost -VMHost $h")
+    assert host.endswith("-FabricNics 0 -FabricVfs 0") and "-FabricFamily ''" in host
+    assert all("-FabricNics 0 " in v for v in _calls(text, "Set-GpuVm -Name $name"))

@@ -19,7 +19,6 @@ from wizard.engine.platform.compat import (
     ProblemKind,
     check_design,
     gpudirect_reason,
-    gpudirect_vgpu_reason,
     group_mode_reason,
     nic_reason,
     nvlink_reason,
@@ -27,6 +26,7 @@ from wizard.engine.platform.compat import (
     sharing_mode_reason,
     why_not,
 )
+from wizard.engine.platform.platform_rules import gpudirect_vgpu_reason
 
 __all__ = [
     "FIGURE_OF",

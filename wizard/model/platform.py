@@ -109,7 +109,9 @@ class SoftwareResult(Out):
 class HostStep(Out):
     """One step an administrator takes on every GPU host of the cluster, in order."""
 
-    action: Literal["firmware", "driver", "fabric-manager", "graphics", "vgpu-mode", "mig-mode"]
+    action: Literal[
+        "firmware", "driver", "fabric-manager", "graphics", "vgpu-mode", "mig-mode", "fabric-nics"
+    ]
     step: str = Field(description="What to do, in the administrator's words")
     value: str = Field(description="The setting, command or version to apply")
     reason: str
@@ -128,6 +130,17 @@ class VmStep(Out):
     )
     mmio_size_gb: int | None = Field(description="pciPassthru.64bitMMIOSizeGB, or None")
     settings: list[tuple[str, str]] = Field(description="VM settings (name, value)")
+    fabric_nics: int = Field(
+        default=0,
+        ge=0,
+        description="Compute-fabric NIC functions each VM is given for RDMA (one per GPU where "
+        "the host has a NIC per GPU); 0 when the design has no RDMA fabric for the GPUs",
+    )
+    fabric_backing: Literal["", "passthrough", "sr-iov"] = Field(
+        default="",
+        description="How they reach the VM: 'passthrough' (whole adapters by Dynamic DirectPath "
+        "I/O) or 'sr-iov' (virtual functions, where VMs outnumber the adapters)",
+    )
 
 
 class VsphereSteps(Out):
@@ -140,3 +153,8 @@ class VsphereSteps(Out):
     host_driver: str
     hosts: list[HostStep]
     vms: list[VmStep]
+    fabric_nic: str = Field(
+        default="",
+        description="The compute-fabric adapter's family as the host's PCI device name shows it "
+        "(e.g. 'ConnectX-7'); empty when no VM is given fabric NICs",
+    )

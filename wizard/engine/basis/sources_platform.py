@@ -110,3 +110,18 @@ FABRIC_MANAGER_VSPHERE = (
     "NVSwitch-based HGX systems, NVIDIA Fabric Manager provides partition discovery and activation "
     "APIs that the hypervisor integrates'"
 )
+DEVICE_GROUPS = (
+    "NVIDIA AI Enterprise 8.0, 'Device Groups': 'GPU-NIC pairs under the same PCIe switch or that "
+    "meet GPUDirect RDMA criteria are grouped so storage or network DMA can target GPU memory "
+    "without weak pairings' (https://docs.nvidia.com/ai-enterprise/release-8/8.0/infra-software/"
+    "vgpu/features/device-groups.html); vSphere API HostPciPassthruConfig.hardwareLabel (since "
+    "7.0.2) and VirtualPCIPassthroughDynamicBackingInfo.customLabel: 'If set, the device must "
+    "also have the same customLabel attribute set'"
+)
+NIC_SRIOV = (
+    "NVIDIA MLNX_OFED documentation, 'Single Root IO Virtualization (SR-IOV)': 'NVIDIA adapters "
+    "are capable of exposing up to 127 virtual instances (Virtual Functions (VFs) for each port "
+    "in the NVIDIA ConnectX family cards' (https://docs.nvidia.com/networking/display/"
+    "mlnxofedv24100700/Single+Root+IO+Virtualization+(SR-IOV)); vSphere API HostSriovConfig "
+    "(sriovEnabled, numVirtualFunction)"
+)

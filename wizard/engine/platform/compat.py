@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, TypeVar
 
 from wizard.base.errors import DesignError
-from wizard.engine.platform.platform_rules import gpudirect_vgpu_reason, platform_refusal
+from wizard.engine.platform.platform_rules import platform_refusal
 from wizard.model.catalog import (
     Catalog,
     FormFactor,

@@ -5,19 +5,23 @@ GPU instance when its VM powers on, so no partition file is part of the plan."""
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Literal
 
 from wizard.engine.basis.sources_platform import (
+    DEVICE_GROUPS,
     FM_CRX,
     MIG_ON_VSPHERE,
     MIG_REBOOT,
+    NIC_SRIOV,
     VGPU_MODE,
 )
 from wizard.engine.basis.sources_software import SEED_STACK, SETTINGS, VGPU_HOST
 from wizard.engine.demand.vms import vm_sizes
 from wizard.engine.platform.platform_rules import blackwell_board
-from wizard.model.catalog import Gpu, Server, SoftwareRelease
-from wizard.model.design import Design, SharingMode, VsphereRelease, vsphere_at_least
+from wizard.model.catalog import Gpu, Nic, Server, SoftwareRelease
+from wizard.model.design import Design, Rdma, SharingMode, VsphereRelease, vsphere_at_least
 from wizard.model.platform import HostStep, VmMmio, VmStep, VsphereSteps
 from wizard.model.result import WorkloadResult
 
@@ -26,6 +30,15 @@ SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
 # VMware: only devices mapping more than 16 GB need the large-BAR settings.
 LARGE_BAR_GB = 16
 BRANCH_NAME = {"ltsb": "long-term support branch", "pb": "production branch", "": "branch"}
+# A NIC's family as the PCI device name of the host shows it ("MT2910 Family [ConnectX-7]")
+_NIC_FAMILY = re.compile(r"^(ConnectX-\d+(?: (?:Dx|Lx))?|BlueField-\d+)")
+
+
+def nic_family(nic: Nic) -> str:
+    """The family of a compute-fabric adapter, as the start of its catalog model ('ConnectX-7',
+    'ConnectX-6 Dx'); empty for an adapter outside the ConnectX and BlueField families."""
+    m = _NIC_FAMILY.match(nic.model)
+    return m.group(1) if m else ""
 
 
 def mig_reboots(gpu: Gpu) -> bool:
@@ -59,6 +72,7 @@ def vsphere_steps(
     workloads: list[WorkloadResult],
     release: SoftwareRelease | None,
     mmio: list[VmMmio],
+    nic: Nic | None = None,
 ) -> VsphereSteps:
     used = [(g, w) for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
     modes = {g.sharing_mode for g, _ in used}
@@ -143,27 +157,89 @@ def vsphere_steps(
                 reboot=mig_reboots(gpu),
             )
         )
+    vms = _vm_steps(design, used, mmio, nic)
+    family = nic_family(nic) if nic is not None and any(v.fabric_nics for v in vms) else ""
+    if family:
+        hosts.append(_fabric_host_step(design, nic, family, vms))
     return VsphereSteps(
         vgpu_mode=vgpu_mode,
         release=release.name if release else "",
         host_driver=host_driver(release) if virtual else "",
         hosts=hosts,
-        vms=_vm_steps(design, used, mmio),
+        vms=vms
+        if family
+        else [v.model_copy(update={"fabric_nics": 0, "fabric_backing": ""}) for v in vms],
+        fabric_nic=family,
     )
 
 
-def _vm_steps(design: Design, used, mmio: list[VmMmio]) -> list[VmStep]:
+def _fabric_host_step(design: Design, nic: Nic | None, family: str, vms: list[VmStep]) -> HostStep:
+    """The host side of giving VMs their compute-fabric NICs: passthrough with the fabric label
+    on whole adapters, or SR-IOV virtual functions where VMs outnumber them."""
+    name = nic.model if nic is not None else family
+    per_host = design.hardware.nics_per_host
+    if any(v.fabric_backing == "sr-iov" for v in vms):
+        return HostStep(
+            action="fabric-nics",
+            step="SR-IOV on the compute-fabric NICs, so VMs that share an adapter each get a "
+            "virtual function of it",
+            value=f"SR-IOV enabled on the {per_host} × {name} of each host, one virtual function "
+            "per VM that uses it",
+            reason="More GPU VMs than adapters share each NIC by SR-IOV virtual functions; "
+            "RDMA needs the adapter's function in the VM, not a virtual switch port",
+            source=NIC_SRIOV,
+            reboot=True,
+        )
+    return HostStep(
+        action="fabric-nics",
+        step="Passthrough on the compute-fabric NICs, with the fabric's hardware label (Dynamic "
+        "DirectPath I/O), so each GPU VM gets the adapters beside its GPUs",
+        value=f"Passthrough on the {per_host} × {name} of each host; where the host lists "
+        "GPU-NIC device groups (vSphere 8), add each VM's GPU and NIC as one group",
+        reason="RDMA and GPUDirect RDMA need the adapter itself in the VM; a pair under one "
+        "PCIe switch keeps GPU-to-NIC traffic off the CPU",
+        source=DEVICE_GROUPS,
+    )
+
+
+def _rdma_fabric(design: Design, nic: Nic | None) -> bool:
+    """Whether the GPUs have an RDMA fabric their VMs must reach with the adapter itself
+    (RoCE v2 or InfiniBand; paravirtual RDMA and plain Ethernet reach VMs through a virtual
+    switch)."""
+    hw = design.hardware
+    return (
+        nic is not None
+        and hw.nics_per_host > 0
+        and hw.rdma in (Rdma.ROCE, Rdma.INFINIBAND)
+        and bool(nic_family(nic))
+    )
+
+
+def _fabric(design: Design, whole: int, vms_per_host: int) -> tuple[int, str]:
+    """The fabric NICs of one VM of ``whole`` GPUs given whole (0: a share of a GPU), and how:
+    whole adapters in proportion to its GPUs while the host's VMs need no more adapters than it
+    has, else one SR-IOV virtual function."""
+    hw = design.hardware
+    if whole <= 0:
+        return 1, "sr-iov"
+    per_vm = math.ceil(whole * hw.nics_per_host / hw.gpus_per_host)
+    if per_vm * max(vms_per_host, 1) <= hw.nics_per_host:
+        return per_vm, "passthrough"
+    return 1, "sr-iov"
+
+
+def _vm_steps(design: Design, used, mmio: list[VmMmio], nic: Nic | None = None) -> list[VmStep]:
     gph = design.hardware.gpus_per_host
     mmio_of = {m.workload: m.mmio_size_gb for m in mmio}
+    rdma = _rdma_fabric(design, nic)
     out = []
     for g, w in used:
         mode = g.sharing_mode
         if mode is SharingMode.REMOTE:
             continue
-        if mode is SharingMode.MIG or w.gpus_per_replica * w.replicas_per_member <= 0:
-            shapes = [(w.gpus_total, 1)]  # one VM per instance or per shared slot
-        else:
-            shapes = [(n, k) for n, k in vm_sizes(g, w, gph) if n]
+        shared = mode is SharingMode.MIG or w.gpus_per_replica * w.replicas_per_member <= 0
+        # one VM per instance or per shared slot, else the group's VM sizes
+        shapes = [(w.gpus_total, 1)] if shared else [(n, k) for n, k in vm_sizes(g, w, gph) if n]
         size = mmio_of.get(g.name)
         for vms, per_vm in shapes:
             if mode is SharingMode.PASSTHROUGH:
@@ -176,6 +252,9 @@ def _vm_steps(design: Design, used, mmio: list[VmMmio]) -> list[VmStep]:
                     ("pciPassthru.use64bitMMIO", "TRUE"),
                     ("pciPassthru.64bitMMIOSizeGB", str(size)),
                 ]
+            nics, backing = (
+                _fabric(design, 0 if shared else per_vm, gph // max(per_vm, 1)) if rdma else (0, "")
+            )
             out.append(
                 VmStep(
                     workload=g.name,
@@ -183,6 +262,8 @@ def _vm_steps(design: Design, used, mmio: list[VmMmio]) -> list[VmStep]:
                     gpu_devices=devices,
                     mmio_size_gb=size,
                     settings=settings,
+                    fabric_nics=nics,
+                    fabric_backing=backing,  # type: ignore[arg-type]
                 )
             )
     return out

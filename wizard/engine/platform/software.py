@@ -803,7 +803,13 @@ class SoftwarePlanner:
             checklist=checklist,
             vm_mmio=mmio,
             vsphere_steps=vsphere_steps(
-                self.d, self.gpu, self.server, self.workloads, self.release, mmio
+                self.d,
+                self.gpu,
+                self.server,
+                self.workloads,
+                self.release,
+                mmio,
+                self.catalog.nics.get(self.d.hardware.nic or ""),
             ),
         )
 
