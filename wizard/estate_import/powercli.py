@@ -84,7 +84,9 @@ foreach ($cl in @(Get-Cluster -Name $Cluster | Sort-Object Name)) {
         $cpu = $vmhost.ExtensionData.Hardware.CpuInfo
         $drivers = ''
         try {
-            $esxcli = Get-EsxCli -VMHost $vmhost -V2
+            # Splatted: the PowerShell grammar the tests parse with misreads '-V2'.
+            $cliArgs = @{ VMHost = $vmhost; V2 = $true }
+            $esxcli = Get-EsxCli @cliArgs
             $vibs = @($esxcli.software.vib.list.Invoke() | Where-Object { $_.Vendor -match 'NVIDIA|NVD' -or $_.Name -match '^NVD' })
             $drivers = ($vibs | ForEach-Object { "$($_.Name) $($_.Version)" }) -join '; '
         } catch {
@@ -95,7 +97,7 @@ foreach ($cl in @(Get-Cluster -Name $Cluster | Sort-Object Name)) {
             Vendor = $vmhost.Manufacturer; Model = $vmhost.Model
             EsxiVersion = "$($vmhost.Version) build $($vmhost.Build)"; CpuModel = $vmhost.ProcessorType
             Sockets = $cpu.NumCpuPackages; Cores = $cpu.NumCpuCores
-            MemoryMiB = [math]::Round($vmhost.ExtensionData.Hardware.MemorySize / 1MB)
+            MemoryMiB = [math]::Round($vmhost.ExtensionData.Hardware.MemorySize / 1048576)
             NvidiaDriver = $drivers
         }
         $graphics = @()
@@ -108,7 +110,7 @@ foreach ($cl in @(Get-Cluster -Name $Cluster | Sort-Object Name)) {
             $type = ''
             $mode = ''
             if ($g.Count -gt 0) {
-                $memory = [math]::Round($g[0].MemorySizeInKB / 1KB)
+                $memory = [math]::Round($g[0].MemorySizeInKB / 1024)
                 $type = $g[0].GraphicsType
                 $mode = $g[0].VgpuMode
             }
