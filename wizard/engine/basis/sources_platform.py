@@ -7,13 +7,17 @@ NVSWITCH_PAGE = (
     "MIG-backed vGPUs are not supported. GPU passthrough is not supported on NVIDIA Systems that "
     "include NVSwitch when using VMware vSphere.'"
 )
-FM_CRX = (
+# NVIDIA's sentence that sends HGX B200/B300 under vSphere to Infra 8.2 (and none later)
+FM_CRX_9 = (
     "NVIDIA AI Enterprise 9.0, 'NVIDIA NVSwitch' (https://docs.nvidia.com/ai-enterprise/release-9/"
     "latest/infra-software/vgpu/features/nvswitch.html): 'On NVIDIA HGX B200 and B300 with VMware "
     "vSphere, NVSwitch support requires the Fabric Manager CRX (Container Runtime for ESXi) "
     "component. The Fabric Manager CRX component is not included in NVIDIA AI Enterprise Infra "
     "9.0. For NVIDIA AI Enterprise deployments on B200 and B300 HGX with VMware vSphere, use NVIDIA "
-    "AI Enterprise Infra 8.2.'; NVIDIA AI Enterprise 8.1, 'Multi-vGPU': 'NVIDIA HGX B200 180 GB | "
+    "AI Enterprise Infra 8.2.'"
+)
+FM_CRX = (
+    f"{FM_CRX_9}; NVIDIA AI Enterprise 8.1, 'Multi-vGPU': 'NVIDIA HGX B200 180 GB | "
     "Generic Linux with KVM hypervisors, Red Hat Enterprise Linux KVM, and Ubuntu' (no vSphere "
     "entry, where the RTX PRO 6000 row reads 'Since VMware vSphere 8.0')"
 )

@@ -11,7 +11,7 @@ from wizard.base.errors import DesignError
 from wizard.base.numbers import count, some
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.basis.sources_platform import FABRIC_MANAGER_VSPHERE, FM_CRX
+from wizard.engine.basis.sources_platform import FABRIC_MANAGER_VSPHERE, FM_CRX, FM_CRX_9
 from wizard.engine.basis.sources_software import (
     BAR_POWER_OF_TWO,
     FABRIC_MANAGER,
@@ -118,7 +118,7 @@ def _window_sources(r: SoftwareRelease, gpu: Gpu, server: Server) -> list[str]:
     its driver branch), and on an HGX Blackwell board why no later release runs it."""
     parts = [p.strip() for p in r.lifecycle_source.split(";") if p.strip()]
     dated = [p for p in parts if r.driver_branch in p] or parts[:1]
-    return dated + ([FM_CRX] if blackwell_board(gpu, server) else [])
+    return dated + ([FM_CRX_9] if blackwell_board(gpu, server) else [])
 
 
 def release_choice(design: Design, catalog: Catalog) -> tuple[SoftwareRelease | None, str]:
