@@ -400,3 +400,19 @@ def test_no_fabric_nics_without_rdma_to_the_adapter(sized, name):
     steps = sized[name].software.vsphere_steps
     assert steps.fabric_nic == "" and all(v.fabric_nics == 0 for v in steps.vms)
     assert not [h for h in steps.hosts if h.action == "fabric-nics"]
+
+
+def test_the_host_driver_comes_from_the_cluster_image_not_per_host(sized):
+    """VMware vSphere 8.0 Lifecycle Manager: 'A compliant host becomes non-compliant when you ...
+    manually add or remove components on the host.' The driver step (and the Fabric Manager
+    step on HGX Blackwell) adds components to the cluster's image and remediates; no step
+    installs a VIB on one host with esxcli. Negative: a passthrough-only design has no driver
+    step (its GPUs use the guest's Data Center driver)."""
+    for name in ("hgx-h200-llm", "mig-shared", "rtx-pro-vsphere"):
+        steps = sized[name].software.vsphere_steps
+        (driver,) = [h for h in steps.hosts if h.action == "driver"]
+        assert "vSphere Lifecycle Manager image as a component" in driver.step
+        assert "manually add or remove components on the host" in driver.source
+        assert not [h for h in steps.hosts if "esxcli software vib" in h.step + h.value]
+    passthrough = sized["bert-large-25gbe"].software.vsphere_steps
+    assert not [h for h in passthrough.hosts if h.action == "driver"]

@@ -129,3 +129,10 @@ NIC_SRIOV = (
     "mlnxofedv24100700/Single+Root+IO+Virtualization+(SR-IOV)); vSphere API HostSriovConfig "
     "(sriovEnabled, numVirtualFunction)"
 )
+VLCM_IMAGE = (
+    "VMware vSphere 8.0, vSphere Lifecycle Manager, 'Cluster and Host Compliance': 'A compliant "
+    "host becomes non-compliant when you set a new image for the cluster or host or manually add "
+    "or remove components on the host. You remediate non-compliant hosts to make them "
+    "compliant.' (https://docs.vmware.com/en/VMware-vSphere/8.0/vsphere-lifecycle-manager/GUID-"
+    "D4CE90CD-A607-4F35-80A9-47FDA76E0881.html)"
+)

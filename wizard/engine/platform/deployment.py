@@ -16,6 +16,7 @@ from wizard.engine.basis.sources_platform import (
     MIG_REBOOT,
     NIC_SRIOV,
     VGPU_MODE,
+    VLCM_IMAGE,
 )
 from wizard.engine.basis.sources_software import SEED_STACK, SETTINGS, VGPU_HOST
 from wizard.engine.demand.vms import vm_sizes
@@ -98,12 +99,16 @@ def vsphere_steps(
         hosts.append(
             HostStep(
                 action="driver",
-                step="Install the NVIDIA host driver (through the cluster's vSphere Lifecycle "
-                "Manager image, or per host in maintenance mode with esxcli software vib install)",
+                step="Add the NVIDIA host driver to the cluster's vSphere Lifecycle Manager "
+                "image as a component, then remediate the cluster (not per host: a host given "
+                "components by hand no longer complies with the image)",
                 value=driver,
                 reason="vGPU and MIG-backed vGPU need the NVIDIA AI Enterprise package for "
-                "vSphere, not the graphics 'Complete vGPU Package'",
-                source=f"{SEED_STACK}; {release.source if release else ''}".rstrip("; "),
+                "vSphere, not the graphics 'Complete vGPU Package'; the image keeps every host's "
+                "driver the same through upgrades",
+                source=f"{SEED_STACK}; {VLCM_IMAGE}; {release.source if release else ''}".rstrip(
+                    "; "
+                ),
                 reboot=True,
             )
         )
@@ -111,7 +116,8 @@ def vsphere_steps(
             hosts.append(
                 HostStep(
                     action="fabric-manager",
-                    step="Add the NVIDIA Fabric Manager component for ESXi to the same image",
+                    step="Add the NVIDIA Fabric Manager component for ESXi to the same image "
+                    "(a component of the cluster's image, like the driver)",
                     value=f"the Fabric Manager component of {release.name if release else 'the release'}",
                     reason=f"The NVSwitch fabric of the {gpu.name} "
                     "board is configured by Fabric Manager on the host before any vGPU uses it",
