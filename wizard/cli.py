@@ -762,7 +762,7 @@ def cmd_import_estate(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     estate = read_estate(args.estate_files, catalog)
     if args.json:
-        _write_bytes(args.json, findings_json(estate).encode("utf-8"), args)
+        _write_bytes(args.json, findings_json(estate, catalog).encode("utf-8"), args)
         _wrote(args.json)
     if args.json not in STDOUT_NAMES:
         for line in findings_lines(estate, catalog):

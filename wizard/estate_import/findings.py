@@ -8,6 +8,7 @@ from collections import Counter
 
 from wizard.estate_import.inventory import Inventory
 from wizard.estate_import.mapping import Match
+from wizard.estate_import.support import support_findings
 from wizard.model.catalog import Catalog
 
 
@@ -67,6 +68,10 @@ def findings_lines(inv: Inventory, catalog: Catalog) -> list[str]:
         out.append(f"  {host or 'host not known'}: {n} × {name} ({kind}; {board})")
     if inv.passthrough:
         out.append(f"GPUs given whole to VMs: {len(inv.passthrough)}")
+    outside = support_findings(inv, catalog)
+    if outside:
+        out.append(f"Outside NVIDIA's support: {len(outside)}")
+        out += [f"  {line}" for line in outside]
     unmapped = inv.unmapped()
     out.append(f"Not mapped: {len(unmapped)}")
     out += [f"  {line}" for line in unmapped]
@@ -76,5 +81,7 @@ def findings_lines(inv: Inventory, catalog: Catalog) -> list[str]:
     return out
 
 
-def findings_json(inv: Inventory) -> str:
-    return json.dumps(inv.to_json(), indent=2, ensure_ascii=False) + "\n"
+def findings_json(inv: Inventory, catalog: Catalog) -> str:
+    doc = inv.to_json()
+    doc["outside_support"] = support_findings(inv, catalog)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
