@@ -25,7 +25,12 @@ Per host of the named cluster, one at a time, in the order NVIDIA's and VMware's
    within ``-ReconnectMinutes``) before it goes on. Maintenance mode is entered only to change
    something, and left only when the script entered it.
 
-Per VM the administrator lists under its workload group in ``$VmsByGroup``: all guest memory
+In a design on the vSphere Kubernetes Service the worker nodes come from VM classes, so the
+script makes one class per VM shape (its vGPUs, and its GPUs and fabric adapters by Dynamic
+DirectPath I/O) with the PowerCLI vSphere SDK, reads the classes first and leaves a class with
+the design's devices alone; the workers' vCPUs and memory are the administrator's to give.
+
+Otherwise, per VM the administrator lists under its workload group in ``$VmsByGroup``: all guest memory
 reserved, the 64-bit MMIO window, the vGPU devices missing (a vGPU type is found on the host by
 NVIDIA's name: ``H100-3-40C`` is offered as ``grid_h100-3-40c`` or ``nvidia_h100-3-40c`` depending
 on the release) and the Dynamic DirectPath I/O GPUs and fabric adapters missing, each device with its own key (a VM
@@ -98,7 +103,9 @@ _PRELUDE = r"""param(
     [switch] $Apply,
     [int] $ReconnectMinutes = 30,
     [string] $HardwareLabel = 'gpuwizard-gpu',
-    [string] $FabricLabel = 'gpuwizard-fabric'
+    [string] $FabricLabel = 'gpuwizard-fabric',
+    [int] $VmClassCpus = 0,
+    [int] $VmClassMemoryGB = 0
 )
 $ErrorActionPreference = 'Stop'
 $script:Blockers = New-Object System.Collections.Generic.List[string]
@@ -440,6 +447,71 @@ function Set-GpuVm([string] $Name, [string[]] $VgpuTypes, [int] $Passthrough, [i
 }
 """
 
+# The vSphere Kubernetes Service creates its GPU worker nodes from VM classes, not from VMs an
+# administrator names: a class per VM shape, created once and left alone when it holds the same
+# vGPU devices (Broadcom's sample for Private AI Foundation creates GPU VM classes with these
+# cmdlets of the PowerCLI vSphere SDK).
+_VM_CLASS = r"""
+function New-DirectDevices([int] $Count, $Allowed, [string] $Label) {
+    $out = @()
+    if ($Count -le 0 -or @($Allowed).Count -eq 0) { return $out }
+    foreach ($i in 1..$Count) {
+        $out += Initialize-NamespaceManagementVirtualMachineClassesDynamicDirectPathIODevice -VendorId $Allowed[0].VendorId -DeviceId $Allowed[0].DeviceId -CustomLabel $Label
+    }
+    return $out
+}
+
+function Set-GpuVmClass([string] $Id, [string[]] $VgpuTypes, [int] $Passthrough, [int] $MmioGB, [int] $FabricNics, [bool] $FabricSriov) {
+    if ($VmClassCpus -le 0 -or $VmClassMemoryGB -le 0) {
+        Add-Blocker "VM class ${Id}: give the worker nodes' size with -VmClassCpus and -VmClassMemoryGB; the design sizes their GPUs, not their vCPUs or guest memory."
+        return
+    }
+    $first = @(Get-Cluster -Name $Cluster | Get-VMHost | Sort-Object Name)[0]
+    $profiles = @()
+    foreach ($type in $VgpuTypes) {
+        $found = Find-VgpuType $first $type
+        if ($null -eq $found) {
+            Add-Blocker "VM class ${Id}: the host $($first.Name) does not offer the vGPU type $type. Is the host driver loaded and the GPU in the right mode?"
+            return
+        }
+        $profiles += $found
+    }
+    $nics = if ($FabricSriov) { 0 } else { $FabricNics }
+    if (($Passthrough -gt 0 -and @($script:AllowedGpus).Count -eq 0) -or ($nics -gt 0 -and @($script:AllowedNics).Count -eq 0)) {
+        Add-Blocker "VM class ${Id}: no host has the GPUs or fabric adapters it needs with passthrough and their labels; run the host steps first."
+        return
+    }
+    $existing = @(Invoke-ListNamespaceManagementVirtualMachineClasses | Where-Object { $_.Id -eq $Id })
+    if ($existing.Count -eq 0) {
+        Write-Change "VM class ${Id}: $VmClassCpus vCPUs, $VmClassMemoryGB GB reserved, vGPUs $($profiles -join ', '), $Passthrough GPUs and $nics fabric adapters by Dynamic DirectPath I/O"
+        if ($Apply) {
+            $direct = @(New-DirectDevices $Passthrough $script:AllowedGpus $HardwareLabel) + @(New-DirectDevices $nics $script:AllowedNics $FabricLabel)
+            $vgpus = @($profiles | ForEach-Object { Initialize-NamespaceManagementVirtualMachineClassesVGPUDevice -ProfileName $_ })
+            $devices = Initialize-NamespaceManagementVirtualMachineClassesVirtualDevices -VgpuDevices $vgpus -DynamicDirectPathIoDevices $direct
+            $spec = Initialize-NamespaceManagementVirtualMachineClassesCreateSpec -Id $Id -CpuCount $VmClassCpus -MemoryMB ($VmClassMemoryGB * 1024) -MemoryReservation 100 -Devices $devices
+            Invoke-CreateNamespaceManagementVirtualMachineClasses -NamespaceManagementVirtualMachineClassesCreateSpec $spec | Out-Null
+        }
+    }
+    elseif ((@($existing[0].Devices.VgpuDevices | ForEach-Object { $_.ProfileName }) -join ',') -ne ($profiles -join ',') -or @($existing[0].Devices.DynamicDirectPathIoDevices | Where-Object { $_.CustomLabel -eq $HardwareLabel }).Count -ne $Passthrough -or @($existing[0].Devices.DynamicDirectPathIoDevices | Where-Object { $_.CustomLabel -eq $FabricLabel }).Count -ne $nics) {
+        Add-Blocker "VM class ${Id} exists with other devices than the design's (vGPUs $($profiles -join ', '), $Passthrough GPUs, $nics fabric adapters); change it in the vSphere Client or give the design's class another name."
+    }
+    else {
+        Write-Check "VM class ${Id}: present with the design's devices"
+    }
+    if ($FabricSriov -and $FabricNics -gt 0) {
+        Write-Check "VM class ${Id}: add $FabricNics SR-IOV virtual function of the GPU fabric's adapter to the class in the vSphere Client (its PCI devices)."
+    }
+    if ($MmioGB -gt 0) {
+        Write-Check "VM class ${Id}: set pciPassthru.use64bitMMIO = TRUE and pciPassthru.64bitMMIOSizeGB = $MmioGB among the class's advanced parameters."
+    }
+    Write-Check "VM class ${Id}: assign it to the vSphere Namespace of the GPU workloads."
+}
+"""
+
+# Every script carries both ways of giving VMs their devices (named VMs, VM classes): the
+# prelude stays one constant text.
+_PRELUDE = _PRELUDE.rstrip() + "\n" + _VM_CLASS
+
 _POSTLUDE = r"""
 if ($script:Blockers.Count -gt 0) {
     Write-Host ''
@@ -447,7 +519,7 @@ if ($script:Blockers.Count -gt 0) {
     foreach ($b in $script:Blockers) { Write-Host "  - $b" }
     exit 1
 }
-if ($Apply) { Write-Host 'Done: every host and VM listed holds the design.' }
+if ($Apply) { Write-Host 'Done: every host, VM and VM class listed holds the design.' }
 else { Write-Host 'Nothing was changed. Run again with -Apply to make the changes above.' }
 """
 
@@ -472,6 +544,39 @@ def _fabric_per_host(result: Result) -> tuple[int, int]:
         return adapters, 0
     vms = max((sum(max(len(g.slots), 1) for g in h.gpus) for h in result.packing.hosts), default=1)
     return adapters, -(-vms // adapters)
+
+
+def vm_class_id(workload: str, gpus: int, both: bool) -> str:
+    """A VM class name Kubernetes accepts (lowercase letters, digits and hyphens, at most 63)
+    for a group's VM shape: 'gpuwizard-' and the group's name, with its GPU count where the
+    group has VMs of two sizes."""
+    slug = re.sub(r"[^a-z0-9]+", "-", workload.lower()).strip("-") or "group"
+    tail = f"-{gpus}gpu" if both else ""
+    return f"gpuwizard-{slug[: 63 - len('gpuwizard-') - len(tail)].rstrip('-')}{tail}"
+
+
+def _vm_classes(steps) -> list[str]:
+    """The VM-class section of a vSphere Kubernetes Service design: one class per VM shape."""
+    shapes: dict[str, int] = {}
+    for v in steps.vms:
+        shapes[v.workload] = shapes.get(v.workload, 0) + 1
+    lines = [
+        "# ---- VM classes: the vSphere Kubernetes Service creates the GPU worker nodes from",
+        "# ---- these classes (one per VM shape); give the workers' size with -VmClassCpus and",
+        "# ---- -VmClassMemoryGB, and assign each class to the vSphere Namespace",
+    ]
+    for v in steps.vms:
+        vgpus = [d for d in v.gpu_devices if d != "passthrough"]
+        whole = len(v.gpu_devices) - len(vgpus)
+        name = vm_class_id(v.workload, len(v.gpu_devices), shapes[v.workload] > 1)
+        lines += [
+            f"# {_comment(v.workload)}: {count(v.vms, 'worker node')} of "
+            f"{_comment(', '.join(v.gpu_devices))}",
+            f"Set-GpuVmClass -Id {_text(name)} -VgpuTypes {_texts(vgpus)} -Passthrough {whole}"
+            f" -MmioGB {v.mmio_size_gb or 0} -FabricNics {v.fabric_nics}"
+            f" -FabricSriov {_flag(v.fabric_backing == 'sr-iov')}",
+        ]
+    return lines
 
 
 def powercli_script(
@@ -552,6 +657,12 @@ def powercli_script(
         f" -FabricNics {fabric_nics} -FabricVfs {fabric_vfs}",
         "}",
         "",
+    ]
+    if result.software is not None and result.software.kubernetes == "vks":
+        lines += _vm_classes(steps)
+        lines.append(_POSTLUDE.rstrip())
+        return "\n".join(lines) + "\n"
+    lines += [
         "# ---- VMs: put each group's VM names in its @() below, e.g. @('vm-01', 'vm-02');",
         "# ---- the script reads each VM and sets only what differs",
         "$VmsByGroup = [ordered]@{}",

@@ -25,6 +25,7 @@ from reports.exports.powercli import powercli_script
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
 from wizard.engine import plan
+from wizard.model.design import KubernetesPlatform
 
 _AS_POWERSHELL_READS = str.maketrans(
     {
@@ -114,10 +115,11 @@ def _script(name: str) -> str:
 
 
 @cache
-def _hostile() -> tuple[str, list[str]]:
+def _hostile(vks: bool = False) -> tuple[str, list[str]]:
     """rtx-pro-vsphere with a group named with every quote PowerShell knows, backticks, $(),
     block-comment markers and a line break, and a user catalog whose vGPU types carry the
-    payload; the project title and the cluster name too."""
+    payload; the project title and the cluster name too. Without ``vks`` its VMs are named VMs
+    (the group names reach the script's table), with it VM classes (named after the groups)."""
     from wizard.app.catalog_loader import load_catalog
 
     catalog = load_catalog(include_user=False)
@@ -129,7 +131,13 @@ def _hostile() -> tuple[str, list[str]]:
     )
     catalog = catalog.model_copy(update={"gpus": {**catalog.gpus, gpu.id: hostile_gpu}})
     workloads = [design.workloads[0].model_copy(update={"name": HOSTILE_GROUP})]
-    design = design.model_copy(update={"workloads": workloads + design.workloads[1:]})
+    k8s = design.platform.kubernetes if vks else KubernetesPlatform.NONE
+    design = design.model_copy(
+        update={
+            "workloads": workloads + design.workloads[1:],
+            "platform": design.platform.model_copy(update={"kubernetes": k8s}),
+        }
+    )
     result = plan(design, catalog).clusters[0].result
     steps = result.software.vsphere_steps
     texts = [v.workload for v in steps.vms] + [d for v in steps.vms for d in v.gpu_devices]
@@ -153,11 +161,15 @@ def test_every_example_with_vsphere_steps_is_checked():
             "rtx-pro-vsphere", "enterprise"} <= set(names)  # fmt: skip
 
 
-@pytest.mark.parametrize("which", ["examples", "hostile"])
+@pytest.mark.parametrize("which", ["examples", "hostile", "hostile-vks"])
 def test_the_script_parses_and_every_design_text_is_base64(which):
     """No error or missing node; every string literal after the generator's constant prelude is
     Base64 (the design's and the catalog's texts) or empty; outside comments nothing but ASCII."""
-    scripts = _scripts() if which == "examples" else [("hostile", _hostile()[0])]
+    scripts = {
+        "examples": _scripts,
+        "hostile": lambda: [("hostile", _hostile()[0])],
+        "hostile-vks": lambda: [("hostile-vks", _hostile(vks=True)[0])],
+    }[which]()
     for name, text in scripts:
         s = Script(text)
         assert s.broken() == [], name
@@ -251,6 +263,8 @@ def _changes(s: Script) -> list[tuple[Node, tuple[str, ...]]]:
         name = s.of(cmd.child_by_field_name("command_name")).lower()
         if name in _READS:
             out.append((cmd, _READS[name]))
+        elif name == "invoke-createnamespacemanagementvirtualmachineclasses":
+            out.append((cmd, ("$existing.Count",)))  # a VM class is created only when absent
         elif name == "set-vmhost" and "-State" in s.of(cmd):
             out.append((cmd, ("ConnectionState",)))
         elif name in ("set-vm", "new-harddisk", "add-passthroughdevice", "set-vmhostgraphics"):
@@ -367,6 +381,9 @@ def test_hostile_names_from_a_design_and_a_user_catalog_through_the_command(tmp_
     group = "Chat \u2018\u2019\u201a\u201b \u201c\u201d\u201e `$(Start-Process calc)` <# #>"
     design = tmp_path / "d.json"
     text = example_text("rtx-pro-vsphere").replace("Data scientists' notebooks", group)
+    # named VMs (no Kubernetes), so the group's name reaches the script's table of VMs
+    text = text.replace('"kubernetes": "vks"', '"kubernetes": "none"')
+    assert '"kubernetes": "none"' in text
     design.write_text(text, encoding="utf-8")
     proc = run_cli("--catalog-dir", str(tmp_path / "cat"), "vsphere-steps", str(design), "-o", "-")
     assert proc.returncode == 0, proc.stderr
@@ -398,11 +415,16 @@ def test_hgx_h200_llm_vms_get_their_fabric_nics_by_passthrough():
     assert host.endswith("-FabricNics 8 -FabricVfs 0")
     assert "-FabricFamily ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('" in host
     assert base64.b64encode(b"ConnectX-7").decode() in host
-    vms = _calls(text, "Set-GpuVm -Name $name")
-    assert sorted(v.rsplit("-FabricNics ", 1)[1] for v in vms) == [
+    # a vSphere Kubernetes Service design: the worker nodes come from VM classes
+    classes = _calls(text, "Set-GpuVmClass -Id")
+    assert sorted(v.rsplit("-FabricNics ", 1)[1] for v in classes) == [
         "1 -FabricSriov $false", "8 -FabricSriov $false",
     ]  # fmt: skip
-    assert text.index("Set-GpuHost -VMHost $h") < text.index("Set-GpuVm -Name $name")
+    assert text.index("Set-GpuHost -VMHost $h") < text.index("Set-GpuVmClass -Id")
+    body = powercli._VM_CLASS.split("function Set-GpuVmClass", 1)[1]
+    assert "New-DirectDevices $nics $script:AllowedNics $FabricLabel" in body
+    assert "-DynamicDirectPathIoDevices $direct" in body
+    # named VMs (a design without VKS) get them the same way, by Dynamic DirectPath I/O
     body = powercli._PRELUDE.split("function Set-GpuVm", 1)[1]
     assert "$dev.Device.Backing.CustomLabel = $FabricLabel" in body
     assert "$dev.Device.Backing.AllowedDevice = $script:AllowedNics" in body
@@ -433,3 +455,35 @@ def test_no_fabric_nics_without_an_rdma_fabric(name):
     (host,) = _calls(text, "Set-GpuHost -VMHost $h")
     assert host.endswith("-FabricNics 0 -FabricVfs 0") and "-FabricFamily ''" in host
     assert all("-FabricNics 0 " in v for v in _calls(text, "Set-GpuVm -Name $name"))
+
+
+@pytest.mark.parametrize("name", ["hgx-h200-llm", "rtx-pro-vsphere"])
+def test_a_vks_design_makes_vm_classes_not_named_vms(name):
+    """The vSphere Kubernetes Service creates its GPU worker nodes from VM classes (VMware: 'to
+    use vGPU with the Kubernetes clusters of the Supervisor, define a custom VM class'), so a VKS
+    design's script makes one class per VM shape with the PowerCLI vSphere SDK cmdlets Broadcom's
+    Private AI Foundation sample uses, names no VM, reads the classes before it creates one, and
+    asks for the workers' size rather than inventing it. Negative: mig-shared (no Kubernetes)
+    lists named VMs and no class."""
+    text = _script(name)
+    assert Script(text).broken() == []
+    assert _calls(text, "Set-GpuVmClass -Id") and not _calls(text, "Set-GpuVm -Name")
+    assert "$VmsByGroup" not in text
+    body = powercli._VM_CLASS
+    assert "Invoke-ListNamespaceManagementVirtualMachineClasses" in body
+    assert "-MemoryReservation 100" in body  # all guest memory reserved, as for GPU VMs
+    assert "give the worker nodes' size with -VmClassCpus and -VmClassMemoryGB" in body
+    other = _script("mig-shared")
+    assert _calls(other, "Set-GpuVm -Name") and not _calls(other, "Set-GpuVmClass -Id")
+
+
+def test_vm_class_names_are_what_kubernetes_accepts():
+    """A Kubernetes name: lowercase letters, digits and hyphens, at most 63 characters, never
+    ending in a hyphen; a group of two VM sizes gets one class per size."""
+    assert powercli.vm_class_id("Data scientists' notebooks", 1, False) == (
+        "gpuwizard-data-scientists-notebooks"
+    )
+    assert powercli.vm_class_id("Chat", 4, True) == "gpuwizard-chat-4gpu"
+    long = powercli.vm_class_id("ünïcödé " * 20 + "x", 8, True)
+    assert re.fullmatch(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?", long) and len(long) <= 63
+    assert powercli.vm_class_id("!!!", 1, False) == "gpuwizard-group"
