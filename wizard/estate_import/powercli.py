@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from pathlib import Path
 
 from wizard.base.safe_read import decode_utf8
@@ -158,6 +159,23 @@ def looks_like_inventory_csv(data: bytes) -> bool:
     return first.replace('"', "").strip().startswith("Record,Cluster,Host")
 
 
+NUMBER_COLUMNS = ("Sockets", "Cores", "MemoryMiB", "GpuMemoryMiB", "MMIOSizeGB")
+
+
+def _refuse_non_numbers(path: Path, line: int, cell: dict[str, str]) -> None:
+    """The script writes these columns as numbers or leaves them empty: anything else (a word,
+    NaN, an infinity, a number past a double) is a file edited by hand, named rather than read
+    as unknown or as an integer no host has."""
+    for column in NUMBER_COLUMNS:
+        text = cell[column]
+        try:
+            ok = not text or math.isfinite(float(text))
+        except ValueError:
+            ok = False
+        if not ok:
+            raise EstateFileError(f"{path}: line {line}: {column} {text[:30]!r} is not a number")
+
+
 def _int(text: str) -> int | None:
     try:
         return round(float(text)) if text.strip() else None
@@ -184,6 +202,7 @@ def read_inventory_csv(path: Path, data: bytes, catalog: Catalog) -> Inventory:
             if number > MAX_ROWS:
                 raise EstateFileError(f"{path}: more than {MAX_ROWS:,} rows; refused")
             cell = {c: " ".join((row.get(c) or "").split()) for c in COLUMNS}
+            _refuse_non_numbers(path, number, cell)
             kind = cell["Record"]
             if kind == "host":
                 clusters[cell["Cluster"]] = clusters.get(cell["Cluster"], 0) + 1
