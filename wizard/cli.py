@@ -764,10 +764,27 @@ def cmd_import_estate(args: argparse.Namespace) -> int:
     if args.json:
         _write_bytes(args.json, findings_json(estate, catalog).encode("utf-8"), args)
         _wrote(args.json)
+    if args.design:
+        _into_design(args, estate)
     if args.json not in STDOUT_NAMES:
         for line in findings_lines(estate, catalog):
             _out(line)
     return EXIT_OK
+
+
+def _into_design(args: argparse.Namespace, estate) -> None:
+    """The design named with --into, with the estate read as its existing clusters, written
+    to -o (never over the design or any file read)."""
+    from wizard.app.io import design_from_dict, design_to_text
+    from wizard.estate_import.to_design import existing_estate
+
+    if not args.output:
+        raise UserError("import-estate --into: name the design file to write with -o OUT.json")
+    doc = json.loads(design_to_text(_design(args.design)))
+    doc["existing"] = existing_estate(estate).model_dump(mode="json")
+    text = design_to_text(design_from_dict(doc, args.output))
+    _write_bytes(args.output, text.encode("utf-8"), args)
+    _wrote(args.output, f" (existing: {count(len(doc['existing']['clusters']), 'cluster')})")
 
 
 # ------------------------------------------------------------------------------- parser
@@ -944,6 +961,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OUT.ps1",
         help="write the PowerCLI inventory script for the customer to run against vCenter",
     )
+    p.add_argument(
+        "--into",
+        dest="design",
+        metavar="DESIGN",
+        help="put the estate read into this design as its existing clusters; written to -o",
+    )
+    p.add_argument("-o", "--output", metavar="OUT.json", help="the design --into writes")
     p.set_defaults(func=cmd_import_estate)
 
     p = sub.add_parser("validate", help="check a design file against the schema and catalogs")

@@ -60,7 +60,16 @@ def _v1_inference(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "workloads": out}
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_inference}
+def _v2_existing(doc: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 holds the estate the customer already runs (``existing``, imported from RVTools,
+    nvidia-smi or the inventory script); a version-2 design started from nothing, so it has none."""
+    return {**doc, "existing": doc.get("existing", {"clusters": []})}
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _v1_inference,
+    2: _v2_existing,
+}
 
 
 def _non_finite(value: Any, path: str = ""):

@@ -19,7 +19,7 @@ from wizard.model.catalog import Catalog, FormFactor
 NVSWITCH_GPUS = 8
 
 
-def _slot(bus_id: str) -> str:
+def gpu_slot(bus_id: str) -> str:
     """One GPU however the file writes its address: nvidia-smi '00000000:17:00.0', vSphere
     '0000:17:00.0'."""
     domain, _, rest = bus_id.lower().rpartition(":")
@@ -49,7 +49,7 @@ def support_findings(inv: Inventory, catalog: Catalog) -> list[str]:
     on_host: dict[str, dict[str, Gpu]] = defaultdict(dict)
     for g in inv.gpus:
         if g.host:
-            on_host[g.host].setdefault(_slot(g.bus_id), g)
+            on_host[g.host].setdefault(gpu_slot(g.bus_id), g)
     out = []
     for name, by_slot in sorted(on_host.items()):
         gpus = list(by_slot.values())

@@ -23,9 +23,10 @@ from pydantic import (
 
 from wizard.base.errors import field_path
 from wizard.model.calibration import RANGES, Calibration
+from wizard.model.existing import ExistingEstate
 from wizard.model.text import plain_text
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(plain_text)]
 Text = Annotated[str, Field(max_length=20_000), AfterValidator(plain_text)]
@@ -1104,6 +1105,10 @@ class Design(Model):
         default_factory=list,
         max_length=32,
         description="Further clusters: more GPU clusters, compute clusters, the management domain.",
+    )
+    existing: ExistingEstate = Field(
+        default_factory=ExistingEstate,
+        description="What the customer already runs, as imported: kept, not bought.",
     )
     assumptions: Assumptions = Field(default_factory=Assumptions)
     data: DataPlan = Field(default_factory=DataPlan)
