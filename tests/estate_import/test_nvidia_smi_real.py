@@ -55,3 +55,20 @@ def test_vgpu_query_lists_each_vgpu_with_its_vm_and_type(catalog):
         # DC- is the type prefix of both RTX PRO Blackwell boards in the catalog; the board
         # words nvidia-smi prints before the type ('RTX Pro 6000 Blackwell') pick one.
         assert v.vgpu.gpus == ("rtx-pro-6000-bse",)
+
+
+def test_a_vgpu_host_report(catalog):
+    """A Tesla M10 host running the NVIDIA vGPU Manager: the driver version is the Manager's."""
+    gpus = _gpus("nvidia-smi-tesla-m10-host-vgpu.xml", catalog)
+    # <attached_gpus>4</attached_gpus>, each <product_name>Tesla M10</product_name>,
+    # <virtualization_mode>Host VGPU</virtualization_mode>, <driver_version>390.94</driver_version>;
+    # the first <gpu id="00000000:1A:00.0"> has <fb_memory_usage><total>8191 MiB.
+    assert len(gpus) == 4
+    assert {(g.product_name, g.virtualization_mode, g.driver_version) for g in gpus} == {
+        ("Tesla M10", "Host VGPU", "390.94")
+    }
+    assert (gpus[0].bus_id, gpus[0].memory_mib) == ("00000000:1A:00.0", 8191)
+    # No MIG on a Maxwell board: the report has no <mig_mode> at all.
+    assert gpus[0].mig_current == ""
+    # The catalog holds no Tesla M10 (a virtual-desktop board): listed, not guessed.
+    assert {g.gpu.how for g in gpus} == {"no catalog GPU has this name"}
