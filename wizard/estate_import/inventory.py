@@ -168,17 +168,18 @@ def _place(inv: Inventory, path: Path, gpus: list[Gpu], vgpus: list[Vgpu]) -> No
         inv.gpus += gpus
         inv.vgpus += vgpus
         return
+    what = "GPUs" if gpus else "vGPUs"
     hosts = _host_of(path, inv.hosts)
     host = hosts[0] if len(hosts) == 1 else ""
     if host:
         inv.notes.append(f"{path}: taken as host {host}'s by the file's name")
     elif hosts:
         inv.notes.append(
-            f"{path}: the file's name fits hosts {', '.join(hosts)}; its GPUs are left without a host"
+            f"{path}: the file's name fits hosts {', '.join(hosts)}; its {what} are left without a host"
         )
     else:
         inv.notes.append(
-            f"{path}: no host read names this file; its GPUs are left without a host (name the file after its host)"
+            f"{path}: no host read names this file; its {what} are left without a host (name the file after its host)"
         )
     inv.gpus += [g if g.host else replace(g, host=host) for g in gpus]
     inv.vgpus += [v if v.host else replace(v, host=host) for v in vgpus]
