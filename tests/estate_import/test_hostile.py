@@ -161,3 +161,18 @@ def test_a_report_saved_by_windows_powershell_in_utf16_is_read(tmp_path, catalog
     path.write_bytes((DATA / "nvidia-smi-vgpu-q-rtx-pro-6000.txt").read_text().encode("utf-16"))
     inv = read_estate([path], catalog)
     assert [v.vm for v in inv.vgpus] == ["instance-00000004", "instance-00000005"]
+
+
+def test_a_count_that_is_no_number_is_left_unknown(tmp_path, catalog):
+    """'# Cores' holding a word, NaN or an infinity (an edited export) is not a count: the host
+    is read with its cores unknown, not refused and not guessed."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "vHost"
+    book.active.append(["Host", "# Cores", "# CPU", "# Memory"])
+    book.active.append(["esx01", "many", "inf", "nan"])
+    path = tmp_path / "edited.xlsx"
+    book.save(path)
+    (host,) = read_estate([path], catalog).hosts
+    assert (host.cores, host.sockets, host.memory_mib) == (None, None, None)

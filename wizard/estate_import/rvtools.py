@@ -102,7 +102,7 @@ def _int(row: tuple[Any, ...], at: dict[str, int], name: str) -> int | None:
     text = _text(row, at, name).replace(",", "")
     try:
         return round(float(text)) if text else None
-    except ValueError:
+    except (ValueError, OverflowError):  # a word, NaN or an infinity is no count
         return None
 
 
