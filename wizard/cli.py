@@ -16,6 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from wizard import __version__
+from wizard.app.output_paths import (
+    STDOUT_NAMES,
+    catalog_files,
+    checked_output,
+    refuse_input_as_output,
+)
 from wizard.base.catalog_kinds import KINDS
 from wizard.base.errors import UserError
 from wizard.base.numbers import count, value
@@ -194,16 +200,11 @@ def _catalog_files(args: argparse.Namespace) -> list[str]:
     from wizard.app.catalog_loader import user_catalog_dir
 
     if getattr(args, "catalog_dir", None):
-        folder = Path(args.catalog_dir)
-    elif getattr(args, "no_user_catalog", False):
+        return catalog_files(Path(args.catalog_dir))
+    if getattr(args, "no_user_catalog", False):
         return []
-    else:
-        env = os.environ.get("GPUWIZARD_CATALOG_DIR")
-        folder = Path(env) if env else user_catalog_dir()
-    try:
-        return [str(p) for p in sorted(folder.iterdir()) if p.is_file()]
-    except OSError:
-        return []
+    env = os.environ.get("GPUWIZARD_CATALOG_DIR")
+    return catalog_files(Path(env) if env else user_catalog_dir())
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -215,50 +216,12 @@ def _inputs(args: argparse.Namespace) -> list[str]:
     return [str(p) for p in named if p] + _catalog_files(args)
 
 
-STDOUT_NAMES = ("-", "/dev/stdout")
-NAME_MAX = 255  # bytes in one file name on Linux, macOS and Windows file systems
-PATH_MAX = 4096
-
-
 def _checked_output(path: str) -> Path:
-    """The output path, or a one-line refusal naming it: control characters, names too long for
-    any file system, a folder that does not exist."""
-    shown = terminal_text(repr(path))
-    if any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in path):
-        raise UserError(f"-o: the file name holds a control character ({shown})")
-    encoded = os.fsencode(path) if path else b""
-    if len(encoded) > PATH_MAX or any(len(part) > NAME_MAX for part in encoded.split(b"/")):
-        raise UserError(
-            f"-o: the file name is longer than a file system takes ({len(encoded):,} bytes, at "
-            f"most {NAME_MAX} a name and {PATH_MAX:,} a path): {shown[:80]}..."
-        )
-    out = Path(path).expanduser()
-    parent = out.parent if str(out.parent) else Path(".")
-    try:
-        if not parent.is_dir():
-            raise UserError(f"-o: {path}: the folder {parent} does not exist")
-    except OSError as exc:
-        raise UserError(f"-o: {path}: {exc.strerror or exc}") from None
-    return out
+    return checked_output(path)
 
 
 def _refuse_input_as_output(args: argparse.Namespace, path: str) -> None:
-    if path in STDOUT_NAMES:
-        return
-    out = _checked_output(path)
-    for given in _inputs(args):
-        src = Path(given).expanduser()
-        try:
-            same = out.resolve() == src.resolve()
-            if not same and out.exists() and src.exists():
-                same = os.path.samefile(out, src)
-        except OSError:
-            same = False
-        if same:
-            raise UserError(
-                f"-o: {path} is also an input of this command ({given}); write the output to "
-                "another file, so the input is not replaced"
-            )
+    refuse_input_as_output(path, _inputs(args))
 
 
 def _to_stdout(path: str, kind: str | None) -> bool:

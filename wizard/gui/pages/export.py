@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from reports.bom_export import bom_csv, bom_xlsx
 from wizard.app.io import atomic_write_bytes, save_design
+from wizard.app.output_paths import catalog_files, refuse_an_input
 from wizard.app.pricing import check_currency, load_prices
 from wizard.base.errors import UserError
 from wizard.gui.icons import icon
@@ -212,12 +213,38 @@ class ExportPage(Page):
         p = self.doc.get("project")
         return _file_word(p.project_name or "design")
 
+    def _read_files(self, design_file: bool) -> list[str]:
+        """Every file the wizard read for what it exports: the user's catalog folder, the price
+        list, the logos named and the design's own logo, and (``design_file``) the design file,
+        which an export of the design itself may replace, as Save does."""
+        from wizard.app.catalog_loader import user_catalog_dir
+
+        files = catalog_files(user_catalog_dir())
+        files += [str(self.price_list)] if self.price_list is not None else []
+        files += list(self.named_logos())
+        if self.doc.path is not None:
+            logo = self.doc.get("project").logo_path
+            files += [str(self.doc.path.parent / logo)] if logo else []
+            files += [str(self.doc.path)] if design_file else []
+        return files
+
+    def _an_input(self, row: ExportRow, path: Path, design_file: bool = True) -> bool:
+        """Whether ``path`` is a file the wizard read (then said on the row, nothing written):
+        the command line's rule, by path, symbolic link or hard link."""
+        try:
+            refuse_an_input(path, str(path), self._read_files(design_file), who="",
+                            what="a file the wizard reads")  # fmt: skip
+        except UserError as exc:
+            self._failed(row, exc.problems[0])
+            return True
+        return False
+
     def export_json(self) -> Path | None:
         design = self.doc.design()
         if design is None:
             return None
         path = self._ask_path("Export the design file", f"{self._stem()}.json", "Design (*.json)")
-        if path is None:
+        if path is None or self._an_input(self.json, path, design_file=False):
             return None
         self.json.busy()
         try:
@@ -242,6 +269,8 @@ class ExportPage(Page):
             return
         if path.suffix.lower() not in (".pdf", ".docx"):
             path = path.with_name(path.name + ".pdf")
+        if self._an_input(self.pdf, path):
+            return
         self.pdf.busy()
         size = str(self.page_size.get())
         base = self.doc.path.parent if self.doc.path else None
@@ -292,7 +321,7 @@ class ExportPage(Page):
         stem = self._stem() + (f"-{_file_word(cluster)}" if cluster else "")
         path = self._ask_path("Export the vSphere host and VM steps",
                               f"{stem}-vsphere-steps.ps1", "PowerCLI script (*.ps1)")  # fmt: skip
-        if path is None:
+        if path is None or self._an_input(self.steps, path):
             return None
         self.steps.busy()
         try:
@@ -348,6 +377,8 @@ class ExportPage(Page):
             return None
         if path.suffix.lower() not in (".csv", ".xlsx"):
             path = path.with_name(path.name + ".csv")
+        if self._an_input(self.bom, path):
+            return None
         self.bom.busy()
         try:
             bom = p.estate.bom
