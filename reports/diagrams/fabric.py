@@ -69,7 +69,12 @@ def _notes(plane: Plane, width: float) -> list[str]:
         + f" at {num(t.port_speed_gbps)} Gb/s"
         for t in plane.tiers
     ]
-    items += [f"{c.count:,} × {c.description}" for c in plane.cables]
+    # a run placed in the racks says its own counts (the bill's); say a count once
+    items += [
+        c.description if f"{c.count:,} " in c.description else f"{c.count:,} × {c.description}"
+        for c in plane.cables
+        if c.count
+    ]
     lines: list[str] = []
     for item in items:
         lines += wrap(item, width, SIZE)
@@ -118,6 +123,8 @@ class _Plane:
             if plane.oversubscription is not None
             else "one switch tier"
             if plane.tiers
+            else "one out-of-band switch at the top of each rack"
+            if plane.name.split(".")[0] == "oob"
             else "the site's switches, not sized here"
         )
         self.notes = [over, *_notes(plane, width - self.tiers_w - 20)]
@@ -177,12 +184,19 @@ class _Plane:
                         + (f", {per_spine} to each spine" if per_spine else ""),
                         tw, SIZE, color=INK, min_size=SIZE))  # fmt: skip
         if self.leaf is None:
-            # no switch sized here: the hosts join the site's own network, not quoted
+            # the out-of-band switches, one per rack (quoted); else the site's own network
+            oob = sum(c.count for c in p.cables if c.between == "oob-uplink")
+            text = (
+                f"{count(oob, 'out-of-band switch', 'out-of-band switches')}, one per rack"
+                if oob
+                else "the site's network (existing, not quoted)"
+            )
             bw = min(tw * 0.7, 220)
             bx = x0 + (tw - bw) / 2
-            d.add(box(bx, y_leaf, bw, SW_H, ZEBRA, stroke=MUTED, radius=2))
-            d.add(label(bx + bw / 2, y_leaf + 5, "site out-of-band network (existing, not quoted)",
-                        bw - 6, SIZE, "middle", color=MUTED, min_size=SIZE))  # fmt: skip
+            d.add(box(bx, y_leaf, bw, SW_H, ACCENT_LIGHT if oob else ZEBRA,
+                      stroke=RULE if oob else MUTED, radius=2))  # fmt: skip
+            d.add(label(bx + bw / 2, y_leaf + 5, text, bw - 6, SIZE, "middle",
+                        color=INK if oob else MUTED, min_size=SIZE))  # fmt: skip
             for hx in hosts.values():
                 _link(d, hx, y_hosts + SW_H, bx + bw / 2, y_leaf, color=MUTED)
             return

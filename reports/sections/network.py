@@ -17,8 +17,7 @@ def build(st: Story) -> list[Flowable] | None:
     if topo is None:
         return None
     f = topo.fabric
-    rdma = labels.name(labels.RDMA_SHORT, f.rdma_technology)
-    flow: list[Flowable] = [st.p(f"RDMA: {rdma}. {f.rdma_note}".strip())]
+    flow: list[Flowable] = [st.p(f"RDMA: {f.rdma_note}".strip())]
     drawing = fabric.draw(st.data, st.width)
     if drawing is not None:
         flow.append(st.figure(drawing, "Networks, their switch tiers and the hosts below them."))
@@ -48,7 +47,7 @@ def build(st: Story) -> list[Flowable] | None:
             st.pairs(
                 [
                     ("Technology", f"{plane.technology}, {num(plane.speed_gbps)} Gb/s"),
-                    ("RDMA", labels.name(labels.RDMA_SHORT, plane.rdma)),
+                    ("RDMA", _rdma(plane.rdma)),
                     ("Host ports", num(plane.host_ports)),
                     ("Redundant leaf pair", "yes" if plane.redundant else "no"),
                     ("Oversubscription", over),
@@ -76,11 +75,17 @@ def build(st: Story) -> list[Flowable] | None:
     return flow
 
 
+def _rdma(value: str) -> str:
+    """'none (TCP/IP)' rather than a bare 'None'."""
+    return "none (TCP/IP)" if value == "none" else labels.name(labels.RDMA_SHORT, value)
+
+
 def _adapter(st: Story, adapter: str) -> str:
-    """A NIC by its product name; the server's own ports."""
+    """A NIC by its product name; the server's onboard ports (the BMC's, or those its catalog
+    entry states)."""
     nic = st.data.catalog.nics.get(adapter)
     if nic is None:
-        return "server's own ports" if adapter == "onboard" else adapter
+        return "the server's onboard port" if adapter == "onboard" else adapter
     return nic.model
 
 

@@ -55,8 +55,14 @@ def test_bom_quantities_equal_topology_counts(sized, name):
     assert sum(v for k, v in fabric.items() if k != "switch:ib-subnet-manager") == sum(
         x.count for x in tiers
     )
-    racked_ports = sum(1 for rack in r.racks.racks for i in rack.items)
+    racked_ports = sum(1 for rack in r.racks.racks for i in rack.items if i.kind != "oob")
     assert _qty(r, "switch")[OOB_ITEM] >= -(-racked_ports // 48)
+    # one out-of-band switch at the top of every rack, each racked, powered and uplinked
+    oob = [i for rack in r.racks.racks for i in rack.items if i.kind == "oob"]
+    assert len(oob) == _qty(r, "switch")[OOB_ITEM] == len(r.racks.racks)
+    assert all(i.u_position + i.height_u - 1 == rack.height_u for rack in r.racks.racks
+               for i in rack.items if i.kind == "oob")  # fmt: skip
+    assert _qty(r, "transceiver").get("transceiver:mma1b00-c100d", 0) >= len(oob)
     # InfiniBand NDR planes are billed as NVIDIA pairs the parts (tests/engine/test_linkx.py):
     # every host port on a splitter leg or a host module, at most one leg per leaf left free
     ndr = [p for p in planes if linkx.is_ndr(p)]
@@ -67,14 +73,15 @@ def test_bom_quantities_equal_topology_counts(sized, name):
     ndr_parts = ("MCP7Y", "MFP7E", "MCP4Y", "MMA4Z", "MMA1Z")
     eth = [p for p in rest if p.tiers]
     cables = sum(ln.quantity for ln in r.bom.lines if ln.category == "cable"
-                 and not ln.part_number.startswith(ndr_parts) and "patch cord" not in ln.description)  # fmt: skip
+                 and not ln.part_number.startswith(ndr_parts) and "patch cord" not in ln.description
+                 and "out-of-band uplink" not in ln.description)  # fmt: skip
     host_side = sum(p.host_ports / p.tiers[0].breakout for p in eth)
     fixed = sum(t.count * t.uplinks for p in eth for t in p.tiers if t.role == "leaf")
     fixed += sum(cb.count for p in eth for cb in p.cables if cb.between == "peer-link")
     leaves = sum(t.count for p in eth for t in p.tiers if t.role == "leaf")
     assert host_side + fixed <= cables <= host_side + fixed + leaves
     cords = sum(ln.quantity for ln in r.bom.lines if "patch cord" in ln.description)
-    assert cords == sum(1 for rack in r.racks.racks for i in rack.items)
+    assert cords == racked_ports
     for p in ndr:
         legs = 2 * sum(ln.quantity for ln in r.bom.lines if ln.part_number[:7] in
                        ("MCP7Y00", "MCP7Y10"))  # fmt: skip

@@ -22,7 +22,8 @@ def _qty(result, item: str) -> int:
 
 def test_one_rack_for_hosts_and_switches_is_cabled_in_copper(sized):
     """The enterprise design fits one rack (R01: 8 hosts, the leaves, the storage): its 8 GPU
-    fabric and 16 service links are copper, no optical module is counted for them."""
+    fabric and 16 service links are copper, no optical module is counted for them; the one
+    module on the bill is the out-of-band switch's uplink to the site."""
     r = sized["enterprise"]
     assert [x.role for x in r.racks.racks] == ["hosts+network"]
     runs = _runs(r, "host-leaf")
@@ -30,7 +31,9 @@ def test_one_rack_for_hosts_and_switches_is_cabled_in_copper(sized):
     for run in runs.values():
         assert run.transceivers == 0
         assert "direct-attach copper" in run.description
-    assert not any(ln.category is bo.BomCategory.TRANSCEIVER for ln in r.bom.lines)
+    optics = [ln for ln in r.bom.lines if ln.category is bo.BomCategory.TRANSCEIVER]
+    assert [(ln.part_number, ln.quantity) for ln in optics] == [("MMA1B00-C100D", 1)]
+    assert "out-of-band switch uplink" in optics[0].description
 
 
 def test_leaves_go_to_the_top_of_a_host_rack_and_the_other_racks_cable_in_fibre(sized):

@@ -48,8 +48,9 @@ def test_a_rack_splits_its_heat_into_liquid_and_air(one_rack):
     hosts = [i for i in rack.items if i.kind == "server"]
     assert len(hosts) == one_rack.cluster.hosts_total == 4
     assert rack.liquid_w == pytest.approx(4 * HOST_W * SHARE)  # 36,036 W
-    switches = sum(i.power_w for i in rack.items if i.kind == "switch")
-    # the air takes the hosts' other 37 %, the switches and the CDU's own pumps
+    switches = sum(i.power_w for i in rack.items if i.kind in ("switch", "oob"))
+    # the air takes the hosts' other 37 %, the switches (the out-of-band one too) and the CDU's
+    # own pumps
     assert rack.air_w == pytest.approx(4 * HOST_W * (1 - SHARE) + switches + CDU_121_W)
     assert rack.liquid_w + rack.air_w == pytest.approx(rack.power_w)
 
@@ -92,12 +93,14 @@ def test_the_log_reevaluates_the_flow(one_rack):
 
 
 def test_the_cdu_takes_its_room_from_the_hosts(catalog):
-    """42U less the 4U unit = 38U: 9 hosts of 4U by space; by power (120,000 - 875) / 14,300 =
-    8.33 -> room for 8 hosts per rack; more than 8 hosts -> 2 racks, each with its own unit."""
+    """42U less the 4U unit and the 1U out-of-band switch = 37U: 9 hosts of 4U by space; by
+    power (120,000 - 875 - 100 for the SN2201) / 14,300 = 8.32 -> room for 8 hosts per rack; more
+    than 8 hosts -> 2 racks, each with its own unit."""
     r = size(design_from_dict(_lcc(hosts_per_job=3)), catalog)
     room = next(c for c in r.calculations if c.id == "racks.hosts_per_rack")
     assert room.value == 8
-    assert room.inputs["rack_units"] == 42 - 4 and room.inputs["rack_limit_w"] == 120_000 - 875
+    assert room.inputs["rack_units"] == 42 - 4 - 1
+    assert room.inputs["rack_limit_w"] == 120_000 - 875 - 100
     assert 8 < r.cluster.hosts_total <= 16
     host_racks = [rk for rk in r.racks.racks if rk.hosts]
     assert r.racks.cooling is not None
@@ -169,4 +172,4 @@ def test_a_rack_too_small_for_a_unit_and_a_host_plans_in_row_units(catalog):
     assert not any(i.kind == "cdu" for rk in r.racks.racks for i in rk.items)
     assert r.racks.cooling is not None and r.racks.cooling.placement == "in-row"
     room = next(c for c in r.calculations if c.id == "racks.hosts_per_rack")
-    assert room.inputs["rack_limit_w"] == 10_000
+    assert room.inputs["rack_limit_w"] == 10_000 - 100  # less the out-of-band switch

@@ -55,7 +55,8 @@ def test_words_and_bill_count_the_same_cables_and_optics(name, catalog):
         if modules:
             assert "No optical modules" not in x.implication, name
             assert f"{modules:,} optical module" in x.implication, (name, x.implication)
-        if fibres:
+        host = " ".join(c.description for p in planes for c in p.cables if c.between == "host-leaf")
+        if re.search(r"\d fibres?\b", host):
             assert "fibre" in x.text, (name, x.text)
         else:
             assert "direct-attach copper" in x.text and "fibre" not in x.text, (name, x.text)
@@ -83,3 +84,29 @@ def test_acme_two_clusters_calls_its_in_rack_splitters_copper(catalog):
     assert run.count == 24 // 2 and run.transceivers == 0
     assert "12 direct-attach copper cables, no optical modules" in run.description
     assert "fibre" not in run.description
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_out_of_band_switches_are_quoted_everywhere(name, catalog):
+    """The design quotes its out-of-band switches (NVIDIA BasePOD's SN2201): each one billed
+    stands at the top of a rack, counts in its units and power, has an uplink on the bill, and
+    no decision or note calls them the data centre's."""
+    bom, links, planes, _, racks = sized_bill(name, catalog)
+    _, decisions = _planes_and_decisions(name, catalog)
+    billed = sum(ln.quantity for ln in bom.lines if ln.item == "switch:nvidia-sn2201")
+    placed = [(r, i) for r in racks for i in r.items if i.kind == "oob"]
+    assert billed == len(placed) == len(racks), name
+    sn2201 = catalog.switches["nvidia-sn2201"]
+    for r, i in placed:
+        assert i.u_position + i.height_u - 1 == r.height_u  # at the top
+        assert (i.height_u, i.power_w) == (sn2201.rack_units, sn2201.power_w)
+        assert r.used_u == sum(x.height_u for x in r.items)
+        assert r.power_w == pytest.approx(sum(x.power_w for x in r.items))
+    uplinks = [ln for ln in links if ln.between == "oob-uplink"]
+    assert sorted(ln.device for ln in uplinks) == sorted(i.name for _, i in placed)
+    # one module per uplink, on the part's one line (the service network may order more)
+    assert all(p.number == "MMA1B00-C100D" for ln in uplinks for p in ln.parts[:1])
+    modules = sum(ln.quantity for ln in bom.lines if ln.part_number == "MMA1B00-C100D")
+    assert modules >= billed
+    words = " ".join([x.text + " " + x.implication for x in decisions] + [p.note for p in planes])
+    assert "not quoted" not in words and "data centre's" not in words, name

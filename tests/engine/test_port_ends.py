@@ -17,7 +17,7 @@ from wizard.base.bundled import example_names, example_text
 from wizard.engine.build import linkx
 from wizard.engine.build.bom import OOB_ITEM, service_nic_lines
 from wizard.engine.build.fabric import service_adapter
-from wizard.engine.build.portmap import result_port_map
+from wizard.engine.build.portmap import SITE, result_port_map
 from wizard.engine.decide.estate import estate_port_map, size_estate
 from wizard.engine.size import size
 from wizard.model import buildout as bo
@@ -73,9 +73,13 @@ def test_every_cable_end_is_a_billed_port(name, catalog):
     ports: dict[str, set[tuple[str, int]]] = defaultdict(set)
     hosts_by_kind = {i.name: i.kind for r in racks for i in r.items}
     for ln in links:
-        for device, port in ((ln.to_device, ln.to_port),) + (
+        ends = ((ln.to_device, ln.to_port),) + (
             ((ln.device, ln.port),) if ln.between in ("leaf-spine", "peer-link") else ()
-        ):
+        )
+        if ln.between == "oob-uplink":  # the far end is the site's network, said in words
+            assert ln.to_device == SITE and ln.to_rack == "site", (name, ln)
+            ends = ((ln.device, "port 49"),)  # the first of the SN2201's 4 uplink ports
+        for device, port in ends:
             sw = OOB_ITEM.split(":")[1] if device.startswith("oob-") else switch_of.get(device)
             assert sw is not None, f"{name}: {device} is no billed switch"
             used[sw].add(device)

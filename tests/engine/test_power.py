@@ -30,13 +30,14 @@ def test_btu_conversion_is_nist():
 
 def test_enterprise_power_worked_example(sized):
     """C4140: 4 x V100 SXM2 at 300 W + 450 W baseline = 1,650 W per host; 8 hosts = 13,200 W;
-    switches: one SN4600C (466 W) and two SN3420 (240 W) = 946 W; 14,146 W = 48,268 BTU/h."""
+    switches: one SN4600C (466 W), two SN3420 (240 W) and the rack's SN2201 out-of-band switch
+    (100 W, the catalog's estimate) = 1,046 W; 14,246 W = 48,609 BTU/h."""
     r = sized["enterprise"]
     p = r.power
     assert (p.gpu_w_per_host, p.baseline_w_per_host, p.host_w) == (1200, 450, 1650)
-    assert (p.hosts_w, p.network_w, p.total_w) == (13_200, 946, 14_146)
-    assert p.total_kw == pytest.approx(14.146)
-    assert p.btu_per_hour == pytest.approx(14_146 * 3.412142)
+    assert (p.hosts_w, p.network_w, p.total_w) == (13_200, 1_046, 14_246)
+    assert p.total_kw == pytest.approx(14.246)
+    assert p.btu_per_hour == pytest.approx(14_246 * 3.412142)
     assert calc(r, "power.btu_per_hour").source.startswith("NIST")
     assert (p.psu_installed_w, p.psu_redundant_w) == (4800, 2400)
 
@@ -44,36 +45,40 @@ def test_enterprise_power_worked_example(sized):
 def test_storage_with_a_published_figure_is_in_the_total(catalog):
     """NetApp's key specifications for the AFF A800 give 8,417 BTU/h worst case for the HA pair
     (two controllers): 8,417 / 3.41214 = 2,467 W, 1,233 W a controller. The enterprise design on
-    the minimum of one pair adds 2 x 1,233 = 2,466 W to its 14,146 W: 16,612 W, and says nothing
+    the minimum of one pair adds 2 x 1,233 = 2,466 W to its 14,246 W, and the pair's own rack its
+    out-of-band switch (100 W): 16,812 W, and says nothing
     is missing. The Isilon F800 it ships with has no published figure: not counted, and said."""
     assert round(8417 / 3.41214 / 2) == 1233
     r = _sized(catalog, "enterprise", hardware={"storage": "netapp-aff-a800"})
     (item,) = [i for i in r.power.items if i.item.startswith("NetApp AFF A800")]
     assert (item.count, item.watts_each, item.watts_total) == (2, 1233, 2466)
-    assert r.power.total_w == 14_146 + 2466
+    assert r.power.total_w == 14_246 + 2466 + 100
     assert "storage-power-unknown" not in _codes(r)
     shipped = _sized(catalog, "enterprise")
-    assert shipped.power.total_w == 14_146
+    assert shipped.power.total_w == 14_246
     assert "storage-power-unknown" in _codes(shipped)
 
 
 def test_racks_at_the_power_limit(catalog):
-    """At 5 kW per rack: floor(5,000 / 1,650) = 3 hosts per rack, so 8 hosts take 3, 3 and 2,
-    and the switches a network rack of their own."""
+    """At 5 kW per rack, less the 100 W of its out-of-band switch: floor(4,900 / 1,650) = 2 hosts
+    per rack, so 8 hosts take 4 racks of 2; the three leaves fit at the top of R01
+    (2 x 1,650 + 466 + 2 x 240 + 100 = 4,346 W), the storage takes a network rack of its own."""
     r = _sized(catalog, "enterprise", assumptions={"max_rack_power_kw": 5})
     racks = r.racks
-    assert (racks.hosts_per_rack, racks.limited_by) == (3, "power")
-    assert [len(x.hosts) for x in racks.racks] == [3, 3, 2, 0]
-    assert [x.role for x in racks.racks] == ["hosts", "hosts", "hosts", "network"]
+    assert (racks.hosts_per_rack, racks.limited_by) == (2, "power")
+    assert [len(x.hosts) for x in racks.racks] == [2, 2, 2, 2, 0]
+    assert [x.role for x in racks.racks] == ["hosts+network"] + ["hosts"] * 3 + ["network"]
+    assert racks.racks[0].power_w == 2 * 1650 + 466 + 2 * 240 + 100
     assert all(x.power_w <= 5000 for x in racks.racks)
     assert sorted(h for x in racks.racks for h in x.hosts) == list(range(8))
 
 
 def test_racks_at_the_space_limit(catalog):
-    """Ten 4U DSS 8440 hosts in 12U racks: floor(12 / 4) = 3 per rack when power allows."""
+    """Ten 4U DSS 8440 hosts in 12U racks, 1U of each for its out-of-band switch:
+    floor(11 / 4) = 2 per rack when power allows."""
     doc_hw = {"gpu": "t4", "server": "dell-dss8440", "gpus_per_host": 2}
     r = _sized(catalog, "starter", hardware=doc_hw, assumptions={"rack_units": 12})
-    assert (r.racks.hosts_per_rack, r.racks.limited_by) == (3, "space")
+    assert (r.racks.hosts_per_rack, r.racks.limited_by) == (2, "space")
     for rack in r.racks.racks:
         assert rack.used_u <= 12
         units = sorted((i.u_position, i.u_position + i.height_u) for i in rack.items)
@@ -83,8 +88,9 @@ def test_racks_at_the_space_limit(catalog):
 def test_one_rack_holds_a_small_cluster_with_its_switches(sized):
     (rack,) = sized["starter"].racks.racks
     assert rack.role == "hosts+network" and len(rack.hosts) == 8
-    # eight 2U hosts, three 1U switches and the four Isilon F800 nodes (one 4U chassis)
-    assert rack.used_u == 8 * 2 + 3 + 4
+    # eight 2U hosts, three 1U switches, the four Isilon F800 nodes (one 4U chassis) and the
+    # 1U out-of-band switch
+    assert rack.used_u == 8 * 2 + 3 + 4 + 1
 
 
 def test_rack_failure_domain_places_hosts_per_rack(catalog):

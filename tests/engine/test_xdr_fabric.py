@@ -60,11 +60,13 @@ def test_the_leaf_is_drawn_in_the_rack_and_its_power_counted(xdr):
     (rack,) = xdr.racks.racks
     leaf = next(i for i in rack.items if i.name == "compute-leaf-01")
     assert leaf.height_u == 4  # catalog: 4U (marked unsettled there)
-    # hosts at U1, U10, U19 (9U each), the leaf at the top below nothing else: U39..42
+    # hosts at U1, U10, U19 (9U each), the leaf at the top below the 1U out-of-band switch
+    # (U42): U38..41
     assert [i.u_position for i in rack.items if i.kind == "server"] == [1, 10, 19]
-    assert leaf.u_position == 42 - 4 + 1
-    # 3 x 14,500 W hosts + the Q3400 (1,681 W) + two SN4600C service leaves (466 W each)
-    assert rack.power_w == pytest.approx(3 * 14_500 + 1_681 + 2 * 466)
+    assert leaf.u_position == 42 - 1 - 4 + 1
+    # 3 x 14,500 W hosts + the Q3400 (1,681 W) + two SN4600C service leaves (466 W each) + the
+    # SN2201 out-of-band switch (100 W)
+    assert rack.power_w == pytest.approx(3 * 14_500 + 1_681 + 2 * 466 + 100)
 
 
 def test_host_links_are_billed_with_nvidia_xdr_parts(xdr):

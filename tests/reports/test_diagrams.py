@@ -216,7 +216,8 @@ def test_the_network_figure_writes_link_counts_and_never_cuts_a_label(catalog):
         in texts
     )
     assert f"spine {spine.count}" in texts and f"leaf {leaf.count}" in texts
-    assert "site out-of-band network (existing, not quoted)" in texts
+    racks = len(data.result.racks.racks)  # one quoted out-of-band switch at the top of each
+    assert f"{racks} out-of-band switch{'es' if racks > 1 else ''}, one per rack" in texts
     assert all(s.fontSize >= 7 for s in _strings(drawing))
     assert not [t for t in texts if t.endswith("…") and t != "…"]
     assert_labels_fit(drawing)

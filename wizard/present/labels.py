@@ -280,6 +280,7 @@ CABLE_RUN: dict[str, str] = {
     "leaf-spine": "leaf to spine",
     "peer-link": "leaf pair",
     "host-oob": "BMC to out-of-band",
+    "oob-uplink": "out-of-band uplink",
 }
 
 # ------------------------------------------------------------------------------ software

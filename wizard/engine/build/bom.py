@@ -45,7 +45,7 @@ def _line(cat: Cat, item: str, part: str, text: str, qty: int, unit: str, src: s
 
 
 RUN = {"host-leaf": "host to leaf", "leaf-spine": "leaf to spine", "peer-link": "peer link",
-       "host-oob": "host to out-of-band switch"}  # fmt: skip
+       "host-oob": "host to out-of-band switch", "oob-uplink": "out-of-band uplink"}  # fmt: skip
 
 
 def bill_of_materials(

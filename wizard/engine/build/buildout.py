@@ -75,13 +75,15 @@ def build_out(
     a = design.assumptions
     cdu = cooling.pick_in_rack(catalog, server, host_w, a.rack_units,
                                a.max_rack_power_kw * 1000)  # fmt: skip
+    oob = catalog.switches.get(bom.OOB_ITEM.split(":")[1])
     rk = racks.racks(design, server, host_w, net.planes, hosts, cluster.host_failures_tolerated,
-                     rec, stored, cdu)  # fmt: skip
+                     rec, stored, cdu, oob)  # fmt: skip
     cooled = cooling.cooling(rk.racks, catalog, cdu, a.cdu_spares, rec)
     rk = rk.model_copy(update={"cooling": cooled})
     in_rack = sum(1 for r in rk.racks for i in r.items if i.kind == "cdu")
     cdus = (cdu.product_name, in_rack, cdu.power_w or 0.0) if cdu and in_rack else None
-    pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus)
+    pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus,
+                     power.oob_units(rk.racks))  # fmt: skip
     # The cables as the racks place their ends: copper in a rack, optics between racks
     # and the placed parts, the same the bill counts, where the cabling pairs them
     placed = fabric.place_cables(net.planes, rk.racks)

@@ -358,7 +358,12 @@ def fabric(
                 ports_per_host=hw.nics_per_host,
                 speed_gbps=speed,
                 note=f"{hw.nics_per_host} x {nic.model}, one port each on the GPU fabric; "
-                f"RDMA: {RDMA_SHORT[hw.rdma]}" + ("; GPUDirect RDMA" if hw.gpudirect_rdma else ""),
+                + (
+                    f"RDMA: {RDMA_SHORT[hw.rdma]}"
+                    if hw.rdma is not Rdma.NONE
+                    else "no RDMA (TCP/IP)"
+                )
+                + ("; GPUDirect RDMA" if hw.gpudirect_rdma else ""),
             )
         )
     if compute and hosts:
@@ -471,11 +476,18 @@ def oob_plane(hosts: int) -> bo.Plane:
                 between="host-oob",
                 speed_gbps=1,
                 count=hosts,
-                description="1 GbE RJ45 patch cable, BMC to the out-of-band network",
-            )
+                description="1 GbE RJ45 patch cable, BMC to the out-of-band switch of its rack",
+            ),
+            bo.CableRun(
+                key="oob.oob-uplink.100g",
+                between="oob-uplink",
+                speed_gbps=100,
+                count=0,
+                description="Out-of-band switch uplink to the site's management network",
+            ),
         ],
-        note="BMC ports join the data centre's out-of-band management network, whose "
-        "switches are not sized here",
+        note="An NVIDIA SN2201 at the top of every rack takes the BMC and management ports "
+        "of its devices and uplinks to the site's management network",
     )
 
 
@@ -484,11 +496,14 @@ def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
     for p in planes:
         if p.name == "oob":
             rec.decide(
-                "Each host's BMC connects to the out-of-band management network over 1 GbE.",
-                "Hardware management stays reachable when the host or its data networks fail.",
+                "Each host's BMC, and each switch's and storage node's management port, connects "
+                "over 1 GbE to an NVIDIA SN2201 out-of-band switch at the top of its rack.",
+                "Hardware management stays reachable when the host or its data networks fail "
+                "(NVIDIA DGX BasePOD: 'OOB management fabric | NVIDIA SN2201 switches').",
                 DecisionTopic.NETWORK,
-                implication="One 1 GbE port per host on the data centre's out-of-band "
-                "network; its switches are the data centre's, not quoted here.",
+                implication="The out-of-band switches are quoted: on the bill, in every rack's "
+                "elevation, units and power, each uplinked to the site's management network by "
+                "one 100 GbE fibre (the site's end is the site's).",
             )
             continue
         kit = " and ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or "no catalog switch"

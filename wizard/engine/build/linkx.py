@@ -392,6 +392,11 @@ MMA4Z00_FLT = (
     "straight MFP7E10 fibres per cage, both of one type. The -FLT order code is read from a "
     "third-party bill of materials: confirm it with the supplier"
 )
+MMA1B00 = (
+    "NVIDIA MMA1B00-C100D 100GbE QSFP28 SR4 multimode transceiver (MPO-12, up to 100 m on OM4), "
+    "as third-party module lists and switch inventories name it; no NVIDIA page was read here, "
+    "so the order code is to confirm with the vendor. The fibre is given by type"
+)
 GENERIC_OPTICS = (
     "Fabric sizing: one optical module at each end of a link between racks; no NVIDIA pairing "
     "document found for this speed, so the module and fibre are given by type"
@@ -474,8 +479,8 @@ def eth_optics(speed: float, breakout: int, metres: int) -> tuple[Part, Part, Pa
         fibre = Part("", f"Multimode fibre, MPO-12, OM4, {fibre_text}", GENERIC_OPTICS, Cat.CABLE)
         return module, module, fibre
     if (int(speed), breakout) == (100, 1):
-        module = Part("", "100GBASE-SR4 QSFP28 multimode transceiver", GENERIC_OPTICS,
-                      Cat.TRANSCEIVER)  # fmt: skip
+        module = Part("MMA1B00-C100D", "NVIDIA MMA1B00-C100D 100GbE QSFP28 SR4 transceiver",
+                      MMA1B00, Cat.TRANSCEIVER)  # fmt: skip
         fibre = Part("", f"Multimode fibre, MPO-12, OM4, {fibre_text}", GENERIC_OPTICS, Cat.CABLE)
         return module, module, fibre
     sw = speed * breakout

@@ -11,7 +11,8 @@ from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 
 RUN_WORDS = {"host-leaf": "host to leaf", "leaf-spine": "leaf to spine", "peer-link": "peer link",
-             "host-oob": "device to out-of-band switch"}  # fmt: skip
+             "host-oob": "device to out-of-band switch",
+             "oob-uplink": "out-of-band switch to the site's management network"}  # fmt: skip
 
 # plane index -> cable run ('host-leaf', …) -> the parts it needs
 Runs = dict[int, dict[str, list[bo.BomLine]]]
@@ -67,6 +68,11 @@ def run_text(speed: float, between: str, lines: list[bo.BomLine]) -> str:
     copper, fibre, modules = tally(lines)
     if between == "host-oob":
         return f"{count(copper, 'Cat 6 RJ45 patch cord')}, management port to the out-of-band switch of its rack"
+    if between == "oob-uplink":
+        return (
+            f"{count(fibre, 'fibre')} and {count(modules, 'optical module')} (MMA1B00-C100D): each "
+            "out-of-band switch's uplink to the site's management network"
+        )
     parts = []
     if copper:
         parts.append(f"{count(copper, 'direct-attach copper cable')}")

@@ -203,18 +203,31 @@ def managed(rack: bo.Rack) -> list[bo.RackItem]:
 
 
 def oob_switches(rack: bo.Rack) -> int:
-    """The out-of-band switches ``rack`` needs: one for every 48 management ports in it."""
-    return -(-len(managed(rack)) // OOB_PORTS)
+    """The out-of-band switches ``rack`` holds (one for every 48 management ports in it)."""
+    placed = sum(1 for i in rack.items if i.kind == "oob")
+    return placed or -(-len(managed(rack)) // OOB_PORTS)
+
+
+UPLINK_SOURCE = (
+    "Out-of-band uplink: one 100 GbE QSFP28 port of each SN2201 (48 x 1 GbE and 4 x 100 GbE) to "
+    "the site's management network, by a 100GBASE-SR4 module and an MPO-12 fibre; the far end "
+    "(its port and module) is the site's. NVIDIA MMA1B00-C100D is the 100GbE QSFP28 SR4 "
+    "module as third-party lists and inventories name it: to confirm with the vendor"
+)
 
 
 def oob_links(racks: list[bo.Rack]) -> list[PortLink]:
     """Every server's BMC and every switch's and storage node's management port to the
-    out-of-band switch of its rack (one per 48 ports, at the top, as the bill counts them)."""
+    out-of-band switch at the top of its rack (one per 48 ports, as the bill counts them), and
+    each out-of-band switch's uplink to the site's management network."""
     out = []
     for rack in racks:
+        tops = sorted((i for i in rack.items if i.kind == "oob"), key=lambda i: -i.u_position)
         for n, item in enumerate(sorted(managed(rack), key=lambda i: -i.u_position)):
-            switch = f"oob-{rack.name.split()[0]}-{n // OOB_PORTS + 1:02d}"
-            need = abs(rack.height_u - item.u_position) * linkx.U_M + linkx.ROUTING_M
+            top = tops[n // OOB_PORTS] if n // OOB_PORTS < len(tops) else None
+            switch = top.name if top else f"oob-{rack.name.split()[0]}-{n // OOB_PORTS + 1:02d}"
+            at = top.u_position if top else rack.height_u
+            need = abs(at - item.u_position) * linkx.U_M + linkx.ROUTING_M
             m = next((x for x in PATCH_M if x >= need), PATCH_M[-1])
             port = "BMC" if item.kind == "server" else "management"
             cord = linkx.Part("", f"Cat 6 RJ45 patch cord, {m:g} m", PATCH_SOURCE, Cat.CABLE)
@@ -222,7 +235,21 @@ def oob_links(racks: list[bo.Rack]) -> list[PortLink]:
                 PortLink("oob", rack.name, item.name, port, rack.name, switch,
                          f"port {n % OOB_PORTS + 1}", cord.text, "host-oob", (cord,))
             )  # fmt: skip
+        for top in tops:
+            module = linkx.Part("MMA1B00-C100D", "NVIDIA MMA1B00-C100D 100GbE QSFP28 SR4 "
+                                "transceiver (out-of-band switch uplink)", UPLINK_SOURCE,
+                                Cat.TRANSCEIVER)  # fmt: skip
+            fibre = linkx.Part("", f"Multimode fibre, MPO-12, OM4, {UPLINK_M} m (out-of-band "
+                               "uplink)", UPLINK_SOURCE, Cat.CABLE)  # fmt: skip
+            out.append(
+                PortLink("oob", rack.name, top.name, "uplink 1", "site", SITE, f"for {top.name}",
+                         fibre.text, "oob-uplink", (module, fibre))
+            )  # fmt: skip
     return out
+
+
+SITE = "site management network"
+UPLINK_M = 30  # from the top of a rack to the row's network room: a length to confirm on site
 
 
 def rack_hosts(racks: list[bo.Rack], cluster: str | None = None) -> list[Host]:

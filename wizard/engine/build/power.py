@@ -31,6 +31,12 @@ def host_watts(gpu: Gpu, server: Server, gpus_per_host: int) -> float:
     return gpus_per_host // gpu.gpus_per_board * gpu.tdp_w + server.baseline_power_w
 
 
+def oob_units(racks: list[bo.Rack]) -> tuple[str, int, float] | None:
+    """The racks' out-of-band switches as (model, count, watts each), None for none."""
+    units = [i for r in racks for i in r.items if i.kind == "oob"]
+    return (units[0].model, len(units), units[0].power_w) if units else None
+
+
 def power(
     gpu: Gpu,
     server: Server,
@@ -40,6 +46,7 @@ def power(
     rec: Recorder,
     storage: tuple[str, int, int, float] | None = None,
     cdus: tuple[str, int, float] | None = None,
+    oob: tuple[str, int, float] | None = None,
 ) -> bo.Power:
     """``storage`` is the storage system as (model, nodes, units per node, watts per node);
     ``cdus`` the in-rack coolant distribution units as (model, units, watts each), which the
@@ -98,6 +105,16 @@ def power(
                     source="Switch catalog power_w (typical; see its source_note)",
                 )
             )
+    if oob is not None and oob[1]:
+        items.append(
+            bo.PowerItem(
+                item=f"{oob[0]} (out-of-band switch, one per rack)",
+                count=oob[1],
+                watts_each=oob[2],
+                watts_total=oob[1] * oob[2],
+                source="Switch catalog power_w (see its source_note)",
+            )
+        )
     net_w = sum(i.watts_total for i in items[1:])
     storage_w = storage[1] * storage[3] if storage else 0.0
     if storage:

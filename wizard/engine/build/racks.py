@@ -22,6 +22,7 @@ from wizard.engine.build.linkx import (
 )
 from wizard.model import buildout as bo
 from wizard.model.catalog import Cdu, Cooling, Server
+from wizard.model.catalog import Switch as CatalogSwitch
 from wizard.model.design import Design, FailureDomain
 from wizard.model.result import DecisionTopic, Severity
 
@@ -50,11 +51,15 @@ def racks(
     rec: Recorder,
     storage: list[tuple[str, str, int, float]] | None = None,
     cdu: Cdu | None = None,
+    oob: CatalogSwitch | None = None,
 ) -> bo.Racks:
     """``cdu``: the in-rack coolant distribution unit each rack of liquid-cooled hosts holds at
-    its foot (its height and power count in the rack), None for none or in-row units."""
+    its foot (its height and power count in the rack), None for none or in-row units. ``oob``:
+    the out-of-band switch every rack holds at its top; its unit and power are kept free in
+    every rack before hosts and switches are placed."""
     a, ha = design.assumptions, design.ha
-    height, limit = a.rack_units, a.max_rack_power_kw * 1000
+    res_u, res_w = reserve(oob)
+    height, limit = a.rack_units - res_u, a.max_rack_power_kw * 1000 - res_w
     host_u = server.rack_units
     cdu_u = cdu.rack_units or 0 if cdu else 0
     cdu_w = (cdu.power_w or 0.0) if cdu else 0.0
@@ -149,6 +154,10 @@ def racks(
                            [rack_of] * len(planes))  # fmt: skip
         out, rest = top_of_rack(host_out, switches, homes, strict=rack_domain)
         out += network_racks(rest, height, limit, len(out), rec)
+    # every rack's out-of-band switch in the unit and power kept for it at the top
+    free_u = height
+    out = with_oob(out, oob)
+    height, limit = a.rack_units, a.max_rack_power_kw * 1000
     host_racks = sum(1 for r in out if r.hosts)
     net_racks = sum(1 for r in out if r.role == "network")
     most = max((len(r.hosts) for r in out), default=0)
@@ -184,7 +193,9 @@ def racks(
         reason = {
             "power": f"The {a.max_rack_power_kw:g} kW rack power limit binds before the "
             f"{height}U of space: floor({limit:,.0f} / {host_w:,.0f}) = {count(per_rack, 'host')}.",
-            "space": f"{height}U racks hold floor({height} / {host_u}) = {count(by_space, 'host')} within "
+            "space": f"{height}U racks"
+            + (f", {res_u}U of each for its out-of-band switch," if res_u else "")
+            + f" hold floor({free_u - cdu_u} / {host_u}) = {count(by_space, 'host')} within "
             f"the {a.max_rack_power_kw:g} kW power limit.",
             "failure-domain": f"Each rack is one failure domain of {per_rack} hosts, which the "
             "HA reserve covers.",
@@ -286,6 +297,34 @@ def _switch_items(switches: list[tuple[str, str, int, float]], height: int) -> l
 
 
 Switch = tuple[str, str, int, float]  # name, model, rack units, watts
+
+
+def reserve(oob: CatalogSwitch | None) -> tuple[int, float]:
+    """The units and watts every rack keeps for its out-of-band switch."""
+    return (oob.rack_units, oob.power_w) if oob is not None else (0, 0.0)
+
+
+def with_oob(racks: list[bo.Rack], oob: CatalogSwitch | None) -> list[bo.Rack]:
+    """Each rack, placed within its height less the out-of-band switch's units, gets that switch
+    at its top (one for every 48 management ports in it) and its full height and power limit
+    back; its unit and watts then count in the rack's elevation and power."""
+    if oob is None:
+        return racks
+    out = []
+    for r in racks:
+        devices = sum(1 for i in r.items if i.kind in ("server", "switch", "storage", "cdu"))
+        n = -(-devices // oob.ports)
+        items = [
+            bo.RackItem(name=f"oob-{r.name.split()[0]}-{k + 1:02d}", kind="oob",
+                        model=oob.product_name, u_position=r.height_u + 1 + k * oob.rack_units,
+                        height_u=oob.rack_units, power_w=oob.power_w)
+            for k in range(n)
+        ]  # fmt: skip
+        out.append(r.model_copy(update={
+            "items": [*r.items, *items], "height_u": r.height_u + oob.rack_units,
+            "power_limit_w": r.power_limit_w + oob.power_w,
+            "used_u": r.used_u + n * oob.rack_units, "power_w": r.power_w + n * oob.power_w}))  # fmt: skip
+    return out
 
 
 def copper_reach_m(plane: bo.Plane) -> float:

@@ -22,7 +22,7 @@ from wizard.engine.build.fabric import (
     service_adapter,
     size_plane,
 )
-from wizard.engine.build.racks import leaf_homes, top_of_rack
+from wizard.engine.build.racks import leaf_homes, reserve, top_of_rack, with_oob
 from wizard.engine.build.racks import network_racks as _network_racks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
@@ -109,8 +109,9 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         cooling_kw = r.power.cdu_w / 1000
     else:
         network = _shared_network(design, catalog, specs, clusters, rec)
-        net_kw = sum(t.power_w * t.count for p in network for t in p.tiers) / 1000
         layout = _layout(design, catalog, clusters, network, rec)
+        oob_w = sum(i.power_w for r in layout for i in r.items if i.kind == "oob")
+        net_kw = (sum(t.power_w * t.count for p in network for t in p.tiers) + oob_w) / 1000
         # the runs' words and optics from the parts the bill counts, as the layout places them
         runs = _runs(design, catalog, clusters, network, layout)
         network = media.describe(network, runs)
@@ -474,14 +475,19 @@ def _layout(
     clusters share; the hosts of the clusters without GPUs; then the shared switches in network
     racks of their own, packed by space and power."""
     a = design.assumptions
-    height, limit = a.rack_units, a.max_rack_power_kw * 1000
+    oob = catalog.switches.get(bom_.OOB_ITEM.split(":")[1])
+    res_u, res_w = reserve(oob)
+    # placed within each rack's height and power less its out-of-band switch, which
+    # ``with_oob`` puts at the top of every rack at the end
+    height, limit = a.rack_units - res_u, a.max_rack_power_kw * 1000 - res_w
     out: list[bo.Rack] = []
     for c in clusters:
         if c.result is not None:
             for r in c.result.racks.racks:
-                items = [i for i in r.items if i.kind != "switch"]
+                items = [i for i in r.items if i.kind not in ("switch", "oob")]
                 if not items:
                     continue
+                r = r.model_copy(update={"height_u": height, "power_limit_w": limit})
                 out.append(_named(r, items, f"R{len(out) + 1:02d} {c.name}", c.name))
             continue
         server = catalog.servers[c.server]
@@ -513,7 +519,7 @@ def _layout(
         for p in network
     ]
     out, rest = top_of_rack(out, switches, leaf_homes(network, names, on), strict=True)
-    return out + _network_racks(rest, height, limit, len(out), rec)
+    return with_oob(out + _network_racks(rest, height, limit, len(out), rec), oob)
 
 
 def _named(rack: bo.Rack, items: list[bo.RackItem], name: str, cluster: str) -> bo.Rack:
