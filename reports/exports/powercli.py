@@ -526,7 +526,8 @@ else { Write-Host 'Nothing was changed. Run again with -Apply to make the change
 
 def _passthrough_per_host(result: Result) -> int:
     """The most GPUs a host gives whole to VMs (the packing's 'passthrough' GPUs)."""
-    per_host = [sum(g.mode == "passthrough" for g in h.gpus) for h in result.packing.hosts]
+    whole = ("passthrough", "mig-guest")  # a VM that partitions its GPUs holds them whole
+    per_host = [sum(g.mode in whole for g in h.gpus) for h in result.packing.hosts]
     return max(per_host, default=0)
 
 

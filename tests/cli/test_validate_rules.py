@@ -85,6 +85,9 @@ CASES: dict[str, tuple[str, Change, str]] = {
         _both(_hw(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2", gpudirect_rdma=True),
               lambda d: d.setdefault("platform", {}).update(nvaie_release="nvaie-6")),
         "hardware.gpudirect_rdma"),
+    "mig-two-ways": (
+        "mig-shared", lambda d: d["workloads"][2].update(sharing_mode="mig-guest"),
+        "workloads[2].sharing_mode"),
     "model-does-not-fit": ("starter", _one_group(_HUGE), "workloads[0].model"),
     "nic-slower-than-fabric": ("enterprise", _hw(nic="cx5-25g-2p", fabric="100gbe"),
                                "hardware.nic"),

@@ -3,6 +3,8 @@ refused when a rule steps outside it, and every rule reachable by some design.""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.engine.conftest import design_dict
@@ -47,8 +49,15 @@ def test_conditions_hold_only_where_they_should(catalog):
 
 
 def test_every_rule_is_reached_by_some_example(catalog):
+    """Every rule is reached by a bundled example, or (MIG in the guest, which no example uses)
+    by mig-shared with its MIG groups partitioned in the guest."""
     reached: set[str] = set()
     for name in example_names():
         r = size(design_from_text(example_text(name), name), catalog)
         reached |= {i.setting for i in r.software.checklist}
+    guest = json.loads(example_text("mig-shared"))
+    for w in guest["workloads"]:
+        w["sharing_mode"] = "mig-guest"
+    r = size(design_from_text(json.dumps(guest), "mig-shared"), catalog)
+    reached |= {i.setting for i in r.software.checklist}
     assert {r.setting for r in RULES} <= reached

@@ -59,6 +59,7 @@ def test_sharing_modes_read_as_product_names():
         SharingMode.VGPU: "Time-sliced vGPU",
         SharingMode.MIG: "MIG-backed vGPU",
         SharingMode.REMOTE: "Network-attached GPU pool",
+        SharingMode.MIG_GUEST: "MIG in the guest (GPUs passed through, partitioned in the VM)",
     }
     # the engine writes the same names into the Result's comparison rows
     assert all(ENGINE_MODE_LABELS[m.value] == labels.MODE[m] for m in SharingMode)

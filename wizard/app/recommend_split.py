@@ -23,7 +23,7 @@ from wizard.model.prices import PriceList
 
 SHARED_NAME = "Shared-GPU cluster"
 MULTI_NAME = "Multi-GPU cluster"
-SHARED_MODES = (SharingMode.VGPU, SharingMode.MIG, SharingMode.REMOTE)
+SHARED_MODES = (SharingMode.VGPU, SharingMode.MIG, SharingMode.REMOTE, SharingMode.MIG_GUEST)
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ def _size(design: Design, catalog: Catalog) -> Result:
     release = release_choice(design, catalog)[0]
     platform_rules(design, catalog, gpu, server, workloads, release, rec)
     storage = plan_storage(design, catalog, gpu, workloads, rec)
-    software = plan_software(design, catalog, gpu, server, workloads, storage, rec)
+    software = plan_software(design, catalog, gpu, server, workloads, storage, rec, chosen.packing)
     built = build_out(design, catalog, gpu, server, cluster, workloads, rec, storage)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
@@ -169,6 +169,13 @@ def _check_peer_to_peer(
                 "replica, and MIG-backed vGPUs have no peer-to-peer transfers between GPUs "
                 "(NVIDIA AI Enterprise: 'NVLink P2P supports only NVIDIA vGPU for Compute "
                 "time-sliced vGPUs'); use passthrough or full-framebuffer time-sliced vGPU for it"
+            )
+        elif g.sharing_mode is SharingMode.MIG_GUEST:
+            refused.append(
+                f"workloads[{i}].sharing_mode: '{g.name}' needs {w.gpus_per_replica} GPUs per "
+                "replica, and MIG instances have no peer-to-peer transfers between GPUs "
+                "(NVIDIA Multi-Instance GPU User Guide, application considerations: no GPU to "
+                "GPU P2P, over PCIe or NVLink, in MIG mode); use passthrough for it"
             )
         elif g.sharing_mode is SharingMode.VGPU and not (
             design.hardware.nvlink and gpu.nvlink.kind.value != "none"

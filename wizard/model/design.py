@@ -154,8 +154,15 @@ class LoraTargets(StrEnum):
 class SharingMode(StrEnum):
     PASSTHROUGH = "passthrough"
     VGPU = "vgpu"
-    MIG = "mig"
+    MIG = "mig"  # MIG-backed vGPU: vSphere creates each instance for its VM
     REMOTE = "remote"
+    # The GPUs passed through whole to Linux VMs (Kubernetes workers) that partition them with
+    # MIG themselves (NVIDIA's MIG manager or nvidia-mig-parted in the guest)
+    MIG_GUEST = "mig-guest"
+
+
+# The modes whose GPUs are cut into MIG instances (planned and packed alike)
+MIG_MODES = (SharingMode.MIG, SharingMode.MIG_GUEST)
 
 
 class CustomModel(Model):
@@ -486,12 +493,13 @@ class WorkloadGroup(Model):
                 "VMs, so it cannot give the performance isolation this group requires (use "
                 "passthrough or mig)"
             )
-        if (
-            self.constraints.live_migration_required
-            and self.sharing_mode is SharingMode.PASSTHROUGH
+        if self.constraints.live_migration_required and self.sharing_mode in (
+            SharingMode.PASSTHROUGH,
+            SharingMode.MIG_GUEST,
         ):
             raise ValueError(
-                "sharing_mode 'passthrough' cannot live-migrate, which this group requires"
+                f"sharing_mode '{self.sharing_mode.value}' gives the VM whole GPUs by "
+                "passthrough, which cannot live-migrate, as this group requires"
             )
         if self.sharing_mode is SharingMode.REMOTE and not self.constraints.remote_ok:
             raise ValueError("sharing_mode 'remote' needs constraints.remote_ok")

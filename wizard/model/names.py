@@ -67,5 +67,6 @@ MODE_LABELS = {
     SharingMode.PASSTHROUGH.value: "Passthrough (DirectPath I/O)",
     SharingMode.VGPU.value: "Time-sliced vGPU",
     SharingMode.MIG.value: "MIG-backed vGPU",
+    SharingMode.MIG_GUEST.value: "MIG in the guest (GPUs passed through, partitioned in the VM)",
     SharingMode.REMOTE.value: "Network-attached GPU pool",
 }

@@ -245,6 +245,11 @@ GLOSSARY: dict[str, Term] = {
         "hardware. A VM gets a slice as a MIG-backed vGPU.",
         "MIG-backed vGPU (Multi-Instance GPU)",
     ),
+    "mig-guest": Term(
+        "The GPUs are passed through whole to a Linux VM (a Kubernetes worker, say), which splits "
+        "them into MIG slices itself, as on a server without vSphere; the VM cannot live-migrate.",
+        "MIG in the guest (GPUs passed through, partitioned in the VM)",
+    ),
     "remote": Term(
         "VMs without GPUs reach GPUs in other hosts over the network (a Bitfusion-style pool); "
         "VMware has ended Bitfusion's availability.",

@@ -57,6 +57,7 @@ MODE_SHORT: dict[SharingMode, str] = {
     SharingMode.VGPU: "Time-sliced vGPU",
     SharingMode.MIG: "MIG-backed vGPU",
     SharingMode.REMOTE: "GPU pool",
+    SharingMode.MIG_GUEST: "MIG in the guest",
 }
 
 

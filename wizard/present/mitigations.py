@@ -116,6 +116,8 @@ MITIGATIONS: dict[str, str] = {
     "supported.",
     "release-support-ends-in-service": "Plan the upgrade to the next long-term support branch "
     "before the current one ends.",
+    "mig-two-ways": "Run every MIG group one way: all as MIG-backed vGPU, or all in the guest; "
+    "or put the two kinds in clusters of their own.",
     "release-support-window": "Have the customer accept the support gap in writing, or choose "
     "a GPU board that a long-term support branch runs under vSphere for the whole service period.",
     "mig-power-on-order": "Power on the VMs with the larger MIG instances first, or keep one GPU "

@@ -24,6 +24,12 @@ MIG_ISOLATION = (
     "applications running on other instances', https://docs.nvidia.com/ai-enterprise/release-8/"
     "latest/infra-software/vgpu/features/mig-backed-vgpu.html"
 )
+MIG_GUEST_ISOLATION = (
+    "NVIDIA Multi-Instance GPU User Guide, 'Virtualization': 'Under Linux guests on supported "
+    "hypervisors, when MIG-supported GPUs are in GPU pass-through, the same workflows, tools, and "
+    "Supported MIG Profiles available on bare-metal can be used.', https://docs.nvidia.com/"
+    "datacenter/tesla/mig-user-guide/virtualization.html"
+)
 PASSTHROUGH_ISOLATION = (
     "NVIDIA Virtual GPU Software User Guide 17.0, GPU pass-through: 'an entire physical GPU is "
     "directly assigned to one VM… The GPU is not shared among VMs', "
@@ -94,6 +100,12 @@ ISOLATION: dict[SharingMode, tuple[str, str, str]] = {
         "neighbour on another instance does not reach it",
         "the physical board and its host only",
         MIG_ISOLATION,
+    ),
+    SharingMode.MIG_GUEST: (
+        "its own GPU instance inside the VM that holds the GPUs: compute, memory, cache and "
+        "memory paths, as on bare metal",
+        "the VM that partitions the GPUs (its operating system and drivers), the board and host",
+        MIG_GUEST_ISOLATION,
     ),
 }
 

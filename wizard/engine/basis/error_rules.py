@@ -16,6 +16,7 @@ from wizard.engine.basis.sources_platform import (
     ESXI_NVSWITCH,
     FM_CRX,
     GPUDIRECT_VGPU,
+    MIG_IN_GUEST,
     NVSWITCH_PAGE,
     VGPUS_PER_VM,
 )
@@ -48,6 +49,10 @@ ERROR_RULES: dict[str, ErrorRule] = {
     ),
     "gpudirect-rdma-vgpu-nic": ErrorRule(
         "GPUDirect RDMA in vGPU VMs through a NIC NVIDIA does not list for it", GPUDIRECT_VGPU
+    ),
+    "mig-two-ways": ErrorRule(
+        "MIG-backed vGPU and MIG in the guest in one design (a GPU is partitioned one way)",
+        MIG_IN_GUEST,
     ),
     "model-does-not-fit": ErrorRule(
         "a model that fits no layout of the chosen GPU", "memory model of the sizing engine"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from wizard.engine.basis import mig, vgpu
 from wizard.model.catalog import Gpu
-from wizard.model.design import SharingMode
+from wizard.model.design import MIG_MODES, SharingMode
 
 SOURCE = (
     "NVIDIA Multi-Instance GPU User Guide, 'Terminology' and 'Supported Profiles': an instance "
@@ -32,7 +32,7 @@ class Slice:
 def slices(gpu: Gpu, mode: SharingMode) -> list[Slice]:
     """Every fractional slice the mode offers on ``gpu``, smallest share first."""
     out: list[Slice] = []
-    if mode is SharingMode.MIG and gpu.mig is not None:
+    if mode in MIG_MODES and gpu.mig is not None:
         m = gpu.mig
         for p in m.profiles:
             if "+" in p.name or p.placement_size >= m.memory_slices:

@@ -136,3 +136,12 @@ VLCM_IMAGE = (
     "compliant.' (https://docs.vmware.com/en/VMware-vSphere/8.0/vsphere-lifecycle-manager/GUID-"
     "D4CE90CD-A607-4F35-80A9-47FDA76E0881.html)"
 )
+MIG_IN_GUEST = (
+    "NVIDIA Multi-Instance GPU User Guide, 'Virtualization': 'Under Linux guests on supported "
+    "hypervisors, when MIG-supported GPUs are in GPU pass-through, the same workflows, tools, and "
+    "Supported MIG Profiles available on bare-metal can be used.' (https://docs.nvidia.com/"
+    "datacenter/tesla/mig-user-guide/virtualization.html); NVIDIA GPU Operator, 'GPU Operator "
+    "with MIG': 'GPU Operator deploys MIG Manager to manage MIG configuration on nodes in your "
+    "Kubernetes cluster.' (https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/"
+    "gpu-operator-mig.html)"
+)

@@ -28,7 +28,7 @@ from wizard.engine.demand.workload import TRAINING_KINDS
 from wizard.engine.placement.cluster import Demand, ha_hosts, hosts_needed, platform_hosts
 from wizard.engine.platform.compat import sharing_mode_reason
 from wizard.model.catalog import Gpu, Server
-from wizard.model.design import Design, SharingMode, WorkloadGroup
+from wizard.model.design import MIG_MODES, Design, SharingMode, WorkloadGroup
 from wizard.model.names import MODE_LABELS
 from wizard.model.result import (
     GpuAssignment,
@@ -221,7 +221,7 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu, mig_time_slicing: bool = F
             need.workload, "vgpu", vp.name, vp.framebuffer_gb, need.compute, sh, need.demand,
             sh >= 1 or multi,
         )  # fmt: skip
-    if mode is SharingMode.MIG:
+    if mode in MIG_MODES:
         mp = None if multi else mig.choose_profile(gpu, need.memory_gb, need.mig_compute)
         if planned and gpu.mig is not None:
             mp = next((x for x in gpu.mig.profiles if x.name == planned), mp)
@@ -229,7 +229,11 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu, mig_time_slicing: bool = F
         assert mp is not None, "MIG mode is offered only on MIG-capable GPUs"
         sh = mig.share(gpu, mp)
         own = SlotSpec(need.workload, "mig", mp.name, mp.memory_gb, sh, sh, need.demand, multi)
-        shared = _time_sliced_mig(need, gpu) if mig_time_slicing and not planned else None
+        # time slices inside an instance are a vGPU feature: not for MIG in the guest
+        vsphere = mode is SharingMode.MIG
+        shared = (
+            _time_sliced_mig(need, gpu) if vsphere and mig_time_slicing and not planned else None
+        )
         if shared is not None and shared.share / shared.users < sh - 1e-12:
             return shared
         return own
@@ -392,7 +396,7 @@ def pack(
                 GpuAssignment(
                     host=h,
                     gpu=g,
-                    mode=slots[0].kind if slots[0].kind != "whole" else "passthrough",
+                    mode=_gpu_mode(slots[0], mode_of),
                     layout=layout_of(state, slots),
                     slots=_slots(slots, state),
                     memory_used_gb=min(gpu.memory_gb, sum(s.memory_gb for s in slots)),
@@ -408,6 +412,16 @@ def pack(
         mean_utilization=busy / used if used else 0.0,
     )
     return ModePacking(packing, used, len(hosts), share_by, profile_by, types)
+
+
+def _gpu_mode(first: SlotSpec, mode_of: dict[str, SharingMode]) -> str:
+    """A GPU's mode from its slots: whole GPUs are passthrough; MIG instances are partitioned
+    in the guest when their group's mode says so."""
+    if first.kind == "whole":
+        return "passthrough"
+    if first.kind == "mig" and mode_of.get(first.workload) is SharingMode.MIG_GUEST:
+        return SharingMode.MIG_GUEST.value
+    return first.kind
 
 
 def _counted(
@@ -535,6 +549,17 @@ def _properties(mode: str, modes: set[SharingMode]) -> tuple[str, str, str, str,
             ["Instance sizes are fixed steps (1/7 of compute, 1/8 of memory); re-partitioning a "
              "GPU needs its instances idle"],
         )  # fmt: skip
+    if mode == SharingMode.MIG_GUEST.value:
+        return (
+            "Memory, faults and performance: isolated in hardware between the instances; the "
+            "VM that holds the GPUs runs every instance on them",
+            "No (the GPUs are passed through to the VM, which cannot vMotion)",
+            "The VM restarts on a host with the same GPUs free and partitions them again; "
+            "maintenance needs it powered off",
+            "vSphere; NVIDIA AI Enterprise per GPU",
+            ["Instance sizes are fixed steps (1/7 of compute, 1/8 of memory); the guest, not "
+             "vSphere, partitions the GPUs and places the work on the instances"],
+        )  # fmt: skip
     return (
         "Memory partitioned between users of a pooled GPU; performance not isolated",
         "Client VMs: yes (no local GPU); GPU server VMs use passthrough",
@@ -553,7 +578,8 @@ def compare(
 ) -> list[ModeOption]:
     """One row for the design as chosen, then one per mode the GPU allows, all groups in it."""
     rows = [_row("as-designed", design, as_designed, [])]
-    for mode in SharingMode:
+    # MIG in the guest packs as MIG-backed vGPU does (a deployment choice, not a capacity one)
+    for mode in (m for m in SharingMode if m is not SharingMode.MIG_GUEST):
         hw = gpu_mode_problems(mode, gpu, server)
         if hw:
             row = ModeOption(

@@ -8,7 +8,7 @@ from wizard.base.numbers import count, some
 from wizard.engine.basis import mig, vgpu
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.basis.sources_platform import MIG_PLACEMENT
+from wizard.engine.basis.sources_platform import MIG_IN_GUEST, MIG_PLACEMENT
 from wizard.engine.placement.sharing import (
     PACKING_SOURCE,
     REMOTE_SOURCE,
@@ -40,8 +40,9 @@ def sharing_checks(
         PACKING_SOURCE + "; busy GPU-equivalents: the shares the slots' stated needs take",
     )
     _profile_decisions(design, gpu, workloads, rec)
-    _layout_decisions(chosen, rec)
-    _mig_power_on_order(gpu, chosen, rec)
+    in_guest = {g.name for g in design.workloads if g.sharing_mode is SharingMode.MIG_GUEST}
+    _layout_decisions(chosen, rec, bool(in_guest))
+    _mig_power_on_order(gpu, chosen, rec, in_guest)
     _remote_network(design, chosen, rec)
     _passthrough(design, rec)
     _idle_vms(design, workloads, rec)
@@ -54,15 +55,19 @@ def sharing_checks(
     _compare_decision(comparison, rec)
 
 
-def _mig_power_on_order(gpu: Gpu, chosen: ModePacking, rec: Recorder) -> None:
+def _mig_power_on_order(
+    gpu: Gpu, chosen: ModePacking, rec: Recorder, in_guest: set[str] | None = None
+) -> None:
     """vSphere, not the administrator, places each MIG instance when its VM powers on and never
     moves one afterwards, so a GPU's planned instances fit only if every power-on order finds
-    room for them: the plan says which GPUs keep that margin and which need an order."""
+    room for them: the plan says which GPUs keep that margin and which need an order. GPUs
+    partitioned in the guest (``in_guest`` groups) take their whole layout at once."""
+    guest = in_guest or set()
     layouts: Counter[tuple[str, ...]] = Counter(
         tuple(sorted(s.profile for s in g.slots if s.kind == "mig" and s.profile))
         for h in chosen.packing.hosts
         for g in h.gpus
-        if g.mode == "mig"
+        if g.mode == "mig" and not any(s.workload in guest for s in g.slots)  # vSphere places
     )
     if not layouts:
         return
@@ -155,6 +160,20 @@ def _profile_decisions(
                 "and never moving instances, so the order VMs start in decides the fit (see the "
                 "placement's margin).",
             )
+        elif g.sharing_mode is SharingMode.MIG_GUEST and w.sharing.slot_profile:
+            rec.decide(
+                f"{g.name}: each member runs in a {w.sharing.slot_profile} MIG instance, "
+                "partitioned inside the VM that holds the GPUs."
+                if one
+                else f"{g.name}: each member's {w.gpus_per_replica} GPUs are full-GPU "
+                f"{w.sharing.slot_profile} MIG instances inside the VM that holds them.",
+                f"The smallest instance holding {need:,.1f} GB and the group's compute share on "
+                f"the {gpu.name}; the GPUs go whole to the VM by passthrough, and the VM "
+                f"partitions them as bare metal would ({MIG_IN_GUEST})",
+                implication="The design's MIG configuration is applied in the VM (the GPU "
+                "Operator's MIG Manager on a Kubernetes worker, or nvidia-mig-parted); the VM "
+                "cannot live-migrate, so maintenance powers it off.",
+            )
         elif g.sharing_mode is SharingMode.VGPU and w.sharing.slot_profile:
             gph = design.hardware.gpus_per_host
             vms = -(-w.gpus_per_replica // gph)  # a VM lives on one host
@@ -178,25 +197,37 @@ def _profile_decisions(
             )
 
 
-def _layout_decisions(chosen: ModePacking, rec: Recorder) -> None:
+def _layout_decisions(chosen: ModePacking, rec: Recorder, in_guest: bool = False) -> None:
+    gpus = [g for h in chosen.packing.hosts for g in h.gpus]
     layouts = Counter(
         g.layout
-        for h in chosen.packing.hosts
-        for g in h.gpus
-        if g.mode == "mig" or (g.mode == "vgpu" and len(g.slots) > 1)
+        for g in gpus
+        if g.mode in ("mig", "mig-guest") or (g.mode == "vgpu" and len(g.slots) > 1)
     )
     if not layouts:
         return
     text = "; ".join(f"{count(n, 'GPU')} as {layout}" for layout, n in layouts.most_common(8))
     more = len(layouts) - 8
+    by_vsphere = any(g.mode in ("mig", "vgpu") for g in gpus)
+    said = []
+    if by_vsphere:
+        said.append(
+            "Nothing is partitioned in advance: vSphere gives each VM its vGPU or MIG instance "
+            "when it powers on; a GPU takes one vGPU size at a time unless mixed sizes are "
+            "enabled"
+        )
+    if in_guest:
+        said.append(
+            "the VMs that hold GPUs whole partition them with the design's MIG configuration "
+            "when they start"
+        )
+    implication = "; ".join(said)
     rec.decide(
         f"Shared GPUs are planned as: {text}"
         + (f"; and {more} other layouts." if more > 0 else "."),
         "Slots are packed largest first onto the fullest GPU that still takes them, within "
         "NVIDIA's per-GPU maxima and MIG placements (" + mig.SOURCE.split(":")[0] + ")",
-        implication="Nothing is partitioned in advance: vSphere gives each VM its vGPU or MIG "
-        "instance when it powers on; a GPU takes one vGPU size at a time unless mixed sizes are "
-        "enabled.",
+        implication=implication[:1].upper() + implication[1:] + ".",
     )
 
 

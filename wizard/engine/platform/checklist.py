@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from wizard.engine.basis.sources_platform import (
+    MIG_IN_GUEST,
     MIG_ON_VSPHERE,
     MIG_REBOOT,
     UNIFIED_MEMORY,
@@ -33,10 +34,11 @@ from wizard.engine.basis.sources_software import (
 
 # Which sharing modes a setting serves
 MODE_GROUPS: Mapping[str, tuple[str, ...]] = {
-    "all": ("passthrough", "vgpu", "mig", "remote"),
+    "all": ("passthrough", "vgpu", "mig", "remote", "mig-guest"),
     "virtual": ("vgpu", "mig"),
-    "direct": ("passthrough", "remote"),
+    "direct": ("passthrough", "remote", "mig-guest"),
     "mig": ("mig",),
+    "mig-guest": ("mig-guest",),
     "vgpu": ("vgpu",),
 }
 # When a setting applies, beyond the modes: the planner answers each word for the design
@@ -132,6 +134,12 @@ RULES: tuple[Rule, ...] = (
          "NVLink multicast on the NVSwitch board needs unified memory, and unified memory "
          "disables vGPU migration for the VM", UNIFIED_MEMORY, when="nvlink-multicast"),
     Rule("guest-os", "Operating system", "A supported 64-bit OS", "all", "", SETTINGS),
+    Rule("guest-os", "MIG partitions of the passthrough GPUs",
+         "The design's MIG configuration (gpuwizard mig-config), applied by the GPU Operator's "
+         "MIG Manager (node label nvidia.com/mig.config) or by nvidia-mig-parted at boot",
+         "mig-guest",
+         "The VM holds its GPUs whole and cuts them into MIG instances itself, as on bare metal",
+         MIG_IN_GUEST),
     Rule("guest-os", "NVIDIA License System client configuration token",
          "Placed in the guest (or the GPU Operator's licensing config map)", "virtual",
          "vGPU guest drivers run unlicensed, with reduced capability, without it",

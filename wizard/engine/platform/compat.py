@@ -28,6 +28,7 @@ from wizard.model.catalog import (
 )
 from wizard.model.design import (
     FABRIC_GBPS,
+    MIG_MODES,
     VSPHERE_LABELS,
     Constraints,
     Design,
@@ -428,7 +429,7 @@ def nic_reason(nic: Nic, fabric: Fabric) -> str | None:
 def sharing_mode_reason(mode: SharingMode, gpu: Gpu, server: Server | None = None) -> str | None:
     """Why the hardware cannot run ``mode`` at all: the GPU's features, and on an NVSwitch board
     what vSphere supports there (time-sliced vGPU only), or None."""
-    if mode is SharingMode.MIG and not gpu.mig_capable:
+    if mode in MIG_MODES and not gpu.mig_capable:
         return f"the {gpu.name} does not support MIG"
     if mode is SharingMode.VGPU and not gpu.vgpu_capable:
         return f"NVIDIA vGPU is not supported on the {gpu.name}"

@@ -24,7 +24,7 @@ from wizard.engine.platform.platform_rules import blackwell_board
 from wizard.model.catalog import Gpu, Nic, Server, SoftwareRelease
 from wizard.model.design import Design, Rdma, SharingMode, VsphereRelease, vsphere_at_least
 from wizard.model.platform import HostStep, VmMmio, VmStep, VsphereSteps
-from wizard.model.result import WorkloadResult
+from wizard.model.result import Packing, WorkloadResult
 
 # Generations whose vGPUs are SR-IOV virtual functions (Denneman: "Enable on Ampere & Hopper").
 SRIOV_ARCHITECTURES = ("ampere", "ada lovelace", "hopper", "blackwell")
@@ -74,6 +74,7 @@ def vsphere_steps(
     release: SoftwareRelease | None,
     mmio: list[VmMmio],
     nic: Nic | None = None,
+    packing: Packing | None = None,
 ) -> VsphereSteps:
     used = [(g, w) for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
     modes = {g.sharing_mode for g, _ in used}
@@ -163,7 +164,7 @@ def vsphere_steps(
                 reboot=mig_reboots(gpu),
             )
         )
-    vms = _vm_steps(design, used, mmio, nic)
+    vms = _vm_steps(design, used, mmio, nic) + _guest_mig_vms(design, used, mmio, packing, nic)
     family = nic_family(nic) if nic is not None and any(v.fabric_nics for v in vms) else ""
     if family:
         hosts.append(_fabric_host_step(design, nic, family, vms))
@@ -208,6 +209,50 @@ def _fabric_host_step(design: Design, nic: Nic | None, family: str, vms: list[Vm
     )
 
 
+def _guest_mig_vms(
+    design: Design, used, mmio: list[VmMmio], packing: Packing | None, nic: Nic | None
+) -> list[VmStep]:
+    """The VMs that partition their GPUs with MIG themselves: one per host that holds such GPUs,
+    given them whole by passthrough (the groups' instances share GPUs, so the VM is the host's,
+    not a group's)."""
+    names = [g.name for g, _ in used if g.sharing_mode is SharingMode.MIG_GUEST]
+    if not names or packing is None:
+        return []
+    per_host = [
+        sum(1 for gpu in h.gpus if any(s.workload in names for s in gpu.slots))
+        for h in packing.hosts
+    ]
+    per_host = [n for n in per_host if n]
+    if not per_host:
+        return []
+    size = max((m.mmio_size_gb for m in mmio if m.workload in names), default=None)
+    settings = [("Firmware", "EFI"), ("Reserve all guest memory", "Yes")]
+    if size is not None:
+        settings += [
+            ("pciPassthru.use64bitMMIO", "TRUE"),
+            ("pciPassthru.64bitMMIOSizeGB", str(size)),
+        ]
+    out = []
+    for gpus in sorted(set(per_host), reverse=True):  # one shape per GPU count
+        nics, backing = (
+            _fabric(design, gpus, design.hardware.gpus_per_host // gpus)
+            if _rdma_fabric(design, nic)
+            else (0, "")
+        )
+        out.append(
+            VmStep(
+                workload="MIG in the guest: " + ", ".join(names),
+                vms=per_host.count(gpus),
+                gpu_devices=["passthrough"] * gpus,
+                mmio_size_gb=size,
+                settings=settings,
+                fabric_nics=nics,
+                fabric_backing=backing,  # type: ignore[arg-type]
+            )
+        )
+    return out
+
+
 def _rdma_fabric(design: Design, nic: Nic | None) -> bool:
     """Whether the GPUs have an RDMA fabric their VMs must reach with the adapter itself
     (RoCE v2 or InfiniBand; paravirtual RDMA and plain Ethernet reach VMs through a virtual
@@ -241,8 +286,8 @@ def _vm_steps(design: Design, used, mmio: list[VmMmio], nic: Nic | None = None) 
     out = []
     for g, w in used:
         mode = g.sharing_mode
-        if mode is SharingMode.REMOTE:
-            continue
+        if mode in (SharingMode.REMOTE, SharingMode.MIG_GUEST):
+            continue  # pool servers are not the design's VMs; guest MIG: _guest_mig_vms
         shared = mode is SharingMode.MIG or w.gpus_per_replica * w.replicas_per_member <= 0
         # one VM per instance or per shared slot, else the group's VM sizes
         shapes = [(w.gpus_total, 1)] if shared else [(n, k) for n, k in vm_sizes(g, w, gph) if n]

@@ -16,6 +16,7 @@ from wizard.engine.basis.sources_platform import (
     ESXI_NVSWITCH,
     FM_CRX,
     GPUDIRECT_VGPU,
+    MIG_IN_GUEST,
     NVSWITCH_PAGE,
     STUN_LIMIT,
     UNIFIED_MEMORY,
@@ -45,11 +46,13 @@ NVSWITCH_REFUSED = {
     SharingMode.PASSTHROUGH: "GPU passthrough",
     SharingMode.MIG: "MIG-backed vGPU",
     SharingMode.REMOTE: "GPU passthrough to the pool's server VM",
+    SharingMode.MIG_GUEST: "GPU passthrough to the VM that partitions them",
 }
 NVSWITCH_CODES = {
     SharingMode.PASSTHROUGH: "hgx-passthrough-unsupported",
     SharingMode.MIG: "hgx-mig-vgpu-unsupported",
     SharingMode.REMOTE: "hgx-passthrough-unsupported",
+    SharingMode.MIG_GUEST: "hgx-passthrough-unsupported",
 }
 VMOTION_SOURCE = (
     "VMware vSphere 7.0, 'vSphere vMotion of vGPU VMs': expected stun times over a 10 Gb network "
@@ -119,11 +122,29 @@ def platform_rules(
             )
         if g.constraints.live_migration_required and mode is SharingMode.VGPU:
             _vmotion(design, i, g.name, vm, w, gpu, board, rec)
+    _mig_one_way(design, rec)
     if virtual and release is not None:
         _blackwell_release(catalog, gpu, server, release, rec)
     nic = catalog.nics.get(design.hardware.nic or "")
     if design.hardware.gpudirect_rdma and virtual and nic is not None:
         _gpudirect_vgpu(nic, release, rec)
+
+
+def _mig_one_way(design: Design, rec: Recorder) -> None:
+    """A GPU runs MIG either under vSphere (MIG-backed vGPU, ESXi's driver partitions it) or
+    inside a VM that holds it by passthrough (the guest's driver does): one way per design, so
+    no GPU is planned both ways."""
+    modes = [g.sharing_mode for g in design.workloads]
+    if SharingMode.MIG in modes and SharingMode.MIG_GUEST in modes:
+        i = modes.index(SharingMode.MIG_GUEST)
+        rec.error(
+            "mig-two-ways",
+            f"workloads[{i}].sharing_mode",
+            f"{design.workloads[i].name}: MIG in the guest, while other groups run MIG-backed "
+            "vGPU; a GPU is partitioned either by ESXi's NVIDIA driver for vGPUs or by the "
+            f"driver of the VM it is passed through to ({MIG_IN_GUEST}): choose one way for "
+            "every MIG group, or put the groups in clusters of their own",
+        )
 
 
 def _blackwell_release(

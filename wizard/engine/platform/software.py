@@ -11,7 +11,12 @@ from wizard.base.errors import DesignError
 from wizard.base.numbers import count, some
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.basis.sources_platform import FABRIC_MANAGER_VSPHERE, FM_CRX, FM_CRX_9
+from wizard.engine.basis.sources_platform import (
+    FABRIC_MANAGER_VSPHERE,
+    FM_CRX,
+    FM_CRX_9,
+    MIG_IN_GUEST,
+)
 from wizard.engine.basis.sources_software import (
     BAR_POWER_OF_TWO,
     FABRIC_MANAGER,
@@ -58,7 +63,7 @@ from wizard.model.platform import (
     StorageResult,
     VmMmio,
 )
-from wizard.model.result import Severity, WorkloadResult
+from wizard.model.result import Packing, Severity, WorkloadResult
 
 # A VM's 64-bit MMIO window: NVIDIA's figure per GPU times the GPUs the VM holds, rounded up to
 # a power of two (one window for the whole VM); and the host's GPU BARs, each rounded up.
@@ -216,8 +221,10 @@ class SoftwarePlanner:
         workloads: list[WorkloadResult],
         storage: StorageResult | None,
         rec: Recorder,
+        packing: Packing | None = None,
     ) -> None:
         self.d = design
+        self.packing = packing
         self.gpu = gpu
         self.server = server
         self.workloads = workloads
@@ -228,7 +235,7 @@ class SoftwarePlanner:
         self.release, self.release_reason = release_choice(design, catalog)
         used = [g for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
         self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in design.workloads}
-        self.virtual = bool(self.modes & {SharingMode.VGPU, SharingMode.MIG})
+        self.virtual = bool(self.modes & {SharingMode.VGPU, SharingMode.MIG})  # a vGPU host
         self.large_bar = gpu.memory_gb > LARGE_BAR_GB
 
     # ------------------------------------------------------------------ components
@@ -308,14 +315,26 @@ class SoftwarePlanner:
                 "vGPU guest drivers check out a licence with a client configuration token",
                 LICENCE_SERVICE,
             )
-        if self.modes & {SharingMode.PASSTHROUGH, SharingMode.REMOTE}:
+        if self.modes & {SharingMode.PASSTHROUGH, SharingMode.REMOTE, SharingMode.MIG_GUEST}:
             add(
                 "NVIDIA Data Center GPU driver",
                 "vm-guest",
                 driver,
                 "Passthrough VMs (and GPU-pool servers): the driver runs in the guest; ESXi needs "
-                "no NVIDIA driver",
+                "no NVIDIA driver"
+                if SharingMode.MIG_GUEST not in self.modes
+                else "Passthrough VMs, and the VMs that partition their GPUs with MIG: the driver "
+                "runs in the guest; ESXi needs no NVIDIA driver for them",
                 f"{SEED_STACK}; {rsource}",
+            )
+        if SharingMode.MIG_GUEST in self.modes and k8s is KubernetesPlatform.NONE:
+            add(
+                "NVIDIA MIG Partition Editor (nvidia-mig-parted)",
+                "vm-guest",
+                "",
+                "VMs that partition their passthrough GPUs with MIG: it applies the design's MIG "
+                "configuration (gpuwizard mig-config) at boot",
+                MIG_IN_GUEST,
             )
         hgx8 = self.server.pcie_topology is PcieTopology.HGX and self._hgx_gpus() >= 8
         if nvswitch_board(self.gpu, self.server) and SharingMode.VGPU in self.modes:
@@ -431,14 +450,19 @@ class SoftwarePlanner:
                     source=f"{SEED_STACK}; {OPERATOR_NVAIE}",
                 )
             )
-        if SharingMode.MIG in self.modes:
+        if SharingMode.MIG in self.modes or SharingMode.MIG_GUEST in self.modes:
+            guest = SharingMode.MIG_GUEST in self.modes
             out.append(
                 SoftwareComponent(
                     name="MIG Manager (part of the GPU Operator)",
                     layer="kubernetes",
                     version=op,
-                    needed_for="Nodes whose GPUs are partitioned with MIG",
-                    source=SEED_STACK,
+                    needed_for="Worker nodes that partition their passthrough GPUs with MIG: "
+                    "it applies the design's MIG configuration (gpuwizard mig-config) from a "
+                    "config map, chosen per node by its nvidia.com/mig.config label"
+                    if guest
+                    else "Nodes whose GPUs are partitioned with MIG",
+                    source=f"{SEED_STACK}; {MIG_IN_GUEST}" if guest else SEED_STACK,
                 )
             )
         if hw.rdma in (Rdma.ROCE, Rdma.INFINIBAND):
@@ -579,6 +603,8 @@ class SoftwarePlanner:
                 per_vm = gph  # the pool server VM holds the host's GPUs
             elif mode is SharingMode.MIG:
                 per_vm = 1
+            elif mode is SharingMode.MIG_GUEST:
+                per_vm = gph  # the VM holds the host's GPUs it partitions
             else:
                 per_vm = vm_gpus(g, w, gph)
             size = int(
@@ -810,6 +836,7 @@ class SoftwarePlanner:
                 self.release,
                 mmio,
                 self.catalog.nics.get(self.d.hardware.nic or ""),
+                self.packing,
             ),
         )
 
@@ -822,6 +849,8 @@ def plan_software(
     workloads: list[WorkloadResult],
     storage: StorageResult | None,
     rec: Recorder,
+    packing: Packing | None = None,
 ) -> SoftwareResult:
-    """The software-stack and platform-readiness part of the Result."""
-    return SoftwarePlanner(design, catalog, gpu, server, workloads, storage, rec).plan()
+    """The software-stack and platform-readiness part of the Result (``packing``: where the
+    GPUs partitioned in the guest sit, for their VMs)."""
+    return SoftwarePlanner(design, catalog, gpu, server, workloads, storage, rec, packing).plan()
