@@ -58,8 +58,15 @@ def terminal_text(text: str) -> str:
     return text.translate(_CONTROLS)
 
 
+# Set while a command writes its output to standard output (-o -): what it would print beside
+# it (a recommendation's reasons, a fit's report) goes to standard error, so that standard
+# output holds the design or script alone and can be piped into a file or another command.
+_STDOUT_TAKEN = {"by": ""}
+
+
 def _out(text: str = "") -> None:
-    sys.stdout.write(terminal_text(text) + "\n")
+    stream = sys.stderr if _STDOUT_TAKEN["by"] else sys.stdout
+    stream.write(terminal_text(text) + "\n")
 
 
 # Inside a JSON document every control character can only stand in a string, where JSON's own
@@ -522,6 +529,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         files.append(MeasurementFile(name, data, parse(decode_utf8(data, path), name)))
     if args.gpus is not None and not 1 <= args.gpus <= 100_000:
         raise UserError(f"--gpus: {args.gpus} is not a GPU count from 1 to 100,000")
+    if args.json and _STDOUT_TAKEN["by"]:
+        raise UserError(
+            f"--json and -o {args.output}: both would go to standard output; name a file for "
+            "the calibrated design"
+        )
     report = calibrate(design, catalog, args.group, files, tolerance=args.tolerance, tp=args.tp,
                        gpus=args.gpus, concurrency=args.concurrency)  # fmt: skip
     if args.json:
@@ -998,6 +1010,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(_route(raw))
     except SystemExit as exc:  # argparse already printed its usage message
         return EXIT_OK if exc.code == 0 else EXIT_BAD_INPUT
+    _STDOUT_TAKEN["by"] = "-o" if getattr(args, "output", None) in STDOUT_NAMES else ""
     try:
         return int(args.func(args))
     except UserError as exc:

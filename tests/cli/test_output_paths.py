@@ -103,3 +103,44 @@ def test_a_binary_format_is_not_written_to_standard_output(design, tmp_path):
     done = run_cli("report", str(design), "-o", "-", cwd=tmp_path)
     _one_line_refusal(done, "PDF is not text")
     assert not (tmp_path / "-").exists()
+
+
+def test_dash_gives_a_design_alone_on_standard_output(design, tmp_path):
+    """recommend and calibrate explain what they did; with -o - the explanation goes to standard
+    error, so standard output is the design and nothing else (once, the reasons came first)."""
+    from wizard.app.io import design_from_text
+
+    done = run_cli("--no-user-catalog", "recommend", str(design), "-o", "-", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    design_from_text(done.stdout, "standard output")
+    assert "GPU: " in done.stderr  # the reasons, still said
+    nim, group = _nim_design(tmp_path)
+    run = str(ROOT / "docs" / "measurements" / "nim-70b-h100-tp2-c25.vllm.json")
+    done = run_cli("--no-user-catalog", "calibrate", str(nim), run, "--group", group, "-o", "-",
+                   cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    calibrated = design_from_text(done.stdout, "standard output")
+    assert next(g for g in calibrated.workloads if g.name == group).calibration is not None
+    # the negative case: with a file named, the report is on standard output as before
+    done = run_cli("--no-user-catalog", "recommend", str(design), "-o", str(tmp_path / "r.json"))
+    assert done.returncode == 0 and done.stdout.startswith("GPU: "), done.stderr
+
+
+def test_a_fit_as_json_and_the_design_cannot_both_go_to_standard_output(tmp_path):
+    nim, group = _nim_design(tmp_path)
+    run = str(ROOT / "docs" / "measurements" / "nim-70b-h100-tp2-c25.vllm.json")
+    done = run_cli("--no-user-catalog", "calibrate", str(nim), run, "--group", group, "--json",
+                   "-o", "-", cwd=tmp_path)  # fmt: skip
+    _one_line_refusal(done, "--json and -o -", "both would go to standard output")
+    assert done.stdout == ""
+
+
+def _nim_design(tmp_path: Path) -> tuple[Path, str]:
+    """The design of NVIDIA's published NIM runs (tests/measure/test_fit.py)."""
+    import json
+
+    from tests.measure.test_fit import GROUP, _design
+
+    path = tmp_path / "nim.json"
+    path.write_text(json.dumps(_design()), encoding="utf-8")
+    return path, GROUP
