@@ -62,9 +62,11 @@ def refuse_input_as_output(path: str, inputs: Iterable[str]) -> None:
 def refuse_an_input(
     out: Path, path: str, inputs: Iterable[str], who: str = "-o",
     what: str = "an input of this command",
+    advice: str = "write the output to another file, so the input is not replaced",
 ) -> None:  # fmt: skip
     """Refuse ``out`` (named ``path``) when it is, or links to, one of ``inputs``; ``who`` (the
-    option, or nothing in the wizard) starts the message and ``what`` says whose input it is."""
+    option, or nothing in the wizard) starts the message, ``what`` says whose input it is and
+    ``advice`` what to do."""
     for given in inputs:
         src = Path(given).expanduser()
         try:
@@ -74,7 +76,4 @@ def refuse_an_input(
         except OSError:
             same = False
         if same:
-            raise UserError(
-                f"{f'{who}: ' if who else ''}{path} is also {what} ({given}); write the output "
-                "to another file, so the input is not replaced"
-            )
+            raise UserError(f"{f'{who}: ' if who else ''}{path} is also {what} ({given}); {advice}")

@@ -12,7 +12,7 @@ from wizard.base.numbers import count
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.build import bom as bom_
-from wizard.engine.build import cooling, linkx, media, portmap
+from wizard.engine.build import confirm, cooling, linkx, media, portmap
 from wizard.engine.build.buildout import cabling_words
 from wizard.engine.build.fabric import (
     FABRIC_LABEL,
@@ -603,7 +603,8 @@ def _bom(
     a = design.assumptions
     lines += bom_.rack_lines(len(layout), a.rack_units, a.max_rack_power_kw)
     lines += cooling.cooling_lines(cooled, catalog)
-    return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+    kept = bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+    return confirm.mark(kept, catalog)
 
 
 def _cpu_lines(

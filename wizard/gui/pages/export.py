@@ -232,8 +232,10 @@ class ExportPage(Page):
         """Whether ``path`` is a file the wizard read (then said on the row, nothing written):
         the command line's rule, by path, symbolic link or hard link."""
         try:
-            refuse_an_input(path, str(path), self._read_files(design_file), who="",
-                            what="a file the wizard reads")  # fmt: skip
+            refuse_an_input(
+                path, str(path), self._read_files(design_file), who="",
+                what="a file the wizard reads", advice="choose another file",
+            )  # fmt: skip
         except UserError as exc:
             self._failed(row, exc.problems[0])
             return True
