@@ -108,7 +108,7 @@ def build_estate_pdf(p: Plan, report: ReportOptions | None = None) -> bytes:
         links = p.port_map
         if links:
             flow += st.h1("Cabling and port map") + cabling.tables(st, links)
-        flow += st.h1("Bill of materials") + _bom(st, estate, links)
+        flow += st.h1("Bill of materials") + _bom(st, estate, links, cover)
         if cover.prices is not None:
             flow += st.h1("Cost of ownership") + _cost(st, estate, cover)
         flow += st.h1("Security and operations")
@@ -280,8 +280,11 @@ def _kw(value: float) -> str:
     return f"{value:,.1f}"
 
 
-def _bom(st: Story, e: Estate, links: list) -> list[Flowable]:
-    return bom_section.table(st, e.bom, cluster_column=True) + bom_section.per_rack(
+def _bom(st: Story, e: Estate, links: list, cover: ReportData | None = None) -> list[Flowable]:
+    """The bill priced where the proposal has a price list, as its cost section and the
+    workbook are."""
+    priced = cover.plan.priced if cover is not None else None
+    return bom_section.table(st, priced or e.bom, cluster_column=True) + bom_section.per_rack(
         st, e.racks, links
     )
 

@@ -7,6 +7,7 @@ from collections import Counter
 
 from reportlab.platypus import Flowable
 
+from reports.fonts import SANS, text_width
 from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num
@@ -55,29 +56,32 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
     """The lines, priced where the price list has prices; with ``cluster_column``, the cluster
     each line is for ("shared" for the network the clusters share)."""
     priced = bom.total is not None
-    header = ["Category", "Part number", "Description", "Qty", "Unit"]
-    widths = [1, 1.5, 3.6, 0.6, 1]
-    if cluster_column:
-        header.insert(0, "Cluster")
-        widths.insert(0, 1.2)
+    header = ["Category", "Part number", "Description", "Quantity"]
     if priced:
         header += [f"Unit price ({bom.currency})", f"Total ({bom.currency})"]
-        widths += [1.1, 1.1]
     header.append("Src.")
-    widths.append(0.6)
     rows: list[list] = [header]
+    spans: list[tuple[int, int, int]] = []
+    # a design of several clusters: each cluster's lines under a row naming it, the shared
+    # network's last (a column would take the room part numbers and amounts need)
+    groups: dict[str | None, list] = {}
     for line in bom.lines:
-        row = [labels.BOM_CATEGORY[line.category], line.part_number or MISSING, line.description, num(line.quantity),
-               line.unit]  # fmt: skip
+        groups.setdefault(line.cluster if cluster_column else None, []).append(line)
+    order = [k for k in groups if k is not None] + ([None] if None in groups else [])
+    for key in order:
         if cluster_column:
-            row.insert(0, line.cluster or "shared")
-        if priced:
-            row += [_money(line.unit_price), _money(line.total_price)]
-        row.append(st.cite(line.source))
-        rows.append(row)
-    shift = 1 if cluster_column else 0
-    right = tuple(c + shift for c in ((3, 5, 6) if priced else (3,)))
-    flow: list[Flowable] = [st.table(rows, widths, right=right)]
+            spans.append((len(rows), 0, len(header) - 1))
+            rows.append([key or "Shared by the clusters", *[""] * (len(header) - 1)])
+        for line in groups[key]:
+            row = [labels.BOM_CATEGORY[line.category], line.part_number or MISSING,
+                   line.description, _quantity(line.quantity, line.included, line.unit)]  # fmt: skip
+            if priced:
+                row += [_money(line.unit_price), _money(line.total_price)]
+            row.append(st.cite(line.source))
+            rows.append(row)
+    widths = _widths(st, rows, priced, skip={r for r, _, _ in spans})
+    right = (3, 4, 5) if priced else (3,)
+    flow: list[Flowable] = [st.table(rows, widths, right=right, spans=spans)]
     if priced:
         totals = [
             (labels.name(labels.BOM_CATEGORY, k), _money(v))
@@ -89,7 +93,67 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
         flow.append(st.pairs(totals))
     if bom.unpriced_items:
         flow.append(st.p(unpriced_sentence(bom)))
-    return flow
+    return flow + to_confirm(st, bom)
+
+
+def to_confirm(st: Story, bom: Bom) -> list[Flowable]:
+    """One table of the bill's figures the catalog marks unsettled (and the part numbers read
+    from a third party), for the customer's vendor to confirm before the order."""
+    seen: dict[tuple[str, str], list[str]] = {}
+    for line in bom.lines:
+        if line.to_confirm:
+            what = line.description.split(" (to confirm")[0].split(",")[0]
+            seen.setdefault((line.part_number or MISSING, what), line.to_confirm)
+    if not seen:
+        return []
+    rows: list[list] = [["Part number", "Item", "To confirm with the vendor"]]
+    rows += [[pn, what, ", ".join(fig)] for (pn, what), fig in seen.items()]
+    return [
+        *st.h3("Figures to confirm with the vendor"),
+        st.p("The catalog marks these figures as not settled (estimated, read from a third "
+             "party, or with an order-code suffix to choose); the bill shows them as stated and "
+             "marks each line."),
+        st.table(rows, [1.4, 3.6, 2]),
+    ]  # fmt: skip
+
+
+# columns whose every cell is kept on one line: part numbers, quantities, amounts, sources
+PAD = 8 + 1  # the cell's left and right padding, and a point to spare
+
+
+def _widths(st: Story, rows: list[list], priced: bool, skip: set[int]) -> list[float]:
+    """Column widths in points: a part number, an amount or a source never split over two
+    lines, a quantity's number and each word of a category or a unit never cut; the description
+    takes what is left. ``skip``: rows that span the table (a cluster's name)."""
+    size = st.s.cell.fontSize
+    bold = st.s.cell_bold.fontName
+    body = [r for i, r in enumerate(rows) if i and i not in skip]
+
+    def widest(col: int, words: bool) -> float:
+        head = max(text_width(w, bold, size) for w in str(rows[0][col]).split())
+        cells = [str(r[col]) for r in body]
+        if words:
+            cells = [w for c in cells for w in c.split()]
+        return max([head, *(text_width(c, SANS, size) for c in cells)]) + PAD
+
+    out = [0.0] * len(rows[0])
+    for c in [1, *([4, 5] if priced else []), len(rows[0]) - 1]:
+        out[c] = widest(c, words=False)
+    for c in (0, 3):
+        out[c] = widest(c, words=True)
+    out[2] = max(st.width - sum(out), st.width * 0.25)
+    return out
+
+
+def _quantity(quantity: int, included: int, unit: str) -> str:
+    """'16 each', '512 core licences'; a line that comes with another part says so, never '0'."""
+
+    def said(n: int) -> str:
+        return f"{num(n)} each" if unit == "each" else count(n, unit)
+
+    if quantity or not included:
+        return said(quantity)
+    return f"{said(included)}, included"
 
 
 def unpriced_sentence(bom: Bom) -> str:

@@ -357,6 +357,11 @@ class BomLine(Out):
     cluster: str | None = Field(
         default=None, description="The cluster this line is for; None for shared items"
     )
+    to_confirm: list[str] = Field(
+        default_factory=list,
+        description="Figures of this line the catalog marks unsettled (its 'unsettled' list, "
+        "in words: 'part number', 'power'), to confirm with the vendor before ordering",
+    )
 
 
 class Bom(Out):

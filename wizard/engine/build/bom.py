@@ -9,7 +9,7 @@ from wizard.base.errors import DesignError
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import linkx, media, portmap
+from wizard.engine.build import confirm, linkx, media, portmap
 from wizard.engine.build.cooling import cooling_lines
 from wizard.engine.build.fabric import SERVICE_NIC_SOURCE
 from wizard.engine.platform.compat import PAIF_LICENCE
@@ -205,7 +205,8 @@ def bill_of_materials(
         lines += rack_lines(len(racks.racks), racks.rack_units, racks.power_limit_kw)
         lines += cooling_lines(racks.cooling, catalog)
     lines += _licences(design, catalog, gpu, server, t, rec)
-    return bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+    kept = bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
+    return confirm.mark(kept, catalog)
 
 
 def service_nic_lines(

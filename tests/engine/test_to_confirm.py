@@ -1,0 +1,47 @@
+"""'To confirm' travels: every bill line stating a figure its catalog entry marks unsettled
+carries the mark (in its words and its ``to_confirm``), and no other catalog line does. The
+catalog's own lists are the reference: the SN4600C's part number is unsettled (its OPN is read
+from third-party inventories), the QM9700's is not (NVIDIA's MQM9700-NS2F), only its power."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine.test_port_ends import CASES
+from tests.engine.test_port_ends import _sized as sized_bill
+from wizard.engine.build.confirm import entry_of, words
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_an_unsettled_figure_is_marked_where_it_reaches_the_bill(name, catalog):
+    bom = sized_bill(name, catalog)[0]
+    for ln in bom.lines:
+        found = entry_of(catalog, ln.item)
+        if found is None:
+            continue
+        entry, shown = found
+        expected = list(
+            dict.fromkeys(words(f) for f in entry.unsettled if f.split(".")[0] in shown)
+        )
+        assert ln.to_confirm == expected, (name, ln.item)
+        assert ("to confirm with the vendor" in ln.description) == bool(expected), ln.item
+
+
+def test_a_settled_part_number_is_not_marked(catalog):
+    """acme-two-clusters bills the QM9700: MQM9700-NS2F is NVIDIA's own ordering number and
+    only its power is unsettled, which the bill line does not state: no mark."""
+    bom = sized_bill("acme-two-clusters", catalog)[0]
+    qm = next(ln for ln in bom.lines if ln.item == "switch:nvidia-qm9700")
+    assert "power_w" in catalog.switches["nvidia-qm9700"].unsettled
+    assert qm.to_confirm == [] and "to confirm" not in qm.description
+    sn = next(ln for ln in bom.lines if ln.item == "switch:nvidia-sn4600c")
+    assert sn.to_confirm == ["part number"]
+
+
+def test_a_cabling_part_read_from_a_third_party_is_marked(catalog):
+    """The 100 GbE SR4 module's order code, MMA1B00-C100D, comes from third-party lists (its
+    source says to confirm it); NVIDIA's MMA1T00-VS has its own specification page: unmarked."""
+    bom = sized_bill("acme-two-clusters", catalog)[0]
+    by_part = {ln.part_number: ln for ln in bom.lines if ln.part_number}
+    assert by_part["MMA1B00-C100D"].to_confirm == ["part number"]
+    assert by_part["MMA1T00-VS"].to_confirm == []

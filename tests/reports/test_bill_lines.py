@@ -1,0 +1,67 @@
+"""The bill an installer orders from: in the PDF, no part number, quantity or amount is split
+over two lines of its cell, a line that comes with another part says 'included' rather than
+'0', and the proposal of a design of several clusters is priced when the proposal has a price
+list (as its workbook and cost section are)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from reports.document import ReportOptions
+from reports.estate import build_estate_pdf
+from tests.conftest import ROOT
+from wizard.app.io import design_from_dict
+from wizard.app.pricing import load_prices
+from wizard.engine import plan
+
+PRICES = ROOT / "resources" / "examples" / "prices-sample.toml"
+
+
+@pytest.fixture(scope="module")
+def two(catalog):
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    p = plan(design_from_dict(doc), catalog, load_prices(PRICES))
+    pdf = build_estate_pdf(p, ReportOptions())
+    pages = [pg.extract_text() for pg in PdfReader(io.BytesIO(pdf)).pages]
+    start = next(i for i, t in enumerate(pages) if "Bill of materials" in t and "Part number" in t)
+    end = next(i for i, t in enumerate(pages[start:], start) if "Per rack" in t)
+    return p, "\n".join(pages[start : end + 1])
+
+
+def test_every_part_number_stands_whole_on_one_line(two):
+    """Each part number of the bill is found whole on a line of the PDF's text (a cut one,
+    'MCP7Y00-N02 / A', is not)."""
+    p, text = two
+    lines = text.splitlines()
+    numbers = {ln.part_number for ln in p.estate.bom.lines if ln.part_number}
+    assert numbers
+    for number in numbers:
+        assert any(number in line for line in lines), number
+
+
+def test_the_several_cluster_bill_is_priced(two):
+    """The price list prices the QM9700 (MQM9700-NS2F) at 6,666.00: the bill's line shows the
+    unit price and the total, 1 x 6,666.00, each on one line."""
+    p, text = two
+    priced = p.priced
+    assert priced is not None and priced.total
+    qm = next(ln for ln in priced.lines if ln.part_number == "MQM9700-NS2F")
+    assert (qm.quantity, qm.unit_price) == (1, 6666.0)
+    folded = " ".join(text.split())
+    assert re.search(r"MQM9700-NS2F.{0,200}?6,666\.00 6,666\.00", folded)
+    for ln in priced.lines:
+        if ln.total_price:
+            assert any(f"{ln.total_price:,.2f}" in x for x in text.splitlines()), ln.item
+
+
+def test_a_line_that_comes_with_a_part_says_included_not_zero(two):
+    """The QM9700's embedded subnet manager comes with the switch: '1 fabric, included'."""
+    _, text = two
+    folded = " ".join(text.split())
+    assert "1 fabric, included" in folded
+    assert not re.search(r"subnet manager[^\n]*\s0 fabric", folded)

@@ -1,0 +1,77 @@
+"""'To confirm' travels: a figure the catalog marks unsettled (an entry's ``unsettled`` list) is
+marked on every bill line that states it, and a part number read from a third party or given
+with a suffix to choose is marked on its cabling line, so a buyer knows what to confirm with
+the vendor before ordering."""
+
+from __future__ import annotations
+
+from wizard.model import buildout as bo
+from wizard.model.catalog import Catalog, Sourced
+
+# The catalog kind of a bill line's item, by the item's head, and the figures the line states
+SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "server": ("servers", ("rack_units", "sockets", "cpu_options", "cooling")),
+    "server-psu": ("servers", ("psu_w", "psu_count")),
+    "gpu": ("gpus", ("memory_gb", "memory_type", "slot_width", "gpus_per_board")),
+    "nic": ("nics", ("part_number", "ports", "port_speed_gbps")),
+    "switch": ("switches", ("part_number", "ports", "port_speed_gbps", "rack_units")),
+    "storage": ("storage", ("usable_capacity_tb_per_node", "read_throughput_gbs_per_node",
+                            "rack_units_per_node")),
+}  # fmt: skip
+
+WORDS = {
+    "part_number": "part number",
+    "rack_units": "rack units",
+    "rack_units_per_node": "rack units",
+    "psu_w": "power supply rating",
+    "psu_count": "power supplies",
+    "power_w": "power",
+    "power_w_per_node": "power",
+    "usable_capacity_tb_per_node": "usable capacity",
+    "read_throughput_gbs_per_node": "read throughput",
+    "memory_gb": "memory",
+    "port_speed_gbps": "port speed",
+    "cpu_options": "processor",
+    "liquid_heat_share": "share of heat to the liquid",
+    "tdp_w": "power",
+    "sharp": "in-network reduction (SHARP)",
+}
+
+
+def words(field: str) -> str:
+    """A catalog field as a reader says it: 'part number', not 'part_number'."""
+    head = field.split(".")[0]
+    return WORDS.get(head, head.replace("_", " "))
+
+
+def entry_of(catalog: Catalog, item: str) -> tuple[Sourced, tuple[str, ...]] | None:
+    """The catalog entry a bill line is for, and the figures the line states."""
+    head, _, rest = item.partition(":")
+    kind = SHOWN.get(head)
+    if kind is None:
+        return None
+    entries = getattr(catalog, kind[0])
+    entry = entries.get(rest.split(":")[0])
+    return (entry, kind[1]) if entry is not None else None
+
+
+def marked(line: bo.BomLine, catalog: Catalog) -> bo.BomLine:
+    """The line with the unsettled figures it states; a cabling part number whose source says
+    to confirm it is marked too."""
+    found = entry_of(catalog, line.item)
+    out: list[str] = []
+    if found is not None:
+        entry, shown = found
+        out = [words(f) for f in entry.unsettled if f.split(".")[0] in shown]
+    elif line.part_number and "confirm" in line.source.lower():
+        out = ["part number"]
+    out = list(dict.fromkeys(out))
+    if not out or line.to_confirm:
+        return line
+    # in the line's own words, so every format of the bill (PDF, Word, workbook, CSV) says it
+    said = f"{line.description} (to confirm with the vendor: {', '.join(out)})"
+    return line.model_copy(update={"to_confirm": out, "description": said})
+
+
+def mark(bom: bo.Bom, catalog: Catalog) -> bo.Bom:
+    return bom.model_copy(update={"lines": [marked(ln, catalog) for ln in bom.lines]})
