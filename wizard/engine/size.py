@@ -37,9 +37,14 @@ from wizard.model.result import (
 MAX_GPU_ALLOCATIONS = 65_536
 
 
-def size(design: Design, catalog: Catalog) -> Result:
+def size(
+    design: Design, catalog: Catalog, *, existing_hosts: int = 0, held_hosts: int = 0
+) -> Result:
     """Size ``design`` against ``catalog``. Raises :class:`DesignError` naming each field the
     catalog cannot satisfy; everything else that is risky becomes a warning in the Result.
+    ``existing_hosts``: hosts the cluster already has (an existing cluster of the estate): it
+    keeps them all, and HA counts them with any hosts added; ``held_hosts`` of them hold vGPUs
+    that run none of the design's groups.
 
     A large design builds tens of thousands of small result objects, none of them in reference
     cycles; Python's cyclic collector would rescan the growing heap again and again while they
@@ -47,13 +52,13 @@ def size(design: Design, catalog: Catalog) -> Result:
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _size(design, catalog)
+        return _size(design, catalog, existing_hosts, held_hosts)
     finally:
         if paused:
             gc.enable()
 
 
-def _size(design: Design, catalog: Catalog) -> Result:
+def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts: int = 0) -> Result:
     if not design.is_single_cluster():
         raise DesignError(
             f"clusters: this design has {len(design.clusters) + 1} clusters; the command line "
@@ -81,7 +86,7 @@ def _size(design: Design, catalog: Catalog) -> Result:
         WorkloadResult.placed(w, _placement(gpu, g, w.name, chosen))
         for g, w in zip(design.workloads, sized, strict=True)
     ]
-    cluster = _cluster(design, workloads, chosen, rec)
+    cluster = _cluster(design, workloads, chosen, rec, existing_hosts, held_hosts)
     comparison = sharing.compare(design, gpu, need_list, chosen, server)
     _decisions(design, workloads, cluster, rec, gpu.name)
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
@@ -230,7 +235,12 @@ def _scale_field(group: WorkloadGroup, w: WorkloadSizing) -> str:
 
 
 def _cluster(
-    design: Design, workloads: list[WorkloadResult], chosen: sharing.ModePacking, rec: Recorder
+    design: Design,
+    workloads: list[WorkloadResult],
+    chosen: sharing.ModePacking,
+    rec: Recorder,
+    existing_hosts: int = 0,
+    held_hosts: int = 0,
 ) -> Cluster:
     gph = design.hardware.gpus_per_host
     demand = int(
@@ -278,6 +288,18 @@ def _cluster(
             sources.SEED_WHITE_PAPER,
         )
     )  # fmt: skip
+    if existing_hosts:
+        # an existing cluster keeps every host it has; hosts are added only where the demand,
+        # HA and maintenance need more than it has, so HA counts existing and added together
+        total = int(
+            rec.expr(
+                "cluster.hosts_with_existing", Formula("max(needed + held, existing)"),
+                {"needed": total, "held": held_hosts, "existing": existing_hosts}, "hosts",
+                "Existing cluster: its hosts are kept, those holding vGPUs in use for no group "
+                "of the design stay held; hosts are added beyond them only where capacity, HA "
+                "and maintenance need more",
+            )
+        )  # fmt: skip
     gpus_total = int(
         rec.expr(
             "cluster.gpus_total", Formula("hosts * gpus_per_host"),
@@ -330,6 +352,7 @@ def _cluster(
         hosts_for_maintenance=ha.maintenance_hosts,
         hosts_for_platform=platform_hosts,
         hosts_total=total,
+        hosts_existing=existing_hosts,
         gpus_total=gpus_total,
         host_failures_tolerated=ha.failures_tolerated,
         gpus_after_failures=after,

@@ -34,6 +34,7 @@ def _host(inv: Inventory, h: Host) -> dict[str, object]:
         {"passthrough"} if whole else set()
     )
     only = next(iter(models)) if len(models) == 1 else (None, "")
+    drivers = {g.driver_version for g in gpus if g.driver_version}
     return {
         "name": h.name,
         "server": h.server.catalog_id,
@@ -44,6 +45,7 @@ def _host(inv: Inventory, h: Host) -> dict[str, object]:
         ),
         "gpus": len(gpus),
         "sharing_mode": next(iter(modes)) if len(modes) == 1 else None,
+        "driver": next(iter(drivers)) if len(drivers) == 1 else "",
         "in_use": [{"vm": v.vm, "vgpu_type": v.vgpu.name or v.vgpu.read_as} for v in vgpus]
         + [{"vm": p.vm} for p in whole],
     }

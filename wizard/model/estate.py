@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from wizard.model.buildout import Bom, Cooling, Plane, Rack
+from wizard.model.buildout import Bom, BomLine, Cooling, Plane, Rack
 from wizard.model.design import ClusterRole
 from wizard.model.result import Calculation, Decision, Out, Result, Warning_
 
@@ -37,6 +37,21 @@ class EstateCluster(Out):
     workloads: list[str]
     reason: str = Field(description="How the host count follows")
     result: Result | None = Field(default=None, description="The full sizing of a GPU cluster")
+    existing_hosts: int = Field(
+        default=0,
+        description="Hosts the customer already runs in it, kept (hosts less these are added)",
+    )
+
+
+class HostWork(Out):
+    """A change an existing cluster's hosts need for the plan, with what it interrupts."""
+
+    cluster: str
+    hosts: list[str]
+    what: str = Field(description="The change, in words")
+    why: str
+    reboots: int = Field(description="Host reboots the change takes, all hosts together")
+    source: str
 
 
 class EstateTotals(Out):
@@ -64,7 +79,13 @@ class Estate(Out):
         default_factory=list, description="Every rack: hosts per cluster, then the network's"
     )
     cooling: Cooling | None = None
-    bom: Bom
+    bom: Bom = Field(description="What is bought: existing hosts kept are not on it")
+    kept: list[BomLine] = Field(
+        default_factory=list, description="The existing clusters' hosts and GPUs, kept, not bought"
+    )
+    work: list[HostWork] = Field(
+        default_factory=list, description="What changes on existing hosts, with its reboots"
+    )
     totals: EstateTotals
     calculations: list[Calculation]
     warnings: list[Warning_]

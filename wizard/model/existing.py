@@ -42,6 +42,10 @@ class ExistingHost(_Model):
     gpu_as_read: Short = Field(default="", description="GPU product name as the report gives")
     gpus: int = Field(default=0, ge=0, le=16)
     sharing_mode: ExistingMode | None = None
+    driver: Short = Field(
+        default="",
+        description="NVIDIA host driver or vGPU Manager version as read, e.g. 535.230.02",
+    )
     in_use: list[ExistingUse] = Field(default_factory=list, max_length=1000)
 
 

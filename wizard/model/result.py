@@ -258,6 +258,10 @@ class Cluster(Out):
         "Foundation workload domain cluster: 3 with vSAN, else 2)",
     )
     hosts_total: int
+    hosts_existing: int = Field(
+        default=0,
+        description="Hosts of an existing cluster, kept; hosts_total less these are added",
+    )
     gpus_total: int
     host_failures_tolerated: int
     gpus_after_failures: int

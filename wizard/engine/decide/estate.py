@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 
 from wizard.base.errors import DesignError
 from wizard.base.numbers import count
@@ -24,7 +25,9 @@ from wizard.engine.build.fabric import (
 )
 from wizard.engine.build.racks import leaf_homes, reserve, top_of_rack, with_oob
 from wizard.engine.build.racks import network_racks as _network_racks
+from wizard.engine.decide import existing as existing_
 from wizard.engine.platform.compat import check_design
+from wizard.engine.platform.software import release_choice
 from wizard.engine.size import size
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, CduPlacement, LicenceUnit, SwitchKind
@@ -38,7 +41,8 @@ from wizard.model.design import (
     WorkloadGroup,
     is_infiniband,
 )
-from wizard.model.estate import Estate, EstateCluster, EstateTotals, Placement
+from wizard.model.estate import Estate, EstateCluster, EstateTotals, HostWork, Placement
+from wizard.model.existing import ExistingEstate
 from wizard.model.result import DecisionTopic, Result, Severity
 
 MANAGEMENT_MIN_HOSTS = 4
@@ -72,11 +76,31 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     rec = Recorder()
     _check(design, catalog)
     specs = _gpu_specs(design)
-    placements = _place(design, catalog, specs, rec)
+    kept = existing_.kept_clusters(design, catalog, rec)
+    placements = _place(design, catalog, specs, rec, kept)
     where = {p.workload: p.cluster for p in placements}
     clusters: list[EstateCluster] = []
+    work: list[HostWork] = []
+    for k in kept:
+        groups = [(i, g) for i, g in enumerate(design.workloads) if where[g.name] == k.name]
+        spec = _kept_spec(design, k)
+        r = _size_cluster(design, catalog, spec, groups, len(k.hosts), k.held_hosts)
+        done, r = existing_.work(_view(design, spec, [g for _, g in groups]), k, r, catalog, rec)
+        work += done
+        clusters.append(
+            existing_.kept_cluster(
+                k, _gpu_cluster(spec, r, catalog, [g.name for _, g in groups]), rec
+            )
+        )
     for spec in specs:
         groups = [(i, g) for i, g in enumerate(design.workloads) if where[g.name] == spec.name]
+        if not groups and kept:
+            rec.decide(
+                f"No new GPU hosts: every workload group runs on the existing clusters "
+                f"({', '.join(k.name for k in kept)}).",
+                existing_.PLACE_SOURCE + ".",
+            )
+            continue
         if not groups and len(specs) > 1:
             rec.warn(
                 "cluster-without-workloads",
@@ -93,9 +117,18 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         if c.role is not ClusterRole.GPU:
             clusters.append(_cpu_cluster(design, catalog, c, rec))
     _management_check(design, rec)
+    # the existing clusters' hosts are kept: their power and racks count, nothing of them is
+    # bought, and they stay on the network they are on
+    bought = [c for c in clusters if not c.existing_hosts]
     storage_kw = sum(c.result.power.storage_w for c in clusters if c.result) / 1000
     hosts_kw = sum(c.hosts_kw for c in clusters)
-    if design.is_single_cluster() and clusters and clusters[0].result is not None:
+    kept_lines: list[bo.BomLine] = []
+    if (
+        design.is_single_cluster()
+        and not design.existing.clusters
+        and clusters
+        and clusters[0].result is not None
+    ):
         # One cluster: its own network, racks and bill, exactly as size() builds them (switches
         # in the host rack where they fit), so one price list gives one cost either way.
         r = clusters[0].result
@@ -108,21 +141,24 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         cooled = r.racks.cooling
         cooling_kw = r.power.cdu_w / 1000
     else:
-        network = _shared_network(design, catalog, specs, clusters, rec)
-        layout = _layout(design, catalog, clusters, network, rec)
+        network = _shared_network(design, catalog, specs, bought, rec)
+        layout = _layout(design, catalog, bought, network, rec)
         oob_w = sum(i.power_w for r in layout for i in r.items if i.kind == "oob")
         net_kw = (sum(t.power_w * t.count for p in network for t in p.tiers) + oob_w) / 1000
         # the runs' words and optics from the parts the bill counts, as the layout places them
-        runs = _runs(design, catalog, clusters, network, layout)
+        runs = _runs(design, catalog, bought, network, layout)
         network = media.describe(network, runs)
         network_racks = sum(1 for x in layout if x.role == "network")
         if any(c.between == "host-leaf" for p in network for c in p.cables):
             text, reason, implication = cabling_words(network, runs, network_racks)
             rec.decide(text, reason, DecisionTopic.NETWORK, implication=implication)
         host_racks = len(layout) - network_racks
-        cooled = _cooling(design, catalog, clusters, layout, rec)
+        host_racks += sum(c.host_racks for c in clusters if c.existing_hosts)
+        cooled = _cooling(design, catalog, bought, layout, rec)
         cooling_kw = _in_rack_kw(catalog, cooled, layout)
-        bill = _bom(design, catalog, clusters, network, layout, rec, cooled)
+        bill = _bom(design, catalog, bought, network, layout, rec, cooled)
+        added, kept_lines = existing_.split_lines(clusters, _SHARED)
+        bill = bill.model_copy(update={"lines": added + bill.lines})
     totals = EstateTotals(
         hosts=sum(c.hosts for c in clusters),
         gpus=sum(c.gpus for c in clusters),
@@ -143,6 +179,8 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         racks=layout,
         cooling=cooled,
         bom=bill,
+        kept=kept_lines,
+        work=work,
         totals=totals,
         calculations=rec.calculations,
         warnings=rec.warnings,
@@ -192,6 +230,7 @@ def _view(design: Design, spec: _GpuSpec, groups: list[WorkloadGroup]) -> Design
             "ha": spec.ha,
             "cluster_name": spec.name,
             "clusters": [],
+            "existing": ExistingEstate(),
             "workloads": [g.model_copy(update={"cluster": None}) for g in groups],
         }
     )
@@ -200,7 +239,10 @@ def _view(design: Design, spec: _GpuSpec, groups: list[WorkloadGroup]) -> Design
 def cluster_design(design: Design, estate: Estate, name: str) -> Design:
     """The design as the GPU cluster ``name`` of ``estate`` sees it: the design its Result was
     sized from, for readers that show one cluster at a time."""
-    spec = next(s for s in _gpu_specs(design) if s.name == name)
+    spec = next((s for s in _gpu_specs(design) if s.name == name), None)
+    if spec is None:  # an existing cluster: its hardware as imported
+        c = next(c for c in design.existing.clusters if c.name == name)
+        spec = _GpuSpec(name, existing_.kept_hardware(design, c), design.ha, "existing.")
     where = {p.workload: p.cluster for p in estate.placements}
     return _view(design, spec, [g for g in design.workloads if where[g.name] == name])
 
@@ -231,12 +273,44 @@ def _in_cluster(problem: str, spec: _GpuSpec, index: list[int]) -> tuple[str, st
     return path + rest, text
 
 
+def _kept_spec(design: Design, k: existing_.Kept) -> _GpuSpec:
+    return _GpuSpec(k.name, k.hardware, design.ha, "existing.")
+
+
+def _trial(
+    design: Design, catalog: Catalog, k: existing_.Kept, groups: list[WorkloadGroup]
+) -> Result:
+    """The groups sized alone on an existing cluster's hardware, for the placement rule."""
+    return size(_view(design, _kept_spec(design, k), groups), catalog)
+
+
 def _place(
-    design: Design, catalog: Catalog, specs: list[_GpuSpec], rec: Recorder
+    design: Design,
+    catalog: Catalog,
+    specs: list[_GpuSpec],
+    rec: Recorder,
+    kept: list[existing_.Kept] | None = None,
 ) -> list[Placement]:
     out = []
     names = [s.name for s in specs]
+    on_kept: dict[str, list[WorkloadGroup]] = {k.name: [] for k in kept or []}
+    release = release_choice(design, catalog)[0] if kept else None
     for i, g in enumerate(design.workloads):
+        runs = next((k for k in kept or [] if g.name in k.runs), None)
+        if runs is not None:
+            on_kept[runs.name].append(g)
+            out.append(Placement(workload=g.name, cluster=runs.name, chosen_by_engine=False,
+                                 reason="where it runs today, as imported"))  # fmt: skip
+            continue
+        if g.cluster is not None and g.cluster in on_kept:
+            on_kept[g.cluster].append(g)
+        if g.cluster is None and kept:
+            p = existing_.on_kept(
+                kept, on_kept, g, catalog, release, rec, partial(_trial, design, catalog)
+            )
+            if p is not None:
+                out.append(p)
+                continue
         if g.cluster is not None:
             out.append(Placement(workload=g.name, cluster=g.cluster, chosen_by_engine=False,
                                  reason="as the design says"))  # fmt: skip
@@ -300,21 +374,25 @@ def _best_cluster(
     return Placement(workload=g.name, cluster=best[3], chosen_by_engine=True, reason=reason)
 
 
-def _targets_met(r: Result) -> bool:
-    for w in r.workloads:
-        if w.serving is not None and not all(t.met for t in w.serving.targets):
-            return False
-    return not any(x.code == "target-time-missed" for x in r.warnings)
+_targets_met = existing_.targets_met
 
 
 # ---------------------------------------------------------------------------------- clusters
 
 
 def _size_cluster(
-    design: Design, catalog: Catalog, spec: _GpuSpec, groups: list[tuple[int, WorkloadGroup]]
+    design: Design,
+    catalog: Catalog,
+    spec: _GpuSpec,
+    groups: list[tuple[int, WorkloadGroup]],
+    existing_hosts: int = 0,
+    held_hosts: int = 0,
 ) -> Result:
     try:
-        return size(_view(design, spec, [g for _, g in groups]), catalog)
+        return size(
+            _view(design, spec, [g for _, g in groups]), catalog,
+            existing_hosts=existing_hosts, held_hosts=held_hosts,
+        )  # fmt: skip
     except DesignError as exc:
         # field paths name the design's own groups and this cluster's hardware
         back = [i for i, _ in groups]
@@ -709,7 +787,8 @@ def _runs(
 
 def estate_port_map(design: Design, catalog: Catalog, e: Estate) -> list[portmap.PortLink]:
     """The port map of a design of several clusters, as its bill counts the cables."""
-    return _port_map(design, catalog, e.clusters, e.network, e.racks)
+    bought = [c for c in e.clusters if not c.existing_hosts]
+    return _port_map(design, catalog, bought, e.network, e.racks)
 
 
 def _port_map(

@@ -59,7 +59,7 @@ class Plan:
         self.catalog = catalog
         self.estate = estate
         self.prices = prices
-        single = design.is_single_cluster()
+        single = design.is_single_cluster() and not design.existing.clusters
         self.clusters: tuple[ClusterPlan, ...] = tuple(
             ClusterPlan(c.name, design if single else cluster_design(design, estate, c.name),
                         c.result)
@@ -75,7 +75,8 @@ class Plan:
     def one(self) -> ClusterPlan | None:
         """The design's only cluster, when it has one: readers show it without an estate's
         overview."""
-        return self.clusters[0] if self.design.is_single_cluster() and self.clusters else None
+        one = self.design.is_single_cluster() and not self.design.existing.clusters
+        return self.clusters[0] if one and self.clusters else None
 
     @property
     def workloads(self) -> list[WorkloadResult]:
@@ -183,7 +184,7 @@ def plan(
     itself. ``result`` is that sizing when the caller already holds it (a design of one
     cluster)."""
     shown = design.proposal()
-    if result is None and shown.is_single_cluster():
+    if result is None and shown.is_single_cluster() and not shown.existing.clusters:
         result = size(shown, catalog)
     return Plan(design, shown, catalog, size_estate(shown, catalog, result), prices)
 

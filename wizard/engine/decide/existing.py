@@ -1,0 +1,412 @@
+"""The estate the customer already runs, as the plan uses it. One rule, here: an existing
+cluster whose hosts are alike (one catalog server, one catalog GPU, one GPU count, one sharing
+mode) is a cluster of the plan whose hosts are kept; a group goes to its free capacity first
+when it runs there in the same sharing mode on the same vGPU release and still meets its
+targets with HA counted over the cluster's hosts; what the plan needs changed on kept hosts
+(driver branch, vGPU or MIG mode, firmware) is work, with its reboots. Everything else of the
+estate is kept as it is and said so."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from wizard.base.errors import DesignError
+from wizard.base.numbers import count
+from wizard.engine.basis.record import Recorder
+from wizard.engine.basis.sources_platform import MIG_REBOOT, VLCM_IMAGE
+from wizard.model import buildout as bo
+from wizard.model.catalog import Catalog, SoftwareRelease
+from wizard.model.design import Design, Hardware, SharingMode, WorkloadGroup
+from wizard.model.estate import EstateCluster, HostWork, Placement
+from wizard.model.existing import ExistingCluster
+from wizard.model.platform import HostStep
+from wizard.model.result import Result, Severity
+
+# NVIDIA's compatibility of host and guest drivers, as the software catalog states it: "The host
+# driver of a branch supports guest drivers of the same branch and of the previous one".
+BRANCH_SOURCE = (
+    "NVIDIA vGPU software: a host driver (Virtual GPU Manager) supports guest drivers of its "
+    "own branch and of the previous one, with the features both support (catalogs/software.toml, "
+    "vgpu_branch; seed: NVIDIA AI Enterprise deep dive, host 15.0-15.2 with 14.x guests)"
+)
+PLACE_SOURCE = (
+    "Existing capacity first: a group runs on an existing cluster's hosts when they run its "
+    "sharing mode and a vGPU release whose host driver supports the design's guest drivers, and "
+    "the group still meets its targets there with the cluster's HA reserve held; else on new "
+    "hosts of the design's hardware"
+)
+REBOOT_SOURCE = (
+    f"{VLCM_IMAGE}; a remediation that changes a host's components puts it into maintenance "
+    "mode and reboots it, one host after another"
+)
+_VERSION = re.compile(r"^(\d{3})\.")
+_FRAMEBUFFER = re.compile(r"-(\d+)[A-Z]$")
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An existing cluster the plan uses: its hosts kept, its hardware as imported."""
+
+    name: str
+    hardware: Hardware
+    mode: SharingMode
+    hosts: tuple[str, ...]
+    driver: str  # the NVIDIA host driver version read; '' where not read
+    runs: tuple[str, ...]  # the design's groups the import names as running there
+    held_hosts: int  # hosts the vGPUs in use that run none of the design's groups hold
+
+
+def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]:
+    """The existing clusters the plan can use; each other one is kept as it is, with a note."""
+    out = []
+    groups = {g.name for g in design.workloads}
+    for c in design.existing.clusters:
+        why = _not_plannable(c, catalog)
+        if why:
+            rec.warn(
+                "existing-cluster-kept-as-is",
+                f"Existing cluster '{c.name}' is kept as it is and no new workload is placed "
+                f"on it: {why}",
+                Severity.INFO,
+            )
+            continue
+        h = c.hosts[0]
+        assert h.gpu is not None and h.server is not None and h.sharing_mode is not None
+        named = [u.workload for x in c.hosts for u in x.in_use if u.workload]
+        unknown = sorted({w for w in named if w not in groups})
+        if unknown:
+            rec.warn(
+                "existing-workload-unknown",
+                f"Existing cluster '{c.name}': the vGPUs in use name "
+                f"{', '.join(repr(w) for w in unknown)}, which is not a workload group of the "
+                "design; they are counted as capacity already taken",
+            )
+        gpu = catalog.gpus[h.gpu]
+        taken = sum(
+            _share(u.vgpu_type, gpu.memory_gb)
+            for x in c.hosts
+            for u in x.in_use
+            if u.workload not in groups
+        )
+        drivers = {x.driver for x in c.hosts}
+        out.append(
+            Kept(
+                name=c.name,
+                hardware=kept_hardware(design, c),
+                mode=SharingMode(h.sharing_mode),
+                hosts=tuple(x.name for x in c.hosts),
+                driver=drivers.pop() if len(drivers) == 1 else "",
+                runs=tuple(dict.fromkeys(w for w in named if w in groups)),
+                held_hosts=math.ceil(taken / h.gpus - 1e-9),
+            )
+        )
+    return out
+
+
+def kept_hardware(design: Design, c: ExistingCluster) -> Hardware:
+    """The hardware of an existing cluster as imported: its hosts' server, GPU and GPU count;
+    their fabric adapters are theirs and stay out of the plan."""
+    h = c.hosts[0]
+    assert h.gpu is not None and h.server is not None
+    return Hardware(
+        gpu=h.gpu,
+        server=h.server,
+        gpus_per_host=h.gpus,
+        nic=None,
+        nics_per_host=0,
+        service_fabric=design.hardware.service_fabric,
+    )
+
+
+def _not_plannable(c: ExistingCluster, catalog: Catalog) -> str:
+    alike = {(h.server, h.gpu, h.gpus, h.sharing_mode) for h in c.hosts}
+    if len(alike) > 1:
+        return "its hosts differ in server, GPU, GPU count or sharing mode"
+    server, gpu, gpus, mode = alike.pop()
+    if server is None or server not in catalog.servers:
+        return f"its server ({c.hosts[0].server_as_read or 'not read'}) is not in the catalog"
+    if gpu is None or gpu not in catalog.gpus or not gpus:
+        return f"its GPUs ({c.hosts[0].gpu_as_read or 'none read'}) are not in the catalog"
+    if mode is None:
+        return "no sharing mode was read (no vGPU or passthrough GPU in use)"
+    return ""
+
+
+def _share(vgpu_type: str, gpu_memory_gb: float) -> float:
+    """The share of a GPU one vGPU in use holds: its frame buffer over the GPU's memory (NVIDIA's
+    type names end in the frame buffer in GB: A100D-3-40C, A100-20C); a GPU given whole, 1."""
+    m = _FRAMEBUFFER.search(vgpu_type.upper())
+    if not vgpu_type or m is None:
+        return 1.0
+    return min(int(m.group(1)) / gpu_memory_gb, 1.0)
+
+
+def branch(driver: str, catalog: Catalog) -> SoftwareRelease | None:
+    """The release whose driver branch the host driver version read belongs to (535.230.02 is
+    R535: NVIDIA AI Enterprise 4)."""
+    m = _VERSION.match(driver)
+    if m is None:
+        return None
+    return next((r for r in catalog.software.values() if r.driver_branch == f"R{m.group(1)}"), None)
+
+
+def release_refusal(k: Kept, catalog: Catalog, release: SoftwareRelease | None) -> str:
+    """Why the design's guest drivers cannot run on the kept hosts' release; '' when they can or
+    either release is unknown (then the driver step says to confirm it)."""
+    if release is None or not k.driver:
+        return ""
+    host = branch(k.driver, catalog)
+    if host is None:
+        return ""
+    if host.vgpu_branch in (release.vgpu_branch, release.vgpu_branch + 1):
+        return ""
+    return (
+        f"its hosts run driver {k.driver} (vGPU {host.vgpu_branch}, {host.name}), whose host "
+        f"driver does not support the guest drivers of {release.name} (vGPU "
+        f"{release.vgpu_branch})"
+    )
+
+
+def placement_refusal(
+    k: Kept, g: WorkloadGroup, catalog: Catalog, release: SoftwareRelease | None
+) -> str:
+    """Why a new group does not go to the kept cluster's free capacity before sizing there; ''
+    when the rule lets it try."""
+    if g.sharing_mode is not k.mode:
+        return f"its hosts run {_MODE[k.mode]}, the group {_MODE[g.sharing_mode]}"
+    return release_refusal(k, catalog, release)
+
+
+def fits(k: Kept, r: Result) -> bool:
+    """Whether the groups sized on the kept hardware fit its hosts, HA reserve held."""
+    return r.cluster.hosts_total + k.held_hosts <= len(k.hosts)
+
+
+_MODE = {
+    SharingMode.PASSTHROUGH: "whole GPUs (passthrough)",
+    SharingMode.VGPU: "time-sliced vGPU",
+    SharingMode.MIG: "MIG-backed vGPU",
+}
+
+
+def work(
+    design: Design, k: Kept, r: Result, catalog: Catalog, rec: Recorder
+) -> tuple[list[HostWork], Result]:
+    """What the plan changes on the kept hosts: the host steps the sizing plans for the cluster
+    whose state differs from what was read, each with its reboots. The cluster's vSphere steps
+    keep only these, so the steps touch only what changes."""
+    sw = r.software
+    steps = sw.vsphere_steps if sw is not None else None
+    if steps is None:
+        return [], r
+    planned = {g.sharing_mode for g in design.workloads if g.name in set(r_names(r))}
+    release = catalog.software.get(sw.nvaie_release or "") if sw is not None else None
+    changed: list[HostStep] = []
+    out: list[HostWork] = []
+    hosts = list(k.hosts)
+    for s in steps.hosts:
+        why = _why_change(s, k, planned, release, catalog)
+        if not why:
+            continue
+        changed.append(s)
+        reboots = len(hosts) if s.reboot else 0
+        out.append(
+            HostWork(
+                cluster=k.name, hosts=hosts, what=f"{s.step}: {s.value}", why=why,
+                reboots=reboots,
+                source=f"{s.source}; {REBOOT_SOURCE}" if s.reboot else s.source,
+            )
+        )  # fmt: skip
+        rec.decide(
+            f"Existing cluster '{k.name}': {s.step[0].lower()}{s.step[1:]} changes on its "
+            f"{count(len(hosts), 'host')}.",
+            why,
+            implication=(
+                f"{count(reboots, 'host reboot')}, one host at a time in maintenance mode"
+                if reboots
+                else "No host reboot"
+            ),
+        )
+    if k.mode is SharingMode.MIG and SharingMode.MIG not in planned and planned:
+        # MIG mode stays on until it is turned off; the planned steps never say so
+        reboots = len(hosts) if _ampere(k, catalog) else 0
+        why = f"the plan runs {_modes(planned)} on GPUs that are in MIG mode today. {MIG_REBOOT}"
+        out.append(
+            HostWork(
+                cluster=k.name, hosts=hosts, what="MIG mode of each GPU: Disabled "
+                "(nvidia-smi -i <gpu> -mig 0, host in maintenance mode)", why=why,
+                reboots=reboots, source=MIG_REBOOT,
+            )
+        )  # fmt: skip
+        rec.decide(
+            f"Existing cluster '{k.name}': MIG mode is turned off on its "
+            f"{count(len(hosts), 'host')}.",
+            why,
+            implication=f"{count(reboots, 'host reboot')}, one host at a time in maintenance mode"
+            if reboots
+            else "No host reboot",
+        )
+    kept_steps = steps.model_copy(update={"hosts": changed})
+    assert sw is not None
+    return out, r.model_copy(
+        update={"software": sw.model_copy(update={"vsphere_steps": kept_steps})}
+    )
+
+
+def _ampere(k: Kept, catalog: Catalog) -> bool:
+    return catalog.gpus[k.hardware.gpu].architecture == "Ampere"
+
+
+def r_names(r: Result) -> list[str]:
+    return [w.name for w in r.workloads if w.gpus_total]
+
+
+def _why_change(
+    s: HostStep,
+    k: Kept,
+    planned: set[SharingMode],
+    release: SoftwareRelease | None,
+    catalog: Catalog,
+) -> str:
+    """Why a planned host step changes a kept host; '' when the host already has it."""
+    was_virtual = k.mode is not SharingMode.PASSTHROUGH
+    if s.action in ("firmware", "graphics"):
+        if was_virtual:
+            return ""
+        return f"the hosts give GPUs whole today; the plan runs {_modes(planned)} there"
+    if s.action == "driver":
+        if not k.driver:
+            return (
+                "the NVIDIA host driver of the existing hosts was not read (no nvidia-smi "
+                "report); confirm it is of the design's release, or update it"
+            )
+        host = branch(k.driver, catalog)
+        if release is not None and (host is None or host.driver_branch != release.driver_branch):
+            return (
+                f"the hosts run NVIDIA driver {k.driver}"
+                + (f" ({host.name}, branch {host.driver_branch})" if host else "")
+                + (
+                    f", supported until {host.end_of_support:%-d %B %Y}"
+                    if host is not None and host.end_of_support is not None
+                    else ""
+                )
+                + f"; the plan runs {release.name} there, branch {release.driver_branch}. "
+                + BRANCH_SOURCE
+            )
+        return ""
+    if s.action == "mig-mode":
+        if k.mode is SharingMode.MIG:
+            return ""
+        return f"MIG mode is off on these GPUs today (they run {_MODE[k.mode]}). {MIG_REBOOT}"
+    if s.action == "vgpu-mode":
+        return "" if k.mode is SharingMode.VGPU else f"the GPUs run {_MODE[k.mode]} today"
+    return f"the existing hosts were not read with {s.step[0].lower()}{s.step[1:]}"
+
+
+def _modes(planned: set[SharingMode]) -> str:
+    return " and ".join(_MODE[m] for m in sorted(planned)) or "vGPUs"
+
+
+def on_kept(
+    kept: list[Kept],
+    on_kept: dict[str, list[WorkloadGroup]],
+    g: WorkloadGroup,
+    catalog: Catalog,
+    release: SoftwareRelease | None,
+    rec: Recorder,
+    trial: Callable[[Kept, list[WorkloadGroup]], Result],
+) -> Placement | None:
+    """The first existing cluster whose free capacity takes ``g`` (PLACE_SOURCE), or None with
+    the reasons recorded; ``trial`` sizes groups alone on an existing cluster's hardware."""
+    refused = []
+    for k in kept:
+        why = placement_refusal(k, g, catalog, release)
+        if not why:
+            try:
+                r = trial(k, on_kept[k.name] + [g])
+            except DesignError as exc:
+                why = "; ".join(exc.problems)
+            else:
+                if not targets_met(r):
+                    why = "it misses its targets on those GPUs"
+                elif not fits(k, r):
+                    why = (
+                        f"with the groups already there it needs "
+                        f"{count(r.cluster.hosts_total, 'host')}"
+                        + (f" besides {k.held_hosts} held by vGPUs in use" if k.held_hosts else "")
+                        + f", HA reserve included, and the cluster has {len(k.hosts)}"
+                    )
+        if why:
+            refused.append(f"not on the existing cluster '{k.name}': {why}")
+            continue
+        on_kept[k.name].append(g)
+        reason = (
+            f"the free capacity of the existing cluster '{k.name}' takes it: "
+            f"{_MODE[g.sharing_mode]} on its {len(k.hosts)} hosts, HA reserve held"
+        )
+        rec.decide(
+            f"'{g.name}' runs on the existing cluster '{k.name}'.",
+            f"{reason[0].upper()}{reason[1:]}. {PLACE_SOURCE}.",
+            implication="No host is bought for it.",
+        )
+        return Placement(workload=g.name, cluster=k.name, chosen_by_engine=True, reason=reason)
+    said = "; ".join(refused)
+    rec.decide(f"'{g.name}' runs on new hosts.", f"{said[0].upper()}{said[1:]}. {PLACE_SOURCE}.")
+    return None
+
+
+def targets_met(r: Result) -> bool:
+    for w in r.workloads:
+        if w.serving is not None and not all(t.met for t in w.serving.targets):
+            return False
+    return not any(x.code == "target-time-missed" for x in r.warnings)
+
+
+def kept_cluster(k: Kept, c: EstateCluster, rec: Recorder) -> EstateCluster:
+    """The existing cluster as the estate shows it: its hosts kept, the reason in words."""
+    held = (
+        f" ({k.held_hosts} holding vGPUs in use for no group of the design)" if k.held_hosts else ""
+    )
+    if c.hosts > len(k.hosts):
+        rec.warn(
+            "existing-cluster-grows",
+            f"Existing cluster '{k.name}' needs {count(c.hosts - len(k.hosts), 'more host')} "
+            "of its own model for the groups it runs; they join its network as its hosts do "
+            "today, so their switch ports and cables are not on this bill",
+        )
+    return c.model_copy(
+        update={
+            "existing_hosts": len(k.hosts),
+            "reason": f"{count(len(k.hosts), 'existing host')} kept{held}; the groups on it "
+            f"need {c.reason}",
+        }
+    )
+
+
+def split_lines(
+    clusters: list[EstateCluster], shared: set[bo.BomCategory]
+) -> tuple[list[bo.BomLine], list[bo.BomLine]]:
+    """An existing cluster's own bill lines split between what is bought (the hosts added, with
+    their GPUs and parts) and what is kept: each line counts per host, so the kept share is the
+    kept hosts' share of the cluster. The shared network's lines are not the cluster's."""
+    bought: list[bo.BomLine] = []
+    kept: list[bo.BomLine] = []
+    for c in clusters:
+        if not c.existing_hosts or c.result is None:
+            continue
+        for ln in c.result.bom.lines:
+            if ln.category in shared:
+                continue
+            held = ln.quantity * c.existing_hosts // c.hosts
+            if held:
+                kept.append(
+                    ln.model_copy(update={"cluster": c.name, "quantity": held, "included": 0})
+                )
+            if ln.quantity - held or ln.included:
+                bought.append(
+                    ln.model_copy(update={"cluster": c.name, "quantity": ln.quantity - held})
+                )
+    return bought, kept
