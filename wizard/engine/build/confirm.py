@@ -17,6 +17,7 @@ SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
     "switch": ("switches", ("part_number", "ports", "port_speed_gbps", "rack_units")),
     "storage": ("storage", ("usable_capacity_tb_per_node", "read_throughput_gbs_per_node",
                             "rack_units_per_node")),
+    "licence": ("licences", ("part_number", "unit", "min_units", "term")),
 }  # fmt: skip
 
 WORDS = {
@@ -35,6 +36,9 @@ WORDS = {
     "liquid_heat_share": "share of heat to the liquid",
     "tdp_w": "power",
     "sharp": "in-network reduction (SHARP)",
+    "unit": "licence unit",
+    "min_units": "minimum count",
+    "term": "subscription terms",
 }
 
 
