@@ -19,6 +19,7 @@ from reports.sections import (
     cabling,
     calculations,
     decisions,
+    delta,
     ha,
     operations,
     options,
@@ -82,6 +83,8 @@ def build_estate_pdf(p: Plan, report: ReportOptions | None = None) -> bytes:
         flow: list[Flowable] = []
         flow += st.h1("Executive summary") + _overview(st, estate)
         flow += _summary(st, estate, datas, cover)
+        if delta.is_expansion(estate):
+            flow += st.h2("Existing, to add and to change") + delta.section(st, estate)
         flow += [PageBreak(), *st.h2("The clusters at a glance")]
         rows = [["Workload group", "Cluster", "Why"]]
         rows += [[p.workload, p.cluster, p.reason] for p in estate.placements]
@@ -161,7 +164,8 @@ def _overview(st: Story, e: Estate) -> list[Flowable]:
     rows: list[list] = [["Cluster", "Role", "Hosts", "GPUs", "GPUs used", "kW", "Runs"]]
     for c in e.clusters:
         rows.append(
-            [c.name, CLUSTER_ROLE[c.role], f"{num(c.hosts)} × {c.server_name}", num(c.gpus),
+            [c.name, CLUSTER_ROLE[c.role], f"{num(c.hosts)} × {c.server_name}"
+             + (f" ({num(c.existing_hosts)} existing)" if c.existing_hosts else ""), num(c.gpus),
              num(c.gpus_demand), _kw(c.hosts_kw), ", ".join(c.workloads) or c.reason]
         )  # fmt: skip
     rows.append(["Shared networks", "", "", "", "", _kw(t.network_kw),
@@ -284,8 +288,10 @@ def _bom(st: Story, e: Estate, links: list, cover: ReportData | None = None) -> 
     """The bill priced where the proposal has a price list, as its cost section and the
     workbook are."""
     priced = cover.plan.priced if cover is not None else None
-    return bom_section.table(st, priced or e.bom, cluster_column=True) + bom_section.per_rack(
-        st, e.racks, links
+    return (
+        bom_section.table(st, priced or e.bom, cluster_column=True)
+        + delta.kept_table(st, e)
+        + bom_section.per_rack(st, e.racks, links)
     )
 
 

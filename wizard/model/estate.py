@@ -48,7 +48,8 @@ class HostWork(Out):
 
     cluster: str
     hosts: list[str]
-    what: str = Field(description="The change, in words")
+    change: str = Field(description="The setting that changes, in a few words")
+    what: str = Field(description="The step that makes the change, in words")
     why: str
     reboots: int = Field(description="Host reboots the change takes, all hosts together")
     source: str

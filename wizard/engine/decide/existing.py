@@ -22,7 +22,7 @@ from wizard.model.catalog import Catalog, SoftwareRelease
 from wizard.model.design import Design, Hardware, SharingMode, WorkloadGroup
 from wizard.model.estate import EstateCluster, HostWork, Placement
 from wizard.model.existing import ExistingCluster
-from wizard.model.platform import HostStep
+from wizard.model.platform import ChecklistItem, HostStep
 from wizard.model.result import Result, Severity
 
 # NVIDIA's compatibility of host and guest drivers, as the software catalog states it: "The host
@@ -213,11 +213,13 @@ def work(
             continue
         changed.append(s)
         reboots = len(hosts) if s.reboot else 0
+        source = f"{s.source}; {BRANCH_SOURCE}" if s.action == "driver" else s.source
         out.append(
             HostWork(
-                cluster=k.name, hosts=hosts, what=f"{s.step}: {s.value}", why=why,
+                cluster=k.name, hosts=hosts, change=_change(s, release),
+                what=f"{s.step}: {s.value}", why=why,
                 reboots=reboots,
-                source=f"{s.source}; {REBOOT_SOURCE}" if s.reboot else s.source,
+                source=f"{source}; {REBOOT_SOURCE}" if s.reboot else source,
             )
         )  # fmt: skip
         rec.decide(
@@ -233,10 +235,11 @@ def work(
     if k.mode is SharingMode.MIG and SharingMode.MIG not in planned and planned:
         # MIG mode stays on until it is turned off; the planned steps never say so
         reboots = len(hosts) if _ampere(k, catalog) else 0
-        why = f"the plan runs {_modes(planned)} on GPUs that are in MIG mode today. {MIG_REBOOT}"
+        why = f"the plan runs {_modes(planned)} on GPUs that are in MIG mode today"
         out.append(
             HostWork(
-                cluster=k.name, hosts=hosts, what="MIG mode of each GPU: Disabled "
+                cluster=k.name, hosts=hosts, change="MIG mode off",
+                what="MIG mode of each GPU: Disabled "
                 "(nvidia-smi -i <gpu> -mig 0, host in maintenance mode)", why=why,
                 reboots=reboots, source=MIG_REBOOT,
             )
@@ -251,9 +254,35 @@ def work(
         )
     kept_steps = steps.model_copy(update={"hosts": changed})
     assert sw is not None
+    acts: set[str] = {s.action for s in changed}
+    checklist = [c for c in sw.checklist if _still_to_do(c, acts, k)]
     return out, r.model_copy(
-        update={"software": sw.model_copy(update={"vsphere_steps": kept_steps})}
+        update={
+            "software": sw.model_copy(update={"vsphere_steps": kept_steps, "checklist": checklist})
+        }
     )
+
+
+# The host settings of the platform checklist by the host step that makes them
+_CHECK_ACTION = {
+    "Graphics device": "graphics",
+    "NVIDIA AI Enterprise host driver": "driver",
+    "vGPU mode": "vgpu-mode",
+    "MIG mode": "mig-mode",
+}
+
+
+def _still_to_do(c: ChecklistItem, acts: set[str], k: Kept) -> bool:
+    """Whether a checklist setting is still to be made on the kept hosts: a host setting only
+    where the plan changes it; the vCenter, VM and guest settings are the new VMs'."""
+    if c.scope == "host-bios":
+        return "firmware" in acts
+    if c.scope != "esxi-host":
+        return True
+    if c.setting.startswith("PCI device passthrough"):
+        return k.mode is not SharingMode.PASSTHROUGH
+    action = next((a for p, a in _CHECK_ACTION.items() if c.setting.startswith(p)), None)
+    return action is None or action in acts
 
 
 def _ampere(k: Kept, catalog: Catalog) -> bool:
@@ -293,17 +322,36 @@ def _why_change(
                     if host is not None and host.end_of_support is not None
                     else ""
                 )
-                + f"; the plan runs {release.name} there, branch {release.driver_branch}. "
-                + BRANCH_SOURCE
+                + f"; the plan runs {release.name} there, branch {release.driver_branch}"
             )
         return ""
     if s.action == "mig-mode":
         if k.mode is SharingMode.MIG:
             return ""
-        return f"MIG mode is off on these GPUs today (they run {_MODE[k.mode]}). {MIG_REBOOT}"
+        return f"MIG mode is off on these GPUs today (they run {_MODE[k.mode]})"
     if s.action == "vgpu-mode":
         return "" if k.mode is SharingMode.VGPU else f"the GPUs run {_MODE[k.mode]} today"
     return f"the existing hosts were not read with {s.step[0].lower()}{s.step[1:]}"
+
+
+_CHANGE = {
+    "firmware": "Firmware",
+    "graphics": "Graphics type",
+    "vgpu-mode": "vGPU mode",
+    "fabric-manager": "NVIDIA Fabric Manager",
+    "fabric-nics": "Fabric adapters",
+}
+
+
+def _change(s: HostStep, release: SoftwareRelease | None) -> str:
+    """A host step's change in a few words, for a table."""
+    if s.action == "driver":
+        if release is None:
+            return "NVIDIA host driver of the design's release"
+        return f"NVIDIA host driver of {release.name} (branch {release.driver_branch})"
+    if s.action == "mig-mode":
+        return "MIG mode on"
+    return f"{_CHANGE[s.action]}: {s.value}"
 
 
 def _modes(planned: set[SharingMode]) -> str:

@@ -1,0 +1,81 @@
+"""The proposal of an expansion (tests/data/estate/expansion.json: three kept R750xa hosts with
+four A100 PCIe 80GB each running the notebooks on MIG-backed vGPU, and new HGX H200 hosts for a
+70B FP8 chat service and LoRA fine-tuning) shows existing (kept), to add and to change side by
+side; its bill and cost carry only what is bought, its kept hosts apart; the kept cluster's
+vSphere steps and checklist hold only what changes."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from pypdf import PdfReader
+
+from reports.document import ReportOptions
+from reports.estate import build_estate_pdf
+from tests.conftest import ROOT
+from tests.reports.conftest import FIXED_DATE
+from wizard.app.io import design_from_dict
+from wizard.app.pricing import load_prices
+from wizard.engine import plan
+
+SAMPLE = ROOT / "tests" / "data" / "estate" / "expansion.json"
+PRICES = ROOT / "resources" / "examples" / "prices-sample.toml"
+
+
+@pytest.fixture(scope="module")
+def expansion(catalog):
+    design = design_from_dict(json.loads(SAMPLE.read_text(encoding="utf-8")))
+    p = plan(design, catalog, load_prices(PRICES))
+    pdf = build_estate_pdf(p, ReportOptions(date=FIXED_DATE))
+    pages = [" ".join(x.extract_text().split()) for x in PdfReader(io.BytesIO(pdf)).pages]
+    return p, pages
+
+
+def _page(pages: list[str], heading: str) -> str:
+    return next(t for t in pages if heading in t)
+
+
+def test_the_delta_table_shows_kept_added_and_changed(expansion):
+    _, pages = expansion
+    text = _page(pages, "Cluster Existing (kept) To add To change")
+    # 3 kept hosts x 4 GPUs; 3 added (2 for the demand, 1 for N+1) x 8 GPUs
+    assert "The customer runs 3 GPU hosts today, kept as they are; the plan adds 3 hosts" in text
+    assert "3 hosts (Dell PowerEdge R750xa, 12 GPUs)" in text
+    assert "3 hosts (Dell PowerEdge XE9680, 24 GPUs)" in text
+    # the one change: the NVIDIA host driver, one reboot per kept host
+    assert "in 1 step (3 host reboots in all)" in text
+    assert "NVIDIA host driver of NVIDIA AI Enterprise 9 (branch R620)" in text
+    assert "driver 535.230.02" in text
+
+
+def test_the_bill_buys_only_the_new_hosts_and_lists_the_kept_apart(expansion):
+    p, pages = expansion
+    kept = _page(pages, "not priced and not in the totals")
+    assert "NVIDIA A100 PCIe 80GB" in kept
+    bought = {ln.item: ln.quantity for ln in p.priced.lines}
+    assert "server:dell-r750xa" not in bought and "gpu:a100-pcie-80gb" not in bought
+    assert bought["server:dell-xe9680"] == 3
+    # the hardware the cost counts is the bill's: the kept hosts cost nothing
+    assert p.cost is not None
+    server_lines = [ln for ln in p.priced.lines if ln.item.startswith("server:")]
+    assert {ln.cluster for ln in server_lines} == {"GPU cluster"}
+
+
+def test_power_counts_the_kept_hosts(expansion):
+    p, _ = expansion
+    kept = next(c for c in p.estate.clusters if c.existing_hosts)
+    assert p.estate.totals.hosts_kw == pytest.approx(sum(c.hosts_kw for c in p.estate.clusters))
+    assert kept.hosts_kw == pytest.approx(3 * kept.host_w / 1000)
+
+
+def test_the_kept_cluster_sets_only_what_changes(expansion):
+    p, _ = expansion
+    sw = next(c for c in p.estate.clusters if c.existing_hosts).result.software
+    assert [s.action for s in sw.vsphere_steps.hosts] == ["driver"]
+    host_settings = [c.setting for c in sw.checklist if c.scope in ("host-bios", "esxi-host")]
+    assert host_settings == ["NVIDIA AI Enterprise host driver (NVD-AIE VIB)"]
+    # the new cluster keeps its whole list
+    new = next(c for c in p.estate.clusters if not c.existing_hosts).result.software
+    assert any(c.scope == "host-bios" for c in new.checklist)
