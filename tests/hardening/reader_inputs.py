@@ -440,3 +440,31 @@ TARGETS = ["fresh", "fresh", "existing", "input", "input-symlink", "input-hardli
            "catalog", "catalog-symlink", "catalog-hardlink", "dash", "dev-stdout", "long-name",
            "long-path", "control", "missing-folder", "folder", "file-as-folder", "dev-null",
            "unicode", "dot-dot"]  # fmt: skip
+
+
+# ------------------------------------------------------------------------------ price lists
+
+SAMPLE_PRICES = ROOT / "resources" / "examples" / "prices-sample.toml"
+PRICE_ITEMS = ["server:dell-xe9680", "gpu:h100-sxm5-80gb", "gpu:h200-sxm-141gb", "MQM9700-NS2F",
+               "licence:nvidia-ai-enterprise", "nic:cx7-ndr-1p", "server:DELL-XE9680", ""]  # fmt: skip
+PRICES = ["0", "-0", "1", "99999.99", "1e12", "1.0000001e12", "-1", "nan", "inf", "1e999",
+          "9" * 5000, "5e-324", "twelve", "1,000", ""]  # fmt: skip
+
+
+@st.composite
+def price_list(draw) -> Drawn:
+    """The sample price list (TOML) broken one way, or a CSV price list of drawn rows: prices at
+    and past the bound (0 to 10^12), items written two ways, currencies mixed or malformed."""
+    if draw(st.booleans()):
+        data, how = draw(broken(_read(SAMPLE_PRICES), "text"))
+        return Drawn("prices.toml", data, f"sample price list: {how}")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(draw(st.sampled_from([["item", "unit_price", "currency"],
+                                          ["Item", "Unit_Price"], ["sku", "price", "cur"]])))  # fmt: skip
+    rows = draw(st.lists(st.tuples(st.sampled_from(PRICE_ITEMS), st.sampled_from(PRICES),
+                                   st.sampled_from(["EUR", "EUR", "USD", "eur", "", "€"])),
+                         max_size=6))  # fmt: skip
+    for row in rows:
+        writer.writerow(row[: draw(st.sampled_from([3, 3, 2]))])
+    return Drawn("prices.csv", out.getvalue().encode(), f"CSV price list {rows}")

@@ -1,7 +1,7 @@
 """Every reader the commands have, drawn with hypothesis and run as a user runs them (a fresh
 ``python -m wizard`` each time): benchmark files for ``calibrate`` in each format it reads,
-estate exports for ``import-estate``, user catalog entries at and past the schema's bounds, and
-the paths ``-o`` may name. The rule for every command:
+estate exports for ``import-estate``, user catalog entries at and past the schema's bounds, price
+lists, and the paths ``-o`` may name. The rule for every command:
 
 * exit 0 with a valid output (a design that loads, JSON without NaN, a CSV with its header, a
   workbook, a PDF, a Word file), or exit 2 with one ``error:`` line per problem on standard
@@ -228,6 +228,42 @@ def test_any_user_catalog_entry(drawn, command, example, by_env):
         elif done.returncode == 2:
             assert not any((folder / o).exists() for o in outputs), drawn.how
             assert "error: " in err
+        after = _hashes(folder)
+        for o in outputs:
+            after.pop(o, None)
+        assert after == before, f"an input changed: {drawn.how}"
+
+
+# ------------------------------------------------------------------------------ price lists
+
+PRICE_COMMANDS: list[tuple[list[str], str | None]] = [
+    (["bom", "d.json", "-o", "out.csv"], ".csv"),
+    (["bom", "d.json", "-o", "out.xlsx"], ".xlsx"),
+    (["cost", "d.json", "--json"], ".json"),
+    (["compare", "d.json", "--json"], ".json"),
+]
+
+
+@depth
+@given(ri.price_list(), st.sampled_from(PRICE_COMMANDS))
+def test_any_price_list(drawn, command):
+    from wizard.base.bundled import example_text
+
+    argv_tail, suffix = command
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "d.json").write_text(example_text("hgx-h200-llm"), encoding="utf-8")
+        prices = _write(folder, drawn)
+        before = _hashes(folder)
+        argv = ["--no-user-catalog", *argv_tail, "--prices", str(prices)]
+        done = _run(argv, folder)
+        _the_rule(done, argv, drawn.how)
+        outputs = [a for a in argv_tail if a.startswith("out.")]
+        if done.returncode == 0:
+            _valid_output(folder / outputs[0] if outputs else folder / "-", str(suffix),
+                          None if outputs else done.stdout)  # fmt: skip
+        else:
+            assert not any((folder / o).exists() for o in outputs), drawn.how
         after = _hashes(folder)
         for o in outputs:
             after.pop(o, None)
