@@ -334,7 +334,12 @@ def _cluster(
                 f"N+0: one host failure leaves {left} GPUs ({total - 1} hosts) for a demand of "
                 f"{demand} GPUs on {cap} hosts; workloads on the failed host cannot restart",
             )
-    elif ha.maintenance_hosts == 0 and ha.failures_tolerated and total > ha.failures_tolerated:
+    elif (
+        ha.maintenance_hosts == 0
+        and ha.failures_tolerated
+        and total > ha.failures_tolerated
+        and after_maint < demand  # a shortfall only: enough GPUs left is no risk
+    ):
         during = after_maint
         rec.warn(
             "failure-during-maintenance",

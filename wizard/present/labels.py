@@ -348,9 +348,18 @@ def protocol(value: str) -> str:
     return PROTOCOL.get(value, value)
 
 
+# Warning codes whose words alone do not read as a topic
+TOPIC: dict[str, str] = {
+    "nvlink-bridge-2u": "NVLink bridges in a 2U server",
+    "storage-need-not-modelled": "Storage demand not modelled",
+}
+
+
 def topic(code: str) -> str:
     """A warning's code as the topic a proposal names: "mmio-setting-needed" reads "MMIO
     setting needed"."""
+    if code in TOPIC:
+        return TOPIC[code]
     text = words(code)
     return text[:1].upper() + text[1:]
 

@@ -135,7 +135,8 @@ def bill_of_materials(
                 f"NVLink {gpu.nvlink.generation} bridge for {gpu.name} ({k} per bridged group)",
                 t.nvlink_bridges,
                 "each",
-                f"catalog gpus/{gpu.id} (nvlink.bridges_per_group)",
+                f"catalog gpus/{gpu.id}: bridges per bridged group, from the vendor's NVLink "
+                "bridge guidance in its source",
             )
         )
     for sw_id, qty in sorted(t.switches.items()):

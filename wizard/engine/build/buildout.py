@@ -56,7 +56,7 @@ def build_out(
             Formula("groups * bridges_per_group"),
             {"groups": len(lay.bridge_groups), "bridges_per_group": gpu.nvlink.bridges_per_group},
             "bridges",
-            f"{gpu.name} in the GPU catalog (nvlink.bridges_per_group; see its source_note); "
+            f"{gpu.name} in the GPU catalog (bridges per bridged group; see its source note); "
             + topology.SEED_NVLINK_BRIDGE,
         )
     _decide_host(host, nic.model if nic else None, hw.gpudirect_rdma, rec)

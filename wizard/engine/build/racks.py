@@ -96,9 +96,9 @@ def racks(
     elif rack_domain:
         rec.warn(
             "rack-domain-unsized",
-            f"The failure domain is a rack but ha.hosts_per_rack is not set, so the HA reserve "
+            f"The failure domain is a rack but Hosts per rack is not set, so the HA reserve "
             f"covers {count(failures_tolerated, 'host')}, not a rack of up to {per_rack}; set "
-            "ha.hosts_per_rack",
+            "Hosts per rack on the HA policy page",
         )
     domain = ha.hosts_per_rack if limited == "failure-domain" and ha.hosts_per_rack else 0
     per_rack = int(
@@ -166,8 +166,8 @@ def racks(
             "rack-failure-exceeds-ha",
             f"A rack holds up to {most} hosts while HA covers "
             f"{count(failures_tolerated, 'host failure') if failures_tolerated else 'no host failure'}: "
-            "losing a whole rack (power, top-of-rack network) drops capacity below demand; set the "
-            "failure domain to rack to plan for it",
+            "losing a whole rack (power, top-of-rack network) drops capacity below demand; choose "
+            "Rack as the Failure domain on the HA policy page to plan for it",
             Severity.INFO,
         )
     over = [r for r in out if r.power_w > limit]

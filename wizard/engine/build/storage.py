@@ -439,7 +439,8 @@ class StoragePlanner:
             self.rec.warn(
                 "storage-need-not-modelled",
                 f"No read throughput is derived for {some(unknown)} (no model to derive it "
-                "from); give data.read_gbs_per_gpu to include them in the storage sizing",
+                "from): the storage sizing leaves them out until their read throughput per GPU is "
+                "given",
                 Severity.INFO,
             )
 

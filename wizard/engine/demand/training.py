@@ -270,8 +270,9 @@ class TrainingSizer(SizerBase):
                     ring_factor=factor, data_parallel=d, gradient_gb=grad,
                 )  # fmt: skip
             limit = ring if nvls else chain(
-                "allreduce_gb_large_ring_limit", tp_.RING_GB, "GB", tp_.RING + " (N large)",
-                ring_factor=factor, data_parallel=1e12, gradient_gb=grad,
+                "allreduce_gb_large_ring_limit", tp_.RING_LIMIT_GB, "GB",
+                tp_.RING + " (N large: (N - 1) / N tends to 1)",
+                ring_factor=factor, gradient_gb=grad,
             )  # fmt: skip
             eff, eff_src = efficiency(link, a.link_efficiency)
             if measured:

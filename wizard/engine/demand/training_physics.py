@@ -91,6 +91,8 @@ BUBBLE_S = Formula("compute_s * (pp - 1) / (virtual_stages * micro_batches)")
 TP_COMM_S = Formula("tp_allreduces * layers / pp * micro_batches * allreduce_s * (1 - overlap)")
 GRADIENT_GB = Formula("trainable_parameters * gradient_bytes / (tp * pp) / 1e9")
 RING_GB = Formula("ring_factor * (data_parallel - 1) / data_parallel * gradient_gb")
+# the same as data-parallel groups grow without bound: (N - 1) / N tends to 1
+RING_LIMIT_GB = Formula("ring_factor * gradient_gb")
 NVLS_GB = Formula("gradient_gb")
 RING_S = Formula("ring_gb / (link_gbs * link_efficiency)")
 OVERLAP_WINDOW_S = Formula("compute_s * backward_share")
