@@ -92,16 +92,17 @@ def test_save_compare_propose_and_export_the_proposed_option(qtbot, window, prom
     click(qtbot, export.bom.button)
     assert _servers(out.read_text(), saved.hardware.server) == with_one
 
-    # the design file keeps the design as it stands and the option
+    # the design file holds the proposed option's design on its pages, and the option
     kept = tmp_path / "kept.json"
     prompts.answers.append(str(kept))
     click(qtbot, export.json.button)
     text = kept.read_text()
-    assert '"proposed": "One spare host"' in text and '"level": "n+2"' in text
+    assert '"proposed": "One spare host"' in text and '"level": "n+2"' not in text
 
-    # one undo returns the proposal to the design as it stands
+    # one undo returns the proposal to the design as it stood (two spare hosts)
     window.doc.undo_stack.undo()
     assert window.doc.design().proposed is None
+    assert window.doc.design().ha.level is HaLevel.N2
 
 
 def test_removing_the_proposed_option_proposes_the_design_in_one_step(qtbot, window, prompts,

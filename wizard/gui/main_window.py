@@ -44,6 +44,7 @@ from wizard.gui.prompts import (
     Prompt,
     PromptKind,
 )
+from wizard.gui.proposal import ProposalFollower
 from wizard.gui.sizing import LiveResult
 from wizard.gui.wizard import TITLES, GpuWizard, PageId
 from wizard.present.severity import tally
@@ -127,6 +128,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status)
         self.doc.state_changed.connect(self._update_title)
         self.live.updated.connect(self._update_status)
+        # one design on screen: the proposed option's, and no option changed unasked
+        self.proposal = ProposalFollower(self.doc, self.live, lambda r: self.prompt(r), self)
         self.setWindowIcon(icon("app"))
         self._fit_to_screen()
         self._update_title()
@@ -336,7 +339,11 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         r, e = self.live.result, self.live.estate
-        if r is not None:
+        why = self.live.why_no_figures() if self.live.sized() else []
+        if why:  # the reason, never the figures of a plan the pages have moved away from
+            more = f" (and {len(why) - 1} more)" if len(why) > 1 else ""
+            text = f"No figures: {self.wizard.said(why[0])}{more}"
+        elif r is not None:
             c = r.cluster
             text = (
                 f"{count(c.hosts_total, 'host')} · {count(c.gpus_total, 'GPU')} · "

@@ -45,6 +45,11 @@ class LiveResult(QObject):
         self.compat: list[Problem] = []
         self.errors: list[Problem] = []  # error-level problems of the sizing (also in compat)
         self.cautions: list[Problem] = []  # plausibility cautions under the fields they concern
+        # answers a page holds that the design does not take yet (set by the wizard): while
+        # there are any, the figures on screen would be of a design the pages no longer show
+        self.held_back: Callable[[], list[str]] = list
+        self._held: list[str] = []
+        self.making = False  # set while the wizard makes a page (it is not whole yet)
         self.revision = -1
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -97,14 +102,40 @@ class LiveResult(QObject):
                 self.problems = [
                     f"internal error in the sizing engine: {type(exc).__name__}: {exc}"
                 ]
+        self._held = self.held_back()
         self.updated.emit()
+
+    def pages_changed(self) -> None:
+        """A page's answers changed whether the design holds them; the figures follow at once
+        (hidden while a page holds one it does not take)."""
+        if self.making:  # a page being made asks again once it is whole
+            return
+        held = self.held_back()
+        if held != self._held:
+            self._held = held
+            self.updated.emit()
+
+    def why_no_figures(self) -> list[str]:
+        """Why no sized figure may be shown, one line each; empty when they may. A design that
+        does not size, one the rule book refuses, and an answer on a page the design does not
+        hold yet show their reason instead of the last figures."""
+        if not self.sized():
+            return self.problems or ["the design is not complete"]
+        return [str(p) for p in self.errors] + self._held
+
+    def figures(self) -> Result | None:
+        """The one cluster's result, when its figures may be shown."""
+        return self.result if not self.why_no_figures() else None
 
     def sized(self) -> bool:
         """Whether the design sizes: as one cluster (``result``) or as several (``estate``)."""
         return self.result is not None or self.estate is not None
 
     def workload_results(self) -> dict[str, WorkloadResult]:
-        """Every sized group by name, from the one cluster or from every cluster."""
+        """Every sized group by name, from the one cluster or from every cluster; none while
+        the figures may not be shown."""
+        if self.why_no_figures():
+            return {}
         if self.result is not None:
             return {w.name: w for w in self.result.workloads}
         if self.estate is not None:
@@ -112,7 +143,10 @@ class LiveResult(QObject):
         return {}
 
     def cluster_result(self, name: str) -> Result | None:
-        """The sizing of the GPU cluster ``name``: the one result, or that cluster's in the estate."""
+        """The sizing of the GPU cluster ``name``: the one result, or that cluster's in the estate;
+        None while the figures may not be shown."""
+        if self.why_no_figures():
+            return None
         if self.result is not None:
             return self.result
         if self.estate is not None:

@@ -122,6 +122,7 @@ class GpuWizard(QWizard):
         )  # fmt: skip
         self._made: dict[PageId, Page] = {}
         self.pages = MadePages(self)
+        live.held_back = self.held_back
         self.make(PageId.PROJECT)
         self.setStartId(PageId.PROJECT)
         self.steps = StepList(self)
@@ -138,8 +139,13 @@ class GpuWizard(QWizard):
         """Page ``pid``, made and added to the wizard if it is not yet."""
         page = self._made.get(pid)
         if page is None:
-            page = self._made[pid] = self._new_page(pid)
-            self.setPage(pid, page)
+            making, self.live.making = self.live.making, True
+            try:
+                page = self._made[pid] = self._new_page(pid)
+                self.setPage(pid, page)
+            finally:
+                self.live.making = making
+            self.live.pages_changed()
         return page
 
     def made(self, pid: PageId) -> bool:
@@ -228,6 +234,16 @@ class GpuWizard(QWizard):
     @property
     def export_page(self) -> ExportPage:
         return cast("ExportPage", self.pages[PageId.EXPORT])
+
+    def held_back(self) -> list[str]:
+        """What the pages that shape the sizing hold and the design does not take yet (a
+        group that does not validate, no server chosen): no figure is shown meanwhile."""
+        return [
+            p
+            for pid in (PageId.WORKLOADS, PageId.HARDWARE, PageId.HA)
+            if self.made(pid)
+            for p in self._made[pid].problems()
+        ]
 
     def said(self, problem: str) -> str:
         """``problem`` with the group and the field's label in place of its path."""

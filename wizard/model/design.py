@@ -1057,6 +1057,8 @@ class ClusterSpec(Model):
 
 
 AS_DESIGNED = "As designed"
+# the sections an option holds in place of the design's
+OPTION_SECTIONS = ("workloads", "hardware", "ha", "cluster_name", "clusters")
 
 
 class GroupChange(Model):
@@ -1070,11 +1072,18 @@ class GroupChange(Model):
 
 class DesignOption(Model):
     """A named alternative to the design: the sections it replaces and the groups it changes;
-    everything else is the design's own."""
+    everything else is the design's own. An option saved from the wizard is a snapshot: it
+    holds its workload groups whole, so a later edit of the design leaves it as saved."""
 
     name: Name
     note: Annotated[str, AfterValidator(plain_text)] = Field(
         default="", max_length=2000, description="What the option is, in words"
+    )
+    workloads: list[WorkloadGroup] | None = Field(
+        default=None,
+        max_length=1000,
+        description="The workload groups as the option has them, whole; None: the design's, "
+        "with the changes under 'groups'.",
     )
     hardware: Hardware | None = None
     ha: HaPolicy | None = None
@@ -1158,7 +1167,7 @@ class Design(Model):
         for o in self.options:
             if o.name.casefold() == AS_DESIGNED.casefold():
                 raise ValueError(f"option name '{AS_DESIGNED}' is the design itself")
-            groups = {g.name for g in self.workloads}
+            groups = {g.name for g in (o.workloads if o.workloads is not None else self.workloads)}
             for change in o.groups:
                 if change.group not in groups:
                     raise ValueError(
@@ -1187,7 +1196,7 @@ class Design(Model):
                 update[key] = getattr(o, key)
         changes = {c.group: c for c in o.groups}
         groups = []
-        for g in self.workloads:
+        for g in o.workloads if o.workloads is not None else self.workloads:
             c = changes.get(g.name)
             if c is not None:
                 g = g.model_copy(
@@ -1200,24 +1209,29 @@ class Design(Model):
 
     def as_option(self, name: str, note: str = "") -> DesignOption:
         """The design as it stands, kept as option ``name``: every section an option can replace,
-        so later edits of the design leave the option as it was saved."""
+        the workload groups whole, so later edits of the design leave the option as it was
+        saved."""
         return DesignOption(
             name=name,
             note=note,
+            workloads=list(self.workloads),
             hardware=self.hardware,
             ha=self.ha,
             cluster_name=self.cluster_name,
             clusters=list(self.clusters),
-            groups=[
-                GroupChange(
-                    group=g.name,
-                    sharing_mode=g.sharing_mode,
-                    precision=g.precision,
-                    cluster=g.cluster,
-                )
-                for g in self.workloads
-            ],
         )
+
+    def as_designed(self) -> Design:
+        """The design as the pages edit it, without its options and proposal: what an option
+        saved now would hold."""
+        return self.model_copy(update={"options": [], "proposed": None})
+
+    def with_option(self, name: str) -> Design:
+        """The design with option ``name``'s sections in place of its own, its options kept
+        and that option proposed: what the pages show once it is made the proposal."""
+        chosen = self.option(name)
+        update = {key: getattr(chosen, key) for key in OPTION_SECTIONS}
+        return self.model_copy(update={**update, "proposed": name})
 
     def proposal(self) -> Design:
         """The design the proposal specifies and the order buys: the proposed option when one

@@ -135,6 +135,7 @@ class Page(QWizardPage):
             self.reason.setToolTip("\n".join(problems))
         self.reason.setVisible(bool(problems))
         self.completeChanged.emit()
+        self.live.pages_changed()
 
     def isComplete(self) -> bool:
         return not self.problems()

@@ -167,13 +167,8 @@ class HaPage(Page):
         r = self.live.cluster_result(name)
         if r is None:
             self.cards.clear()
-            why = (
-                self.live.problems[0]
-                if self.live.problems
-                else f"no workload group runs on '{name}'"
-                if self.live.sized()
-                else "the design is not complete"
-            )
+            held = self.live.why_no_figures()
+            why = held[0] if held else f"no workload group runs on '{name}'"
             self.verdict.setText(f"Shown once the design sizes ({why}).")
             self.verdict.setObjectName("note")
             self.ha_warnings.setText("")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -26,21 +25,20 @@ from PySide6.QtWidgets import (
 )
 
 from wizard.app.serving_text import at_risk, spread_text, target_short
-from wizard.base.errors import describe_validation_error
 from wizard.base.numbers import MISSING, count, fixed, num, plural
 from wizard.gui.icons import icon
 from wizard.gui.jobs import Job
 from wizard.gui.pages import titles
 from wizard.gui.pages.base import Page
-from wizard.gui.pasted import as_typed
-from wizard.gui.prompts import Prompt, PromptKind
+from wizard.gui.prompts import Prompt
+from wizard.gui.proposal import in_step, make_proposal, remove_option, save_option
 from wizard.gui.reporting import font_files, render_diagrams
 from wizard.gui.widgets.cards import CardRow
 from wizard.gui.widgets.diagrams import DiagramsView, register_fonts
 from wizard.gui.widgets.memory_bars import MemoryBars
 from wizard.gui.widgets.options_view import OptionsView
 from wizard.gui.widgets.result_tables import BomView, PowerView, SoftwareView, StorageView
-from wizard.model.design import AS_DESIGNED, Design
+from wizard.model.design import Design
 from wizard.model.estate import Estate
 from wizard.model.result import Decision, Result, Severity, Warning_, WorkloadResult
 from wizard.present import labels
@@ -58,7 +56,6 @@ from wizard.present.formula_text import formula_words, inputs_words, quantity
 from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
 from wizard.present.mitigations import mitigation
-from wizard.present.option_note import describe
 from wizard.present.references import customer_source
 from wizard.present.severity import MEANS as SEVERITY_MEANS
 from wizard.present.severity import ORDER, SEVERITY
@@ -304,6 +301,8 @@ class ReviewPage(Page):
 
     def initializePage(self) -> None:
         self.live.current()
+        if self.live.why_no_figures():
+            self.show_result()  # the reason in the wizard's words, now the page is in it
         self._show_cautions()  # in the wizard's words, now that the page is in the wizard
         super().initializePage()
 
@@ -328,6 +327,8 @@ class ReviewPage(Page):
     def _selected(self) -> tuple[Result | None, Design | None]:
         """The result shown and the design it was sized from: the one cluster's, or the GPU
         cluster chosen under Show (None for every cluster together)."""
+        if self.live.why_no_figures():
+            return None, None
         if self.live.result is not None:
             return self.live.result, self.live.shown
         p = self.live.plan
@@ -412,55 +413,21 @@ class ReviewPage(Page):
 
     def save_option(self) -> None:
         """Keep the design as it stands as a named option (one undoable step)."""
-        design = self.doc.design()  # with an edit the debounce has not sized yet
-        if design is None or self.prompt is None:
+        if self.prompt is None:
             return
-        taken = {o.name.casefold() for o in design.options} | {AS_DESIGNED.casefold()}
-        n = len(design.options) + 1
-        while f"option {n}".casefold() in taken:
-            n += 1
-        answer = self.prompt(
-            Prompt(PromptKind.TEXT, "Save as option", "Name of the option:", default=f"Option {n}")
-        )
-        if answer is None:
-            return
-        name = " ".join(str(answer).split())
-        problem = _option_name_problem(name, taken)
-        if problem is not None:
-            self.prompt(Prompt(PromptKind.ERROR, "Save as option", problem))
-            return
-        note = self.prompt(
-            Prompt(
-                PromptKind.TEXT_BLOCK,
-                "Save as option",
-                f"What option '{name}' is (the comparison's first row):",
-                default=describe(design, self.catalog),
-            )
-        )
-        if note is None:
-            return
-        try:
-            option = design.as_option(name, as_typed(str(note)).strip())
-        except ValidationError as exc:
-            self.prompt(Prompt(PromptKind.ERROR, "Save as option", _option_problem(name, exc)))
-            return
-        self.doc.set("options", [*design.options, option], self)
-        self.options.set_options([o.name for o in design.options] + [name], design.proposed, True)
+        design = self.doc.design()
+        name = save_option(self.doc, self.catalog, self.prompt, self)
+        if name is not None and design is not None:
+            self.options.set_options([o.name for o in design.options] + [name], design.proposed,
+                                     True)  # fmt: skip
 
     def propose(self, name: str | None) -> None:
-        """Make option ``name`` (None: the design as it stands) the proposal."""
-        self.doc.set("proposed", name, self)
+        """Make option ``name`` (None: the design as it stands) the proposal; the pages then
+        show its design."""
+        make_proposal(self.doc, name, self)
 
     def remove_option(self, name: str) -> None:
-        design = self.doc.design()
-        if design is None:
-            return
-        stack = self.doc.undo_stack
-        stack.beginMacro(f"remove option {name}")
-        if design.proposed == name:  # the proposal goes back to the design as it stands
-            self.doc.set("proposed", None, self)
-        self.doc.set("options", [o for o in design.options if o.name != name], self)
-        stack.endMacro()
+        remove_option(self.doc, name, self)
 
     def _options_ready(self, value: object) -> None:
         assert isinstance(value, list), "the job returns the compared options"
@@ -489,18 +456,29 @@ class ReviewPage(Page):
             self._filled_revision = self.live.revision
             self._fill_cluster_choice(self.live.estate)
         r, _ = self._selected()
+        # no figure of a plan that failed, that the rule book refuses or that a page has moved
+        # away from stays on screen: the reason takes its place
+        why = self.live.why_no_figures()
+        if why:
+            r = None
         design = self.live.design
         proposed = design.proposed if design is not None else None
         self.proposal_note.setVisible(proposed is not None)
-        if proposed is not None:
+        if proposed is not None and design is not None and in_step(design):
+            self.proposal_note.setText(
+                f"The pages show the proposed option, '{proposed}', which the proposal, the bill "
+                "of materials and the vSphere steps specify. A change on the pages asks whether "
+                "it updates the option or keeps it as saved."
+            )
+        elif proposed is not None:
             self.proposal_note.setText(
                 f"These figures are for the proposed option, '{proposed}', which the proposal, "
                 "the bill of materials and the vSphere steps specify. The pages edit the design "
                 "as it stands; compare the two under Options, or make it the proposal there."
             )
         self._show_cautions()
-        self.clusters_note.setVisible(self.live.estate is not None and r is None)
-        if r is None and self.live.estate is not None:
+        self.clusters_note.setVisible(self.live.estate is not None and r is None and not why)
+        if r is None and self.live.estate is not None and not why:
             self.problem.hide()
             self._show_estate(self.live.estate)
             return
@@ -508,8 +486,12 @@ class ReviewPage(Page):
         self.bars.setVisible(True)
         self.bars_title.setVisible(True)
         if r is None:
-            lines = self._said(self.live.problems) or ["the design is not complete"]
-            self.problem.setText("The design does not size yet:\n" + "\n".join(lines))
+            lines = self._said(why)
+            self.problem.setText(
+                ("The design does not size yet:\n" if not self.live.sized()
+                 else "No figures until this is resolved:\n")
+                + "\n".join(lines)
+            )  # fmt: skip
             # no figure of an earlier sizing stays on screen beside "does not size"
             self.cards.clear()
             self.bars.set_data([], 0)
@@ -786,24 +768,6 @@ _ICONS = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "e
 
 def _failures(n: int) -> str:
     return count(n, "host failure") if n else "no host failure"
-
-
-def _option_problem(name: str, exc: ValidationError) -> str:
-    """The first problem of a new option, naming its field as the prompt labels it."""
-    err = exc.errors(include_url=False)[0]
-    label = "What the option is" if err["loc"][:1] == ("note",) else f"Name of the option '{name}'"
-    return f"{label}: {describe_validation_error(exc)[0].split(': ', 1)[-1]}"
-
-
-def _option_name_problem(name: str, taken: set[str]) -> str | None:
-    """Why ``name`` cannot name a new option, in the words the prompt shows; None if it can."""
-    if not name:
-        return "Name of the option: give a name."
-    if name.casefold() == AS_DESIGNED.casefold():
-        return f"Name of the option '{name}' is the design itself; choose another name."
-    if name.casefold() in taken:
-        return f"Name of the option '{name}' is already an option; choose another name."
-    return None
 
 
 def _warning_item(w: Warning_, where: str | None = None) -> QListWidgetItem:

@@ -331,12 +331,13 @@ class SharingPage(Page):
 
     def _show_comparison(self) -> None:
         built = self._fill_clusters()
-        result = self.live.result
+        result = self.live.figures()
         if built:
             result = self.live.cluster_result(str(self.cluster.get() or built[0]))
         options = result.sharing_comparison if result is not None else []
         if result is None:
-            reason = self.live.problems[0] if self.live.problems else "the design is not complete"
+            held = self.live.why_no_figures()
+            reason = held[0] if held else "the design is not complete"
             self.comparison_note.setText(f"Shown once the design sizes ({reason}).")
         elif not options:
             self.comparison_note.setText(
