@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wizard.base.errors import UserError
+from wizard.base.numbers import count
 from wizard.engine import (
     Plan,
     as_designed,
@@ -27,6 +28,7 @@ from wizard.model.design import (
     DesignOption,
     Fabric,
     Hardware,
+    Precision,
     Rdma,
     SharingMode,
     WorkloadKind,
@@ -34,7 +36,7 @@ from wizard.model.design import (
 from wizard.model.fit import gpus_per_host_max
 from wizard.model.prices import PriceList
 from wizard.model.result import Result, Severity
-from wizard.present.labels import label
+from wizard.present.labels import PRECISION_SHORT, label
 
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
 
@@ -73,9 +75,13 @@ def recommend_server(catalog: Catalog, gpu: Gpu) -> tuple[Server, str] | None:
         extras.append("NVIDIA-Certified")
     if best.gdr_affinity:
         extras.append("NICs can share a PCIe switch or root complex with the GPUs (GPUDirect RDMA)")
-    why = (
-        f"holds {n} {gpu.name} GPUs, the most of the {len(servers)} catalog servers that can take "
-        f"this GPU" + (f"; {'; '.join(extras)}" if extras else "")
+    which = (
+        "the only catalog server that can take this GPU"
+        if len(servers) == 1
+        else f"the most of the {len(servers)} catalog servers that can take this GPU"
+    )
+    why = f"holds {count(n, gpu.name + ' GPU')}, {which}" + (
+        f"; {'; '.join(extras)}" if extras else ""
     )
     return best, why
 
@@ -159,11 +165,101 @@ def _required_modes(design: Design) -> set[SharingMode]:
     return {g.sharing_mode for g in design.workloads}
 
 
+# the tensor-core path each precision needs; 4-bit integer weights are dequantized to 16-bit
+# for the matrix products (AWQ, GPTQ), so they need a 16-bit path
+_PATH_OF: dict[Precision, tuple[str, ...]] = {
+    Precision.FP4: ("fp4",),
+    Precision.FP8: ("fp8",),
+    Precision.INT8: ("int8",),
+    Precision.INT4: ("bf16", "fp16"),
+    Precision.BF16: ("bf16",),
+    Precision.FP16: ("fp16",),
+    Precision.TF32: ("tf32",),
+    Precision.FP32: ("fp32",),
+}
+
+
+def precision_reason(design: Design, gpu: Gpu) -> str | None:
+    """Why ``gpu`` cannot run a group at its precision: no tensor-core path for it (an FP8 model
+    on an Ampere GPU would run at 16 bits, twice the memory traffic the plan counts on)."""
+    for g in design.workloads:
+        if g.model is None or g.gpus_per_member is not None:
+            continue
+        paths = _PATH_OF[g.precision]
+        if not any(getattr(gpu.tflops, p, None) for p in paths):
+            return f"no {PRECISION_SHORT[g.precision]} tensor cores for {g.name}"
+    return None
+
+
+def _memory_reason(result: Result, per_host: int, gpu: Gpu) -> str | None:
+    """Why a serving group does not fit the GPU's memory well: a replica that needs more GPUs
+    than a host holds sends its tensor-parallel traffic over the network for every token."""
+    for w in result.workloads:
+        if w.serving is not None and w.gpus_per_replica > per_host:
+            return (
+                f"{w.name} needs {w.gpus_per_replica} GPUs of {gpu.memory_gb:g} GB per replica, "
+                f"more than the {per_host} one host holds"
+            )
+    return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One catalog GPU as Recommend judged it: offered, or the reason it is not."""
+
+    gpu: Gpu
+    reason: str | None  # None: offered
+
+
+def judge(design: Design, catalog: Catalog) -> tuple[list[_Scored], list[Verdict]]:
+    """Every catalog GPU judged by what the workloads need, in that order: the precision each
+    group runs at, the sharing modes, a server, a sizing without the rule book's errors, and the
+    memory a serving replica needs inside one host. The offered ones sized, and every verdict."""
+    offered: list[_Scored] = []
+    verdicts: list[Verdict] = []
+    for gpu in catalog.gpus.values():
+        why = precision_reason(design, gpu)
+        scored = None if why else _candidate(design, catalog, gpu)
+        if why is None and scored is None:
+            why = "does not suit the sharing modes, a catalog server or the rule book"
+        if scored is not None:
+            why = _memory_reason(scored.result, scored.per_host, gpu)
+        verdicts.append(Verdict(gpu, why))
+        if why is None and scored is not None:
+            offered.append(scored)
+    return offered, verdicts
+
+
+def _ranked(offered: list[_Scored]) -> list[_Scored]:
+    """Targets first (fewest warnings), then the fewest GPUs (each takes a software licence and
+    its share of the price), then the fewest hosts, then the least power."""
+    return sorted(
+        offered,
+        key=lambda s: (
+            sum(w.severity is not Severity.INFO for w in s.result.warnings),
+            s.result.cluster.gpus_total,
+            s.result.cluster.hosts_total,
+            s.power_w,
+            s.gpu.id,
+        ),
+    )
+
+
+def _not_offered(verdicts: list[Verdict], most: int = 3) -> str:
+    out = [f"{v.gpu.name} ({v.reason})" for v in verdicts if v.reason is not None]
+    if not out:
+        return ""
+    more = f" and {len(out) - most} more" if len(out) > most else ""
+    return ". Not offered: " + "; ".join(out[:most]) + more
+
+
 def _candidate(design: Design, catalog: Catalog, gpu: Gpu) -> _Scored | None:
     modes = _required_modes(design)
     training = any(g.kind in TRAINING_KINDS for g in design.workloads)
     if training and gpu.gpus_per_board > 1:
         return None  # boards of several small GPUs (A16) are made for virtual desktops
+    if precision_reason(design, gpu) is not None:
+        return None
     if any(sharing_mode_reason(m, gpu) for m in modes):
         return None
     pick = recommend_server(catalog, gpu)
@@ -226,7 +322,7 @@ def rank_by_cost(
     """Every GPU that serves the design and whose servers and GPUs the price list prices,
     cheapest total cost of ownership first. The cost is that of the whole recommended hardware
     (network included), the same figure the comparison of options shows."""
-    scored = [s for g in catalog.gpus.values() if (s := _candidate(design, catalog, g))]
+    scored, _ = judge(design, catalog)
     out = []
     for s in scored:
         if not _priced(s, prices):
@@ -268,32 +364,36 @@ def recommend_gpu(
                 )
             )
             return best.gpu, why
-    scored = [s for g in catalog.gpus.values() if (s := _candidate(design, catalog, g))]
+    scored, verdicts = judge(design, catalog)
     if not scored:
         return None
 
     def warnings(s: _Scored) -> int:
         return sum(w.severity is not Severity.INFO for w in s.result.warnings)
 
-    ranked = sorted(
-        scored,
-        key=lambda s: (warnings(s), s.result.cluster.hosts_total, s.power_w, s.gpu.id),
-    )
+    ranked = _ranked(scored)
     best = ranked[0]
     c = best.result.cluster
     modes = ", ".join(sorted(label(m) for m in _required_modes(design))) or "any"
     why = (
-        f"sized on all {len(scored)} GPUs that suit the sharing modes ({modes}) and fit a catalog "
-        f"server: {c.hosts_total} hosts and {c.gpus_total} GPUs whose boards and host baselines "
-        f"draw about {best.power_w / 1000:,.1f} kW (the Review's power adds the network and "
-        "the hosts' other parts), the fewest hosts and then the least power"
+        f"sized on all {len(scored)} GPUs with the precision, memory and sharing modes "
+        f"({modes}) the workloads need: {count(c.gpus_total, 'GPU')} (a software licence "
+        f"each) in {count(c.hosts_total, 'host')}, boards and host baselines about "
+        f"{best.power_w / 1000:,.1f} kW (the Review's power adds the network and the hosts' "
+        "other parts); the fewest GPUs, then hosts, then power"
         + (" with no sizing warnings" if not warnings(best) else "")
-        + ". Next: "
-        + "; ".join(
-            f"{s.gpu.name} ({s.result.cluster.hosts_total} hosts, boards and baselines "
-            f"{s.power_w / 1000:,.1f} kW)"
-            for s in ranked[1:3]
+        + (
+            ". Next: "
+            + "; ".join(
+                f"{s.gpu.name} ({count(s.result.cluster.gpus_total, 'GPU')}, "
+                f"{count(s.result.cluster.hosts_total, 'host')}, "
+                f"{s.power_w / 1000:,.1f} kW)"
+                for s in ranked[1:3]
+            )
+            if len(ranked) > 1
+            else ""
         )
+        + _not_offered(verdicts)
     )
     return best.gpu, why
 
@@ -376,16 +476,7 @@ def best_options(
         ranked = [s for s, _ in by_cost]
         costs = {s.gpu.id: c for s, c in by_cost}
     else:
-        scored = [s for g in catalog.gpus.values() if (s := _candidate(design, catalog, g))]
-        ranked = sorted(
-            scored,
-            key=lambda s: (
-                sum(w.severity is not Severity.INFO for w in s.result.warnings),
-                s.result.cluster.hosts_total,
-                s.power_w,
-                s.gpu.id,
-            ),
-        )
+        ranked = _ranked(judge(design, catalog)[0])
         costs = {}
     out = []
     for s in ranked[:n]:
