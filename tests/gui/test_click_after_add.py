@@ -12,6 +12,7 @@ from tests.gui.helpers import click
 from wizard.base.bundled import example_text
 from wizard.gui.sizing import DEBOUNCE_MS
 from wizard.gui.wizard import PageId
+from wizard.model.design import SharingMode
 
 
 def _workloads(window, tmp_path, example):
@@ -42,14 +43,18 @@ def test_a_click_right_after_add_is_kept_and_nothing_moves_under_it(qtbot, windo
     before = len(window.doc.get("workloads"))
     click(qtbot, page.add_button)
     placed = _where(page)  # at once: Add lays the editor out before it returns
-    box = page.editor.isolation
+    # a constraint the new group's mode meets: isolation in passthrough; on an NVSwitch board
+    # a new group starts in time-sliced vGPU, which live-migrates but does not isolate
+    vgpu = window.doc.get("workloads")[-1].sharing_mode is SharingMode.VGPU
+    box = page.editor.migration if vgpu else page.editor.isolation
     assert box.isVisible() and not box.isChecked()
     click(qtbot, box)  # before the debounced sizing has run
     assert box.isChecked()
     qtbot.wait(DEBOUNCE_MS * 3)  # the sizing runs and shows what it finds
     groups = window.doc.get("workloads")
     assert len(groups) == before + 1
-    assert groups[-1].constraints.isolation_required  # the click reached the design
+    c = groups[-1].constraints
+    assert c.live_migration_required if vgpu else c.isolation_required  # the click reached it
     assert box.isChecked()
     moved = {k: (placed[k], v) for k, v in _where(page).items() if k in placed and placed[k] != v}
     assert moved == {}

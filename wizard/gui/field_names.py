@@ -38,4 +38,6 @@ def said(problem: str, design: Design | None, forms: Mapping[str, FormErrors]) -
         label = form.rows[key][0] if key else ""
     if not label and not who:
         return in_words(problem) if section not in forms else message
+    if who and message.startswith(f"{who}: "):  # the engine's message names the group already
+        message = message[len(who) + 2 :]
     return ": ".join(x for x in (who, label, message) if x)

@@ -23,17 +23,50 @@ def clean_message(msg: str) -> str:
     return msg
 
 
+def _number(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int | float) else str(value)
+
+
+def plain_message(err: dict) -> str:
+    """A validation problem in plain words, as a form says it under the field's label: "give a
+    value", "at least 1", not the validator's "String should have at least 1 character"."""
+    kind, ctx = err["type"], err.get("ctx") or {}
+    value = err.get("input")
+    got = f" (got {_number(value)})" if isinstance(value, int | float) else ""
+    if kind == "missing" or (kind == "string_too_short" and ctx.get("min_length") == 1):
+        return "give a value"
+    words = {
+        "string_too_short": lambda: f"at least {ctx['min_length']:,} characters",
+        "string_too_long": lambda: f"at most {ctx['max_length']:,} characters",
+        "too_long": lambda: f"at most {ctx['max_length']:,} entries",
+        "greater_than_equal": lambda: f"at least {_number(ctx['ge'])}{got}",
+        "less_than_equal": lambda: f"at most {_number(ctx['le'])}{got}",
+        "greater_than": lambda: f"more than {_number(ctx['gt'])}{got}",
+        "less_than": lambda: f"less than {_number(ctx['lt'])}{got}",
+        "int_parsing": lambda: "a whole number is needed",
+        "int_from_float": lambda: f"a whole number is needed{got}",
+        "float_parsing": lambda: "a number is needed",
+        "finite_number": lambda: "a finite number is needed",
+    }
+    if kind in words:
+        try:
+            return words[kind]()
+        except KeyError:  # a context pydantic did not give
+            pass
+    msg = clean_message(err["msg"])
+    quoted = value is not None and not isinstance(value, dict | list)
+    if kind not in ("value_error", "assertion_error") and quoted:
+        msg += f" (got {value!r})"
+    return msg
+
+
 def error_items(exc: ValidationError) -> list[tuple[str, str]]:
-    """``(field path, message)`` per problem, with the offending value where pydantic gives it."""
+    """``(field path, message)`` per problem, in plain words with the offending value where it
+    helps."""
     out = []
     for err in exc.errors(include_url=False):
         path = field_path(err["loc"]) if err["loc"] else ""
-        msg = clean_message(err["msg"])
-        if err["type"] not in ("value_error", "assertion_error", "missing") and "input" in err:
-            value = err["input"]
-            if not isinstance(value, dict | list):
-                msg += f" (got {value!r})"
-        out.append((path, msg))
+        out.append((path, plain_message(dict(err))))
     return out
 
 

@@ -255,12 +255,20 @@ class SizerBase:
         g, m = self.g, self.model
         assert m is not None
         if fit != "fits":
+            # the remedies of the group's own kind: a service keeps no gradients or optimizer
+            # state, so training's remedies (ZeRO, recomputation) do not apply to it
+            remedy = (
+                "give more tensor parallelism, a shorter longest request, a lower precision "
+                "(FP8) or a GPU with more memory"
+                if g.kind is WorkloadKind.INFERENCE
+                else "use ZeRO, recomputation, a smaller batch, lower precision or a larger GPU"
+            )
             self.rec.error(
                 "model-does-not-fit",
                 f"{self.key}.model",
                 f"{g.name}: no layout found that fits {m.name} in {self.gpu.memory_gb:g} GB per GPU "
-                f"(best: {mem.total:,.1f} GB per GPU with TP {sh.tensor} x PP {sh.pipeline}); "
-                "use ZeRO, recomputation, a smaller batch, lower precision or a larger GPU",
+                f"(best: {mem.total:,.1f} GB per GPU with tensor parallelism {sh.tensor} and "
+                f"{count(sh.pipeline, 'pipeline stage')}); {remedy}",
             )
             return
         if sh.model_parallel > 1:

@@ -9,6 +9,7 @@ from html import escape
 from wizard.base.numbers import MISSING
 from wizard.gui.widgets.workload_editor import short_source
 from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, Storage
+from wizard.model.names import RDMA_SHORT
 from wizard.present import labels
 
 
@@ -106,7 +107,7 @@ def spec_sheet(
                 [
                     ("Ports", f"{nic.ports} × {nic.port_speed_gbps:g} Gb/s"),
                     ("PCIe", f"Gen {nic.pcie_gen} x{nic.pcie_lanes}"),
-                    ("RDMA", ", ".join(nic.rdma) or "none"),
+                    ("RDMA", ", ".join(_rdma_words(r) for r in nic.rdma) or "none"),
                     ("GPUDirect RDMA", "yes" if nic.gpudirect_rdma else "no"),
                 ],
                 nic.source,
@@ -134,3 +135,11 @@ def _table(title: str, rows: list[tuple[str, str]], source: str) -> str:
         f"<p style='margin-bottom:2px'><b>{title}</b></p><table>{cells}</table>"
         f"<p style='color:#5f6b73;font-size:small;margin-top:2px'>Source: {short}</p>"
     )
+
+
+# the catalog's spelling of an RDMA protocol, as the Hardware page names it
+_RDMA_WORDS = {r.value: name for r, name in RDMA_SHORT.items()} | {"iwarp": "iWARP"}
+
+
+def _rdma_words(protocol: str) -> str:
+    return _RDMA_WORDS.get(protocol, protocol)

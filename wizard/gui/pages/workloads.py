@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from wizard.base.numbers import MISSING, count
+from wizard.engine import group_mode_reason
 from wizard.gui.forms import error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages import titles
@@ -41,7 +42,14 @@ from wizard.gui.pasted import as_typed
 from wizard.gui.prompts import CANCEL, REMOVE, Prompt, PromptKind
 from wizard.gui.widgets.workload_editor import WorkloadEditor
 from wizard.model.catalog import Gpu, Server
-from wizard.model.design import ClusterRole, ModelChoice, WorkloadGroup, WorkloadKind
+from wizard.model.design import (
+    ClusterRole,
+    Constraints,
+    ModelChoice,
+    SharingMode,
+    WorkloadGroup,
+    WorkloadKind,
+)
 from wizard.present import labels
 from wizard.present.figures import gpus_text, physical_gpus
 
@@ -275,6 +283,8 @@ class WorkloadsPage(Page):
                 # physical GPUs: 20 notebooks on vGPUs of 4 GPUs read 4, not 20
                 text = physical_gpus(w.sharing.gpus_allocated).removesuffix(" GPUs")
                 text = text.removesuffix(" GPU")
+                if 0 < w.sharing.gpus_allocated < 1:  # a share of one GPU, not "0.2" GPUs
+                    text = "< 1"
             item = QTableWidgetItem(text)
             item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setToolTip(
@@ -352,12 +362,22 @@ class WorkloadsPage(Page):
             kind=WorkloadKind.TRAINING,
             model=ModelChoice(preset=preset) if preset else None,
             gpus_per_member=None if preset else 1,
+            sharing_mode=self._first_mode(),
         )
         self.rows.append(Row(group))
         self._after_structure_change(len(self.rows) - 1)
         self._settle()
         self.editor.name.setFocus()
         self.editor.name.selectAll()
+
+    def _first_mode(self) -> SharingMode:
+        """The first sharing mode the rule book allows on the hardware a new group lands on:
+        passthrough, else time-sliced vGPU (an NVSwitch board under vSphere takes only that)."""
+        gpu, server = self._hardware_of(None)
+        for mode in (SharingMode.PASSTHROUGH, SharingMode.VGPU, SharingMode.MIG):
+            if group_mode_reason(mode, Constraints(), gpu, server) is None:
+                return mode
+        return SharingMode.PASSTHROUGH
 
     def _settle(self) -> None:
         """Lay the editor out now, not over the next few passes of the event loop: sections
