@@ -168,6 +168,30 @@ def bom_xlsx(bom: Bom, links: list[PortLink] | None = None) -> bytes:
     return buf.getvalue()
 
 
+ROW_PT = 15.0  # one line of 11 pt Calibri, as spreadsheets space it
+
+
+def row_lines(row: list[str | int | float | None], widths: list[int]) -> int:
+    """The lines the row's tallest cell wraps to: its words laid on lines of the column's width
+    in characters (a word longer than the width takes lines of its own)."""
+    most = 1
+    for value, width in zip(row, widths, strict=False):
+        if not isinstance(value, str) or not value:
+            continue
+        room = max(int(width) - 1, 1)
+        lines, used = 1, 0
+        for word in value.split():
+            need = len(word) + (1 if used else 0)
+            if used and used + need > room:
+                lines, used = lines + 1, 0
+                need = len(word)
+            while need > room:  # a word wider than the column wraps within itself
+                lines, need = lines + 1, need - room
+            used += need
+        most = max(most, lines)
+    return most
+
+
 def _fill(ws, rows: list[list[str | int | float | None]], widths: list[int]) -> None:
     """Write ``rows`` (the first a header), text as text, and print the sheet as office users
     expect: landscape, one page wide, the header row on every page."""
@@ -185,6 +209,10 @@ def _fill(ws, rows: list[list[str | int | float | None]], widths: list[int]) -> 
         cell.font = Font(bold=True)
     for i, width in enumerate(widths):
         ws.column_dimensions[chr(ord("A") + i)].width = width
+    # LibreOffice does not grow a row to its wrapped text on opening: each row gets the height
+    # of its tallest cell, its lines counted at the column's width in characters
+    for r, row in enumerate(rows, start=1):
+        ws.row_dimensions[r].height = ROW_PT * row_lines(row, widths)
     ws.freeze_panes = "A2"
     ws.page_setup.orientation = "landscape"
     ws.page_setup.fitToWidth = 1
