@@ -79,3 +79,19 @@ def test_a_problem_names_its_group_once(qtbot, window, tmp_path):
     _open(window, tmp_path, "llm-serving")
     said = window.wizard.said("workloads[0].model: Llama 3 70B chat service: no layout found")
     assert said == "Llama 3 70B chat service: Model: no layout found"
+
+
+def test_a_second_add_shows_the_new_groups_name(qtbot, window, tmp_path):
+    """The editor scrolled down to the serving answers, Add brings the new group's Name into
+    view (it had kept the scroll position, Name off screen)."""
+    window.resize(1024, 700)
+    page = _open(window, tmp_path, "llm-serving")
+    page.table.selectRow(0)
+    bar = page.editor_scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())
+    click(qtbot, page.add_button)
+    name = page.editor.name
+    top = name.mapTo(page.editor_scroll.viewport(), name.rect().topLeft()).y()
+    assert 0 <= top < page.editor_scroll.viewport().height()
+    assert name.hasFocus()

@@ -367,6 +367,7 @@ class WorkloadsPage(Page):
         self.rows.append(Row(group))
         self._after_structure_change(len(self.rows) - 1)
         self._settle()
+        self.editor_scroll.verticalScrollBar().setValue(0)  # the new group's Name in view
         self.editor.name.setFocus()
         self.editor.name.selectAll()
 
