@@ -192,6 +192,9 @@ CATALOG_COMMANDS: list[tuple[list[str], str | None]] = [
     (["vsphere-steps", "d.json", "-o", "out.ps1"], ".ps1"),
     (["catalog", "gpus", "--json"], ".json"),
     (["catalog", "servers"], None),
+    (["mig-config", "d.json", "-o", "out.yaml"], ".yaml"),
+    (["recommend", "d.json", "-o", "out.json"], ".design"),
+    (["report", "d.json", "--date", "2026-01-02", "-o", "out.pdf"], ".pdf"),
     (["import-estate", "smi.xml", "--json", "out.json"], ".json"),
 ]
 
@@ -279,6 +282,7 @@ OUTPUT_COMMANDS: dict[str, tuple[list[str], str, bool, list[str]]] = {
     "report pdf": (["report", "d.json", "--date", "2026-01-02"], ".pdf", False, ["d.json"]),
     "report docx": (["report", "d.json", "--date", "2026-01-02"], ".docx", False, ["d.json"]),
     "vsphere-steps": (["vsphere-steps", "d.json"], ".ps1", True, ["d.json"]),
+    "mig-config": (["mig-config", "d.json"], ".yaml", True, ["d.json"]),
     "recommend": (["recommend", "d.json"], ".design", True, ["d.json"]),
     "calibrate": (["calibrate", "nim.json", "c25.vllm.json", "--group", "GROUP"], ".design",
                   True, ["nim.json", "c25.vllm.json"]),
