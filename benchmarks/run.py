@@ -13,6 +13,11 @@ the largest growth step); it prints the machine and one table, and takes a minut
 - growth: the time at 2n over the time at n, against n log n's ratio 2 (1 + ln 2 / ln n);
 - the PDF report of every example and of the largest design: time and pages (``enterprise``
   budget: 3 s);
+- the proposal against a plain platypus document of the same page count in the same fonts
+  (``benchmarks/floor.py``, median of alternating pairs; at most 2 times) for ``enterprise``,
+  the 33-cluster estate and the 1,000-group design, and the Word copy against the PDF
+  (``enterprise``) or the floor (the large designs), with their absolute times; ``--documents``
+  runs only these;
 - the wizard window's cold start to its first page shown, in a fresh process (budget: 1.5 s,
   and at most 3 times a bare seven-page QWizard measured in the same run); the project's
   bytecode is compiled once before the measured runs, as pip does when it installs the wheel;
@@ -197,6 +202,111 @@ def bench_pdf(catalog) -> None:
             "3 s" if enterprise else "",
             verdict(t < PDF_BUDGET_S) if enterprise else "",
         )
+
+
+DOCUMENT_FACTOR = 2.0  # a proposal's PDF against the platypus floor; its Word copy against it
+
+
+def estate_33_clusters():
+    """The largest estate the schema allows: the documented two-cluster design (its notebook
+    cluster, HGX cluster and management domain) with GPU clusters 3 to 32 added, each running a
+    copy of its chat service, 33 clusters in all (tests/reports/test_layout_limits.py builds the
+    same with 22)."""
+    import copy
+
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    base = next(c for c in doc["clusters"] if c["role"] == "gpu-cluster")
+    chat = next(w for w in doc["workloads"] if "chat" in w["name"].lower())
+    for i in range(3, 33):
+        doc["clusters"].append(dict(copy.deepcopy(base), name=f"GPU cluster {i}"))
+        doc["workloads"].append(dict(copy.deepcopy(chat), name=f"Chat {i}",
+                                     cluster=f"GPU cluster {i}"))  # fmt: skip
+    return design_from_dict(doc)
+
+
+def thousand_groups():
+    """The starter example with the schema's 1,000 groups of one member each, as
+    tests/engine/test_unsatisfiable.py builds it."""
+    doc = json.loads(example_text("starter"))
+    group = doc["workloads"][0]
+    doc["workloads"] = [{**group, "name": f"Group {i:04d}", "count": 1} for i in range(1000)]
+    return design_from_dict(doc)
+
+
+def _timed(fn) -> tuple[float, object]:
+    start = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - start, out
+
+
+def _pairs(first, second, n: int) -> tuple[list[float], list[float]]:
+    """``n`` runs of ``first`` and ``second`` taken in turn (after one unmeasured run of each),
+    so a change in the machine's load weighs on both alike."""
+    first(), second()
+    xs, ys = [], []
+    for _ in range(n):
+        xs.append(_timed(first)[0])
+        ys.append(_timed(second)[0])
+    return xs, ys
+
+
+def _ratio(xs: list[float], ys: list[float]) -> float:
+    return statistics.median(y / x for x, y in zip(xs, ys, strict=True))
+
+
+def bench_documents(catalog, quick: bool) -> None:
+    """The proposal against a plain platypus document of the same pages (benchmarks/floor.py),
+    and its Word copy against its PDF: ``enterprise`` on 5 alternating pairs, the 33-cluster
+    estate and the 1,000-group design on 3 (1 with --quick), with their absolute times."""
+    try:
+        from pypdf import PdfReader
+
+        from benchmarks.floor import floor_pdf
+        from reports.document import ReportOptions
+        from reports.proposal import proposal_pdf
+        from wizard.engine.decide.planning import plan
+    except ImportError as exc:
+        row(f"documents: not available ({exc.name})", "-")
+        return
+    import io
+
+    cases = [("enterprise", design_from_text(example_text("enterprise")), 5, True),
+             ("33 clusters", estate_33_clusters(), 1 if quick else 3, True),
+             ("1,000 groups", thousand_groups(), 1 if quick else 3, False)]  # fmt: skip
+    for name, design, n, word in cases:
+        p = plan(design, catalog)
+        pages = len(PdfReader(io.BytesIO(proposal_pdf(p, ReportOptions()))).pages)
+
+        def pdf(p=p) -> bytes:
+            return proposal_pdf(p, ReportOptions())
+
+        def docx(p=p) -> bytes:
+            return proposal_pdf(p, ReportOptions(word=True))
+
+        def floor(pages=pages) -> bytes:
+            return floor_pdf(pages)
+
+        floors, pdfs = _pairs(floor, pdf, n)
+        pairs = f"median of {n} pair{'s' if n > 1 else ''}"
+        row(f"platypus floor, {pages} pages", f"{statistics.median(floors) * 1000:.0f} ms")
+        row(f"PDF {name} ({pages} pages)", f"{statistics.median(pdfs) * 1000:.0f} ms")
+        r = _ratio(floors, pdfs)
+        row(f"  PDF / floor ({pairs})", f"{r:.2f} x", f"{DOCUMENT_FACTOR:g} x",
+            verdict(r <= DOCUMENT_FACTOR))  # fmt: skip
+        if not word:
+            continue
+        if name == "enterprise":
+            pdfs, docxs = _pairs(pdf, docx, n)
+            row(f"Word copy {name}", f"{statistics.median(docxs) * 1000:.0f} ms")
+            r = _ratio(pdfs, docxs)
+            row(f"  Word / PDF ({pairs})", f"{r:.2f} x", f"{DOCUMENT_FACTOR:g} x",
+                verdict(r <= DOCUMENT_FACTOR))  # fmt: skip
+        else:
+            floors, docxs = _pairs(floor, docx, n)
+            row(f"Word copy {name}", f"{statistics.median(docxs) * 1000:.0f} ms")
+            r = _ratio(floors, docxs)
+            row(f"  Word / floor of {pages} pages ({pairs})", f"{r:.2f} x",
+                f"{DOCUMENT_FACTOR:g} x", verdict(r <= DOCUMENT_FACTOR))  # fmt: skip
 
 
 COLD_START = textwrap.dedent(
@@ -438,15 +548,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the GUI and 8,192 GPUs")
     parser.add_argument("--corpus", action="store_true", help="also time the hostile corpus")
+    parser.add_argument(
+        "--documents",
+        action="store_true",
+        help="only the proposals against the platypus floor, and their Word copies",
+    )
     args = parser.parse_args()
     print(f"machine: {machine()}")
     row("case", "measured", "budget", "")
     row("-" * 52, "-" * 14, "-" * 10, "-" * 7)
     catalog = load_catalog(include_user=False)
-    bench_size(catalog, args.quick)
-    bench_pdf(catalog)
-    bench_calibrate(catalog)
-    if not args.quick:
+    if args.documents:
+        bench_documents(catalog, args.quick)
+    else:
+        bench_size(catalog, args.quick)
+        bench_pdf(catalog)
+        if not args.quick:
+            bench_documents(catalog, args.quick)
+        bench_calibrate(catalog)
+    if not args.quick and not args.documents:
         bench_gui()
     if args.corpus:
         bench_corpus()

@@ -18,6 +18,7 @@ from io import BytesIO
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
@@ -32,13 +33,14 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.flowables import _listWrapOn
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from reports import sections
 from reports.data import ReportData
 from reports.fonts import SANS, SANS_BOLD, draw_string, fit, missing_glyphs, register_fonts
 from reports.logo import load_logo
-from reports.story import Heading, Story, Text
+from reports.story import Heading, Story, Text, forget_parsed
 from reports.styles import (
     ACCENT,
     MARGIN_BOTTOM,
@@ -106,6 +108,21 @@ class _HeadingAndNext(KeepTogether):
 
     MIN_ROWS_PT = 72  # the header row and a few rows
 
+    def wrap(self, aW: float, aH: float) -> tuple[float, float]:
+        """As KeepTogether measures, but a table at the end only as far as the room there is:
+        whether the group fits is all the split asks of a height past that room, and reportlab
+        stops measuring a long table's rows once they fill it (its whole length, hundreds of
+        rows in a large design, was measured at every try of every page)."""
+        last = self._content[-1]
+        if not isinstance(last, Table):
+            return super().wrap(aW, aH)
+        dims: list[tuple[float, float]] = []
+        parts = [*self._content[:-1], _Within(last, aH)]
+        width, self._H = _listWrapOn(parts, aW, self.canv, dims=dims)
+        self._H0 = dims[0][1] if dims else 0
+        self._wrapInfo = aW, aH
+        return width, 0xFFFFFF  # force a split, as KeepTogether does
+
     def split(self, aW: float, aH: float) -> list[Flowable]:
         last = self._content[-1]
         if isinstance(last, Table) and len(self._content) > 1:
@@ -114,6 +131,84 @@ class _HeadingAndNext(KeepTogether):
             if aH - heads >= self.MIN_ROWS_PT and last.wrap(aW, aH)[1] > aH - heads:
                 return list(self._content)
         return super().split(aW, aH)
+
+
+class _Within(Flowable):
+    """A flowable measured against at most ``room`` points of height (a long table then stops
+    at the rows that fill it); its spaces are the flowable's own."""
+
+    def __init__(self, inner: Flowable, room: float) -> None:
+        super().__init__()
+        self._inner, self._room = inner, room
+
+    def wrapOn(self, canv: Canvas, aW: float, aH: float) -> tuple[float, float]:
+        return self._inner.wrapOn(canv, aW, min(aH, self._room + 1))
+
+    def getSpaceBefore(self) -> float:
+        return self._inner.getSpaceBefore()
+
+    def getSpaceAfter(self) -> float:
+        return self._inner.getSpaceAfter()
+
+
+class _Contents(TableOfContents):
+    """The contents, set as a table once for each list of entries and width: reportlab sets
+    every entry again each time the contents are measured (twice a pass, as it splits them
+    over their pages), a thousand entries in a large design."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        made = (list(self._lastEntries), availWidth)
+        if self._table is None or getattr(self, "_made", None) != made:
+            self._made = made
+            size = super().wrap(availWidth, availHeight)
+            self._draw_end = self.canv.getNamedCB("drawTOCEntryEnd")
+            return size
+        self.canv.setNamedCB("drawTOCEntryEnd", self._draw_end)
+        size = self._table.wrapOn(self.canv, availWidth, availHeight)
+        self.width, self.height = size
+        return size
+
+
+class _Frame(Frame):
+    """A frame that, in a pass that only lays out, places each flowable without drawing it:
+    drawing is half a page's time, and only the last pass's drawing is kept."""
+
+    def __init__(self, drawing: _Switch, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._drawing = drawing
+
+    def _add(self, flowable: Flowable, canv: Canvas, trySplit: int = 0) -> int:
+        if self._drawing.on:
+            return super()._add(flowable, canv, trySplit)
+        object.__setattr__(flowable, "drawOn", _placed)  # a drawing checks what is set on it
+        try:
+            return super()._add(flowable, canv, trySplit)
+        finally:
+            object.__delattr__(flowable, "drawOn")
+
+    add = _add
+
+
+class _Switch:
+    """Whether the frames draw; shared, not copied, when reportlab copies a frame to measure."""
+
+    on = True
+
+    def __deepcopy__(self, memo: dict) -> _Switch:
+        return self
+
+
+def _placed(*args, **kwargs) -> None:
+    """What a flowable draws in a pass that only lays out: nothing."""
+
+
+def headings(flow: list[Flowable]) -> Iterator[Heading]:
+    """The story's headings in order, inside kept-together groups too."""
+    for item in flow:
+        if isinstance(item, Heading):
+            yield item
+        elif isinstance(item, KeepTogether):
+            yield from headings(item._content)
 
 
 class ProposalTemplate(BaseDocTemplate):
@@ -138,16 +233,45 @@ class ProposalTemplate(BaseDocTemplate):
         self.data = data
         self.date = date
         w, h = pagesize
-        frame = Frame(
-            MARGIN_X, MARGIN_BOTTOM, w - 2 * MARGIN_X, h - MARGIN_TOP - MARGIN_BOTTOM, id="body"
+        self.drawing = _Switch()  # off: a pass that only lays out (see multiBuild)
+        self._passes = -1  # multiBuild's passes so far; -1 outside multiBuild
+        frame = _Frame(
+            self.drawing, MARGIN_X, MARGIN_BOTTOM, w - 2 * MARGIN_X, h - MARGIN_TOP - MARGIN_BOTTOM,
+            id="body",
+        )  # fmt: skip
+        cover = _Frame(
+            self.drawing, MARGIN_X, MARGIN_BOTTOM, w - 2 * MARGIN_X, h - 60 * mm - MARGIN_BOTTOM
         )
-        cover = Frame(MARGIN_X, MARGIN_BOTTOM, w - 2 * MARGIN_X, h - 60 * mm - MARGIN_BOTTOM)
         self.addPageTemplates(
             [
                 PageTemplate("cover", [cover], onPage=self._cover_page, pagesize=pagesize),
                 PageTemplate("body", [frame], onPage=self._body_page, pagesize=pagesize),
             ]
         )
+
+    def multiBuild(self, story, maxPasses=10, **buildKwds):
+        """Two passes where reportlab takes three, the first only laid out. The contents are
+        given their entries (every heading of the story, pages not yet known) before the first
+        pass, so they take the room they will take and the body's pages do not move between the
+        passes: the first finds each heading's page, the second draws with them and confirms.
+        A heading that did move costs a further pass, as before; the document is the same."""
+        for item in story:
+            if isinstance(item, TableOfContents):
+                item._entries = [(h.toc_level, h.toc_markup, 0, h.toc_key) for h in headings(story)]
+        self._passes = 0  # counted by build: the first only lays out
+        try:
+            return super().multiBuild(story, maxPasses, **buildKwds)
+        finally:
+            self._passes = -1
+
+    def build(self, flowables, **kwargs):
+        if self._passes >= 0:
+            self._passes += 1
+        self.drawing.on = self._passes != 1
+        try:
+            super().build(flowables, **kwargs)
+        finally:
+            self.drawing.on = True
 
     def afterFlowable(self, flowable) -> None:
         if isinstance(flowable, Heading):
@@ -270,7 +394,7 @@ def render(
         story = Story(data, styles, width)
         flow = _cover(story, options, date, design_line)
         flow += [NextPageTemplate("body"), PageBreak()]
-        toc = TableOfContents(
+        toc = _Contents(
             levelStyles=[styles.toc1, styles.toc2],
             dotsMinLevel=0,
             tableStyle=TableStyle(
@@ -286,13 +410,22 @@ def render(
         flow += body(story)
         return flow
 
-    if options.word:
-        from reports.word import to_docx
+    forget_parsed()
+    a85 = rl_config.useA85
+    try:
+        if options.word:
+            from reports.word import to_docx
 
-        return to_docx(story_for_pass(), data, date, pagesize)
-    buffer = BytesIO()
-    doc = ProposalTemplate(buffer, data, date, pagesize)
-    doc.multiBuild(story_for_pass(), canvasmaker=partial(NumberedCanvas, report_date=date))
+            return to_docx(story_for_pass(), data, date, pagesize)
+        buffer = BytesIO()
+        doc = ProposalTemplate(buffer, data, date, pagesize)
+        # Page streams compressed only: ASCII85 on top makes them a quarter longer, a text
+        # form no reader needs, and encoding it was a tenth of a large proposal's time.
+        rl_config.useA85 = 0
+        doc.multiBuild(story_for_pass(), canvasmaker=partial(NumberedCanvas, report_date=date))
+    finally:
+        rl_config.useA85 = a85
+        forget_parsed()
     _say_missing_glyphs(data, options)
     return buffer.getvalue()
 

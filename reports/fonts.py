@@ -31,6 +31,7 @@ MONO = "DejaVuSansMono"
 FALLBACK = "DroidSansFallback"
 
 _FILES = (SANS, SANS_BOLD, SANS_ITALIC, SANS_BOLD_ITALIC, MONO)
+_SANS_CHARS: dict[int, int] = {}  # DejaVu's characters, filled once the fonts are registered
 
 # A tag or an entity of reportlab's paragraph markup: the caller's, passed through untouched.
 _MARKUP = re.compile(r"(<[^>]*>|&#?[A-Za-z0-9]+;)")
@@ -45,7 +46,9 @@ def _register(name: str) -> None:
 def register_fonts() -> None:
     """Register the shipped DejaVu fonts with reportlab once per process (read through
     importlib.resources, so it works from an installed wheel). The fallback is not among them:
-    see ``register_fallback``."""
+    see ``register_fallback``. Called for every label measured, so a second call only checks."""
+    if _SANS_CHARS:
+        return
     for name in _FILES:
         _register(name)
     addMapping(SANS, 0, 0, SANS)
@@ -56,6 +59,7 @@ def register_fonts() -> None:
     addMapping(MONO, 1, 0, MONO)
     addMapping(MONO, 0, 1, MONO)
     addMapping(MONO, 1, 1, MONO)
+    _SANS_CHARS.update(pdfmetrics.getFont(SANS).face.charToGlyph)
 
 
 def register_fallback() -> None:
@@ -70,7 +74,7 @@ def register_fallback() -> None:
 
 def _sans_chars() -> dict[int, int]:
     register_fonts()
-    return pdfmetrics.getFont(SANS).face.charToGlyph
+    return _SANS_CHARS
 
 
 def _fallback_chars() -> dict[int, int]:

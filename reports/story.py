@@ -9,6 +9,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.graphics.shapes import Drawing
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer, Table
+from reportlab.rl_config import _FUZZ
 
 from reports.data import ReportData
 from reports.fonts import with_fallback
@@ -19,16 +20,81 @@ from wizard.present.references import customer_source
 Cell: TypeAlias = str | Flowable
 
 
+class _Parsed:
+    """A paragraph's markup parsed once, and its lines once per width: a proposal repeats the
+    same cell text (a dash, a unit, a yes) thousands of times in a large design, and parsing
+    and breaking lines are most of a page's time. Nothing reportlab does changes either."""
+
+    __slots__ = ("bullet", "frags", "lines", "style", "text")
+
+    def __init__(self, p: Paragraph) -> None:
+        self.text, self.style, self.frags, self.bullet = p.text, p.style, p.frags, p.bulletText
+        self.lines: dict[float, tuple] = {}
+
+
+_PARSED: dict[tuple, _Parsed] = {}
+_PARSED_MAX = 200_000  # entries; a long-lived process (the wizard) starts over past it
+
+
+def forget_parsed() -> None:
+    """Drop the parsed paragraphs (a document's styles and texts are not the next one's)."""
+    _PARSED.clear()
+
+
 class Text(Paragraph):
     """Every paragraph of the report goes through here: a design field the engine names by its
     path reads as its label (no page of the program is named); the markup (user text escaped, plus the report's own tags)
     gets the runs DejaVu cannot draw set in the fallback font, after escaping, so no tag added
-    comes from user text. A split paragraph is rebuilt from parsed fragments."""
+    comes from user text. A split paragraph is rebuilt from parsed fragments. The same text in
+    the same style is parsed once, and its lines broken once per width (``_Parsed``)."""
 
     def __init__(self, text: str | None, style=None, bulletText: str | None = None, **kwargs):
-        if text is not None:
-            text = with_fallback(in_document_words(text))
-        super().__init__(text, style, bulletText, **kwargs)
+        if text is None or kwargs or style is None:
+            if text is not None:
+                text = with_fallback(in_document_words(text))
+            super().__init__(text, style, bulletText, **kwargs)
+            self._lines_at: dict[float, tuple] = {}
+            return
+        key = (text, style, bulletText)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            super().__init__(with_fallback(in_document_words(text)), style, bulletText)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            parsed = _PARSED[key] = _Parsed(self)
+        else:
+            self.caseSensitive, self.encoding, self.debug = 1, "utf8", 0
+            self.text, self.style, self.frags = parsed.text, parsed.style, parsed.frags
+            self.bulletText = parsed.bullet
+        self._lines_at = parsed.lines
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        """The lines broken once per width: a table cell is wrapped by every measure of its
+        table (each pass of the contents, each split, each try of a heading with what follows),
+        always at its column's width. The height the frame offers does not change where the
+        lines break."""
+        done = self._lines_at.get(availWidth)
+        if done is None or availWidth < _FUZZ:
+            size = super().wrap(availWidth, availHeight)
+            self._lines_at[availWidth] = (size, self.blPara, self._wrapWidths)  # type: ignore[has-type]
+            return size
+        size, self.blPara, self._wrapWidths = done
+        self.width, self.height = size
+        return size
+
+
+class _Table(Table):
+    """A table that measures each cell once per column width: reportlab measures every cell
+    of a table each time it wraps it (each pass, each try of a page, each split's remainder)."""
+
+    def _listCellGeom(self, V, w, s, W=None, H=None, aH=72000):
+        if W is not None or H is not None or isinstance(V, str) or not V:
+            return super()._listCellGeom(V, w, s, W, H, aH)
+        key = (w, s.leftPadding, s.rightPadding, s.topPadding, s.bottomPadding, aH)
+        memo = V.__dict__.setdefault("_geom", {})  # the cell's expanded tuple, kept by the table
+        if key not in memo:
+            memo[key] = super()._listCellGeom(V, w, s, W, H, aH)
+        return memo[key]
 
 
 class Heading(Text):
@@ -47,6 +113,7 @@ class Story:
         self.s = styles
         self.width = width
         self.sources: dict[str, int] = {}
+        self._told: dict[str, str] = {}  # a source as the customer reads it, by the source
         self.section = 0
         self.subsection = 0
         self.figures = 0
@@ -86,8 +153,10 @@ class Story:
     def cite(self, source: str) -> str:
         """``[n]``: the number of ``source`` in the appendix's list of sources, which gives it as
         the customer reads it (the vendor's reference, no catalog id or working note)."""
-        source = customer_source(source, self.data.catalog)
-        n = self.sources.setdefault(source, len(self.sources) + 1)
+        told = self._told.get(source)
+        if told is None:  # a large design cites the same few sources thousands of times
+            told = self._told[source] = customer_source(source, self.data.catalog)
+        n = self.sources.setdefault(told, len(self.sources) + 1)
         return f"[{n}]"
 
     def bullets(self, items: Sequence[str]) -> list[Flowable]:
@@ -131,7 +200,7 @@ class Story:
                     style = self.s.cell
                 out.append(self.cell(value, style))
             body.append(out)
-        t = Table(
+        t = _Table(
             body,
             colWidths=cols,
             repeatRows=1 if header else 0,
