@@ -96,13 +96,23 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
     return flow + to_confirm(st, bom)
 
 
+def _head(text: str) -> str:
+    """A description up to its first comma outside parentheses: the part's name."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            return text[:i]
+    return text
+
+
 def to_confirm(st: Story, bom: Bom) -> list[Flowable]:
     """One table of the bill's figures the catalog marks unsettled (and the part numbers read
     from a third party), for the customer's vendor to confirm before the order."""
     seen: dict[tuple[str, str], list[str]] = {}
     for line in bom.lines:
         if line.to_confirm:
-            what = line.description.split(" (to confirm")[0].split(",")[0]
+            what = _head(line.description.split(" (to confirm")[0])
             seen.setdefault((line.part_number or MISSING, what), line.to_confirm)
     if not seen:
         return []

@@ -65,3 +65,24 @@ def test_a_line_that_comes_with_a_part_says_included_not_zero(two):
     folded = " ".join(text.split())
     assert "1 fabric, included" in folded
     assert not re.search(r"subnet manager[^\n]*\s0 fabric", folded)
+
+
+def test_the_figures_to_confirm_are_listed_in_one_table(two):
+    """Every bill line the catalog marks unsettled is in the table of figures to confirm, by
+    its part number (the SN4600C's third-party MSN4600-CS2FC among them); a settled one, the
+    QM9700's MQM9700-NS2F, is not."""
+    p, text = two
+    folded = " ".join(text.split())
+    start = folded.index("Figures to confirm with the vendor")
+    table = folded[start:]
+    marked = {ln.part_number for ln in p.estate.bom.lines if ln.to_confirm and ln.part_number}
+    assert "MSN4600-CS2FC" in marked
+    for number in marked:
+        assert number in table, number
+    assert "MQM9700-NS2F" not in table
+    # a name is cut at a comma outside its parentheses, never inside them
+    assert "(per core, minimum 16" in table and "(per core Notebook" not in table
+
+
+def test_no_rdma_none_in_the_network_words(two_cluster_text):
+    assert "RDMA: None" not in two_cluster_text and "RDMA None" not in two_cluster_text
