@@ -237,3 +237,25 @@ def test_an_existing_cluster_the_catalog_cannot_place_is_kept_as_it_is(catalog):
     assert [c.name for c in p.estate.clusters] == ["GPU cluster"]
     assert any(w.code == "existing-cluster-kept-as-is" for w in p.estate.warnings)
     assert p.estate.kept == [] and p.estate.work == []
+
+
+def test_an_existing_hgx_cluster_on_mig_backed_vgpu_is_reported_and_not_planned(catalog):
+    d = _sample()
+    d["workloads"] = d["workloads"][1:]
+    d["existing"] = {"clusters": [{"name": "HGX today", "hosts": [
+        {"name": f"hgx{i}", "server": "dell-xe9680", "gpu": "h200-sxm-141gb", "gpus": 8,
+         "sharing_mode": "mig", "in_use": [{"vm": f"vm{i}", "vgpu_type": "H200X-3-71C"}]}
+        for i in range(2)
+    ]}]}  # fmt: skip
+    p = _plan(d, catalog)
+    (w,) = [x for x in p.estate.warnings if x.code == "existing-outside-support"]
+    # NVIDIA AI Enterprise, 'NVIDIA NVSwitch', quoted by the rule book
+    assert "MIG-backed vGPUs are not supported" in w.message and "HGX today" in w.message
+    assert "HGX today" not in [c.name for c in p.estate.clusters]
+    # the same board on time-sliced vGPU is supported, so it is planned on
+    for h in d["existing"]["clusters"][0]["hosts"]:
+        h["sharing_mode"] = "vgpu"
+        h["in_use"] = [{"vm": "vm", "vgpu_type": "H200X-71C"}]
+    p = _plan(d, catalog)
+    assert not any(x.code == "existing-outside-support" for x in p.estate.warnings)
+    assert "HGX today" in [c.name for c in p.estate.clusters]

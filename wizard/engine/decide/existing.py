@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from wizard.base.errors import DesignError
 from wizard.base.numbers import count
+from wizard.engine.basis.boards import nvswitch_board
 from wizard.engine.basis.record import Recorder
-from wizard.engine.basis.sources_platform import MIG_REBOOT, VLCM_IMAGE
+from wizard.engine.basis.sources_platform import MIG_REBOOT, NVSWITCH_PAGE, VLCM_IMAGE
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, SoftwareRelease
 from wizard.model.design import Design, Hardware, SharingMode, WorkloadGroup
@@ -65,6 +66,15 @@ def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]
     groups = {g.name for g in design.workloads}
     for c in design.existing.clusters:
         why = _not_plannable(c, catalog)
+        outside = "" if why else _outside_support(c, catalog)
+        if outside:
+            rec.warn(
+                "existing-outside-support",
+                f"Existing cluster '{c.name}' runs {outside} on an HGX board whose GPUs meet "
+                f"through NVSwitch, which NVIDIA does not support under vSphere, so no workload "
+                f"is planned on it: {NVSWITCH_PAGE}",
+            )
+            continue
         if why:
             rec.warn(
                 "existing-cluster-kept-as-is",
@@ -118,6 +128,18 @@ def kept_hardware(design: Design, c: ExistingCluster) -> Hardware:
         nic=None,
         nics_per_host=0,
         service_fabric=design.hardware.service_fabric,
+    )
+
+
+def _outside_support(c: ExistingCluster, catalog: Catalog) -> str:
+    """What a plannable existing cluster runs outside NVIDIA's support under vSphere, in words;
+    '' when nothing: the rule book's board test (wizard.engine.basis.boards), as the import's."""
+    h = c.hosts[0]
+    assert h.gpu is not None and h.server is not None
+    if not nvswitch_board(catalog.gpus[h.gpu], catalog.servers[h.server]):
+        return ""
+    return {"mig": "MIG-backed vGPU", "passthrough": "GPUs given whole (passthrough)"}.get(
+        h.sharing_mode or "", ""
     )
 
 
