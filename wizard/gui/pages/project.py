@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from wizard.base.safe_read import logo_file, may_read_logo
+from wizard.gui.estate_panel import EstatePanel
 from wizard.gui.forms import FormErrors, error_items
 from wizard.gui.icons import icon
 from wizard.gui.pages import titles
@@ -89,6 +90,13 @@ class ProjectPage(Page):
         self.errors.add(form, "currency", "Currency", self.currency)
         self.errors.add(form, "notes", "Notes", self.notes)
         self.body.addLayout(form)
+        # the window's prompt and catalog, asked for on use: the page is made before either
+        self.estate = EstatePanel(
+            doc,
+            lambda: getattr(self.window(), "prompt"),  # noqa: B009 - the window's, set later
+            lambda: getattr(self.window(), "catalog"),  # noqa: B009
+        )
+        self.body.addWidget(self.estate)
         self.body.addStretch(1)
         self._problems: list[str] = []
 
@@ -130,6 +138,7 @@ class ProjectPage(Page):
         self.currency.setCurrentText(p.currency)
         if self.notes.toPlainText() != p.notes:
             self.notes.setPlainText(p.notes)
+        self.estate.show_state()
         self._validate(commit=False)
 
     def values(self) -> dict:
