@@ -95,3 +95,22 @@ def test_a_second_add_shows_the_new_groups_name(qtbot, window, tmp_path):
     top = name.mapTo(page.editor_scroll.viewport(), name.rect().topLeft()).y()
     assert 0 <= top < page.editor_scroll.viewport().height()
     assert name.hasFocus()
+
+
+def test_the_hardware_page_of_a_new_design_shows_no_error_before_any_choice(qtbot, window):
+    """A GPU and a server not chosen yet are asked for in the reason line, not in red under
+    the fields; Next stays shut until they are chosen."""
+    from tests.gui.helpers import go_next
+
+    type_into_name = window.wizard.page_of(PageId.PROJECT).project_name
+    type_into_name.setText("Chat")
+    go_next(qtbot, window)
+    click(qtbot, window.wizard.page_of(PageId.WORKLOADS).add_button)
+    go_next(qtbot, window)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    assert window.wizard.currentId() == PageId.HARDWARE
+    for key in ("gpu", "server"):
+        row = hw.errors.rows[key][1]
+        assert not row.error.isVisibleTo(hw), key
+    assert "GPU: choose a GPU" in hw.reason.text()
+    assert not hw.isComplete()

@@ -481,11 +481,10 @@ class HardwarePage(DataPlanMixin, Page):
             ("gpu", "choose a GPU"),
             ("server", "choose a server that can hold the GPU"),
         ]
-        for key, msg in missing:
-            if values[key] is None:
-                items.append((key, msg))
+        # a choice not made yet is not an error: the reason line asks for it, nothing is red
+        unchosen = [(key, msg) for key, msg in missing if values[key] is None]
         hw = None
-        if not items:
+        if not unchosen:
             try:
                 hw = Hardware.model_validate(values)
             except ValidationError as exc:
@@ -500,7 +499,9 @@ class HardwarePage(DataPlanMixin, Page):
                     for p in self.live.errors
                     if p.field.startswith("hardware.")
                 ]
-        self._problems = self.errors.show(items)
+        self._problems = [
+            f"{self.errors.rows[key][0]}: {msg}" for key, msg in unchosen
+        ] + self.errors.show(items)
         self._show_specs()
         if hw is not None and commit:
             self._commit_hardware(hw)
