@@ -67,3 +67,23 @@ def test_cancelling_the_file_choice_reads_nothing(qtbot, window, prompts):
     prompts.answers.append([])
     click(qtbot, panel.start)
     assert not panel.found.isVisible()
+
+
+def test_the_review_shows_kept_added_and_changed(qtbot, window, tmp_path):
+    from tests.conftest import ROOT
+
+    path = tmp_path / "expansion.json"
+    sample = ROOT / "tests" / "data" / "estate" / "expansion.json"
+    path.write_text(sample.read_text("utf-8"), "utf-8")
+    assert window.open_path(path)
+    assert window.wizard.go_to(PageId.REVIEW)
+    lines = window.wizard.page_of(PageId.REVIEW).clusters_note.text().splitlines()
+    # three kept R750xa, none added; three new XE9680 for the chat and LoRA groups
+    assert lines[0].startswith(
+        "Notebooks A100 (GPU cluster): 3 hosts × Dell PowerEdge R750xa (3 existing, kept; 0 to add)"
+    )
+    assert lines[1].startswith("GPU cluster (GPU cluster): 3 hosts × Dell PowerEdge XE9680, ")
+    assert lines[2] == (
+        "To change on Notebooks A100's 3 hosts: NVIDIA host driver of NVIDIA AI Enterprise 9 "
+        "(branch R620) (3 host reboots)"
+    )

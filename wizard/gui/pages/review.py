@@ -674,9 +674,19 @@ class ReviewPage(Page):
         self.clusters_note.setText(
             "\n".join(
                 f"{c.name} ({CLUSTER_ROLE[c.role]}): {count(c.hosts, 'host')} × {c.server_name}"
+                + (
+                    f" ({c.existing_hosts:,} existing, kept; {c.hosts - c.existing_hosts:,} to add)"
+                    if c.existing_hosts
+                    else ""
+                )
                 + (f", {count(c.gpus, 'GPU')} ({c.gpus_demand:,} used)" if c.gpus else "")
                 + f", {c.hosts_kw:,.1f} kW"
                 for c in e.clusters
+            )
+            + "".join(
+                f"\nTo change on {w.cluster}'s {count(len(w.hosts), 'host')}: {w.change} "
+                f"({count(w.reboots, 'host reboot')})"
+                for w in e.work
             )
         )
         self.cards.set("hosts", f"{t.hosts:,}", f"in {count(len(e.clusters), 'cluster')}")
