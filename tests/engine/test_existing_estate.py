@@ -71,6 +71,12 @@ def test_only_the_hosts_the_new_groups_need_are_added(sample, catalog):
     assert new.existing_hosts == 0
     assert new.hosts == alone.cluster.hosts_total
     assert set(new.workloads) == {"Llama 3.3 70B chat service", "Llama 3.1 70B LoRA fine-tuning"}
+    chat = next(x for x in sample.estate.placements if x.workload.endswith("chat service"))
+    # the chat service runs time-sliced vGPU; the kept hosts run MIG-backed vGPU
+    assert chat.reason == (
+        "the design's only new GPU cluster; not on the existing cluster 'Notebooks A100': its "
+        "hosts run MIG-backed vGPU, the group time-sliced vGPU"
+    )
     # 6 hosts in all: 3 kept + the new cluster's 3 (2 for the demand, 1 for N+1)
     assert sample.estate.totals.hosts == 3 + new.hosts
 

@@ -304,20 +304,23 @@ def _place(
             continue
         if g.cluster is not None and g.cluster in on_kept:
             on_kept[g.cluster].append(g)
+        passed_over = ""
         if g.cluster is None and kept:
             p = existing_.on_kept(
                 kept, on_kept, g, catalog, release, rec, partial(_trial, design, catalog)
             )
-            if p is not None:
+            if isinstance(p, Placement):
                 out.append(p)
                 continue
+            passed_over = f"; {p}"
         if g.cluster is not None:
             out.append(Placement(workload=g.name, cluster=g.cluster, chosen_by_engine=False,
                                  reason="as the design says"))  # fmt: skip
             continue
         if len(specs) == 1:
             out.append(Placement(workload=g.name, cluster=names[0], chosen_by_engine=False,
-                                 reason="the design's only GPU cluster"))  # fmt: skip
+                                 reason="the design's only new GPU cluster" + passed_over
+                                 if kept else "the design's only GPU cluster"))  # fmt: skip
             continue
         out.append(_best_cluster(design, catalog, specs, i, g, rec))
     return out

@@ -388,9 +388,10 @@ def on_kept(
     release: SoftwareRelease | None,
     rec: Recorder,
     trial: Callable[[Kept, list[WorkloadGroup]], Result],
-) -> Placement | None:
-    """The first existing cluster whose free capacity takes ``g`` (PLACE_SOURCE), or None with
-    the reasons recorded; ``trial`` sizes groups alone on an existing cluster's hardware."""
+) -> Placement | str:
+    """The first existing cluster whose free capacity takes ``g`` (PLACE_SOURCE), or why none
+    does, in words (also recorded as a decision); ``trial`` sizes groups alone on an existing
+    cluster's hardware."""
     refused = []
     for k in kept:
         why = placement_refusal(k, g, catalog, release)
@@ -425,7 +426,7 @@ def on_kept(
         return Placement(workload=g.name, cluster=k.name, chosen_by_engine=True, reason=reason)
     said = "; ".join(refused)
     rec.decide(f"'{g.name}' runs on new hosts.", f"{said[0].upper()}{said[1:]}. {PLACE_SOURCE}.")
-    return None
+    return said
 
 
 def targets_met(r: Result) -> bool:
