@@ -79,3 +79,18 @@ def test_the_kept_cluster_sets_only_what_changes(expansion):
     # the new cluster keeps its whole list
     new = next(c for c in p.estate.clusters if not c.existing_hosts).result.software
     assert any(c.scope == "host-bios" for c in new.checklist)
+
+
+def test_the_kept_clusters_powercli_steps_touch_only_the_driver(expansion):
+    from reports.exports.powercli import powercli_script
+
+    p, _ = expansion
+    kept = p.cluster("Notebooks A100")
+    script = powercli_script(kept.result, "x", kept.name, p.catalog)
+    (call,) = [ln for ln in script.splitlines() if ln.strip().startswith("Set-GpuHost -VMHost")]
+    # the driver changes; graphics, vGPU mode and MIG mode are as the hosts have them
+    assert "-Driver ([Text.Encoding]" in call
+    assert "-Graphics $false -VgpuMode '' -MigTypes @() -MigStep '' -MigReboots $false" in call
+    new = p.cluster("GPU cluster")
+    script = powercli_script(new.result, "x", new.name, p.catalog)
+    assert "-Graphics $true" in script
