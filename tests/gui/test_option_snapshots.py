@@ -94,3 +94,25 @@ def test_an_edit_of_the_proposal_asks_and_update_changes_the_option(
     assert design.option("One spare host").ha.level is HaLevel.N2
     window.live.refresh()
     assert window.live.shown.ha.level is HaLevel.N2  # what the pages show is proposed
+
+
+def test_the_comparison_keeps_its_rows_and_words_in_a_small_window(
+    qtbot, window, prompts, tmp_path
+):
+    """At 1024 x 700 the comparison scrolls rather than squeezing its table to one row or its
+    sentences onto each other."""
+    from wizard.gui.widgets.options_view import SHOWN_ROWS
+
+    window.resize(1024, 700)
+    review = _open(qtbot, window, prompts, tmp_path)
+    view = review.options
+    review._maybe_compare()
+    qtbot.waitUntil(lambda: view.table.columnCount() == 2, timeout=20_000)
+    qtbot.wait(50)
+    t = view.table
+    rows = min(t.rowCount(), SHOWN_ROWS)
+    assert rows == SHOWN_ROWS
+    assert t.height() >= t.horizontalHeader().height() + sum(t.rowHeight(y) for y in range(rows))
+    for label in (view.sentence, view.status):
+        assert label.height() >= label.heightForWidth(label.width()), label.text()
+    assert label.geometry().bottom() <= t.geometry().top()  # nothing drawn over the table

@@ -8,14 +8,17 @@ asks (signals); the page changes the design, so every change is one undoable ste
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -28,6 +31,7 @@ from wizard.present import options_table
 
 VERDICT_COLOURS = {"met": "#e3f1e7", "at risk": "#fbefd5", "missed": "#f8dcdc"}
 DIFFERS = "#e8eef7"
+SHOWN_ROWS = 6  # rows of the comparison on screen however short the window
 MAX_OPTIONS = Design.model_fields["options"].metadata[0].max_length
 
 
@@ -42,8 +46,8 @@ class OptionsView(QWidget):
         bar = QHBoxLayout()
         self.save = QPushButton("Save as option…")
         self.save.setToolTip(
-            "Keep the design as it stands (hardware, HA, clusters, each group's sharing mode and "
-            "precision) as a named option; change the pages and compare the two here."
+            "Keep the design as it stands (its workload groups, hardware, HA and clusters) as a "
+            "named option; later changes on the pages leave it as saved. Compare the two here."
         )
         self.save.clicked.connect(self.save_requested.emit)
         self.choice = QComboBox()
@@ -77,10 +81,31 @@ class OptionsView(QWidget):
         self.notes = QLabel()
         self.notes.setObjectName("muted")
         self.notes.setWordWrap(True)
-        v.addWidget(self.sentence)
-        v.addWidget(self.status)
-        v.addWidget(self.table, 1)
-        v.addWidget(self.notes)
+        # a short window scrolls the comparison rather than squeezing it to one row
+        body = QWidget()
+        inner = QVBoxLayout(body)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.sentence)
+        inner.addWidget(self.status)
+        inner.addWidget(self.table, 1)
+        inner.addWidget(self.notes)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(body)
+        v.addWidget(self.scroll, 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_text()
+
+    def _fit_text(self) -> None:
+        """Wrapped lines keep their whole height (a scroll area would squeeze them to one)."""
+        # the narrowest the labels get: the view less the scroll bar that may appear
+        bar = self.scroll.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        width = max(self.scroll.width() - bar - 4, 100)
+        for label in (self.sentence, self.status, self.notes):
+            label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
 
     def set_options(self, names: list[str], proposed: str | None, can_save: bool) -> None:
         """The design's options for the buttons, the current choice kept where it still exists."""
@@ -150,4 +175,8 @@ class OptionsView(QWidget):
                     item.setFont(bold)
                 t.setItem(y, x, item)
         t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        t.resizeRowsToContents()
+        shown = sum(t.rowHeight(y) for y in range(min(t.rowCount(), SHOWN_ROWS)))
+        t.setMinimumHeight(t.horizontalHeader().sizeHint().height() + shown + 2 * t.frameWidth())
         self.notes.setText("\n".join(options_table.notes(rows)))
+        self._fit_text()
