@@ -89,11 +89,11 @@ class OptionsView(QWidget):
         inner.addWidget(self.status)
         inner.addWidget(self.table, 1)
         inner.addWidget(self.notes)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(body)
-        v.addWidget(self.scroll, 1)
+        self.scroller = QScrollArea()
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setWidget(body)
+        v.addWidget(self.scroller, 1)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -102,8 +102,8 @@ class OptionsView(QWidget):
     def _fit_text(self) -> None:
         """Wrapped lines keep their whole height (a scroll area would squeeze them to one)."""
         # the narrowest the labels get: the view less the scroll bar that may appear
-        bar = self.scroll.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        width = max(self.scroll.width() - bar - 4, 100)
+        bar = self.scroller.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        width = max(self.scroller.width() - bar - 4, 100)
         for label in (self.sentence, self.status, self.notes):
             label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
 
