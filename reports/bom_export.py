@@ -8,7 +8,7 @@ import io
 
 from wizard.base.numbers import count
 from wizard.engine import PortLink
-from wizard.model.buildout import Bom, BomCategory
+from wizard.model.buildout import Bom, BomCategory, BomLine
 from wizard.present import labels
 
 COLUMNS = (
@@ -132,6 +132,21 @@ def xlsx_rows(bom: Bom) -> list[list[str | int | float | None]]:
     return rows
 
 
+KEPT_COLUMNS = ["Cluster", "Category", "Part number", "Description", "Kept", "Unit"]
+KEPT_WIDTHS = (22, 16, 18, 80, 8, 14)
+
+
+def kept_rows(kept: list[BomLine]) -> list[list[str | int | float | None]]:
+    """The existing hosts' lines: what the estate already has, not bought, not priced."""
+    rows: list[list[str | int | float | None]] = [list(KEPT_COLUMNS)]
+    for ln in kept:
+        rows.append(
+            [ln.cluster or "", labels.BOM_CATEGORY[ln.category], ln.part_number,
+             ln.description, ln.quantity, ln.unit]
+        )  # fmt: skip
+    return rows
+
+
 PORT_COLUMNS = ["Rack", "Device", "Port", "Network", "To rack", "To device", "To port", "Cable"]
 PORT_WIDTHS = (22, 18, 12, 28, 22, 18, 16, 60)
 
@@ -146,8 +161,11 @@ def port_rows(links: list[PortLink]) -> list[list[str | int | float | None]]:
     return rows
 
 
-def bom_xlsx(bom: Bom, links: list[PortLink] | None = None) -> bytes:
-    """The bill of materials, and with ``links`` the port map on a second sheet."""
+def bom_xlsx(
+    bom: Bom, links: list[PortLink] | None = None, kept: list[BomLine] | None = None
+) -> bytes:
+    """The bill of materials, with ``links`` the port map on a second sheet, and with ``kept``
+    (an expansion) the existing hosts' lines, kept and not bought, on a sheet of their own."""
     from openpyxl import Workbook
     from openpyxl.worksheet.worksheet import Worksheet
 
@@ -163,6 +181,8 @@ def bom_xlsx(bom: Bom, links: list[PortLink] | None = None) -> bytes:
             cell.number_format = "#,##0.00"
     if links:
         _fill(wb.create_sheet("Port map"), port_rows(links), list(PORT_WIDTHS))
+    if kept:
+        _fill(wb.create_sheet("Existing (kept)"), kept_rows(kept), list(KEPT_WIDTHS))
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()

@@ -94,3 +94,23 @@ def test_the_kept_clusters_powercli_steps_touch_only_the_driver(expansion):
     new = p.cluster("GPU cluster")
     script = powercli_script(new.result, "x", new.name, p.catalog)
     assert "-Graphics $true" in script
+
+
+def test_the_workbook_keeps_the_existing_hosts_on_a_sheet_of_their_own(expansion):
+    from openpyxl import load_workbook
+
+    from reports.bom_export import bom_xlsx
+
+    p, _ = expansion
+    wb = load_workbook(io.BytesIO(bom_xlsx(p.priced, p.port_map, p.estate.kept)))
+    assert wb.sheetnames == ["Bill of materials", "Port map", "Existing (kept)"]
+    bill = " ".join(str(c.value) for r in wb["Bill of materials"].iter_rows() for c in r)
+    assert "R750xa" not in bill and "A100" not in bill
+    kept = {(r[1].value, r[3].value.split(",")[0]): r[4].value
+            for r in wb["Existing (kept)"].iter_rows(min_row=2)}  # fmt: skip
+    assert kept[("Server", "Dell PowerEdge R750xa")] == 3
+    assert kept[("GPU", "NVIDIA A100 PCIe 80GB")] == 3 * 4
+    # a design that starts from nothing has no such sheet
+    assert (
+        "Existing (kept)" not in load_workbook(io.BytesIO(bom_xlsx(p.priced, None, []))).sheetnames
+    )

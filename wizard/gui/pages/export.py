@@ -390,7 +390,7 @@ class ExportPage(Page):
                 bom = p.priced_with(prices).priced or bom
             links = p.port_map
             xlsx = path.suffix.lower() != ".csv"
-            data = bom_xlsx(bom, links) if xlsx else bom_csv(bom).encode("utf-8")
+            data = bom_xlsx(bom, links, p.estate.kept) if xlsx else bom_csv(bom).encode("utf-8")
             atomic_write_bytes(path, data)
         except UserError as exc:
             self._failed(self.bom, exc.problems[0])
