@@ -30,4 +30,7 @@ def build(st: Story) -> list[Flowable] | None:
     table += [[row.label, *row.cells] for row in options_table.table(rows)]
     flow.append(st.table(table, [2.2] + [1.6] * len(rows)))
     flow += st.bullets(options_table.notes(rows))
+    why = options_table.reasons(rows)
+    if why:
+        flow += st.h2("Why this option") + st.bullets(why)
     return flow

@@ -81,6 +81,9 @@ MITIGATIONS: dict[str, str] = {
     "server.",
     "mmio-setting-needed": "Apply the host BIOS and VM settings listed in the platform "
     "checklist before the GPUs are assigned.",
+    "no-service-adapter": "Add an Ethernet adapter of the service network's speed to the NIC "
+    "catalog (or the server's onboard ports to its entry), or choose a service speed the "
+    "catalog has a card for.",
     "nvlink-bridge-2u": "Confirm with the server vendor that the bridged GPU pairs fit its "
     "risers, or choose a larger server.",
     "licence-cores-assumed": "State the processor ordered, so the licences are counted from its "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.base.numbers import MISSING, count, num
+from wizard.base.numbers import MISSING, count, num, plural
 from wizard.model.options import OptionRow, TargetStatus
 
 METRIC_NAMES = {
@@ -133,3 +133,60 @@ def proposal_sentence(rows: list[OptionRow]) -> str | None:
         + (f"{chosen.note[:1].upper()}{chosen.note[1:]}. " if chosen.note else "")
         + f"Also considered: {others}."
     )
+
+
+def _standing(r: OptionRow) -> tuple[int, int]:
+    """(targets missed, targets at risk) of an option."""
+    return sum(not t.met for t in r.targets), sum(t.met and t.at_risk for t in r.targets)
+
+
+def reasons(rows: list[OptionRow]) -> list[str]:
+    """Why the proposed option against each alternative, in figures the customer can check in
+    the table: targets (missed, at risk), cost over the period, hosts and power."""
+    chosen = next((r for r in rows if r.proposed), None)
+    if chosen is None or chosen.error or len(rows) < 2:
+        return []
+    out = []
+    mine = _standing(chosen)
+    for r in rows:
+        if r is chosen:
+            continue
+        if r.error:
+            out.append(f"Against {r.name}: it cannot be built as stated.")
+            continue
+        theirs = _standing(r)
+        if mine == theirs:
+            targets = (
+                "both meet every target"
+                if mine == (0, 0)
+                else f"both leave {count(mine[0], 'target')} missed and {count(mine[1], 'target')} at risk"
+            )
+        elif mine < theirs:
+            targets = (
+                f"it meets {count(theirs[0] - mine[0], 'target')} more"
+                if theirs[0] > mine[0]
+                else f"{theirs[1] - mine[1]} fewer {plural(theirs[1] - mine[1], 'target')} at risk"
+            )
+        else:
+            targets = (
+                f"it gives up {count(mine[0] - theirs[0], 'target')} that {r.name} meets"
+                if mine[0] > theirs[0]
+                else f"{mine[1] - theirs[1]} more {plural(mine[1] - theirs[1], 'target')} at risk "
+                f"than {r.name}"
+            )
+        parts = [targets]
+        if chosen.cost and r.cost and chosen.cost.currency == r.cost.currency:
+            diff = r.cost.total - chosen.cost.total
+            years = count(chosen.cost.years, "year")
+            parts.append(
+                f"{abs(diff):,.0f} {chosen.cost.currency} {'less' if diff >= 0 else 'more'} over {years}"
+            )
+        hosts = r.hosts - chosen.hosts
+        if hosts:
+            n = abs(hosts)
+            parts.append(f"{n} {'fewer' if hosts > 0 else 'more'} {plural(n, 'host')}")
+        kw = r.total_kw - chosen.total_kw
+        if abs(kw) >= 0.05:
+            parts.append(f"{abs(kw):,.1f} kW {'less' if kw > 0 else 'more'}")
+        out.append(f"Against {r.name}: {', '.join(parts)}.")
+    return out
