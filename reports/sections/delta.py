@@ -31,8 +31,9 @@ def section(st: Story, e: Estate) -> list[Flowable]:
                 if e.work
                 else " and changes nothing on the kept hosts"
             )
-            + ". The bill of materials and the cost of ownership carry only what is bought; "
-            "power and racks count every host, kept or added."
+            + ". The bill of materials carries only what is bought, and the cost of ownership "
+            "that and the power of what is added; the power and racks below count every host, "
+            "kept or added."
         )
     ]
     rows: list[list] = [["Cluster", "Existing (kept)", "To add", "To change", "Runs"]]

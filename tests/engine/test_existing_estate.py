@@ -265,3 +265,27 @@ def test_an_existing_hgx_cluster_on_mig_backed_vgpu_is_reported_and_not_planned(
     p = _plan(d, catalog)
     assert not any(x.code == "existing-outside-support" for x in p.estate.warnings)
     assert "HGX today" in [c.name for c in p.estate.clusters]
+
+
+def test_the_cost_counts_what_is_bought_and_the_power_of_the_added_hosts(catalog):
+    from wizard.app.pricing import load_prices
+
+    d = _sample()
+    d["costs"] = {"energy_price": 0.25, "years": 3}
+    p = plan(
+        design_from_dict(d), catalog, load_prices(ROOT / "resources/examples/prices-sample.toml")
+    )
+    cost, t = p.cost, p.estate.totals
+    kept = _cluster(p, KEPT)
+    c = design_from_dict(d).costs
+    # GPU-hours over the 24 H200 bought, not the 12 A100 kept: 24 x 8,760 h x 3 years
+    assert cost.gpu_hours == 24 * 8760 * 3
+    # power: the whole draw less the kept hosts' (the network serves only the new hosts)
+    assert cost.power_per_year == pytest.approx(
+        (t.total_kw - kept.hosts_kw) * c.average_load * c.pue * 8760 * 0.25
+    )
+    # the hardware is the bill's: no kept line is in it
+    assert cost.hardware == pytest.approx(
+        sum(ln.total_price or 0 for ln in p.priced.lines if ln.category.value != "licence")
+    )
+    assert "Notebooks" not in {w.workload for w in cost.workloads}

@@ -140,7 +140,15 @@ def estate_cost(e: Estate, inputs: CostInputs, prices: PriceList) -> CostResult:
     """The cost of ownership of a sized design of one or several clusters, from a price list:
     the one cost every reader shows (a design of one cluster is an estate of one)."""
     t = e.totals
-    workloads = [w for c in e.clusters if c.result for w in c.result.workloads]
+    # an expansion costs what it buys: the kept hosts' GPUs and power are the customer's already,
+    # and a group on kept hosts that add nothing takes no share of the new cost
+    kept_gpus = sum(c.gpus * c.existing_hosts // c.hosts for c in e.clusters if c.existing_hosts)
+    kept_kw = sum(c.hosts_kw * c.existing_hosts / c.hosts for c in e.clusters if c.existing_hosts)
+    workloads = [
+        w for c in e.clusters if c.result and c.hosts > c.existing_hosts for w in c.result.workloads
+    ]
     return cost_of_ownership(
-        apply_prices(e.bom, prices), Load(t.gpus, t.total_kw, workloads), inputs
+        apply_prices(e.bom, prices),
+        Load(t.gpus - kept_gpus, t.total_kw - kept_kw, workloads),
+        inputs,
     )
