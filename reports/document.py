@@ -420,7 +420,7 @@ def render(
         buffer = BytesIO()
         doc = ProposalTemplate(buffer, data, date, pagesize)
         # Page streams compressed only: ASCII85 on top makes them a quarter longer, a text
-        # form no reader needs, and encoding it was a tenth of a large proposal's time.
+        # form no reader needs, and encoding it was a twentieth of a large proposal's time.
         rl_config.useA85 = 0
         doc.multiBuild(story_for_pass(), canvasmaker=partial(NumberedCanvas, report_date=date))
     finally:
