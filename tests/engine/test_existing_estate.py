@@ -289,3 +289,25 @@ def test_the_cost_counts_what_is_bought_and_the_power_of_the_added_hosts(catalog
         sum(ln.total_price or 0 for ln in p.priced.lines if ln.category.value != "licence")
     )
     assert "Notebooks" not in {w.workload for w in cost.workloads}
+
+
+def test_new_hardware_is_chosen_for_the_groups_not_on_existing_clusters(catalog):
+    from wizard.app.recommend import recommend
+    from wizard.base.errors import UserError
+    from wizard.engine.decide.estate import new_hosts_design
+
+    design = design_from_dict(_sample())
+    new = new_hosts_design(design, catalog)
+    assert [g.name for g in new.workloads] == [
+        "Llama 3.1 70B LoRA fine-tuning", "Llama 3.3 70B chat service"
+    ]  # fmt: skip
+    assert new.existing.clusters == []
+    # the MIG notebooks stay on the A100s, so the new GPU need not run MIG-backed vGPU
+    rec = recommend(design, catalog, keep_gpu=False)
+    assert rec.hardware.gpu in catalog.gpus
+    only_notebooks = _sample()
+    only_notebooks["workloads"] = only_notebooks["workloads"][:1]
+    with pytest.raises(UserError, match="every workload group runs on the existing clusters"):
+        recommend(design_from_dict(only_notebooks), catalog, keep_gpu=False)
+    # a design without an estate is its own new-hosts design
+    assert new_hosts_design(new, catalog) is new

@@ -402,7 +402,18 @@ def recommend(
     design: Design, catalog: Catalog, keep_gpu: bool = True, prices: PriceList | None = None
 ) -> Recommendation:
     """A whole hardware choice for ``design``. With ``keep_gpu`` the design's GPU stays and the
-    rest is chosen around it; with ``prices`` the GPU is the one of lowest cost of ownership."""
+    rest is chosen around it; with ``prices`` the GPU is the one of lowest cost of ownership.
+    An expansion's new hardware is chosen for the groups that do not run on its existing
+    clusters."""
+    from wizard.engine.decide.estate import new_hosts_design
+
+    new = new_hosts_design(design, catalog)
+    if new is not design and not new.workloads:
+        raise UserError(
+            "workloads: every workload group runs on the existing clusters, so no new "
+            "hardware is chosen"
+        )
+    design = new
     reasons: dict[str, str] = {}
     gpu = catalog.gpus.get(design.hardware.gpu) if keep_gpu else None
     if gpu is None:

@@ -273,6 +273,24 @@ def _in_cluster(problem: str, spec: _GpuSpec, index: list[int]) -> tuple[str, st
     return path + rest, text
 
 
+def new_hosts_design(design: Design, catalog: Catalog) -> Design:
+    """The design as its new hosts see it: an expansion without its existing estate and without
+    the groups the plan keeps on or places on existing clusters (what hardware to buy is chosen
+    for the rest); a design without an estate as it is."""
+    if not design.existing.clusters:
+        return design
+    rec = Recorder()
+    kept = existing_.kept_clusters(design, catalog, rec)
+    placed = _place(design, catalog, _gpu_specs(design), rec, kept)
+    away = {p.workload for p in placed if p.cluster in {k.name for k in kept}}
+    return design.model_copy(
+        update={
+            "existing": ExistingEstate(),
+            "workloads": [g for g in design.workloads if g.name not in away],
+        }
+    )
+
+
 def _kept_spec(design: Design, k: existing_.Kept) -> _GpuSpec:
     return _GpuSpec(k.name, k.hardware, design.ha, "existing.")
 
