@@ -60,7 +60,8 @@ def test_the_proposal_covers_every_cluster(tmp_path):
     for cluster in ("Notebook cluster: sizing per workload", "HGX cluster: sizing per workload"):
         assert cluster in text
     assert "Networks shared by the clusters" in text
-    assert "3 clusters: 11 hosts, 40 GPUs, 46.7 kW" in text  # the cover
+    # the cover: 46.7 kW and the four racks' out-of-band switches (4 x 100 W) = 47.1 kW
+    assert "3 clusters: 11 hosts, 40 GPUs, 47.1 kW" in text
 
 
 def test_mig_config_asks_which_gpu_cluster_then_says_why_it_has_nothing_to_write(tmp_path):

@@ -15,6 +15,8 @@ from wizard.present import options_table
 from wizard.present.basis import group_gpu, serving_basis, training_basis
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
+from wizard.present.risk_register import Risk, register
+from wizard.present.severity import SEVERITY
 
 
 def by_group(ranges: list[FigureRange] | None) -> dict[str, dict[str, FigureRange]]:
@@ -29,12 +31,20 @@ def plan_lines(p: Plan) -> list[str]:
     """The plan for the terminal: the one cluster's summary, or the estate's with each
     cluster's, times and rates with their range."""
     if p.one is not None:
-        return summary_lines(p.one.result, p.cluster_ranges(p.one.name), p.design)
+        r = p.one.result
+        mine = {w.name for w in r.workloads}
+        # the proposal's risk register, word for word: warnings, targets at risk, storage,
+        # network and rack power (one list for the terminal, the Review page and the PDF)
+        risks = register(r, [t for t in p.targets if t.workload in mine])
+        return summary_lines(r, p.cluster_ranges(p.one.name), p.design, risks)
     return estate_lines(p.estate, p.ranges, p.design)
 
 
 def summary_lines(
-    r: Result, ranges: list[FigureRange] | None = None, design: Design | None = None
+    r: Result,
+    ranges: list[FigureRange] | None = None,
+    design: Design | None = None,
+    risks: list[Risk] | None = None,
 ) -> list[str]:
     """The sized design for the terminal; with ``ranges``, times and rates with their range;
     with ``design``, each performance figure said as measured, calibrated or estimated."""
@@ -95,7 +105,11 @@ def summary_lines(
     lines += _sharing_lines(r)
     lines += _platform_lines(r)
     lines += _build_out(r)
-    if r.warnings:
+    if risks:
+        lines += ["", "Risks and warnings:"]
+        lines += [f"  [{SEVERITY[x.severity]}] {x.topic}: {x.text}. Mitigation: "
+                  f"{x.mitigation}" for x in risks]  # fmt: skip
+    elif r.warnings:
         lines += ["", "Warnings:"]
         lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
     if r.decisions:
