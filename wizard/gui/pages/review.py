@@ -57,6 +57,7 @@ from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.labels import mode as mode_label
 from wizard.present.mitigations import mitigation
 from wizard.present.references import customer_source
+from wizard.present.risk_register import Risk, register
 from wizard.present.severity import MEANS as SEVERITY_MEANS
 from wizard.present.severity import ORDER, SEVERITY
 
@@ -744,10 +745,16 @@ class ReviewPage(Page):
             self._ranges.setdefault(x.workload, {})[x.figure] = x
 
     def _warnings(self, r: Result) -> None:
+        """The proposal's risk register, word for word (warnings, targets at risk, storage,
+        network and rack power), as `gpuwizard size` prints it."""
         self.warnings.clear()
-        for w in sorted(r.warnings, key=lambda w: ORDER[w.severity]):
-            self.warnings.addItem(_warning_item(w))
-        if not r.warnings:
+        plan = self.live.plan
+        mine = {w.name for w in r.workloads}
+        targets = [t for t in plan.targets if t.workload in mine] if plan is not None else []
+        risks = register(r, targets)
+        for x in risks:
+            self.warnings.addItem(_risk_item(x))
+        if not risks:
             self.warnings.addItem(QListWidgetItem(icon("ok"), "No warnings."))
         self.decisions.clear()
         for d in r.decisions:
@@ -778,6 +785,14 @@ _ICONS = {Severity.INFO: "info", Severity.WARNING: "warning", Severity.ERROR: "e
 
 def _failures(n: int) -> str:
     return count(n, "host failure") if n else "no host failure"
+
+
+def _risk_item(x: Risk) -> QListWidgetItem:
+    """A risk of the register in the wizard's words: its severity word first; the tooltip says
+    what the word means and the mitigation, as the proposal's risk register does."""
+    item = QListWidgetItem(icon(_ICONS[x.severity]), f"{SEVERITY[x.severity]}: {in_words(x.text)}")
+    item.setToolTip(f"{SEVERITY_MEANS[x.severity]}\nMitigation: {x.mitigation}")
+    return item
 
 
 def _warning_item(w: Warning_, where: str | None = None) -> QListWidgetItem:
