@@ -45,3 +45,33 @@ def test_a_cabling_part_read_from_a_third_party_is_marked(catalog):
     by_part = {ln.part_number: ln for ln in bom.lines if ln.part_number}
     assert by_part["MMA1B00-C100D"].to_confirm == ["part number"]
     assert by_part["MMA1T00-VS"].to_confirm == []
+
+
+@pytest.mark.parametrize("name", [c for c in CASES if not c.startswith("acme-two")])
+def test_an_unsettled_power_is_marked_in_the_power_table(name, catalog):
+    """Each power item whose catalog entry marks its power unsettled (a switch's typical power,
+    a storage node's, a host's platform baseline) says so; an item with a settled figure does
+    not."""
+    from tests.engine.test_plain_words_50 import _results
+    from wizard.engine.build.confirm import POWER_FIELDS, POWER_MARK, power_entry
+
+    for r in _results(name, catalog):
+        for it in r.power.items:
+            entry = power_entry(catalog, it.item)
+            assert entry is not None, it.item
+            kind = next(k for k in POWER_FIELDS if entry.id in getattr(catalog, k))
+            unsettled = any(f in entry.unsettled for f in POWER_FIELDS[kind])
+            assert it.item.endswith(POWER_MARK) == unsettled, (name, it.item)
+
+
+def test_a_board_the_vendor_does_not_show_is_marked(catalog):
+    """Cisco's pages show the UCS C885A M8 with HGX H200; the catalog marks its other boards
+    (hgx_gpus) unsettled, so a server line built on it says to confirm the GPUs it takes."""
+    from wizard.model.buildout import BomCategory, BomLine
+
+    line = BomLine(category=BomCategory.SERVER, item="server:cisco-ucs-c885a-m8", part_number="",
+                   description="Cisco UCS C885A M8, configured for 8 x NVIDIA B200", quantity=1,
+                   unit="each", source="catalog servers/cisco-ucs-c885a-m8")  # fmt: skip
+    from wizard.engine.build.confirm import marked
+
+    assert "GPUs its board takes" in marked(line, catalog).to_confirm

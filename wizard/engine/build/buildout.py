@@ -11,7 +11,7 @@ from wizard.base.numbers import count, plural
 from wizard.engine.basis import topology
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import bom, cooling, fabric, media, power, racks
+from wizard.engine.build import bom, confirm, cooling, fabric, media, power, racks
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Gpu, Server
 from wizard.model.design import Design
@@ -84,6 +84,7 @@ def build_out(
     cdus = (cdu.product_name, in_rack, cdu.power_w or 0.0) if cdu and in_rack else None
     pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus,
                      power.oob_units(rk.racks))  # fmt: skip
+    pw = confirm.mark_power(pw, catalog)
     # The cables as the racks place their ends: copper in a rack, optics between racks
     # and the placed parts, the same the bill counts, where the cabling pairs them
     placed = fabric.place_cables(net.planes, rk.racks)

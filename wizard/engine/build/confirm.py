@@ -10,7 +10,7 @@ from wizard.model.catalog import Catalog, Sourced
 
 # The catalog kind of a bill line's item, by the item's head, and the figures the line states
 SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
-    "server": ("servers", ("rack_units", "sockets", "cpu_options", "cooling")),
+    "server": ("servers", ("rack_units", "sockets", "cpu_options", "cooling", "hgx_gpus")),
     "server-psu": ("servers", ("psu_w", "psu_count")),
     "gpu": ("gpus", ("memory_gb", "memory_type", "slot_width", "gpus_per_board")),
     "nic": ("nics", ("part_number", "ports", "port_speed_gbps")),
@@ -39,6 +39,7 @@ WORDS = {
     "unit": "licence unit",
     "min_units": "minimum count",
     "term": "subscription terms",
+    "hgx_gpus": "GPUs its board takes",
 }
 
 
@@ -79,3 +80,38 @@ def marked(line: bo.BomLine, catalog: Catalog) -> bo.BomLine:
 
 def mark(bom: bo.Bom, catalog: Catalog) -> bo.Bom:
     return bom.model_copy(update={"lines": [marked(ln, catalog) for ln in bom.lines]})
+
+
+# The power figure of each kind of entry a power item draws on
+POWER_FIELDS = {"switches": ("power_w",), "storage": ("power_w_per_node",),
+                "cooling": ("power_w",), "servers": ("baseline_power_w",)}  # fmt: skip
+POWER_MARK = " (power to confirm with the vendor)"
+
+
+def power_entry(catalog: Catalog, item: str) -> Sourced | None:
+    """The catalog entry a power item is for, by the product name it starts with (the longest
+    name that matches, so 'SN4600C' is not taken for a shorter name)."""
+    best: Sourced | None = None
+    length = 0
+    for kind in POWER_FIELDS:
+        for entry in getattr(catalog, kind).values():
+            name = entry.product_name
+            if item.startswith(name) and len(name) > length:
+                best, length = entry, len(name)
+    return best
+
+
+def mark_power(power: bo.Power, catalog: Catalog) -> bo.Power:
+    """Each power item whose catalog entry marks its power unsettled says so in its name: the
+    host's platform baseline, a switch's typical power, a storage node's or a distribution
+    unit's."""
+    items = []
+    for it in power.items:
+        entry = power_entry(catalog, it.item)
+        kind = next((k for k in POWER_FIELDS if entry is not None
+                     and entry.id in getattr(catalog, k)), None)  # fmt: skip
+        fields = POWER_FIELDS.get(kind or "", ())
+        if entry is not None and any(f in entry.unsettled for f in fields):
+            it = it.model_copy(update={"item": it.item + POWER_MARK})
+        items.append(it)
+    return power.model_copy(update={"items": items})
