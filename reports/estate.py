@@ -228,7 +228,12 @@ def _network(st: Story, e: Estate) -> list[Flowable]:
     rows: list[list] = [["Network", "Host ports", "Switches", "Cables"]]
     for p in e.network:
         kit = ", ".join(f"{x.count} × {x.model} ({x.role})" for x in p.tiers) or p.note
-        cables = ", ".join(f"{c.count} × {c.description}" for c in p.cables)
+        # a run placed in the racks says its own counts (the bill's); say a count once
+        cables = ", ".join(
+            c.description if f"{c.count:,} " in c.description else f"{c.count} × {c.description}"
+            for c in p.cables
+            if c.count
+        )
         rows.append([p.technology, num(p.host_ports), kit, cables])
     flow.append(st.table(rows, [1.4, 0.8, 3, 3.4], right=(1,)))
     hosts = {p.name: sum(c.hosts for c in e.clusters if joins(c, p)) for p in e.network}

@@ -86,3 +86,12 @@ def test_the_figures_to_confirm_are_listed_in_one_table(two):
 
 def test_no_rdma_none_in_the_network_words(two_cluster_text):
     assert "RDMA: None" not in two_cluster_text and "RDMA None" not in two_cluster_text
+
+
+def test_a_cable_count_is_said_once(two_cluster_text):
+    """The shared networks' table and figure say '15 Cat 6 RJ45 patch cords', never
+    '15 × 15 Cat 6 RJ45 patch cords'."""
+    assert "15 Cat 6 RJ45 patch cords" in two_cluster_text
+    said_twice = r"\b(\d[\d,]*) × \1 (Cat 6|fibres?|direct-attach|optical)"
+    assert not re.search(said_twice, two_cluster_text)
+    assert not re.search(r"\b(\d[\d,]*) × \d[\d,]* Gb/s [a-z ]+: \1 ", two_cluster_text)
