@@ -30,6 +30,9 @@ def block(st: Story, cooling: Cooling | None, racks: list[Rack]) -> list[Flowabl
                 ("Heat to the room air", f"{c.air_kw:,.1f} kW from the same racks (memory, drives, power supplies, switches)"),
                 ("Facility water", f"{num(round(c.facility_flow_lpm))} l/min at a {c.facility_delta_t_c:g} °C rise"),
                 ("The units' own power", f"{num(c.cdu_power_w)} W" if c.cdu_power_w else "not published: ask the vendor"),
+                *([("To confirm with the vendor", "; ".join(c.to_confirm) + " (estimated or "
+                    "not published: the heat, units and water above follow from them)")]
+                  if c.to_confirm else []),
             ]
         )
     )  # fmt: skip

@@ -75,3 +75,22 @@ def test_a_board_the_vendor_does_not_show_is_marked(catalog):
     from wizard.engine.build.confirm import marked
 
     assert "GPUs its board takes" in marked(line, catalog).to_confirm
+
+
+def test_the_liquid_share_the_catalog_estimates_is_marked(catalog):
+    """The liquid-cooled B200 server's 0.63 share of heat to the liquid is the project's own
+    estimate (its catalog entry lists liquid_heat_share as unsettled): the cooling figures built
+    on it say so, and the unit's capacity and power exactly where its entry marks them."""
+    from tests.engine.test_liquid_cooling import _lcc
+    from wizard.app.io import design_from_dict
+    from wizard.engine.size import size
+
+    r = size(design_from_dict(_lcc()), catalog)
+    server = catalog.servers["supermicro-sys-422ga-nbrt-lcc"]
+    assert "liquid_heat_share" in server.unsettled
+    c = r.racks.cooling
+    assert c is not None
+    assert f"share of heat to the liquid of the {server.product_name}" in c.to_confirm
+    unit = catalog.cooling[c.cdu]
+    assert any("capacity" in x for x in c.to_confirm) == ("capacity_kw" in unit.unsettled)
+    assert any("power of" in x for x in c.to_confirm) == ("power_w" in unit.unsettled)

@@ -309,6 +309,11 @@ class Cooling(Out):
     facility_flow_lpm: float = Field(description="Facility water flow at the unit's rise, l/min")
     facility_delta_t_c: float
     cdu_power_w: float = Field(description="The units' own maximum power (pumps), W; 0 unknown")
+    to_confirm: list[str] = Field(
+        default_factory=list,
+        description="Figures behind these the catalog marks unsettled, in words (the servers' "
+        "share of heat to the liquid, the unit's capacity, power or design rise)",
+    )
 
 
 class Racks(Out):

@@ -79,7 +79,7 @@ def build_out(
     rk = racks.racks(design, server, host_w, net.planes, hosts, cluster.host_failures_tolerated,
                      rec, stored, cdu, oob)  # fmt: skip
     cooled = cooling.cooling(rk.racks, catalog, cdu, a.cdu_spares, rec)
-    rk = rk.model_copy(update={"cooling": cooled})
+    rk = rk.model_copy(update={"cooling": confirm.mark_cooling(cooled, catalog, [server])})
     in_rack = sum(1 for r in rk.racks for i in r.items if i.kind == "cdu")
     cdus = (cdu.product_name, in_rack, cdu.power_w or 0.0) if cdu and in_rack else None
     pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus,

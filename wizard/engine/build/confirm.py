@@ -40,6 +40,8 @@ WORDS = {
     "min_units": "minimum count",
     "term": "subscription terms",
     "hgx_gpus": "GPUs its board takes",
+    "capacity_kw": "capacity",
+    "facility_delta_t_c": "design water temperature rise",
 }
 
 
@@ -115,3 +117,22 @@ def mark_power(power: bo.Power, catalog: Catalog) -> bo.Power:
             it = it.model_copy(update={"item": it.item + POWER_MARK})
         items.append(it)
     return power.model_copy(update={"items": items})
+
+
+def mark_cooling(
+    cooled: bo.Cooling | None, catalog: Catalog, servers: list[Sourced]
+) -> bo.Cooling | None:
+    """The liquid-cooling figures whose inputs the catalog marks unsettled: the liquid-cooled
+    servers' share of heat to the liquid (it sets the coolant's heat, the units and the water
+    flow), the unit's capacity, own power and design rise."""
+    if cooled is None:
+        return None
+    out: list[str] = []
+    for server in servers:
+        if "liquid_heat_share" in server.unsettled:
+            out.append(f"{words('liquid_heat_share')} of the {getattr(server, 'product_name', '')}")
+    unit = catalog.cooling.get(cooled.cdu)
+    if unit is not None:
+        out += [f"{words(f)} of the {unit.product_name}" for f in unit.unsettled
+                if f in ("capacity_kw", "power_w", "facility_delta_t_c")]  # fmt: skip
+    return cooled.model_copy(update={"to_confirm": list(dict.fromkeys(out))})
