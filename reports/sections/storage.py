@@ -44,6 +44,9 @@ def build(st: Story) -> list[Flowable] | None:
             ("Read throughput available", unit(s.read_gbs_available, "GB/s")),
             ("Rack units", num(s.rack_units)),
         ]
+        unsure = _to_confirm(st, s.system)
+        if unsure:
+            pairs.append(("To confirm with the vendor", unsure))
     pairs.append(("GPUDirect Storage", "yes, every link is there" if s.gpudirect_storage else "no"))
     flow.append(st.pairs(pairs))
     if s.gpudirect_storage_blockers:
@@ -51,3 +54,20 @@ def build(st: Story) -> list[Flowable] | None:
         flow += st.bullets(s.gpudirect_storage_blockers)
     flow += calculations.block(st, "storage.")
     return flow
+
+
+# The storage catalog's figures these pairs state, as a reader says them
+STATED = {"usable_capacity_tb_per_node": "usable capacity per node",
+          "read_throughput_gbs_per_node": "read throughput per node",
+          "rack_units_per_node": "rack units per node",
+          "power_w_per_node": "power per node"}  # fmt: skip
+
+
+def _to_confirm(st: Story, system: str | None) -> str:
+    """The figures above that the storage catalog marks unsettled (estimated, recalled or read
+    from a third party), so the proposal never states them as fact."""
+    entry = st.data.catalog.storage.get(system or "")
+    if entry is None:
+        return ""
+    said = [STATED[f] for f in entry.unsettled if f in STATED]
+    return "; ".join(said) + " (the catalog's figures are not settled)" if said else ""
