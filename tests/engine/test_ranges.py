@@ -83,9 +83,11 @@ def test_a_target_met_only_at_the_optimistic_end_is_at_risk(catalog):
     assert itl.met and x.value <= itl.target < x.pessimistic
     risks = targets_at_risk(r, list(rng.values()))
     assert ("itl", target) in [(k.metric, k.target) for k in risks]
-    # a target missed outright is a miss, not a risk
+    # a target missed outright is a miss, not a risk: a decode step reads every weight once,
+    # 141 GB of Llama 3 70B in BF16 over at most 8 H100s at 3,350 GB/s is at least
+    # 141 / 8 / 3,350 s = 5.3 ms, so 2 ms between tokens is out of reach
     doc = design_dict("llm-serving")
-    doc["workloads"][0]["inference"]["itl_target_ms"] = x.value * 0.5
+    doc["workloads"][0]["inference"]["itl_target_ms"] = 2.0
     _d2, r2, rng2 = _sized(doc, catalog)
     assert "itl" not in [k.metric for k in targets_at_risk(r2, list(rng2.values()))]
 

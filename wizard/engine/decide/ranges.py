@@ -17,19 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from wizard.engine.basis.spread import assumptions_at
 from wizard.model.catalog import Catalog
-from wizard.model.design import Assumptions, Design, Parallelism, group_assumptions
+from wizard.model.design import Design, Parallelism, group_assumptions
 from wizard.model.result import Result
 
 if TYPE_CHECKING:
     import numpy as np
 
 GRID = 5  # points from the pessimistic to the optimistic end
-SPREADS = {
-    "achievable_utilization": "achievable_utilization_range",
-    "decode_bandwidth_efficiency": "decode_bandwidth_efficiency_range",
-    "prefill_compute_efficiency": "prefill_compute_efficiency_range",
-}
 # for each figure: whether more is better (throughput) or less is (times)
 FIGURES = {"time_to_train_hours": False, "ttft_ms": False, "itl_ms": False,
            "tokens_per_s_total": True}  # fmt: skip
@@ -56,18 +52,6 @@ class TargetRisk:
     target: float
     pessimistic: float
     unit: str
-
-
-def assumptions_at(a: Assumptions, t: float) -> Assumptions:
-    """The assumptions at position ``t`` of their spreads: 0 the pessimistic end, 1 the
-    optimistic one; a point estimate outside its stated spread widens the spread to it."""
-    update = {}
-    for name, spread in SPREADS.items():
-        point = getattr(a, name)
-        lo, hi = getattr(a, spread)
-        lo, hi = min(lo, point), max(hi, point)
-        update[name] = float(lo + t * (hi - lo))
-    return a.model_copy(update=update)
 
 
 def pinned(design: Design, result: Result) -> Design:

@@ -19,6 +19,7 @@ from wizard.engine.basis.memory import PARAM_BYTES
 from wizard.engine.basis.record import Chain, Recorder
 from wizard.engine.basis.search import first_true
 from wizard.engine.basis.slices import Slice, slices
+from wizard.engine.basis.spread import assumptions_at
 from wizard.engine.demand import serving
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand.plausibility import requests_in_flight
@@ -27,6 +28,7 @@ from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parall
 from wizard.model.catalog import FormFactor, Gpu, Server
 from wizard.model.design import (
     SECONDS_PER_HOUR,
+    Assumptions,
     Design,
     Inference,
     Precision,
@@ -133,18 +135,17 @@ class ServingPlanner:
         self.m = model
         self.rec = rec
         a = group_assumptions(design, group)  # the group's calibrated factors, if any
-        self.eff = Efficiency(
-            a.decode_bandwidth_efficiency,
-            a.prefill_compute_efficiency,
-            a.link_efficiency,
-            a.collective_latency_us * 1e-6,
-            a.moe_routing_imbalance,
-            a.serving_host_us_per_sequence,
-            calibrated=group.calibration is not None,
-            peer_latency_s=a.serving_allreduce_peer_latency_us * 1e-6,
-            chunked_prefill=a.serving_chunked_prefill,
-            first_token_host_ms=a.serving_first_token_host_ms,
+        self.eff = _efficiency(a, group)
+        # the pessimistic end of the assumptions' spread (a calibrated group: of its fit's),
+        # where the plan's ranges judge a throughput target "at risk": a replica holds as many
+        # requests as carry the target there too, where the latency targets allow
+        low_group = (
+            group.model_copy(update={"calibration": group.calibration.at(0.0)})
+            if group.calibration is not None
+            else group
         )
+        low = design.model_copy(update={"assumptions": assumptions_at(design.assumptions, 0.0)})
+        self.eff_low = _efficiency(group_assumptions(low, low_group), group)
         peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
         kv = self.inf.kv_cache_precision or default_kv_precision(group.precision, gpu)
         attention = compute.peak_tflops(gpu, attention_precision(kv))[0]
@@ -226,18 +227,35 @@ class ServingPlanner:
             out.append(("throughput", 1 - point.requests_per_s * replicas / self.load.rate))
         return tuple(out)
 
-    def _at_replicas(self, at, cap: Capacity, replicas: int) -> Point | None:
+    def _at_replicas(self, at, cap: Capacity, replicas: int, at_low=None) -> Point | None:
         """The point one of ``replicas`` replicas runs at, or None if no number of requests in
         flight carries its share of the throughput target. Requests beyond what the KV cache
         holds queue for room (continuous batching admits what fits), and their wait counts in
-        the time to first token, which the targets then judge."""
+        the time to first token, which the targets then judge. A replica holds as many requests
+        as carry its share at the pessimistic end of the assumptions (``at_low``) where the
+        latency targets allow: the rule the plan's ranges judge a target "at risk" by."""
         per = serving.ceil_div(self.load.sequences, replicas)
         if self.load.rate:
-            need = serving.sequences_for_rate(at, self.load.rate / replicas, cap.max_sequences)
+            share = self.load.rate / replicas
+            need = serving.sequences_for_rate(at, share, cap.max_sequences)
             if need is None:
                 return None
             per = max(per, need)
+            safe = (
+                serving.sequences_for_rate(at_low, share, cap.max_sequences)
+                if at_low is not None
+                else None
+            )
+            if safe is not None and safe > per and not self._latency_misses(at(safe)):
+                per = safe
         return at(per)
+
+    def _latency_misses(self, point: Point) -> bool:
+        inf = self.inf
+        return bool(
+            (inf.ttft_target_ms and point.ttft_ms > inf.ttft_target_ms * 1.0001)
+            or (inf.itl_target_ms and point.itl_ms > inf.itl_target_ms * 1.0001)
+        )
 
     def _slice_accelerator(self, sl: Slice) -> Accelerator:
         acc = self.acc
@@ -255,9 +273,10 @@ class ServingPlanner:
         if not cap.fits:
             return None
         at = serving.quiet(self.m, par, acc, self.eff, self.req, cap.max_sequences)
+        low = serving.quiet(self.m, par, acc, self.eff_low, self.req, cap.max_sequences)
         fixed = self.g.parallelism.data_parallel
         if fixed is not None:
-            point = self._at_replicas(at, cap, fixed) or at(
+            point = self._at_replicas(at, cap, fixed, low) or at(
                 serving.ceil_div(self.load.sequences, fixed)
             )
             return Plan(par, acc, cap, fixed, point, self._misses(point, fixed), sl)
@@ -267,7 +286,7 @@ class ServingPlanner:
         )
 
         def ok(r: int, latency: bool) -> bool:
-            point = self._at_replicas(at, cap, r)
+            point = self._at_replicas(at, cap, r, low)
             if point is None:
                 return False
             misses = self._misses(point, r)
@@ -279,7 +298,7 @@ class ServingPlanner:
             replicas = top
         best = first_true(lambda r: ok(r, True), replicas, top)
         replicas = best if best is not None else top
-        point = self._at_replicas(at, cap, replicas) or at(1)
+        point = self._at_replicas(at, cap, replicas, low) or at(1)
         return Plan(par, acc, cap, replicas, point, self._misses(point, replicas), sl)
 
     def choose(self) -> tuple[Plan | None, Parallel, bool]:
@@ -515,6 +534,22 @@ class ServingPlanner:
         else:
             options.append(f"a GPU with more compute than the {gpu.name}")
         return "what would meet it: " + ", ".join(options)
+
+
+def _efficiency(a: Assumptions, group: WorkloadGroup) -> Efficiency:
+    """The serving efficiencies of ``a`` (a group's assumptions, its calibrated factors in)."""
+    return Efficiency(
+        a.decode_bandwidth_efficiency,
+        a.prefill_compute_efficiency,
+        a.link_efficiency,
+        a.collective_latency_us * 1e-6,
+        a.moe_routing_imbalance,
+        a.serving_host_us_per_sequence,
+        calibrated=group.calibration is not None,
+        peer_latency_s=a.serving_allreduce_peer_latency_us * 1e-6,
+        chunked_prefill=a.serving_chunked_prefill,
+        first_token_host_ms=a.serving_first_token_host_ms,
+    )
 
 
 def _fmt(value: float) -> str:
