@@ -405,7 +405,7 @@ def recommend(
     rest is chosen around it; with ``prices`` the GPU is the one of lowest cost of ownership.
     An expansion's new hardware is chosen for the groups that do not run on its existing
     clusters."""
-    from wizard.engine.decide.estate import new_hosts_design
+    from wizard.engine import new_hosts_design
 
     new = new_hosts_design(design, catalog)
     if new is not design and not new.workloads:

@@ -10,6 +10,7 @@ from wizard.engine.build.bom import PDUS_PER_RACK
 from wizard.engine.build.portmap import PortLink, oob_switches
 from wizard.engine.decide.cost import HOURS_PER_YEAR
 from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE, joins
+from wizard.engine.decide.placing import new_hosts_design
 from wizard.engine.decide.planning import ClusterPlan, Plan, as_designed, compare, plan
 from wizard.engine.decide.ranges import FIGURE_OF, FigureRange
 from wizard.engine.decide.targets import missed_at
@@ -49,6 +50,7 @@ __all__ = [
     "joins",
     "kv_bytes",
     "missed_at",
+    "new_hosts_design",
     "nic_reason",
     "nvlink_reason",
     "oob_switches",
