@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -130,8 +132,17 @@ def read_rvtools(path: Path, data: bytes, catalog: Catalog) -> Inventory:
     archive = checked_zip(path, data, "RVTools workbook")
     for member in archive.infolist():
         if member.filename.endswith((".xml", ".rels")):
-            with archive.open(member) as part:
-                refuse_doctype(path, member.filename, part.read(4096))
+            try:
+                with archive.open(member) as part:
+                    head = part.read(4096)
+            except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+                # a zip directory whole but a part behind it damaged (a header's signature or
+                # its deflate stream overwritten)
+                raise EstateFileError(
+                    f"{path}: part {member.filename!r} of the workbook is damaged ({exc}), so "
+                    "not a readable .xlsx workbook"
+                ) from None
+            refuse_doctype(path, member.filename, head)
     try:
         book = openpyxl.load_workbook(
             io.BytesIO(data), read_only=True, data_only=True, keep_links=False
