@@ -570,9 +570,10 @@ def _vm_classes(steps) -> list[str]:
         vgpus = [d for d in v.gpu_devices if d != "passthrough"]
         whole = len(v.gpu_devices) - len(vgpus)
         name = vm_class_id(v.workload, len(v.gpu_devices), shapes[v.workload] > 1)
+        shown = "; ".join(f"{k} = {val}" for k, val in v.settings if k != "Firmware")
         lines += [
             f"# {_comment(v.workload)}: {count(v.vms, 'worker node')} of "
-            f"{_comment(', '.join(v.gpu_devices))}",
+            f"{_comment(', '.join(v.gpu_devices))}; {_comment(shown)}",
             f"Set-GpuVmClass -Id {_text(name)} -VgpuTypes {_texts(vgpus)} -Passthrough {whole}"
             f" -MmioGB {v.mmio_size_gb or 0} -FabricNics {v.fabric_nics}"
             f" -FabricSriov {_flag(v.fabric_backing == 'sr-iov')}",

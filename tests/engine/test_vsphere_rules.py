@@ -416,3 +416,17 @@ def test_the_host_driver_comes_from_the_cluster_image_not_per_host(sized):
         assert not [h for h in steps.hosts if "esxcli software vib" in h.step + h.value]
     passthrough = sized["bert-large-25gbe"].software.vsphere_steps
     assert not [h for h in passthrough.hosts if h.action == "driver"]
+
+
+def test_a_pcie_gpu_whose_last_release_ends_in_service_is_a_risk_too(sized):
+    """starter's T4 (Turing): NVIDIA AI Enterprise 9.0's GPU list (Ampere, Ada Lovelace, Hopper,
+    Blackwell) has no Turing, and 8's production branch ends in March 2027, so the design runs 7
+    (R580 'Long Term Support Branch', end of life 'June 2028'). By hand from the proposal's date,
+    2 November 2026: (2028 - 2026) * 12 + 6 - 11 = 19 months; the 3-year service period ends in
+    November 2029. The warning says 'GPU' (a PCIe card), and quotes the driver's end of life,
+    not the catalog's notes."""
+    window = {w.code: w for w in sized["starter"].warnings}["release-support-window"]
+    assert "runs the NVIDIA T4 GPU of the Dell PowerEdge R740xd" in window.message
+    assert "about 19 months after the proposal's date" in window.message
+    assert "R580 'Long Term Support Branch', end of life 'June 2028'" in window.message
+    assert "vsphere_nvswitch_architectures" not in window.message

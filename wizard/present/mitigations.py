@@ -122,7 +122,7 @@ MITIGATIONS: dict[str, str] = {
     "mig-two-ways": "Run every MIG group one way: all as MIG-backed vGPU, or all in the guest; "
     "or put the two kinds in clusters of their own.",
     "release-support-window": "Have the customer accept the support gap in writing, or choose "
-    "a GPU board that a long-term support branch runs under vSphere for the whole service period.",
+    "a GPU that a long-term support branch runs under vSphere for the whole service period.",
     "mig-power-on-order": "Power on the VMs with the larger MIG instances first, or keep one GPU "
     "spare as margin.",
     # workloads and performance

@@ -122,7 +122,9 @@ def _window_sources(r: SoftwareRelease, gpu: Gpu, server: Server) -> list[str]:
     """Where a release's end of support is stated (the part of its lifecycle source that names
     its driver branch), and on an HGX Blackwell board why no later release runs it."""
     parts = [p.strip() for p in r.lifecycle_source.split(";") if p.strip()]
-    dated = [p for p in parts if r.driver_branch in p] or parts[:1]
+    dated = [p for p in parts if r.driver_branch in p and "end of life" in p] or [
+        p for p in parts if r.driver_branch in p
+    ][:1]
     return dated + ([FM_CRX_9] if blackwell_board(gpu, server) else [])
 
 
@@ -759,8 +761,9 @@ class SoftwarePlanner:
         eos = r.end_of_support
         assert eos is not None
         months = (eos.year - start.year) * 12 + eos.month - start.month
+        where = "board" if nvswitch_board(self.gpu, self.server) else "GPU"
         board = (
-            f"the {self.gpu.name} board of the {self.server.vendor} {self.server.model} "
+            f"the {self.gpu.name} {where} of the {self.server.vendor} {self.server.model} "
             f"under {VSPHERE_LABELS[self.d.platform.vsphere]}"
         )
         self.rec.warn(
@@ -768,18 +771,18 @@ class SoftwarePlanner:
             f"{branch} runs {board} as designed, and it is supported to {eos:%B %Y}: about "
             f"{count(max(months, 0), 'month')} after the proposal's date, and before the end of "
             f"the {self.d.platform.service_years}-year service period ({end:%B %Y}). The later "
-            "releases do not run this board for this use, so after that date the hosts run an "
-            "unsupported driver unless NVIDIA adds the board to a later release "
+            f"releases do not run this {where} for this use, so after that date the hosts run an "
+            f"unsupported driver unless NVIDIA adds the {where} to a later release "
             f"({'; '.join(_window_sources(r, self.gpu, self.server))})",
             Severity.WARNING,
         )
         self.rec.decide(
             f"The design accepts that {r.name} is supported only to {eos:%B %Y} on {board}.",
-            "No later release in the catalog runs this board as designed; "
+            f"No later release in the catalog runs this {where} as designed; "
             "the customer signs for the gap or changes the design before ordering.",
             implication=f"Before {eos:%B %Y}, move hosts and guests to the first later release "
-            "NVIDIA lists for this board under vSphere; if none is listed by then, the hosts "
-            "stay on an unsupported branch. To avoid the gap, choose a GPU board a long-term "
+            f"NVIDIA lists for this {where} under vSphere; if none is listed by then, the hosts "
+            "stay on an unsupported branch. To avoid the gap, choose a GPU that a long-term "
             "support branch runs under vSphere for the whole service period.",
         )
 
