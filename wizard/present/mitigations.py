@@ -119,6 +119,15 @@ MITIGATIONS: dict[str, str] = {
     "supported.",
     "release-support-ends-in-service": "Plan the upgrade to the next long-term support branch "
     "before the current one ends.",
+    # an expansion of an existing estate
+    "existing-outside-support": "Move the cluster to time-sliced vGPU (the mode NVIDIA supports on "
+    "the board under vSphere) before new work is planned on it, or leave it out of the expansion.",
+    "existing-cluster-kept-as-is": "Import the cluster's hosts with their server and GPU mapped to "
+    "the catalog, all alike, if new work should be placed on it.",
+    "existing-workload-unknown": "Name the vGPUs in use as a workload group of the design, or "
+    "confirm that the capacity they hold stays taken.",
+    "existing-cluster-grows": "Reserve the added hosts' switch ports and cables on the cluster's "
+    "network with its owner, or add them to the order.",
     "mig-two-ways": "Run every MIG group one way: all as MIG-backed vGPU, or all in the guest; "
     "or put the two kinds in clusters of their own.",
     "release-support-window": "Have the customer accept the support gap in writing, or choose "
