@@ -198,10 +198,17 @@ def test_host_ports_reach_the_leaves_the_fabric_sizing_counts():
 
 
 def test_the_network_figure_writes_link_counts_and_never_cuts_a_label(catalog):
-    """gpt3-175b with twelve times the jobs needs two switch tiers: each host's links, each leaf's
-    uplinks and the spines are written out; no label is below 7 pt or cut with an ellipsis."""
+    """gpt3-175b asked for 2 requests a second (its one replica serves about 0.06) needs two
+    switch tiers: each host's links, each leaf's uplinks and the spines are written out; no label
+    is below 7 pt or cut with an ellipsis. (A service's member count no longer multiplies its
+    load, so the load is raised by its throughput target.)"""
     design = design_from_text(example_text("gpt3-175b"))
-    groups = [g.model_copy(update={"count": g.count * 12}) for g in design.workloads]
+    groups = [
+        g.model_copy(
+            update={"inference": g.inference.model_copy(update={"target_requests_per_s": 2})}
+        )
+        for g in design.workloads
+    ]
     data = build_data(design.model_copy(update={"workloads": groups}), catalog)
     compute = next(p for p in data.result.topology.fabric.planes if p.name == "compute")
     leaf = next(t for t in compute.tiers if t.role == "leaf")
