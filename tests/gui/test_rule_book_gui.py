@@ -84,13 +84,14 @@ def test_an_error_keeps_next_and_export_shut(qtbot, window, tmp_path):
 
 def test_a_hardware_error_of_the_sizing_shows_under_its_field(qtbot, window, tmp_path):
     """NVIDIA AI Enterprise 6, GPUDirect: the NICs for GPUDirect RDMA into vGPU VMs are
-    ConnectX-7, -6 and -5. llm-serving with a BlueField-3 and GPUDirect RDMA: the Hardware page
-    shows the sizing's error under GPUDirect RDMA and keeps Next shut; with a ConnectX-7 it does
-    not (negative case)."""
+    ConnectX-7, -6 and -5. llm-serving on release 6 with a BlueField-3 and GPUDirect RDMA: the
+    Hardware page shows the sizing's error under GPUDirect RDMA and keeps Next shut; with a
+    ConnectX-7 it does not (negative case)."""
 
     def bluefield(doc):
         doc["hardware"].update(nic="bf3-400g-2p", fabric="400gbe", rdma="roce-v2",
                                gpudirect_rdma=True)  # fmt: skip
+        doc.setdefault("platform", {})["nvaie_release"] = "nvaie-6"
 
     _open(window, tmp_path, "llm-serving", bluefield)
     page = window.wizard.page_of(PageId.HARDWARE)
@@ -101,6 +102,7 @@ def test_a_hardware_error_of_the_sizing_shows_under_its_field(qtbot, window, tmp
     def connectx(doc):
         doc["hardware"].update(nic="cx7-200g-2p", fabric="200gbe", rdma="roce-v2",
                                gpudirect_rdma=True)  # fmt: skip
+        doc.setdefault("platform", {})["nvaie_release"] = "nvaie-6"
 
     _open(window, tmp_path, "llm-serving", connectx)
     page = window.wizard.page_of(PageId.HARDWARE)
