@@ -78,3 +78,16 @@ def test_the_same_workbook_whole_is_read(tmp_path: Path):
     """The negative case: the workbook as published is read."""
     done = run_cli("--no-user-catalog", "import-estate", str(ESTATE / "rvtools-4.7.1-bc.xlsx"))
     assert done.returncode == 0, done.stderr
+
+
+def test_a_workbook_with_bytes_cut_out_is_named(tmp_path: Path):
+    """The deep run's second find: bytes cut out of a workbook (its second line, split at newline
+    bytes) leave the zip directory's offsets pointing before the file; this once ended in
+    'internal error: ValueError: negative seek value' (exit 1)."""
+    lines = (ESTATE / "rvtools-3-sizing-workshop.xlsx").read_bytes().splitlines(keepends=True)
+    path = tmp_path / "cut.xlsx"
+    path.write_bytes(b"".join(lines[:1] + lines[2:]))
+    done = run_cli("--no-user-catalog", "import-estate", str(path))
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {path}: ") and "not a readable .xlsx workbook" in line, line

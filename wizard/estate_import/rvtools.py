@@ -135,9 +135,11 @@ def read_rvtools(path: Path, data: bytes, catalog: Catalog) -> Inventory:
             try:
                 with archive.open(member) as part:
                     head = part.read(4096)
-            except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
-                # a zip directory whole but a part behind it damaged (a header's signature or
-                # its deflate stream overwritten)
+            except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError,
+                    RuntimeError, OSError) as exc:  # fmt: skip
+                # a zip directory whole but a part behind it damaged: a header's signature or
+                # its deflate stream overwritten, bytes cut out so that an offset points before
+                # the file (a negative seek), a part encrypted
                 raise EstateFileError(
                     f"{path}: part {member.filename!r} of the workbook is damaged ({exc}), so "
                     "not a readable .xlsx workbook"
