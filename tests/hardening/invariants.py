@@ -221,7 +221,7 @@ OOB = "switch:nvidia-sn2201"
 SUBNET_MANAGER = "switch:ib-subnet-manager"
 
 
-def check_buildout(result: Result) -> list[str]:
+def check_buildout(result: Result, catalog: Catalog | None = None) -> list[str]:
     out: list[str] = []
     topo, bom, c = result.topology, result.bom, result.cluster
     if topo is None or bom is None or result.power is None or result.racks is None:
@@ -243,6 +243,15 @@ def check_buildout(result: Result) -> list[str]:
         f"gpu:{result.gpu}": t.gpu_boards,
     }
     expected |= {f"nic:{k}": v for k, v in t.nics.items()}
+    # the service network's adapter, where the service ports are not the server's own: as many
+    # per host as its ports need (ports over the adapter's ports, rounded up)
+    service = [
+        r for r in topo.fabric.nic_roles if r.network == "service" and r.adapter != "onboard"
+    ]
+    if service and catalog is not None and service[0].adapter in catalog.nics:
+        ports = catalog.nics[service[0].adapter].ports
+        cards = -(-service[0].ports_per_host // ports)
+        expected[f"nic:{service[0].adapter}:service"] = t.hosts * cards
     expected |= {f"switch:{k}": v for k, v in t.switches.items()}
     # InfiniBand NDR planes placed in racks are billed as NVIDIA pairs the parts instead
     paired = {c.key for p in topo.fabric.planes if linkx.is_ndr(p) for c in p.cables}
@@ -308,5 +317,5 @@ def check(result: Result, design: Design, catalog: Catalog) -> list[str]:
         + check_capacity(result, design)
         + check_packing(result, design, catalog)
         + check_comparison(result)
-        + check_buildout(result)
+        + check_buildout(result, catalog)
     )
