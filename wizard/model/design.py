@@ -155,10 +155,10 @@ class SharingMode(StrEnum):
     PASSTHROUGH = "passthrough"
     VGPU = "vgpu"
     MIG = "mig"  # MIG-backed vGPU: vSphere creates each instance for its VM
-    REMOTE = "remote"
     # The GPUs passed through whole to Linux VMs (Kubernetes workers) that partition them with
     # MIG themselves (NVIDIA's MIG manager or nvidia-mig-parted in the guest)
     MIG_GUEST = "mig-guest"
+    REMOTE = "remote"
 
 
 # The modes whose GPUs are cut into MIG instances (planned and packed alike)
