@@ -323,6 +323,32 @@ function Test-CanChange($VM) {
     return $false
 }
 
+function Add-DynamicDevices($vm, [string] $Name, [int] $Count, [string] $Label, $Allowed, [string] $What) {
+    # The VM's Dynamic DirectPath I/O devices of one label, added up to $Count, each device with
+    # its own key; DRS then places the VM on a host with that many free devices of the label.
+    $have = @($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $Label }).Count
+    if (@($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $Label }).Count -lt $Count) {
+        Write-Change "VM ${Name}: add $($Count - $have) $What labelled '$Label'"
+        if ($Apply -and (Test-CanChange $vm)) {
+            $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
+            $changes = @()
+            foreach ($i in 1..($Count - $have)) {
+                $dev = New-Object VMware.Vim.VirtualDeviceConfigSpec
+                $dev.Operation = 'add'
+                $dev.Device = New-Object VMware.Vim.VirtualPCIPassthrough
+                $dev.Device.Key = New-DeviceKey
+                $dev.Device.Backing = New-Object VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo
+                $dev.Device.Backing.DeviceName = ''
+                $dev.Device.Backing.CustomLabel = $Label
+                $dev.Device.Backing.AllowedDevice = $Allowed
+                $changes += $dev
+            }
+            $spec.DeviceChange = $changes
+            $vm.ExtensionData.ReconfigVM($spec)
+        }
+    }
+}
+
 function Set-GpuVm([string] $Name, [string[]] $VgpuTypes, [int] $Passthrough, [int] $MmioGB, [int] $FabricNics, [bool] $FabricSriov) {
     $found = @(Get-Cluster -Name $Cluster | Get-VM | Where-Object { $_.Name -eq $Name })
     if ($found.Count -ne 1) {
@@ -391,27 +417,7 @@ function Set-GpuVm([string] $Name, [string[]] $VgpuTypes, [int] $Passthrough, [i
             Add-Blocker "VM ${Name} needs $Passthrough GPUs given whole on one host, but too few are free: the cluster has $($script:FreeGpus) with passthrough and the label '$HardwareLabel' (at most $($script:MostPerHost) on one host), and the VMs listed before it take $($script:Claimed - $Passthrough)."
             return
         }
-        $have = @($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $HardwareLabel }).Count
-        if (@($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $HardwareLabel }).Count -lt $Passthrough) {
-            Write-Change "VM ${Name}: add $($Passthrough - $have) Dynamic DirectPath I/O GPUs labelled '$HardwareLabel'"
-            if ($Apply -and (Test-CanChange $vm)) {
-                $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
-                $changes = @()
-                foreach ($i in 1..($Passthrough - $have)) {
-                    $dev = New-Object VMware.Vim.VirtualDeviceConfigSpec
-                    $dev.Operation = 'add'
-                    $dev.Device = New-Object VMware.Vim.VirtualPCIPassthrough
-                    $dev.Device.Key = New-DeviceKey
-                    $dev.Device.Backing = New-Object VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo
-                    $dev.Device.Backing.DeviceName = ''
-                    $dev.Device.Backing.CustomLabel = $HardwareLabel
-                    $dev.Device.Backing.AllowedDevice = $script:AllowedGpus
-                    $changes += $dev
-                }
-                $spec.DeviceChange = $changes
-                $vm.ExtensionData.ReconfigVM($spec)
-            }
-        }
+        Add-DynamicDevices $vm $Name $Passthrough $HardwareLabel $script:AllowedGpus 'Dynamic DirectPath I/O GPUs'
     }
     if ($FabricNics -gt 0 -and $FabricSriov) {
         Write-Check "VM ${Name}: add $FabricNics SR-IOV virtual function of the GPU fabric's adapter beside its GPU (vSphere Client: Edit Settings > Add New Device > PCI Device); the script does not choose the function."
@@ -422,27 +428,7 @@ function Set-GpuVm([string] $Name, [string[]] $VgpuTypes, [int] $Passthrough, [i
             Add-Blocker "VM ${Name} needs $FabricNics fabric adapters on one host, but too few are free: the cluster has $($script:FreeNics) with passthrough and the label '$FabricLabel' (at most $($script:MostNicsPerHost) on one host), and the VMs listed before it take $($script:ClaimedNics - $FabricNics)."
             return
         }
-        $have = @($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $FabricLabel }).Count
-        if (@($vm.ExtensionData.Config.Hardware.Device | Where-Object { $_.Backing -is [VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo] -and $_.Backing.CustomLabel -eq $FabricLabel }).Count -lt $FabricNics) {
-            Write-Change "VM ${Name}: add $($FabricNics - $have) fabric adapters by Dynamic DirectPath I/O, labelled '$FabricLabel'"
-            if ($Apply -and (Test-CanChange $vm)) {
-                $spec = New-Object VMware.Vim.VirtualMachineConfigSpec
-                $changes = @()
-                foreach ($i in 1..($FabricNics - $have)) {
-                    $dev = New-Object VMware.Vim.VirtualDeviceConfigSpec
-                    $dev.Operation = 'add'
-                    $dev.Device = New-Object VMware.Vim.VirtualPCIPassthrough
-                    $dev.Device.Key = New-DeviceKey
-                    $dev.Device.Backing = New-Object VMware.Vim.VirtualPCIPassthroughDynamicBackingInfo
-                    $dev.Device.Backing.DeviceName = ''
-                    $dev.Device.Backing.CustomLabel = $FabricLabel
-                    $dev.Device.Backing.AllowedDevice = $script:AllowedNics
-                    $changes += $dev
-                }
-                $spec.DeviceChange = $changes
-                $vm.ExtensionData.ReconfigVM($spec)
-            }
-        }
+        Add-DynamicDevices $vm $Name $FabricNics $FabricLabel $script:AllowedNics 'fabric adapters by Dynamic DirectPath I/O'
     }
 }
 """

@@ -357,7 +357,8 @@ def test_passthrough_is_enabled_first_with_distinct_gpus_per_vm(name, per_host, 
     # Dynamic DirectPath I/O with the hardware label, each device its own key; no fixed
     # passthrough device picked by `Select-Object -First` (every VM got the same GPUs)
     assert "VirtualPCIPassthroughDynamicBackingInfo" in text
-    assert "$dev.Device.Backing.CustomLabel = $HardwareLabel" in text
+    assert "$dev.Device.Backing.CustomLabel = $Label" in text
+    assert "Add-DynamicDevices $vm $Name $Passthrough $HardwareLabel $script:AllowedGpus" in text
     assert "Get-PassthroughDevice" not in text and "Device.Key = -1" not in text
     assert "$dev.Device.Key = New-DeviceKey" in text
     refuse = text.split("$script:Claimed -gt $script:FreeGpus", 1)[1].split("return", 1)[0]
@@ -425,9 +426,8 @@ def test_hgx_h200_llm_vms_get_their_fabric_nics_by_passthrough():
     assert "New-DirectDevices $nics $script:AllowedNics $FabricLabel" in body
     assert "-DynamicDirectPathIoDevices $direct" in body
     # named VMs (a design without VKS) get them the same way, by Dynamic DirectPath I/O
-    body = powercli._PRELUDE.split("function Set-GpuVm", 1)[1]
-    assert "$dev.Device.Backing.CustomLabel = $FabricLabel" in body
-    assert "$dev.Device.Backing.AllowedDevice = $script:AllowedNics" in body
+    body = powercli._PRELUDE.split("function Set-GpuVm(", 1)[1]
+    assert "Add-DynamicDevices $vm $Name $FabricNics $FabricLabel $script:AllowedNics" in body
     assert 'Add-Blocker "VM ${Name} needs $FabricNics fabric adapters' in body
     fabric = powercli._PRELUDE.split("function Get-FabricNics", 1)[1].split("\nfunction ", 1)[0]
     assert "$_.VendorId -eq 0x15b3" in fabric and "$uplinks -notcontains $_.Id" in fabric
