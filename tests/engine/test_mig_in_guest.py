@@ -119,22 +119,3 @@ def test_a_group_that_must_live_migrate_cannot_use_it():
     doc["workloads"][0].setdefault("constraints", {})["live_migration_required"] = True
     with pytest.raises(Exception, match="gives the VM whole GPUs by passthrough"):
         design_from_dict(doc)
-
-
-def test_the_proposal_names_the_gpus_partitioned_in_the_guest(catalog):
-    """The GPU layout table and the layout decision say the GPUs are partitioned in the VM, not
-    given as MIG-backed vGPUs; mig-shared as shipped (MIG-backed vGPU) still says vSphere does."""
-    from reports.sections.sharing import layout_rows
-
-    guest = size(design_from_dict(_guest()), catalog)
-    modes = {row[2] for row in layout_rows(guest.packing)[1:]}
-    assert modes <= {"MIG in the guest", "free"} and "MIG in the guest" in modes
-    (layout,) = [d for d in guest.decisions if d.text.startswith("Shared GPUs are planned as")]
-    assert layout.implication == (
-        "The VMs that hold GPUs whole partition them with the design's MIG configuration when "
-        "they start."
-    )
-    shipped = size(design_from_dict(design_dict("mig-shared")), catalog)
-    (layout,) = [d for d in shipped.decisions if d.text.startswith("Shared GPUs are planned as")]
-    assert layout.implication.startswith("Nothing is partitioned in advance: vSphere gives")
-    assert "MIG-backed vGPU" in {row[2] for row in layout_rows(shipped.packing)[1:]}
