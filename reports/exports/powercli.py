@@ -517,22 +517,6 @@ def _passthrough_per_host(result: Result) -> int:
     return max(per_host, default=0)
 
 
-def _fabric_per_host(result: Result) -> tuple[int, int]:
-    """The compute-fabric adapters each host readies for its VMs, and the SR-IOV virtual
-    functions per adapter (0: whole adapters by passthrough): where VMs share adapters, each
-    VM on the busiest host (one per GPU instance or vGPU slot) gets one function."""
-    steps = result.software.vsphere_steps if result.software else None
-    if steps is None or not steps.fabric_nic:
-        return 0, 0
-    adapters = next(
-        (r.ports_per_host for r in result.topology.fabric.nic_roles if r.role == "gpu-rdma"), 0
-    )
-    if not adapters or not any(v.fabric_backing == "sr-iov" for v in steps.vms):
-        return adapters, 0
-    vms = max((sum(max(len(g.slots), 1) for g in h.gpus) for h in result.packing.hosts), default=1)
-    return adapters, -(-vms // adapters)
-
-
 def vm_class_id(workload: str, gpus: int, both: bool) -> str:
     """A VM class name Kubernetes accepts (lowercase letters, digits and hyphens, at most 63)
     for a group's VM shape: 'gpuwizard-' and the group's name, with its GPU count where the
@@ -615,7 +599,7 @@ def powercli_script(
     mig_types = sorted(
         {d for v in steps.vms for d in v.gpu_devices if _MIG_TYPE.search(d)} if mig else set()
     )
-    fabric_nics, fabric_vfs = _fabric_per_host(result)
+    fabric_nics, fabric_vfs = steps.fabric_adapters, steps.fabric_vfs
     passthrough = _passthrough_per_host(result)
     if any("passthrough" in v.gpu_devices for v in steps.vms):
         passthrough = max(passthrough, max(v.gpu_devices.count("passthrough") for v in steps.vms))

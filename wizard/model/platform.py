@@ -158,3 +158,12 @@ class VsphereSteps(Out):
         description="The compute-fabric adapter's family as the host's PCI device name shows it "
         "(e.g. 'ConnectX-7'); empty when no VM is given fabric NICs",
     )
+    fabric_adapters: int = Field(
+        default=0, ge=0, description="Compute-fabric adapters each host readies for its VMs"
+    )
+    fabric_vfs: int = Field(
+        default=0,
+        ge=0,
+        description="SR-IOV virtual functions per adapter where VMs share adapters (one per VM "
+        "on the busiest host); 0: whole adapters by passthrough",
+    )

@@ -177,7 +177,20 @@ def vsphere_steps(
         if family
         else [v.model_copy(update={"fabric_nics": 0, "fabric_backing": ""}) for v in vms],
         fabric_nic=family,
+        fabric_adapters=design.hardware.nics_per_host if family else 0,
+        fabric_vfs=_fabric_vfs(design, vms, packing) if family else 0,
     )
+
+
+def _fabric_vfs(design: Design, vms: list[VmStep], packing: Packing | None) -> int:
+    """SR-IOV functions per adapter where VMs share adapters: each VM on the busiest host (one
+    per GPU instance or vGPU slot) gets one, over the host's adapters, rounded up."""
+    adapters = design.hardware.nics_per_host
+    if not adapters or not any(v.fabric_backing == "sr-iov" for v in vms):
+        return 0
+    hosts = packing.hosts if packing is not None else []
+    per_host = max((sum(max(len(g.slots), 1) for g in h.gpus) for h in hosts), default=1)
+    return -(-per_host // adapters)
 
 
 def _fabric_host_step(design: Design, nic: Nic | None, family: str, vms: list[VmStep]) -> HostStep:
