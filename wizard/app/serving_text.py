@@ -77,14 +77,13 @@ def serving_rows(
         text = f"{text} ({target_text(t, spread)})" if t else text
         return f"{text}; {basis[key[metric]]}" if basis else text
 
-    replicas = max(1, round(s.tokens_per_s_total / s.tokens_per_s_per_replica))
     return [
         (
             "Requests",
             f"{s.input_tokens:,} prompt + {s.output_tokens:,} output tokens on average; "
             f"up to {s.max_context_tokens:,} tokens",
         ),
-        ("Load", load_text(s, replicas)),
+        ("Load", load_text(s)),
         (METRICS["ttft"], with_target("ttft", spread_text(s.ttft_ms, sp.get("ttft_ms"), "ms"))),
         (METRICS["itl"], with_target("itl", spread_text(s.itl_ms, sp.get("itl_ms"), "ms"))),
         (
@@ -95,7 +94,7 @@ def serving_rows(
                 f"{figure(s.requests_per_s_total, 'requests/s')}"
                 + (
                     f" ({figure(s.tokens_per_s_per_replica, 'tokens/s')} per replica)"
-                    if replicas > 1
+                    if s.replicas > 1
                     else ""
                 ),
             ),
@@ -110,10 +109,10 @@ def serving_rows(
     ]
 
 
-def load_text(s: ServingResult, replicas: int) -> str:
-    planned = s.sequences_per_replica * replicas
+def load_text(s: ServingResult) -> str:
+    planned = s.sequences_planned
     text = f"{planned:,} request{'s' if planned != 1 else ''} in flight at the peak"
-    if replicas > 1:
+    if s.replicas > 1:
         text += f", {s.sequences_per_replica:,} per replica"
     if planned > s.load_sequences:
         text += f" ({s.load_sequences:,} given; the throughput target keeps more in flight)"

@@ -121,6 +121,12 @@ class ServingResult(Out):
     kv_cache_bytes_per_element: float
     load_sequences: int = Field(description="Requests in flight across the service at the peak")
     sequences_per_replica: int
+    replicas: int = Field(default=1, description="Replicas of the service, each with its own GPUs")
+    sequences_planned: int = Field(
+        default=0,
+        description="Requests in flight across the service as planned: each replica's times the "
+        "replicas (the one place this product is formed)",
+    )
     max_sequences_per_replica: int = Field(description="What the KV cache of a replica holds")
     ttft_ms: float
     itl_ms: float

@@ -10,17 +10,23 @@ more of it) and short at the optimistic one. Serving: the group re-sized with it
 replicas and its requests in flight fixed (no rate search), with the decode and prefill
 efficiencies moved together. Both walk a grid from the pessimistic to the optimistic end; a
 figure's range is the least and most it takes there and at the point estimate.
+
+A serving group's figures come from its own sizing alone (its model, layout, load, the hardware
+and the assumptions), never from the packing, the cluster or the build-out that follow it, so at
+each grid point only the serving groups are sized again: the same figures as sizing the whole
+design there, at a fraction of the time the live Review has after an edit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wizard.engine.basis.spread import assumptions_at
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, Parallelism, group_assumptions
-from wizard.model.result import Result
+from wizard.model.result import Result, WorkloadSizing
 
 if TYPE_CHECKING:
     import numpy as np
@@ -70,7 +76,7 @@ def pinned(design: Design, result: Result) -> Design:
             )
             load = g.inference.model_copy(
                 update={
-                    "concurrent_sequences": s.sequences_per_replica * lay.data_parallel,
+                    "concurrent_sequences": s.sequences_planned,
                     "target_requests_per_s": None,
                     "target_tokens_per_s": None,
                     "people": None,
@@ -81,15 +87,32 @@ def pinned(design: Design, result: Result) -> Design:
     return design.model_copy(update={"workloads": groups})
 
 
-def _serving_figures(r: Result) -> dict[tuple[str, str], float]:
+def _serving_figures(workloads: Iterable[WorkloadSizing]) -> dict[tuple[str, str], float]:
     out = {}
-    for w in r.workloads:
+    for w in workloads:
         if w.serving is not None:
             s = w.serving
             out[(w.name, "ttft_ms")] = s.ttft_ms
             out[(w.name, "itl_ms")] = s.itl_ms
             out[(w.name, "tokens_per_s_total")] = s.tokens_per_s_total
     return out
+
+
+def _serving_sized(design: Design, catalog: Catalog, serving: set[int]) -> list[WorkloadSizing]:
+    """The groups at the indices ``serving`` sized as ``size()`` sizes them inside ``design``
+    (each group's sizing reads only the group, the hardware and the assumptions), without the
+    placement and build-out a figure of theirs never depends on."""
+    from wizard.engine.basis.record import Recorder
+    from wizard.engine.demand.workload import WorkloadSizer
+
+    gpu = catalog.gpus[design.hardware.gpu]
+    server = catalog.servers[design.hardware.server]
+    rec = Recorder()  # the log of a trial is not kept
+    return [
+        WorkloadSizer(i, g, design, catalog, gpu, server, rec).size()
+        for i, g in enumerate(design.workloads)
+        if i in serving
+    ]
 
 
 def _training_samples(
@@ -119,20 +142,19 @@ def figure_ranges(design: Design, catalog: Catalog, result: Result) -> list[Figu
     """The range of every time, latency and throughput figure of ``result``."""
     import numpy as np  # here, not at import: the wizard's window shows before it is needed
 
-    from wizard.engine.size import size
-
     point = {
         (w.name, "time_to_train_hours"): w.training.time_to_train_hours
         for w in result.workloads
         if w.training is not None and w.training.time_to_train_hours
     }
-    point |= _serving_figures(result)
+    point |= _serving_figures(result.workloads)
     if not point:
         return []
     grid = np.linspace(0.0, 1.0, GRID)
     samples = {key: np.full(GRID, np.nan) for key in point}
     samples |= _training_samples(design, result, grid)
-    if any(w.serving is not None for w in result.workloads):
+    serving = {i for i, w in enumerate(result.workloads) if w.serving is not None}
+    if serving:
         fixed = pinned(design, result)
         for i, t in enumerate(grid):
             trial = fixed.model_copy(
@@ -147,7 +169,7 @@ def figure_ranges(design: Design, catalog: Catalog, result: Result) -> list[Figu
                     ],
                 }
             )
-            for key, v in _serving_figures(size(trial, catalog)).items():
+            for key, v in _serving_figures(_serving_sized(trial, catalog, serving)).items():
                 if key in samples:
                     samples[key][i] = v
     out = []

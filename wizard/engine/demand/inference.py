@@ -22,7 +22,7 @@ from wizard.engine.basis.slices import Slice, slices
 from wizard.engine.basis.spread import assumptions_at
 from wizard.engine.demand import serving
 from wizard.engine.demand import serving_physics as sp
-from wizard.engine.demand.plausibility import requests_in_flight
+from wizard.engine.demand.plausibility import in_flight_planned, requests_in_flight
 from wizard.engine.demand.serving import Capacity, Point, Request
 from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 from wizard.model.catalog import FormFactor, Gpu, Server
@@ -389,6 +389,7 @@ class ServingPlanner:
             replicas=plan.replicas,
             members=members,
         )
+        planned = in_flight_planned(chain, per, plan.replicas, members)
         overhead = self.design.assumptions.framework_overhead_gb
         mem = MemoryBreakdown(
             weights=cap.weights_per_gpu_gb,
@@ -424,6 +425,8 @@ class ServingPlanner:
             kv_cache_bytes_per_element=self.m.kv_bytes,
             load_sequences=self.load.sequences,
             sequences_per_replica=per,
+            replicas=plan.replicas * members,
+            sequences_planned=planned,
             max_sequences_per_replica=cap.max_sequences,
             ttft_ms=point.ttft_ms,
             itl_ms=point.itl_ms,

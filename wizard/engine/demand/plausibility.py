@@ -18,7 +18,7 @@ import math
 
 from wizard.base.numbers import count, num
 from wizard.engine.basis.expr import Formula
-from wizard.engine.basis.record import Recorder
+from wizard.engine.basis.record import Chain, Recorder
 from wizard.model.design import WorkloadGroup
 from wizard.model.result import ServingResult
 
@@ -48,6 +48,22 @@ def requests_in_flight(
         "requests",
         LITTLE_SOURCE,
     )
+
+
+IN_FLIGHT_PLANNED = Formula("sequences_per_replica * replicas * members")
+
+
+def in_flight_planned(chain: Chain, per_replica: int, replicas: int, members: int) -> int:
+    """The requests in flight the plan holds across the service, logged: each replica batches
+    its own requests. The one place the product of requests per replica and replicas is formed;
+    every reader prints this figure."""
+    return round(
+        chain(
+            "requests_in_flight_planned", IN_FLIGHT_PLANNED, "requests",
+            "Each replica holds its own requests in flight; the service holds them all",
+            sequences_per_replica=per_replica, replicas=replicas, members=members,
+        )
+    )  # fmt: skip
 
 
 def interval(seconds: float) -> str:

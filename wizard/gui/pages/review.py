@@ -614,7 +614,7 @@ class ReviewPage(Page):
                 spread_text(s.ttft_ms, sp.get("ttft_ms"), "ms"),
                 spread_text(s.itl_ms, sp.get("itl_ms"), "ms"),
                 spread_text(s.tokens_per_s_total, sp.get("tokens_per_s_total"), "tokens/s"),
-                f"{s.sequences_per_replica * w.replicas:,}",
+                f"{s.sequences_planned:,}",
                 "; ".join(target_short(x, sp or None) for x in s.targets) or "none given",
                 basis_short(basis),
             ]
