@@ -35,48 +35,86 @@ def csv_cell(value: str) -> str:
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
-def bom_rows(bom: Bom) -> list[list[str | int | float | None]]:
+def with_kept(bom: Bom, kept: list[BomLine]) -> list[tuple[BomLine, int]]:
+    """The bill's lines each with the count of it the estate already has and keeps, and after
+    each existing cluster's bought lines its kept lines that buy nothing (quantity 0): the
+    whole cluster on consecutive rows, as an installer walks it, while the quantity column
+    stays what is bought, as a buyer's tool sums it. An existing cluster with nothing bought
+    comes first, as the plan lists the existing clusters first."""
+    have: dict[tuple[str | None, str], int] = {}
+    for ln in kept:
+        have[(ln.cluster, ln.item)] = have.get((ln.cluster, ln.item), 0) + ln.quantity
+    used: set[tuple[str | None, str]] = set()
+    last = {ln.cluster: i for i, ln in enumerate(bom.lines) if ln.cluster}
+
+    def only_kept(cluster: str | None) -> list[tuple[BomLine, int]]:
+        return [
+            (ln.model_copy(update={"quantity": 0, "included": 0}), ln.quantity)
+            for ln in kept
+            if ln.cluster == cluster and (ln.cluster, ln.item) not in used
+        ]
+
+    out = [p for c in dict.fromkeys(ln.cluster for ln in kept) if c not in last
+           for p in only_kept(c)]  # fmt: skip
+    for i, ln in enumerate(bom.lines):
+        out.append((ln, have.get((ln.cluster, ln.item), 0)))
+        used.add((ln.cluster, ln.item))
+        if last.get(ln.cluster) == i:
+            out += only_kept(ln.cluster)
+    return out
+
+
+def bom_rows(bom: Bom, kept: list[BomLine] | None = None) -> list[list[str | int | float | None]]:
     """One row per line; a bill of several clusters gets a first column naming each line's
-    cluster (empty for what the clusters share, such as the network)."""
-    clusters = any(ln.cluster for ln in bom.lines)
-    rows: list[list[str | int | float | None]] = [list(COLUMNS)]
-    for ln in bom.lines:
-        rows.append(
-            [
-                ln.category.value,
-                ln.item,
-                ln.part_number,
-                ln.description,
-                ln.quantity,
-                ln.unit,
-                ln.unit_price,
-                ln.total_price,
-                bom.currency if ln.unit_price is not None else None,
-                ln.source,
-            ]
-        )
+    cluster (empty for what the clusters share, such as the network). An expansion's bill
+    (``kept``, the existing hosts' lines) gets a 'kept' column after the quantity: what the
+    estate has and keeps; its kept lines stand with their cluster, quantity 0 to buy."""
+    pairs = with_kept(bom, kept) if kept else [(ln, None) for ln in bom.lines]
+    columns = list(COLUMNS)
+    if kept:
+        columns.insert(columns.index("quantity") + 1, "kept")
+    rows: list[list[str | int | float | None]] = [columns]
+    for ln, held in pairs:
+        row: list[str | int | float | None] = [
+            ln.category.value,
+            ln.item,
+            ln.part_number,
+            ln.description,
+            ln.quantity,
+            ln.unit,
+            ln.unit_price,
+            ln.total_price,
+            bom.currency if ln.unit_price is not None else None,
+            ln.source,
+        ]
+        if kept:
+            row.insert(5, held)
+        rows.append(row)
     if bom.currency:
+        pad: list[str | int | float | None] = [None] if kept else []
         for cat, total in bom.totals_by_category.items():
-            rows.append(["total", cat, "", f"total {cat}", None, "", None, total, bom.currency, ""])
+            rows.append(["total", cat, "", f"total {cat}", None, *pad, "", None, total,
+                         bom.currency, ""])  # fmt: skip
         # what is bought once and what is paid every year are never added together
-        rows.append(["total", "one-off", "", "total bought once (priced lines)", None, "", None,
-                     bom.one_off, bom.currency, ""])  # fmt: skip
+        rows.append(["total", "one-off", "", "total bought once (priced lines)", None, *pad, "",
+                     None, bom.one_off, bom.currency, ""])  # fmt: skip
         rows.append(["total", "per-year", "", "total per year: subscriptions (priced lines)",
-                     None, "", None, bom.per_year, bom.currency, ""])  # fmt: skip
+                     None, *pad, "", None, bom.per_year, bom.currency, ""])  # fmt: skip
         if bom.unpriced_items:
             unpriced = "no price for: " + ", ".join(bom.unpriced_items)
-            rows.append(["note", "", "", unpriced, None, *[""] * 5])
+            rows.append(["note", "", "", unpriced, None, *pad, *[""] * 5])
+    clusters = any(ln.cluster for ln, _ in pairs)
     if clusters:
-        names = [None] + [ln.cluster or "shared" for ln in bom.lines]
+        names = [None] + [ln.cluster or "shared" for ln, _ in pairs]
         names += [""] * (len(rows) - len(names))
         rows = [["cluster" if i == 0 else names[i], *row] for i, row in enumerate(rows)]
     return rows
 
 
-def bom_csv(bom: Bom) -> str:
+def bom_csv(bom: Bom, kept: list[BomLine] | None = None) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    for row in bom_rows(bom):
+    for row in bom_rows(bom, kept):
         writer.writerow(
             [
                 ""

@@ -491,7 +491,7 @@ def cmd_bom(args: argparse.Namespace) -> int:
     from reports.bom_export import bom_csv, bom_xlsx
 
     kept = p.estate.kept
-    data = bom_csv(bom).encode("utf-8") if fmt == ".csv" else bom_xlsx(bom, links, kept)
+    data = bom_csv(bom, kept).encode("utf-8") if fmt == ".csv" else bom_xlsx(bom, links, kept)
     _write_bytes(args.output, data, args)
     priced = (
         f", priced: {bom.one_off:,.2f} {bom.currency} bought once and {bom.per_year:,.2f} "

@@ -390,7 +390,8 @@ class ExportPage(Page):
                 bom = p.priced_with(prices).priced or bom
             links = p.port_map
             xlsx = path.suffix.lower() != ".csv"
-            data = bom_xlsx(bom, links, p.estate.kept) if xlsx else bom_csv(bom).encode("utf-8")
+            kept = p.estate.kept
+            data = bom_xlsx(bom, links, kept) if xlsx else bom_csv(bom, kept).encode("utf-8")
             atomic_write_bytes(path, data)
         except UserError as exc:
             self._failed(self.bom, exc.problems[0])
