@@ -170,6 +170,8 @@ def test_the_review_shows_each_gpu_cluster_as_rich_as_one(qtbot, window, catalog
     assert page.cards.cards["hosts"].value.text() == f"{hgx.result.cluster.hosts_total:,}"
     assert page.cards.cards["gpus"].value.text() == f"{hgx.result.cluster.gpus_total:,}"
     assert page.bars.isVisible()
+    assert page.calcs.rowCount() == 0  # the log is filled when its tab is on screen
+    page.tabs.setCurrentIndex(page.calcs_tab)
     assert page.calcs.rowCount() == len(hgx.result.calculations) > 0
     served = [w.name for w in hgx.result.workloads if w.serving is not None]
     assert served and set(served) <= set(page._ranges)  # ranges of that cluster's groups

@@ -27,6 +27,7 @@ def _open(window, tmp_path, **group: object):
 def _review(window):
     window.wizard.make(PageId.REVIEW)
     review = window.wizard.page_of(PageId.REVIEW)
+    review.tabs.setCurrentIndex(review.calcs_tab)  # the calculation log fills while shown
     review.show_result()
     return review
 
@@ -34,6 +35,8 @@ def _review(window):
 def _figures_on_screen(review) -> list[str]:
     """Every sized figure the Review's cards and tables still show."""
     out = [c.value.text() for c in review.cards.cards.values() if c.value.text() != MISSING]
+    if review.calcs.rowCount():
+        out.append("calculations")
     for t in (review.workloads, review.serving, review.placement, review.calcs):
         out += [
             t.item(r, c).text()

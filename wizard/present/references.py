@@ -10,6 +10,7 @@ show the reference they rest on.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from wizard.model.catalog import Catalog
 
@@ -89,7 +90,10 @@ def _groups(clause: str) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _clean(text: str) -> str:
+    """``text`` without its working notes (kept per text: the Review's calculation log cites the
+    same sources on every redraw)."""
     kept: list[str] = []
     for clause, sep in _split(text):
         groups = _groups(clause)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable, Mapping
+from functools import lru_cache
+from types import CodeType
 
 FUNCTIONS: dict[str, Callable[..., float]] = {
     "min": min,
@@ -50,16 +52,8 @@ class Formula:
     :func:`evaluate`), then compiled, so searching over many layouts stays fast."""
 
     def __init__(self, text: str) -> None:
-        try:
-            tree = ast.parse(text, mode="eval")
-        except SyntaxError as exc:
-            raise ExpressionError(f"not an expression: {text!r}") from exc
-        self.names = sorted(
-            {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - FUNCTIONS.keys()
-        )
-        _eval(tree.body, dict.fromkeys(self.names, 1.0), text, check_only=True)
+        self.names, self._code = _compiled(text)
         self.text = text
-        self._code = compile(tree, "<formula>", "eval")
 
     def __call__(self, **inputs: float) -> float:
         missing = set(self.names) - inputs.keys()
@@ -69,6 +63,20 @@ class Formula:
 
     def __repr__(self) -> str:
         return f"Formula({self.text!r})"
+
+
+@lru_cache(maxsize=4096)
+def _compiled(text: str) -> tuple[list[str], CodeType]:
+    """The input names and code of ``text``, checked once per text: the engine builds the same
+    formulas in every sizing, and the live Review sizes again after each edit. A text that is
+    not a formula raises each time (an error is not cached)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"not an expression: {text!r}") from exc
+    names = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - FUNCTIONS.keys())
+    _eval(tree.body, dict.fromkeys(names, 1.0), text, check_only=True)
+    return names, compile(tree, "<formula>", "eval")
 
 
 def _eval(

@@ -293,7 +293,8 @@ class ReviewPage(Page):
         ch.setStretchLastSection(True)
         calc_note = QLabel("How every figure was reached: formula, inputs and source.")
         calc_note.setObjectName("muted")
-        self.tabs.addTab(_tab(calc_note, self.calcs), "Calculations")
+        self.calcs_tab = self.tabs.addTab(_tab(calc_note, self.calcs), "Calculations")
+        self.tabs.currentChanged.connect(lambda _i: self._maybe_calculations())
 
         self.live.updated.connect(self.show_result)
         self.live.updated.connect(self._maybe_draw)
@@ -761,6 +762,21 @@ class ReviewPage(Page):
             self.decisions.addItem(f"{d.id}. {_decision_text(d)}")
 
     def _calculations(self, r: Result) -> None:
+        """The calculation log of ``r``, filled only while its tab is on screen: a thousand rows
+        take longer than the sizing, so an edit elsewhere leaves the table empty until shown."""
+        self.calcs.setRowCount(0)
+        if self.tabs.currentIndex() == self.calcs_tab:
+            self._fill_calculations(r)
+
+    def _maybe_calculations(self) -> None:
+        """Fill the calculation log when its tab comes on screen, from the result shown now."""
+        if self.tabs.currentIndex() != self.calcs_tab or self.calcs.rowCount():
+            return
+        r, _ = self._selected()
+        if r is not None:
+            self._fill_calculations(r)
+
+    def _fill_calculations(self, r: Result) -> None:
         t = self.calcs
         t.setRowCount(len(r.calculations))
         _, design = self._selected()
