@@ -55,19 +55,48 @@ class HostWork(Out):
     source: str
 
 
+class KeptAsIs(Out):
+    """An existing cluster kept as it is, nothing planned on it: its hosts still draw power and
+    fill racks, so the estate's power and racks count them; nothing of it is bought."""
+
+    name: str
+    hosts: int
+    gpus: int
+    reason: str = Field(description="Why nothing is planned on it, in words")
+    hosts_counted: int = Field(description="Hosts whose server and GPUs the catalog holds")
+    host_w: list[float] = Field(
+        default_factory=list, description="Planning power of each counted host, in host order"
+    )
+    hosts_kw: float = Field(description="The counted hosts' planning power")
+    host_racks: int = Field(description="Racks the counted hosts fill, by space and power")
+    not_counted: str = Field(
+        default="", description="The hosts whose power and racks cannot be worked out, and why"
+    )
+
+
 class EstateTotals(Out):
     hosts: int
     gpus: int
     gpus_demand: int
     gpus_idle: int
-    hosts_kw: float
+    hosts_kw: float = Field(
+        description="Every host's planning power: the clusters', kept hosts included, and the "
+        "existing clusters kept as they are"
+    )
+    existing_kw: float = Field(
+        default=0.0,
+        description="The existing hosts' share of hosts_kw (kept on a planned cluster or kept "
+        "as they are): the customer's already, in the total but not in the cost of ownership",
+    )
     network_kw: float
     storage_kw: float = Field(default=0.0, description="Storage systems with a published power")
     cooling_kw: float = Field(
         default=0.0, description="In-rack coolant distribution units, fed by the racks' PDUs"
     )
     total_kw: float
-    host_racks: int
+    host_racks: int = Field(
+        description="Racks of hosts: the new ones and those the existing hosts stand in"
+    )
     network_racks: int
 
 
@@ -86,6 +115,10 @@ class Estate(Out):
     )
     work: list[HostWork] = Field(
         default_factory=list, description="What changes on existing hosts, with its reboots"
+    )
+    as_is: list[KeptAsIs] = Field(
+        default_factory=list,
+        description="Existing clusters kept as they are: counted in power and racks only",
     )
     totals: EstateTotals
     calculations: list[Calculation]

@@ -143,7 +143,7 @@ def estate_cost(e: Estate, inputs: CostInputs, prices: PriceList) -> CostResult:
     # an expansion costs what it buys: the kept hosts' GPUs and power are the customer's already,
     # and a group on kept hosts that add nothing takes no share of the new cost
     kept_gpus = sum(c.gpus * c.existing_hosts // c.hosts for c in e.clusters if c.existing_hosts)
-    kept_kw = sum(c.hosts_kw * c.existing_hosts / c.hosts for c in e.clusters if c.existing_hosts)
+    kept_kw = t.existing_kw
     workloads = [
         w for c in e.clusters if c.result and c.hosts > c.existing_hosts for w in c.result.workloads
     ]

@@ -59,6 +59,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     _check(design, catalog)
     specs = gpu_specs(design)
     kept = existing_.kept_clusters(design, catalog, rec)
+    as_is = existing_.as_is(design, catalog, rec)
     placements = place(design, catalog, specs, rec, kept)
     where = {p.workload: p.cluster for p in placements}
     clusters: list[EstateCluster] = []
@@ -103,7 +104,11 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     # bought, and they stay on the network they are on
     bought = [c for c in clusters if not c.existing_hosts]
     storage_kw = sum(c.result.power.storage_w for c in clusters if c.result) / 1000
-    hosts_kw = sum(c.hosts_kw for c in clusters)
+    # every host the estate runs draws power, the existing clusters kept as they are too
+    existing_kw = sum(
+        c.hosts_kw * c.existing_hosts / c.hosts for c in clusters if c.existing_hosts
+    ) + sum(a.hosts_kw for a in as_is)
+    hosts_kw = sum(c.hosts_kw for c in clusters) + sum(a.hosts_kw for a in as_is)
     kept_lines: list[bo.BomLine] = []
     if (
         design.is_single_cluster()
@@ -136,7 +141,11 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
             rec.decide(text, reason, DecisionTopic.NETWORK, implication=implication)
         host_racks = len(layout) - network_racks
         host_racks += sum(c.host_racks for c in clusters if c.existing_hosts)
+        host_racks += sum(a.host_racks for a in as_is)
         cooled = _cooling(design, catalog, bought, layout, rec)
+        # the figures behind the units the catalog marks unsettled, as one cluster's are marked
+        ids = dict.fromkeys(c.server for c in bought if c.result is not None)
+        cooled = confirm.mark_cooling(cooled, catalog, [catalog.servers[i] for i in ids])
         cooling_kw = _in_rack_kw(catalog, cooled, layout)
         bill = _bom(design, catalog, bought, network, layout, rec, cooled)
         added, kept_lines = existing_.split_lines(clusters, _SHARED)
@@ -147,6 +156,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         gpus_demand=sum(c.gpus_demand for c in clusters),
         gpus_idle=sum(c.gpus_idle for c in clusters),
         hosts_kw=hosts_kw,
+        existing_kw=existing_kw,
         network_kw=net_kw,
         storage_kw=storage_kw,
         cooling_kw=cooling_kw,
@@ -163,6 +173,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         bom=bill,
         kept=kept_lines,
         work=work,
+        as_is=as_is,
         totals=totals,
         calculations=rec.calculations,
         warnings=rec.warnings,
@@ -522,7 +533,7 @@ def _cpu_lines(
             part_number="",
             description=f"{server.product_name}, {server.sockets} x {processors}, "
             f"{server.rack_units}U, for the {role}, without GPUs, with the configuration lines "
-            "below (memory per the vendor's quote for the workload it hosts)",
+            "below",
             quantity=c.hosts,
             unit="each",
             source=f"catalog servers/{server.id}",
@@ -532,7 +543,11 @@ def _cpu_lines(
     speed = FABRIC_GBPS[design.hardware.service_fabric]
     nic, cards = service_adapter(catalog, server, speed, CPU_HOST_SERVICE_PORTS)
     out += [
-        ln.model_copy(update={"cluster": c.name}) for ln in bom_.platform_lines(server, c.hosts)
+        ln.model_copy(update={"cluster": c.name})
+        for ln in [
+            bom_.cpu_host_memory_line(server, c.hosts),
+            *bom_.platform_lines(server, c.hosts),
+        ]
     ]
     if nic is not None:
         out.append(

@@ -16,13 +16,15 @@ from dataclasses import dataclass
 from wizard.base.errors import DesignError
 from wizard.base.numbers import count
 from wizard.engine.basis.boards import nvswitch_board
+from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.sources_platform import MIG_REBOOT, NVSWITCH_PAGE, VLCM_IMAGE
+from wizard.engine.build.power import host_watts
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, SoftwareRelease
 from wizard.model.design import Design, Hardware, SharingMode, WorkloadGroup
-from wizard.model.estate import EstateCluster, HostWork, Placement
-from wizard.model.existing import ExistingCluster
+from wizard.model.estate import EstateCluster, HostWork, KeptAsIs, Placement
+from wizard.model.existing import ExistingCluster, ExistingHost
 from wizard.model.platform import ChecklistItem, HostStep
 from wizard.model.result import Result, Severity
 
@@ -114,6 +116,91 @@ def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]
             )
         )
     return out
+
+
+RACK_SOURCE = (
+    "Hosts per rack: the fewer of rack units over server height and the rack power limit over "
+    "host power (as the clusters without GPUs are racked)"
+)
+
+
+def as_is(design: Design, catalog: Catalog, rec: Recorder) -> list[KeptAsIs]:
+    """The existing clusters kept as they are (hosts that differ, a product the catalog does not
+    hold, an HGX board outside NVIDIA's support): nothing is planned on them, but their hosts
+    draw power and fill racks, which the estate counts; a host the catalog cannot power is named
+    as not counted, never guessed."""
+    out = []
+    a = design.assumptions
+    for c in design.existing.clusters:
+        why = _not_plannable(c, catalog)
+        if not why:
+            outside = _outside_support(c, catalog)
+            if not outside:
+                continue
+            why = f"it runs {outside} on an HGX board outside NVIDIA's support under vSphere"
+        watts: list[float] = []
+        kinds: dict[tuple[str, str | None, int], int] = {}
+        missing: list[str] = []
+        for h in c.hosts:
+            w = _host_w(h, catalog)
+            if w is None:
+                missing.append(h.name)
+                continue
+            assert h.server is not None
+            watts.append(w)
+            key = (h.server, h.gpu, h.gpus)
+            kinds[key] = kinds.get(key, 0) + 1
+        racks = 0
+        for (server_id, gpu_id, gpus), n in kinds.items():
+            server = catalog.servers[server_id]
+            host_w = _host_w_of(server_id, gpu_id, gpus, catalog)
+            per_rack = max(
+                min(a.rack_units // server.rack_units, int(a.max_rack_power_kw * 1000 // host_w)),
+                1,
+            )
+            racks += int(
+                rec.expr(
+                    f"existing.{c.name}.{server_id}.racks", Formula("ceil(hosts / hosts_per_rack)"),
+                    {"hosts": n, "hosts_per_rack": per_rack}, "racks", RACK_SOURCE,
+                )
+            )  # fmt: skip
+        out.append(
+            KeptAsIs(
+                name=c.name,
+                hosts=len(c.hosts),
+                gpus=sum(h.gpus for h in c.hosts),
+                reason=why,
+                hosts_counted=len(watts),
+                host_w=watts,
+                hosts_kw=sum(watts) / 1000,
+                host_racks=racks,
+                not_counted=(
+                    f"{', '.join(missing)}: the catalog holds no server or GPU to give "
+                    f"{'its' if len(missing) == 1 else 'their'} power and rack units"
+                    if missing
+                    else ""
+                ),
+            )
+        )
+    return out
+
+
+def _host_w(h: ExistingHost, catalog: Catalog) -> float | None:
+    """An existing host's planning power as a new host's is worked out (its GPUs at TDP and the
+    server's platform baseline); None where the catalog lacks its server, or its GPUs."""
+    if h.server not in catalog.servers:
+        return None
+    if h.gpus and h.gpu not in catalog.gpus:
+        return None
+    assert h.server is not None
+    return _host_w_of(h.server, h.gpu, h.gpus, catalog)
+
+
+def _host_w_of(server: str, gpu: str | None, gpus: int, catalog: Catalog) -> float:
+    s = catalog.servers[server]
+    if not gpus or gpu is None:
+        return s.baseline_power_w
+    return host_watts(catalog.gpus[gpu], s, gpus)
 
 
 def kept_hardware(design: Design, c: ExistingCluster) -> Hardware:
