@@ -235,6 +235,14 @@ MEMORY_SOURCE = (
     "pinned buffers stage in host memory: NVIDIA DGX H100 has 2 TB for its 8 x 80 GB GPUs "
     "(DGX H100 datasheet), DGX A100 1 TB for 320 GB"
 )
+CPU_HOST_MEMORY_GB = 256
+CPU_HOST_MEMORY_SOURCE = (
+    "VMware, 'Planning the Hardware Requirements for the VMware Cloud Foundation Management "
+    "Domain' (the Prerequisite Checklist of the VCF Planning and Preparation workbook): "
+    "'Memory | 256 GB per server' for each of the management domain's 4 hosts, "
+    "https://core.vmware.com/resource/planning-hardware-requirements-vmware-cloud-foundation-"
+    "management-domain"
+)
 BOOT_SOURCE = (
     "VMware Cloud Foundation VI workload domain design, ESXi boot device: 'ESXi requires a boot "
     "disk of at least … 32 GB for other device types such as HDD, SSD, or NVMe' and 'The ESXi "
@@ -277,6 +285,15 @@ def server_configuration(
     if racks is not None:
         out.append(oob_switch_line(racks.racks, catalog))
     return out
+
+
+def cpu_host_memory_line(server: Server, hosts: int) -> bo.BomLine:
+    """The memory of a host without GPUs (the management domain's): VMware's minimum per host,
+    as its bring-up runs vCenter, NSX Managers and SDDC Manager on these hosts."""
+    return _line(Cat.SERVER_PART, f"server-memory:{server.id}", "",
+                 f"System memory for the {server.product_name}: at least "
+                 f"{CPU_HOST_MEMORY_GB:,} GB per host, populating every memory channel of each "
+                 "socket", hosts, "host", CPU_HOST_MEMORY_SOURCE)  # fmt: skip
 
 
 def platform_lines(server: Server, hosts: int) -> list[bo.BomLine]:

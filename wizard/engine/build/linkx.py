@@ -397,12 +397,34 @@ MMA1B00 = (
     "as third-party module lists and switch inventories name it; no NVIDIA page was read here, "
     "so the order code is to confirm with the vendor. The fibre is given by type"
 )
+MCP2M00 = (
+    "NVIDIA LinkX MCP2M00-A 25GbE SFP28 passive DAC: NVIDIA's Cumulus Linux user guide, "
+    "'Troubleshoot Layer 1', shows a 25G DAC link on a Spectrum switch as 'PN: MCP2M00-A003 … "
+    "Type: 25g-cr' (https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-43/"
+    "Monitoring-and-Troubleshooting/Troubleshooting-Network-Interfaces/Troubleshoot-Layer-1/; "
+    "source CumulusNetworks/docs); NVIDIA's switch cable lists name MCP2M00-A00A, -A001, -A01A, "
+    "-A002, -A02A and -A003 (0.5 to 3 m, with gauge suffixes such as E30N and E26N): confirm "
+    "the order code's gauge suffix with the supplier"
+)
+MC3309130 = (
+    "NVIDIA (Mellanox) MC3309130 10GbE SFP+ passive DAC, 30 AWG, 0.5 to 3 m (MC3309130-00A, "
+    "-001, -002, -003 as third-party cable lists name them; no NVIDIA page was read here): "
+    "confirm the order code with the supplier"
+)
+MMA2P00_AS = (
+    "NVIDIA MMA2P00-AS 25GbE SFP28 multimode transceiver (SR, 850 nm, duplex LC), 'MMA2P00-AS "
+    "25GbE SFP28 MMF Transceiver Product Specifications', https://docs.nvidia.com/networking/"
+    "display/mma2p00asspec; the fibre is a duplex LC multimode patch cord, given by type"
+)
 GENERIC_OPTICS = (
     "Fabric sizing: one optical module at each end of a link between racks; no NVIDIA pairing "
     "document found for this speed, so the module and fibre are given by type"
 )
 # (host speed, host links per switch port) -> stem, speed letter, lengths (m), what, source
 ETH_COPPER: dict[tuple[int, int], tuple[str, str, tuple[float, ...], str, str]] = {
+    (10, 1): ("MC3309130", "", (0.5, 1.0, 2.0, 3.0), "10GbE SFP+ passive DAC", MC3309130),
+    (25, 1): ("MCP2M00", "A", (0.5, 1.0, 1.5, 2.0, 2.5, 3.0), "25GbE SFP28 passive DAC",
+              MCP2M00),
     (100, 1): ("MCP1600", "C", (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0),
                "100GbE QSFP28 passive DAC", MCP1600),
     (200, 1): ("MCP1650", "V", (0.5, 1.0, 1.5, 2.0, 2.5, 3.0),
@@ -484,6 +506,11 @@ def eth_optics(speed: float, breakout: int, metres: int) -> tuple[Part, Part, Pa
         fibre = Part("", f"Multimode fibre, MPO-12, OM4, {fibre_text}", GENERIC_OPTICS, Cat.CABLE)
         return module, module, fibre
     sw = speed * breakout
+    if (int(speed), breakout) == (25, 1):
+        module = Part("MMA2P00-AS", "NVIDIA MMA2P00-AS 25GbE SFP28 SR transceiver", MMA2P00_AS,
+                      Cat.TRANSCEIVER)  # fmt: skip
+        fibre = Part("", f"Multimode fibre, LC duplex, OM4, {fibre_text}", MMA2P00_AS, Cat.CABLE)
+        return module, module, fibre
     if sw <= 25:  # SFP28 / SFP+ optics: a duplex LC fibre, not an MPO trunk
         module = Part("", f"{speed:g} Gb/s SFP multimode transceiver (SR)", GENERIC_OPTICS,
                       Cat.TRANSCEIVER)  # fmt: skip

@@ -1,0 +1,125 @@
+"""Purchase-grade lines: the 25 GbE and 10 GbE copper, the 25 GbE optics, the SN3420 and the
+management domain's memory carry what the vendor's documents give, and 'to confirm' stays
+exactly where the source is not the vendor's ordering table.
+
+Expected values are read from the cited documents, not from the program:
+- NVIDIA's Cumulus Linux guide, 'Troubleshoot Layer 1', shows a 25G DAC on a Spectrum switch
+  as 'PN: MCP2M00-A003 … Type: 25g-cr' (3 m; NVIDIA's length code, as MCP1600-C003);
+- 'MMA2P00-AS 25GbE SFP28 MMF Transceiver Product Specifications' (docs.nvidia.com);
+- NVIDIA's SONiC platform code reads an SN3420's part number as 'MSN3420-CB2FO';
+- VMware's VCF management domain checklist: 'Memory | 256 GB per server'."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from tests.engine.test_port_ends import CASES
+from tests.engine.test_port_ends import _sized as sized_bill
+from wizard.engine.build import linkx
+from wizard.engine.build.confirm import marked
+from wizard.model import buildout as bo
+from wizard.model.buildout import BomCategory as Cat
+
+
+def _line(part: linkx.Part) -> bo.BomLine:
+    return bo.BomLine(category=part.category, item=f"{part.category.value}:{part.number.lower()}",
+                      part_number=part.number, description=part.text, quantity=1, unit="each",
+                      source=part.source)  # fmt: skip
+
+
+def test_25gbe_copper_is_nvidias_mcp2m00_by_its_length():
+    assert linkx.eth_copper(25, 1, 3.0).number == "MCP2M00-A003"  # the guide's 3 m DAC
+    assert linkx.eth_copper(25, 1, 1.5).number == "MCP2M00-A01A"
+    assert linkx.eth_copper(25, 1, 0.5).number == "MCP2M00-A00A"
+    # 30 units apart in one rack: 30 x 0.04445 + 1 = 2.33 m, the next length listed is 2.5 m
+    assert linkx.eth_copper_m(linkx.Place(0, 1), linkx.Place(0, 31), 25, 1) == 2.5
+    # past the longest listed (3 m: 45 units apart is 3.0 m) no copper: optics instead
+    assert linkx.eth_copper_m(linkx.Place(0, 1), linkx.Place(0, 46), 25, 1) is None
+
+
+def test_the_dacs_gauge_suffix_is_to_confirm_but_not_the_sfp28_optic(catalog):
+    """The DAC's order code needs its gauge suffix (E30N, E26N) chosen: marked. The MMA2P00-AS
+    is NVIDIA's own part on its own specification page: not marked."""
+    dac = marked(_line(linkx.eth_copper(25, 1, 3.0)), catalog)
+    assert dac.to_confirm == ["part number"]
+    module, host, fibre = linkx.eth_optics(25, 1, 10)
+    assert module.number == host.number == "MMA2P00-AS"
+    assert "mma2p00asspec" in module.source
+    assert marked(_line(module), catalog).to_confirm == []
+    assert fibre.number == "" and "LC duplex" in fibre.text  # a patch cord, given by type
+
+
+def test_10gbe_copper_is_named_and_marked_other_speeds_stay_generic():
+    ten = linkx.eth_copper(10, 1, 3.0)
+    assert ten.number == "MC3309130-003" and "confirm" in ten.source
+    assert linkx.eth_copper(10, 1, 0.5).number == "MC3309130-00A"
+    # no NVIDIA part is known for a 40 Gb/s host link: by type, no invented number
+    assert linkx.eth_copper(40, 1, 2.0).number == ""
+    assert linkx.eth_optics(10, 1, 10)[0].number == ""
+
+
+def test_the_sn3420_carries_its_part_number_marked_to_confirm(catalog):
+    sw = catalog.switches["nvidia-sn3420"]
+    assert sw.part_number == "MSN3420-CB2FO"
+    assert "part_number" in sw.unsettled  # the suffix follows the OS and airflow ordered
+    bom = sized_bill("bert-large-25gbe", catalog)[0]
+    line = next(ln for ln in bom.lines if ln.item == "switch:nvidia-sn3420")
+    assert line.part_number == "MSN3420-CB2FO" and line.to_confirm == ["part number"]
+    dacs = [ln for ln in bom.lines if ln.part_number.startswith("MCP2M00-A")]
+    assert dacs and all(ln.to_confirm == ["part number"] for ln in dacs)
+    assert not any("25 Gb/s passive DAC" in ln.description for ln in bom.lines)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_every_nvidia_part_on_the_bill_has_its_number_or_says_to_confirm(name, catalog):
+    """Every switch, NIC, optic and cable the bill names as NVIDIA's has a part number, or its
+    line says the part number is to confirm; the lines given by type (fibre, patch cords, the
+    subnet manager's software) name no vendor."""
+    bom = sized_bill(name, catalog)[0]
+    for ln in bom.lines:
+        if ln.category not in (Cat.SWITCH, Cat.NIC, Cat.TRANSCEIVER, Cat.CABLE):
+            continue
+        if ln.description.startswith("NVIDIA"):
+            assert ln.part_number or "part number" in ln.to_confirm, (name, ln.description)
+        if not ln.part_number:
+            assert "NVIDIA" not in ln.description.split(",")[0] or ln.to_confirm, ln.description
+
+
+def test_the_management_domain_hosts_get_vmwares_memory(catalog):
+    bom = sized_bill("acme-two-clusters", catalog)[0]
+    mgmt = [ln for ln in bom.lines if ln.cluster == "Management domain"]
+    server = next(ln for ln in mgmt if ln.category is Cat.SERVER)
+    memory = next(ln for ln in mgmt if ln.item.startswith("server-memory:"))
+    assert "256 GB per host" in memory.description and memory.quantity == server.quantity == 4
+    assert "256 GB per server" in memory.source
+    assert "vendor's quote" not in server.description
+    # the GPU clusters keep twice their GPU memory, not the management domain's figure
+    gpu = [ln for ln in bom.lines if ln.item.startswith("server-memory:") and ln not in mgmt]
+    assert gpu and not any("256 GB per host" in ln.description and "VMware" in ln.source
+                           for ln in gpu)  # fmt: skip
+
+
+def test_several_clusters_mark_the_liquid_figures_as_one_cluster_does(catalog):
+    """The liquid-cooled B200 server (liquid_heat_share unsettled) as the second of two
+    clusters: the design's cooling says its share of heat is to confirm, and names no figure
+    of the air-cooled cluster's server."""
+    from tests.engine.test_liquid_cooling import _lcc
+    from wizard.app.io import design_from_dict
+    from wizard.engine import plan
+
+    doc = _lcc()
+    two = copy.deepcopy(doc)
+    two["clusters"] = [{"name": "Liquid", "role": "gpu-cluster", "hardware": doc["hardware"]}]
+    two["hardware"] = {**doc["hardware"], "server": "supermicro-sys-821ge-tnhr",
+                       "gpu": "h100-sxm", "nic": "cx7-ndr-1p"}  # fmt: skip
+    two["workloads"][0]["cluster"] = "Liquid"
+    two["workloads"].append({**doc["workloads"][0], "name": "Small", "count": 1, "cluster": None})
+    e = plan(design_from_dict(two), catalog).estate
+    server = catalog.servers["supermicro-sys-422ga-nbrt-lcc"]
+    assert "liquid_heat_share" in server.unsettled
+    assert e.cooling is not None
+    assert f"share of heat to the liquid of the {server.product_name}" in e.cooling.to_confirm
+    air = catalog.servers["supermicro-sys-821ge-tnhr"]
+    assert not any(air.product_name in x for x in e.cooling.to_confirm)
