@@ -113,7 +113,7 @@ def test_several_clusters_mark_the_liquid_figures_as_one_cluster_does(catalog):
     two = copy.deepcopy(doc)
     two["clusters"] = [{"name": "Liquid", "role": "gpu-cluster", "hardware": doc["hardware"]}]
     two["hardware"] = {**doc["hardware"], "server": "supermicro-sys-821ge-tnhr",
-                       "gpu": "h100-sxm", "nic": "cx7-ndr-1p"}  # fmt: skip
+                       "gpu": "h100-sxm5-80gb", "nic": "cx7-ndr-1p"}  # fmt: skip
     two["workloads"][0]["cluster"] = "Liquid"
     two["workloads"].append({**doc["workloads"][0], "name": "Small", "count": 1, "cluster": None})
     e = plan(design_from_dict(two), catalog).estate
