@@ -123,3 +123,20 @@ def test_several_clusters_mark_the_liquid_figures_as_one_cluster_does(catalog):
     assert f"share of heat to the liquid of the {server.product_name}" in e.cooling.to_confirm
     air = catalog.servers["supermicro-sys-821ge-tnhr"]
     assert not any(air.product_name in x for x in e.cooling.to_confirm)
+
+
+def test_the_sn5600_carries_its_cumulus_model_and_the_q3400_ra_says_to_confirm(catalog):
+    """800GbE on B300: the SN5600 line carries 920-9N42F-00RI-7C0 (the part number a Cumulus
+    Linux SN5600 reports), marked, as NVIDIA's ordering table was not read. XDR InfiniBand on
+    the same hosts: no source gives the Q3400-RA's, so its line has none and says so."""
+    from tests.engine.test_xdr_fabric import _b300
+    from wizard.app.io import design_from_dict
+    from wizard.engine.size import size
+
+    r = size(design_from_dict(_b300(fabric="800gbe", rdma="roce-v2")), catalog)
+    sn = next(ln for ln in r.bom.lines if ln.item == "switch:nvidia-sn5600")
+    assert sn.part_number == "920-9N42F-00RI-7C0" and "part number" in sn.to_confirm
+    xdr = size(design_from_dict(_b300()), catalog)
+    q = next(ln for ln in xdr.bom.lines if ln.item == "switch:nvidia-q3400-ra")
+    assert q.part_number == "" and "part number" in q.to_confirm
+    assert "to confirm with the vendor" in q.description
