@@ -1,4 +1,4 @@
-"""A plain-text summary of a Result, for the terminal."""
+"""The plan as plain text, for the terminal."""
 
 from __future__ import annotations
 
@@ -14,8 +14,15 @@ from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.present import options_table
 from wizard.present.basis import group_gpu, serving_basis, training_basis
 from wizard.present.cooling_text import cooling_sentence
-from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
-from wizard.present.risk_register import Risk, register
+from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode, topic
+from wizard.present.mitigations import mitigation
+from wizard.present.risk_register import (
+    Risk,
+    network_risks,
+    rack_power_risks,
+    ranked,
+    register,
+)
 from wizard.present.severity import SEVERITY
 
 
@@ -28,23 +35,87 @@ def by_group(ranges: list[FigureRange] | None) -> dict[str, dict[str, FigureRang
 
 
 def plan_lines(p: Plan) -> list[str]:
-    """The plan for the terminal: the one cluster's summary, or the estate's with each
-    cluster's, times and rates with their range."""
-    if p.one is not None:
-        r = p.one.result
-        mine = {w.name for w in r.workloads}
-        # the proposal's risk register, word for word: warnings, targets at risk, storage,
-        # network and rack power (one list for the terminal, the Review page and the PDF)
-        risks = register(r, [t for t in p.targets if t.workload in mine])
-        return summary_lines(r, p.cluster_ranges(p.one.name), p.design, risks)
-    return estate_lines(p.estate, p.ranges, p.design)
+    """The plan for the terminal, one path for a design of one cluster or several: the whole
+    design (its clusters, where each group runs, the networks, power and racks), each GPU
+    cluster's own figures with their ranges, then the design's one risk register (the
+    proposal's, word for word) and its one bill."""
+    e = p.estate
+    lines = _design_head(e)
+    for c in p.clusters:
+        lines += [
+            "",
+            f"=== {c.name} ===",
+            *summary_lines(c.result, p.cluster_ranges(c.name), p.design),
+        ]
+    risks = plan_risks(p)
+    if risks:
+        lines += ["", "Risks and warnings:"]
+        lines += [f"  [{SEVERITY[x.severity]}] {x.topic}: {x.text}. Mitigation: "
+                  f"{x.mitigation}" for x in risks]  # fmt: skip
+    return lines + _bill(e)
+
+
+def plan_risks(p: Plan) -> list[Risk]:
+    """The design's risk register: its own warnings, the networks and racks judged once for
+    every cluster on them, then each cluster's warnings, targets at risk and storage, most
+    severe first; each cluster's risks carry its name when there are several to tell apart."""
+    e = p.estate
+    named = len(e.clusters) > 1
+    own = [Risk(w.severity, topic(w.code), w.message, mitigation(w.code)) for w in e.warnings]
+    own += network_risks(e.network, e.totals.hosts) + rack_power_risks(e.racks)
+    for c in p.clusters:
+        mine = {w.name for w in c.result.workloads}
+        targets = [t for t in p.targets if t.workload in mine]
+        own += register(c.result, targets, c.name if named else None, own_network=False)
+    return ranked(own)
+
+
+def _design_head(e: Estate) -> list[str]:
+    """The whole design: totals, each cluster, where each group runs, the networks, power,
+    racks and cooling."""
+    t = e.totals
+    lines = [
+        f"{count(len(e.clusters), 'cluster')}: {count(t.hosts, 'host')}, {count(t.gpus, 'GPU')} "
+        f"({t.gpus_demand:,} taken by the workloads, {t.gpus_idle:,} reserve or idle), "
+        f"{_num(t.total_kw, 'kW')} ({_num(t.network_kw, 'kW')} network), "
+        f"{count(t.host_racks, 'host rack')} and {count(t.network_racks, 'network rack')}",
+        "",
+        "Clusters:",
+    ]
+    for c in e.clusters:
+        lines.append(
+            f"  {c.name} [{CLUSTER_ROLE[c.role]}]: {count(c.hosts, 'host')} x {c.server_name}"
+            + (f", {count(c.gpus, 'GPU')} ({c.gpus_demand:,} used)" if c.gpus else "")
+            + f", {_num(c.hosts_kw, 'kW')}; hosts: {c.reason}"
+        )
+    lines += ["", "Where each workload group runs:"]
+    lines += [f"  {p.workload} -> {p.cluster}: {p.reason}" for p in e.placements]
+    lines += ["", "Networks:"]
+    for p in e.network:
+        kit = ", ".join(f"{x.count} {x.role} {x.model}" for x in p.tiers) or p.note
+        lines.append(f"  {p.name:<8} {p.technology}, {p.host_ports} host ports: {kit}")
+    if e.cooling is not None:
+        lines += ["", f"Cooling: {cooling_sentence(e.cooling)}"]
+    return lines
+
+
+def _bill(e: Estate) -> list[str]:
+    """The design's one bill; a cluster column when its lines name their clusters."""
+    if not e.bom.lines:
+        return []
+    per_cluster = any(ln.cluster for ln in e.bom.lines)
+    return ["", "Bill of materials:"] + [
+        f"  {ln.quantity:>6} {ln.unit:<13} "
+        + (f"{(ln.cluster or 'shared')[:24]:<24} " if per_cluster else "")
+        + ln.description[:80]
+        for ln in e.bom.lines
+    ]
 
 
 def summary_lines(
     r: Result,
     ranges: list[FigureRange] | None = None,
     design: Design | None = None,
-    risks: list[Risk] | None = None,
 ) -> list[str]:
     """The sized design for the terminal; with ``ranges``, times and rates with their range;
     with ``design``, each performance figure said as measured, calibrated or estimated."""
@@ -105,13 +176,6 @@ def summary_lines(
     lines += _sharing_lines(r)
     lines += _platform_lines(r)
     lines += _build_out(r)
-    if risks:
-        lines += ["", "Risks and warnings:"]
-        lines += [f"  [{SEVERITY[x.severity]}] {x.topic}: {x.text}. Mitigation: "
-                  f"{x.mitigation}" for x in risks]  # fmt: skip
-    elif r.warnings:
-        lines += ["", "Warnings:"]
-        lines += [f"  [{w.severity.value}] {w.code}: {w.message}" for w in r.warnings]
     if r.decisions:
         lines += ["", "Design decisions:"]
         lines += [
@@ -198,71 +262,22 @@ def _platform_lines(r: Result) -> list[str]:
 
 
 def _build_out(r: Result) -> list[str]:
+    """The cluster's hosts, their power and how many fit a rack; the networks, the totals, the
+    cooling and the bill are the design's, said once for every cluster."""
     lines: list[str] = []
     if r.topology.hosts:
         h = r.topology.hosts[0]
         lines += [
             "",
-            "Host and network:",
+            "Hosts:",
             f"  {h.hosts} x {h.server_name}: {count(h.sockets, 'CPU')}, "
             f"{count(h.pcie_switches, 'PCIe switch', 'PCIe switches')}, {count(h.gpus, 'GPU')} "
             f"(NVLink: {h.nvlink}), {count(h.nics, 'GPU-fabric NIC')}",
         ]
-        for p in r.topology.fabric.planes:
-            kit = ", ".join(f"{t.count} {t.role} {t.model}" for t in p.tiers) or p.note
-            lines.append(f"  {p.name:<8} {p.technology}, {p.host_ports} host ports: {kit}")
     lines += [
-        f"  power    {_num(r.power.host_w, 'W', 0)} per host, {_num(r.power.total_kw, 'kW')} "
-        f"in all, {_num(r.power.btu_per_hour, 'BTU/h', 0)}",
-        f"  racks    {r.racks.host_racks} for hosts (up to {r.racks.hosts_per_rack} each, "
-        f"{r.racks.limited_by}), {r.racks.network_racks} for network",
+        f"  power    {_num(r.power.host_w, 'W', 0)} per host",
+        f"  racks    up to {count(r.racks.hosts_per_rack, 'host')} per rack ({r.racks.limited_by})",
     ]
-    if r.racks.cooling is not None:
-        lines.append(f"  cooling  {cooling_sentence(r.racks.cooling)}")
-    if r.bom.lines:
-        lines += ["", "Bill of materials:"]
-        lines += [f"  {ln.quantity:>6} {ln.unit:<13} {ln.description[:80]}" for ln in r.bom.lines]
-    return lines
-
-
-def estate_lines(
-    e: Estate, ranges: dict[str, list[FigureRange]] | None = None, design: Design | None = None
-) -> list[str]:
-    """A design of several clusters: each cluster, where each group runs and why, the shared
-    networks, the totals, then each GPU cluster's own summary."""
-    t = e.totals
-    lines = [
-        f"{count(len(e.clusters), 'cluster')}: {count(t.hosts, 'host')}, {count(t.gpus, 'GPU')} "
-        f"({t.gpus_demand:,} taken by the workloads, {t.gpus_idle:,} reserve or idle), "
-        f"{_num(t.total_kw, 'kW')} ({_num(t.network_kw, 'kW')} network), "
-        f"{count(t.host_racks, 'host rack')} and {count(t.network_racks, 'network rack')}",
-        "",
-        "Clusters:",
-    ]
-    for c in e.clusters:
-        lines.append(
-            f"  {c.name} [{CLUSTER_ROLE[c.role]}]: {count(c.hosts, 'host')} x {c.server_name}"
-            + (f", {count(c.gpus, 'GPU')} ({c.gpus_demand:,} used)" if c.gpus else "")
-            + f", {_num(c.hosts_kw, 'kW')}; hosts: {c.reason}"
-        )
-    lines += ["", "Where each workload group runs:"]
-    lines += [f"  {p.workload} -> {p.cluster}: {p.reason}" for p in e.placements]
-    lines += ["", "Networks shared by the clusters:"]
-    for p in e.network:
-        kit = ", ".join(f"{x.count} {x.role} {x.model}" for x in p.tiers) or p.note
-        lines.append(f"  {p.technology}, {p.host_ports} host ports: {kit}")
-    lines += ["", "Bill of materials:"]
-    lines += [
-        f"  {ln.quantity:>6} {ln.unit:<13} {(ln.cluster or 'shared')[:24]:<24} "
-        f"{ln.description[:70]}"
-        for ln in e.bom.lines
-    ]
-    if e.warnings:
-        lines += ["", "Warnings:"] + [f"  {w.message}" for w in e.warnings]
-    for c in e.clusters:
-        if c.result is not None:
-            rng = ranges.get(c.name) if ranges else None
-            lines += ["", f"=== {c.name} ===", *summary_lines(c.result, rng, design)]
     return lines
 
 
