@@ -267,6 +267,11 @@ class RackItem(Out):
     liquid_w: float = Field(
         default=0.0, description="Of its heat, what the coolant carries away (liquid-cooled), W"
     )
+    cluster: str | None = Field(
+        default=None,
+        description="The cluster of a host racked beside another cluster's hosts (a host added "
+        "to an existing cluster); None: the rack's own cluster",
+    )
 
 
 class Rack(Out):

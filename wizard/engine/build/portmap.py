@@ -257,9 +257,8 @@ def rack_hosts(racks: list[bo.Rack], cluster: str | None = None) -> list[Host]:
     out = [
         (i.host or 0, Host(i.name, rack.name, Place(r, i.u_position)))
         for r, rack in enumerate(racks)
-        if cluster is None or rack.cluster == cluster
         for i in rack.items
-        if i.host is not None
+        if i.host is not None and (cluster is None or (i.cluster or rack.cluster) == cluster)
     ]
     return [h for _, h in sorted(out, key=lambda x: x[0])]
 

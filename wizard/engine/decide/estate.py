@@ -103,6 +103,8 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     # the existing clusters' hosts are kept: their power and racks count, nothing of them is
     # bought, and they stay on the network they are on
     bought = [c for c in clusters if not c.existing_hosts]
+    # the hosts added to existing clusters are racked and cabled like every host bought
+    wired = bought + [a for c in clusters if (a := existing_.added_part(c)) is not None]
     storage_kw = sum(c.result.power.storage_w for c in clusters if c.result) / 1000
     # every host the estate runs draws power, the existing clusters kept as they are too
     existing_kw = sum(
@@ -128,26 +130,27 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         cooled = r.racks.cooling
         cooling_kw = r.power.cdu_w / 1000
     else:
-        network = _shared_network(design, catalog, specs, bought, rec)
-        layout = _layout(design, catalog, bought, network, rec)
+        every = specs + [kept_spec(design, k) for k in kept]
+        network = _shared_network(design, catalog, every, wired, rec)
+        layout = _layout(design, catalog, wired, network, rec, frozenset(k.name for k in kept))
         oob_w = sum(i.power_w for r in layout for i in r.items if i.kind == "oob")
         net_kw = (sum(t.power_w * t.count for p in network for t in p.tiers) + oob_w) / 1000
         # the runs' words and optics from the parts the bill counts, as the layout places them
-        runs = _runs(design, catalog, bought, network, layout)
+        runs = _runs(design, catalog, wired, network, layout)
         network = media.describe(network, runs)
         network_racks = sum(1 for x in layout if x.role == "network")
         if any(c.between == "host-leaf" for p in network for c in p.cables):
             text, reason, implication = cabling_words(network, runs, network_racks)
             rec.decide(text, reason, DecisionTopic.NETWORK, implication=implication)
         host_racks = len(layout) - network_racks
-        host_racks += sum(c.host_racks for c in clusters if c.existing_hosts)
+        host_racks += sum(existing_.existing_racks(c) for c in clusters if c.existing_hosts)
         host_racks += sum(a.host_racks for a in as_is)
-        cooled = _cooling(design, catalog, bought, layout, rec)
+        cooled = _cooling(design, catalog, wired, layout, rec)
         # the figures behind the units the catalog marks unsettled, as one cluster's are marked
         ids = dict.fromkeys(c.server for c in bought if c.result is not None)
         cooled = confirm.mark_cooling(cooled, catalog, [catalog.servers[i] for i in ids])
         cooling_kw = _in_rack_kw(catalog, cooled, layout)
-        bill = _bom(design, catalog, bought, network, layout, rec, cooled)
+        bill = _bom(design, catalog, bought, network, layout, rec, cooled, wired)
         added, kept_lines = existing_.split_lines(clusters, _SHARED)
         bill = bill.model_copy(update={"lines": added + bill.lines})
     totals = EstateTotals(
@@ -380,6 +383,7 @@ def _layout(
     clusters: list[EstateCluster],
     network: list[bo.Plane],
     rec: Recorder,
+    beside: frozenset[str] = frozenset(),
 ) -> list[bo.Rack]:
     """Every rack of the design, for its elevations and its power: each GPU cluster's host racks
     as the cluster's sizing placed them (its storage too) without the switches, which the
@@ -396,6 +400,8 @@ def _layout(
         if c.result is not None:
             for r in c.result.racks.racks:
                 items = [i for i in r.items if i.kind not in ("switch", "oob")]
+                if c.name in beside:  # hosts added to an existing cluster
+                    items = _beside(out, items, c.name)
                 if not items:
                     continue
                 r = r.model_copy(update={"height_u": height, "power_limit_w": limit})
@@ -431,6 +437,36 @@ def _layout(
     ]
     out, rest = top_of_rack(out, switches, leaf_homes(network, names, on), strict=True)
     return with_oob(out + _network_racks(rest, height, limit, len(out), rec), oob)
+
+
+def _beside(out: list[bo.Rack], items: list[bo.RackItem], cluster: str) -> list[bo.RackItem]:
+    """Hosts added to an existing cluster racked above the new hosts of a rack already laid out
+    that has the units and the power left (leaving the rack's own switches their room to
+    follow), so one added host takes no rack of its own; returns those that found no room."""
+    left = []
+    for item in items:
+        for n, rack in enumerate(out):
+            top = max((i.u_position + i.height_u for i in rack.items), default=1)
+            if (
+                rack.role != "hosts"
+                or top - 1 + item.height_u > rack.height_u
+                or rack.power_w + item.power_w > rack.power_limit_w
+            ):
+                continue
+            placed = item.model_copy(
+                update={"name": f"{cluster} {item.name}", "u_position": top, "cluster": cluster}
+            )
+            out[n] = rack.model_copy(
+                update={
+                    "items": [*rack.items, placed],
+                    "used_u": rack.used_u + item.height_u,
+                    "power_w": rack.power_w + item.power_w,
+                }
+            )
+            break
+        else:
+            left.append(item)
+    return left
 
 
 def _named(rack: bo.Rack, items: list[bo.RackItem], name: str, cluster: str) -> bo.Rack:
@@ -497,7 +533,10 @@ def _bom(
     layout: list[bo.Rack],
     rec: Recorder,
     cooled: bo.Cooling | None = None,
+    wired: list[EstateCluster] | None = None,
 ) -> bo.Bom:
+    """The bill: each cluster's own lines, then the shared network, racks and cooling, whose
+    runs reach the hosts of ``wired`` (the clusters and the hosts added to existing ones)."""
     lines: list[bo.BomLine] = []
     for c in clusters:
         if c.result is not None:
@@ -508,7 +547,7 @@ def _bom(
             ]
         else:
             lines += _cpu_lines(design, catalog, c, rec)
-    paired, done = _linkx(design, catalog, clusters, network, layout)
+    paired, done = _linkx(design, catalog, wired or clusters, network, layout)
     lines += _network_lines(catalog, network, done) + paired
     lines.append(bom_.oob_switch_line(layout, catalog))
     a = design.assumptions
@@ -625,6 +664,7 @@ def _runs(
 def estate_port_map(design: Design, catalog: Catalog, e: Estate) -> list[portmap.PortLink]:
     """The port map of a design of several clusters, as its bill counts the cables."""
     bought = [c for c in e.clusters if not c.existing_hosts]
+    bought += [a for c in e.clusters if (a := existing_.added_part(c)) is not None]
     return _port_map(design, catalog, bought, e.network, e.racks)
 
 

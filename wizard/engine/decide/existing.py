@@ -532,8 +532,10 @@ def kept_cluster(k: Kept, c: EstateCluster, rec: Recorder) -> EstateCluster:
         rec.warn(
             "existing-cluster-grows",
             f"Existing cluster '{k.name}' needs {count(c.hosts - len(k.hosts), 'more host')} "
-            "of its own model for the groups it runs; they join its network as its hosts do "
-            "today, so their switch ports and cables are not on this bill",
+            "of its own model for the groups it runs; they are racked beside the new hosts "
+            "where a rack has room (else in a rack of their own) and cabled to the design's "
+            "new switches, ports and cables on this bill; those switches are to be uplinked "
+            "to the network the kept hosts are on, for vMotion between the cluster's hosts",
         )
     return c.model_copy(
         update={
@@ -542,6 +544,57 @@ def kept_cluster(k: Kept, c: EstateCluster, rec: Recorder) -> EstateCluster:
             f"need {c.reason}",
         }
     )
+
+
+def added_part(c: EstateCluster) -> EstateCluster | None:
+    """The hosts added to an existing cluster, as a cluster of their own for the estate's
+    network and racks: their share of the cluster's host ports on each network (ports count per
+    host) and their rack items stacked from the bottom (the estate's layout racks them beside
+    the new hosts where a rack has room), cabled to the design's new switches like every host
+    bought; None where nothing is added. Their servers and parts are the
+    cluster's bought lines (``split_lines``)."""
+    added = c.hosts - c.existing_hosts
+    if not c.existing_hosts or added <= 0 or c.result is None:
+        return None
+    r = c.result
+    fabric = r.topology.fabric
+    planes = [p.model_copy(update={"host_ports": p.host_ports * added // c.hosts})
+              for p in fabric.planes]  # fmt: skip
+    racks = []
+    for rack in r.racks.racks:
+        hosts = [h for h in rack.hosts if h >= c.existing_hosts]
+        if not hosts:
+            continue
+        items, u = [], 1
+        for i in rack.items:
+            if i.host is None or i.host < c.existing_hosts:
+                continue
+            items.append(i.model_copy(update={"u_position": u}))
+            u += i.height_u
+        racks.append(rack.model_copy(update={"hosts": hosts, "items": items}))
+    topology = r.topology.model_copy(
+        update={"fabric": fabric.model_copy(update={"planes": planes})}
+    )
+    result = r.model_copy(
+        update={"topology": topology, "racks": r.racks.model_copy(update={"racks": racks})}
+    )
+    return c.model_copy(
+        update={
+            "hosts": added,
+            "gpus": c.gpus * added // c.hosts,
+            "hosts_kw": c.host_w * added / 1000,
+            "host_racks": len(racks),
+            "existing_hosts": 0,
+            "result": result,
+        }
+    )
+
+
+def existing_racks(c: EstateCluster) -> int:
+    """The racks an existing cluster's kept hosts stand in, as its sizing racks them."""
+    if c.result is None:
+        return c.host_racks
+    return sum(1 for r in c.result.racks.racks if any(h < c.existing_hosts for h in r.hosts))
 
 
 def split_lines(

@@ -1,0 +1,77 @@
+"""Hosts added to an existing cluster are racked and cabled like every host bought: their
+service and out-of-band ports are on the design's new switches and their cables on the bill,
+beside the new hosts where a rack has room, else in a rack of their own.
+
+The sample (tests/data/estate/expansion.json) with 18 notebooks: 9 A100 80GB -> 3 hosts of 4,
+N+1 -> 4: the 3 kept Dell R750xa and 1 added. Each R750xa has 2 service ports (100 GbE, split
+across a pair of leaves) and 1 BMC port; the new cluster's 3 XE9680 have 2 service ports each.
+Catalog: R750xa 2U, 800 W baseline, A100 PCIe 80GB 300 W (a host plans 4 x 300 + 800 =
+2,000 W); XE9680 6U, 4,000 W, H200 SXM 700 W (9,600 W)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import ROOT
+from wizard.app.io import design_from_dict
+from wizard.engine.decide.planning import plan
+
+SAMPLE = ROOT / "tests" / "data" / "estate" / "expansion.json"
+KEPT = "Notebooks A100"
+
+
+def _plan(catalog, notebooks: int, rack_kw: float | None = None):
+    d = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    d["workloads"][0]["count"] = notebooks
+    if rack_kw is not None:
+        d["assumptions"]["max_rack_power_kw"] = rack_kw
+    return plan(design_from_dict(d), catalog)
+
+
+def _cables(p) -> int:
+    return sum(ln.quantity for ln in p.estate.bom.lines if ln.category.value == "cable")
+
+
+def _ports(p, name: str) -> int:
+    (plane,) = [x for x in p.estate.network if x.name.startswith(name)]
+    return plane.host_ports
+
+
+def test_the_added_host_has_its_ports_on_the_new_switches_and_its_cables_billed(catalog):
+    base, grown = _plan(catalog, 6), _plan(catalog, 18)
+    kept = next(c for c in grown.estate.clusters if c.name == KEPT)
+    assert (kept.hosts, kept.existing_hosts) == (4, 3)
+    # service: 3 XE9680 x 2 = 6 ports, + the added R750xa's 2 = 8; out of band: 3 + 1 = 4
+    assert (_ports(base, "service"), _ports(grown, "service")) == (6, 8)
+    assert (_ports(base, "oob"), _ports(grown, "oob")) == (3, 4)
+    # the bill: its two service cables and its BMC cord, nothing else
+    assert _cables(grown) - _cables(base) == 3
+    links = [ln for ln in grown.port_map if ln.device == f"{KEPT} host-04"]
+    assert sorted(ln.between for ln in links) == ["host-leaf", "host-leaf", "host-oob"]
+    # none of the kept hosts is cabled or racked by the plan
+    assert not any(ln.device.startswith(f"{KEPT} host-0{i}") for ln in links for i in (1, 2, 3))
+
+
+def test_the_added_host_stands_beside_the_new_hosts_where_a_rack_has_room(catalog):
+    base, grown = _plan(catalog, 6), _plan(catalog, 18)
+    # one rack of 40 kW: 3 x 6U + 2U = 20U and 3 x 9.6 + 2.0 = 30.8 kW of hosts: it fits
+    assert len(grown.estate.racks) == len(base.estate.racks) == 1
+    (rack,) = grown.estate.racks
+    (added,) = [i for i in rack.items if i.cluster == KEPT]
+    # above the three XE9680 (U1-U18)
+    assert (added.name, added.u_position, added.height_u) == (f"{KEPT} host-04", 19, 2)
+    # racks of hosts: the new one, and the one rack the three kept R750xa stand in
+    assert grown.estate.totals.host_racks == 1 + 1
+    racks = {ln.item: ln.quantity for ln in grown.estate.bom.lines if ln.category.value == "rack"}
+    assert racks["rack:42u"] == 1
+
+
+def test_without_room_the_added_host_gets_a_rack_of_its_own(catalog):
+    # 30 kW racks: three XE9680 take 28.8 kW of hosts, so the R750xa's 2 kW does not fit beside
+    # them; it stands in a rack of its own, bought
+    base, grown = _plan(catalog, 6, 30), _plan(catalog, 18, 30)
+    own = [r for r in grown.estate.racks if r.cluster == KEPT]
+    assert len(own) == 1 and [i.name for i in own[0].items if i.host is not None] == ["host-04"]
+    racks = lambda p: next(ln.quantity for ln in p.estate.bom.lines if ln.item == "rack:42u")  # noqa: E731
+    assert racks(grown) > racks(base)
+    assert _ports(grown, "service") == _ports(base, "service") + 2
