@@ -1,0 +1,369 @@
+"""Plant bugs by rule in every module of each room, a seeded sample at a time, and judge each
+by the whole suite.
+
+``scripts/mutants.py`` plants hand-written slips where tests already were and runs a few chosen
+tests for each; that flatters the score. Here ``scripts/mutation_sites.py`` lists every site a
+rule reaches in a room's modules (operators, comparisons, constants, and/or, ``not``, terms of a
+sum, returned booleans, also inside ``Formula("...")`` text); ``random.Random(seed)`` draws
+``--per-room`` of them; each is planted alone in a copy of the last commit (``git archive HEAD``;
+the working tree is never touched) and judged by the room's tests first, then, if it survives
+them, by the whole suite. A failing, erroring or timed-out run catches the mutant.
+
+    python scripts/mutation_rules.py --seed 4848 --list          # the draw, nothing run
+    python scripts/mutation_rules.py --seed 4848                 # the full run (hours)
+    python scripts/mutation_rules.py --seed 4848 --rooms placement --per-room 2 --no-baseline
+
+The whole suite runs without ``tests/test_lint.py::test_ruff``: a planted ``<=`` can push a line
+past the length limit or let ruff join two lines, which ruff reports, and that is not a test
+catching the bug. mypy and the layering contracts stay in.
+
+A drawn site listed in ``EQUIVALENT`` is not run: it is reported with its reason and the draw
+takes the next site, so each room is judged on ``--per-room`` mutants. The run exits non-zero
+when a room scores under ``--min-score``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import datetime
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+if str(Path(__file__).resolve().parent) not in sys.path:  # run as a script or loaded by a test
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mutants import ROOT, environment, export, imports_the_copy
+from mutation_sites import Site, sites
+
+ENGINE = "wizard/engine"
+ENGINE_TESTS = ("tests/engine",)
+PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider")
+SUITE = ("-n", "1", "--deselect", "tests/test_lint.py::test_ruff", "tests")
+
+# Drawn sites that no test can tell from the original, keyed by site id (``--list`` prints
+# them), each with why. A key no longer found among the sites is reported as stale.
+EQUIVALENT: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class Room:
+    """A room of the program: its modules (globs under the repository) and its own tests."""
+
+    name: str
+    sources: tuple[str, ...]
+    tests: tuple[str, ...]
+
+    def files(self, root: Path) -> list[str]:
+        found = {p for g in self.sources for p in root.glob(g) if p.is_file()}
+        return sorted(str(p.relative_to(root)) for p in found)
+
+
+def rooms(root: Path) -> list[Room]:
+    """The engine's sub-packages (its top-level modules join ``decide`` as size+decide), then the
+    readers. Found on disk, so a renamed sub-package is still a room."""
+    engine = root / ENGINE
+    subs = sorted(d.name for d in engine.iterdir() if d.is_dir() and (d / "__init__.py").is_file())
+    out = []
+    for name in subs:
+        globs = (f"{ENGINE}/{name}/**/*.py",)
+        if name == "decide":
+            out.append(Room("size+decide", (f"{ENGINE}/*.py", *globs), ENGINE_TESTS))
+        else:
+            out.append(Room(name, globs, ENGINE_TESTS))
+    if "decide" not in subs:
+        out.append(Room("size", (f"{ENGINE}/*.py",), ENGINE_TESTS))
+    out += [
+        Room(
+            "cli+app", ("wizard/cli.py", "wizard/cli/**/*.py", "wizard/app/**/*.py"), ("tests/cli",)
+        ),
+        Room("gui", ("wizard/gui/**/*.py",), ("tests/gui",)),
+        Room("reports", ("reports/**/*.py",), ("tests/reports",)),
+    ]
+    return out
+
+
+def room_sites(root: Path, room: Room) -> list[Site]:
+    return [s for f in room.files(root) for s in sites(f, (root / f).read_text(encoding="utf-8"))]
+
+
+def draw(
+    candidates: Sequence[Site], seed: int, n: int, equivalent: Mapping[str, str]
+) -> tuple[list[Site], list[Site]]:
+    """``n`` sites to judge and the equivalent ones drawn on the way, the same for the same seed
+    and sites whatever order they were listed in."""
+    order = sorted(candidates, key=lambda s: s.id)
+    random.Random(seed).shuffle(order)
+    judged: list[Site] = []
+    skipped: list[Site] = []
+    for s in order:
+        if len(judged) == n:
+            break
+        (skipped if s.id in equivalent else judged).append(s)
+    return judged, skipped
+
+
+Runner = Callable[[Path, Sequence[str], float], str]
+
+
+def run_pytest(copy: Path, args: Sequence[str], timeout: float) -> str:
+    """'passed', 'failed' (a failure, an error or a module that no longer imports) or 'timed out'.
+    The run has its own process group, so a timeout also ends xdist's worker."""
+    proc = subprocess.Popen(
+        [sys.executable, *PYTEST, *args],
+        cwd=copy,
+        env=environment(copy),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return "timed out"
+    if proc.returncode in (0, 1, 2):
+        return ("passed", "failed", "failed")[proc.returncode]
+    tail = "\n".join(out.strip().splitlines()[-15:])  # no tests, a usage or an internal error
+    raise SystemExit(f"pytest exited {proc.returncode} running {' '.join(args)}:\n{tail}")
+
+
+@dataclass
+class Verdict:
+    site: Site
+    outcome: str  # "caught by room tests", "caught by whole suite", "survived"
+    how: str  # "failed" or "timed out" for a caught mutant
+    seconds: float
+
+
+def judge(
+    copy: Path,
+    site: Site,
+    room_tests: Sequence[str],
+    runner: Runner,
+    timeouts: tuple[float, float],
+    suite: Sequence[str] = SUITE,
+) -> Verdict:
+    """Plant one site in the copy, run the room's tests and, if they pass, the whole suite; the
+    file is restored whatever happens."""
+    target = copy / site.path
+    original = target.read_text(encoding="utf-8")
+    mutated = site.apply(original)
+    try:
+        ast.parse(mutated)
+    except SyntaxError as exc:  # a bug in the rules, not a mutant: stop
+        raise SystemExit(f"{site.id} does not parse: {exc}") from exc
+    start = time.perf_counter()
+    target.write_text(mutated, encoding="utf-8")
+    try:
+        outcome = runner(copy, room_tests, timeouts[0])
+        stage = "caught by room tests"
+        if outcome == "passed":
+            outcome = runner(copy, suite, timeouts[1])
+            stage = "caught by whole suite"
+    finally:
+        target.write_text(original, encoding="utf-8")
+    seconds = time.perf_counter() - start
+    if outcome == "passed":
+        return Verdict(site, "survived", "", seconds)
+    return Verdict(site, stage, outcome, seconds)
+
+
+@dataclass
+class RoomResult:
+    room: Room
+    modules: int
+    sites: int
+    judged: list[Verdict] = field(default_factory=list)
+    equivalent: list[Site] = field(default_factory=list)
+
+    @property
+    def caught(self) -> int:
+        return sum(v.outcome != "survived" for v in self.judged)
+
+    @property
+    def score(self) -> float:
+        return 100 * self.caught / len(self.judged) if self.judged else 0.0
+
+
+def run_room(
+    copy: Path,
+    room: Room,
+    drawn: tuple[int, list[Site], list[Site]],
+    runner: Runner,
+    timeouts: tuple[float, float],
+    suite: Sequence[str] = SUITE,
+) -> RoomResult:
+    """Judge a room's drawn mutants one after another; the equivalent ones are only listed."""
+    n, judged, equivalent = drawn
+    result = RoomResult(room, len(room.files(copy)), n, equivalent=list(equivalent))
+    for site in judged:
+        v = judge(copy, site, room.tests, runner, timeouts, suite)
+        result.judged.append(v)
+        print(
+            f"{room.name:<12} {v.outcome:<22} {v.seconds:6.0f} s  {site.path}:{site.line}  "
+            f"{site.what}",
+            flush=True,
+        )
+    return result
+
+
+def _count(r: RoomResult, outcome: str) -> int:
+    return sum(v.outcome == outcome for v in r.judged)
+
+
+def markdown(results: Sequence[RoomResult], head: Mapping[str, str]) -> str:
+    """The table for docs/contributing.md, then every survivor and every equivalent mutant."""
+    lines = [
+        f"Seed {head['seed']}, {head['per_room']} mutants judged per room, commit {head['commit']}, "
+        f"run {head['date']} ({head['duration']}).",
+        "",
+        "| Room | Modules | Sites | Drawn | Equivalent | Caught by its tests | Caught by the suite "
+        "| Survived | Score |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        n = len(r.judged)
+        lines.append(
+            f"| {r.room.name} | {r.modules} | {r.sites} "
+            f"| {n + len(r.equivalent)} | {len(r.equivalent)} "
+            f"| {_count(r, 'caught by room tests')} | {_count(r, 'caught by whole suite')} "
+            f"| {_count(r, 'survived')} | {r.caught}/{n} ({r.score:.0f} %) |"
+        )
+    survivors = [(r, v) for r in results for v in r.judged if v.outcome == "survived"]
+    if survivors:
+        lines += ["", "Survivors:", ""]
+        lines += [
+            f"- {r.room.name}: `{v.site.path}:{v.site.line}` `{v.site.what}` in `{v.site.scope}`"
+            for r, v in survivors
+        ]
+    equivalent = [(r, s) for r in results for s in r.equivalent]
+    if equivalent:
+        lines += ["", "Equivalent (not judged):", ""]
+        lines += [
+            f"- {r.room.name}: `{s.path}:{s.line}` `{s.what}`: {EQUIVALENT.get(s.id, '')}"
+            for r, s in equivalent
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def _baseline(copy: Path, chosen: Sequence[Room], run_suite: bool) -> dict[str, float] | None:
+    """Seconds each room's tests (and the whole suite) take unmutated; None if any fails."""
+    times: dict[str, float] = {}
+    for tests in dict.fromkeys(r.tests for r in chosen):
+        start = time.perf_counter()
+        outcome = run_pytest(copy, tests, 3 * 3600)
+        times[" ".join(tests)] = time.perf_counter() - start
+        print(
+            f"baseline {' '.join(tests)}: {outcome} in {times[' '.join(tests)]:.0f} s", flush=True
+        )
+        if outcome != "passed":
+            return None
+    if run_suite:
+        start = time.perf_counter()
+        outcome = run_pytest(copy, SUITE, 6 * 3600)
+        times["suite"] = time.perf_counter() - start
+        print(f"baseline whole suite: {outcome} in {times['suite']:.0f} s", flush=True)
+        if outcome != "passed":
+            return None
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, required=True, help="the draw's seed (recorded)")
+    parser.add_argument("--per-room", type=int, default=40, help="mutants judged per room")
+    parser.add_argument("--rooms", nargs="+", help="only these rooms (default: all)")
+    parser.add_argument("--list", action="store_true", help="print the draw and exit")
+    parser.add_argument("--worktree", action="store_true", help="copy the files on disk, not HEAD")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the unmutated runs")
+    parser.add_argument("--room-timeout", type=float, help="seconds for a room's tests")
+    parser.add_argument("--suite-timeout", type=float, help="seconds for the whole suite")
+    parser.add_argument("--min-score", type=float, default=90.0, help="percent caught per room")
+    parser.add_argument("--markdown", type=Path, help="write the table here too")
+    parser.add_argument("--json", type=Path, help="write every verdict here")
+    args = parser.parse_args(argv)
+    began = time.perf_counter()
+
+    with tempfile.TemporaryDirectory(prefix="gpuwizard-mutation-rules-") as tmp:
+        copy = Path(tmp)
+        export(copy, args.worktree)
+        every = rooms(copy)
+        unknown = set(args.rooms or ()) - {r.name for r in every}
+        if unknown:
+            print(
+                f"no room {', '.join(sorted(unknown))}; rooms: {', '.join(r.name for r in every)}"
+            )
+            return 2
+        chosen = [r for r in every if not args.rooms or r.name in args.rooms]
+        drawn = {}
+        for room in chosen:
+            found = room_sites(copy, room)
+            known = {s.id for s in found}
+            for key in EQUIVALENT:
+                if key.split("::")[0] in room.files(copy) and key not in known:
+                    print(f"stale equivalent entry (no such site now): {key}")
+            drawn[room.name] = (len(found), *draw(found, args.seed, args.per_room, EQUIVALENT))
+        if args.list:
+            for room in chosen:
+                n, judged, equivalent = drawn[room.name]
+                print(f"{room.name}: {len(room.files(copy))} modules, {n} sites")
+                for s in judged:
+                    print(f"  {s.path}:{s.line}  {s.what}  [{s.id}]")
+                for s in equivalent:
+                    print(f"  equivalent {s.path}:{s.line}  {s.what}: {EQUIVALENT[s.id]}")
+            return 0
+        if not imports_the_copy(copy):
+            print("the copy's packages are not the ones imported; refusing to run", file=sys.stderr)
+            return 2
+        times = {} if args.no_baseline else _baseline(copy, chosen, run_suite=True)
+        if times is None:
+            print("the tests fail without any mutant; fix them first", file=sys.stderr)
+            return 2
+        suite_timeout = args.suite_timeout or max(600.0, 2 * times.get("suite", 1800))
+        results = []
+        for room in chosen:
+            timeout = args.room_timeout or max(120.0, 3 * times.get(" ".join(room.tests), 600))
+            results.append(
+                run_room(copy, room, drawn[room.name], run_pytest, (timeout, suite_timeout))
+            )
+
+    elapsed = time.perf_counter() - began
+    head = {
+        "seed": str(args.seed),
+        "per_room": str(args.per_room),
+        "commit": _git("rev-parse", "--short", "HEAD") + (" + work tree" if args.worktree else ""),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
+        "duration": f"{elapsed / 3600:.1f} h" if elapsed > 5400 else f"{elapsed / 60:.0f} min",
+    }
+    table = markdown(results, head)
+    print("\n" + table)
+    if args.markdown:
+        args.markdown.write_text(table, encoding="utf-8")
+    if args.json:
+        verdicts = [
+            {"room": r.room.name, **asdict(v), "id": v.site.id} for r in results for v in r.judged
+        ]
+        args.json.write_text(json.dumps({**head, "verdicts": verdicts}, indent=1), encoding="utf-8")
+    return 0 if all(r.score >= args.min_score for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

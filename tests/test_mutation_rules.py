@@ -1,0 +1,220 @@
+"""The rule-planted mutation run: sites found by rule, a reproducible draw, equivalent mutants
+left out, a broken formula caught and the file restored. No test here runs pytest: the runner
+is a plain function that checks a formula by hand arithmetic."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from wizard.engine.basis.expr import Formula
+
+
+@pytest.fixture(scope="module")
+def mr():
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(ROOT / "scripts"))
+        yield importlib.import_module("mutation_rules")
+
+
+SOURCE = """\
+def f(a, b):
+    if not a < b and a == 0:
+        return True
+    return a + b * 2.5
+
+
+X = Formula("ceil(hosts / per_rack - 1e-9)")
+"""
+
+
+def _by_what(mr, text: str) -> dict[str, object]:
+    return {s.what: s for s in mr.sites("m.py", text)}
+
+
+def test_each_rule_plants_its_edit_at_its_token(mr):
+    found = _by_what(mr, SOURCE)
+    expected = {  # what -> (line, the line after the edit)
+        "drop not a < b": (2, "    if a < b and a == 0:"),
+        "< -> <=": (2, "    if not a <= b and a == 0:"),
+        "and -> or": (2, "    if not a < b or a == 0:"),
+        "== -> !=": (2, "    if not a < b and a != 0:"),
+        "0 -> 1": (2, "    if not a < b and a == 1:"),
+        "return True -> False": (3, "        return False"),
+        "+ -> -": (4, "    return a - b * 2.5"),
+        "drop + b * 2.5": (4, "    return a"),
+        "* -> /": (4, "    return a + b / 2.5"),
+        "2.5 -> 5.0": (4, "    return a + b * 5.0"),
+        "formula / -> *": (7, 'X = Formula("ceil(hosts * per_rack - 1e-9)")'),
+        "formula - -> +": (7, 'X = Formula("ceil(hosts / per_rack + 1e-9)")'),
+        "formula drop - 1e-9": (7, 'X = Formula("ceil(hosts / per_rack)")'),
+    }
+    assert set(found) == set(expected)  # 1e-9 is a rounding guard: no "1e-9 -> 2e-09"
+    for what, (line, after) in expected.items():
+        site = found[what]
+        assert site.line == line, what
+        assert site.apply(SOURCE).splitlines()[line - 1] == after, what
+    assert found["< -> <="].id == "m.py::f::< -> <=#0"
+    assert found["formula / -> *"].id == "m.py::X::formula / -> *#0"
+
+
+def test_text_sequences_annotations_and_fstrings_are_left_alone(mr):
+    text = (
+        "def g(n: int = 3) -> list[int]:\n"
+        '    s = "a" + str(n)\n'
+        "    row = [0] * n\n"
+        '    return f"{n + 1} hosts"\n'
+    )
+    # no swap of the text's + or the list's *, nothing inside the f-string; the constants stay
+    assert [(s.line, s.what) for s in mr.sites("g.py", text)] == [(1, "3 -> 4"), (3, "0 -> 1")]
+
+
+def test_a_site_keeps_its_id_when_code_above_it_moves(mr):
+    moved = "import math\n\n\n" + SOURCE
+    before = {s.id: s.line for s in mr.sites("m.py", SOURCE)}
+    after = {s.id: s.line for s in mr.sites("m.py", moved)}
+    assert before.keys() == after.keys()
+    assert all(after[k] == before[k] + 3 for k in before)
+
+
+def test_every_site_of_an_engine_room_plants_valid_python(mr):
+    room = next(r for r in mr.rooms(ROOT) if r.name == "placement")
+    found = mr.room_sites(ROOT, room)
+    assert len(found) >= 40
+    assert len({s.id for s in found}) == len(found)
+    for s in found:
+        text = (ROOT / s.path).read_text(encoding="utf-8")
+        mutated = s.apply(text)
+        assert mutated != text, s.id
+        ast.parse(mutated)
+
+
+def test_the_rooms_hold_every_engine_module_once_and_the_readers(mr):
+    rooms = mr.rooms(ROOT)
+    names = [r.name for r in rooms]
+    assert names[-3:] == ["cli+app", "gui", "reports"]
+    assert "size+decide" in names
+    owned = [f for r in rooms for f in r.files(ROOT)]
+    engine = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "wizard/engine").rglob("*.py"))
+    assert sorted(f for f in owned if f.startswith("wizard/engine/")) == engine
+    assert "wizard/engine/size.py" in next(r for r in rooms if r.name == "size+decide").files(ROOT)
+    assert len(owned) == len(set(owned))
+    for r in rooms:
+        assert len(mr.room_sites(ROOT, r)) >= 40, r.name
+        assert all((ROOT / t).is_dir() for t in r.tests), r.name
+
+
+def _sites(n: int, mr) -> list:
+    return [mr.Site(f"p{i % 3}.py", i, "f", f"{i} -> {i + 1}", ((0, 1, "x"),)) for i in range(n)]
+
+
+def test_the_same_seed_draws_the_same_mutants_in_any_listing_order(mr):
+    candidates = _sites(200, mr)
+    first, _ = mr.draw(candidates, 4848, 40, {})
+    again, _ = mr.draw(list(reversed(candidates)), 4848, 40, {})
+    other, _ = mr.draw(candidates, 4849, 40, {})
+    assert [s.id for s in first] == [s.id for s in again]
+    assert len(first) == 40 and len({s.id for s in first}) == 40
+    assert [s.id for s in other] != [s.id for s in first]
+
+
+def test_an_equivalent_entry_is_listed_with_its_reason_and_never_run(mr, tmp_path, monkeypatch):
+    candidates = _sites(50, mr)
+    plain, _ = mr.draw(candidates, 7, 5, {})
+    equivalent = {plain[1].id: "the same number either way"}
+    judged, skipped = mr.draw(candidates, 7, 5, equivalent)
+    assert [s.id for s in skipped] == [plain[1].id]
+    assert [s.id for s in judged][:4] == [plain[0].id, *(s.id for s in plain[2:])]
+    assert len(judged) == 5  # the draw takes the next site in its place
+
+    for i in range(3):
+        (tmp_path / f"p{i}.py").write_text("y = 1\n")
+    ran = []
+
+    def runner(copy, tests, timeout):
+        ran.append((copy / "p0.py").read_text() + (copy / "p1.py").read_text())
+        return "failed"
+
+    room = mr.Room("toy", ("p*.py",), ("tests",))
+    result = mr.run_room(tmp_path, room, (50, judged, skipped), runner, (1, 1))
+    assert len(ran) == 5 and result.caught == 5
+    assert [s.id for s in result.equivalent] == [plain[1].id]
+    monkeypatch.setattr(mr, "EQUIVALENT", equivalent)
+    table = mr.markdown(
+        [result],
+        {
+            "seed": "7",
+            "per_room": "5",
+            "commit": "abc1234",
+            "date": "2026-12-05",
+            "duration": "1 min",
+        },
+    )
+    assert f"`p{plain[1].line % 3}.py:{plain[1].line}`" in table
+    assert "the same number either way" in table
+    assert "| toy | 3 | 50 | 6 | 1 | 5 | 0 | 0 | 5/5 (100 %) |" in table
+
+
+CLUSTER = "wizard/engine/placement/cluster.py"
+
+
+def _percent_reserve_holds(copy: Path) -> bool:
+    """The test the fake runner runs: a reserve of 50 % of the cluster doubles the 8 capacity
+    hosts (8 reserve hosts of 16), and 20 % of 10 hosts is 2 reserve hosts for 8."""
+    tree = ast.parse((copy / CLUSTER).read_text(encoding="utf-8"))
+    text = next(
+        n.value.args[0].value
+        for n in tree.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "PERCENT_RESERVE"
+    )
+    try:
+        half = Formula(text)(hosts_for_capacity=8, reserve_percent=50)
+        fifth = Formula(text)(hosts_for_capacity=8, reserve_percent=20)
+    except Exception:
+        return False
+    return math.isclose(half, 8) and math.isclose(fifth, 2)
+
+
+def test_a_mutant_that_breaks_an_engine_formula_is_caught_and_the_file_restored(mr, tmp_path):
+    (tmp_path / CLUSTER).parent.mkdir(parents=True)
+    shutil.copy(ROOT / CLUSTER, tmp_path / CLUSTER)
+    original = (tmp_path / CLUSTER).read_text(encoding="utf-8")
+    found = {s.id: s for s in mr.sites(CLUSTER, original)}
+    stages = []
+
+    def runner(copy, tests, timeout):
+        stages.append(tuple(tests))
+        return "passed" if _percent_reserve_holds(copy) else "failed"
+
+    assert _percent_reserve_holds(tmp_path)
+    broken = found[f"{CLUSTER}::PERCENT_RESERVE::formula - -> +#0"]  # 100 + reserve_percent
+    v = mr.judge(tmp_path, broken, ("tests/engine",), runner, (60, 60), suite=("tests",))
+    assert v.outcome == "caught by room tests" and v.how == "failed"
+    assert stages == [("tests/engine",)]
+    assert (tmp_path / CLUSTER).read_text(encoding="utf-8") == original
+
+    stages.clear()  # a mutant the runner's test does not reach goes on to the whole suite
+    elsewhere = found[f"{CLUSTER}::N_PLUS_K::formula * -> /#0"]
+    v = mr.judge(tmp_path, elsewhere, ("tests/engine",), runner, (60, 60), suite=("tests",))
+    assert v.outcome == "survived"
+    assert stages == [("tests/engine",), ("tests",)]
+    assert (tmp_path / CLUSTER).read_text(encoding="utf-8") == original
+
+
+def test_the_file_is_restored_when_the_runner_fails(mr, tmp_path):
+    (tmp_path / "m.py").write_text(SOURCE)
+    site = _by_what(mr, SOURCE)["< -> <="]
+
+    def runner(copy, tests, timeout):
+        assert "a <= b" in (copy / "m.py").read_text()
+        raise SystemExit("pytest exited 4")
+
+    with pytest.raises(SystemExit):
+        mr.judge(tmp_path, site, ("tests",), runner, (1, 1))
+    assert (tmp_path / "m.py").read_text() == SOURCE
