@@ -125,10 +125,11 @@ def test_several_clusters_mark_the_liquid_figures_as_one_cluster_does(catalog):
     assert not any(air.product_name in x for x in e.cooling.to_confirm)
 
 
-def test_the_sn5600_carries_its_cumulus_model_and_the_q3400_ra_says_to_confirm(catalog):
+def test_the_sn5600_and_the_q3400_ra_carry_their_models_marked_to_confirm(catalog):
     """800GbE on B300: the SN5600 line carries 920-9N42F-00RI-7C0 (the part number a Cumulus
-    Linux SN5600 reports), marked, as NVIDIA's ordering table was not read. XDR InfiniBand on
-    the same hosts: no source gives the Q3400-RA's, so its line has none and says so."""
+    Linux SN5600 reports); XDR InfiniBand on the same hosts: the Q3400-RA line carries
+    920-9B36F-00RX-8S0 (72 OSFP cages, 8 supplies, C2P airflow, as bills quoting NVIDIA's
+    ordering table give it). Neither ordering table was read, so both say to confirm."""
     from tests.engine.test_xdr_fabric import _b300
     from wizard.app.io import design_from_dict
     from wizard.engine.size import size
@@ -138,5 +139,5 @@ def test_the_sn5600_carries_its_cumulus_model_and_the_q3400_ra_says_to_confirm(c
     assert sn.part_number == "920-9N42F-00RI-7C0" and "part number" in sn.to_confirm
     xdr = size(design_from_dict(_b300()), catalog)
     q = next(ln for ln in xdr.bom.lines if ln.item == "switch:nvidia-q3400-ra")
-    assert q.part_number == "" and "part number" in q.to_confirm
+    assert q.part_number == "920-9B36F-00RX-8S0" and "part number" in q.to_confirm
     assert "to confirm with the vendor" in q.description
