@@ -46,8 +46,12 @@ def _host(inv: Inventory, h: Host) -> dict[str, object]:
         "gpus": len(gpus),
         "sharing_mode": next(iter(modes)) if len(modes) == 1 else None,
         "driver": next(iter(drivers)) if len(drivers) == 1 else "",
-        "in_use": [{"vm": v.vm, "vgpu_type": v.vgpu.name or v.vgpu.read_as} for v in vgpus]
-        + [{"vm": p.vm} for p in whole],
+        "in_use": [
+            {"vm": v.vm, "vgpu_type": v.vgpu.name or v.vgpu.read_as}
+            | {"mmio_64bit": v.mmio_64bit, "mmio_size_gb": v.mmio_size_gb}
+            for v in vgpus
+        ]
+        + [{"vm": p.vm, "mmio_64bit": p.mmio_64bit, "mmio_size_gb": p.mmio_size_gb} for p in whole],
     }
 
 

@@ -53,6 +53,14 @@ class HostWork(Out):
     why: str
     reboots: int = Field(description="Host reboots the change takes, all hosts together")
     source: str
+    vms: list[str] = Field(
+        default_factory=list, description="The VMs the change is made on, for a VM setting"
+    )
+    vm_restarts: int = Field(
+        default=0,
+        description="VM power cycles the change takes (a VM setting read at power-on), all "
+        "VMs together",
+    )
 
 
 class KeptAsIs(Out):

@@ -32,6 +32,11 @@ class ExistingUse(_Model):
         default=None,
         description="The design's workload group it runs; None leaves it as capacity taken",
     )
+    # the VM's 64-bit MMIO settings as the inventory script reads them; None where not read
+    mmio_64bit: bool | None = Field(default=None, description="pciPassthru.use64bitMMIO")
+    mmio_size_gb: int | None = Field(
+        default=None, ge=0, le=1 << 20, description="pciPassthru.64bitMMIOSizeGB"
+    )
 
 
 class ExistingHost(_Model):

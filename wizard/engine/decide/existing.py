@@ -19,13 +19,14 @@ from wizard.engine.basis.boards import nvswitch_board
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.sources_platform import MIG_REBOOT, NVSWITCH_PAGE, VLCM_IMAGE
+from wizard.engine.basis.sources_software import MMIO_TABLE
 from wizard.engine.build.power import host_watts
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, SoftwareRelease
 from wizard.model.design import Design, Hardware, SharingMode, WorkloadGroup
 from wizard.model.estate import EstateCluster, HostWork, KeptAsIs, Placement
 from wizard.model.existing import ExistingCluster, ExistingHost
-from wizard.model.platform import ChecklistItem, HostStep
+from wizard.model.platform import ChecklistItem, HostStep, VmMmio
 from wizard.model.result import Result, Severity
 
 # NVIDIA's compatibility of host and guest drivers, as the software catalog states it: "The host
@@ -45,8 +46,26 @@ REBOOT_SOURCE = (
     f"{VLCM_IMAGE}; a remediation that changes a host's components puts it into maintenance "
     "mode and reboots it, one host after another"
 )
+MMIO_SOURCE = (
+    f"{MMIO_TABLE}; NVIDIA AI Enterprise 5, 'Requirements for Using NVIDIA vGPU (C-Series)': "
+    "'64-bit MMIO and EFI boot must be enabled for the VM'; Broadcom KB 323402 ('Failed to "
+    "Power On' Virtual Machines with PCI Passthrough and Insufficient MMIO Allocation): 'If it "
+    "is set too low the VM won't boot' (the window is set up when the VM powers on, so a VM "
+    "whose setting changes is powered off and on again)"
+)
 _VERSION = re.compile(r"^(\d{3})\.")
 _FRAMEBUFFER = re.compile(r"-(\d+)[A-Z]$")
+
+
+@dataclass(frozen=True)
+class KeptVm:
+    """A VM in use on a kept host, with its 64-bit MMIO settings as read (None: not read)."""
+
+    host: str
+    vm: str
+    workload: str | None
+    mmio_64bit: bool | None
+    mmio_size_gb: int | None
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,7 @@ class Kept:
     driver: str  # the NVIDIA host driver version read; '' where not read
     runs: tuple[str, ...]  # the design's groups the import names as running there
     held_hosts: int  # hosts the vGPUs in use that run none of the design's groups hold
+    vms: tuple[KeptVm, ...] = ()  # the VMs in use on its hosts
 
 
 def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]:
@@ -113,6 +133,11 @@ def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]
                 driver=drivers.pop() if len(drivers) == 1 else "",
                 runs=tuple(dict.fromkeys(w for w in named if w in groups)),
                 held_hosts=math.ceil(taken / h.gpus - 1e-9),
+                vms=tuple(
+                    KeptVm(x.name, u.vm, u.workload, u.mmio_64bit, u.mmio_size_gb)
+                    for x in c.hosts
+                    for u in x.in_use
+                ),
             )
         )
     return out
@@ -361,6 +386,7 @@ def work(
             if reboots
             else "No host reboot",
         )
+    out += mmio_work(k, sw.vm_mmio, rec)
     kept_steps = steps.model_copy(update={"hosts": changed})
     assert sw is not None
     acts: set[str] = {s.action for s in changed}
@@ -370,6 +396,66 @@ def work(
             "software": sw.model_copy(update={"vsphere_steps": kept_steps, "checklist": checklist})
         }
     )
+
+
+def mmio_work(k: Kept, needed: list[VmMmio], rec: Recorder) -> list[HostWork]:
+    """The kept VMs whose 64-bit MMIO settings fall short of what the plan gives the VMs of
+    their group (NVIDIA's figure for the GPU; MMIO_SOURCE): each a VM setting to change, one
+    power cycle per VM and no host reboot. VMs whose settings were not read are said in a
+    decision, not guessed either way."""
+    size_of = {m.workload: m.mmio_size_gb for m in needed}
+    short: dict[tuple[str, int], list[KeptVm]] = {}
+    unread: dict[tuple[str, int], list[KeptVm]] = {}
+    for v in k.vms:
+        size = size_of.get(v.workload or "")
+        if size is None or v.workload is None:
+            continue
+        if v.mmio_64bit is None and v.mmio_size_gb is None:
+            unread.setdefault((v.workload, size), []).append(v)
+        elif v.mmio_64bit is not True or (v.mmio_size_gb or 0) < size:
+            short.setdefault((v.workload, size), []).append(v)
+    out = []
+    for (group, size), vms in short.items():
+        read = "; ".join(
+            f"{v.vm}: "
+            + ("64-bit MMIO on" if v.mmio_64bit else "64-bit MMIO not on")
+            + (f", {v.mmio_size_gb} GB" if v.mmio_size_gb is not None else ", no size set")
+            for v in vms
+        )
+        out.append(
+            HostWork(
+                cluster=k.name,
+                hosts=list(dict.fromkeys(v.host for v in vms)),
+                change=f"VM MMIO window: {size} GB",
+                what=f"pciPassthru.use64bitMMIO = TRUE and pciPassthru.64bitMMIOSizeGB = {size} "
+                f"on {count(len(vms), 'VM')} ({', '.join(v.vm for v in vms)}), each powered "
+                "off to change it and on again",
+                why=f"they run '{group}', whose VMs need a 64-bit MMIO window of {size} GB; "
+                f"read: {read}",
+                reboots=0,
+                source=MMIO_SOURCE,
+                vms=[v.vm for v in vms],
+                vm_restarts=len(vms),
+            )
+        )
+        rec.decide(
+            f"Existing cluster '{k.name}': the 64-bit MMIO window of "
+            f"{count(len(vms), 'VM')} running '{group}' changes to {size} GB.",
+            f"Read: {read}. {MMIO_SOURCE}.",
+            implication=f"{count(len(vms), 'VM power cycle')}, no host reboot",
+        )
+    for (group, size), vms in unread.items():
+        rec.decide(
+            f"Existing cluster '{k.name}': the 64-bit MMIO settings of "
+            f"{count(len(vms), 'VM')} running '{group}' were not read; each needs "
+            f"pciPassthru.use64bitMMIO = TRUE and pciPassthru.64bitMMIOSizeGB of at least "
+            f"{size}.",
+            "The inventory script's CSV reads them (an RVTools export and nvidia-smi do not). "
+            f"{MMIO_SOURCE}.",
+            implication="To confirm on the VMs; a VM whose window is smaller is powered off "
+            "to change it",
+        )
+    return out
 
 
 # The host settings of the platform checklist by the host step that makes them
