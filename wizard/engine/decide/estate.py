@@ -454,7 +454,7 @@ def _beside(out: list[bo.Rack], items: list[bo.RackItem], cluster: str) -> list[
             ):
                 continue
             placed = item.model_copy(
-                update={"name": f"{cluster} {item.name}", "u_position": top, "cluster": cluster}
+                update={"name": f"{item.name} ({cluster})", "u_position": top, "cluster": cluster}
             )
             out[n] = rack.model_copy(
                 update={
