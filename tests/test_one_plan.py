@@ -65,13 +65,9 @@ def test_size_compare_cost_and_the_proposal_state_one_cost_one_rack_count_one_se
     cur = design.project.currency
 
     sized = _json(capsys, "size", design_file, "--json")
-    # size --json is the Result of a design of one cluster, the estate of several
-    if "totals" in sized:
-        racks = len(sized["racks"])
-        bill = sized["bom"]["lines"]
-    else:
-        racks = len(sized["racks"]["racks"])
-        bill = sized["bom"]["lines"]
+    # size --json is the estate, for a design of one cluster as for several
+    racks = len(sized["racks"])
+    bill = sized["bom"]["lines"]
     # by hand: the hardware bought once is every non-licence line at the one unit price
     hardware = sum(
         ln["quantity"] * UNIT_PRICE for ln in bill if ln["category"] != BomCategory.LICENCE.value

@@ -141,8 +141,8 @@ def _one_cluster(args: argparse.Namespace, p, command: str):
     wanted = getattr(args, "cluster", None)
     names = [c.name for c in p.clusters]
     if wanted is None:
-        if p.one is not None:
-            return p.one
+        if len(p.clusters) == 1:
+            return p.clusters[0]
         raise UserError(
             f"{args.design}: clusters: this design has {len(names)} GPU clusters "
             f"({', '.join(names)}); {command} configures one: name it with --cluster"
@@ -191,8 +191,8 @@ def cmd_size(args: argparse.Namespace) -> int:
 
     given, catalog = _checked(args)
     p = _plan(args, given, catalog)  # what the proposal specifies
-    if args.json:  # a design of one cluster is written as its Result, of several as its estate
-        _out_json((p.one.result if p.one else p.estate).model_dump_json(indent=2))
+    if args.json:  # one shape for one cluster or several: the estate, each cluster's Result in it
+        _out_json(p.estate.model_dump_json(indent=2))
     else:
         for line in plan_lines(p):
             _out(line)
@@ -442,7 +442,7 @@ def cmd_vsphere_steps(args: argparse.Namespace) -> int:
     p = _plan(args, given, catalog)  # the steps configure the proposed option
     one = _one_cluster(args, p, "vsphere-steps")
     _refuse_errors(args, p)
-    cluster = one.name if p.one is None else ""  # named in the script when there are several
+    cluster = one.name if len(p.clusters) > 1 else ""  # named when there are several to tell apart
     text = powercli_script(one.result, p.design.project.project_name, cluster, p.catalog)
     if args.output:
         _write_bytes(args.output, text.encode("utf-8"), args)

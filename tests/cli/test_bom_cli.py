@@ -99,7 +99,7 @@ def test_bom_refuses_an_unknown_format(tmp_path, design):
 
 def test_size_json_has_topology_power_racks_bom(design):
     proc = run_cli("size", str(design), "--json")
-    doc = json.loads(proc.stdout)
+    doc = json.loads(proc.stdout)["clusters"][0]["result"]
     assert doc["topology"]["hosts"][0]["server"] == "dell-c4140"
     assert doc["power"]["total_w"] > 0 and doc["racks"]["racks"] and doc["bom"]["lines"]
 

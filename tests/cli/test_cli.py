@@ -144,8 +144,10 @@ def test_size_text_and_json_for_every_example(tmp_path):
         assert "hosts total" in proc.stdout
         proc = run_cli("size", str(path), "--json")
         assert proc.returncode == 0, proc.stderr
-        result = json.loads(proc.stdout)
+        estate = json.loads(proc.stdout)  # one shape for every design: the estate
+        result = estate["clusters"][0]["result"]
         assert result["cluster"]["hosts_total"] >= 1
+        assert estate["totals"]["hosts"] == sum(c["hosts"] for c in estate["clusters"])
         assert result["calculations"]
 
 

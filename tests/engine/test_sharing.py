@@ -39,7 +39,7 @@ def _mixed(mode: str | None = None) -> Design:
 def test_mig_shared_example_shows_per_gpu_layouts_in_nvidia_form(tmp_path):
     proc = run_cli("size", str(ROOT / "resources/examples/mig-shared.json"), "--json")
     assert proc.returncode == 0, proc.stderr
-    r = json.loads(proc.stdout)
+    r = json.loads(proc.stdout)["clusters"][0]["result"]  # the estate of one cluster
     layouts = [g["layout"] for h in r["packing"]["hosts"] for g in h["gpus"]]
     # the 8B assistant (8 GB of FP8 weights + 2 GB workspace) cannot run in 0.9 x 10 GB of a
     # 1g.10gb instance; 1g.20gb holds it and meets 150 tokens/s, so it takes 1g.20gb

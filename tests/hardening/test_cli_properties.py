@@ -48,7 +48,7 @@ def test_size_and_validate_never_show_a_traceback(capsys, doc):
         code, out, err = _run(capsys, "size", str(path), "--json")
         _one_line_problems(code, err)
         if code == 0:
-            assert _strict_json(out)["cluster"]["gpus_total"] >= 0
+            assert _strict_json(out)["totals"]["gpus"] >= 0
         vcode, _, verr = _run(capsys, "validate", str(path))
         _one_line_problems(vcode, verr)
         assert vcode == code  # validate refuses exactly what size refuses
