@@ -45,7 +45,7 @@ def with_kept(bom: Bom, kept: list[BomLine]) -> list[tuple[BomLine, int]]:
     for ln in kept:
         have[(ln.cluster, ln.item)] = have.get((ln.cluster, ln.item), 0) + ln.quantity
     used: set[tuple[str | None, str]] = set()
-    last = {ln.cluster: i for i, ln in enumerate(bom.lines) if ln.cluster}
+    last: dict[str | None, int] = {ln.cluster: i for i, ln in enumerate(bom.lines) if ln.cluster}
 
     def only_kept(cluster: str | None) -> list[tuple[BomLine, int]]:
         return [
@@ -69,8 +69,10 @@ def bom_rows(bom: Bom, kept: list[BomLine] | None = None) -> list[list[str | int
     cluster (empty for what the clusters share, such as the network). An expansion's bill
     (``kept``, the existing hosts' lines) gets a 'kept' column after the quantity: what the
     estate has and keeps; its kept lines stand with their cluster, quantity 0 to buy."""
-    pairs = with_kept(bom, kept) if kept else [(ln, None) for ln in bom.lines]
-    columns = list(COLUMNS)
+    pairs: list[tuple[BomLine, int | None]] = (
+        list(with_kept(bom, kept)) if kept else [(ln, None) for ln in bom.lines]
+    )
+    columns: list[str | int | float | None] = list(COLUMNS)
     if kept:
         columns.insert(columns.index("quantity") + 1, "kept")
     rows: list[list[str | int | float | None]] = [columns]
