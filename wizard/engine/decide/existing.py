@@ -80,6 +80,7 @@ class Kept:
     runs: tuple[str, ...]  # the design's groups the import names as running there
     held_hosts: int  # hosts the vGPUs in use that run none of the design's groups hold
     vms: tuple[KeptVm, ...] = ()  # the VMs in use on its hosts
+    drivers: tuple[str, ...] = ()  # the host drivers read where the hosts differ ('': not read)
 
 
 def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]:
@@ -131,6 +132,7 @@ def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]
                 mode=SharingMode(h.sharing_mode),
                 hosts=tuple(x.name for x in c.hosts),
                 driver=drivers.pop() if len(drivers) == 1 else "",
+                drivers=tuple(sorted(drivers)) if len(drivers) > 1 else (),
                 runs=tuple(dict.fromkeys(w for w in named if w in groups)),
                 held_hosts=math.ceil(taken / h.gpus - 1e-9),
                 vms=tuple(
@@ -289,19 +291,20 @@ def branch(driver: str, catalog: Catalog) -> SoftwareRelease | None:
 
 def release_refusal(k: Kept, catalog: Catalog, release: SoftwareRelease | None) -> str:
     """Why the design's guest drivers cannot run on the kept hosts' release; '' when they can or
-    either release is unknown (then the driver step says to confirm it)."""
-    if release is None or not k.driver:
+    either release is unknown (then the driver step says to confirm it). Hosts that run
+    different drivers are each held to it."""
+    if release is None:
         return ""
-    host = branch(k.driver, catalog)
-    if host is None:
-        return ""
-    if host.vgpu_branch in (release.vgpu_branch, release.vgpu_branch + 1):
-        return ""
-    return (
-        f"its hosts run driver {k.driver} (vGPU {host.vgpu_branch}, {host.name}), whose host "
-        f"driver does not support the guest drivers of {release.name} (vGPU "
-        f"{release.vgpu_branch})"
-    )
+    for driver in k.drivers or (k.driver,):
+        host = branch(driver, catalog) if driver else None
+        if host is None or host.vgpu_branch in (release.vgpu_branch, release.vgpu_branch + 1):
+            continue
+        return (
+            f"{'some of its hosts run' if k.drivers else 'its hosts run'} driver {driver} (vGPU "
+            f"{host.vgpu_branch}, {host.name}), whose host driver does not support the guest "
+            f"drivers of {release.name} (vGPU {release.vgpu_branch})"
+        )
+    return ""
 
 
 def placement_refusal(
@@ -502,6 +505,14 @@ def _why_change(
             return ""
         return f"the hosts give GPUs whole today; the plan runs {_modes(planned)} there"
     if s.action == "driver":
+        if not k.driver and k.drivers:
+            return (
+                f"the hosts run different NVIDIA drivers ({', '.join(x for x in k.drivers if x)}"
+                + ("; on some it was not read" if "" in k.drivers else "")
+                + ")"
+                + (f"; the plan runs {release.name} there, branch {release.driver_branch}"
+                   if release is not None else "")
+            )  # fmt: skip
         if not k.driver:
             return (
                 "the NVIDIA host driver of the existing hosts was not read (no nvidia-smi "

@@ -1,0 +1,52 @@
+"""Kept hosts that run different NVIDIA host drivers: the driver step says which were read
+(not 'not read'), and a new group goes to their free capacity only when every driver read runs
+the design's guest drivers (NVIDIA: a host driver supports guest drivers of its own branch and
+of the previous one). 535.230.02 is R535, vGPU 16 (NVIDIA AI Enterprise 4); 550.144.02 is
+R550, vGPU 17 (NVIDIA AI Enterprise 5)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import ROOT
+from wizard.app.io import design_from_dict
+from wizard.engine.decide.planning import plan
+
+SAMPLE = ROOT / "tests" / "data" / "estate" / "expansion.json"
+KEPT = "Notebooks A100"
+
+
+def _sample(drivers: list[str]) -> dict:
+    d = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    for h, driver in zip(d["existing"]["clusters"][0]["hosts"], drivers, strict=True):
+        h["driver"] = driver
+    return d
+
+
+def test_hosts_on_different_drivers_are_named_with_each_driver_read(catalog):
+    p = plan(design_from_dict(_sample(["535.230.02", "550.144.02", ""])), catalog)
+    (w,) = [w for w in p.estate.work if w.what.startswith("Add the NVIDIA host driver")]
+    assert "different NVIDIA drivers (535.230.02, 550.144.02; on some it was not read)" in w.why
+    assert "not read (no nvidia-smi report)" not in w.why
+    assert w.reboots == 3
+
+
+def test_one_host_on_an_old_branch_keeps_a_new_group_off_the_cluster(catalog):
+    def design(drivers):
+        d = _sample(drivers)
+        d["workloads"] = [
+            d["workloads"][0],
+            {"name": "Analysts' notebooks", "kind": "development", "count": 2,
+             "shared": {"gpu_memory_gb": 40, "concurrency": 1.0}, "sharing_mode": "mig"},
+        ]  # fmt: skip
+        d["hardware"] = {"gpu": "a100-pcie-80gb", "server": "dell-r750xa", "gpus_per_host": 4}
+        return d
+
+    mixed = plan(design_from_dict(design(["", "535.230.02", ""])), catalog)
+    placed = next(x for x in mixed.estate.placements if x.workload == "Analysts' notebooks")
+    assert placed.cluster == "GPU cluster"
+    assert "some of its hosts run driver 535.230.02" in placed.reason
+    # the same cluster with no driver read does not refuse: the driver step says to confirm it
+    unread = plan(design_from_dict(design(["", "", ""])), catalog)
+    placed = next(x for x in unread.estate.placements if x.workload == "Analysts' notebooks")
+    assert placed.cluster == KEPT
