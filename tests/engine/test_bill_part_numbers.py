@@ -48,7 +48,18 @@ def test_the_dacs_gauge_suffix_is_to_confirm_but_not_the_sfp28_optic(catalog):
     assert module.number == host.number == "MMA2P00-AS"
     assert "mma2p00asspec" in module.source
     assert marked(_line(module), catalog).to_confirm == []
-    assert fibre.number == "" and "LC duplex" in fibre.text  # a patch cord, given by type
+    # NVIDIA's cable guide: the SR SFP takes 'Duplex LC/UPC' on the patch cable
+    assert fibre.number == "" and "duplex LC/UPC" in fibre.text  # a patch cord, given by type
+
+
+def test_sr4_fibre_is_the_female_mpo_upc_patch_cable_nvidias_cable_guide_names():
+    """'Male MPO/UPC (with pins)' on the 100G and 200G SR4 transceivers, 'Female MPO/UPC (with
+    holes)' on the patch cable; the twin-port 800G modules take MPO-12/APC fibre instead."""
+    for speed in (100, 200):
+        fibre = linkx.eth_optics(speed, 1, 10)[2]
+        assert "MPO-12/UPC female to female" in fibre.text and "10 m" in fibre.text
+    assert "APC" in linkx.eth_optics(800, 1, 10)[2].text
+    assert "UPC" not in linkx.eth_optics(800, 1, 10)[2].text
 
 
 def test_10gbe_copper_is_named_and_marked_other_speeds_stay_generic():
@@ -57,7 +68,9 @@ def test_10gbe_copper_is_named_and_marked_other_speeds_stay_generic():
     assert linkx.eth_copper(10, 1, 0.5).number == "MC3309130-00A"
     # no NVIDIA part is known for a 40 Gb/s host link: by type, no invented number
     assert linkx.eth_copper(40, 1, 2.0).number == ""
-    assert linkx.eth_optics(10, 1, 10)[0].number == ""
+    ten_sr = linkx.eth_optics(10, 1, 10)[0]  # the guide's MFM1T02A, its -SR code to confirm
+    assert ten_sr.number == "MFM1T02A-SR" and "confirm" in ten_sr.source
+    assert linkx.eth_optics(40, 1, 10)[0].number == ""
 
 
 def test_the_sn3420_carries_its_part_number_marked_to_confirm(catalog):

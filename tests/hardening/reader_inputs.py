@@ -190,7 +190,7 @@ def _kind_of(name: str) -> str:
     return "json" if name.endswith(".json") else "text"
 
 
-# Built from the layouts the parsers read (each tool's own source, quoted in parsers.py), with
+# Built from the layouts the parsers read (each tool's own source, quoted in wizard/measure/parse_*.py), with
 # drawn figures of any type.
 _ANY_JSON = st.recursive(
     st.none() | st.booleans() | st.sampled_from([float("nan"), float("inf"), 1e308, -1.0, 0])

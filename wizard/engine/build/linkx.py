@@ -392,10 +392,25 @@ MMA4Z00_FLT = (
     "straight MFP7E10 fibres per cage, both of one type. The -FLT order code is read from a "
     "third-party bill of materials: confirm it with the supplier"
 )
+CABLE_FAQ = (
+    "NVIDIA Cable Management Guidelines and FAQ, 'Cable and Connector Definitions': the 100G "
+    "SR4 QSFP (MMA1B00-xxxx) and 200G SR4 QSFP (MMA1T00-VS) take 'Male MPO/UPC (with pins)' on "
+    "the transceiver and 'Female MPO/UPC (with holes)' on the patch cable, 2 x 4 fibre "
+    "multimode; the 25G and 10G SR SFP (MMA2P00, MFM1T02A) 'Duplex LC/UPC' on both, "
+    "https://docs.nvidia.com/networking/display/cablemanagfaq/cable+and+connector+definitions"
+)
+SR4_FIBRE = "Multimode fibre, MPO-12/UPC female to female, OM4"
+LC_FIBRE = "Multimode fibre, duplex LC/UPC, OM4"
 MMA1B00 = (
-    "NVIDIA MMA1B00-C100D 100GbE QSFP28 SR4 multimode transceiver (MPO-12, up to 100 m on OM4), "
-    "as third-party module lists and switch inventories name it; no NVIDIA page was read here, "
-    "so the order code is to confirm with the vendor. The fibre is given by type"
+    "NVIDIA MMA1B00-C100D 100GbE QSFP28 SR4 multimode transceiver (MPO-12, up to 100 m on OM4): "
+    "NVIDIA's cable guide names the family (MMA1B00-xxxx, 100G SR4 QSFP); the -C100D order code "
+    "is as third-party module lists and switch inventories name it, so it is to confirm with "
+    "the vendor. The fibre is given by type, as " + CABLE_FAQ
+)
+MFM1T02A = (
+    "NVIDIA MFM1T02A 10GbE SFP+ SR multimode transceiver (duplex LC/UPC), named by NVIDIA's "
+    "cable guide; the -SR order code is as third-party lists name it: confirm it with the "
+    "supplier. " + CABLE_FAQ
 )
 MCP2M00 = (
     "NVIDIA LinkX MCP2M00-A 25GbE SFP28 passive DAC: NVIDIA's Cumulus Linux user guide, "
@@ -414,7 +429,8 @@ MC3309130 = (
 MMA2P00_AS = (
     "NVIDIA MMA2P00-AS 25GbE SFP28 multimode transceiver (SR, 850 nm, duplex LC), 'MMA2P00-AS "
     "25GbE SFP28 MMF Transceiver Product Specifications', https://docs.nvidia.com/networking/"
-    "display/mma2p00asspec; the fibre is a duplex LC multimode patch cord, given by type"
+    "display/mma2p00asspec; the fibre is a duplex LC multimode patch cord, given by type, as "
+    + CABLE_FAQ
 )
 GENERIC_OPTICS = (
     "Fabric sizing: one optical module at each end of a link between racks; no NVIDIA pairing "
@@ -498,18 +514,23 @@ def eth_optics(speed: float, breakout: int, metres: int) -> tuple[Part, Part, Pa
     if (int(speed), breakout) == (200, 1):
         module = Part("MMA1T00-VS", "NVIDIA MMA1T00-VS 200GbE QSFP56 SR4 transceiver",
                       MMA1T00_VS, Cat.TRANSCEIVER)  # fmt: skip
-        fibre = Part("", f"Multimode fibre, MPO-12, OM4, {fibre_text}", GENERIC_OPTICS, Cat.CABLE)
+        fibre = Part("", f"{SR4_FIBRE}, {fibre_text}", CABLE_FAQ, Cat.CABLE)
         return module, module, fibre
     if (int(speed), breakout) == (100, 1):
         module = Part("MMA1B00-C100D", "NVIDIA MMA1B00-C100D 100GbE QSFP28 SR4 transceiver",
                       MMA1B00, Cat.TRANSCEIVER)  # fmt: skip
-        fibre = Part("", f"Multimode fibre, MPO-12, OM4, {fibre_text}", GENERIC_OPTICS, Cat.CABLE)
+        fibre = Part("", f"{SR4_FIBRE}, {fibre_text}", CABLE_FAQ, Cat.CABLE)
         return module, module, fibre
     sw = speed * breakout
     if (int(speed), breakout) == (25, 1):
         module = Part("MMA2P00-AS", "NVIDIA MMA2P00-AS 25GbE SFP28 SR transceiver", MMA2P00_AS,
                       Cat.TRANSCEIVER)  # fmt: skip
-        fibre = Part("", f"Multimode fibre, LC duplex, OM4, {fibre_text}", MMA2P00_AS, Cat.CABLE)
+        fibre = Part("", f"{LC_FIBRE}, {fibre_text}", MMA2P00_AS, Cat.CABLE)
+        return module, module, fibre
+    if (int(speed), breakout) == (10, 1):
+        module = Part("MFM1T02A-SR", "NVIDIA MFM1T02A-SR 10GbE SFP+ SR transceiver", MFM1T02A,
+                      Cat.TRANSCEIVER)  # fmt: skip
+        fibre = Part("", f"{LC_FIBRE}, {fibre_text}", CABLE_FAQ, Cat.CABLE)
         return module, module, fibre
     if sw <= 25:  # SFP28 / SFP+ optics: a duplex LC fibre, not an MPO trunk
         module = Part("", f"{speed:g} Gb/s SFP multimode transceiver (SR)", GENERIC_OPTICS,

@@ -239,8 +239,8 @@ def oob_links(racks: list[bo.Rack]) -> list[PortLink]:
             module = linkx.Part("MMA1B00-C100D", "NVIDIA MMA1B00-C100D 100GbE QSFP28 SR4 "
                                 "transceiver (out-of-band switch uplink)", UPLINK_SOURCE,
                                 Cat.TRANSCEIVER)  # fmt: skip
-            fibre = linkx.Part("", f"Multimode fibre, MPO-12, OM4, {UPLINK_M} m (out-of-band "
-                               "uplink)", UPLINK_SOURCE, Cat.CABLE)  # fmt: skip
+            fibre = linkx.Part("", f"{linkx.SR4_FIBRE}, {UPLINK_M} m (out-of-band uplink)",
+                               f"{UPLINK_SOURCE}; {linkx.CABLE_FAQ}", Cat.CABLE)  # fmt: skip
             out.append(
                 PortLink("oob", rack.name, top.name, "uplink 1", "site", SITE, f"for {top.name}",
                          fibre.text, "oob-uplink", (module, fibre))
