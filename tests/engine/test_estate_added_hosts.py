@@ -44,6 +44,9 @@ def test_the_added_host_has_its_ports_on_the_new_switches_and_its_cables_billed(
     # service: 3 XE9680 x 2 = 6 ports, + the added R750xa's 2 = 8; out of band: 3 + 1 = 4
     assert (_ports(base, "service"), _ports(grown, "service")) == (6, 8)
     assert (_ports(base, "oob"), _ports(grown, "oob")) == (3, 4)
+    # the hosts on each network: the 3 new and the 1 added, not the 3 kept on their own network
+    on = {x.name.split(".")[0]: x.hosts for x in grown.estate.network}
+    assert on == {"compute": 3, "service": 3 + 1, "oob": 3 + 1}
     # the bill: its two service cables and its BMC cord, nothing else
     assert _cables(grown) - _cables(base) == 3
     links = [ln for ln in grown.port_map if ln.device == f"host-04 ({KEPT})"]

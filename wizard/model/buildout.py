@@ -207,6 +207,11 @@ class Plane(Out):
     tiers: list[SwitchTier]
     cables: list[CableRun]
     note: str = ""
+    hosts: int | None = Field(
+        default=None,
+        description="Hosts cabled to it, where several clusters share it (an expansion's kept "
+        "hosts stay on their own network and are not among them); None: the cluster's hosts",
+    )
 
 
 class NetworkFabric(Out):

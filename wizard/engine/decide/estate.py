@@ -338,6 +338,7 @@ def _shared_network(
     network and the out-of-band ports, from the host ports every cluster brings."""
     by_name = {s.name: s for s in specs}
     ports: dict[tuple[str, str, bool], int] = {}
+    hosts: dict[tuple[str, str, bool], int] = {}
     fabric_of: dict[tuple[str, str, bool], str] = {}
     oob = 0
     for c in clusters:
@@ -346,6 +347,7 @@ def _shared_network(
             hw = design.hardware
             k = ("service", hw.service_fabric.value, True)
             ports[k] = ports.get(k, 0) + c.hosts * CPU_HOST_SERVICE_PORTS
+            hosts[k] = hosts.get(k, 0) + c.hosts
             fabric_of[k] = hw.service_fabric.value
             continue
         for p in c.result.topology.fabric.planes:
@@ -355,6 +357,7 @@ def _shared_network(
             fab = hw.fabric if p.name == "compute" else hw.service_fabric
             k = (p.name, fab.value, p.redundant)
             ports[k] = ports.get(k, 0) + p.host_ports
+            hosts[k] = hosts.get(k, 0) + c.hosts
             fabric_of[k] = fab.value
     planes = []
     oversub = design.assumptions.fabric_oversubscription
@@ -366,9 +369,9 @@ def _shared_network(
                 SwitchKind.INFINIBAND if is_infiniband(fab) else SwitchKind.ETHERNET,
                 redundant, oversub, catalog, rec, FABRIC_LABEL[fab],
                 "infiniband" if is_infiniband(fab) else "none",
-            )
+            ).model_copy(update={"hosts": hosts[(name, fab_value, redundant)]})
         )  # fmt: skip
-    planes.append(oob_plane(oob))
+    planes.append(oob_plane(oob).model_copy(update={"hosts": oob}))
     # before the layout places them, a run that crosses racks is counted as fibre; the placed
     # parts replace these words once the racks are known (``media.describe``)
     return place_cables(planes, None)
