@@ -50,6 +50,12 @@ ENGINE_TESTS = ("tests/engine",)
 PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider")
 SUITE = ("-n", "1", "--deselect", "tests/test_lint.py::test_ruff", "tests")
 
+
+def suite(workers: int) -> tuple[str, ...]:
+    """The whole suite on ``workers`` xdist workers (1 on a shared two-core machine)."""
+    return ("-n", str(workers), *SUITE[2:])
+
+
 # Drawn sites that no test can tell from the original, keyed by site id (``--list`` prints
 # them), each with why. A key no longer found among the sites is reported as stale.
 EQUIVALENT: dict[str, str] = {}
@@ -116,8 +122,9 @@ Runner = Callable[[Path, Sequence[str], float], str]
 
 
 def run_pytest(copy: Path, args: Sequence[str], timeout: float) -> str:
-    """'passed', 'failed' (a failure, an error or a module that no longer imports) or 'timed out'.
-    The run has its own process group, so a timeout also ends xdist's worker."""
+    """'passed', 'timed out' or 'failed' with the first failing test (a failure, an error or a
+    module that no longer imports). The run has its own process group, so a timeout also ends
+    xdist's worker."""
     proc = subprocess.Popen(
         [sys.executable, *PYTEST, *args],
         cwd=copy,
@@ -133,17 +140,28 @@ def run_pytest(copy: Path, args: Sequence[str], timeout: float) -> str:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         return "timed out"
-    if proc.returncode in (0, 1, 2):
-        return ("passed", "failed", "failed")[proc.returncode]
+    if proc.returncode == 0:
+        return "passed"
+    if proc.returncode in (1, 2):
+        return "failed: " + first_failure(out)
     tail = "\n".join(out.strip().splitlines()[-15:])  # no tests, a usage or an internal error
     raise SystemExit(f"pytest exited {proc.returncode} running {' '.join(args)}:\n{tail}")
+
+
+def first_failure(output: str) -> str:
+    """The first failing or erroring test in pytest's short summary (``-ra``), without its
+    message."""
+    for line in output.splitlines():
+        if line.startswith(("FAILED ", "ERROR ")):
+            return line.split(" ", 1)[1].split(" - ", 1)[0]
+    return "(no summary line)"
 
 
 @dataclass
 class Verdict:
     site: Site
     outcome: str  # "caught by room tests", "caught by whole suite", "survived"
-    how: str  # "failed" or "timed out" for a caught mutant
+    how: str  # "failed: <the first failing test>" or "timed out" for a caught mutant
     seconds: float
 
 
@@ -153,7 +171,7 @@ def judge(
     room_tests: Sequence[str],
     runner: Runner,
     timeouts: tuple[float, float],
-    suite: Sequence[str] = SUITE,
+    whole: Sequence[str] = SUITE,
 ) -> Verdict:
     """Plant one site in the copy, run the room's tests and, if they pass, the whole suite; the
     file is restored whatever happens."""
@@ -170,7 +188,7 @@ def judge(
         outcome = runner(copy, room_tests, timeouts[0])
         stage = "caught by room tests"
         if outcome == "passed":
-            outcome = runner(copy, suite, timeouts[1])
+            outcome = runner(copy, whole, timeouts[1])
             stage = "caught by whole suite"
     finally:
         target.write_text(original, encoding="utf-8")
@@ -203,17 +221,17 @@ def run_room(
     drawn: tuple[int, list[Site], list[Site]],
     runner: Runner,
     timeouts: tuple[float, float],
-    suite: Sequence[str] = SUITE,
+    whole: Sequence[str] = SUITE,
 ) -> RoomResult:
     """Judge a room's drawn mutants one after another; the equivalent ones are only listed."""
     n, judged, equivalent = drawn
     result = RoomResult(room, len(room.files(copy)), n, equivalent=list(equivalent))
     for site in judged:
-        v = judge(copy, site, room.tests, runner, timeouts, suite)
+        v = judge(copy, site, room.tests, runner, timeouts, whole)
         result.judged.append(v)
         print(
             f"{room.name:<12} {v.outcome:<22} {v.seconds:6.0f} s  {site.path}:{site.line}  "
-            f"{site.what}",
+            f"{site.what}  {v.how}",
             flush=True,
         )
     return result
@@ -264,7 +282,7 @@ def _git(*args: str) -> str:
     ).stdout.strip()
 
 
-def _baseline(copy: Path, chosen: Sequence[Room], run_suite: bool) -> dict[str, float] | None:
+def _baseline(copy: Path, chosen: Sequence[Room], whole: Sequence[str]) -> dict[str, float] | None:
     """Seconds each room's tests (and the whole suite) take unmutated; None if any fails."""
     times: dict[str, float] = {}
     for tests in dict.fromkeys(r.tests for r in chosen):
@@ -276,9 +294,9 @@ def _baseline(copy: Path, chosen: Sequence[Room], run_suite: bool) -> dict[str, 
         )
         if outcome != "passed":
             return None
-    if run_suite:
+    if whole:
         start = time.perf_counter()
-        outcome = run_pytest(copy, SUITE, 6 * 3600)
+        outcome = run_pytest(copy, whole, 6 * 3600)
         times["suite"] = time.perf_counter() - start
         print(f"baseline whole suite: {outcome} in {times['suite']:.0f} s", flush=True)
         if outcome != "passed":
@@ -296,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-baseline", action="store_true", help="skip the unmutated runs")
     parser.add_argument("--room-timeout", type=float, help="seconds for a room's tests")
     parser.add_argument("--suite-timeout", type=float, help="seconds for the whole suite")
+    parser.add_argument("--workers", type=int, default=1, help="xdist workers for the suite")
     parser.add_argument("--min-score", type=float, default=90.0, help="percent caught per room")
     parser.add_argument("--markdown", type=Path, help="write the table here too")
     parser.add_argument("--json", type=Path, help="write every verdict here")
@@ -333,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
         if not imports_the_copy(copy):
             print("the copy's packages are not the ones imported; refusing to run", file=sys.stderr)
             return 2
-        times = {} if args.no_baseline else _baseline(copy, chosen, run_suite=True)
+        whole = suite(args.workers)
+        times = {} if args.no_baseline else _baseline(copy, chosen, whole)
         if times is None:
             print("the tests fail without any mutant; fix them first", file=sys.stderr)
             return 2
@@ -342,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         for room in chosen:
             timeout = args.room_timeout or max(120.0, 3 * times.get(" ".join(room.tests), 600))
             results.append(
-                run_room(copy, room, drawn[room.name], run_pytest, (timeout, suite_timeout))
+                run_room(copy, room, drawn[room.name], run_pytest, (timeout, suite_timeout), whole)
             )
 
     elapsed = time.perf_counter() - began

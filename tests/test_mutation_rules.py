@@ -190,18 +190,18 @@ def test_a_mutant_that_breaks_an_engine_formula_is_caught_and_the_file_restored(
 
     def runner(copy, tests, timeout):
         stages.append(tuple(tests))
-        return "passed" if _percent_reserve_holds(copy) else "failed"
+        return "passed" if _percent_reserve_holds(copy) else "failed: the reserve test"
 
     assert _percent_reserve_holds(tmp_path)
     broken = found[f"{CLUSTER}::PERCENT_RESERVE::formula - -> +#0"]  # 100 + reserve_percent
-    v = mr.judge(tmp_path, broken, ("tests/engine",), runner, (60, 60), suite=("tests",))
-    assert v.outcome == "caught by room tests" and v.how == "failed"
+    v = mr.judge(tmp_path, broken, ("tests/engine",), runner, (60, 60), whole=("tests",))
+    assert v.outcome == "caught by room tests" and v.how == "failed: the reserve test"
     assert stages == [("tests/engine",)]
     assert (tmp_path / CLUSTER).read_text(encoding="utf-8") == original
 
     stages.clear()  # a mutant the runner's test does not reach goes on to the whole suite
     elsewhere = found[f"{CLUSTER}::N_PLUS_K::formula * -> /#0"]
-    v = mr.judge(tmp_path, elsewhere, ("tests/engine",), runner, (60, 60), suite=("tests",))
+    v = mr.judge(tmp_path, elsewhere, ("tests/engine",), runner, (60, 60), whole=("tests",))
     assert v.outcome == "survived"
     assert stages == [("tests/engine",), ("tests",)]
     assert (tmp_path / CLUSTER).read_text(encoding="utf-8") == original
@@ -218,3 +218,14 @@ def test_the_file_is_restored_when_the_runner_fails(mr, tmp_path):
     with pytest.raises(SystemExit):
         mr.judge(tmp_path, site, ("tests",), runner, (1, 1))
     assert (tmp_path / "m.py").read_text() == SOURCE
+
+
+def test_the_first_failing_test_is_read_from_the_short_summary(mr):
+    out = (
+        "..F\n=== short test summary info ===\n"
+        "FAILED tests/cli/test_cli.py::test_size[a-b] - AssertionError: x - y: 3 != 4\n"
+        "ERROR tests/gui/test_x.py - ImportError\n1 failed, 2 passed\n"
+    )
+    assert mr.first_failure(out) == "tests/cli/test_cli.py::test_size[a-b]"
+    assert mr.first_failure("ERROR tests/gui/test_x.py - ImportError\n") == "tests/gui/test_x.py"
+    assert mr.first_failure("3 passed\n") == "(no summary line)"

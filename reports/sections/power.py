@@ -12,6 +12,7 @@ from wizard.base.numbers import MISSING, count, num
 from wizard.model.buildout import Power
 from wizard.model.platform import StorageResult
 from wizard.present import labels
+from wizard.present.racks_text import rack_fit
 
 
 def _storage_pair(p: Power, storage: StorageResult | None) -> list[tuple[str, str]]:
@@ -78,12 +79,7 @@ def build(st: Story) -> list[Flowable] | None:
             flow.append(st.table(rows, [4, 0.8, 1, 1, 0.5], right=(1, 2, 3)))
     if rk is not None:
         flow += st.h2("Racks")
-        room = st.data.calculation("racks.hosts_per_rack")
-        fit = (
-            f"; the fullest holds {count(rk.hosts_per_rack, 'host')}"
-            + (f", with room for {num(room.value)}" if room is not None else "")
-            + f", limited by {rk.limited_by.replace('-', ' ')}"
-        )
+        fit = f"; {rack_fit(rk)}"
         flow.append(
             st.p(
                 f"{_racks_phrase(rk.host_racks, rk.network_racks)}, "

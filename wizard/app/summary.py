@@ -16,6 +16,7 @@ from wizard.present.basis import group_gpu, serving_basis, training_basis
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode, topic
 from wizard.present.mitigations import mitigation
+from wizard.present.racks_text import rack_fit
 from wizard.present.risk_register import (
     Risk,
     network_risks,
@@ -276,7 +277,7 @@ def _build_out(r: Result) -> list[str]:
         ]
     lines += [
         f"  power    {_num(r.power.host_w, 'W', 0)} per host",
-        f"  racks    up to {count(r.racks.hosts_per_rack, 'host')} per rack ({r.racks.limited_by})",
+        f"  racks    {rack_fit(r.racks)}",
     ]
     return lines
 

@@ -330,6 +330,11 @@ class Racks(Out):
     rack_units: int
     power_limit_kw: float
     hosts_per_rack: int = Field(description="Most hosts any rack holds")
+    hosts_room: int = Field(
+        default=0,
+        description="Most hosts a rack may hold under the limit that binds (limited_by): "
+        "the fullest rack holds hosts_per_rack of them; 0 when no rack holds hosts",
+    )
     limited_by: str = Field(description="'power', 'space', 'failure-domain' or 'hosts'")
     failure_domain: str
     host_racks: int

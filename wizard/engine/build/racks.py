@@ -221,6 +221,7 @@ def racks(
         rack_units=height,
         power_limit_kw=a.max_rack_power_kw,
         hosts_per_rack=most,
+        hosts_room=per_rack if hosts else 0,
         limited_by=limited,
         failure_domain=ha.failure_domain.value,
         host_racks=host_racks,

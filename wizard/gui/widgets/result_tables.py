@@ -19,6 +19,7 @@ from wizard.model.platform import SoftwareResult, StorageResult
 from wizard.present import labels
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.fields import in_words
+from wizard.present.racks_text import rack_fit
 from wizard.present.references import customer_source
 
 
@@ -318,8 +319,8 @@ class PowerView(QWidget):
             return
         self.racks_note.setText(
             f"{len(racks.racks)} rack{'s' if len(racks.racks) != 1 else ''} of {racks.rack_units}U at {racks.power_limit_kw:g} kW each: "
-            f"{racks.host_racks} for hosts, {racks.network_racks} for the network; at most "
-            f"{count(racks.hosts_per_rack, 'host')} per rack, limited by {racks.limited_by.replace('-', ' ')}."
+            f"{racks.host_racks} for hosts, {racks.network_racks} for the network; "
+            f"{rack_fit(racks)}."
             + (f" Liquid cooling: {cooling_sentence(racks.cooling)}" if racks.cooling else "")
         )
         fill(
