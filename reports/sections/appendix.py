@@ -20,6 +20,8 @@ ASSUMPTION_LABELS = {
     "gradient_bytes": "Bytes per gradient element",
     "framework_overhead_gb": "Framework overhead per GPU (GB)",
     "allocator_reserve": "Memory the training framework's allocator holds above its tensors",
+    "overlap_slowdown": "Compute slowed by communication running under it, as a share of "
+    "that communication's time",
     "sharp": "In-network reduction (SHARP)",
     "communication_overlap": "Overlap of communication with compute",
     "placement": "Placement",

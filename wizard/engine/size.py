@@ -116,12 +116,15 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
         else "what each group's training software keeps",
         "framework_overhead_gb": a.framework_overhead_gb,
         "allocator_reserve": a.allocator_reserve,
+        "overlap_slowdown": a.overlap_slowdown,
         "sharp": a.sharp,
         "fabric_oversubscription": a.fabric_oversubscription,
         "max_rack_power_kw": a.max_rack_power_kw,
         "rack_units": a.rack_units,
-        "communication_overlap": "gradient all-reduce overlapped with the backward pass; "
-        "tensor-parallel all-reduces and the pipeline bubble not hidden",
+        "communication_overlap": "gradient all-reduce overlapped with the backward pass "
+        "(ZeRO stage 3 and FSDP gather the parameters and reduce the gradients in every "
+        "micro-batch), the compute under it slowed by the overlap slowdown; tensor-parallel "
+        "all-reduces and the pipeline bubble not hidden",
         "placement": "best-fit decreasing: fractional slots onto GPUs, then GPUs and whole "
         "replicas onto hosts, a replica kept inside one host where it fits",
         "development_concurrency": "a slot is held only by users active at once",

@@ -688,6 +688,16 @@ class Assumptions(Model):
         description="Share of the tensor-parallel all-reduces hidden behind the matrix products "
         "(Megatron-Core's communication overlap with sequence parallelism); 0: none hidden.",
     )
+    overlap_slowdown: float = Field(
+        default=0.19,
+        ge=0,
+        le=1,
+        allow_inf_nan=False,
+        description="Training: how much slower the GPUs compute while a gradient or parameter "
+        "exchange runs under that compute (shared SMs and memory bandwidth), as a share of the "
+        "exchange's time; 0.19: the mean measured on A100 and H100 (Lee et al., "
+        "arXiv:2507.03114); 0: overlap is free.",
+    )
     gradient_bytes: float | None = Field(
         default=None,
         description="Bytes per gradient element; None: what the training stack keeps "

@@ -64,6 +64,7 @@ class _Timing(TypedDict, total=False):
     ring_s: float
     limit_s: float
     exposed_s: float
+    contention_s: float  # the compute slowed by the hidden part of the all-reduce
     link: str  # the link the gradient all-reduce crosses
 
 
@@ -242,7 +243,7 @@ class TrainingSizer(SizerBase):
                 micro_batches=max(micro, 1), allreduce_s=ar, overlap=a.tensor_parallel_overlap,
             )  # fmt: skip
             out["tp_comm_s"] = tp_comm
-        exposed = 0.0
+        exposed = contention = 0.0
         if d > 1:
             grad = chain(
                 "gradient_gb_per_gpu", tp_.GRADIENT_GB, "GB", sources.SEED_MULTI_GPU,
@@ -262,18 +263,34 @@ class TrainingSizer(SizerBase):
                     "allreduce_gb_per_gpu_per_iteration", tp_.NVLS_GB, "GB", NVLS_SOURCE,
                     gradient_gb=grad,
                 )  # fmt: skip
+                limit = ring
             else:
+                # ZeRO stage 3 exchanges the parameters and gradients in every micro-batch
+                zero3 = st.zero >= 3
+                suffix = "_per_micro_batch" if zero3 else ""
                 ring = chain(
-                    "allreduce_gb_per_gpu_per_iteration", tp_.RING_GB, "GB",
+                    "allreduce_gb_per_gpu_" + ("per_micro_batch" if zero3 else "per_iteration"),
+                    tp_.RING_GB, "GB",
                     tp_.RING + ("; SHARP reduces in the switch: half the traffic (seed, NVIDIA AI "
                                 "Enterprise deep dive)" if sharp else ""),
                     ring_factor=factor, data_parallel=d, gradient_gb=grad,
                 )  # fmt: skip
-            limit = ring if nvls else chain(
-                "allreduce_gb_large_ring_limit", tp_.RING_LIMIT_GB, "GB",
-                tp_.RING + " (N large: (N - 1) / N tends to 1)",
-                ring_factor=factor, gradient_gb=grad,
-            )  # fmt: skip
+                limit = chain(
+                    "allreduce_gb_large_ring_limit" + suffix, tp_.RING_LIMIT_GB, "GB",
+                    tp_.RING + " (N large: (N - 1) / N tends to 1)",
+                    ring_factor=factor, gradient_gb=grad,
+                )  # fmt: skip
+                if zero3:
+                    ring = chain(
+                        "allreduce_gb_per_gpu_per_iteration", tp_.PER_MICRO_BATCH_GB, "GB",
+                        tp_.ZERO3_PER_MICRO_BATCH,
+                        micro_batches=max(micro, 1), gb_per_micro_batch=ring,
+                    )  # fmt: skip
+                    limit = chain(
+                        "allreduce_gb_large_ring_limit", tp_.PER_MICRO_BATCH_GB, "GB",
+                        tp_.ZERO3_PER_MICRO_BATCH,
+                        micro_batches=max(micro, 1), gb_per_micro_batch=limit,
+                    )  # fmt: skip
             eff, eff_src = efficiency(link, a.link_efficiency)
             if measured:
                 eff_src = CALIBRATED
@@ -298,15 +315,20 @@ class TrainingSizer(SizerBase):
                 "exposed_allreduce_seconds", tp_.EXPOSED_S, "s", tp_.OVERLAP,
                 allreduce_s=ring_s, overlap_window_s=window,
             )  # fmt: skip
+            contention = chain(
+                "overlap_contention_seconds", tp_.CONTENTION_S, "s", tp_.OVERLAP_SLOWDOWN,
+                overlap_slowdown=a.overlap_slowdown, allreduce_s=ring_s, overlap_window_s=window,
+            )  # fmt: skip
             out.update({
                 "ring_gb": ring, "limit_gb": limit, "ring_s": ring_s, "limit_s": limit_s,
-                "exposed_s": exposed, "link": link.name,
+                "exposed_s": exposed, "contention_s": contention, "link": link.name,
             })  # fmt: skip
         out["iteration_s"] = chain(
             "iteration_seconds", tp_.ITERATION_S, "s",
-            "Compute, pipeline bubble, tensor-parallel all-reduces and the exposed part of the "
-            "gradient all-reduce, one after another",
+            "Compute, pipeline bubble, tensor-parallel all-reduces, the exposed part of the "
+            "gradient all-reduce and the compute its hidden part slows, one after another",
             compute_s=compute_s, bubble_s=bubble, tp_comm_s=tp_comm, exposed_allreduce_s=exposed,
+            overlap_contention_s=contention,
         )  # fmt: skip
         return out
 
@@ -519,7 +541,11 @@ class TrainingSizer(SizerBase):
             )  # fmt: skip
         it = t.get("iteration_s")
         if it:
-            exposed = float(t.get("exposed_s") or 0) + float(t.get("tp_comm_s") or 0)
+            exposed = (
+                float(t.get("exposed_s") or 0)
+                + float(t.get("contention_s") or 0)
+                + float(t.get("tp_comm_s") or 0)
+            )
             share = exposed / float(it)
         self._messages(job, st, fits, tried, units, t, hours, share)
         sharding = memory.Sharding(
