@@ -78,3 +78,22 @@ def test_without_room_the_added_host_gets_a_rack_of_its_own(catalog):
     racks = lambda p: next(ln.quantity for ln in p.estate.bom.lines if ln.item == "rack:42u")  # noqa: E731
     assert racks(grown) > racks(base)
     assert _ports(grown, "service") == _ports(base, "service") + 2
+
+
+def test_where_the_design_buys_no_switches_the_added_host_takes_the_clusters_own(catalog):
+    d = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    d["workloads"] = d["workloads"][:1]  # only the notebooks: nothing new but the added host
+    d["workloads"][0]["count"] = 18
+    p = plan(design_from_dict(d), catalog)
+    bought = {ln.item: ln.quantity for ln in p.estate.bom.lines}
+    # no pair of new leaves, out-of-band switch or rack for one host
+    assert not any(k.startswith(("switch:", "rack:", "pdu:")) for k in bought)
+    assert p.estate.racks == []
+    # its cables: 2 service ports and 1 BMC port, to the cluster's own switches
+    assert bought["cable:service-to-existing-switch"] == 2
+    assert bought["cable:oob-to-existing-switch"] == 1
+    (x,) = [x for x in p.estate.decisions if x.text.startswith("The host added")]
+    assert "2 on its service switches" in x.text and "1 on its out-of-band switches" in x.text
+    assert "confirm the free ports" in x.implication
+    # it stands beside the kept hosts: 4 R750xa of 2 kW in one 40 kW rack
+    assert p.estate.totals.host_racks == 1

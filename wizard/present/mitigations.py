@@ -126,9 +126,9 @@ MITIGATIONS: dict[str, str] = {
     "the catalog, all alike, if new work should be placed on it.",
     "existing-workload-unknown": "Name the vGPUs in use as a workload group of the design, or "
     "confirm that the capacity they hold stays taken.",
-    "existing-cluster-grows": "Uplink the new switches to the network the kept hosts are on; "
-    "where the kept hosts' racks and switches have room, put the added hosts there instead and "
-    "take their rack and ports off the order.",
+    "existing-cluster-grows": "Confirm with the estate's owner the switch ports and rack room "
+    "the added hosts take; where they join the design's new switches, uplink those to the "
+    "network the kept hosts are on.",
     "mig-two-ways": "Run every MIG group one way: all as MIG-backed vGPU, or all in the guest; "
     "or put the two kinds in clusters of their own.",
     "release-support-window": "Have the customer accept the support gap in writing, or choose "

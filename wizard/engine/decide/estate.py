@@ -22,6 +22,7 @@ from wizard.engine.build.fabric import (
 from wizard.engine.build.racks import leaf_homes, reserve, top_of_rack, with_oob
 from wizard.engine.build.racks import network_racks as _network_racks
 from wizard.engine.decide import existing as existing_
+from wizard.engine.decide import kept_build
 from wizard.engine.decide.placing import GpuSpec, gpu_specs, in_cluster, kept_spec, place, view
 from wizard.engine.decide.placing import cluster_design as cluster_design
 from wizard.engine.decide.placing import new_hosts_design as new_hosts_design
@@ -59,7 +60,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     _check(design, catalog)
     specs = gpu_specs(design)
     kept = existing_.kept_clusters(design, catalog, rec)
-    as_is = existing_.as_is(design, catalog, rec)
+    as_is = kept_build.as_is(design, catalog, rec)
     placements = place(design, catalog, specs, rec, kept)
     where = {p.workload: p.cluster for p in placements}
     clusters: list[EstateCluster] = []
@@ -103,8 +104,10 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     # the existing clusters' hosts are kept: their power and racks count, nothing of them is
     # bought, and they stay on the network they are on
     bought = [c for c in clusters if not c.existing_hosts]
-    # the hosts added to existing clusters are racked and cabled like every host bought
-    wired = bought + [a for c in clusters if (a := existing_.added_part(c)) is not None]
+    # the hosts added to existing clusters are racked and cabled like every host bought, where
+    # the design buys networks anyway; else they take ports on their cluster's own switches
+    wired = bought + kept_build.joined(clusters)
+    alone = {c.name for c in clusters if c.existing_hosts} - {c.name for c in wired}
     storage_kw = sum(c.result.power.storage_w for c in clusters if c.result) / 1000
     # every host the estate runs draws power, the existing clusters kept as they are too
     existing_kw = sum(
@@ -137,13 +140,19 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         net_kw = (sum(t.power_w * t.count for p in network for t in p.tiers) + oob_w) / 1000
         # the runs' words and optics from the parts the bill counts, as the layout places them
         runs = _runs(design, catalog, wired, network, layout)
+        for part in kept_build.joined(clusters):
+            kept_build.joined_decision(part, layout, rec)
         network = media.describe(network, runs)
         network_racks = sum(1 for x in layout if x.role == "network")
         if any(c.between == "host-leaf" for p in network for c in p.cables):
             text, reason, implication = cabling_words(network, runs, network_racks)
             rec.decide(text, reason, DecisionTopic.NETWORK, implication=implication)
         host_racks = len(layout) - network_racks
-        host_racks += sum(existing_.existing_racks(c) for c in clusters if c.existing_hosts)
+        host_racks += sum(
+            c.host_racks if c.name in alone else kept_build.existing_racks(c)
+            for c in clusters
+            if c.existing_hosts
+        )
         host_racks += sum(a.host_racks for a in as_is)
         cooled = _cooling(design, catalog, wired, layout, rec)
         # the figures behind the units the catalog marks unsettled, as one cluster's are marked
@@ -151,7 +160,10 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         cooled = confirm.mark_cooling(cooled, catalog, [catalog.servers[i] for i in ids])
         cooling_kw = _in_rack_kw(catalog, cooled, layout)
         bill = _bom(design, catalog, bought, network, layout, rec, cooled, wired)
-        added, kept_lines = existing_.split_lines(clusters, _SHARED)
+        added, kept_lines = kept_build.split_lines(clusters, _SHARED)
+        added += [
+            ln for c in clusters if c.name in alone for ln in kept_build.own_network_lines(c, rec)
+        ]
         bill = bill.model_copy(update={"lines": added + bill.lines})
     totals = EstateTotals(
         hosts=sum(c.hosts for c in clusters),
@@ -666,8 +678,7 @@ def _runs(
 
 def estate_port_map(design: Design, catalog: Catalog, e: Estate) -> list[portmap.PortLink]:
     """The port map of a design of several clusters, as its bill counts the cables."""
-    bought = [c for c in e.clusters if not c.existing_hosts]
-    bought += [a for c in e.clusters if (a := existing_.added_part(c)) is not None]
+    bought = [c for c in e.clusters if not c.existing_hosts] + kept_build.joined(e.clusters)
     return _port_map(design, catalog, bought, e.network, e.racks)
 
 

@@ -16,16 +16,13 @@ from dataclasses import dataclass
 from wizard.base.errors import DesignError
 from wizard.base.numbers import count
 from wizard.engine.basis.boards import nvswitch_board
-from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.sources_platform import MIG_REBOOT, NVSWITCH_PAGE, VLCM_IMAGE
 from wizard.engine.basis.sources_software import MMIO_TABLE
-from wizard.engine.build.power import host_watts
-from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, SoftwareRelease
 from wizard.model.design import Design, Hardware, SharingMode, WorkloadGroup
-from wizard.model.estate import EstateCluster, HostWork, KeptAsIs, Placement
-from wizard.model.existing import ExistingCluster, ExistingHost
+from wizard.model.estate import EstateCluster, HostWork, Placement
+from wizard.model.existing import ExistingCluster
 from wizard.model.platform import ChecklistItem, HostStep, VmMmio
 from wizard.model.result import Result, Severity
 
@@ -88,8 +85,8 @@ def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]
     out = []
     groups = {g.name for g in design.workloads}
     for c in design.existing.clusters:
-        why = _not_plannable(c, catalog)
-        outside = "" if why else _outside_support(c, catalog)
+        why = not_plannable(c, catalog)
+        outside = "" if why else outside_support(c, catalog)
         if outside:
             rec.warn(
                 "existing-outside-support",
@@ -145,91 +142,6 @@ def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]
     return out
 
 
-RACK_SOURCE = (
-    "Hosts per rack: the fewer of rack units over server height and the rack power limit over "
-    "host power (as the clusters without GPUs are racked)"
-)
-
-
-def as_is(design: Design, catalog: Catalog, rec: Recorder) -> list[KeptAsIs]:
-    """The existing clusters kept as they are (hosts that differ, a product the catalog does not
-    hold, an HGX board outside NVIDIA's support): nothing is planned on them, but their hosts
-    draw power and fill racks, which the estate counts; a host the catalog cannot power is named
-    as not counted, never guessed."""
-    out = []
-    a = design.assumptions
-    for c in design.existing.clusters:
-        why = _not_plannable(c, catalog)
-        if not why:
-            outside = _outside_support(c, catalog)
-            if not outside:
-                continue
-            why = f"it runs {outside} on an HGX board outside NVIDIA's support under vSphere"
-        watts: list[float] = []
-        kinds: dict[tuple[str, str | None, int], int] = {}
-        missing: list[str] = []
-        for h in c.hosts:
-            w = _host_w(h, catalog)
-            if w is None:
-                missing.append(h.name)
-                continue
-            assert h.server is not None
-            watts.append(w)
-            key = (h.server, h.gpu, h.gpus)
-            kinds[key] = kinds.get(key, 0) + 1
-        racks = 0
-        for (server_id, gpu_id, gpus), n in kinds.items():
-            server = catalog.servers[server_id]
-            host_w = _host_w_of(server_id, gpu_id, gpus, catalog)
-            per_rack = max(
-                min(a.rack_units // server.rack_units, int(a.max_rack_power_kw * 1000 // host_w)),
-                1,
-            )
-            racks += int(
-                rec.expr(
-                    f"existing.{c.name}.{server_id}.racks", Formula("ceil(hosts / hosts_per_rack)"),
-                    {"hosts": n, "hosts_per_rack": per_rack}, "racks", RACK_SOURCE,
-                )
-            )  # fmt: skip
-        out.append(
-            KeptAsIs(
-                name=c.name,
-                hosts=len(c.hosts),
-                gpus=sum(h.gpus for h in c.hosts),
-                reason=why,
-                hosts_counted=len(watts),
-                host_w=watts,
-                hosts_kw=sum(watts) / 1000,
-                host_racks=racks,
-                not_counted=(
-                    f"{', '.join(missing)}: the catalog holds no server or GPU to give "
-                    f"{'its' if len(missing) == 1 else 'their'} power and rack units"
-                    if missing
-                    else ""
-                ),
-            )
-        )
-    return out
-
-
-def _host_w(h: ExistingHost, catalog: Catalog) -> float | None:
-    """An existing host's planning power as a new host's is worked out (its GPUs at TDP and the
-    server's platform baseline); None where the catalog lacks its server, or its GPUs."""
-    if h.server not in catalog.servers:
-        return None
-    if h.gpus and h.gpu not in catalog.gpus:
-        return None
-    assert h.server is not None
-    return _host_w_of(h.server, h.gpu, h.gpus, catalog)
-
-
-def _host_w_of(server: str, gpu: str | None, gpus: int, catalog: Catalog) -> float:
-    s = catalog.servers[server]
-    if not gpus or gpu is None:
-        return s.baseline_power_w
-    return host_watts(catalog.gpus[gpu], s, gpus)
-
-
 def kept_hardware(design: Design, c: ExistingCluster) -> Hardware:
     """The hardware of an existing cluster as imported: its hosts' server, GPU and GPU count;
     their fabric adapters are theirs and stay out of the plan."""
@@ -245,7 +157,7 @@ def kept_hardware(design: Design, c: ExistingCluster) -> Hardware:
     )
 
 
-def _outside_support(c: ExistingCluster, catalog: Catalog) -> str:
+def outside_support(c: ExistingCluster, catalog: Catalog) -> str:
     """What a plannable existing cluster runs outside NVIDIA's support under vSphere, in words;
     '' when nothing: the rule book's board test (wizard.engine.basis.boards), as the import's."""
     h = c.hosts[0]
@@ -257,7 +169,7 @@ def _outside_support(c: ExistingCluster, catalog: Catalog) -> str:
     )
 
 
-def _not_plannable(c: ExistingCluster, catalog: Catalog) -> str:
+def not_plannable(c: ExistingCluster, catalog: Catalog) -> str:
     alike = {(h.server, h.gpu, h.gpus, h.sharing_mode) for h in c.hosts}
     if len(alike) > 1:
         return "its hosts differ in server, GPU, GPU count or sharing mode"
@@ -629,10 +541,8 @@ def kept_cluster(k: Kept, c: EstateCluster, rec: Recorder) -> EstateCluster:
         rec.warn(
             "existing-cluster-grows",
             f"Existing cluster '{k.name}' needs {count(c.hosts - len(k.hosts), 'more host')} "
-            "of its own model for the groups it runs; they are racked beside the new hosts "
-            "where a rack has room (else in a rack of their own) and cabled to the design's "
-            "new switches, ports and cables on this bill; those switches are to be uplinked "
-            "to the network the kept hosts are on, for vMotion between the cluster's hosts",
+            "of its own model for the groups it runs; they are bought with their cables, and "
+            "the switch ports and rack room they take are said in the network decisions",
         )
     return c.model_copy(
         update={
@@ -641,80 +551,3 @@ def kept_cluster(k: Kept, c: EstateCluster, rec: Recorder) -> EstateCluster:
             f"need {c.reason}",
         }
     )
-
-
-def added_part(c: EstateCluster) -> EstateCluster | None:
-    """The hosts added to an existing cluster, as a cluster of their own for the estate's
-    network and racks: their share of the cluster's host ports on each network (ports count per
-    host) and their rack items stacked from the bottom (the estate's layout racks them beside
-    the new hosts where a rack has room), cabled to the design's new switches like every host
-    bought; None where nothing is added. Their servers and parts are the
-    cluster's bought lines (``split_lines``)."""
-    added = c.hosts - c.existing_hosts
-    if not c.existing_hosts or added <= 0 or c.result is None:
-        return None
-    r = c.result
-    fabric = r.topology.fabric
-    planes = [p.model_copy(update={"host_ports": p.host_ports * added // c.hosts})
-              for p in fabric.planes]  # fmt: skip
-    racks = []
-    for rack in r.racks.racks:
-        hosts = [h for h in rack.hosts if h >= c.existing_hosts]
-        if not hosts:
-            continue
-        items, u = [], 1
-        for i in rack.items:
-            if i.host is None or i.host < c.existing_hosts:
-                continue
-            items.append(i.model_copy(update={"u_position": u}))
-            u += i.height_u
-        racks.append(rack.model_copy(update={"hosts": hosts, "items": items}))
-    topology = r.topology.model_copy(
-        update={"fabric": fabric.model_copy(update={"planes": planes})}
-    )
-    result = r.model_copy(
-        update={"topology": topology, "racks": r.racks.model_copy(update={"racks": racks})}
-    )
-    return c.model_copy(
-        update={
-            "hosts": added,
-            "gpus": c.gpus * added // c.hosts,
-            "hosts_kw": c.host_w * added / 1000,
-            "host_racks": len(racks),
-            "existing_hosts": 0,
-            "result": result,
-        }
-    )
-
-
-def existing_racks(c: EstateCluster) -> int:
-    """The racks an existing cluster's kept hosts stand in, as its sizing racks them."""
-    if c.result is None:
-        return c.host_racks
-    return sum(1 for r in c.result.racks.racks if any(h < c.existing_hosts for h in r.hosts))
-
-
-def split_lines(
-    clusters: list[EstateCluster], shared: set[bo.BomCategory]
-) -> tuple[list[bo.BomLine], list[bo.BomLine]]:
-    """An existing cluster's own bill lines split between what is bought (the hosts added, with
-    their GPUs and parts) and what is kept: each line counts per host, so the kept share is the
-    kept hosts' share of the cluster. The shared network's lines are not the cluster's."""
-    bought: list[bo.BomLine] = []
-    kept: list[bo.BomLine] = []
-    for c in clusters:
-        if not c.existing_hosts or c.result is None:
-            continue
-        for ln in c.result.bom.lines:
-            if ln.category in shared:
-                continue
-            held = ln.quantity * c.existing_hosts // c.hosts
-            if held:
-                kept.append(
-                    ln.model_copy(update={"cluster": c.name, "quantity": held, "included": 0})
-                )
-            if ln.quantity - held or ln.included:
-                bought.append(
-                    ln.model_copy(update={"cluster": c.name, "quantity": ln.quantity - held})
-                )
-    return bought, kept
