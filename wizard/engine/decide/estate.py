@@ -134,7 +134,8 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         cooling_kw = r.power.cdu_w / 1000
     else:
         every = specs + [kept_spec(design, k) for k in kept]
-        network = _shared_network(design, catalog, every, wired, rec)
+        # an expansion that only grows its existing clusters cables nothing to new switches
+        network = _shared_network(design, catalog, every, wired, rec) if wired else []
         layout = _layout(design, catalog, wired, network, rec, frozenset(k.name for k in kept))
         oob_w = sum(i.power_w for r in layout for i in r.items if i.kind == "oob")
         net_kw = (sum(t.power_w * t.count for p in network for t in p.tiers) + oob_w) / 1000
