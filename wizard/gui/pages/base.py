@@ -38,6 +38,7 @@ class Page(QWizardPage):
         self._catalog = catalog
         self.live = live
         self._loading = False
+        self._complete: bool | None = None  # as last told to the wizard
         self.setTitle(title)
         self.setSubTitle(subtitle)
         outer = QVBoxLayout(self)
@@ -134,7 +135,11 @@ class Page(QWizardPage):
             self.reason.setText(f"To continue: {problems[0]}{more}")
             self.reason.setToolTip("\n".join(problems))
         self.reason.setVisible(bool(problems))
-        self.completeChanged.emit()
+        # the wizard lays its buttons out again on this signal, which closes any open drop-down
+        # list: a list opened just after typing, as the sizing ran, was shut under the pointer
+        if self._complete != (not problems):
+            self._complete = not problems
+            self.completeChanged.emit()
         self.live.pages_changed()
 
     def isComplete(self) -> bool:
