@@ -65,6 +65,7 @@ class _SetSection(QUndoCommand):
         self.doc, self.name, self.old, self.new, self.origin = doc, name, old, new, origin
         self.at = time.monotonic()
         self._first = True
+        self.taken_back_by: object = None  # the page that took the edit back, for one undo
 
     def id(self) -> int:
         return 1  # every edit may merge; mergeWith decides
@@ -86,7 +87,9 @@ class _SetSection(QUndoCommand):
         self.doc._apply(self.name, self.new, origin)
 
     def undo(self) -> None:
-        self.doc._apply(self.name, self.old, None)
+        # taken back on the page that made it, which shows it already; else every page reloads
+        origin, self.taken_back_by = self.taken_back_by, None
+        self.doc._apply(self.name, self.old, origin)
 
 
 class DesignDocument(QObject):
@@ -117,7 +120,36 @@ class DesignDocument(QObject):
             raise KeyError(name)
         if self._parts[name] == value:
             return
+        back = self._taken_back(name, value, origin)
+        if back:
+            # the last edits taken back where they were made (a text field's own Ctrl+Z, or
+            # typed back by hand): the design steps back, so the unsaved mark and Redo follow
+            for _ in range(back):
+                top = self.undo_stack.command(self.undo_stack.index() - 1)
+                assert isinstance(top, _SetSection)
+                top.taken_back_by = origin
+                self.undo_stack.undo()
+            return
         self.undo_stack.push(_SetSection(self, name, self._parts[name], value, origin))
+
+    def _taken_back(self, name: str, value: Any, origin: object) -> int:
+        """How many of the last edits ``value`` takes back: the run of edits of ``name`` made
+        by ``origin`` since the design was saved, back to the one that started from ``value``;
+        0 when it takes back none."""
+        if origin is None:
+            return 0
+        stack = self.undo_stack
+        clean = stack.cleanIndex()
+        i = stack.index()
+        j = i
+        while j > 0 and j != clean:
+            cmd = stack.command(j - 1)
+            if not isinstance(cmd, _SetSection) or (cmd.name, cmd.origin) != (name, origin):
+                return 0
+            if cmd.old == value:
+                return i - j + 1
+            j -= 1
+        return 0
 
     def _apply(self, name: str, value: Any, origin: object) -> None:
         self._parts[name] = value

@@ -46,6 +46,7 @@ from wizard.gui.prompts import (
 )
 from wizard.gui.proposal import ProposalFollower
 from wizard.gui.sizing import LiveResult
+from wizard.gui.text_undo import TextUndo
 from wizard.gui.wizard import TITLES, GpuWizard, PageId
 from wizard.present.severity import tally
 
@@ -276,6 +277,11 @@ class MainWindow(QMainWindow):
         # Ctrl+Y as on Windows and KDE, Ctrl+Shift+Z as on GNOME and macOS, whatever the platform
         keys = [QKeySequence(K.Redo), QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")]
         self.redo_action.setShortcuts(list(dict.fromkeys(keys)))
+        # in a text field that can undo itself, the keys undo and redo the typing there
+        self.text_undo = TextUndo(self)
+        app = QGuiApplication.instance()
+        assert app is not None, "a window runs inside its application"
+        app.installEventFilter(self.text_undo)
         self.recent_menu = QMenu("Open &Recent", self)
         self.recent_menu.setIcon(icon("recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
