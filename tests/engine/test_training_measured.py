@@ -42,14 +42,15 @@ def test_the_time_table_is_broad_and_sourced():
 
 
 def test_step_times_against_the_published_runs(catalog):
-    """The share of rows within 25 % of the published step: 45 of the 50 rows (90 %).
-    docs/model.md names each of the five misses with its cause (MPT-70B's FSDP over 64 H100,
-    MPT-13B's recomputation at 4,096 tokens on H100, MPT-7B's on A100 40GB, a 125M model, a run
-    that recomputes 5 of 32 layers)."""
+    """The share of rows within 25 % of the published step: 46 of the 50 rows (92 %).
+    docs/model.md names each of the four misses with its cause (MPT-70B at micro-batch 8 on 64
+    H100, MPT-13B's recomputation at micro-batch 10 on H100, MPT-7B's at micro-batch 12 on A100
+    40GB: a share of peak that rises with the micro-batch beyond what the engine models; a 125M
+    model that reaches less of it)."""
     within = [
         m for m in TIMED if abs(engine_step_s(m, catalog) / measured_step_s(m.row) - 1) <= 0.25
     ]
-    assert len(within) >= 45, [m.id for m in TIMED if m not in within]
+    assert len(within) >= 46, [m.id for m in TIMED if m not in within]
 
 
 def test_zero3_exchanges_parameters_and_gradients_in_every_micro_batch(catalog):

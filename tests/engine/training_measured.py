@@ -108,6 +108,7 @@ class Measured:
             "micro_batch_size": int(r["micro_batch"]),
             "sequence_length": int(r["sequence"]),
             "recompute": r["recompute"],
+            "recompute_layers": int(r.get("recompute_layers") or 0) or None,
             "training_stack": self.stack(),
             "attention": "eager" if r.get("attention") == "eager" else "fused",
             "parallelism": {

@@ -423,6 +423,14 @@ class WorkloadGroup(Model):
     recompute: Recompute | None = Field(
         default=None, description="Activation recomputation; None lets the engine choose."
     )
+    recompute_layers: int | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="With full recomputation, how many layers of each pipeline stage (each "
+        "interleaved chunk) recompute, the rest storing their activations (Megatron-Core's "
+        "recompute_num_layers with the block method); None: every layer.",
+    )
     training_stack: TrainingStack | None = Field(
         default=None,
         description="The training software; None: Megatron-Core for training, PyTorch FSDP for "

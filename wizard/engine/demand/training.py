@@ -35,6 +35,7 @@ from wizard.engine.demand.training_plan import (
     memory_parts,
     memory_total,
     memory_values,
+    recomputed_share,
 )
 from wizard.model.design import (
     AttentionKernel,
@@ -136,6 +137,7 @@ class TrainingSizer(SizerBase):
             eager_attention=g.attention is AttentionKernel.EAGER,
             allocator_reserve=a.allocator_reserve,
             virtual_stages=g.parallelism.virtual_pipeline_stages or 1,
+            recompute_layers=g.recompute_layers,
             stack_source=stack.source,
         )
 
@@ -184,7 +186,7 @@ class TrainingSizer(SizerBase):
         if attention_peak is not None and job.shape is not None:
             attention = chain(
                 "attention_flops_per_iteration", tp_.ATTENTION_FLOPS, "FLOPs", tp_.NARAYANAN_EQ3,
-                attention_passes=_attention_passes(st), layers=job.shape.layers,
+                attention_passes=_attention_passes(job, st), layers=job.shape.layers,
                 sequence=job.sequence, attention_width=job.shape.attention_width,
                 global_batch=global_batch,
             )  # fmt: skip
@@ -235,7 +237,8 @@ class TrainingSizer(SizerBase):
                 ring_source=f"{tp_.TP_COMM}; link: {link.name}; efficiency: {eff_src}",
                 nvls_source=f"{tp_.TP_COMM}; link: {link.name}; {NVLS_SOURCE}",
             )  # fmt: skip
-            passes = 6 if st.recompute is Recompute.FULL else 4
+            # the recomputed layers' forward all-reduces run again
+            passes = 4 + 2 * recomputed_share(job, st)
             tp_comm = chain(
                 "tensor_parallel_seconds_per_iteration", tp_.TP_COMM_S, "s",
                 f"{tp_.TP_COMM}; {tp_.TP_OVERLAP}",
@@ -632,12 +635,12 @@ class TrainingSizer(SizerBase):
                 hidden=job.shape.hidden,
             )  # fmt: skip
             lora = job.lora
-            recompute_full = st.recompute is Recompute.FULL
+            recomputed = recomputed_share(job, st)
             per_token = chain(
                 "flops_per_token", tp_.FLOPS_PER_TOKEN, "FLOPs per token", tp_.NARAYANAN_EQ3,
-                linear_passes=(2 if lora else 3) + (1 if recompute_full else 0),
+                linear_passes=(2 if lora else 3) + recomputed,
                 matrix_parameters=max(matrix, 0.0),
-                attention_passes=_attention_passes(st),
+                attention_passes=_attention_passes(job, st),
                 layers=job.shape.layers, sequence=job.sequence,
                 attention_width=job.shape.attention_width, hidden=job.shape.hidden,
                 logit_passes=2 if lora else 3, vocabulary=vocab,
@@ -733,9 +736,13 @@ class TrainingSizer(SizerBase):
     ) -> str:  # fmt: skip
         if sl is not None:
             return (
-                f"{st.describe()} on a {sl.label}: {chosen:,.1f} GB fits its {sl.memory_gb:g} GB, "
-                "and it is the smallest slice that still meets the target time"
-            ) + self._stack_words()
+                (
+                    f"{st.describe()} on a {sl.label}: {chosen:,.1f} GB fits its {sl.memory_gb:g} GB, "
+                    "and it is the smallest slice that still meets the target time"
+                )
+                + self._partial_words(st)
+                + self._stack_words()
+            )
         gb = self.gpu.memory_gb
         rejected = [f"{s.describe()}: {total:,.0f} GB" for s, total in tried if s != st][:4]
         text = (
@@ -748,7 +755,21 @@ class TrainingSizer(SizerBase):
             dom = topology.nvlink_domain(self.gpu, self.server, self.design.hardware)
             if dom == 1 and fits is False:
                 text += "; no tensor parallelism, which would run over PCIe"
-        return text + self._stack_words()
+        return text + self._partial_words(st) + self._stack_words()
+
+    def _partial_words(self, st: Strategy) -> str:
+        """Where full recomputation covers only some layers of each stage, how many."""
+        job = self._job()
+        share = recomputed_share(job, st)
+        if not 0 < share < 1 or job.shape is None:
+            return ""
+        v = job.virtual_stages if st.pipeline > 1 else 1
+        chunk = job.shape.layers / (st.pipeline * v)
+        where = "each stage's" if st.pipeline > 1 else "the"
+        return (
+            f"; {job.recompute_layers} of {where} {chunk:g} layers recomputed, the rest storing "
+            "their activations"
+        )
 
     def _stack_words(self) -> str:
         """Which software and attention kernel the memory assumes, in words."""
@@ -785,9 +806,12 @@ class TrainingSizer(SizerBase):
             )
 
 
-def _attention_passes(st: Strategy) -> int:
+def _attention_passes(job: Job, st: Strategy) -> float:
     """Forward, two backward products, and one more forward of the attention core under any
-    recomputation (selective recomputes just that core)."""
+    recomputation (selective recomputes just that core; full recomputation of some layers, in
+    those layers)."""
+    if st.recompute is Recompute.FULL:
+        return 3 + recomputed_share(job, st)
     return 3 + (0 if st.recompute is Recompute.NONE else 1)
 
 

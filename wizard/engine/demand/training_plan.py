@@ -43,6 +43,12 @@ ACTIVATIONS_GB = Formula(f"stored_layers * s * b * {LAYER_BYTES} * element_bytes
 # Full recomputation keeps each layer's input (2 bytes per hidden unit, split by sequence
 # parallelism) and, while the backward pass runs, one layer recomputed in full
 FULL_RECOMPUTE_GB = Formula("stored_layers * s * b * 2 * h / split * element_bytes / 2 / 1e9")
+# Recomputing only some layers of each stage (Megatron-Core's block method) keeps the input of
+# those and every activation of the rest
+PARTIAL_RECOMPUTE_GB = Formula(
+    f"stored_layers * s * b * (recomputed_share * 2 * h / split"
+    f" + (1 - recomputed_share) * {LAYER_BYTES}) * element_bytes / 2 / 1e9"
+)
 RECOMPUTE_WORKING_GB = Formula(f"s * b * {LAYER_BYTES} * element_bytes / 2 / 1e9")
 # The loss: logits for every token of the micro-batch (over the tensor-parallel GPUs where the
 # stack splits the vocabulary); with pipeline stages the last stage holds them beside a 1/pp
@@ -124,6 +130,7 @@ class Job:
     allocator_reserve: float = 0.0
     virtual_stages: int = 1
     stack_source: str = ""
+    recompute_layers: int | None = None  # full recomputation of this many layers a chunk
 
     @property
     def lora(self) -> bool:
@@ -179,7 +186,9 @@ def _layer_inputs(job: Job, st: Strategy) -> dict[str, float]:
     gated = _gated(job)
     ffn = job.ffn or 4 * sh.hidden
     scores = 0.0
-    if job.eager_attention and st.recompute is Recompute.NONE:
+    # the layers full recomputation leaves out of a partial recompute store their scores too
+    partial = st.recompute is Recompute.FULL and recomputed_share(job, st) < 1
+    if job.eager_attention and (st.recompute is Recompute.NONE or partial):
         scores = 5.0 if job.dropout else 2.0
     return {
         "norm_extra": job.norm_extra,
@@ -197,6 +206,19 @@ def _layer_inputs(job: Job, st: Strategy) -> dict[str, float]:
         "t": st.tensor,
         "element_bytes": memory.activation_element_bytes(job.precision),
     }
+
+
+def recomputed_share(job: Job, st: Strategy) -> float:
+    """The share of the layers full recomputation recomputes: all of them, or the stated number
+    of each pipeline stage's chunk of layers/(pp v) (Megatron-Core's recompute_num_layers with
+    the block method); 0 without full recomputation."""
+    if st.recompute is not Recompute.FULL:
+        return 0.0
+    if job.recompute_layers is None or job.shape is None:
+        return 1.0
+    v = job.virtual_stages if st.pipeline > 1 else 1
+    chunk = job.shape.layers / (st.pipeline * v)
+    return min(job.recompute_layers / chunk, 1.0)
 
 
 def stored_layers(job: Job, st: Strategy) -> float:
@@ -249,7 +271,13 @@ def memory_parts(job: Job, st: Strategy, trainable: float) -> dict[str, tuple[Fo
     if job.shape is not None:
         layer = _layer_inputs(job, st)
         layers = stored_layers(job, st)
-        if st.recompute is Recompute.FULL:
+        share = recomputed_share(job, st)
+        if 0 < share < 1:
+            parts["activations"] = (
+                PARTIAL_RECOMPUTE_GB,
+                {"stored_layers": layers, "recomputed_share": share, **layer},
+            )
+        if st.recompute is Recompute.FULL and share == 1:
             parts["activations"] = (
                 FULL_RECOMPUTE_GB,
                 {
@@ -261,6 +289,7 @@ def memory_parts(job: Job, st: Strategy, trainable: float) -> dict[str, tuple[Fo
                     "element_bytes": layer["element_bytes"],
                 },
             )
+        if st.recompute is Recompute.FULL:
             working = {**layer, "score_bytes": 5.0 if job.dropout else 2.0}
             if not job.eager_attention:
                 working["score_bytes"] = 0.0
