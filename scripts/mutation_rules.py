@@ -244,7 +244,7 @@ def _count(r: RoomResult, outcome: str) -> int:
 def markdown(results: Sequence[RoomResult], head: Mapping[str, str]) -> str:
     """The table for docs/contributing.md, then every survivor and every equivalent mutant."""
     lines = [
-        f"Seed {head['seed']}, {head['per_room']} mutants judged per room, commit {head['commit']}, "
+        f"Seed {head['seed']}, {head['per_room']} judged per room, commit {head['commit']}, "
         f"run {head['date']} ({head['duration']}).",
         "",
         "| Room | Modules | Sites | Drawn | Equivalent | Caught by its tests | Caught by the suite "
