@@ -52,14 +52,15 @@ SHORT = {"ttft": "first token", "itl": "between tokens", "throughput": "throughp
 
 
 def target_short(t: TargetCheck, spread: Spread | None = None) -> str:
-    """A target in a few words, for a table cell: 'between tokens ≤ 100 ms: met'; with
-    ``spread``, 'at risk' when it holds only as estimated."""
+    """A target in a few words, for a table cell, its verdict first so a narrow column that
+    cuts the cell still shows it: 'met: between tokens ≤ 100 ms'; with ``spread``, 'at risk'
+    when it holds only as estimated."""
     sign = "≤" if t.metric in ("ttft", "itl") else "≥"
     if not t.met:
         word = f"missed by {t.shortfall:.0%}"
     else:
         word = "at risk" if at_risk(t, spread) is not None else "met"
-    return f"{SHORT[t.metric]} {sign} {figure(t.target, t.unit)}: {word}"
+    return f"{word}: {SHORT[t.metric]} {sign} {figure(t.target, t.unit)}"
 
 
 def serving_rows(

@@ -43,7 +43,7 @@ from wizard.gui.pages.hardware_data import DataPlanMixin
 from wizard.gui.pages.hardware_specs import spec_sheet
 from wizard.gui.pasted import as_typed
 from wizard.gui.widgets.inputs import Choice, int_spin
-from wizard.model.catalog import Gpu, Nic, NvlinkKind, Server, max_boards
+from wizard.model.catalog import Gpu, Nic, NvlinkKind, PcieTopology, Server, max_boards
 from wizard.model.design import (
     Design,
     Fabric,
@@ -396,11 +396,14 @@ class HardwarePage(DataPlanMixin, Page):
         self.update_complete()
 
     def _fit_to_gpu(self) -> None:
-        """After a GPU or server change: GPUs per host within what the server holds."""
+        """After a GPU or server change: GPUs per host within what the server holds; an HGX
+        server comes with its whole baseboard (an HGX 8-GPU server is not sold with one GPU)."""
         gpu, server = self._gpu(), self._server()
         if gpu and server:
             most = gpus_per_host_max(server, gpu)
-            if most:
+            if most and server.pcie_topology is PcieTopology.HGX:
+                self.gpus_per_host.setValue(most)
+            elif most:
                 step = gpu.gpus_per_board
                 value = min(self.gpus_per_host.value(), most)
                 self.gpus_per_host.setValue(max(step, value // step * step))

@@ -293,7 +293,9 @@ class SharingPage(Page):
             if p.field.startswith("workloads[") and p.field.endswith(".sharing_mode"):
                 index = int(p.field[len("workloads[") : p.field.index("]")])
                 name = groups[index].name if index < len(groups) else p.field
-                lines.append(f"{name}: {p.message}")
+                # the group once: a rule's message may name it already
+                named = p.message.startswith(f"{name}: ")
+                lines.append(p.message if named else f"{name}: {p.message}")
         platform = [
             (p.field.removeprefix("platform."), p.message)
             for p in self.live.compat
