@@ -11,7 +11,19 @@ from pathlib import Path
 from tests.gui.helpers import click, go_next, pick, type_into
 from wizard.gui.sizing import DEBOUNCE_MS
 from wizard.gui.wizard import PageId
-from wizard.model.design import FineTuningMethod, HaLevel, Precision, SharingMode, WorkloadKind
+from tests.gui.test_window_words import _walk, _window_leaks, rules  # noqa: F401
+from wizard.model.design import (
+    FineTuningMethod,
+    HaLevel,
+    Precision,
+    SharingMode,
+    VsphereRelease,
+    WorkloadKind,
+)
+
+# what pydantic says of a bad value, never shown as it is (the window says it in its words)
+RAW = ("should have at least", "Input should be", "validation error", "Field required",
+       "Traceback")  # fmt: skip
 
 SHOTS = os.environ.get("GPUWIZARD_SHOTS")
 
@@ -39,7 +51,7 @@ def _verdict_on_screen(qtbot, window, review) -> None:
         assert text.split(":")[0] in ("met", "at risk") or text.startswith("missed by"), text
 
 
-def test_the_task_from_a_new_design_at_1024_by_700(qtbot, window, prompts, tmp_path):
+def test_the_task_from_a_new_design_at_1024_by_700(qtbot, window, prompts, tmp_path, rules):
     w = window
     w.resize(1024, 700)
     wiz = w.wizard
@@ -86,6 +98,7 @@ def test_the_task_from_a_new_design_at_1024_by_700(qtbot, window, prompts, tmp_p
     assert "Chat assistant: Chat assistant" not in text and text.count("Chat assistant:") == 1
     for combo in sharing.combos:
         pick(combo, SharingMode.VGPU)
+    pick(sharing.vsphere, VsphereRelease.V8_0_U3)  # "vSphere 8"
     _shot(qtbot, w, "6-sharing")
     go_next(qtbot, w)
     ha = wiz.page_of(PageId.HA)
@@ -108,6 +121,13 @@ def test_the_task_from_a_new_design_at_1024_by_700(qtbot, window, prompts, tmp_p
     review.tabs.setCurrentIndex(0)
     go_next(qtbot, w)
     _shot(qtbot, w, "9-export")
+    # every page of the finished task in the customer's words: no internal word, no raw message
+    found = []
+    for page_name, where, text in _walk(w, qtbot):
+        found += [f"{page_name}, {where}: {f}" for f in _window_leaks(text, rules)]
+        found += [f"{page_name}, {where}: raw '{r}'" for r in RAW if r in text]
+    w.doc.dirty = False
+    assert sorted(set(found)) == []
 
 
 def test_a_pcie_server_keeps_the_gpus_per_host_asked_for(qtbot, window):
