@@ -8,10 +8,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.gui.helpers import click, go_next, pick, type_into
+from tests.gui.test_window_words import _walk, _window_leaks
+from tests.reports.test_customer_language import catalog_ids, code_values
+from wizard.app.catalog_loader import load_catalog
 from wizard.gui.sizing import DEBOUNCE_MS
 from wizard.gui.wizard import PageId
-from tests.gui.test_window_words import _walk, _window_leaks, rules  # noqa: F401
 from wizard.model.design import (
     FineTuningMethod,
     HaLevel,
@@ -26,6 +30,11 @@ RAW = ("should have at least", "Input should be", "validation error", "Field req
        "Traceback")  # fmt: skip
 
 SHOTS = os.environ.get("GPUWIZARD_SHOTS")
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return code_values(), catalog_ids(load_catalog(include_user=False))
 
 
 def _shot(qtbot, window, name: str) -> None:
