@@ -105,6 +105,7 @@ class Measured:
             "model": model,
             "precision": precision,
             "optimizer": optimizer,
+            "optimizer_in_backward": "in-backward" in str(r.get("optimizer", "")),
             "micro_batch_size": int(r["micro_batch"]),
             "sequence_length": int(r["sequence"]),
             "recompute": r["recompute"],

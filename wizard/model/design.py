@@ -423,6 +423,12 @@ class WorkloadGroup(Model):
     recompute: Recompute | None = Field(
         default=None, description="Activation recomputation; None lets the engine choose."
     )
+    optimizer_in_backward: bool = Field(
+        default=False,
+        description="Each parameter's optimizer step runs in the backward pass as soon as its "
+        "gradient is ready, and the gradient is freed (torchtune's optimizer_in_bwd); it "
+        "cannot accumulate gradients over micro-batches.",
+    )
     recompute_layers: int | None = Field(
         default=None,
         ge=1,

@@ -76,6 +76,12 @@ ATTENTION_WORDS = {
     True: "eager attention stores the score matrices",
 }
 ASSUMED = sources.ASSUMPTION
+OPTIMIZER_IN_BACKWARD = (
+    "the optimizer steps each parameter in the backward pass as soon as its gradient is ready "
+    "and frees the gradient (torchtune's optimizer-in-backward hooks; PyTorch tutorial 'How to "
+    "save memory by fusing the optimizer step into the backward pass', which needs no gradient "
+    "accumulation): at most the largest parameter's gradient is held"
+)
 
 
 class TrainingSizer(SizerBase):
@@ -138,8 +144,21 @@ class TrainingSizer(SizerBase):
             allocator_reserve=a.allocator_reserve,
             virtual_stages=g.parallelism.virtual_pipeline_stages or 1,
             recompute_layers=g.recompute_layers,
+            optimizer_in_backward=self._optimizer_in_backward(),
             stack_source=stack.source,
         )
+
+    def _optimizer_in_backward(self) -> bool:
+        """The optimizer steps in the backward pass only where each step is one micro-batch a
+        GPU: no global batch beyond the micro-batch times the stated data parallelism, and no
+        pipeline stages (whose schedule runs several micro-batches)."""
+        g = self.g
+        p = g.parallelism
+        one = g.global_batch_size is None or (
+            p.data_parallel is not None
+            and g.global_batch_size == g.micro_batch_size * p.data_parallel
+        )
+        return g.optimizer_in_backward and one and (p.pipeline_parallel or 1) == 1
 
     def _choose(self, job: Job, trainable: float) -> tuple[Strategy, bool, list[tuple]]:
         tried: list[tuple[Strategy, float]] = []
@@ -429,6 +448,13 @@ class TrainingSizer(SizerBase):
         job = self._job()
         log = Chain(rec, k)
         quiet = Chain()
+        if g.optimizer_in_backward and not job.optimizer_in_backward:
+            rec.warn(
+                "optimizer-in-backward-accumulates",
+                f"{g.name}: the optimizer cannot step in the backward pass when a step "
+                "accumulates several micro-batches (a global batch beyond the micro-batch times "
+                "the data parallelism, or pipeline stages); the plan keeps every gradient",
+            )
         trainable = job.trainable()
         if job.lora:
             assert job.shape is not None
@@ -668,7 +694,8 @@ class TrainingSizer(SizerBase):
         src = {
             "weights": f"{sources.ZERO}; {stack}"
             + (f"; {tp_.QLORA}" if job.method is FineTuningMethod.QLORA else ""),
-            "gradients": f"{sources.SEED_MULTI_GPU}; ZeRO stage 2 shards them; {stack}",
+            "gradients": f"{sources.SEED_MULTI_GPU}; ZeRO stage 2 shards them; {stack}"
+            + (f"; {OPTIMIZER_IN_BACKWARD}" if job.optimizer_in_backward else ""),
             "optimizer": f"{sources.ZERO}; {stack}",
             "activations": f"{sources.KORTHIKANTI}; {ATTENTION_WORDS[job.eager_attention]}; "
             f"{stack}",

@@ -26,6 +26,11 @@ WEIGHTS_GB = Formula(
     " / shards / 1e9"
 )
 GRADIENTS_GB = Formula("trainable_parameters * gradient_bytes / shards / 1e9")
+# With the optimizer step in the backward pass each gradient is freed once its parameter is
+# stepped: at most the largest parameter's gradient is held (the embedding, for a language model)
+LARGEST_GRADIENT_GB = Formula(
+    "min(largest_tensor, trainable_parameters) * gradient_bytes / shards / 1e9"
+)
 OPTIMIZER_GB = Formula("trainable_parameters * (state_bytes + master_bytes) / shards / 1e9")
 # Bytes each layer stores per token for the backward pass, in 16-bit elements (Korthikanti et
 # al., arXiv:2205.05198, section 4, counted tensor by tensor and generalised to grouped-query
@@ -131,6 +136,7 @@ class Job:
     virtual_stages: int = 1
     stack_source: str = ""
     recompute_layers: int | None = None  # full recomputation of this many layers a chunk
+    optimizer_in_backward: bool = False  # each gradient freed once its parameter is stepped
 
     @property
     def lora(self) -> bool:
@@ -208,6 +214,16 @@ def _layer_inputs(job: Job, st: Strategy) -> dict[str, float]:
     }
 
 
+def largest_tensor(job: Job) -> float:
+    """The most parameters one weight tensor holds: the embedding (vocabulary x hidden), an MLP
+    matrix (hidden x MLP width) or a square projection; every parameter where the shape is not
+    known."""
+    if job.shape is None:
+        return job.params
+    h = job.shape.hidden
+    return float(max(job.vocabulary * h, (job.ffn or 4 * h) * h, h * h))
+
+
 def recomputed_share(job: Job, st: Strategy) -> float:
     """The share of the layers full recomputation recomputes: all of them, or the stated number
     of each pipeline stage's chunk of layers/(pp v) (Megatron-Core's recompute_num_layers with
@@ -268,6 +284,16 @@ def memory_parts(job: Job, st: Strategy, trainable: float) -> dict[str, tuple[Fo
             },
         ),
     }
+    if job.optimizer_in_backward:
+        parts["gradients"] = (
+            LARGEST_GRADIENT_GB,
+            {
+                "largest_tensor": largest_tensor(job),
+                "trainable_parameters": trainable,
+                "gradient_bytes": job.gradient_bytes,
+                "shards": st.shards(2),
+            },
+        )
     if job.shape is not None:
         layer = _layer_inputs(job, st)
         layers = stored_layers(job, st)
