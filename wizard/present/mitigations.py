@@ -158,6 +158,8 @@ MITIGATIONS: dict[str, str] = {
     "ring-bottleneck-pcie": "Choose a server whose GPUs are joined by NVLink, or place them "
     "under one PCIe switch.",
     "target-time-missed": "Add GPUs per job, or relax the target.",
+    "optimizer-in-backward-accumulates": "Make the global batch the micro-batch times the data "
+    "parallelism, without pipeline stages, or plan the memory with every gradient kept.",
     "training-size-unknown": "Give the dataset size or iterations per epoch of the group.",
     "throughput-not-modelled": "Give a measured throughput for the model, or size from a "
     "benchmark on the proposed GPU.",

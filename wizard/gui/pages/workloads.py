@@ -461,6 +461,10 @@ class WorkloadsPage(Page):
         # the load, targets and the rest may change around them
         if kept.calibration is not None and _same_model(values, kept):
             values["calibration"] = kept.calibration.model_dump(mode="json")
+        # training settings a design file may state that the page does not ask for
+        if "optimizer" in values:
+            for key in ("recompute_layers", "optimizer_in_backward"):
+                values.setdefault(key, getattr(kept, key))
         try:
             group = WorkloadGroup.model_validate(as_typed(values))
         except ValidationError as exc:
