@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
 
 from tests.gui.helpers import click, go_next, pick, type_into
 from tests.gui.test_window_words import _walk, _window_leaks
@@ -37,8 +38,27 @@ def rules():
     return code_values(), catalog_ids(load_catalog(include_user=False))
 
 
+def _clipped_lists(root) -> list[tuple[str, int, int]]:
+    """Every drop-down list on screen whose shown answer is wider than its box: (text, pixels
+    it needs, pixels it has)."""
+    out = []
+    for c in root.findChildren(QComboBox):
+        if not c.isVisible():
+            continue
+        opt = QStyleOptionComboBox()
+        c.initStyleOption(opt)
+        field = c.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, c
+        )
+        need = c.fontMetrics().horizontalAdvance(c.currentText())
+        if need > field.width():
+            out.append((c.currentText(), need, field.width()))
+    return out
+
+
 def _shot(qtbot, window, name: str) -> None:
     qtbot.wait(DEBOUNCE_MS * 2)
+    assert _clipped_lists(window) == [], name
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         window.grab().save(str(Path(SHOTS) / f"{name}.png"))

@@ -100,7 +100,7 @@ class SharingPage(Page):
         self.vsan = QCheckBox("on vSAN")
         self.service = int_spin(1, 10, 3)
         self.service.setSuffix(" years")
-        self.release = Choice([("Chosen for the GPU and the service period", None)])
+        self.release = Choice([("Chosen for the GPU and service period", None)])
         for r in sorted(catalog.software.values(), key=lambda r: r.release, reverse=True):
             ends = f", supported to {r.end_of_support:%B %Y}" if r.end_of_support else ""
             self.release.add(

@@ -40,6 +40,18 @@ def form_of(box: QGroupBox) -> QFormLayout:
     return form
 
 
+# shorter names of two answers for the editor's narrow column at 1024 pixels
+EDITOR_ATTENTION = {
+    AttentionKernel.FUSED: "fused (FlashAttention)",
+    AttentionKernel.EAGER: "eager (score matrices kept)",
+}
+EDITOR_FINE_TUNING = {
+    FineTuningMethod.FULL: "Full fine-tuning (every weight)",
+    FineTuningMethod.LORA: "LoRA (16-bit base frozen)",
+    FineTuningMethod.QLORA: "QLoRA (4-bit base frozen)",
+}
+
+
 class ModelSection(QGroupBox):
     """Which model (a catalog preset or custom numbers) and its precision."""
 
@@ -162,12 +174,14 @@ class TrainingSection(QGroupBox):
         self.stack = Choice(
             [("choose for me", None)] + [(labels.TRAINING_STACK[t], t) for t in TrainingStack]
         )
-        self.attention = Choice.of(AttentionKernel, labels.ATTENTION)
-        self.ft_method = Choice(
-            [
-                *((labels.FINE_TUNING[m], m) for m in FineTuningMethod),
-            ]
-        )
+        # the editor's column is narrow on a small screen: a short name, the whole one as the
+        # item's tooltip (the proposal prints the whole one)
+        self.attention = Choice.of(AttentionKernel, EDITOR_ATTENTION)
+        self.ft_method = Choice.of(FineTuningMethod, EDITOR_FINE_TUNING)
+        for combo, whole in ((self.attention, labels.ATTENTION),
+                             (self.ft_method, labels.FINE_TUNING)):  # fmt: skip
+            for value, text in whole.items():
+                combo.set_reason(value, None, text)
         self.lora_rank = int_spin(1, 4096, 16)
         self.lora_targets = Choice(
             [
@@ -372,7 +386,7 @@ class ServingSection(QGroupBox):
         self.latency.setSuffix(" ms")
         self.kv_precision = Choice(
             [
-                ("Engine default (FP8 with FP8 weights, else 16-bit)", None),
+                ("FP8 for FP8 weights, else 16-bit", None),  # the engines' default
                 ("FP8", "fp8"),
                 ("INT8", "int8"),
                 ("BF16", "bf16"),
