@@ -60,14 +60,23 @@ class _Refit(QObject):
 def fit_columns(t: QTableWidget) -> None:
     """Every column as wide as its contents (at most MAX_COLUMN, wider text wraps), the stretch
     column taking the rest; where the table is too narrow for that, the widest columns give way
-    down to their headings, so the stretch column keeps its heading and a third of the width
+    down to their headings and their longest word (a cell wraps between words, and a word cut
+    short reads 'Licens…'), so the stretch column keeps its heading and a third of the width
     rather than shrinking to a sliver ('Descr')."""
     stretch = t.property("stretch")
     metrics = t.horizontalHeader().fontMetrics()
+    cell = t.fontMetrics()
     heading = []
     for c in range(t.columnCount()):
         item = t.horizontalHeaderItem(c)
-        heading.append(metrics.horizontalAdvance(item.text() if item else "") + HEADING_PADDING)
+        least = metrics.horizontalAdvance(item.text() if item else "") + HEADING_PADDING
+        if c != stretch:
+            words = {
+                w for r in range(t.rowCount()) if (x := t.item(r, c)) for w in x.text().split()
+            }
+            widest = max((cell.horizontalAdvance(w) for w in words), default=0)
+            least = max(least, min(widest + CELL_PADDING, MAX_COLUMN))
+        heading.append(least)
     natural: dict[int, int] = {}
     for c in range(t.columnCount()):
         if c != stretch:
@@ -88,6 +97,7 @@ def fit_columns(t: QTableWidget) -> None:
 
 
 HEADING_PADDING = 16  # the header's margins and sort-indicator room around its words
+CELL_PADDING = 12  # a cell's margins around its text
 
 
 MAX_COLUMN = 300  # wider texts wrap inside the cell instead of scrolling the table sideways
