@@ -42,7 +42,7 @@ from pathlib import Path
 if str(Path(__file__).resolve().parent) not in sys.path:  # run as a script or loaded by a test
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mutants import ROOT, environment, export, imports_the_copy
+from mutants import ROOT, environment, export
 from mutation_sites import Site, sites
 
 ENGINE = "wizard/engine"
@@ -120,6 +120,61 @@ def draw(
 
 Runner = Callable[[Path, Sequence[str], float], str]
 
+# The editable install maps wizard.catalogs and wizard.resources (top-level directories) to the
+# working tree, so with only PYTHONPATH a copy's tests would read the working tree's catalogs and
+# fonts. This sitecustomize, on PYTHONPATH after the copy, points the install's map at the copy.
+SITECUSTOMIZE = """\
+import sys
+
+OLD, NEW = {old!r}, {new!r}
+
+
+def _moved(path):
+    return NEW + path[len(OLD):] if path == OLD or path.startswith(OLD + "/") else path
+
+
+for _name, _mod in list(sys.modules.items()):
+    if _name.startswith("__editable__") and hasattr(_mod, "MAPPING"):
+        _mod.MAPPING = {{k: _moved(v) for k, v in _mod.MAPPING.items()}}
+        _mod.NAMESPACES = {{k: [_moved(p) for p in v] for k, v in _mod.NAMESPACES.items()}}
+"""
+
+
+def _site(copy: Path) -> Path:
+    return copy.parent / f"{copy.name}-site"
+
+
+def copy_environment(copy: Path) -> dict[str, str]:
+    """The copy's packages first on the import path, the installed map pointed at the copy."""
+    site = _site(copy)
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(
+        SITECUSTOMIZE.format(old=str(ROOT), new=str(copy)), encoding="utf-8"
+    )
+    env = environment(copy)
+    return {**env, "PYTHONPATH": f"{copy}{os.pathsep}{site}"}
+
+
+def imports_the_copy(copy: Path) -> bool:
+    """Every package the tests import, the catalogs and shipped files included, from the copy."""
+    code = (
+        "import wizard, reports, wizard.catalogs, wizard.resources\n"
+        "for m in (wizard, reports, wizard.catalogs, wizard.resources): print(*m.__path__)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=copy,
+        env=copy_environment(copy),
+        capture_output=True,
+        text=True,
+    )
+    paths = proc.stdout.split()
+    return (
+        proc.returncode == 0
+        and len(paths) == 4
+        and all(Path(p).is_relative_to(copy) for p in paths)
+    )
+
 
 def run_pytest(copy: Path, args: Sequence[str], timeout: float) -> str:
     """'passed', 'timed out' or 'failed' with the first failing test (a failure, an error or a
@@ -128,7 +183,7 @@ def run_pytest(copy: Path, args: Sequence[str], timeout: float) -> str:
     proc = subprocess.Popen(
         [sys.executable, *PYTEST, *args],
         cwd=copy,
-        env=environment(copy),
+        env=copy_environment(copy),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -322,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
 
     with tempfile.TemporaryDirectory(prefix="gpuwizard-mutation-rules-") as tmp:
-        copy = Path(tmp)
+        copy = Path(tmp) / "repo"
+        copy.mkdir()
         export(copy, args.worktree)
         every = rooms(copy)
         unknown = set(args.rooms or ()) - {r.name for r in every}

@@ -229,3 +229,22 @@ def test_the_first_failing_test_is_read_from_the_short_summary(mr):
     assert mr.first_failure(out) == "tests/cli/test_cli.py::test_size[a-b]"
     assert mr.first_failure("ERROR tests/gui/test_x.py - ImportError\n") == "tests/gui/test_x.py"
     assert mr.first_failure("3 passed\n") == "(no summary line)"
+
+
+def _bare_copy(tmp_path: Path) -> Path:
+    copy = tmp_path / "repo"
+    for pkg in ("wizard", "reports", "catalogs", "resources"):
+        (copy / pkg).mkdir(parents=True)
+        (copy / pkg / "__init__.py").write_text("")
+    return copy
+
+
+def test_the_copy_reads_its_own_catalogs_and_shipped_files(mr, tmp_path):
+    """The editable install maps wizard.catalogs and wizard.resources to the working tree; the
+    run's environment points them at the copy, and the check refuses a copy that leaks."""
+    assert mr.imports_the_copy(_bare_copy(tmp_path))
+
+
+def test_a_copy_that_reads_the_working_tree_is_refused(mr, tmp_path, monkeypatch):
+    monkeypatch.setattr(mr, "SITECUSTOMIZE", "")
+    assert not mr.imports_the_copy(_bare_copy(tmp_path))
