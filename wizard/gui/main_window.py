@@ -279,9 +279,6 @@ class MainWindow(QMainWindow):
         self.redo_action.setShortcuts(list(dict.fromkeys(keys)))
         # in a text field that can undo itself, the keys undo and redo the typing there
         self.text_undo = TextUndo(self)
-        app = QGuiApplication.instance()
-        assert app is not None, "a window runs inside its application"
-        app.installEventFilter(self.text_undo)
         self.recent_menu = QMenu("Open &Recent", self)
         self.recent_menu.setIcon(icon("recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)

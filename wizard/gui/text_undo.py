@@ -9,9 +9,18 @@ the field when the field can undo (redo) itself, and to the design's Undo (Redo)
 
 from __future__ import annotations
 
+import contextlib
+
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QWidget,
+)
 
 REDO_KEYS = ("Ctrl+Y", "Ctrl+Shift+Z")
 
@@ -50,17 +59,31 @@ def _which(event: QKeyEvent) -> str | None:
 
 class TextUndo(QObject):
     """Sends the undo and redo keys of ``window``'s text fields to the field or to the design's
-    actions (installed on the application: the keys go to whichever widget has focus)."""
+    actions. It watches only the text field that has focus (the keys go to the focus widget),
+    so no other event of the window passes through Python."""
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
         self.window = window
+        self._watched: QWidget | None = None
+        app = QApplication.instance()
+        assert isinstance(app, QApplication), "a window runs inside its application"
+        app.focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if self._watched is not None:
+            with contextlib.suppress(RuntimeError):  # a field deleted with its page
+                self._watched.removeEventFilter(self)
+            self._watched = None
+        if new is not None and new.window() is self.window and text_field(new) is not None:
+            new.installEventFilter(self)
+            self._watched = new
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False
-        if not isinstance(watched, QWidget) or watched.window() is not self.window:
+        if not isinstance(watched, QWidget):
             return False
         field = text_field(watched)
         if field is None or not isinstance(event, QKeyEvent):
