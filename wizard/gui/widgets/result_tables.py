@@ -65,18 +65,10 @@ def fit_columns(t: QTableWidget) -> None:
     rather than shrinking to a sliver ('Descr')."""
     stretch = t.property("stretch")
     metrics = t.horizontalHeader().fontMetrics()
-    cell = t.fontMetrics()
     heading = []
     for c in range(t.columnCount()):
         item = t.horizontalHeaderItem(c)
-        least = metrics.horizontalAdvance(item.text() if item else "") + HEADING_PADDING
-        if c != stretch:
-            words = {
-                w for r in range(t.rowCount()) if (x := t.item(r, c)) for w in x.text().split()
-            }
-            widest = max((cell.horizontalAdvance(w) for w in words), default=0)
-            least = max(least, min(widest + CELL_PADDING, MAX_COLUMN))
-        heading.append(least)
+        heading.append(metrics.horizontalAdvance(item.text() if item else "") + HEADING_PADDING)
     natural: dict[int, int] = {}
     for c in range(t.columnCount()):
         if c != stretch:
@@ -87,7 +79,8 @@ def fit_columns(t: QTableWidget) -> None:
         keep = max(heading[stretch], room // 3)
         over = sum(natural.values()) + keep - room
         if over > 0:
-            give = {c: w - heading[c] for c, w in natural.items() if w > heading[c]}
+            least = {c: max(heading[c], _longest_word(t, c)) for c in natural}
+            give = {c: w - least[c] for c, w in natural.items() if w > least[c]}
             total = sum(give.values())
             if total > 0:
                 share = min(1.0, over / total)
@@ -96,8 +89,15 @@ def fit_columns(t: QTableWidget) -> None:
         t.setColumnWidth(c, w)
 
 
+def _longest_word(t: QTableWidget, c: int) -> int:
+    """The width of column ``c``'s longest word with the cell's margins (at most MAX_COLUMN)."""
+    words = {w for r in range(t.rowCount()) if (x := t.item(r, c)) for w in x.text().split()}
+    widest = max((t.fontMetrics().horizontalAdvance(w) for w in words), default=0)
+    return min(widest + CELL_PADDING, MAX_COLUMN)
+
+
 HEADING_PADDING = 16  # the header's margins and sort-indicator room around its words
-CELL_PADDING = 12  # a cell's margins around its text
+CELL_PADDING = 8  # a cell's margins around its text, as Qt fits a column to its contents
 
 
 MAX_COLUMN = 300  # wider texts wrap inside the cell instead of scrolling the table sideways
