@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from wizard.engine import FigureRange, Plan, plan
+from wizard.engine import ClusterPlan, FigureRange, Plan, plan
 from wizard.model.catalog import Catalog, Gpu, Nic, Server, Storage
 from wizard.model.design import Design
 from wizard.model.prices import PriceList
-from wizard.model.result import Calculation, Result
+from wizard.model.result import SHARED_TOPICS, Calculation, Result
 
 
 @dataclass(frozen=True)
@@ -86,16 +86,53 @@ class ReportData:
 def build_data(
     design: Design, catalog: Catalog, prices: PriceList | None = None, result: Result | None = None
 ) -> ReportData:
-    """The proposal's data for a design of one cluster: the design's proposed option (the
-    design itself without one), planned (with ``result`` as its sizing when given), bundled with
-    its catalog; the one call a caller needs."""
+    """The proposal's data for a design: the design's proposed option (the design itself
+    without one), planned (with ``result`` as its sizing when given, a design of one cluster),
+    bundled with its catalog; the one call a caller needs."""
     return data_of(plan(design, catalog, prices, result=result))
 
 
 def data_of(p: Plan) -> ReportData:
-    """The proposal's data of a plan of one cluster."""
-    one = p.one
-    if one is None:
-        raise ValueError("a design of several clusters is written by reports.estate")
+    """The proposal's data of a plan, one cluster or several: what the cover, the summary and
+    the sections of the whole design read. Its Result is the first GPU cluster's own (what the
+    clusters share is read from the plan's estate)."""
+    if not p.clusters:
+        raise ValueError("the plan has no GPU cluster to propose")
+    first = p.clusters[0]
     considered = p.given if p.design is not p.given else None
-    return ReportData(p.design, p.catalog, one.result, p.prices, considered, planned=p)
+    return ReportData(p.design, p.catalog, _view_result(first), p.prices, considered, planned=p)
+
+
+def cluster_views(data: ReportData) -> list[ReportData]:
+    """Each GPU cluster's data, in the estate's order: what its own sections read. A cluster
+    whose networks, power and racks are built with others' keeps only its own decisions and
+    calculations (the shared ones are the whole design's); one that is the whole design is
+    read through ``data`` itself."""
+    p = data.plan
+    return [
+        data if not c.shared and c.result is data.result
+        else ReportData(c.design, p.catalog, _view_result(c), p.prices, data.considered,
+                        shared_network=c.shared, planned=p)
+        for c in p.clusters
+    ]  # fmt: skip
+
+
+def _view_result(c: ClusterPlan) -> Result:
+    return _own(c.result) if c.shared else c.result
+
+
+# what a cluster's own Result holds of the build-out as if it stood alone: in a design of
+# several clusters the networks, power, racks, cooling and bill are decided for all together
+SHARED_CALCULATIONS = ("fabric.", "power.", "racks.", "bom.", "cooling.")
+
+
+def _own(r: Result) -> Result:
+    """A cluster's result with only the decisions and calculations that are its own."""
+    own = [d for d in r.decisions if d.topic not in SHARED_TOPICS]
+    calcs = [c for c in r.calculations if not c.id.startswith(SHARED_CALCULATIONS)]
+    return r.model_copy(
+        update={
+            "decisions": [d.model_copy(update={"id": i}) for i, d in enumerate(own, 1)],
+            "calculations": calcs,
+        }
+    )

@@ -52,7 +52,7 @@ from reports.styles import (
     make_styles,
 )
 from wizard import __version__
-from wizard.base.numbers import MISSING, some
+from wizard.base.numbers import MISSING, count, some
 
 TITLE = "GPU infrastructure proposal"
 
@@ -364,14 +364,23 @@ def _cover(story: Story, options: ReportOptions, date: dt.date, design_line: str
 
 
 def build_pdf(data: ReportData, options: ReportOptions | None = None) -> bytes:
-    """The whole proposal as PDF bytes. Notices (e.g. an unusable logo) land in
-    ``options.notices``; nothing here raises for a valid Result."""
-    r = data.result
-    line = (
-        f"{r.cluster.hosts_total} × {data.server.product_name}, "
-        f"{r.cluster.gpus_total} × {data.gpu.name}"
+    """The whole proposal of ``data``'s plan, one cluster or several, as PDF bytes (or the Word
+    copy). Notices (e.g. an unusable logo) land in ``options.notices``; nothing here raises for
+    a valid plan."""
+    return render(data, options or ReportOptions(), sections.build_all, design_line(data))
+
+
+def design_line(data: ReportData) -> str:
+    """The cover's one line on the design: its hosts and GPUs by product, or for several
+    clusters the clusters, hosts, GPUs and power."""
+    e = data.plan.estate
+    t = e.totals
+    if len(e.clusters) == 1:
+        return f"{t.hosts} × {data.server.product_name}, {t.gpus} × {data.gpu.name}"
+    return (
+        f"{count(len(e.clusters), 'cluster')}: {count(t.hosts, 'host')}, "
+        f"{count(t.gpus, 'GPU')}, {t.total_kw:,.1f} kW"
     )
-    return render(data, options or ReportOptions(), sections.build_all, line)
 
 
 def render(

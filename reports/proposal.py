@@ -1,5 +1,5 @@
-"""The proposal of a plan: the one-cluster document, or the estate's for a design of several
-clusters. The one place that chooses, so the command line and the wizard write the same file."""
+"""The proposal of a plan, one cluster or several: one document, one section list. The one place
+the command line and the wizard call, so both write the same file."""
 
 from __future__ import annotations
 
@@ -10,8 +10,4 @@ from wizard.engine import Plan
 
 def proposal_pdf(p: Plan, options: ReportOptions | None = None) -> bytes:
     """The proposal (PDF, or the Word copy when ``options.word``) of ``p``'s proposed option."""
-    if p.one is not None:
-        return build_pdf(data_of(p), options)
-    from reports.estate import build_estate_pdf
-
-    return build_estate_pdf(p, options)
+    return build_pdf(data_of(p), options)

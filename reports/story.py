@@ -118,6 +118,7 @@ class Story:
         self.subsection = 0
         self.figures = 0
         self.shown_calculations: set[str] = set()  # ids already in a calculation table
+        self.clusters: list[ReportData] = []  # each GPU cluster's view, as the sections read it
 
     # ----------------------------------------------------------------------- headings
 

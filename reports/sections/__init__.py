@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Flowable
 
+from reports.data import cluster_views
 from reports.sections import (
     appendix,
     bom,
@@ -29,6 +30,7 @@ from reports.sections import (
     storage,
     summary,
     topology,
+    whole,
 )
 from reports.story import Story
 
@@ -37,35 +39,67 @@ from reports.story import Story
 class Section:
     title: str
     build: Callable[[Story], list[Flowable] | None]
+    # a GPU cluster's own section: written once for each cluster, under its name when there
+    # are several; the others are the whole design's
+    per_cluster: bool = False
 
 
+# One list for a design of one cluster or several: the whole design's summary and options, each
+# GPU cluster's own sections, then what the clusters share (networks, power and space, cabling,
+# the one bill, the cost), operations, the design's own decisions, the risks and the sources.
 SECTIONS: list[Section] = [
     Section("Executive summary", summary.build),
     Section("Options considered", options.build),
-    Section("Requirements", requirements.build),
-    Section("Sizing per workload", sizing.build),
-    Section("Measurements used", measurements.build),
-    Section("Sharing modes and GPU layouts", sharing.build),
-    Section("Cluster size and high availability", ha.build),
-    Section("Host topology", topology.build),
+    Section("Requirements", requirements.build, per_cluster=True),
+    Section("Sizing per workload", sizing.build, per_cluster=True),
+    Section("Measurements used", measurements.build, per_cluster=True),
+    Section("Sharing modes and GPU layouts", sharing.build, per_cluster=True),
+    Section("Cluster size and high availability", ha.build, per_cluster=True),
+    Section("Host topology", topology.build, per_cluster=True),
+    Section("Storage and data path", storage.build, per_cluster=True),
+    Section("Software stack and platform checklist", software.build, per_cluster=True),
+    Section("Design decisions", decisions.build, per_cluster=True),
     Section("Network fabric", network.build),
-    Section("Storage and data path", storage.build),
-    Section("Software stack and platform checklist", software.build),
     Section("Power and space", power.build),
     Section("Cabling and port map", cabling.build),
     Section("Bill of materials", bom.build),
     Section("Cost of ownership", cost.build),
     Section("Security and operations", operations.build),
-    Section("Design decisions", decisions.build),
+    Section("Where each workload group runs", whole.placements),
+    Section("Calculations for the whole design", whole.calculations_of_the_design),
     Section("Risks and warnings", risks.build),
     Section("Appendix", appendix.build),
 ]
 
 
 def build_all(story: Story) -> list[Flowable]:
-    """Every section with data, numbered in order. The appendix comes last because it lists the
-    sources the other sections cited."""
-    return build_sections(story, SECTIONS)
+    """Every section with data, numbered in order: the whole design's read ``story.data``, each
+    cluster's its own view. The appendix comes last because it lists the sources the other
+    sections cited."""
+    whole_design = story.data
+    clusters = cluster_views(whole_design)
+    story.clusters = clusters
+    names = [c.name for c in whole_design.plan.clusters]
+    named = len(clusters) > 1
+    out: list[Flowable] = []
+    i = 0
+    while i < len(SECTIONS):
+        if not SECTIONS[i].per_cluster:
+            story.data = whole_design
+            out += build_sections(story, [SECTIONS[i]])
+            i += 1
+            continue
+        run = []
+        while i < len(SECTIONS) and SECTIONS[i].per_cluster:
+            run.append(SECTIONS[i])
+            i += 1
+        for name, view in zip(names, clusters, strict=True):
+            if view.result is not story.data.result:
+                story.shown_calculations = set()  # each cluster logs its own figures
+            story.data = view
+            out += build_sections(story, run, prefix=f"{name}: " if named else "")
+    story.data = whole_design
+    return out
 
 
 def build_sections(story: Story, sections: list[Section], prefix: str = "") -> list[Flowable]:
@@ -74,7 +108,9 @@ def build_sections(story: Story, sections: list[Section], prefix: str = "") -> l
     out: list[Flowable] = []
     for section in sections:
         saved = (story.section, story.subsection)
-        heading = story.h1(prefix + section.title)
+        # under a cluster's name the title reads on: "HGX cluster: sizing per workload"
+        title = section.title[0].lower() + section.title[1:] if prefix else section.title
+        heading = story.h1(prefix + title)
         body = section.build(story)
         if body is None:
             story.section, story.subsection = saved

@@ -8,7 +8,7 @@ from collections import Counter
 from reportlab.platypus import Flowable
 
 from reports.fonts import SANS, text_width
-from reports.sections import calculations
+from reports.sections import calculations, delta
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num
 from wizard.engine import PDUS_PER_RACK, PortLink, oob_switches
@@ -23,11 +23,13 @@ def _money(value: float | None) -> str:
 
 def build(st: Story) -> list[Flowable] | None:
     # the order as priced, when the proposal has a price list
-    bom = st.data.plan.priced or st.data.plan.estate.bom
+    e = st.data.plan.estate
+    bom = st.data.plan.priced or e.bom
     links = st.data.plan.port_map
     return (
-        table(st, bom)
-        + per_rack(st, st.data.result.racks.racks, links)
+        table(st, bom, cluster_column=any(ln.cluster for ln in bom.lines))
+        + delta.kept_table(st, e)
+        + per_rack(st, e.racks, links)
         + calculations.block(st, "bom.")
     )
 

@@ -6,23 +6,54 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.diagrams import fabric
-from reports.sections import calculations
+from reports.sections import cabling, calculations
 from reports.story import Story
-from wizard.base.numbers import num
+from wizard.base.numbers import count, num
+from wizard.engine import joins
+from wizard.model.estate import Estate
 from wizard.present import labels
 
 
 def build(st: Story) -> list[Flowable] | None:
-    topo = getattr(st.data.result, "topology", None)
-    if topo is None:
+    p = st.data.plan
+    e = p.estate
+    views = st.clusters or [st.data]
+    if not e.network:
         return None
-    f = topo.fabric
-    flow: list[Flowable] = [st.p(f"RDMA: {f.rdma_note}".strip())]
-    drawing = fabric.draw(st.data, st.width)
+    several = len(e.clusters) > 1
+    flow: list[Flowable] = []
+    if several:
+        flow.append(
+            st.p(
+                "Each network is sized once for the host ports of every cluster on it, so the "
+                "switches below serve all clusters together; the clusters' own decisions leave "
+                "the networks, power and racks to this section and the next."
+            )
+        )
+    for c, view in zip(p.clusters, views, strict=True):
+        f = view.result.topology.fabric
+        if f.rdma_note.strip():
+            flow.append(st.p(f"RDMA{f' ({c.name})' if several else ''}: {f.rdma_note}".strip()))
+    # the hosts cabled to each network: the plane's own count (kept hosts that stay on their own
+    # network are not among them), else every cluster that joins it
+    hosts = {
+        x.name: x.hosts if x.hosts is not None else sum(c.hosts for c in e.clusters if joins(c, x))
+        for x in e.network
+    }
+    drawing = fabric.draw_planes([(x, hosts[x.name]) for x in e.network], _storage(e), st.width)
     if drawing is not None:
-        flow.append(st.figure(drawing, "Networks, their switch tiers and the hosts below them."))
-    if f.nic_roles:
-        flow += st.h2("NIC ports per host")
+        flow.append(
+            st.figure(
+                drawing,
+                "Physical networks: each network's switch tiers and the hosts below them"
+                + (", every cluster's hosts on a network it joins." if several else "."),
+            )
+        )
+    for c, view in zip(p.clusters, views, strict=True):
+        roles = view.result.topology.fabric.nic_roles
+        if not roles:
+            continue
+        flow += st.h2("NIC ports per host" + (f": {c.name}" if several else ""))
         rows: list[list] = [["Role", "Network", "Adapter", "Ports", "Gb/s", "Note"]]
         rows += [
             [
@@ -33,11 +64,11 @@ def build(st: Story) -> list[Flowable] | None:
                 num(n.speed_gbps),
                 n.note,
             ]
-            for n in f.nic_roles
+            for n in roles
         ]
         flow.append(st.table(rows, [1.3, 1, 1.6, 0.6, 0.6, 3.4], right=(3, 4)))
-    for plane in f.planes:
-        flow += st.h2(labels.NETWORK.get(plane.name, f"{plane.name.capitalize()} network"))
+    for plane in e.network:
+        flow += st.h2(labels.NETWORK.get(plane.name) or cabling.network(plane.name))
         over = (
             f"{plane.oversubscription:g}:1 (target {plane.oversubscription_target:g}:1)"
             if plane.oversubscription is not None
@@ -73,6 +104,16 @@ def build(st: Story) -> list[Flowable] | None:
         flow += calculations.block(st, f"fabric.{plane.name}.")
     flow += calculations.block(st, "fabric.")  # any not tied to one network
     return flow
+
+
+def _storage(e: Estate) -> str | None:
+    """The storage systems the clusters bring to the service network, in words."""
+    said = [
+        f"{count(c.result.storage.nodes, 'node')} of {c.result.storage.system_name}"
+        for c in e.clusters
+        if c.result is not None and c.result.storage.system is not None and c.result.storage.nodes
+    ]
+    return "; ".join(said) or None
 
 
 def _rdma(value: str) -> str:

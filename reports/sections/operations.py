@@ -17,7 +17,8 @@ _WORDS = {3: "three", 4: "four", 8: "eight"}
 
 
 def build(st: Story) -> list[Flowable] | None:
-    return section(st, st.data.design, None)
+    hosts = {c.name: c.hosts for c in st.data.plan.estate.clusters}
+    return section(st, st.data.design, management_of(st.data.design, hosts))
 
 
 def section(st: Story, design: Design, management: tuple[str, int] | None) -> list[Flowable]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
-from reports.diagrams import charts, racks
+from reports.diagrams import charts
+from reports.diagrams import racks as racks_diagram
 from reports.sections import calculations, cooling
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num
@@ -32,38 +33,44 @@ def _racks_phrase(host_racks: int, network_racks: int) -> str:
 
 
 def build(st: Story) -> list[Flowable] | None:
-    p = getattr(st.data.result, "power", None)
-    rk = getattr(st.data.result, "racks", None)
-    if p is None and rk is None:
-        return None
-    flow: list[Flowable] = []
-    if p is not None:
-        flow += st.h2("Power")
-        flow.append(
-            st.pairs(
-                [
-                    (
-                        "Per host",
-                        f"{num(p.host_w)} W (GPUs {num(p.gpu_w_per_host)} W, platform "
-                        f"{num(p.baseline_w_per_host)} W)",
-                    ),
-                    (
-                        "Power supplies per host",
-                        f"{num(p.psu_installed_w)} W installed, "
-                        f"{num(p.psu_redundant_w)} W with half failed",
-                    ),
-                    ("Hosts", f"{num(p.hosts)} × {num(p.host_w)} W = {num(p.hosts_w)} W"),
-                    ("Network", f"{num(p.network_w)} W"),
-                    *_storage_pair(p, getattr(st.data.result, "storage", None)),
-                    *(
-                        [("Coolant distribution units", f"{num(p.cdu_w)} W, in the racks")]
-                        if p.cdu_w
-                        else []
-                    ),
-                    ("Total", f"{num(p.total_kw)} kW ({num(p.btu_per_hour)} BTU/h)"),
-                ]
-            )
-        )
+    plan = st.data.plan
+    e = plan.estate
+    t = e.totals
+    views = st.clusters or [st.data]
+    several = len(e.clusters) > 1
+    flow: list[Flowable] = [*st.h2("Power")]
+    if several:
+        flow.append(_clusters_table(st))
+    for c, view in zip(plan.clusters, views, strict=True):
+        p = view.result.power
+        pairs = [
+            (
+                "Per host",
+                f"{num(p.host_w)} W (GPUs {num(p.gpu_w_per_host)} W, platform "
+                f"{num(p.baseline_w_per_host)} W)",
+            ),
+            (
+                "Power supplies per host",
+                f"{num(p.psu_installed_w)} W installed, "
+                f"{num(p.psu_redundant_w)} W with half failed",
+            ),
+            ("Hosts", f"{num(p.hosts)} × {num(p.host_w)} W = {num(p.hosts_w)} W"),
+        ]
+        if several:
+            flow += [*st.h3(c.name), st.pairs(pairs)]
+            continue
+        # the whole design is this cluster: its network, storage, coolant units and total
+        pairs += [
+            ("Network", f"{num(p.network_w)} W"),
+            *_storage_pair(p, view.result.storage),
+            *(
+                [("Coolant distribution units", f"{num(p.cdu_w)} W, in the racks")]
+                if p.cdu_w
+                else []
+            ),
+            ("Total", f"{num(p.total_kw)} kW ({num(p.btu_per_hour)} BTU/h)"),
+        ]
+        flow.append(st.pairs(pairs))
         if p.items:
             rows: list[list] = [["Item", "Count", "W each", "W total", "Src."]]
             rows += [
@@ -77,23 +84,52 @@ def build(st: Story) -> list[Flowable] | None:
                 for i in p.items
             ]
             flow.append(st.table(rows, [4, 0.8, 1, 1, 0.5], right=(1, 2, 3)))
-    if rk is not None:
-        flow += st.h2("Racks")
-        fit = f"; {rack_fit(rk)}"
-        flow.append(
-            st.p(
-                f"{_racks_phrase(rk.host_racks, rk.network_racks)}, "
-                f"{rk.rack_units} U and {num(rk.power_limit_kw)} kW"
-                f"{' each' if rk.host_racks + rk.network_racks > 1 else ''}{fit} (failure domain: "
-                f"{labels.name(labels.FAILURE_DOMAIN, rk.failure_domain).lower()})."
-            )
+    flow += st.h2("Racks")
+    rk0 = views[0].result.racks
+    fits = [
+        (f"{c.name}: " if several else "")
+        + f"{rack_fit(v.result.racks)} (failure domain: "
+        + f"{labels.name(labels.FAILURE_DOMAIN, v.result.racks.failure_domain).lower()})"
+        for c, v in zip(plan.clusters, views, strict=True)
+    ]
+    flow.append(
+        st.p(
+            f"{_racks_phrase(t.host_racks, t.network_racks)}, "
+            f"{rk0.rack_units} U and {num(rk0.power_limit_kw)} kW"
+            f"{' each' if t.host_racks + t.network_racks > 1 else ''}; {'; '.join(fits)}."
         )
-        elevation = racks.draw(st.data, st.width)
-        if elevation is not None:
-            flow.append(st.figure(elevation, "Rack elevations: units, contents and power."))
-        chart = charts.power_per_rack(st.data, st.width)
-        if chart is not None:
-            flow.append(st.figure(chart, "Power per rack against the rack's limit."))
-        flow += cooling.block(st, rk.cooling, rk.racks)
+    )
+    elevation = racks_diagram.draw_racks(e.racks, st.width)
+    if elevation is not None:
+        flow.append(
+            st.figure(
+                elevation,
+                "Rack elevations: units, contents and power"
+                + ("; each cluster's hosts in racks named for it, then the shared network racks."
+                   if several else "."),
+            )
+        )  # fmt: skip
+    chart = charts.power_chart(e.racks, st.width)
+    if chart is not None:
+        flow.append(st.figure(chart, "Power per rack against the rack's limit."))
+    flow += cooling.block(st, e.cooling, e.racks)
     flow += calculations.block(st, "power.", "racks.", "cooling.")
     return flow
+
+
+def _clusters_table(st: Story) -> Flowable:
+    """Each cluster's hosts and power, the storage, the shared network and the total."""
+    e = st.data.plan.estate
+    t = e.totals
+    rows: list[list] = [["Cluster", "Hosts", "Per host (W)", "kW", "Host racks"]]
+    for c in e.clusters:
+        rows.append([c.name, num(c.hosts), num(c.host_w), _kw(c.hosts_kw), num(c.host_racks)])
+    if t.storage_kw:
+        rows.append(["Storage", "", "", _kw(t.storage_kw), ""])
+    rows.append(["Shared network", "", "", _kw(t.network_kw), num(t.network_racks)])
+    rows.append(["Total", num(t.hosts), "", _kw(t.total_kw), num(t.host_racks + t.network_racks)])
+    return st.table(rows, [2.6, 1, 1.2, 1, 1.2], right=(1, 2, 3, 4))
+
+
+def _kw(value: float) -> str:
+    return f"{value:,.1f}"

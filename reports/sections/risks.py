@@ -8,14 +8,12 @@ from xml.sax.saxutils import escape
 from reportlab.platypus import Flowable
 
 from reports.story import Story
-from wizard.present.risk_register import Risk
+from wizard.present.risk_register import Risk, plan_risks
 from wizard.present.severity import SEVERITY
 
 
 def build(st: Story) -> list[Flowable] | None:
-    from reports.sections.summary import risk_list
-
-    return table(st, risk_list(st.data))
+    return table(st, plan_risks(st.data.plan))
 
 
 def table(st: Story, risks: list[Risk]) -> list[Flowable]:

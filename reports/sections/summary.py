@@ -10,7 +10,9 @@ from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
 from reports.data import ReportData
 from reports.diagrams import architecture
+from reports.diagrams import estate as estate_diagram
 from reports.fonts import SANS
+from reports.sections import delta
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
 from wizard.base.numbers import MISSING, count, figure, num, plural
@@ -18,38 +20,40 @@ from wizard.model.design import HaLevel, SharingMode
 from wizard.model.options import TargetStatus
 from wizard.present import labels
 from wizard.present.cost_text import NO_PRICES, cost_sentence
+from wizard.present.labels import CLUSTER_ROLE
 from wizard.present.options_table import METRIC_NAMES, verdict
-from wizard.present.risk_register import Risk, register, serious
+from wizard.present.risk_register import Risk, plan_risks, register, serious
 from wizard.present.severity import SEVERITY
 
 
 def headline(data: ReportData) -> list[tuple[str, str]]:
-    """The six numbers on the summary page, as (label, value)."""
-    c = data.result.cluster
-    failures = c.host_failures_tolerated
-    racks = len(data.result.racks.racks)
-    after = (
-        (f"GPUs left after {count(failures, 'host failure')}", num(c.gpus_after_failures))
-        if failures
-        # no host held for HA: say what one failure leaves, not "after 0 host failures"
-        else ("GPUs left if a host fails", num(max(0, c.gpus_total - c.gpus_per_host)))
-    )
+    """The six numbers on the summary page, as (label, value), of the whole design."""
+    p = data.plan
+    t = p.estate.totals
+    cs = [c.result.cluster for c in p.clusters]
+    if len(cs) == 1:
+        c = cs[0]
+        failures = c.host_failures_tolerated
+        after = (
+            (f"GPUs left after {count(failures, 'host failure')}", num(c.gpus_after_failures))
+            if failures
+            # no host held for HA: say what one failure leaves, not "after 0 host failures"
+            else ("GPUs left if a host fails", num(max(0, c.gpus_total - c.gpus_per_host)))
+        )
+    else:  # each cluster keeps its own reserve
+        after = (
+            "GPUs left after the host failures each cluster tolerates",
+            num(sum(c.gpus_after_failures for c in cs)),
+        )
+    where = "cluster" if len(p.estate.clusters) == 1 else "design"
     return [
-        ("GPUs in the cluster", num(c.gpus_total)),
-        (plural(c.hosts_total, "host"), num(c.hosts_total)),
-        ("GPUs the workloads need", num(c.gpus_demand)),
+        (f"GPUs in the {where}", num(t.gpus)),
+        (plural(t.hosts, "host"), num(t.hosts)),
+        ("GPUs the workloads need", num(t.gpus_demand)),
         after,
-        fifth(data),
-        (plural(racks, "rack"), num(racks)),
+        (f"kW for the whole {where}", num(t.total_kw, 1)),
+        (plural(p.racks, "rack"), num(p.racks)),
     ]
-
-
-def fifth(data: ReportData) -> tuple[str, str]:
-    """Power when the Result has it (what a facility asks first), else the workload groups."""
-    power = getattr(data.result, "power", None)
-    if power is not None:
-        return ("kW for the whole cluster", num(power.total_kw, 1))
-    return ("workload groups", num(len(data.result.workloads)))
 
 
 def _cards(st: Story) -> Table:
@@ -247,9 +251,9 @@ def no_risk_sentence(register: list[Risk]) -> str:
     return "The sizing raised no risk, caution or note."
 
 
-def decisions_to_take(data: ReportData) -> list[str]:
+def decisions_to_take(data: ReportData, gpus: list[str] | None = None) -> list[str]:
     """What the customer must decide or confirm before ordering, from what the design leaves
-    open or assumes."""
+    open or assumes; ``gpus``: the GPUs of every cluster, which one release must support."""
     d = data.design
     out = []
     if data.compared.options:
@@ -264,8 +268,8 @@ def decisions_to_take(data: ReportData) -> list[str]:
         )
     if d.platform.nvaie_release is None:
         out.append(
-            f"The NVIDIA AI Enterprise release: the newest that supports the {data.gpu.name} "
-            "is assumed."
+            "The NVIDIA AI Enterprise release: the newest that supports the "
+            f"{' and the '.join(gpus or [data.gpu.name])} is assumed."
         )
     if d.ha.level is not HaLevel.N0 and d.ha.maintenance_hosts == 0:
         out.append(
@@ -280,26 +284,97 @@ def decisions_to_take(data: ReportData) -> list[str]:
 
 
 def build(st: Story) -> list[Flowable] | None:
-    flow: list[Flowable] = [_cards(st), Spacer(1, 10), st.p(paragraph(st.data))]
-    if st.data.compared.options:
+    data = st.data
+    views = st.clusters or [data]
+    e = data.plan.estate
+    flow: list[Flowable] = [_cards(st), Spacer(1, 10), *overview(st, views)]
+    if data.compared.options:
         from reports.sections.options import proposal_sentence, rows_of
 
         sentence = proposal_sentence(rows_of(st))
         if sentence:
             flow.append(st.p(sentence))
-    flow += st.h3("Performance against the targets") + _performance(st)
+    rows: list[list] = []
+    notes: list[str] = []
+    for view in views:
+        more, said = performance_rows(view)
+        rows += more
+        notes += said
+    flow += st.h3("Performance against the targets") + performance_table(st, rows, notes)
     flow += _cost(st)
-    top = risks(st.data)
+    register_ = plan_risks(data.plan)
+    top = [f"{SEVERITY[r.severity]}: " + (f"{r.cluster}: " if r.cluster else "") + r.text
+           for r in serious(register_)[:3]]  # fmt: skip
     flow += st.h3("Top risks")
-    flow += st.bullets(top) if top else [st.p(no_risk_sentence(risk_list(st.data)))]
-    flow += st.h3("Decisions for you to take") + st.bullets(decisions_to_take(st.data))
+    flow += st.bullets(top) if top else [st.p(no_risk_sentence(register_))]
+    asks: list[str] = []
+    gpus = list(dict.fromkeys(view.gpu.name for view in views))
+    for view in views:
+        asks += [a for a in decisions_to_take(view, gpus) if a not in asks]
+    flow += st.h3("Decisions for you to take") + st.bullets(asks)
+    if delta.is_expansion(e):
+        flow += st.h2("Existing, to add and to change") + delta.section(st, e)
     flow += [PageBreak(), *st.h2("Logical architecture")]  # the summary is one page
-    drawing = architecture.draw(st.data, st.width)
-    flow.append(
-        st.figure(
-            drawing,
-            "Logical architecture: workloads, the GPU cluster with its spare hosts, management "
-            "and networks.",
+    return flow + _architecture(st)
+
+
+def overview(st: Story, views: list[ReportData]) -> list[Flowable]:
+    """The design in words: its cluster's hosts, GPUs, reserve and storage; for several
+    clusters, the whole design's, then each cluster in a row."""
+    e = st.data.plan.estate
+    if len(e.clusters) == 1:
+        return [st.p(paragraph(views[0]))]
+    t = e.totals
+    # the totals are the cards above; what they do not say is where the reserve sits
+    flow: list[Flowable] = [
+        st.p(
+            f"{count(len(e.clusters), 'cluster')}; vSphere HA works per cluster, so each GPU "
+            "cluster keeps its own reserve."
         )
-    )
+    ]
+    rows: list[list] = [["Cluster", "Role", "Hosts", "GPUs", "GPUs used", "kW", "Runs"]]
+    for c in e.clusters:
+        rows.append(
+            [c.name, CLUSTER_ROLE[c.role], f"{num(c.hosts)} × {c.server_name}"
+             + (f" ({num(c.existing_hosts)} existing)" if c.existing_hosts else ""), num(c.gpus),
+             num(c.gpus_demand), _kw(c.hosts_kw), ", ".join(c.workloads) or c.reason]
+        )  # fmt: skip
+    rows.append(["Total", "", num(t.hosts), num(t.gpus), num(t.gpus_demand), _kw(t.total_kw),
+                 f"with the shared network's {_kw(t.network_kw)} kW"
+                 + (f" and the storage's {_kw(t.storage_kw)} kW" if t.storage_kw else "")])  # fmt: skip
+    flow.append(st.table(rows, [1.5, 1.5, 2.1, 0.7, 0.8, 0.8, 2.2], right=(3, 4, 5)))
     return flow
+
+
+def _architecture(st: Story) -> list[Flowable]:
+    """The logical architecture: the cluster with its workloads, spare hosts, management and
+    networks; for several clusters, where each group runs, then each cluster above the
+    networks they share."""
+    e = st.data.plan.estate
+    if len(e.clusters) == 1:
+        return [
+            st.figure(
+                architecture.draw(st.data, st.width),
+                "Logical architecture: workloads, the GPU cluster with its spare hosts, "
+                "management and networks.",
+            )
+        ]
+    rows = [["Workload group", "Cluster", "Why"]]
+    rows += [[x.workload, x.cluster, x.reason] for x in e.placements]
+    flow: list[Flowable] = [st.table(rows, [2, 1.6, 5])]
+    names = {g: st.data.catalog.gpus[g].name for g in st.data.catalog.gpus}
+    parts = estate_diagram.draw_pages(e, names, st.width)
+    for n, drawing in enumerate(parts, start=1):
+        of = f" (part {n} of {len(parts)})" if len(parts) > 1 else ""
+        flow.append(
+            st.figure(
+                drawing,
+                "Logical architecture: each cluster with what runs on it, above the "
+                f"networks the clusters share (a dot marks a cluster's hosts on a network){of}",
+            )
+        )
+    return flow
+
+
+def _kw(value: float) -> str:
+    return f"{value:,.1f}"

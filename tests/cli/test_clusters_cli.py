@@ -56,10 +56,10 @@ def test_the_proposal_covers_every_cluster(tmp_path):
     proc = run_cli("report", _file(tmp_path), "-o", str(out), "--date", "2026-11-23")
     assert proc.returncode == 0, proc.stderr
     text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
-    assert "The clusters at a glance" in text
+    assert "Where each workload group runs" in text
     for cluster in ("Notebook cluster: sizing per workload", "HGX cluster: sizing per workload"):
         assert cluster in text
-    assert "Networks shared by the clusters" in text
+    assert "Each network is sized once for the host ports of every cluster on it" in text
     # the cover: 46.7 kW and the four racks' out-of-band switches (4 x 100 W) = 47.1 kW
     assert "3 clusters: 11 hosts, 40 GPUs, 47.1 kW" in text
 

@@ -59,12 +59,12 @@ def two_cluster_text(catalog) -> str:
     (table cells wrap anywhere)."""
     import json
 
-    from reports.estate import build_estate_pdf
+    from reports.proposal import proposal_pdf
     from tests.conftest import ROOT
     from wizard.app.io import design_from_dict
     from wizard.engine import plan
 
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     design = design_from_dict(doc)
-    pdf = build_estate_pdf(plan(design, catalog), ReportOptions())
+    pdf = proposal_pdf(plan(design, catalog), ReportOptions())
     return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())

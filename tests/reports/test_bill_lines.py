@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from reports.document import ReportOptions
-from reports.estate import build_estate_pdf
+from reports.proposal import proposal_pdf
 from tests.conftest import ROOT
 from wizard.app.io import design_from_dict
 from wizard.app.pricing import load_prices
@@ -26,7 +26,7 @@ PRICES = ROOT / "resources" / "examples" / "prices-sample.toml"
 def two(catalog):
     doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
     p = plan(design_from_dict(doc), catalog, load_prices(PRICES))
-    pdf = build_estate_pdf(p, ReportOptions())
+    pdf = proposal_pdf(p, ReportOptions())
     pages = [pg.extract_text() for pg in PdfReader(io.BytesIO(pdf)).pages]
     start = next(i for i, t in enumerate(pages) if "Bill of materials" in t and "Part number" in t)
     end = next(i for i, t in enumerate(pages[start:], start) if "Per rack" in t)

@@ -45,7 +45,7 @@ def _text(pdf: bytes) -> str:
 def _section(text: str) -> str:
     """The body of the numbered 'Cost of ownership' section (not the contents line)."""
     start = text.index("Cost of ownership\nThe cost of owning")
-    return text[start : text.index("Design decisions", start)]
+    return text[start : text.index("Security and operations", start)]
 
 
 @pytest.fixture(scope="module")
@@ -110,14 +110,14 @@ def test_no_price_list_no_cost_section(catalog):
 
 
 def test_the_several_cluster_proposal_has_the_cost_section(catalog):
-    from reports.estate import build_estate_pdf
+    from reports.proposal import proposal_pdf
     from wizard.engine import plan
     from wizard.engine.decide.cost import estate_cost
     from wizard.engine.decide.estate import size_estate
 
     design = _design("acme-two-clusters.json")
     estate = size_estate(design, catalog)
-    pdf = build_estate_pdf(plan(design, catalog, _prices()), ReportOptions(date=FIXED_DATE))
+    pdf = proposal_pdf(plan(design, catalog, _prices()), ReportOptions(date=FIXED_DATE))
     text = _text(pdf)
     assert "The cost of owning the design for 3 years" in text
     cost = estate_cost(estate, design.costs, _prices())

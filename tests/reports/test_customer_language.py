@@ -176,7 +176,7 @@ def docx_text(blob: bytes) -> str:
 @cache
 def _acme_blob(word: bool) -> bytes:
     from reports.document import ReportOptions
-    from reports.estate import build_estate_pdf
+    from reports.proposal import proposal_pdf
     from tests.reports.conftest import FIXED_DATE
     from wizard.app.io import design_from_dict
     from wizard.engine import plan
@@ -185,7 +185,7 @@ def _acme_blob(word: bool) -> bytes:
     catalog = load_catalog(include_user=False)
     design = design_from_dict(doc)
     options = ReportOptions(date=FIXED_DATE, word=word)
-    return build_estate_pdf(plan(design, catalog), options)
+    return proposal_pdf(plan(design, catalog), options)
 
 
 def _acme_text() -> str:
@@ -218,7 +218,7 @@ def test_an_example_word_copy_speaks_the_customers_language(name, example_data, 
 
 def test_the_two_cluster_word_copy_speaks_the_customers_language(rules):
     text = docx_text(_acme_blob(True))
-    assert "The clusters at a glance" in text
+    assert "Where each workload group runs" in text
     found = leaks(text, *rules)
     assert not found, "\n".join(sorted(set(found)))
 

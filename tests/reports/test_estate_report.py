@@ -54,7 +54,7 @@ def test_the_diagram_names_every_cluster_and_what_runs_on_it():
 def test_the_estate_proposal_numbers_the_appendix_subsections_under_the_appendix(monkeypatch):
     """Sections built before their heading once took the previous section's number."""
     import reports.story
-    from reports.estate import build_estate_pdf
+    from reports.proposal import proposal_pdf
     from wizard.engine import plan
 
     seen: list[str] = []
@@ -66,7 +66,7 @@ def test_the_estate_proposal_numbers_the_appendix_subsections_under_the_appendix
 
     monkeypatch.setattr(reports.story, "Heading", recording)
     design, catalog, _e = _acme()
-    build_estate_pdf(plan(design, catalog))
+    proposal_pdf(plan(design, catalog))
     (appendix,) = [h for h in seen if re.fullmatch(r"\d+  Appendix", h)]
     number = appendix.split()[0]
     subs = [h for h in seen if re.match(r"\d+\.\d+  (Assumptions|Sources|Glossary)$", h)]
@@ -77,7 +77,7 @@ def test_a_clusters_own_decisions_leave_the_shared_network_power_and_racks_out()
     """Sized alone, the HGX cluster decides its GPU fabric, service network, out-of-band ports,
     cabling, power and racks (6 decisions); in the estate proposal those are the shared
     sections', so its decisions there are the rest, numbered from D1 without gaps."""
-    from reports.estate import _own
+    from reports.data import _own
     from wizard.model.result import DecisionTopic
 
     _, _, e = _acme()
@@ -104,11 +104,11 @@ def test_the_estate_opens_with_an_executive_summary_over_every_cluster():
     from pypdf import PdfReader
 
     from reports.document import ReportOptions
-    from reports.estate import build_estate_pdf
+    from reports.proposal import proposal_pdf
     from wizard.engine import plan
 
     design, catalog, _e = _acme()
-    pdf = build_estate_pdf(plan(design, catalog), ReportOptions())
+    pdf = proposal_pdf(plan(design, catalog), ReportOptions())
     pages = [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
     page = " ".join(next(t for t in pages if "Performance against the targets" in t).split())
     assert "Executive summary" in page
@@ -131,7 +131,7 @@ def test_the_several_cluster_proposal_draws_its_racks_power_and_networks():
     from pypdf import PdfReader
 
     from reports.document import ReportOptions
-    from reports.estate import build_estate_pdf
+    from reports.proposal import proposal_pdf
     from tests.reports.conftest import FIXED_DATE
     from wizard.engine import plan
 
@@ -145,7 +145,7 @@ def test_the_several_cluster_proposal_draws_its_racks_power_and_networks():
     assert racked == switches
     names = {i.name for r in e.racks for i in r.items if i.kind == "switch"}
     assert len(names) == switches  # each switch by its own name
-    pdf = build_estate_pdf(plan(design, catalog), ReportOptions(date=FIXED_DATE))
+    pdf = proposal_pdf(plan(design, catalog), ReportOptions(date=FIXED_DATE))
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
     captions = re.findall(r"Figure \d+\. (Rack elevations|Power per rack|Physical networks)", text)
     assert sorted(set(captions)) == ["Physical networks", "Power per rack", "Rack elevations"]

@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from reports.document import ReportOptions
-from reports.estate import build_estate_pdf
+from reports.proposal import proposal_pdf
 from tests.conftest import ROOT
 from tests.reports.conftest import FIXED_DATE
 from wizard.app.io import design_from_dict
@@ -28,7 +28,7 @@ PRICES = ROOT / "resources" / "examples" / "prices-sample.toml"
 def expansion(catalog):
     design = design_from_dict(json.loads(SAMPLE.read_text(encoding="utf-8")))
     p = plan(design, catalog, load_prices(PRICES))
-    pdf = build_estate_pdf(p, ReportOptions(date=FIXED_DATE))
+    pdf = proposal_pdf(p, ReportOptions(date=FIXED_DATE))
     pages = [" ".join(x.extract_text().split()) for x in PdfReader(io.BytesIO(pdf)).pages]
     return p, pages
 

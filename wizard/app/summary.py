@@ -14,16 +14,9 @@ from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.present import options_table
 from wizard.present.basis import group_gpu, serving_basis, training_basis
 from wizard.present.cooling_text import cooling_sentence
-from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode, topic
-from wizard.present.mitigations import mitigation
+from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
 from wizard.present.racks_text import rack_fit
-from wizard.present.risk_register import (
-    Risk,
-    network_risks,
-    rack_power_risks,
-    ranked,
-    register,
-)
+from wizard.present.risk_register import plan_risks
 from wizard.present.severity import SEVERITY
 
 
@@ -54,21 +47,6 @@ def plan_lines(p: Plan) -> list[str]:
         lines += [f"  [{SEVERITY[x.severity]}] {x.topic}: {x.text}. Mitigation: "
                   f"{x.mitigation}" for x in risks]  # fmt: skip
     return lines + _bill(e)
-
-
-def plan_risks(p: Plan) -> list[Risk]:
-    """The design's risk register: its own warnings, the networks and racks judged once for
-    every cluster on them, then each cluster's warnings, targets at risk and storage, most
-    severe first; each cluster's risks carry its name when there are several to tell apart."""
-    e = p.estate
-    named = len(e.clusters) > 1
-    own = [Risk(w.severity, topic(w.code), w.message, mitigation(w.code)) for w in e.warnings]
-    own += network_risks(e.network, e.totals.hosts) + rack_power_risks(e.racks)
-    for c in p.clusters:
-        mine = {w.name for w in c.result.workloads}
-        targets = [t for t in p.targets if t.workload in mine]
-        own += register(c.result, targets, c.name if named else None, own_network=False)
-    return ranked(own)
 
 
 def _design_head(e: Estate) -> list[str]:

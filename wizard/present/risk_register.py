@@ -7,6 +7,7 @@ without the data it holds, a network that one switch carries)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from wizard.base.numbers import count, figure
 from wizard.model.buildout import Plane, Rack
@@ -16,6 +17,9 @@ from wizard.present import labels
 from wizard.present.mitigations import mitigation
 from wizard.present.options_table import METRIC_NAMES
 from wizard.present.severity import ORDER
+
+if TYPE_CHECKING:
+    from wizard.engine import Plan
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,24 @@ def register(
         out += network_risks(result.topology.fabric.planes, result.cluster.hosts_total, cluster)
         out += rack_power_risks(result.racks.racks, cluster)
     return ranked(out)
+
+
+def plan_risks(p: Plan) -> list[Risk]:
+    """The register of the whole design, one cluster or several: its own warnings, the networks
+    and racks judged once for every cluster on them, then each cluster's warnings, targets at
+    risk and storage, most severe first; each cluster's risks carry its name when there are
+    several to tell apart. The terminal, the window and the proposal all read this list."""
+    e = p.estate
+    named = len(e.clusters) > 1
+    own = [
+        Risk(w.severity, labels.topic(w.code), w.message, mitigation(w.code)) for w in e.warnings
+    ]
+    own += network_risks(e.network, e.totals.hosts) + rack_power_risks(e.racks)
+    for c in p.clusters:
+        mine = {w.name for w in c.result.workloads}
+        targets = [t for t in p.targets if t.workload in mine]
+        own += register(c.result, targets, c.name if named else None, own_network=False)
+    return ranked(own)
 
 
 def ranked(risks: list[Risk]) -> list[Risk]:

@@ -39,6 +39,9 @@ class ClusterPlan:
     name: str
     design: Design
     result: Result
+    # whether its networks, power and racks are built with other clusters' (a design of several,
+    # or an expansion of an existing estate): its own Result then holds them as if it stood alone
+    shared: bool = False
 
 
 class Plan:
@@ -62,7 +65,7 @@ class Plan:
         single = design.is_single_cluster() and not design.existing.clusters
         self.clusters: tuple[ClusterPlan, ...] = tuple(
             ClusterPlan(c.name, design if single else cluster_design(design, estate, c.name),
-                        c.result)
+                        c.result, shared=not single)
             for c in estate.clusters
             if c.result is not None
         )  # fmt: skip
