@@ -8,26 +8,29 @@ from __future__ import annotations
 from reportlab.platypus import Flowable
 
 from reports.story import Story
-from wizard.base.numbers import count, num
+from wizard.base.numbers import count, num, some
 from wizard.model.estate import Estate
 
 
 def is_expansion(e: Estate) -> bool:
-    return any(c.existing_hosts for c in e.clusters)
+    return any(c.existing_hosts for c in e.clusters) or bool(e.as_is)
 
 
 def section(st: Story, e: Estate) -> list[Flowable]:
     """Existing (kept), to add and to change, per cluster, then the work on the kept hosts."""
-    kept_hosts = sum(c.existing_hosts for c in e.clusters)
+    kept_hosts = sum(c.existing_hosts for c in e.clusters) + sum(a.hosts for a in e.as_is)
     added = sum(c.hosts - c.existing_hosts for c in e.clusters)
     reboots = sum(w.reboots for w in e.work)
+    cycles = sum(w.vm_restarts for w in e.work)
     flow: list[Flowable] = [
         st.p(
-            f"The customer runs {count(kept_hosts, 'GPU host')} today, kept as they are; the "
+            f"The customer runs {count(kept_hosts, 'GPU host')} today and keeps them; the "
             f"plan adds {count(added, 'host')}"
             + (
                 f" and changes the kept hosts in {count(len(e.work), 'step')} "
-                f"({count(reboots, 'host reboot')} in all)"
+                f"({count(reboots, 'host reboot')}"
+                + (f" and {count(cycles, 'VM power cycle')}" if cycles else "")
+                + " in all)"
                 if e.work
                 else " and changes nothing on the kept hosts"
             )
@@ -50,6 +53,11 @@ def section(st: Story, e: Estate) -> list[Flowable]:
                 ", ".join(c.workloads) or "",
             ]
         )
+    for a in e.as_is:
+        rows.append(
+            [a.name, f"{count(a.hosts, 'host')} ({count(a.gpus, 'GPU')})", "nothing",
+             "nothing: kept as it is", a.reason + (f"; {a.not_counted}" if a.not_counted else "")]
+        )  # fmt: skip
     flow.append(st.table(rows, [1.4, 1.9, 1.9, 2.0, 1.6]))
     if e.work:
         flow += st.h3("Work on the kept hosts")
@@ -61,6 +69,11 @@ def section(st: Story, e: Estate) -> list[Flowable]:
                     f"{count(w.reboots, 'host reboot')}, one host at a time in maintenance mode."
                     if w.reboots
                     else "No host reboot."
+                )
+                + (
+                    f" {count(w.vm_restarts, 'VM power cycle')} ({some(w.vms, 6)})."
+                    if w.vm_restarts
+                    else ""
                 )
                 for w in e.work
             ]

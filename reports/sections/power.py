@@ -38,9 +38,20 @@ def build(st: Story) -> list[Flowable] | None:
     t = e.totals
     views = st.clusters or [st.data]
     several = len(e.clusters) > 1
+    # a cluster whose Result is the whole design's (no other cluster, nothing kept) says its
+    # network, storage and total itself; otherwise they are the estate's, in the table
+    whole = len(views) == 1 and not views[0].shared_network and not e.as_is
     flow: list[Flowable] = [*st.h2("Power")]
-    if several:
+    if not whole:
         flow.append(_clusters_table(st))
+        if t.existing_kw:
+            flow.append(
+                st.p(
+                    f"Of the {_kw(t.total_kw)} kW, the existing hosts draw {_kw(t.existing_kw)} "
+                    "kW: the customer's already, so it counts in the racks' power and cooling "
+                    "and not in the cost of ownership."
+                )
+            )
     for c, view in zip(plan.clusters, views, strict=True):
         p = view.result.power
         pairs = [
@@ -56,7 +67,7 @@ def build(st: Story) -> list[Flowable] | None:
             ),
             ("Hosts", f"{num(p.hosts)} × {num(p.host_w)} W = {num(p.hosts_w)} W"),
         ]
-        if several:
+        if not whole:
             flow += [*st.h3(c.name), st.pairs(pairs)]
             continue
         # the whole design is this cluster: its network, storage, coolant units and total
@@ -123,7 +134,12 @@ def _clusters_table(st: Story) -> Flowable:
     t = e.totals
     rows: list[list] = [["Cluster", "Hosts", "Per host (W)", "kW", "Host racks"]]
     for c in e.clusters:
-        rows.append([c.name, num(c.hosts), num(c.host_w), _kw(c.hosts_kw), num(c.host_racks)])
+        rows.append([c.name + (f" ({num(c.existing_hosts)} existing hosts)" if c.existing_hosts
+                               else ""),
+                     num(c.hosts), num(c.host_w), _kw(c.hosts_kw), num(c.host_racks)])  # fmt: skip
+    for a in e.as_is:  # kept as it is: its power and racks count, nothing of it is bought
+        rows.append([f"{a.name} (existing, kept as it is)", num(a.hosts), "", _kw(a.hosts_kw),
+                     num(a.host_racks)])  # fmt: skip
     if t.storage_kw:
         rows.append(["Storage", "", "", _kw(t.storage_kw), ""])
     rows.append(["Shared network", "", "", _kw(t.network_kw), num(t.network_racks)])

@@ -41,7 +41,7 @@ def test_the_delta_table_shows_kept_added_and_changed(expansion):
     _, pages = expansion
     text = _page(pages, "Cluster Existing (kept) To add To change")
     # 3 kept hosts x 4 GPUs; 3 added (2 for the demand, 1 for N+1) x 8 GPUs
-    assert "The customer runs 3 GPU hosts today, kept as they are; the plan adds 3 hosts" in text
+    assert "The customer runs 3 GPU hosts today and keeps them; the plan adds 3 hosts" in text
     assert "3 hosts (Dell PowerEdge R750xa, 12 GPUs)" in text
     assert "3 hosts (Dell PowerEdge XE9680, 24 GPUs)" in text
     # the one change: the NVIDIA host driver, one reboot per kept host
@@ -114,3 +114,36 @@ def test_the_workbook_keeps_the_existing_hosts_on_a_sheet_of_their_own(expansion
     assert (
         "Existing (kept)" not in load_workbook(io.BytesIO(bom_xlsx(p.priced, None, []))).sheetnames
     )
+
+
+def test_a_cluster_kept_as_it_is_is_in_the_delta_and_the_power_not_the_bill(catalog):
+    """Two existing HGX H200 hosts running MIG-backed vGPU (outside NVIDIA's support, so nothing
+    is planned on them) stay as they are: the delta lists them as kept with nothing to add or
+    change, the power table counts them (by hand: 8 x 700 W + 4,000 W = 9.6 kW a host, 19.2 kW)
+    and says the existing hosts' share (the three kept R750xa at 4 x 300 + 800 = 2.0 kW each,
+    6.0 kW, plus 19.2 kW = 25.2 kW), and the bill carries none of them. Negative case: the
+    sample without them has no such row."""
+    doc = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    doc["existing"]["clusters"].append(
+        {"name": "HGX today", "hosts": [
+            {"name": f"hgx{i}", "server": "dell-xe9680", "gpu": "h200-sxm-141gb", "gpus": 8,
+             "sharing_mode": "mig", "in_use": [{"vm": f"vm{i}", "vgpu_type": "H200X-3-71C"}]}
+            for i in range(2)
+        ]}
+    )  # fmt: skip
+    p = plan(design_from_dict(doc), catalog)
+    pdf = proposal_pdf(p, ReportOptions(date=FIXED_DATE))
+    text = " ".join(" ".join(x.extract_text().split()) for x in PdfReader(io.BytesIO(pdf)).pages)
+    assert "HGX today 2 hosts (16 GPUs) nothing nothing: kept as it is" in text
+    assert "HGX today (existing, kept as it is) 2 19.2 1" in text
+    assert "the existing hosts draw 25.2 kW" in text
+    # 3 kept R750xa and 2 kept HGX hosts
+    assert "The customer runs 5 GPU hosts today" in text
+    assert "HGX today" not in {ln.cluster for ln in p.estate.bom.lines}
+    plain = plan(design_from_dict(json.loads(SAMPLE.read_text(encoding="utf-8"))), catalog)
+    plain_pdf = proposal_pdf(plain, ReportOptions(date=FIXED_DATE))
+    plain_text = " ".join(
+        " ".join(x.extract_text().split()) for x in PdfReader(io.BytesIO(plain_pdf)).pages
+    )
+    assert "kept as it is" not in plain_text
+    assert "The customer runs 3 GPU hosts today" in plain_text
