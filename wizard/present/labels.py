@@ -118,6 +118,16 @@ FINE_TUNING_SHORT: dict[FineTuningMethod, str] = {
     FineTuningMethod.LORA: "LoRA",
     FineTuningMethod.QLORA: "QLoRA",
 }
+# the wizard's group editor, a narrow column at 1024 pixels: the whole name is the tooltip
+FINE_TUNING_BRIEF: dict[FineTuningMethod, str] = {
+    FineTuningMethod.FULL: "Full fine-tuning (every weight)",
+    FineTuningMethod.LORA: "LoRA (16-bit base frozen)",
+    FineTuningMethod.QLORA: "QLoRA (4-bit base frozen)",
+}
+ATTENTION_BRIEF: dict[AttentionKernel, str] = {
+    AttentionKernel.FUSED: "fused (FlashAttention)",
+    AttentionKernel.EAGER: "eager (score matrices kept)",
+}
 
 LORA_TARGETS: dict[LoraTargets, str] = {
     LoraTargets.ATTENTION_MLP: "attention and MLP projections",

@@ -40,18 +40,6 @@ def form_of(box: QGroupBox) -> QFormLayout:
     return form
 
 
-# shorter names of two answers for the editor's narrow column at 1024 pixels
-EDITOR_ATTENTION = {
-    AttentionKernel.FUSED: "fused (FlashAttention)",
-    AttentionKernel.EAGER: "eager (score matrices kept)",
-}
-EDITOR_FINE_TUNING = {
-    FineTuningMethod.FULL: "Full fine-tuning (every weight)",
-    FineTuningMethod.LORA: "LoRA (16-bit base frozen)",
-    FineTuningMethod.QLORA: "QLoRA (4-bit base frozen)",
-}
-
-
 class ModelSection(QGroupBox):
     """Which model (a catalog preset or custom numbers) and its precision."""
 
@@ -176,8 +164,8 @@ class TrainingSection(QGroupBox):
         )
         # the editor's column is narrow on a small screen: a short name, the whole one as the
         # item's tooltip (the proposal prints the whole one)
-        self.attention = Choice.of(AttentionKernel, EDITOR_ATTENTION)
-        self.ft_method = Choice.of(FineTuningMethod, EDITOR_FINE_TUNING)
+        self.attention = Choice.of(AttentionKernel, labels.ATTENTION_BRIEF)
+        self.ft_method = Choice.of(FineTuningMethod, labels.FINE_TUNING_BRIEF)
         for combo, whole in ((self.attention, labels.ATTENTION),
                              (self.ft_method, labels.FINE_TUNING)):  # fmt: skip
             for value, text in whole.items():
