@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
 
 from tests.gui.helpers import click, go_next, pick, type_into
@@ -150,6 +151,15 @@ def test_the_task_from_a_new_design_at_1024_by_700(qtbot, window, prompts, tmp_p
     review.tabs.setCurrentIndex(0)
     go_next(qtbot, w)
     _shot(qtbot, w, "9-export")
+    # the proposal, written from the Export page
+    export = wiz.page_of(PageId.EXPORT)
+    pdf = Path(SHOTS or tmp_path) / "internal-assistant.pdf"
+    prompts.answers.append(str(pdf))
+    click(qtbot, export.pdf.button)
+    qtbot.waitUntil(export.pdf.open_button.isVisible, timeout=120_000)
+    _shot(qtbot, w, "9-export-written")
+    text = "".join(p.extract_text() for p in PdfReader(pdf).pages)
+    assert "Chat assistant" in text and "LoRA fine-tuning" in text and "Internal assistant" in text
     # every page of the finished task in the customer's words: no internal word, no raw message
     found = []
     for page_name, where, text in _walk(w, qtbot):
