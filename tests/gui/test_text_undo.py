@@ -15,11 +15,12 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
-def _saved(window, tmp_path, example="enterprise"):
+def _saved(qtbot, window, tmp_path, example="enterprise"):
     path = tmp_path / f"{example}.json"
     path.write_text(example_text(example))
     assert window.open_path(path)
-    window.activateWindow()
+    window.activateWindow()  # keys reach the field that has focus, in the active window
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
     assert not window.doc.dirty and not window.isWindowModified()
 
 
@@ -32,7 +33,7 @@ def _append(qtbot, edit, text):
 def test_ctrl_z_in_a_group_name_takes_the_typing_back_and_the_design_is_saved_again(
     qtbot, window, tmp_path
 ):
-    _saved(window, tmp_path)
+    _saved(qtbot, window, tmp_path)
     assert window.wizard.go_to(PageId.WORKLOADS)
     page = window.wizard.page_of(PageId.WORKLOADS)
     name = page.editor.name
@@ -54,7 +55,7 @@ def test_ctrl_z_in_a_group_name_takes_the_typing_back_and_the_design_is_saved_ag
 
 
 def test_in_the_customer_field_and_the_notes_box_too(qtbot, window, tmp_path):
-    _saved(window, tmp_path)
+    _saved(qtbot, window, tmp_path)
     project = window.wizard.page_of(PageId.PROJECT)
     customer = window.doc.get("project").customer
     _append(qtbot, project.customer, "!")
@@ -73,7 +74,7 @@ def test_in_the_customer_field_and_the_notes_box_too(qtbot, window, tmp_path):
 def test_a_field_with_nothing_of_its_own_to_undo_undoes_the_design(qtbot, window, tmp_path):
     """Negative case: the field was only clicked into, so Ctrl+Z is the design's Undo (the last
     edit, made with a check box) and Ctrl+Y its Redo."""
-    _saved(window, tmp_path)
+    _saved(qtbot, window, tmp_path)
     assert window.wizard.go_to(PageId.WORKLOADS)
     page = window.wizard.page_of(PageId.WORKLOADS)
     box = page.editor.migration
@@ -111,7 +112,7 @@ def test_typing_taken_back_after_a_pause_leaves_the_design_as_saved(
     import wizard.gui.document as document
 
     monkeypatch.setattr(document, "MERGE_SECONDS", 0.0)  # every key its own edit
-    _saved(window, tmp_path)
+    _saved(qtbot, window, tmp_path)
     project = window.wizard.page_of(PageId.PROJECT)
     customer = window.doc.get("project").customer
     _append(qtbot, project.customer, "-Ltd")
