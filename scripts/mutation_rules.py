@@ -11,7 +11,7 @@ them, by the whole suite. A failing, erroring or timed-out run catches the mutan
 
     python scripts/mutation_rules.py --seed 4848 --list          # the draw, nothing run
     python scripts/mutation_rules.py --seed 4848                 # the full run (hours)
-    python scripts/mutation_rules.py --seed 4848 --rooms placement --per-room 2 --no-baseline
+    python scripts/mutation_rules.py --seed 4848 --rooms placement --per-room 2 --baseline rooms
 
 The whole suite runs without ``tests/test_lint.py::test_ruff``: a planted ``<=`` can push a line
 past the length limit or let ruff join two lines, which ruff reports, and that is not a test
@@ -366,7 +366,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rooms", nargs="+", help="only these rooms (default: all)")
     parser.add_argument("--list", action="store_true", help="print the draw and exit")
     parser.add_argument("--worktree", action="store_true", help="copy the files on disk, not HEAD")
-    parser.add_argument("--no-baseline", action="store_true", help="skip the unmutated runs")
+    parser.add_argument(
+        "--baseline",
+        choices=("all", "rooms", "none"),
+        default="all",
+        help="unmutated runs first: rooms' tests and the whole suite, the rooms' tests, none",
+    )
     parser.add_argument("--room-timeout", type=float, help="seconds for a room's tests")
     parser.add_argument("--suite-timeout", type=float, help="seconds for the whole suite")
     parser.add_argument("--workers", type=int, default=1, help="xdist workers for the suite")
@@ -409,7 +414,11 @@ def main(argv: list[str] | None = None) -> int:
             print("the copy's packages are not the ones imported; refusing to run", file=sys.stderr)
             return 2
         whole = suite(args.workers)
-        times = {} if args.no_baseline else _baseline(copy, chosen, whole)
+        times = (
+            {}
+            if args.baseline == "none"
+            else _baseline(copy, chosen, whole if args.baseline == "all" else ())
+        )
         if times is None:
             print("the tests fail without any mutant; fix them first", file=sys.stderr)
             return 2
