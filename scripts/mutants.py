@@ -514,7 +514,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cli-bad-input-exits-1",
-        "wizard/cli.py",
+        "wizard/cli/common.py",
         "EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2",
         "EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 1",
         ("tests/cli/test_cli.py",),

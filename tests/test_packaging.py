@@ -42,7 +42,7 @@ def test_wheel_carries_catalogs_examples_and_resources(wheel):
     assert shipped, "no example designs"
     for name in shipped:
         assert f"wizard/resources/examples/{name}" in names
-    assert "wizard/cli.py" in names
+    assert "wizard/cli/__init__.py" in names and "wizard/cli/design_commands.py" in names
     icons = sorted(p.name for p in (ROOT / "resources" / "icons").glob("*.svg"))
     assert "app.svg" in icons
     for name in icons:
