@@ -99,7 +99,7 @@ def test_json_output_is_json_whatever_a_text_holds(capsys):
     """A user catalog's text may hold a C1 control or DEL (the design gate does not see it): the
     JSON printer escapes them as JSON does, so the output parses and the terminal gets no raw
     control character (the human-text filter wrote a bare '\\x85' inside a JSON string)."""
-    from wizard.cli import _out_json
+    from wizard.cli.common import _out_json
 
     _out_json(json.dumps({"name": "Acme\u0085\u007fCorp\u001b[2J"}, ensure_ascii=False))
     out = capsys.readouterr().out

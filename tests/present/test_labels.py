@@ -17,7 +17,8 @@ from wizard.present import labels
 DESIGN_ENUMS = [
     e
     for _, e in inspect.getmembers(design, inspect.isclass)
-    if issubclass(e, StrEnum) and e.__module__ == design.__name__
+    # the design file's enums, wherever its parts are defined (design, workloads, assumptions)
+    if issubclass(e, StrEnum) and e.__module__.startswith("wizard.model.")
 ]
 
 
@@ -83,7 +84,7 @@ def test_is_infiniband():
 
 
 # The callers of the presentation layer; the engine keeps only the names it writes itself.
-CALLERS = ["wizard/gui", "wizard/cli.py", "wizard/app/summary.py", "reports"]
+CALLERS = ["wizard/gui", "wizard/cli", "wizard/app/summary.py", "reports"]
 OLD_NAMES = [
     "MODE_LABELS",
     "MODE_NAMES",
@@ -104,6 +105,7 @@ def _sources(paths: list[str]) -> list:
     out = []
     for p in paths:
         path = ROOT / p
+        assert path.exists(), p  # a caller moved: follow it, or the scan reads nothing there
         out += [path] if path.is_file() else sorted(path.rglob("*.py"))
     return out
 
