@@ -42,12 +42,13 @@ class Mutant:
 
 MUTANTS: list[Mutant] = [
     Mutant(
-        "activation-selective-without-sp",
+        "activation-norms-split-without-sp",
         "wizard/engine/demand/training_plan.py",
-        '"layers * s * b * h * (10 + 24 / t) * element_bytes / 2 / 1e9"',
-        '"layers * s * b * h * 34 / t * element_bytes / 2 / 1e9"',
+        '    "((8 + norm_extra + dropout_bytes) * h / split"',
+        '    "((8 + norm_extra + dropout_bytes) * h / t"',
         ("tests/engine/test_memory.py", "tests/engine/test_training_calibration.py"),
-        "selective recomputation without sequence parallelism takes the SP formula (34/t)",
+        "the layer's norm and residual activations split over the tensor-parallel GPUs without "
+        "sequence parallelism",
     ),
     Mutant(
         "mig-compute-rule-in-place",
@@ -101,8 +102,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "time-to-train-without-communication",
         "wizard/engine/demand/training_physics.py",
-        'ITERATION_S = Formula("compute_s + bubble_s + tp_comm_s + exposed_allreduce_s")',
-        'ITERATION_S = Formula("compute_s + bubble_s + tp_comm_s")',
+        '    "compute_s + bubble_s + tp_comm_s + exposed_allreduce_s + overlap_contention_s"',
+        '    "compute_s + bubble_s + tp_comm_s + overlap_contention_s"',
         ("tests/engine/test_compute_comms.py", "tests/engine/test_training_calibration.py"),
         "the exposed all-reduce left out of the iteration time",
     ),
@@ -141,8 +142,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "ttft-without-queue",
         "wizard/engine/demand/serving.py",
-        'TTFT_MS = Formula("1000 * (prefill_s + prefill_wait_s + queue_wait_s)")',
-        'TTFT_MS = Formula("1000 * (prefill_s + prefill_wait_s)")',
+        'TTFT_MS = Formula("1000 * (first_token_s + prefill_wait_s + queue_wait_s)")',
+        'TTFT_MS = Formula("1000 * (first_token_s + prefill_wait_s)")',
         ("tests/engine/test_serving_calibration.py", "tests/engine/test_serving_examples.py"),
         "time to first token leaves out the wait for KV-cache room",
     ),
@@ -255,15 +256,15 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "lora-gradients-full-model",
         "wizard/engine/demand/training.py",
-        "trainable_parameters=trainable, gradient_bytes=a.gradient_bytes,",
-        "trainable_parameters=job.params, gradient_bytes=a.gradient_bytes,",
+        "trainable_parameters=trainable, gradient_bytes=job.gradient_bytes,",
+        "trainable_parameters=job.params, gradient_bytes=job.gradient_bytes,",
         ("tests/engine/test_planted_slips.py", "tests/engine/test_fine_tuning.py"),
         "LoRA all-reduces the whole model's gradients, not the adapters'",
     ),
     Mutant(
         "recompute-without-tp-allreduces",
         "wizard/engine/demand/training.py",
-        "passes = 6 if st.recompute is Recompute.FULL else 4",
+        "passes = 4 + 2 * recomputed_share(job, st)",
         "passes = 4",
         ("tests/engine/test_planted_slips.py", "tests/engine/test_training_calibration.py"),
         "full recomputation forgets the recomputed forward pass's tensor-parallel all-reduces",
@@ -303,8 +304,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "cdu-outside-the-power-total",
         "wizard/engine/build/buildout.py",
-        "pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus)",
-        "pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system)",
+        "pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus,",
+        "pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, None,",
         ("tests/engine/test_liquid_cooling.py",),
         "the in-rack coolant distribution units draw from the racks but not in the total",
     ),
@@ -422,9 +423,9 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "oob-switches-rounded-down",
-        "wizard/engine/build/portmap.py",
-        "    return -(-len(managed(rack)) // OOB_PORTS)",
-        "    return len(managed(rack)) // OOB_PORTS",
+        "wizard/engine/build/racks.py",
+        "        n = -(-devices // oob.ports)",
+        "        n = devices // oob.ports",
         ("tests/engine/test_bom.py", "tests/engine/test_portmap.py"),
         "out-of-band switches per rack rounded down (none for a small rack)",
     ),
@@ -439,7 +440,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "c13-cord-for-a-16a-supply",
         "wizard/engine/build/bom.py",
-        '    cord = "C19 to C20" if amps > 10 else "C13 to C14"',
+        '    cord = "C19 to C20" if server.psu_w / 200 > 10 else "C13 to C14"',
         '    cord = "C13 to C14"',
         ("tests/engine/test_bom.py", "tests/engine/test_planted_slips_build.py"),
         "a C13 cord on a supply drawing more than 10 A",
