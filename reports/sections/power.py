@@ -10,7 +10,7 @@ from reports.diagrams import racks as racks_diagram
 from reports.sections import calculations, cooling
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num
-from wizard.model.buildout import Power
+from wizard.model.buildout import Power, PowerItem
 from wizard.model.platform import StorageResult
 from wizard.present import labels
 from wizard.present.racks_text import rack_fit
@@ -44,6 +44,7 @@ def build(st: Story) -> list[Flowable] | None:
     flow: list[Flowable] = [*st.h2("Power")]
     if not whole:
         flow.append(_clusters_table(st))
+        flow.append(_items_table(st, e.power_items))
         if t.existing_kw:
             flow.append(
                 st.p(
@@ -83,18 +84,7 @@ def build(st: Story) -> list[Flowable] | None:
         ]
         flow.append(st.pairs(pairs))
         if p.items:
-            rows: list[list] = [["Item", "Count", "W each", "W total", "Src."]]
-            rows += [
-                [
-                    i.item,
-                    num(i.count),
-                    num(i.watts_each) if i.watts_each else MISSING,
-                    num(i.watts_total) if i.watts_each else "not counted",
-                    st.cite(i.source),
-                ]
-                for i in p.items
-            ]
-            flow.append(st.table(rows, [4, 0.8, 1, 1, 0.5], right=(1, 2, 3)))
+            flow.append(_items_table(st, p.items))
     flow += st.h2("Racks")
     rk0 = views[0].result.racks
     fits = [
@@ -126,6 +116,23 @@ def build(st: Story) -> list[Flowable] | None:
     flow += cooling.block(st, e.cooling, e.racks)
     flow += calculations.block(st, "power.", "racks.", "cooling.")
     return flow
+
+
+def _items_table(st: Story, items: list[PowerItem]) -> Flowable:
+    """What draws power, line by line, each with its source; a line the catalog leaves
+    unsettled says so in its name."""
+    rows: list[list] = [["Item", "Count", "W each", "W total", "Src."]]
+    rows += [
+        [
+            i.item,
+            num(i.count),
+            num(i.watts_each) if i.watts_each else MISSING,
+            num(i.watts_total) if i.watts_each else "not counted",
+            st.cite(i.source),
+        ]
+        for i in items
+    ]
+    return st.table(rows, [4, 0.8, 1, 1, 0.5], right=(1, 2, 3))
 
 
 def _clusters_table(st: Story) -> Flowable:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from wizard.model.buildout import Bom, BomLine, Cooling, Plane, Rack
+from wizard.model.buildout import Bom, BomLine, Cooling, Plane, PowerItem, Rack
 from wizard.model.design import ClusterRole
 from wizard.model.result import Calculation, Decision, Out, Result, Warning_
 
@@ -129,6 +129,11 @@ class Estate(Out):
         description="Existing clusters kept as they are: counted in power and racks only",
     )
     totals: EstateTotals
+    power_items: list[PowerItem] = Field(
+        default_factory=list,
+        description="What draws power, line by line, adding up to the total; a line whose "
+        "catalog figure is unsettled says so",
+    )
     calculations: list[Calculation]
     warnings: list[Warning_]
     decisions: list[Decision]

@@ -107,16 +107,22 @@ def mark_power(power: bo.Power, catalog: Catalog) -> bo.Power:
     """Each power item whose catalog entry marks its power unsettled says so in its name: the
     host's platform baseline, a switch's typical power, a storage node's or a distribution
     unit's."""
-    items = []
-    for it in power.items:
+    return power.model_copy(update={"items": mark_items(power.items, catalog)})
+
+
+def mark_items(items: list[bo.PowerItem], catalog: Catalog) -> list[bo.PowerItem]:
+    """``items``, each whose catalog entry (by the product name it starts with) marks its power
+    unsettled saying so in its name."""
+    out = []
+    for it in items:
         entry = power_entry(catalog, it.item)
         kind = next((k for k in POWER_FIELDS if entry is not None
                      and entry.id in getattr(catalog, k)), None)  # fmt: skip
         fields = POWER_FIELDS.get(kind or "", ())
         if entry is not None and any(f in entry.unsettled for f in fields):
             it = it.model_copy(update={"item": it.item + POWER_MARK})
-        items.append(it)
-    return power.model_copy(update={"items": items})
+        out.append(it)
+    return out
 
 
 def mark_cooling(

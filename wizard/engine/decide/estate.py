@@ -21,8 +21,8 @@ from wizard.engine.build.fabric import (
 )
 from wizard.engine.build.racks import leaf_homes, reserve, top_of_rack, with_oob
 from wizard.engine.build.racks import network_racks as _network_racks
+from wizard.engine.decide import estate_power, kept_build
 from wizard.engine.decide import existing as existing_
-from wizard.engine.decide import kept_build
 from wizard.engine.decide.placing import GpuSpec, gpu_specs, in_cluster, kept_spec, place, view
 from wizard.engine.decide.placing import cluster_design as cluster_design
 from wizard.engine.decide.placing import new_hosts_design as new_hosts_design
@@ -132,6 +132,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         layout = r.racks.racks
         cooled = r.racks.cooling
         cooling_kw = r.power.cdu_w / 1000
+        items = r.power.items
     else:
         every = specs + [kept_spec(design, k) for k in kept]
         # an expansion that only grows its existing clusters cables nothing to new switches
@@ -160,6 +161,9 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         ids = dict.fromkeys(c.server for c in bought if c.result is not None)
         cooled = confirm.mark_cooling(cooled, catalog, [catalog.servers[i] for i in ids])
         cooling_kw = _in_rack_kw(catalog, cooled, layout)
+        units = sum(1 for r in layout for i in r.items if i.kind == "cdu")
+        items = estate_power.power_items(catalog, clusters, as_is, network, layout,
+                                         cooling_kw * 1000 / units if units else 0.0)  # fmt: skip
         bill = _bom(design, catalog, bought, network, layout, rec, cooled, wired)
         added, kept_lines = kept_build.split_lines(clusters, _SHARED)
         added += [
@@ -191,6 +195,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         work=work,
         as_is=as_is,
         totals=totals,
+        power_items=items,
         calculations=rec.calculations,
         warnings=rec.warnings,
         decisions=rec.decisions,
