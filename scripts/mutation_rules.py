@@ -124,19 +124,21 @@ Runner = Callable[[Path, Sequence[str], float], str]
 # working tree, so with only PYTHONPATH a copy's tests would read the working tree's catalogs and
 # fonts. This sitecustomize, on PYTHONPATH after the copy, points the install's map at the copy.
 SITECUSTOMIZE = """\
+import os
 import sys
 
-OLD, NEW = {old!r}, {new!r}
+NEW = {new!r}
 
 
-def _moved(path):
-    return NEW + path[len(OLD):] if path == OLD or path.startswith(OLD + "/") else path
+def _moved(path, old):
+    return NEW + path[len(old):] if path == old or path.startswith(old + os.sep) else path
 
 
 for _name, _mod in list(sys.modules.items()):
-    if _name.startswith("__editable__") and hasattr(_mod, "MAPPING"):
-        _mod.MAPPING = {{k: _moved(v) for k, v in _mod.MAPPING.items()}}
-        _mod.NAMESPACES = {{k: [_moved(p) for p in v] for k, v in _mod.NAMESPACES.items()}}
+    if _name.startswith("__editable__") and "wizard" in getattr(_mod, "MAPPING", {{}}):
+        _old = os.path.dirname(_mod.MAPPING["wizard"])  # the checkout it was installed from
+        _mod.MAPPING = {{k: _moved(v, _old) for k, v in _mod.MAPPING.items()}}
+        _mod.NAMESPACES = {{k: [_moved(p, _old) for p in v] for k, v in _mod.NAMESPACES.items()}}
 """
 
 
@@ -145,14 +147,14 @@ def _site(copy: Path) -> Path:
 
 
 def copy_environment(copy: Path) -> dict[str, str]:
-    """The copy's packages first on the import path, the installed map pointed at the copy."""
+    """The copy's packages first on the import path, the installed map pointed at the copy, and
+    the interpreter's scripts (lint-imports) on PATH: the copy has no .venv of its own."""
     site = _site(copy)
     site.mkdir(exist_ok=True)
-    (site / "sitecustomize.py").write_text(
-        SITECUSTOMIZE.format(old=str(ROOT), new=str(copy)), encoding="utf-8"
-    )
+    (site / "sitecustomize.py").write_text(SITECUSTOMIZE.format(new=str(copy)), encoding="utf-8")
     env = environment(copy)
-    return {**env, "PYTHONPATH": f"{copy}{os.pathsep}{site}"}
+    path = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return {**env, "PYTHONPATH": f"{copy}{os.pathsep}{site}", "PATH": path}
 
 
 def imports_the_copy(copy: Path) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib
 import math
+import os
 import shutil
 from pathlib import Path
 
@@ -242,7 +243,11 @@ def _bare_copy(tmp_path: Path) -> Path:
 def test_the_copy_reads_its_own_catalogs_and_shipped_files(mr, tmp_path):
     """The editable install maps wizard.catalogs and wizard.resources to the working tree; the
     run's environment points them at the copy, and the check refuses a copy that leaks."""
-    assert mr.imports_the_copy(_bare_copy(tmp_path))
+    copy = _bare_copy(tmp_path)
+    assert mr.imports_the_copy(copy)
+    # the suite's import-linter test looks for lint-imports beside the interpreter on PATH
+    path = mr.copy_environment(copy)["PATH"].split(os.pathsep)
+    assert shutil.which("lint-imports", path=path[0])
 
 
 def test_a_copy_that_reads_the_working_tree_is_refused(mr, tmp_path, monkeypatch):
