@@ -69,36 +69,3 @@ def test_a_vm_that_runs_no_group_of_the_design_is_not_the_plans_to_change(catalo
         {"vm": "old-1", "vgpu_type": "A100D-3-40C", "mmio_64bit": True, "mmio_size_gb": 64}
     )
     assert _mmio(plan(design_from_dict(d), catalog)) == []
-
-
-def test_the_inventory_csv_carries_the_settings_into_the_plan(tmp_path, catalog):
-    from tests.estate_import.test_inventory_script import _export_csv
-    from wizard.estate_import import read_estate
-    from wizard.estate_import.to_design import existing_estate
-
-    rows = [{"Record": "host", "Cluster": "Notebooks", "Host": "esx01", "Vendor": "Dell Inc.",
-             "Model": "PowerEdge R750xa"}]  # fmt: skip
-    rows += [
-        {"Record": "gpu", "Cluster": "Notebooks", "Host": "esx01", "GpuPciId": f"0000:{s:02x}:00.0",
-         "GpuName": "GA100 [A100 PCIe 80GB]", "GpuMemoryMiB": "81920"}
-        for s in (0x17, 0x31, 0xB1, 0xCA)
-    ]  # fmt: skip
-    rows += [
-        {"Record": "vm", "Cluster": "Notebooks", "Host": "esx01", "VM": "nb-1",
-         "VgpuType": "grid_a100d-3-40c", "Use64bitMMIO": "TRUE", "MMIOSizeGB": "128"},
-        {"Record": "vm", "Cluster": "Notebooks", "Host": "esx01", "VM": "nb-2",
-         "VgpuType": "grid_a100d-3-40c", "Use64bitMMIO": "TRUE", "MMIOSizeGB": "256"},
-    ]  # fmt: skip
-    path = tmp_path / "estate.csv"
-    path.write_bytes(_export_csv(rows))
-    estate = existing_estate(read_estate([path], catalog))
-    uses = estate.clusters[0].hosts[0].in_use
-    assert [(u.vm, u.mmio_64bit, u.mmio_size_gb) for u in uses] == [
-        ("nb-1", True, 128), ("nb-2", True, 256)
-    ]  # fmt: skip
-    d = _sample() | {"existing": estate.model_dump(mode="json")}
-    for u in d["existing"]["clusters"][0]["hosts"][0]["in_use"]:
-        u["workload"] = "Notebooks"
-    d["workloads"][0]["count"] = 2
-    (w,) = _mmio(plan(design_from_dict(d), catalog))
-    assert w.vms == ["nb-1"] and w.vm_restarts == 1
