@@ -215,7 +215,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-vgpu-type-name",
-        "wizard/model/catalog.py",
+        "wizard/model/catalog_gpu.py",
         '-{profile.compute_slices}-{profile.memory_gb:g}{suffix}"',
         '-{profile.memory_slices}-{profile.memory_gb:g}{suffix}"',
         ("tests/engine/test_vgpu_types.py", "tests/catalog/test_catalogs.py"),
