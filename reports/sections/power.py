@@ -9,7 +9,7 @@ from reports.diagrams import charts
 from reports.diagrams import racks as racks_diagram
 from reports.sections import calculations, cooling
 from reports.story import Story
-from wizard.base.numbers import MISSING, count, num
+from wizard.base.numbers import MISSING, count, fixed, num
 from wizard.model.buildout import Power, PowerItem
 from wizard.model.platform import StorageResult
 from wizard.present import labels
@@ -48,7 +48,7 @@ def build(st: Story) -> list[Flowable] | None:
         if t.existing_kw:
             flow.append(
                 st.p(
-                    f"Of the {_kw(t.total_kw)} kW, the existing hosts draw {_kw(t.existing_kw)} "
+                    f"Of the {fixed(t.total_kw)} kW, the existing hosts draw {fixed(t.existing_kw)} "
                     "kW: the customer's already, so it counts in the racks' power and cooling "
                     "and not in the cost of ownership."
                 )
@@ -143,16 +143,12 @@ def _clusters_table(st: Story) -> Flowable:
     for c in e.clusters:
         rows.append([c.name + (f" ({num(c.existing_hosts)} existing hosts)" if c.existing_hosts
                                else ""),
-                     num(c.hosts), num(c.host_w), _kw(c.hosts_kw), num(c.host_racks)])  # fmt: skip
+                     num(c.hosts), num(c.host_w), fixed(c.hosts_kw), num(c.host_racks)])  # fmt: skip
     for a in e.as_is:  # kept as it is: its power and racks count, nothing of it is bought
-        rows.append([f"{a.name} (existing, kept as it is)", num(a.hosts), "", _kw(a.hosts_kw),
+        rows.append([f"{a.name} (existing, kept as it is)", num(a.hosts), "", fixed(a.hosts_kw),
                      num(a.host_racks)])  # fmt: skip
     if t.storage_kw:
-        rows.append(["Storage", "", "", _kw(t.storage_kw), ""])
-    rows.append(["Shared network", "", "", _kw(t.network_kw), num(t.network_racks)])
-    rows.append(["Total", num(t.hosts), "", _kw(t.total_kw), num(t.host_racks + t.network_racks)])
+        rows.append(["Storage", "", "", fixed(t.storage_kw), ""])
+    rows.append(["Shared network", "", "", fixed(t.network_kw), num(t.network_racks)])
+    rows.append(["Total", num(t.hosts), "", fixed(t.total_kw), num(st.data.plan.racks)])
     return st.table(rows, [2.6, 1, 1.2, 1, 1.2], right=(1, 2, 3, 4))
-
-
-def _kw(value: float) -> str:
-    return f"{value:,.1f}"

@@ -15,7 +15,7 @@ from reports.fonts import SANS
 from reports.sections import delta
 from reports.story import Story, Text
 from reports.styles import ACCENT_LIGHT, RULE
-from wizard.base.numbers import MISSING, count, figure, num, plural
+from wizard.base.numbers import MISSING, count, figure, fixed, num, plural
 from wizard.model.design import HaLevel, SharingMode
 from wizard.model.options import TargetStatus
 from wizard.present import labels
@@ -43,7 +43,7 @@ def headline(data: ReportData) -> list[tuple[str, str]]:
     else:  # each cluster keeps its own reserve
         after = (
             "GPUs left after the host failures each cluster tolerates",
-            num(sum(c.gpus_after_failures for c in cs)),
+            num(p.gpus_after_failures),
         )
     where = "cluster" if len(p.estate.clusters) == 1 else "design"
     return [
@@ -208,10 +208,6 @@ def performance_table(st: Story, rows: list[list], notes: list[str]) -> list[Flo
     return flow + [st.p(n) for n in notes]
 
 
-def _performance(st: Story) -> list[Flowable]:
-    return performance_table(st, *performance_rows(st.data))
-
-
 def _fig(value: float, unit: str) -> str:
     """A time or rate as the sizing sections write it (one figure, one rounding, everywhere)."""
     text = figure(value, unit)
@@ -236,8 +232,12 @@ def risk_list(data: ReportData) -> list[Risk]:
 
 
 def risks(data: ReportData, limit: int = 3) -> list[str]:
-    """The most severe risks and cautions, in words, as the summary lists them."""
-    return [f"{SEVERITY[r.severity]}: {r.text}" for r in serious(risk_list(data))[:limit]]
+    """The most severe risks and cautions of the whole design, in words, as the summary lists
+    them (a cluster's named when there are several)."""
+    return [
+        f"{SEVERITY[r.severity]}: " + (f"{r.cluster}: " if r.cluster else "") + r.text
+        for r in serious(plan_risks(data.plan))[:limit]
+    ]
 
 
 def no_risk_sentence(register: list[Risk]) -> str:
@@ -302,11 +302,9 @@ def build(st: Story) -> list[Flowable] | None:
         notes += said
     flow += st.h3("Performance against the targets") + performance_table(st, rows, notes)
     flow += _cost(st)
-    register_ = plan_risks(data.plan)
-    top = [f"{SEVERITY[r.severity]}: " + (f"{r.cluster}: " if r.cluster else "") + r.text
-           for r in serious(register_)[:3]]  # fmt: skip
+    top = risks(data)
     flow += st.h3("Top risks")
-    flow += st.bullets(top) if top else [st.p(no_risk_sentence(register_))]
+    flow += st.bullets(top) if top else [st.p(no_risk_sentence(plan_risks(data.plan)))]
     asks: list[str] = []
     gpus = list(dict.fromkeys(view.gpu.name for view in views))
     for view in views:
@@ -337,11 +335,11 @@ def overview(st: Story, views: list[ReportData]) -> list[Flowable]:
         rows.append(
             [c.name, CLUSTER_ROLE[c.role], f"{num(c.hosts)} × {c.server_name}"
              + (f" ({num(c.existing_hosts)} existing)" if c.existing_hosts else ""), num(c.gpus),
-             num(c.gpus_demand), _kw(c.hosts_kw), ", ".join(c.workloads) or c.reason]
+             num(c.gpus_demand), fixed(c.hosts_kw), ", ".join(c.workloads) or c.reason]
         )  # fmt: skip
-    rows.append(["Total", "", num(t.hosts), num(t.gpus), num(t.gpus_demand), _kw(t.total_kw),
-                 f"with the shared network's {_kw(t.network_kw)} kW"
-                 + (f" and the storage's {_kw(t.storage_kw)} kW" if t.storage_kw else "")])  # fmt: skip
+    rows.append(["Total", "", num(t.hosts), num(t.gpus), num(t.gpus_demand), fixed(t.total_kw),
+                 f"with the shared network's {fixed(t.network_kw)} kW"
+                 + (f" and the storage's {fixed(t.storage_kw)} kW" if t.storage_kw else "")])  # fmt: skip
     flow.append(st.table(rows, [1.5, 1.5, 2.1, 0.7, 0.8, 0.8, 2.2], right=(3, 4, 5)))
     return flow
 
@@ -374,7 +372,3 @@ def _architecture(st: Story) -> list[Flowable]:
             )
         )
     return flow
-
-
-def _kw(value: float) -> str:
-    return f"{value:,.1f}"

@@ -15,6 +15,17 @@ from wizard.model.catalog import Gpu, Server
 from wizard.model.result import DecisionTopic
 
 BTU_PER_HOUR_PER_W = 3.412142
+# where each power line's figure comes from: one wording for one cluster's lines and the estate's
+HOSTS_SOURCE = (
+    "Derived: the GPUs at their board power (TDP) plus the server's platform baseline, both "
+    "from the catalog"
+)
+SWITCH_SOURCE = "Switch catalog power_w (typical; see its source_note)"
+OOB_SOURCE = "Switch catalog power_w (see its source_note)"
+STORAGE_SOURCE = "Storage catalog power_w_per_node (vendor maximum; see its source)"
+STORAGE_UNCOUNTED = "Not counted: the catalog has no published power figure for this storage system"
+CDU_SOURCE = "Cooling catalog power_w (the unit's pumps and controls; see its source)"
+CDU_UNCOUNTED = "Not counted: the catalog has no published power figure for this unit"
 BTU_SOURCE = (
     "NIST Special Publication 811 (2008), Appendix B.8: 1 BTU_IT/h = 0.2930711 W, so "
     "1 W = 3.412142 BTU/h"
@@ -90,8 +101,7 @@ def power(
             count=hosts,
             watts_each=host_w,
             watts_total=hosts * host_w,
-            source="Derived: the GPUs at their board power (TDP) plus the server's platform "
-            "baseline, both from the catalog",
+            source=HOSTS_SOURCE,
         )
     ]
     for p in planes:
@@ -102,7 +112,7 @@ def power(
                     count=t.count,
                     watts_each=t.power_w,
                     watts_total=t.count * t.power_w,
-                    source="Switch catalog power_w (typical; see its source_note)",
+                    source=SWITCH_SOURCE,
                 )
             )
     if oob is not None and oob[1]:
@@ -112,7 +122,7 @@ def power(
                 count=oob[1],
                 watts_each=oob[2],
                 watts_total=oob[1] * oob[2],
-                source="Switch catalog power_w (see its source_note)",
+                source=OOB_SOURCE,
             )
         )
     net_w = sum(i.watts_total for i in items[1:])
@@ -125,9 +135,7 @@ def power(
                 count=nodes,
                 watts_each=each,
                 watts_total=storage_w,
-                source="Storage catalog power_w_per_node (vendor maximum; see its source)"
-                if each
-                else "Not counted: the catalog has no published power figure for this storage system",
+                source=STORAGE_SOURCE if each else STORAGE_UNCOUNTED,
             )
         )
         if not each:
@@ -145,9 +153,7 @@ def power(
                 count=cdus[1],
                 watts_each=cdus[2],
                 watts_total=cdu_w,
-                source="Cooling catalog power_w (the unit's pumps and controls; see its source)"
-                if cdus[2]
-                else "Not counted: the catalog has no published power figure for this unit",
+                source=CDU_SOURCE if cdus[2] else CDU_UNCOUNTED,
             )
         )
     terms = {"hosts": hosts, "host_w": host_w, "switches_w": net_w}

@@ -9,14 +9,17 @@ from __future__ import annotations
 from collections import Counter
 
 from wizard.engine.build import confirm
+from wizard.engine.build.power import (
+    CDU_SOURCE,
+    HOSTS_SOURCE,
+    OOB_SOURCE,
+    STORAGE_SOURCE,
+    STORAGE_UNCOUNTED,
+    SWITCH_SOURCE,
+)
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog
 from wizard.model.estate import EstateCluster, KeptAsIs
-
-HOSTS_SOURCE = (
-    "Derived: the GPUs at their board power (TDP) plus the server's platform baseline, both "
-    "from the catalog"
-)
 
 
 def power_items(
@@ -41,23 +44,22 @@ def power_items(
             # a node without a published figure stays on the list, as not counted
             items.append(_item(f"{c.result.storage.system_name} (storage node, {c.name})", nodes,
                                c.result.power.storage_w / nodes, c.result.power.storage_w,
-                               "Storage catalog power_w_per_node (vendor maximum; see its "
-                               "source)"))  # fmt: skip
+                               STORAGE_SOURCE if c.result.power.storage_w
+                               else STORAGE_UNCOUNTED))  # fmt: skip
     for p in network:
         for t in p.tiers:
             items.append(_item(f"{t.model}, {p.technology} {t.role}", t.count, t.power_w,
                                t.count * t.power_w,
-                               "Switch catalog power_w (typical; see its source_note)"))  # fmt: skip
+                               SWITCH_SOURCE))  # fmt: skip
     racked = Counter((i.kind, i.model, i.power_w) for r in layout for i in r.items
                      if i.kind in ("oob", "cdu"))  # fmt: skip
     for (kind, model, watts), n in sorted(racked.items()):
         if kind == "oob":
             items.append(_item(f"{model} (out-of-band switch, one per rack)", n, watts, n * watts,
-                               "Switch catalog power_w (see its source_note)"))  # fmt: skip
+                               OOB_SOURCE))  # fmt: skip
         elif cdu_w:
             items.append(_item(f"{model} (coolant distribution unit, in the rack)", n, cdu_w,
-                               n * cdu_w, "Cooling catalog power_w (the unit's pumps and "
-                               "controls; see its source)"))  # fmt: skip
+                               n * cdu_w, CDU_SOURCE))  # fmt: skip
     for a in as_is:
         each = a.hosts_kw * 1000 / a.hosts_counted if a.hosts_counted else 0.0
         items.append(_item(f"{a.name}: existing hosts kept as they are", a.hosts_counted, each,

@@ -86,6 +86,12 @@ class Plan:
         return [w for c in self.clusters for w in c.result.workloads]
 
     @property
+    def gpus_after_failures(self) -> int:
+        """The GPUs left when each GPU cluster loses the hosts its HA policy tolerates (each
+        keeps its own reserve, so the design's is the sum)."""
+        return sum(c.result.cluster.gpus_after_failures for c in self.clusters)
+
+    @property
     def racks(self) -> int:
         t = self.estate.totals
         return t.host_racks + t.network_racks
