@@ -15,7 +15,7 @@ import copy
 
 import pytest
 
-from tests.engine.test_port_ends import CASES
+from tests.engine.test_port_ends import CASES, PROPOSED
 from tests.engine.test_port_ends import _sized as sized_bill
 from wizard.engine.build import linkx
 from wizard.engine.build.confirm import marked
@@ -92,7 +92,8 @@ def test_every_nvidia_part_on_the_bill_has_its_number_or_says_to_confirm(name, c
     subnet manager's software) name no vendor."""
     bom = sized_bill(name, catalog)[0]
     for ln in bom.lines:
-        if ln.category not in (Cat.SWITCH, Cat.NIC, Cat.TRANSCEIVER, Cat.CABLE):
+        if ln.category not in (Cat.SWITCH, Cat.NIC, Cat.TRANSCEIVER, Cat.CABLE,
+                               Cat.NVLINK_BRIDGE):  # fmt: skip
             continue
         if ln.description.startswith("NVIDIA"):
             assert ln.part_number or "part number" in ln.to_confirm, (name, ln.description)
@@ -154,3 +155,52 @@ def test_the_sn5600_and_the_q3400_ra_carry_their_models_marked_to_confirm(catalo
     q = next(ln for ln in xdr.bom.lines if ln.item == "switch:nvidia-q3400-ra")
     assert q.part_number == "920-9B36F-00RX-8S0" and "part number" in q.to_confirm
     assert "to confirm with the vendor" in q.description
+
+
+def test_the_nvlink_bridge_carries_nvidias_part_number_where_one_is_read(catalog):
+    """A100 PCIe pairs: three bridges each, NVIDIA's Ampere 2-way 2-slot bridge
+    900-53651-0000-000 (NVIDIA A100 80GB PCIe product brief PB-10577-001, as a third-party
+    board survey quotes it): the number is on the line, marked to confirm as read from a third
+    party. The H100 NVL's bridge number was not found: no invented number, the line says so,
+    with its unsettled bridges per group (three per pair, as recalled)."""
+    from tests.engine.test_topology import _sized
+
+    r = _sized(catalog, "bert-large-25gbe", {"server": "lenovo-sr670-v2", "nvlink": True})
+    a100 = next(ln for ln in r.bom.lines if ln.category is Cat.NVLINK_BRIDGE)
+    assert a100.part_number == "900-53651-0000-000"
+    assert a100.to_confirm == ["part number"]  # the A100's three per pair is settled
+    assert a100.description.endswith("(to confirm with the vendor: part number)")
+    assert a100.quantity == 4 * 2 * 3  # 4 hosts x 2 pairs x 3 bridges
+    nvl = catalog.gpus["h100-nvl-94gb"]
+    assert nvl.nvlink.bridge_part_number == ""
+    bom = sized_bill(PROPOSED, catalog)[0]  # acme-options proposes H100 NVL pairs
+    line = next(ln for ln in bom.lines if ln.category is Cat.NVLINK_BRIDGE)
+    assert line.item == "nvlink-bridge:h100-nvl-94gb" and line.part_number == ""
+    assert line.to_confirm == ["bridges per group", "part number"]
+
+
+def test_a_licence_shipped_with_the_gpu_marks_its_years_where_they_are_read(catalog):
+    """The H100 NVL's five years of NVIDIA AI Enterprise are a reseller's reading (the catalog
+    marks nvaie_included_years): the included line says the years are to confirm. A design
+    whose GPU ships with none (acme-two-clusters, L40S and H100 SXM) buys the subscription
+    and confirms only its SKU."""
+    bom = sized_bill(PROPOSED, catalog)[0]
+    nvaie = next(ln for ln in bom.lines if ln.item == "licence:nvidia-ai-enterprise")
+    assert nvaie.quantity == 0 and nvaie.included > 0
+    assert "5-year subscription ships with each NVIDIA H100 NVL 94GB" in nvaie.description
+    assert nvaie.to_confirm == ["part number", "years included with the GPU"]
+    two = sized_bill("acme-two-clusters", catalog)[0]
+    bought = [ln for ln in two.lines if ln.item == "licence:nvidia-ai-enterprise"]
+    assert bought and all(ln.to_confirm == ["part number"] and ln.quantity for ln in bought)
+
+
+def test_the_sr8_breakout_fibre_names_no_vendor_and_meets_the_sr4_upc_end():
+    """NVIDIA's SN4000 FAQ pairs the 400GBASE-SR8 MMA1U50-WS (MPO-16) and breaks a 400GbE port
+    into 2 x 200GbE only over copper (MCP7H60): the fibre from the SR8 to two MMA1T00-VS is a
+    third-party part given by type, with the UPC the MMA1T00-VS takes (NVIDIA's cable guide:
+    'Male MPO/UPC (with pins)' on the 200G SR4 QSFP)."""
+    switch_end, host_end, fibre = linkx.eth_optics(200, 2, 10)
+    assert (switch_end.number, host_end.number) == ("MMA1U50-WS", "MMA1T00-VS")
+    assert fibre.number == "" and not fibre.text.startswith("NVIDIA")
+    assert "MPO-16 to 2 x MPO-12/UPC" in fibre.text and "10 m" in fibre.text
+    assert "MCP7H60" in fibre.source and "not an NVIDIA part" in fibre.source

@@ -8,26 +8,19 @@ billing 12 MCP7Y00 copper splitters."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.engine.test_port_ends import ACME, CASES
+from tests.engine.test_port_ends import CASES, design_of
 from tests.engine.test_port_ends import _sized as sized_bill
-from wizard.app.io import design_from_dict, design_from_text
-from wizard.base.bundled import example_text
 from wizard.engine.build.media import is_fibre
 from wizard.engine.decide.estate import size_estate
 from wizard.engine.size import size
 
 
 def _planes_and_decisions(name, catalog):
-    if name in ACME:
-        d = design_from_dict(json.loads((ROOT / "docs" / f"{name}.json").read_text("utf-8")))
-    else:
-        d = design_from_text(example_text(name))
+    d = design_of(name)
     if d.clusters:
         e = size_estate(d, catalog)
         return e.network, e.decisions

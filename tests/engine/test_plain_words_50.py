@@ -5,14 +5,9 @@ that read as topics."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.conftest import ROOT
-from tests.engine.test_port_ends import ACME, CASES
-from wizard.app.io import design_from_dict, design_from_text
-from wizard.base.bundled import example_text
+from tests.engine.test_port_ends import CASES, design_of
 from wizard.engine.decide.estate import size_estate
 from wizard.engine.size import size
 from wizard.present import labels
@@ -27,10 +22,7 @@ FLAGGED = (
 
 
 def _results(name, catalog):
-    if name in ACME:
-        d = design_from_dict(json.loads((ROOT / "docs" / f"{name}.json").read_text("utf-8")))
-    else:
-        d = design_from_text(example_text(name))
+    d = design_of(name)
     if d.clusters:
         e = size_estate(d, catalog)
         return [c.result for c in e.clusters if c.result is not None]

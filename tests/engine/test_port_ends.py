@@ -23,16 +23,23 @@ from wizard.engine.size import size
 from wizard.model import buildout as bo
 from wizard.model.catalog import OnboardPorts
 
-ACME = ("acme-options", "acme-two-clusters")
+PROPOSED = "acme-options, as proposed"  # the option its proposal bills: H100 NVL, R760xa
+ACME = ("acme-options", "acme-two-clusters", PROPOSED)
+
+
+def design_of(name: str):
+    """A bundled example, an Acme design as it stands, or the option its proposal proposes."""
+    if name not in ACME:
+        return design_from_text(example_text(name))
+    stem = name.split(",")[0]
+    doc = json.loads((ROOT / "docs" / f"{stem}.json").read_text(encoding="utf-8"))
+    d = design_from_dict(doc)
+    return d.proposal() if name == PROPOSED else d
 
 
 def _sized(name: str, catalog):
     """(bill, port map, planes, switch names numbered by kind, racks) of one design."""
-    if name in ACME:
-        doc = json.loads((ROOT / "docs" / f"{name}.json").read_text(encoding="utf-8"))
-        d = design_from_dict(doc)
-    else:
-        d = design_from_text(example_text(name))
+    d = design_of(name)
     if d.clusters:
         e = size_estate(d, catalog)
         return e.bom, estate_port_map(d, catalog, e), e.network, True, e.racks

@@ -39,6 +39,12 @@ class Nvlink(Strict):
         description="Bridge boards one bridged group needs for the stated bandwidth (an A100 "
         "PCIe pair takes three); counted in the bill of materials.",
     )
+    bridge_part_number: str = Field(
+        default="",
+        max_length=40,
+        description="NVIDIA's ordering number of the bridge board the bill orders; '' where no "
+        "source read gives one (the entry then lists nvlink.bridge_part_number as unsettled).",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Nvlink:

@@ -131,12 +131,13 @@ def bill_of_materials(
             _line(
                 Cat.NVLINK_BRIDGE,
                 f"nvlink-bridge:{gpu.id}",
-                "",
-                f"NVLink {gpu.nvlink.generation} bridge for {gpu.name} ({k} per bridged group)",
+                gpu.nvlink.bridge_part_number,
+                f"NVIDIA NVLink {gpu.nvlink.generation} bridge for {gpu.name} ({k} per bridged "
+                "group)",
                 t.nvlink_bridges,
                 "each",
-                f"catalog gpus/{gpu.id}: bridges per bridged group, from the vendor's NVLink "
-                "bridge guidance in its source",
+                f"catalog gpus/{gpu.id}: bridges per bridged group and the bridge's part "
+                "number, from the vendor's NVLink bridge guidance in its source",
             )
         )
     for sw_id, qty in sorted(t.switches.items()):
@@ -430,6 +431,8 @@ def _licences(
                     "source": f"{x.source}; {gpu.name} in the GPU catalog (see its source_note)",
                 }
             )
+            if "nvaie_included_years" in gpu.unsettled:  # a third-party reading of the term
+                line = confirm.marked(line, catalog, (confirm.words("nvaie_included_years"),))
         out.append(line)
     if lic.platform:
         x = catalog.licences[lic.platform]

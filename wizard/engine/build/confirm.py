@@ -18,10 +18,13 @@ SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
     "storage": ("storage", ("usable_capacity_tb_per_node", "read_throughput_gbs_per_node",
                             "rack_units_per_node")),
     "licence": ("licences", ("part_number", "unit", "min_units", "term")),
+    "nvlink-bridge": ("gpus", ("nvlink",)),  # its part number and bridges per group
 }  # fmt: skip
 
 WORDS = {
     "part_number": "part number",
+    "nvlink.bridge_part_number": "part number",
+    "nvlink.bridges_per_group": "bridges per group",
     "rack_units": "rack units",
     "rack_units_per_node": "rack units",
     "psu_w": "power supply rating",
@@ -40,6 +43,7 @@ WORDS = {
     "min_units": "minimum count",
     "term": "subscription terms",
     "hgx_gpus": "GPUs its board takes",
+    "nvaie_included_years": "years included with the GPU",
     "capacity_kw": "capacity",
     "facility_delta_t_c": "design water temperature rise",
 }
@@ -48,7 +52,7 @@ WORDS = {
 def words(field: str) -> str:
     """A catalog field as a reader says it: 'part number', not 'part_number'."""
     head = field.split(".")[0]
-    return WORDS.get(head, head.replace("_", " "))
+    return WORDS.get(field) or WORDS.get(head, head.replace("_", " "))
 
 
 def entry_of(catalog: Catalog, item: str) -> tuple[Sourced, tuple[str, ...]] | None:
@@ -62,9 +66,10 @@ def entry_of(catalog: Catalog, item: str) -> tuple[Sourced, tuple[str, ...]] | N
     return (entry, kind[1]) if entry is not None else None
 
 
-def marked(line: bo.BomLine, catalog: Catalog) -> bo.BomLine:
+def marked(line: bo.BomLine, catalog: Catalog, extra: tuple[str, ...] = ()) -> bo.BomLine:
     """The line with the unsettled figures it states; a cabling part number whose source says
-    to confirm it is marked too."""
+    to confirm it is marked too. ``extra``: figures of another entry the line states (the
+    NVIDIA AI Enterprise years a GPU ships with, on the licence line)."""
     found = entry_of(catalog, line.item)
     out: list[str] = []
     if found is not None:
@@ -72,7 +77,7 @@ def marked(line: bo.BomLine, catalog: Catalog) -> bo.BomLine:
         out = [words(f) for f in entry.unsettled if f.split(".")[0] in shown]
     elif line.part_number and "confirm" in line.source.lower():
         out = ["part number"]
-    out = list(dict.fromkeys(out))
+    out = list(dict.fromkeys([*out, *extra]))
     if not out or line.to_confirm:
         return line
     # in the line's own words, so every format of the bill (PDF, Word, workbook, CSV) says it

@@ -432,6 +432,13 @@ MMA2P00_AS = (
     "display/mma2p00asspec; the fibre is a duplex LC multimode patch cord, given by type, as "
     + CABLE_FAQ
 )
+SR8_BREAKOUT = (
+    "Given by type, not an NVIDIA part: NVIDIA's '400G Switches, NICs, Transceivers and Cables - "
+    "FAQ' lists for the SN4000 family the SR8 module ('400BASE-SR8 | 850nm, MPO16, up to 100m | "
+    "MMA1U50-WS') and, to break a 400GbE port into 2 x 200GbE, only copper ('MCP7H60-W0xxxxx'); "
+    "no NVIDIA fibre from one MPO-16 to two MPO-12 was found. The host ends take the MMA1T00-VS, "
+    "whose MPO is UPC: " + CABLE_FAQ
+)
 GENERIC_OPTICS = (
     "Fabric sizing: one optical module at each end of a link between racks; no NVIDIA pairing "
     "document found for this speed, so the module and fibre are given by type"
@@ -508,8 +515,8 @@ def eth_optics(speed: float, breakout: int, metres: int) -> tuple[Part, Part, Pa
                  "(switch end of two 200 Gb/s host links)", FAQ_400G, Cat.TRANSCEIVER),
             Part("MMA1T00-VS", "NVIDIA MMA1T00-VS 200GbE QSFP56 SR4 transceiver (host end)",
                  MMA1T00_VS, Cat.TRANSCEIVER),
-            Part("", f"Multimode breakout fibre, MPO-16 to 2 x MPO-12, OM4, {fibre_text}",
-                 GENERIC_OPTICS, Cat.CABLE),
+            Part("", f"Multimode breakout fibre, MPO-16 to 2 x MPO-12/UPC, OM4, {fibre_text}",
+                 SR8_BREAKOUT, Cat.CABLE),
         )  # fmt: skip
     if (int(speed), breakout) == (200, 1):
         module = Part("MMA1T00-VS", "NVIDIA MMA1T00-VS 200GbE QSFP56 SR4 transceiver",
