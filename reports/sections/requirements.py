@@ -96,6 +96,10 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
                     ),
                     ("Attention kernel", labels.ATTENTION[g.attention]),
                 ]
+                if g.pure_bf16:
+                    out.append(("Model states", "pure BF16 (no FP32 master weights)"))
+                if g.compiled:
+                    out.append(("Compilation", "compiled with torch.compile"))
             if g.fine_tuning is not None:
                 ft = g.fine_tuning
                 text = labels.FINE_TUNING[ft.method]

@@ -124,15 +124,18 @@ PEAKS = [m for m in MEMORY if m.why_not() is None and m.row["peak_kind"] != "fit
 FITS = [m for m in MEMORY if m.why_not() is None and m.row["peak_kind"] == "fits"]
 # Rows the memory model misses today, each with its cause (docs/model.md, "Training memory")
 MEMORY_GAPS = {
-    "tt-l32-3b-chunkedce": "torchtune with torch.compile and its chunked loss: the engine counts "
-    "neither compile's fused norms nor a smaller loss than its chunked default",
-    "tt-l32-3b-ac": "torchtune with compile: fused norms and MLP not counted",
-    "tt-l2-70b-lora-8xa100": "an early torchtune release whose LoRA recipe kept the frozen base in "
-    "a form the row does not state",
-    "titan-trainy-l31-8b-h200-4node": "torchtitan with float8 and compile at FSDP over 32 GPUs",
-    "titan-trainy-l31-8b-h200-8node": "torchtitan with float8 and compile at FSDP over 64 GPUs",
-    "peft-mmqa-l32-3b-full-l40s": "a full fine-tune in pure BF16 under Hugging Face: the stack's "
-    "layout assumes FP32 weights under autocast (16 + 2 bytes per parameter, not 8)",
+    "tt-l32-3b-ac": "the model states alone are 25.7 GB of the 26.7 GB peak: PyTorch allocates "
+    "the gradients during the backward pass as the activations are freed, so they never sit "
+    "beside the start-of-backward activations and logits, which the engine adds to them",
+    "tt-l2-70b-lora-8xa100": "at the stated 4 x 4,096 tokens the checkpointed layer inputs "
+    "(80 x 16,384 x 8,192 x 2 B = 21.5 GB) beside the 17.2 GB BF16 base shard exceed the "
+    "published 26.4 GB: the run's samples were shorter than the stated length",
+    "titan-trainy-l31-8b-h200-4node": "torchtitan's per-operator selective checkpointing "
+    "(selective_ac_option 'op') keeps little beyond each layer's input and attention output "
+    "under float8; the engine's selective recomputation drops only score matrices, which fused "
+    "attention never keeps, so it counts every activation (73 GB)",
+    "titan-trainy-l31-8b-h200-8node": "as over 32 GPUs: torchtitan's per-operator selective "
+    "checkpointing under float8 keeps far fewer activations than the engine counts",
 }
 
 

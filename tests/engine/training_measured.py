@@ -112,6 +112,13 @@ class Measured:
             "recompute_layers": int(r.get("recompute_layers") or 0) or None,
             "training_stack": self.stack(),
             "attention": "eager" if r.get("attention") == "eager" else "fused",
+            # a full fine-tune whose weights and optimizer states the row states as BF16 trains
+            # in pure BF16 (LoRA adapters stay FP32 under PEFT and torchtune alike)
+            "pure_bf16": r["method"] == "full"
+            and precision == "bf16"
+            and r.get("weights_dtype") == "bf16"
+            and r.get("optimizer_state_dtype") == "bf16",
+            "compiled": bool(r.get("compile")),
             "parallelism": {
                 "tensor_parallel": tp,
                 "pipeline_parallel": pp,

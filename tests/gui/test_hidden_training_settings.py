@@ -43,3 +43,24 @@ def test_a_group_without_them_stays_without_them(qtbot, window, tmp_path):
     assert group.micro_batch_size == 2
     assert group.recompute_layers is None
     assert group.optimizer_in_backward is False
+
+
+def test_pure_bf16_and_compile_are_asked_and_reach_the_design(qtbot, window, tmp_path):
+    """The Training section asks for pure BF16 and torch.compile by their labels; ticking them
+    sets the group's fields."""
+    page = _open(window, tmp_path)
+    editor = page.editor
+    labels = [editor.errors.rows[k][0] for k in ("pure_bf16", "compiled")]
+    assert labels == ["Model states", "Compilation"]
+    assert editor.train_box.pure_bf16.text() == "Pure BF16 (no FP32 master weights)"
+    editor.train_box.pure_bf16.click()
+    editor.train_box.compiled.click()
+    group = window.doc.get("workloads")[0]
+    assert group.pure_bf16 is True and group.compiled is True
+
+
+def test_a_design_with_pure_bf16_opens_with_it_ticked(qtbot, window, tmp_path):
+    """Negative case for the other box: only what the design states is ticked."""
+    page = _open(window, tmp_path, pure_bf16=True)
+    assert page.editor.train_box.pure_bf16.isChecked()
+    assert not page.editor.train_box.compiled.isChecked()

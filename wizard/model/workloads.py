@@ -383,6 +383,19 @@ class WorkloadGroup(Model):
         description="The attention kernel training runs: fused (FlashAttention / SDPA, the "
         "default of every current stack) or eager.",
     )
+    pure_bf16: bool = Field(
+        default=False,
+        description="Pure BF16 training: the weights, their gradients and the optimizer's states "
+        "all in BF16, with no FP32 master copy (a model loaded in bfloat16 and trained without "
+        "automatic mixed precision); off: the training software's own layout (torchtune's is "
+        "pure BF16 already).",
+    )
+    compiled: bool = Field(
+        default=False,
+        description="The model runs under torch.compile, whose fused kernels keep fewer "
+        "tensors for the backward pass (the norms' FP32 copies and the SwiGLU's activation are "
+        "recomputed).",
+    )
     parallelism: Parallelism = Field(default_factory=Parallelism)
     training: Training | None = None
     fine_tuning: FineTuning | None = Field(
@@ -417,6 +430,11 @@ class WorkloadGroup(Model):
             self._check_questions()
         self._check_fine_tuning()
         self._check_mode()
+        if self.pure_bf16 and self.precision is not Precision.BF16:
+            raise ValueError(
+                "pure BF16 training (no FP32 master weights) keeps everything in BF16: it needs "
+                f"the precision BF16, not {self.precision.value.upper()}"
+            )
         return self
 
     def _check_fine_tuning(self) -> None:

@@ -91,6 +91,16 @@ GLOSSARY: dict[str, Term] = {
         "software, keeps no score matrix; eager attention keeps one per head, which grows with "
         "the square of the sequence.",
     ),
+    "pure_bf16": Term(
+        "Pure BF16 training keeps the weights, their gradients and the optimizer's states all in "
+        "BF16, with no FP32 master copy: 8 bytes a parameter in place of mixed precision's 18. "
+        "torchtune always trains so; off, the memory follows the training software's own layout.",
+    ),
+    "compiled": Term(
+        "A model compiled with torch.compile runs fused kernels that keep fewer tensors for the "
+        "backward pass: the norms' FP32 copies and the gated MLP's activation are recomputed "
+        "instead of stored.",
+    ),
     "zero_stage": Term(
         "ZeRO shards the optimizer states (stage 1), also the gradients (2), and also the weights "
         "(3) across data-parallel GPUs to save memory.",

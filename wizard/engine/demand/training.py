@@ -27,14 +27,12 @@ from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand import training_physics as tp_
 from wizard.engine.demand import training_stack as ts
 from wizard.engine.demand.sizer import SizerBase, model_utilization
+from wizard.engine.demand.training_memory import record_memory
 from wizard.engine.demand.training_plan import (
-    ALLOCATOR_GB,
     Job,
     Strategy,
     ladder,
-    memory_parts,
     memory_total,
-    memory_values,
     recomputed_share,
 )
 from wizard.model.design import (
@@ -48,7 +46,7 @@ from wizard.model.design import (
     TrainingStack,
 )
 from wizard.model.names import ATTENTION_LABEL
-from wizard.model.result import MemoryBreakdown, Severity, TrainingFigures, WorkloadSizing
+from wizard.model.result import Severity, TrainingFigures, WorkloadSizing
 
 
 class _Timing(TypedDict, total=False):
@@ -70,18 +68,6 @@ class _Timing(TypedDict, total=False):
 
 
 MAX_UNITS = 65_536
-ATTENTION_WORDS = {
-    False: "fused attention (FlashAttention, PyTorch's fused kernels) stores no score matrix (Dao et al., "
-    "arXiv:2205.14135, section 3.1: only the output and the softmax statistics)",
-    True: "eager attention stores the score matrices",
-}
-ASSUMED = sources.ASSUMPTION
-OPTIMIZER_IN_BACKWARD = (
-    "the optimizer steps each parameter in the backward pass as soon as its gradient is ready "
-    "and frees the gradient (torchtune's optimizer-in-backward hooks; PyTorch tutorial 'How to "
-    "save memory by fusing the optimizer step into the backward pass', which needs no gradient "
-    "accumulation): at most the largest parameter's gradient is held"
-)
 
 
 class TrainingSizer(SizerBase):
@@ -92,12 +78,16 @@ class TrainingSizer(SizerBase):
         ft = g.fine_tuning
         return g.training_stack or ts.default_stack(g.kind, ft.method if ft else None)
 
+    def profile(self) -> ts.StackProfile:
+        """The stack's profile with the design's pure BF16 and torch.compile choices."""
+        return ts.profile(self.stack(), self.g.pure_bf16, self.g.compiled)
+
     def _job(self) -> Job:
         g, m, a = self.g, self.model, self.a
         assert m is not None
         ft = g.fine_tuning
         p = m.preset
-        stack = ts.STACKS[self.stack()]
+        stack = self.profile()
         mixed = ts.sixteen_bit(g.precision)
         weight_bytes = stack.weight_bytes if mixed else 4.0
         gradient_bytes = (
@@ -359,7 +349,7 @@ class TrainingSizer(SizerBase):
         reaches it on this GPU (a transformer), or the preset's measured share (a CNN)."""
         m = self.model
         transformer = m is not None and m.shape is not None
-        stack = ts.STACKS[self.stack()] if transformer else None
+        stack = self.profile() if transformer else None
         peak = compute.peak_tflops(self.gpu, self.g.precision)[0]
         return model_utilization(
             self.design, m.preset if m else None, chain, self.a, stack,
@@ -543,7 +533,7 @@ class TrainingSizer(SizerBase):
                 tp_.NARAYANAN_EQ3, flops_per_iteration=flops_iter, iterations=total_iters,
             )  # fmt: skip
         t = self._time(log, job, st, trainable, units, flops_iter, global_batch)
-        mem = self._record_training_memory(log, job, st, trainable)
+        mem = record_memory(log, job, st, trainable)
         hours = None
         if total_iters is not None and t.get("iteration_s") is not None:
             hours = log(
@@ -687,76 +677,6 @@ class TrainingSizer(SizerBase):
             )  # fmt: skip
         return None
 
-    def _record_training_memory(
-        self, chain: Chain, job: Job, st: Strategy, trainable: float
-    ) -> MemoryBreakdown:
-        stack = job.stack_source
-        src = {
-            "weights": f"{sources.ZERO}; {stack}"
-            + (f"; {tp_.QLORA}" if job.method is FineTuningMethod.QLORA else ""),
-            "gradients": f"{sources.SEED_MULTI_GPU}; ZeRO stage 2 shards them; {stack}"
-            + (f"; {OPTIMIZER_IN_BACKWARD}" if job.optimizer_in_backward else ""),
-            "optimizer": f"{sources.ZERO}; {stack}",
-            "activations": f"{sources.KORTHIKANTI}; {ATTENTION_WORDS[job.eager_attention]}; "
-            f"{stack}",
-            "recompute_working": f"{sources.KORTHIKANTI}: the backward pass recomputes one layer "
-            "in full at a time",
-            "logits": f"The loss over the vocabulary: {stack}",
-        }
-        ids = {"activations": "memory.stored_activations"}
-        values = {
-            name: chain(ids.get(name, f"memory.{name}"), f, "GB per GPU", src[name], **inputs)
-            for name, (f, inputs) in memory_parts(job, st, trainable).items()
-        }
-        # at the peak (the start of the backward pass) the activations are those stored, the
-        # layer being recomputed and the loss's logits
-        act = chain(
-            "memory.activations", tp_.Formula("stored + recompute_working + logits"),
-            "GB per GPU", "The activations at the start of the backward pass",
-            stored=values.get("activations", 0.0),
-            recompute_working=values.get("recompute_working", 0.0),
-            logits=values.get("logits", 0.0),
-        )  # fmt: skip
-        tensors = chain(
-            "memory.tensors",
-            tp_.Formula("weights + gradients + optimizer + activations"),
-            "GB per GPU", sources.DERIVED,
-            weights=values["weights"], gradients=values["gradients"],
-            optimizer=values["optimizer"], activations=act,
-        )  # fmt: skip
-        reserve = chain(
-            "memory.allocator_reserve", ALLOCATOR_GB, "GB per GPU",
-            f"{ASSUMED}: PyTorch's caching allocator holds rounded blocks above the tensors' "
-            "peak (its reserved over its allocated memory)",
-            tensors_gb=tensors, allocator_reserve=job.allocator_reserve,
-        )  # fmt: skip
-        overhead = chain(
-            "memory.overhead", tp_.Formula("framework_overhead_gb + allocator_reserve_gb"),
-            "GB per GPU",
-            f"{ASSUMED}: the CUDA context, the libraries' workspaces and communication buffers "
-            "(typically 1-3 GB), and the allocator's reserve",
-            framework_overhead_gb=job.overhead_gb, allocator_reserve_gb=reserve,
-        )  # fmt: skip
-        total = chain(
-            "memory.total",
-            tp_.Formula("weights + gradients + optimizer + activations + overhead"),
-            "GB per GPU", sources.DERIVED,
-            weights=values["weights"], gradients=values["gradients"],
-            optimizer=values["optimizer"], activations=act, overhead=overhead,
-        )  # fmt: skip
-        check = memory_values(job, st, trainable)
-        assert abs(check["tensors"] - tensors) <= 1e-9 * max(tensors, 1.0)
-        return MemoryBreakdown(
-            weights=values["weights"],
-            gradients=values["gradients"],
-            optimizer=values["optimizer"],
-            activations=act,
-            kv_cache=0.0,
-            overhead=overhead,
-            workspace=0.0,
-            total=total,
-        )
-
     def _reason(
         self, st: Strategy, fits: bool, tried: list[tuple[Strategy, float]], chosen: float,
         sl: Slice | None,
@@ -800,8 +720,12 @@ class TrainingSizer(SizerBase):
 
     def _stack_words(self) -> str:
         """Which software and attention kernel the memory assumes, in words."""
-        kernel = ATTENTION_LABEL[self.g.attention]
-        return f"; memory as {ts.stack_name(self.stack())} keeps it, with {kernel}"
+        g = self.g
+        kernel = ATTENTION_LABEL[g.attention]
+        how = (" in pure BF16 (no FP32 master weights)" if g.pure_bf16 else "") + (
+            " compiled with torch.compile" if g.compiled else ""
+        )
+        return f"; memory as {ts.stack_name(self.stack())} keeps it{how}, with {kernel}"
 
     def _messages(
         self, job: Job, st: Strategy, fits: bool, tried, units: int,

@@ -170,6 +170,8 @@ class TrainingSection(QGroupBox):
                              (self.ft_method, labels.FINE_TUNING)):  # fmt: skip
             for value, text in whole.items():
                 combo.set_reason(value, None, text)
+        self.pure_bf16 = QCheckBox("Pure BF16 (no FP32 master weights)")
+        self.compiled = QCheckBox("Compiled with torch.compile")
         self.lora_rank = int_spin(1, 4096, 16)
         self.lora_targets = Choice(
             [
@@ -205,6 +207,8 @@ class TrainingSection(QGroupBox):
         self.errors.add(f, "recompute", "Activation recomputation", self.recompute)
         self.errors.add(f, "training_stack", "Training software", self.stack)
         self.errors.add(f, "attention", "Attention kernel", self.attention)
+        self.errors.add(f, "pure_bf16", "Model states", self.pure_bf16)
+        self.errors.add(f, "compiled", "Compilation", self.compiled)
         self.errors.add(
             f, "training", "Dataset size", self.dataset_kind, self.dataset_value, term="dataset"
         )
@@ -213,7 +217,8 @@ class TrainingSection(QGroupBox):
 
     def inputs(self) -> list[QWidget]:
         return [self.optimizer, self.micro_batch, self.global_batch, self.seq_len,
-                self.recompute, self.stack, self.attention, self.ft_method, self.lora_rank,
+                self.recompute, self.stack, self.attention, self.pure_bf16, self.compiled,
+                self.ft_method, self.lora_rank,
                 self.lora_targets,
                 self.dataset_kind, self.dataset_value, self.epochs, self.target_hours]  # fmt: skip
 
@@ -235,6 +240,8 @@ class TrainingSection(QGroupBox):
             "recompute": self.recompute.get(),
             "training_stack": self.stack.get(),
             "attention": self.attention.get(),
+            "pure_bf16": self.pure_bf16.isChecked(),
+            "compiled": self.compiled.isChecked(),
         }
         if kind is WorkloadKind.FINE_TUNING:
             method = self.ft_method.get()
@@ -262,6 +269,8 @@ class TrainingSection(QGroupBox):
         stack = g.get("training_stack")
         self.stack.put(TrainingStack(stack) if stack else None)
         self.attention.put(AttentionKernel(g.get("attention", "fused")))
+        self.pure_bf16.setChecked(bool(g.get("pure_bf16")))
+        self.compiled.setChecked(bool(g.get("compiled")))
         ft = g.get("fine_tuning") or {}
         self.ft_method.put(FineTuningMethod(ft.get("method", "full")))
         self.lora_rank.setValue(ft.get("lora_rank", 16))
