@@ -14,6 +14,15 @@ from wizard.gui.wizard import PageId
 from wizard.model.design import Fabric, HaLevel, Rdma, SharingMode
 
 
+def _sized(window):
+    """The sizing of the open design's one GPU cluster (the plan's only cluster)."""
+    plan = window.live.current()
+    if plan is None:
+        return None
+    (cluster,) = plan.clusters
+    return cluster.result
+
+
 def _open(window, tmp_path, name="enterprise"):
     path = tmp_path / f"{name}.json"
     path.write_text(example_text(name))
@@ -155,7 +164,7 @@ def test_sharing_page_shows_the_engines_mode_comparison(qtbot, window, tmp_path)
     _open(window, tmp_path)
     window.wizard.go_to(PageId.SHARING)
     page = window.wizard.page_of(PageId.SHARING)
-    result = window.live.current()
+    result = _sized(window)
     options = result.sharing_comparison
     assert options and page.comparison.isVisible()
     assert page.comparison.columnCount() == len(options)
@@ -172,7 +181,7 @@ def test_review_lists_every_packed_gpu_once(qtbot, window, tmp_path):
     _open(window, tmp_path, "mig-shared")
     window.wizard.go_to(PageId.REVIEW)
     review = window.wizard.page_of(PageId.REVIEW)
-    packing = window.live.current().packing
+    packing = _sized(window).packing
     counted = sum(
         int(review.placement.item(r, 2).text()) for r in range(review.placement.rowCount())
     )
@@ -197,7 +206,7 @@ def test_data_plan_and_platform_are_edited_on_their_pages(qtbot, window, tmp_pat
     assert window.doc.get("platform").kubernetes is KubernetesPlatform.VKS
     window.wizard.go_to(PageId.REVIEW)
     review = window.wizard.page_of(PageId.REVIEW)
-    result = window.live.current()
+    result = _sized(window)
     assert result.software.kubernetes == "vks"
     assert "Kubernetes: vSphere Kubernetes Service (VKS)" in review.software.headline.text()
     assert result.storage.datasets_gb > 0
@@ -215,7 +224,7 @@ def test_bom_export_as_csv_and_xlsx_with_a_price_list(qtbot, window, prompts, tm
     _open(window, tmp_path)
     window.wizard.go_to(PageId.EXPORT)
     page = window.wizard.page_of(PageId.EXPORT)
-    result = window.live.current()
+    result = _sized(window)
     out = tmp_path / "bom.csv"
     prompts.answers.append(str(out))
     click(qtbot, page.bom.button)
@@ -258,7 +267,7 @@ def test_review_shows_the_bom_power_and_racks(qtbot, window, tmp_path):
     _open(window, tmp_path)
     window.wizard.go_to(PageId.REVIEW)
     review = window.wizard.page_of(PageId.REVIEW)
-    r = window.live.current()
+    r = _sized(window)
     assert review.bom.lines.rowCount() == len(r.bom.lines)
     assert review.cards.cards["power"].value.text() == f"{r.power.total_kw:,.1f}"
     assert review.cards.cards["racks"].value.text() == str(len(r.racks.racks))
@@ -448,7 +457,7 @@ def test_review_shows_ranges_and_targets_at_risk(qtbot, window, tmp_path, catalo
     _open(window, tmp_path, "llm-serving")
     window.wizard.go_to(PageId.REVIEW)
     review = window.wizard.page_of(PageId.REVIEW)
-    r, design = window.live.current(), window.live.design
+    r, design = _sized(window), window.live.design
     tps = next(x for x in figure_ranges(design, catalog, r) if x.figure == "tokens_per_s_total")
     t = review.serving
     total = r.workloads[0].serving.tokens_per_s_total
@@ -459,7 +468,7 @@ def test_review_shows_ranges_and_targets_at_risk(qtbot, window, tmp_path, catalo
 
     _open(window, tmp_path, "hgx-h200-llm")
     window.wizard.go_to(PageId.REVIEW)
-    r, design = window.live.current(), window.live.design
+    r, design = _sized(window), window.live.design
     chat = next(w for w in r.workloads if w.serving is not None)
     itl = next(
         x
@@ -514,15 +523,13 @@ def test_warnings_read_by_severity_most_severe_first(qtbot, window, tmp_path):
     explains the word and gives the mitigation rather than showing an internal code."""
     from wizard.model.result import Severity
     from wizard.present.fields import in_words
-    from wizard.present.risk_register import register
+    from wizard.present.risk_register import plan_risks
 
     _open(window, tmp_path)
     window.wizard.go_to(PageId.REVIEW)
     review = window.wizard.page_of(PageId.REVIEW)
-    r = window.live.current()
-    plan = window.live.plan
-    mine = {w.name for w in r.workloads}
-    risks = register(r, [t for t in plan.targets if t.workload in mine])
+    r = _sized(window)
+    risks = plan_risks(window.live.plan)  # the register the proposal prints
     words = {Severity.ERROR: "Risk", Severity.WARNING: "Caution", Severity.INFO: "Note"}
     texts = [review.warnings.item(i).text() for i in range(review.warnings.count())]
     assert len(texts) == len(risks) >= len(r.warnings) and texts
@@ -601,7 +608,7 @@ def test_a_design_that_stops_sizing_shows_no_figure(qtbot, window, tmp_path):
     assert review.serving.rowCount() > 0 and review.bom.lines.rowCount() > 0
     window.doc.set("hardware", None)
     window.live.refresh()
-    assert window.live.result is None
+    assert window.live.plan is None
     assert review.serving.rowCount() == 0 and not review.serving.isVisibleTo(review)
     assert review.bom.lines.rowCount() == 0
     assert review.power.racks.rowCount() == 0
@@ -657,7 +664,7 @@ def test_the_proposal_states_the_plan_on_screen_priced_with_the_chosen_list(
     _open(window, tmp_path)
     window.wizard.go_to(PageId.EXPORT)
     page = window.wizard.page_of(PageId.EXPORT)
-    before = window.live.current()
+    before = _sized(window)
     assert before is not None and before.cluster.hosts_total == 8
     prices = tmp_path / "prices.csv"
     unit = 1_000  # every item of the bill at one price, so the hardware is a count times 1,000
@@ -677,7 +684,7 @@ def test_the_proposal_states_the_plan_on_screen_priced_with_the_chosen_list(
     prompts.answers.append(str(target))
     click(qtbot, page.pdf.button)
     qtbot.waitUntil(lambda: page.pdf.status.text().startswith("Wrote"), timeout=60_000)
-    after = window.live.result
+    after = _sized(window)
     assert after is not None and after.cluster.hosts_total == 9
     # by hand: the hardware bought once is every line but the licences, at 1,000 a unit
     hardware = sum(ln.quantity * unit for ln in after.bom.lines

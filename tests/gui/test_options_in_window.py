@@ -77,7 +77,8 @@ def test_save_compare_propose_and_export_the_proposed_option(qtbot, window, prom
     click(qtbot, view.propose)
     assert window.doc.design().proposed == "One spare host"
     window.live.refresh()
-    assert window.live.result.cluster.hosts_total == with_one
+    (one,) = window.live.plan.clusters
+    assert one.result.cluster.hosts_total == with_one
     assert page.cards.cards["hosts"].value.text() == f"{with_one:,}"
     assert page.proposal_note.isVisible() and "'One spare host'" in page.proposal_note.text()
     assert not view.propose.isEnabled()  # it is the proposal already

@@ -30,8 +30,8 @@ def test_the_words_name_the_fullest_rack_and_the_room():
 
 def test_the_engine_leaves_room_for_six_hosts_on_mig_shared():
     p = plan(design_from_text(example_text("mig-shared")), load_catalog(include_user=False))
-    assert p.one is not None
-    racks = p.one.result.racks
+    (one,) = p.clusters
+    racks = one.result.racks
     assert (racks.hosts_per_rack, racks.hosts_room, racks.limited_by) == (3, 6, "power")
     assert any(MIG_SHARED in line for line in plan_lines(p))  # the terminal's summary
 

@@ -136,7 +136,8 @@ def at_bound(catalog):
 
 
 def test_a_fit_at_a_bound_is_a_caution_in_the_plan(at_bound, catalog):
-    result = plan(at_bound, catalog).one.result
+    (one,) = plan(at_bound, catalog).clusters
+    result = one.result
     (w,) = [x for x in result.warnings if x.code == "calibration-at-bound"]
     assert w.severity is Severity.WARNING
     assert w.message.startswith(

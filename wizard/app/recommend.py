@@ -293,9 +293,9 @@ def _sized(design: Design, catalog: Catalog, gpu: Gpu, server: Server, n: int) -
         p = plan(trial, catalog)
     except (UserError, ValueError):
         return None
-    if p.one is None:
+    result = _own(p)
+    if result is None:
         return None
-    result = p.one.result
     if any(w.severity is Severity.ERROR for w in result.warnings):
         return None  # the rule book's error on this hardware (e.g. a VM of more vGPUs than allowed)
     c = result.cluster
@@ -303,12 +303,11 @@ def _sized(design: Design, catalog: Catalog, gpu: Gpu, server: Server, n: int) -
     return _Scored(gpu, server, result, power, n, p)
 
 
-def _one(d: Design, catalog: Catalog) -> Result:
-    """The sizing of a trial design of one cluster, from the engine's plan."""
-    one = plan(d, catalog).one
-    if one is None:
-        raise UserError("clusters: Recommend chooses the hardware of a design of one cluster")
-    return one.result
+def _own(p: Plan) -> Result | None:
+    """The sizing of the cluster whose hardware Recommend chooses: the design's own (the one
+    its ``hardware`` answers), None when no group runs on it."""
+    c = p.cluster(p.design.cluster_name)
+    return c.result if c is not None else None
 
 
 def _priced(s: _Scored, prices: PriceList) -> bool:
@@ -335,9 +334,10 @@ def rank_by_cost(
             p = plan(full, catalog, prices)
         except (UserError, ValueError):
             continue
-        if p.one is None or p.cost is None:
+        result = _own(p)
+        if result is None or p.cost is None:
             continue
-        out.append((_Scored(s.gpu, s.server, p.one.result, s.power_w, s.per_host), p.cost))
+        out.append((_Scored(s.gpu, s.server, result, s.power_w, s.per_host), p.cost))
     return sorted(out, key=lambda sc: (sc[1].total, sc[0].gpu.id))
 
 
@@ -452,7 +452,7 @@ def recommend(
         )
     trial = as_designed(design).model_copy(update={"hardware": hw})
     try:
-        result = _one(trial, catalog)
+        result = _own(plan(trial, catalog))
     except (UserError, ValueError):
         result = None
     fabric, rdma, reasons["fabric"] = recommend_network(trial, result, gpu)

@@ -46,12 +46,13 @@ def _cost(p: Plan) -> CostResult | None:
 def partition(design: Design, catalog: Catalog) -> tuple[list[WorkloadGroup], list[WorkloadGroup]]:
     """Groups that share GPUs (one GPU or less per member, under vGPU, MIG or a pool) and the
     rest (jobs of several GPUs, or whole GPUs), as the design sizes them today."""
-    one = plan(as_designed(design), catalog).one
-    if one is None:
+    p = plan(as_designed(design), catalog)
+    if len(p.estate.clusters) > 1:
         raise UserError("clusters: the design already has several clusters")
-    result = one.result
+    sized = {w.name: w for w in p.workloads}
     shared, multi = [], []
-    for g, w in zip(design.workloads, result.workloads, strict=True):
+    for g in design.workloads:
+        w = sized[g.name]
         if w.gpus_per_replica <= 1 and g.sharing_mode in SHARED_MODES:
             shared.append(g)
         else:
@@ -63,8 +64,6 @@ def recommend_split(design: Design, catalog: Catalog, prices: PriceList | None =
     """One cluster against two for ``design``'s demand, by power, or by cost of ownership when
     ``prices`` prices both. Raises :class:`UserError` when the demand does not divide (every
     group shares GPUs, or none does)."""
-    if not design.is_single_cluster():
-        raise UserError("clusters: the design already has several clusters")
     shared, multi = partition(design, catalog)
     if not shared or not multi:
         raise UserError(

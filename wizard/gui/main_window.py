@@ -341,25 +341,20 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.doc.dirty)
 
     def _update_status(self) -> None:
-        r, e = self.live.result, self.live.estate
+        p = self.live.plan
         why = self.live.why_no_figures() if self.live.sized() else []
         if why:  # the reason, never the figures of a plan the pages have moved away from
             more = f" (and {len(why) - 1} more)" if len(why) > 1 else ""
             text = f"No figures: {self.wizard.said(why[0])}{more}"
-        elif r is not None:
-            c = r.cluster
+        elif p is not None:
+            from wizard.present.risk_register import plan_risks
+
+            # the design's risk register, as the Review and the proposal list it
+            e = p.estate
+            every = [x.severity for x in plan_risks(p)]
             text = (
-                f"{count(c.hosts_total, 'host')} · {count(c.gpus_total, 'GPU')} · "
-                f"{tally([w.severity for w in r.warnings])}"
-            )
-        elif e is not None:
-            every = [w.severity for w in e.warnings] + [
-                w.severity for c in e.clusters if c.result for w in c.result.warnings
-            ]
-            text = (
-                f"{count(len(e.clusters), 'cluster')} · {count(e.totals.hosts, 'host')} · "
-                f"{count(e.totals.gpus, 'GPU')} · {tally(every)}"
-            )
+                f"{count(len(e.clusters), 'cluster')} · " if len(e.clusters) > 1 else ""
+            ) + f"{count(e.totals.hosts, 'host')} · {count(e.totals.gpus, 'GPU')} · {tally(every)}"
         else:
             text = "not sized yet"
         design = self.live.design

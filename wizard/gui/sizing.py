@@ -26,7 +26,7 @@ DEBOUNCE_MS = 120
 
 
 class LiveResult(QObject):
-    """Holds the latest Result (or the reasons there is none) for the open design."""
+    """Holds the latest Plan (or the reasons there is none) for the open design."""
 
     updated = Signal()
 
@@ -38,9 +38,8 @@ class LiveResult(QObject):
         self.design: Design | None = None  # the design as the pages edit it, its options kept
         # what is sized and shown: the proposed option when the design names one, else the design
         self.shown: Design | None = None
-        self.result: Result | None = None
-        self.estate: Estate | None = None  # a design of several clusters, sized together
-        self.plan: Plan | None = None  # the engine's whole answer, which both come from
+        self.plan: Plan | None = None  # the engine's whole answer: every GPU cluster and more
+        self.estate: Estate | None = None  # the plan's estate (an estate of one, or of several)
         self.problems: list[str] = []
         self.compat: list[Problem] = []
         self.errors: list[Problem] = []  # error-level problems of the sizing (also in compat)
@@ -71,7 +70,6 @@ class LiveResult(QObject):
         self.design = self.doc.design()
         design = self.design
         self.shown = design.proposal() if design is not None else None
-        self.result = None
         self.estate = None
         self.plan = None
         self.compat = []
@@ -86,11 +84,7 @@ class LiveResult(QObject):
             self.compat = check_design(design, self.catalog)
             try:
                 p = plan(design, self.catalog)
-                if p.one is not None:
-                    self.result = p.one.result
-                else:
-                    self.estate = p.estate
-                self.plan = p
+                self.plan, self.estate = p, p.estate
                 self.problems = []
                 # the rule book's error-level rules block Next and Export like the catalog's
                 self.errors = list(p.errors)
@@ -123,38 +117,27 @@ class LiveResult(QObject):
             return self.problems or ["the design is not complete"]
         return [str(p) for p in self.errors] + self._held
 
-    def figures(self) -> Result | None:
-        """The one cluster's result, when its figures may be shown."""
-        return self.result if not self.why_no_figures() else None
-
     def sized(self) -> bool:
-        """Whether the design sizes: as one cluster (``result``) or as several (``estate``)."""
-        return self.result is not None or self.estate is not None
+        """Whether the design sizes (one GPU cluster or several, the plan holds each)."""
+        return self.plan is not None
 
     def workload_results(self) -> dict[str, WorkloadResult]:
-        """Every sized group by name, from the one cluster or from every cluster; none while
-        the figures may not be shown."""
-        if self.why_no_figures():
+        """Every sized group by name, from every GPU cluster; none while the figures may not be
+        shown."""
+        if self.why_no_figures() or self.plan is None:
             return {}
-        if self.result is not None:
-            return {w.name: w for w in self.result.workloads}
-        if self.estate is not None:
-            return {w.name: w for c in self.estate.clusters if c.result for w in c.result.workloads}
-        return {}
+        return {w.name: w for w in self.plan.workloads}
 
     def cluster_result(self, name: str) -> Result | None:
-        """The sizing of the GPU cluster ``name``: the one result, or that cluster's in the estate;
-        None while the figures may not be shown."""
-        if self.why_no_figures():
+        """The sizing of the GPU cluster ``name``; None while the figures may not be shown or
+        when no group runs on it."""
+        if self.why_no_figures() or self.plan is None:
             return None
-        if self.result is not None:
-            return self.result
-        if self.estate is not None:
-            return next((c.result for c in self.estate.clusters if c.name == name), None)
-        return None
+        c = self.plan.cluster(name)
+        return c.result if c is not None else None
 
-    def current(self) -> Result | None:
-        """The result for the design as it is now, sizing at once if an edit is pending."""
+    def current(self) -> Plan | None:
+        """The plan of the design as it is now, sizing at once if an edit is pending."""
         if self.revision != self.doc.revision:
             self.refresh()
-        return self.result
+        return self.plan

@@ -26,6 +26,7 @@ import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,6 +42,9 @@ from wizard.model.calibration import (
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, Parallelism, WorkloadGroup
 from wizard.model.result import HOST_BOUND, Result, ServingResult, WorkloadResult
+
+if TYPE_CHECKING:
+    from wizard.engine import Plan
 
 TOLERANCE = 0.15  # a fitted point further than this from the calibrated model is reported
 HOST_NOTE = (
@@ -137,9 +141,7 @@ def _sized(trial: Design, catalog: Catalog) -> Result:
     """The sizing of a trial: the group alone on one cluster, as the engine plans it."""
     from wizard.engine import plan
 
-    one = plan(trial, catalog).one
-    assert one is not None, "a trial is a design of one cluster"
-    return one.result
+    return plan(trial, catalog).cluster_of(trial.workloads[0].name).result
 
 
 def _alone(design: Design, catalog: Catalog, group: WorkloadGroup, result: WorkloadResult,
@@ -147,11 +149,7 @@ def _alone(design: Design, catalog: Catalog, group: WorkloadGroup, result: Workl
     """The group alone on the hardware its cluster has, at the planned replica's layout."""
     from wizard.engine import plan
 
-    p = plan(design, catalog)
-    base = p.design
-    if p.one is None:
-        where = next(x.cluster for x in p.estate.placements if x.workload == group.name)
-        base = p.cluster(where).design
+    base = plan(design, catalog).cluster_of(group.name).design
     lay = result.layout
     tensor = tp or (lay.tensor_parallel if lay else 1)
     pipeline = lay.pipeline_parallel if lay and not tp else 1
@@ -429,18 +427,15 @@ def _where(name: str, p: ServingPoint) -> str:
 # ---------------------------------------------------------------------------- collectives
 
 
-def _collective_fit(report: FitReport, design: Design, catalog: Catalog, index: int,
-                    result: WorkloadResult, runs: list[tuple[str, Run]]) -> None:  # fmt: skip
-    from wizard.engine import plan
-
-    one = plan(design, catalog).one
-    sized = one.result if one is not None else None
-    calc = None
-    if sized is not None:
-        calc = next(
-            (c for c in sized.calculations
-             if c.id == f"workloads[{index}].allreduce_seconds_per_iteration"), None,
-        )  # fmt: skip
+def _collective_fit(report: FitReport, planned: Plan, result: WorkloadResult,
+                    runs: list[tuple[str, Run]]) -> None:  # fmt: skip
+    # the group's cluster numbers its groups among its own
+    cluster = planned.cluster_of(result.name)
+    at = [g.name for g in cluster.design.workloads].index(result.name)
+    calc = next(
+        (c for c in cluster.result.calculations
+         if c.id == f"workloads[{at}].allreduce_seconds_per_iteration"), None,
+    )  # fmt: skip
     if calc is None or "link_gbs" not in calc.inputs:
         raise UserError(
             f"group '{result.name}': its plan has no all-reduce between GPUs, so a collective "
@@ -450,7 +445,7 @@ def _collective_fit(report: FitReport, design: Design, catalog: Catalog, index: 
     default = float(calc.inputs["link_efficiency"])
     lay = result.layout
     group_gpus = (lay.data_parallel * lay.tensor_parallel * lay.pipeline_parallel) if lay else 1
-    per_host = design.hardware.gpus_per_host or group_gpus
+    per_host = cluster.design.hardware.gpus_per_host or group_gpus
     spans = group_gpus > per_host
     link = calc.source.split(";")[0].split(" (")[0]
     best: list[tuple[str, CollectivePoint]] = []
@@ -619,8 +614,7 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
         raise UserError(
             f"--group: no workload group is named '{group}' (groups: {', '.join(names)})"
         )
-    index = names.index(group)
-    g = design.workloads[index]
+    g = design.workloads[names.index(group)]
     planned = plan(design, catalog)
     shown = planned.design
     wr = next(w for w in planned.workloads if w.name == group)
@@ -651,7 +645,7 @@ def calibrate(design: Design, catalog: Catalog, group: str, files: Sequence[Meas
         _serving_fit(report, shown, catalog, _alone(shown, catalog, g, wr, tp), by_kind["serving"],
                      concurrency)  # fmt: skip
     if "collective" in by_kind:
-        _collective_fit(report, shown, catalog, index, wr, by_kind["collective"])
+        _collective_fit(report, planned, wr, by_kind["collective"])
     if "training" in by_kind:
         if wr.training is None:
             raise UserError(f"group '{group}' is not a training group, so training "

@@ -75,11 +75,10 @@ class Plan:
         return Plan(self.given, self.design, self.catalog, self.estate, prices)
 
     @property
-    def one(self) -> ClusterPlan | None:
-        """The design's only cluster, when it has one: readers show it without an estate's
-        overview."""
-        one = self.design.is_single_cluster() and not self.design.existing.clusters
-        return self.clusters[0] if one and self.clusters else None
+    def _alone(self) -> ClusterPlan | None:
+        """The one cluster that is the whole design (nothing shared with another): its own
+        rule checks and port map are the design's."""
+        return self.clusters[0] if len(self.clusters) == 1 and not self.clusters[0].shared else None
 
     @property
     def workloads(self) -> list[WorkloadResult]:
@@ -128,7 +127,7 @@ class Plan:
     @cached_property
     def errors(self) -> list[Problem]:
         """The error-level problems the sizing found, under the design's fields."""
-        one = self.one
+        one = self._alone
         if one is not None:
             return sizing_errors(self.design, one.result, None)
         return sizing_errors(self.design, None, self.estate)
@@ -142,7 +141,7 @@ class Plan:
     @cached_property
     def port_map(self) -> list[portmap.PortLink]:
         """Every cable end to end, as the bill counts them."""
-        one = self.one
+        one = self._alone
         if one is not None:
             return portmap.result_port_map(one.design, self.catalog, one.result)
         return estate_port_map(self.design, self.catalog, self.estate)
@@ -152,8 +151,13 @@ class Plan:
         """The design as it stands, then each option, sized the same way."""
         return compare(self.given, self.catalog, self.prices)
 
-    def cluster(self, name: str) -> ClusterPlan:
-        return next(c for c in self.clusters if c.name == name)
+    def cluster(self, name: str) -> ClusterPlan | None:
+        """The GPU cluster ``name``, None when it is not built (no group runs on it)."""
+        return next((c for c in self.clusters if c.name == name), None)
+
+    def cluster_of(self, workload: str) -> ClusterPlan:
+        """The GPU cluster the group ``workload`` runs on, as the sizing placed it."""
+        return next(c for c in self.clusters if any(w.name == workload for w in c.result.workloads))
 
     def cluster_ranges(self, name: str) -> list[FigureRange]:
         return self.ranges.get(name, [])

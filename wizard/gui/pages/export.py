@@ -308,8 +308,8 @@ class ExportPage(Page):
         clusters = self._step_clusters()
         if plan is None or design is None or not clusters:
             return None
-        chosen, cluster = clusters[0], ""
-        if plan.one is None:
+        chosen = clusters[0]
+        if len(clusters) > 1:  # each GPU cluster has its own script: which one
             names = [c.name for c in clusters]
             answer = self.prompt(
                 Prompt(PromptKind.CHOICE, "Export the vSphere host and VM steps",
@@ -319,7 +319,8 @@ class ExportPage(Page):
             if answer is None or answer not in names:
                 return None
             chosen = clusters[names.index(str(answer))]
-            cluster = chosen.name
+        # a cluster built with others is named in the script and its file
+        cluster = chosen.name if chosen.shared else ""
         stem = self._stem() + (f"-{_file_word(cluster)}" if cluster else "")
         path = self._ask_path("Export the vSphere host and VM steps",
                               f"{stem}-vsphere-steps.ps1", "PowerCLI script (*.ps1)")  # fmt: skip

@@ -327,15 +327,13 @@ class SharingPage(Page):
         if shown in built:
             self.cluster.put(shown)
         self.cluster.blockSignals(blocked)
-        self.cluster_label.setVisible(bool(built))
-        self.cluster.setVisible(bool(built))
+        self.cluster_label.setVisible(len(built) > 1)
+        self.cluster.setVisible(len(built) > 1)
         return built
 
     def _show_comparison(self) -> None:
         built = self._fill_clusters()
-        result = self.live.figures()
-        if built:
-            result = self.live.cluster_result(str(self.cluster.get() or built[0]))
+        result = self.live.cluster_result(str(self.cluster.get() or built[0])) if built else None
         options = result.sharing_comparison if result is not None else []
         if result is None:
             held = self.live.why_no_figures()
