@@ -334,3 +334,37 @@ def test_the_same_model_at_a_load_the_gpu_sets_is_fitted(catalog):
     (p,) = report.points
     assert p.metric == "itl_ms" and p.fitted
     assert "decode_bandwidth_efficiency" in {f.name for f in report.factors}
+
+
+def test_a_group_on_a_second_cluster_fits_its_own_clusters_all_reduce(catalog):
+    """The class of the case above: the same BERT group on the same 8 x A100 NVSwitch host,
+    now the second group of a design of two GPU clusters (pinned to the second), reads the
+    all-reduce of the cluster it runs on, so the same measurement sets the same factor as when
+    it runs alone; a group on the first cluster (an inference group on L40S) does not change
+    it."""
+    alone = calibrate(design_from_dict(_training()), catalog, "BERT pre-training",
+                      [MeasurementFile("nccl.txt", b"nccl", _nccl())])  # fmt: skip
+    doc = _training()
+    a100 = doc["hardware"]
+    doc["workloads"][0]["cluster"] = "A100 cluster"
+    doc["workloads"].insert(0, {
+        "name": "Chat", "kind": "inference", "model": {"preset": "llama-3.1-8b"},
+        "precision": "fp16", "sharing_mode": "passthrough",
+        "inference": {"input_tokens": 1000, "output_tokens": 200, "concurrent_sequences": 4},
+    })  # fmt: skip
+    doc["hardware"] = {"gpu": "l40s", "server": "dell-r760xa", "gpus_per_host": 2}
+    doc["clusters"] = [{"name": "A100 cluster", "role": "gpu-cluster", "hardware": a100}]
+    design = design_from_dict(doc)
+    report = calibrate(design, catalog, "BERT pre-training",
+                       [MeasurementFile("nccl.txt", b"nccl", _nccl())])  # fmt: skip
+    (factor,) = report.factors
+    (expected,) = alone.factors
+    assert (factor.name, factor.value) == ("link_efficiency", expected.value)
+
+
+def _nccl() -> Run:
+    points = tuple(
+        CollectivePoint("all_reduce", size, 1.0, bw)
+        for size, bw in ((2**28, 226.0), (2**29, 229.0), (2**30, 230.0))
+    )
+    return Run("collective", "nccl-tests", points, gpu="NVIDIA A100-SXM4-80GB", gpus=8)
