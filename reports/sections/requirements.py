@@ -99,6 +99,8 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
                 if g.pure_bf16:
                     out.append(("Model states", "pure BF16 (no FP32 master weights)"))
                 if g.compiled:
+                if g.chunked_loss is not None:
+                    out.append(("Loss over the vocabulary", labels.CHUNKED_LOSS[g.chunked_loss]))
                     out.append(("Compilation", "compiled with torch.compile"))
             if g.fine_tuning is not None:
                 ft = g.fine_tuning

@@ -124,12 +124,9 @@ PEAKS = [m for m in MEMORY if m.why_not() is None and m.row["peak_kind"] != "fit
 FITS = [m for m in MEMORY if m.why_not() is None and m.row["peak_kind"] == "fits"]
 # Rows the memory model misses today, each with its cause (docs/model.md, "Training memory")
 MEMORY_GAPS = {
-    "tt-l32-3b-ac": "the model states alone are 25.7 GB of the 26.7 GB peak: PyTorch allocates "
-    "the gradients during the backward pass as the activations are freed, so they never sit "
-    "beside the start-of-backward activations and logits, which the engine adds to them",
-    "tt-l2-70b-lora-8xa100": "at the stated 4 x 4,096 tokens the checkpointed layer inputs "
-    "(80 x 16,384 x 8,192 x 2 B = 21.5 GB) beside the 17.2 GB BF16 base shard exceed the "
-    "published 26.4 GB: the run's samples were shorter than the stated length",
+    "tt-l2-70b-lora-8xa100": "at the stated 4 x 4,096 tokens a GPU the checkpointed layer "
+    "inputs (80 x 16,384 x 8,192 x 2 B = 21.5 GB) beside the 17.2 GB BF16 base shard exceed the "
+    "published 26.4 GB whatever else is kept: the figure cannot be this run's peak as stated",
     "titan-trainy-l31-8b-h200-4node": "torchtitan's per-operator selective checkpointing "
     "(selective_ac_option 'op') keeps little beyond each layer's input and attention output "
     "under float8; the engine's selective recomputation drops only score matrices, which fused "

@@ -119,6 +119,9 @@ class Measured:
             and r.get("weights_dtype") == "bf16"
             and r.get("optimizer_state_dtype") == "bf16",
             "compiled": bool(r.get("compile")),
+            "chunked_loss": {"cross-entropy": False, "chunked-cross-entropy": True}.get(
+                str(r.get("loss"))
+            ),
             "parallelism": {
                 "tensor_parallel": tp,
                 "pipeline_parallel": pp,

@@ -46,17 +46,22 @@ def test_a_group_without_them_stays_without_them(qtbot, window, tmp_path):
 
 
 def test_pure_bf16_and_compile_are_asked_and_reach_the_design(qtbot, window, tmp_path):
-    """The Training section asks for pure BF16 and torch.compile by their labels; ticking them
-    sets the group's fields."""
+    """The Training section asks for pure BF16, torch.compile and the loss by their labels;
+    ticking and choosing them sets the group's fields."""
     page = _open(window, tmp_path)
     editor = page.editor
-    labels = [editor.errors.rows[k][0] for k in ("pure_bf16", "compiled")]
-    assert labels == ["Model states", "Compilation"]
+    labels = [editor.errors.rows[k][0] for k in ("pure_bf16", "compiled", "chunked_loss")]
+    assert labels == ["Model states", "Compilation", "Loss over the vocabulary"]
+    loss = editor.train_box.chunked_loss
+    assert loss.currentText() == "as the training software computes it"
     assert editor.train_box.pure_bf16.text() == "Pure BF16 (no FP32 master weights)"
     editor.train_box.pure_bf16.click()
     editor.train_box.compiled.click()
     group = window.doc.get("workloads")[0]
     assert group.pure_bf16 is True and group.compiled is True
+    assert group.chunked_loss is None
+    loss.setCurrentIndex(loss.index_of(False))
+    assert window.doc.get("workloads")[0].chunked_loss is False
 
 
 def test_a_design_with_pure_bf16_opens_with_it_ticked(qtbot, window, tmp_path):

@@ -396,6 +396,12 @@ class WorkloadGroup(Model):
         "tensors for the backward pass (the norms' FP32 copies and the SwiGLU's activation are "
         "recomputed).",
     )
+    chunked_loss: bool | None = Field(
+        default=None,
+        description="The loss computed over the vocabulary in chunks (torchtune's chunked "
+        "cross-entropy), which keeps a fraction of the logits' gradients; None: as the training "
+        "software does (torchtune chunks it, the others do not).",
+    )
     parallelism: Parallelism = Field(default_factory=Parallelism)
     training: Training | None = None
     fine_tuning: FineTuning | None = Field(

@@ -101,6 +101,11 @@ GLOSSARY: dict[str, Term] = {
         "backward pass: the norms' FP32 copies and the gated MLP's activation are recomputed "
         "instead of stored.",
     ),
+    "chunked_loss": Term(
+        "The loss over the vocabulary computed in chunks of the sequence keeps each chunk's "
+        "gradients only while it runs: about 5 bytes a logit in place of 12. torchtune chunks "
+        "it by default; the other training software does not.",
+    ),
     "zero_stage": Term(
         "ZeRO shards the optimizer states (stage 1), also the gradients (2), and also the weights "
         "(3) across data-parallel GPUs to save memory.",

@@ -107,6 +107,12 @@ RECOMPUTE: dict[Recompute, str] = {
 
 TRAINING_STACK: dict[TrainingStack, str] = dict(TRAINING_STACK_LABEL)
 ATTENTION: dict[AttentionKernel, str] = dict(ATTENTION_LABEL)
+# the training loss over the vocabulary: the stack's way, in chunks, or all at once
+CHUNKED_LOSS: dict[bool | None, str] = {
+    None: "as the training software computes it",
+    True: "in chunks (torchtune's chunked cross-entropy)",
+    False: "whole vocabulary at once",
+}
 
 FINE_TUNING: dict[FineTuningMethod, str] = {
     FineTuningMethod.FULL: "Full fine-tuning (every weight)",

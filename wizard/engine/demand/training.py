@@ -80,7 +80,8 @@ class TrainingSizer(SizerBase):
 
     def profile(self) -> ts.StackProfile:
         """The stack's profile with the design's pure BF16 and torch.compile choices."""
-        return ts.profile(self.stack(), self.g.pure_bf16, self.g.compiled)
+        g = self.g
+        return ts.profile(self.stack(), g.pure_bf16, g.compiled, g.chunked_loss)
 
     def _job(self) -> Job:
         g, m, a = self.g, self.model, self.a
@@ -135,20 +136,26 @@ class TrainingSizer(SizerBase):
             virtual_stages=g.parallelism.virtual_pipeline_stages or 1,
             recompute_layers=g.recompute_layers,
             optimizer_in_backward=self._optimizer_in_backward(),
+            fresh_gradients=self.stack() in ts.PYTORCH_STACKS and self._one_micro_batch(),
+            one_replica=g.parallelism.data_parallel == 1,
             stack_source=stack.source,
         )
 
-    def _optimizer_in_backward(self) -> bool:
-        """The optimizer steps in the backward pass only where each step is one micro-batch a
-        GPU: no global batch beyond the micro-batch times the stated data parallelism, and no
-        pipeline stages (whose schedule runs several micro-batches)."""
+    def _one_micro_batch(self) -> bool:
+        """Each step is one micro-batch a GPU: no global batch beyond the micro-batch times the
+        stated data parallelism, and no pipeline stages (whose schedule runs several
+        micro-batches)."""
         g = self.g
         p = g.parallelism
         one = g.global_batch_size is None or (
             p.data_parallel is not None
             and g.global_batch_size == g.micro_batch_size * p.data_parallel
         )
-        return g.optimizer_in_backward and one and (p.pipeline_parallel or 1) == 1
+        return one and (p.pipeline_parallel or 1) == 1
+
+    def _optimizer_in_backward(self) -> bool:
+        """The optimizer steps in the backward pass only where each step is one micro-batch."""
+        return self.g.optimizer_in_backward and self._one_micro_batch()
 
     def _choose(self, job: Job, trainable: float) -> tuple[Strategy, bool, list[tuple]]:
         tried: list[tuple[Strategy, float]] = []
@@ -725,6 +732,12 @@ class TrainingSizer(SizerBase):
         how = (" in pure BF16 (no FP32 master weights)" if g.pure_bf16 else "") + (
             " compiled with torch.compile" if g.compiled else ""
         )
+        if g.chunked_loss is not None:
+            how += (
+                " with the loss computed in chunks"
+                if g.chunked_loss
+                else " with the loss over the whole vocabulary at once"
+            )
         return f"; memory as {ts.stack_name(self.stack())} keeps it{how}, with {kernel}"
 
     def _messages(

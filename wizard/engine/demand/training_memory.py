@@ -8,6 +8,7 @@ from wizard.engine.basis import sources
 from wizard.engine.basis.record import Chain
 from wizard.engine.demand import training_physics as tp_
 from wizard.engine.demand.training_plan import (
+    ACTIVATIONS_BESIDE_GRADIENTS_GB,
     ALLOCATOR_GB,
     Job,
     Strategy,
@@ -28,6 +29,16 @@ OPTIMIZER_IN_BACKWARD = (
     "and frees the gradient (torchtune's optimizer-in-backward hooks; PyTorch tutorial 'How to "
     "save memory by fusing the optimizer step into the backward pass', which needs no gradient "
     "accumulation): at most the largest parameter's gradient is held"
+)
+
+
+FRESH_GRADIENTS = (
+    "PyTorch sets the gradients to None after each step (Optimizer.zero_grad, set_to_none=True "
+    "by default since PyTorch 2.0) and the backward pass allocates each one as it frees the "
+    "activations that made it; with one micro-batch a step and no data-parallel bucket, the "
+    "start of the backward pass (the activations and logits, no gradient yet) and its end "
+    "(every gradient, one layer's working set) are two peaks: the activations count only "
+    "beyond the gradients"
 )
 
 
@@ -61,6 +72,12 @@ def record_memory(chain: Chain, job: Job, st: Strategy, trainable: float) -> Mem
         recompute_working=values.get("recompute_working", 0.0),
         logits=values.get("logits", 0.0),
     )  # fmt: skip
+    if job.gradients_in_backward(st) and job.shape is not None:
+        act = chain(
+            "memory.activations_beside_gradients", ACTIVATIONS_BESIDE_GRADIENTS_GB, "GB per GPU",
+            FRESH_GRADIENTS, activations=act, gradients=values["gradients"],
+            recompute_working=values.get("recompute_working", 0.0),
+        )  # fmt: skip
     tensors = chain(
         "memory.tensors",
         tp_.Formula("weights + gradients + optimizer + activations"),

@@ -62,6 +62,12 @@ LOGITS_GB = Formula(
     "max(s * b * vocabulary * logit_bytes / vocab_split / 1e9"
     " - stored_activations * (pp - 1) / pp, 0)"
 )
+# PyTorch sets the gradients to None after each optimizer step and allocates each one in the
+# backward pass as the activations that produced it are freed; where no micro-batches accumulate
+# and no data-parallel bucket holds them, the start of the backward pass (every activation and
+# the loss's logits, no gradient yet) and its end (every gradient, one layer's working set) are
+# two peaks, not one sum: weights + optimizer + max(activations, gradients + recompute_working)
+ACTIVATIONS_BESIDE_GRADIENTS_GB = Formula("max(activations - gradients, recompute_working)")
 ALLOCATOR_GB = Formula("tensors_gb * allocator_reserve")
 TOTAL_GB = Formula("weights + gradients + optimizer + activations + overhead")
 
@@ -137,6 +143,16 @@ class Job:
     stack_source: str = ""
     recompute_layers: int | None = None  # full recomputation of this many layers a chunk
     optimizer_in_backward: bool = False  # each gradient freed once its parameter is stepped
+    # the stack allocates the gradients in each step's backward pass (PyTorch, one micro-batch a
+    # step), and where no data-parallel replica keeps them in buckets (one replica, or sharded)
+    fresh_gradients: bool = False
+    one_replica: bool = False
+
+    def gradients_in_backward(self, st: Strategy) -> bool:
+        """Whether the gradients are allocated as the backward pass frees the activations, so
+        they never sit beside the start-of-backward activations (ACTIVATIONS_BESIDE_GRADIENTS_GB):
+        not under DDP, whose buckets hold a copy for the whole step."""
+        return self.fresh_gradients and (self.one_replica or st.zero >= 2)
 
     @property
     def lora(self) -> bool:
@@ -353,11 +369,18 @@ WORKSPACE_PARTS = ("recompute_working", "logits")
 
 def memory_values(job: Job, st: Strategy, trainable: float) -> dict[str, float]:
     """The parts' values; ``activations`` at the peak (stored, the layer recomputed and the
-    loss's logits) and the allocator's reserve in ``overhead`` beside the fixed framework
-    overhead."""
+    loss's logits; beyond the gradients where those are allocated in the backward pass) and the
+    allocator's reserve in ``overhead`` beside the fixed framework overhead."""
     v = {k: f(**inputs) for k, (f, inputs) in memory_parts(job, st, trainable).items()}
     v["stored_activations"] = v.get("activations", 0.0)
     v["activations"] = v["stored_activations"] + sum(v.get(k, 0.0) for k in WORKSPACE_PARTS)
+    if job.gradients_in_backward(st) and job.shape is not None:
+        v["activations_at_start"] = v["activations"]
+        v["activations"] = ACTIVATIONS_BESIDE_GRADIENTS_GB(
+            activations=v["activations"],
+            gradients=v["gradients"],
+            recompute_working=v.get("recompute_working", 0.0),
+        )
     tensors = v["weights"] + v["gradients"] + v["optimizer"] + v["activations"]
     reserve = ALLOCATOR_GB(tensors_gb=tensors, allocator_reserve=job.allocator_reserve)
     return {

@@ -11,6 +11,7 @@ are in tests/engine/data/training_memory_measured.toml (docs/model.md, "Training
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TypedDict
 
 from wizard.model.design import FineTuningMethod, Precision, TrainingStack, WorkloadKind
 from wizard.model.names import TRAINING_STACK_LABEL
@@ -31,6 +32,8 @@ class StackProfile:
     gated_mlp_bytes: float  # bytes per MLP unit of a token a gated (SwiGLU) MLP stores
     logit_bytes: float  # bytes per token per vocabulary entry the loss holds at its peak
     source: str
+    # the loss computed over the vocabulary in chunks by default (CHUNKED_LOGIT_BYTES)
+    chunked_loss: bool = False
     # utilization against the design's achievable_utilization, at the reference GPU's ridge
     utilization_scale: float = 1.0
     # how the share of peak falls as the GPU's peak outgrows its memory bandwidth; 0: flat
@@ -61,10 +64,18 @@ RIDGE_SOURCE = (
     "fitted on llm-foundry's MPT tables (A100 80GB, H100), checked on 34 held-back runs"
 )
 
+
 # What the PyTorch stacks share: eager RMSNorm keeps its input in FP32 (4 bytes in place of 2)
 # and the normalised BF16 input (2), two norms a layer; the SwiGLU keeps its gate, up,
 # activation and product (4 x 2 bytes per MLP unit); their share of peak follows the ridge point
-EAGER_PYTORCH: dict[str, float] = {
+class _Eager(TypedDict):
+    norm_extra: float
+    gated_mlp_bytes: float
+    utilization_scale: float
+    ridge_exponent: float
+
+
+EAGER_PYTORCH: _Eager = {
     "norm_extra": 8,
     "gated_mlp_bytes": 8,
     "utilization_scale": PYTORCH_SCALE,
@@ -114,13 +125,15 @@ TORCHTUNE = StackProfile(
     master_bytes=0,
     moment_scale=0.5,
     cast_copy_bytes=0,
-    logit_bytes=5,
+    logit_bytes=12,
+    chunked_loss=True,
     source=(
         "torchtune: the model in pure BF16, gradients and AdamW's moments in the "
         "weights' BF16 (2 + 2 + 4 bytes per parameter, no FP32 copy); eager RMSNorm and SwiGLU "
-        "as PyTorch stores them; its cross-entropy computed in 8 chunks "
-        "keeps the FP32 log-probabilities (4 bytes per logit) and one chunk's gradients at a "
-        "time (2 x 4 / 8)"
+        "as PyTorch stores them; its recipes' default loss is the chunked cross-entropy "
+        "(CEWithChunkedOutputLoss); PyTorch's plain cross-entropy on its FP32 output keeps the "
+        "log-probabilities and, at the start of the backward pass, their gradient and the "
+        "logits' gradient (3 x 4 bytes per logit)"
     ),
 )
 HF_PEFT = StackProfile(
@@ -154,6 +167,10 @@ DEEPSPEED = StackProfile(
         "cross-entropy on FP32 logits (3 x 4 bytes per logit)"
     ),
 )
+
+# The stacks whose gradients PyTorch allocates in each backward pass (set to None after each
+# step); Megatron-Core keeps a persistent FP32 gradient buffer, DeepSpeed its gradient partitions
+PYTORCH_STACKS = frozenset({TrainingStack.FSDP, TrainingStack.TORCHTUNE, TrainingStack.HF_PEFT})
 
 STACKS: dict[TrainingStack, StackProfile] = {
     TrainingStack.MEGATRON: MEGATRON,
@@ -203,11 +220,34 @@ COMPILED_SOURCE = (
 )
 
 
-def profile(stack: TrainingStack, pure_bf16: bool = False, compiled: bool = False) -> StackProfile:
-    """The stack's profile with the design's pure BF16 and torch.compile choices applied; the
-    source says which were."""
+# A chunked loss (torchtune's CEWithChunkedOutputLoss, 8 chunks): the output projection and the
+# cross-entropy run chunk by chunk, keeping each chunk's FP32 log-probabilities for the backward
+# pass (4 bytes per logit) and one chunk's two gradients at a time (2 x 4 / 8)
+CHUNKED_LOGIT_BYTES = 4 + 2 * 4 / 8
+CHUNKED_SOURCE = (
+    "the loss computed in 8 chunks of the sequence (torchtune's CEWithChunkedOutputLoss) keeps "
+    "the FP32 log-probabilities (4 bytes per logit) and one chunk's gradients at a time "
+    "(2 x 4 / 8)"
+)
+
+
+def profile(
+    stack: TrainingStack,
+    pure_bf16: bool = False,
+    compiled: bool = False,
+    chunked_loss: bool | None = None,
+) -> StackProfile:
+    """The stack's profile with the design's pure BF16, torch.compile and loss choices applied
+    (``chunked_loss`` None: the stack's own); the source says which were."""
     p = STACKS[stack]
     words = [p.source]
+    chunked = p.chunked_loss if chunked_loss is None else chunked_loss
+    if chunked:
+        p = replace(p, logit_bytes=CHUNKED_LOGIT_BYTES, chunked_loss=True)
+        words.append(CHUNKED_SOURCE)
+    elif p.chunked_loss:
+        p = replace(p, chunked_loss=False)
+        words.append("the loss over the whole vocabulary at once, as the design states")
     if pure_bf16:
         b = PURE_BF16
         p = replace(

@@ -172,6 +172,7 @@ class TrainingSection(QGroupBox):
                 combo.set_reason(value, None, text)
         self.pure_bf16 = QCheckBox("Pure BF16 (no FP32 master weights)")
         self.compiled = QCheckBox("Compiled with torch.compile")
+        self.chunked_loss = Choice([(labels.CHUNKED_LOSS[v], v) for v in (None, True, False)])
         self.lora_rank = int_spin(1, 4096, 16)
         self.lora_targets = Choice(
             [
@@ -209,6 +210,7 @@ class TrainingSection(QGroupBox):
         self.errors.add(f, "attention", "Attention kernel", self.attention)
         self.errors.add(f, "pure_bf16", "Model states", self.pure_bf16)
         self.errors.add(f, "compiled", "Compilation", self.compiled)
+        self.errors.add(f, "chunked_loss", "Loss over the vocabulary", self.chunked_loss)
         self.errors.add(
             f, "training", "Dataset size", self.dataset_kind, self.dataset_value, term="dataset"
         )
@@ -218,6 +220,7 @@ class TrainingSection(QGroupBox):
     def inputs(self) -> list[QWidget]:
         return [self.optimizer, self.micro_batch, self.global_batch, self.seq_len,
                 self.recompute, self.stack, self.attention, self.pure_bf16, self.compiled,
+                self.chunked_loss,
                 self.ft_method, self.lora_rank,
                 self.lora_targets,
                 self.dataset_kind, self.dataset_value, self.epochs, self.target_hours]  # fmt: skip
@@ -242,6 +245,7 @@ class TrainingSection(QGroupBox):
             "attention": self.attention.get(),
             "pure_bf16": self.pure_bf16.isChecked(),
             "compiled": self.compiled.isChecked(),
+            "chunked_loss": self.chunked_loss.get(),
         }
         if kind is WorkloadKind.FINE_TUNING:
             method = self.ft_method.get()
@@ -271,6 +275,7 @@ class TrainingSection(QGroupBox):
         self.attention.put(AttentionKernel(g.get("attention", "fused")))
         self.pure_bf16.setChecked(bool(g.get("pure_bf16")))
         self.compiled.setChecked(bool(g.get("compiled")))
+        self.chunked_loss.put(g.get("chunked_loss"))
         ft = g.get("fine_tuning") or {}
         self.ft_method.put(FineTuningMethod(ft.get("method", "full")))
         self.lora_rank.setValue(ft.get("lora_rank", 16))
