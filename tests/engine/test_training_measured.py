@@ -128,11 +128,12 @@ MEMORY_GAPS = {
     "inputs (80 x 16,384 x 8,192 x 2 B = 21.5 GB) beside the 17.2 GB BF16 base shard exceed the "
     "published 26.4 GB whatever else is kept: the figure cannot be this run's peak as stated",
     "titan-trainy-l31-8b-h200-4node": "torchtitan's per-operator selective checkpointing "
-    "(selective_ac_option 'op') keeps little beyond each layer's input and attention output "
-    "under float8; the engine's selective recomputation drops only score matrices, which fused "
-    "attention never keeps, so it counts every activation (73 GB)",
+    "(selective_ac_option 'op') recomputes most of each layer; the engine's selective "
+    "recomputation drops only score matrices, which fused attention never keeps, so it counts "
+    "every activation (73 GB); what the policy keeps under float8 and compile is not derivable "
+    "from the config (a count from its save list plans below the peak)",
     "titan-trainy-l31-8b-h200-8node": "as over 32 GPUs: torchtitan's per-operator selective "
-    "checkpointing under float8 keeps far fewer activations than the engine counts",
+    "checkpointing keeps far fewer activations than the engine counts",
 }
 
 
