@@ -17,6 +17,7 @@ import pytest
 
 from tests.engine.test_port_ends import CASES, PROPOSED
 from tests.engine.test_port_ends import _sized as sized_bill
+from wizard.engine.basis import ib_parts
 from wizard.engine.build import linkx
 from wizard.engine.build.confirm import marked
 from wizard.model import buildout as bo
@@ -204,3 +205,38 @@ def test_the_sr8_breakout_fibre_names_no_vendor_and_meets_the_sr4_upc_end():
     assert fibre.number == "" and not fibre.text.startswith("NVIDIA")
     assert "MPO-16 to 2 x MPO-12/UPC" in fibre.text and "10 m" in fibre.text
     assert "MCP7H60" in fibre.source and "not an NVIDIA part" in fibre.source
+
+
+# The connector each NVIDIA module takes, from its own document: 'two MPO-12/APC' (MMA4Z00-NS,
+# twin-port), 'a single, 4-channel MPO-12/APC' (MMA4Z00-NS400, MMA1Z00-NS400), '2 x MPO-12/APC'
+# single-mode (MMS4A00-XM, MMS4A20-XM800); 'Male MPO/UPC' on the 100G and 200G SR4 QSFPs
+# (MMA1B00, MMA1T00) and 'Duplex LC/UPC' on the 25G and 10G SR SFPs (NVIDIA's cable guide).
+CONNECTOR = {"MMA4Z00-NS": "MPO-12/APC", "MMA4Z00-NS-FLT": "MPO-12/APC",
+             "MMA4Z00-NS400": "MPO-12/APC", "MMA1Z00-NS400": "MPO-12/APC",
+             "MMS4A00-XM": "MPO-12/APC", "MMS4A20-XM800": "MPO-12/APC",
+             "MMA1B00-C100D": "MPO-12/UPC", "MMA1T00-VS": "MPO-12/UPC",
+             "MMA2P00-AS": "LC/UPC", "MFM1T02A-SR": "LC/UPC"}  # fmt: skip
+
+
+@pytest.mark.parametrize("speed,breakout", [(800, 1), (200, 2), (200, 1), (100, 1), (25, 1),
+                                            (10, 1)])  # fmt: skip
+def test_each_ethernet_fibre_takes_the_connector_of_its_host_module(speed, breakout):
+    """The fibre the bill orders fits the module at its host end: APC to APC, UPC to UPC, a
+    duplex LC to an SFP; a polish mismatch is a link that does not come up."""
+    _, host, fibre = linkx.eth_optics(speed, breakout, 10)
+    want = CONNECTOR[host.number]
+    assert want in fibre.text.replace("duplex ", "").replace("female to female", ""), fibre.text
+    other = {"MPO-12/APC": "UPC", "MPO-12/UPC": "APC", "LC/UPC": "MPO"}[want]
+    assert other not in fibre.text
+
+
+@pytest.mark.parametrize("pair", [ib_parts.NDR, ib_parts.XDR], ids=["NDR", "XDR"])
+def test_each_infiniband_fibre_takes_the_connector_and_mode_of_its_modules(pair):
+    """NDR's multimode modules (MMA…) take the multimode MFP7E10, XDR's single-mode ones
+    (MMS…) the single-mode MFP7E30; both MPO-12/APC at every end."""
+    modules = (pair.switch_module, pair.host_module(True))
+    assert all(CONNECTOR[m] == "MPO-12/APC" for m in modules)
+    assert "MPO-12/APC" in pair.fibre_text
+    mode = "single-mode" if all(m.startswith("MMS") for m in modules) else "multimode"
+    assert mode in pair.fibre_text
+    assert pair.fibre_number(10).startswith("MFP7E30" if mode == "single-mode" else "MFP7E10")
