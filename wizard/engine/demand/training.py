@@ -728,17 +728,19 @@ class TrainingSizer(SizerBase):
     def _stack_words(self) -> str:
         """Which software and attention kernel the memory assumes, in words."""
         g = self.g
-        kernel = ATTENTION_LABEL[g.attention]
-        how = (" in pure BF16 (no FP32 master weights)" if g.pure_bf16 else "") + (
-            " compiled with torch.compile" if g.compiled else ""
-        )
+        parts = []
+        if g.pure_bf16:
+            parts.append("in pure BF16 (no FP32 master weights)")
+        if g.compiled:
+            parts.append("compiled with torch.compile")
         if g.chunked_loss is not None:
-            how += (
-                " with the loss computed in chunks"
+            parts.append(
+                "the loss computed in chunks"
                 if g.chunked_loss
-                else " with the loss over the whole vocabulary at once"
+                else "the loss over the whole vocabulary at once"
             )
-        return f"; memory as {ts.stack_name(self.stack())} keeps it{how}, with {kernel}"
+        parts.append(f"with {ATTENTION_LABEL[g.attention]}")
+        return f"; memory as {ts.stack_name(self.stack())} keeps it, " + ", ".join(parts)
 
     def _messages(
         self, job: Job, st: Strategy, fits: bool, tried, units: int,
