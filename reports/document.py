@@ -26,21 +26,20 @@ from reportlab.platypus import (
     Flowable,
     Frame,
     KeepTogether,
-    NextPageTemplate,
-    PageBreak,
     PageTemplate,
-    Spacer,
     Table,
     TableStyle,
 )
 from reportlab.platypus.flowables import _listWrapOn
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from reports import doctree as t
 from reports import sections
 from reports.data import ReportData
 from reports.fonts import SANS, SANS_BOLD, draw_string, fit, missing_glyphs, register_fonts
 from reports.logo import load_logo
-from reports.story import Heading, Story, Text, forget_parsed
+from reports.pdf_writer import Heading, Writer, forget_parsed
+from reports.story import Story
 from reports.styles import (
     ACCENT,
     MARGIN_BOTTOM,
@@ -328,27 +327,26 @@ def _draw_clipped(canv: Canvas, x: float, y: float, text: str, width: float) -> 
     draw_string(canv, x, y, shown, SANS, size)
 
 
-def _cover(story: Story, options: ReportOptions, date: dt.date, design_line: str) -> list:
-    s = story.s
+def _cover(story: Story, options: ReportOptions, date: dt.date, design_line: str) -> list[t.Block]:
     data = story.data
     project = data.design.project
-    flow: list = []
+    flow: list[t.Block] = []
     if project.logo_path:
-        image, notice = load_logo(
+        picture, notice = load_logo(
             project.logo_path, options.logo_base, 70 * mm, 28 * mm, options.named_logos
         )
         if notice:
             options.notices.append(notice)
-        if image is not None:
-            flow += [image, Spacer(1, 8 * mm)]
+        if picture is not None:
+            flow += [picture, t.Space(8 * mm)]
     flow += [
-        Text(escape(data.title()), s.title),
-        Spacer(1, 4 * mm),
-        Text(
+        t.Para(escape(data.title()), "title"),
+        t.Space(4 * mm),
+        t.Para(
             escape(f"for {project.customer}") if project.customer else "Reference architecture",
-            s.subtitle,
+            "subtitle",
         ),
-        Spacer(1, 10 * mm),
+        t.Space(10 * mm),
     ]
     rows = [
         ("Customer", project.customer or MISSING),
@@ -359,7 +357,7 @@ def _cover(story: Story, options: ReportOptions, date: dt.date, design_line: str
     ]
     flow.append(story.pairs(rows, 0.22))
     if project.notes:
-        flow += [Spacer(1, 8 * mm), story.p(project.notes, s.small)]
+        flow += [t.Space(8 * mm), story.p(project.notes, "small")]
     return flow
 
 
@@ -386,7 +384,7 @@ def design_line(data: ReportData) -> str:
 def render(
     data: ReportData,
     options: ReportOptions,
-    body: Callable[[Story], list[Flowable]],
+    body: Callable[[Story], list[t.Block]],
     design_line: str,
 ) -> bytes:
     """Cover, contents and ``body`` laid out as the proposal; ``data`` gives the cover, the
@@ -398,12 +396,16 @@ def render(
     width = pagesize[0] - 2 * MARGIN_X
     notices_before = len(options.notices)
 
-    def story_for_pass() -> list:
+    def tree() -> list[t.Block]:
+        """The whole document as one tree: cover, contents, body."""
         del options.notices[notices_before:]
         story = Story(data, styles, width)
-        flow = _cover(story, options, date, design_line)
-        flow += [NextPageTemplate("body"), PageBreak()]
-        toc = _Contents(
+        blocks = _cover(story, options, date, design_line)
+        blocks += [t.PageBreak(body=True), t.Para("Contents", "h1"), t.Contents(), t.PageBreak()]
+        return blocks + body(story)
+
+    def contents() -> Flowable:
+        return _Contents(
             levelStyles=[styles.toc1, styles.toc2],
             dotsMinLevel=0,
             tableStyle=TableStyle(
@@ -415,9 +417,6 @@ def render(
                 ]
             ),
         )
-        flow += [Text("Contents", styles.h1), toc, PageBreak()]
-        flow += body(story)
-        return flow
 
     forget_parsed()
     a85 = rl_config.useA85
@@ -425,13 +424,14 @@ def render(
         if options.word:
             from reports.word import to_docx
 
-            return to_docx(story_for_pass(), data, date, pagesize)
+            return to_docx(tree(), data, date, pagesize)
         buffer = BytesIO()
         doc = ProposalTemplate(buffer, data, date, pagesize)
         # Page streams compressed only: ASCII85 on top makes them a quarter longer, a text
         # form no reader needs, and encoding it was a twentieth of a large proposal's time.
         rl_config.useA85 = 0
-        doc.multiBuild(story_for_pass(), canvasmaker=partial(NumberedCanvas, report_date=date))
+        flow = Writer(styles, width, contents).flowables(tree())
+        doc.multiBuild(flow, canvasmaker=partial(NumberedCanvas, report_date=date))
     finally:
         rl_config.useA85 = a85
         forget_parsed()

@@ -8,8 +8,8 @@ from io import BytesIO
 from pathlib import Path
 
 from reportlab.lib.utils import ImageReader
-from reportlab.platypus import Image
 
+from reports.doctree import Picture
 from wizard.base.safe_read import logo_file, may_read_logo
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -22,8 +22,8 @@ def load_logo(
     max_w: float,
     max_h: float,
     named: Iterable[str | Path] = (),
-) -> tuple[Image | None, str | None]:
-    """The logo as a flowable fitted into ``max_w`` x ``max_h`` points, or a notice saying why
+) -> tuple[Picture | None, str | None]:
+    """The logo as a picture of the document tree fitted into ``max_w`` x ``max_h`` points, or a notice saying why
     there is none. A relative path is taken from ``base`` (the design file's folder); a file
     elsewhere is read only when it is in ``named`` (see ``may_read_logo``)."""
     where = f"project.logo_path: {path_text!r}"
@@ -61,10 +61,7 @@ def load_logo(
             "the cover has no logo"
         )
     scale = min(max_w / w, max_h / h, 1.0)
-    image = Image(BytesIO(_downscaled(data, w, h, w * scale, h * scale)),
-                  width=w * scale, height=h * scale)  # fmt: skip
-    image.hAlign = "LEFT"
-    return image, None
+    return Picture(_downscaled(data, w, h, w * scale, h * scale), w * scale, h * scale), None
 
 
 PRINT_DPI = 300  # a logo is embedded at most at this resolution for the size it prints at

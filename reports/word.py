@@ -1,15 +1,17 @@
-"""The proposal as an editable Word document: the same story the PDF lays out (its headings,
-paragraphs, tables and figures, in order), written through python-docx, because presales teams
-finish proposals in Word. Diagrams go in as PNG images rendered from the PDF's own drawings, so
-the two copies cannot differ."""
+"""The proposal as an editable Word document: the same document tree the PDF is laid out from
+(``reports.doctree``: its headings, paragraphs, tables and figures, in order), written through
+python-docx, because presales teams finish proposals in Word. Diagrams go in as PNG images
+rendered from the tree's own drawings, so the two copies cannot differ."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import struct
 import zlib
+from html.parser import HTMLParser
 from io import BytesIO
-from typing import Any
+from typing import Any, TypeAlias
 
 from docx import Document
 from docx.enum.section import WD_ORIENT
@@ -24,22 +26,11 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.renderbase import renderScaledDrawing
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (
-    CondPageBreak,
-    Flowable,
-    Image,
-    KeepTogether,
-    NextPageTemplate,
-    PageBreak,
-    Paragraph,
-    Spacer,
-    Table,
-)
-from reportlab.platypus.tableofcontents import TableOfContents
 
+from reports import doctree as t
 from reports.data import ReportData
-from reports.story import Heading
 from reports.styles import MARGIN_X
+from wizard.present.fields import in_document_words
 
 DPI = 200  # figures: sharp in print, a few hundred kB each
 CELL_PT = 8.5
@@ -52,11 +43,12 @@ def _emu(points: float) -> Emu:
 
 
 class UnknownBlock(TypeError):
-    """A flowable the Word copy has no translation for: content would be lost, so it stops."""
+    """A node or markup the Word copy has no translation for: content would be lost, so it
+    stops."""
 
 
-def to_docx(flow: list[Flowable], data: ReportData, date: dt.date, pagesize) -> bytes:
-    """The Word document of ``flow`` (cover, contents, body as the PDF has them)."""
+def to_docx(blocks: list[t.Block], data: ReportData, date: dt.date, pagesize) -> bytes:
+    """The Word document of the tree ``blocks`` (cover, contents, body as the PDF has them)."""
     doc = Document()
     section = doc.sections[0]
     section.page_width, section.page_height = _emu(pagesize[0]), _emu(pagesize[1])
@@ -65,23 +57,15 @@ def to_docx(flow: list[Flowable], data: ReportData, date: dt.date, pagesize) -> 
     _metadata(doc, data, date)
     _header_footer(doc, data, date)
     _fonts(doc)
-    headings = [(h.toc_level, _plain(h)) for h in _walk(flow) if isinstance(h, Heading)]
+    headings = [(h.level, _plain(h.markup)) for h in t.walk_headings(blocks)]
     writer = _Writer(doc, int(_emu(pagesize[0] - 2 * MARGIN_X)), headings)
-    writer.pictures = _pngs([d for d in _walk(flow) if isinstance(d, Drawing)])
-    for item in flow:
-        writer.add(item)
+    writer.pictures = _pngs([b.drawing for b in blocks if isinstance(b, t.Figure)])
+    for block in blocks:
+        writer.add(block)
     _update_fields_on_open(doc)
     out = BytesIO()
     doc.save(out)
     return out.getvalue()
-
-
-def _walk(flow: list[Flowable]):
-    for item in flow:
-        if isinstance(item, KeepTogether):
-            yield from _walk(item._content)
-        else:
-            yield item
 
 
 def _fonts(doc: Any) -> None:
@@ -236,10 +220,29 @@ class _Writer:
         end.set(qn("w:fldCharType"), "end")
         last.add_run()._r.append(end)
 
-    def add(self, item: Flowable) -> None:
-        if isinstance(item, Heading):
-            self._heading(_plain(item), item.toc_level + 1)
-        elif isinstance(item, TableOfContents):
+    def add(self, b: t.Block) -> None:
+        if isinstance(b, t.Para):
+            self._paragraph(b)
+        elif isinstance(b, t.Table):
+            self._table(b)
+        elif isinstance(b, t.Heading):
+            self._heading(_plain(b.markup), b.level + 1)
+        elif isinstance(b, t.Bullets):
+            for item in b.items:
+                _runs(self._para("List Bullet"), item)
+        elif isinstance(b, t.Figure):
+            png = self.pictures.get(id(b.drawing)) or _pngs([b.drawing])[id(b.drawing)]
+            self._picture(png, b.drawing.width, "\n".join(labels(b.drawing)))
+            _runs(self._para("Caption"), b.caption_markup, role="caption")
+        elif isinstance(b, t.Cards):
+            rows = (
+                tuple(t.Para(v, "figure") for v in b.values),
+                tuple(t.Para(label, "figure_label") for label in b.labels),
+            )
+            self._table(t.Table(rows, (1.0,) * len(b.values), header=False))
+        elif isinstance(b, t.Picture):
+            self._picture(b.data, b.width)
+        elif isinstance(b, t.Contents):
             self._contents()
             note = self.doc.add_paragraph(
                 "Word fills in the contents and their numbers when it opens the document and "
@@ -247,70 +250,48 @@ class _Writer:
             )
             note.runs[0].font.size = Pt(8)
             note.runs[0].italic = True
-        elif isinstance(item, Paragraph):
-            self._paragraph(item)
-        elif isinstance(item, Table):
-            self._table(item)
-        elif isinstance(item, KeepTogether):
-            for inner in item._content:
-                self.add(inner)
-        elif isinstance(item, Drawing):
-            png = self.pictures.get(id(item)) or _pngs([item])[id(item)]
-            self._picture(png, item.width, "\n".join(labels(item)))
-        elif isinstance(item, Image):
-            self._picture(_image_bytes(item), item.drawWidth)
-        elif isinstance(item, PageBreak):
+        elif isinstance(b, t.PageBreak):
             self.doc.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
-        elif isinstance(item, Spacer | CondPageBreak | NextPageTemplate):
+        elif isinstance(b, t.Space):
             return  # layout only
         else:
-            raise UnknownBlock(f"no Word translation for {type(item).__name__}")
+            raise UnknownBlock(f"no Word translation for {type(b).__name__}")
 
-    def _paragraph(self, item: Paragraph) -> None:
-        name = item.style.name
-        if name == "Title":
-            self._heading(_plain(item), 0)
+    def _paragraph(self, p: t.Para) -> None:
+        heading = {"title": 0, "h1": 1, "h3": 3}.get(p.role)
+        if heading is not None:  # the cover's title, "Contents" (outside the numbering)
+            self._heading(_plain(p.text), heading)
             return
-        if name == "H1":  # "Contents", a heading outside the numbering
-            self._heading(_plain(item), 1)
-            return
-        if name == "H3":
-            self._heading(_plain(item), 3)
-            return
-        style = {"Subtitle": "Subtitle", "Caption": "Caption"}.get(name)
-        if getattr(item, "bulletText", None):
-            style = "List Bullet"
-        _runs(self._para(style), item, size=8 if name in ("Small", "Muted") else None)
+        style = {"subtitle": "Subtitle", "caption": "Caption"}.get(p.role)
+        _runs(self._para(style), p.text, role=p.role, size=8 if p.role == "small" else None)
 
-    def _table(self, t: Table) -> None:
-        values = t._cellvalues
+    def _table(self, tb: t.Table) -> None:
+        values = tb.rows
         rows, cols = len(values), max((len(r) for r in values), default=0)
         if not rows or not cols:
             return
         table = self.doc._body.add_table(rows, cols, self._block_width())
         table._tbl.tblStyle_val = self._style_id("Table Grid", WD_STYLE_TYPE.TABLE)
         table.alignment = WD_TABLE_ALIGNMENT.LEFT
-        widths = t._colWidths
+        widths = tb.widths
         total = sum(w for w in widths if w) or 1
         emus = [Emu(int(self.width * (widths[c] or 0) / total)) for c in range(cols)]
         _grid(table, emus)
-        header = bool(t.repeatRows)
+        header = tb.header
         cells = table._cells  # the grid read once: each table.cell() reads it whole again
         for r, row in enumerate(values):
             for c, value in enumerate(row):
                 cell = cells[r * cols + c]
                 cell.width = emus[c]
-                _cell(cell, value, bold=header and r == 0)
+                _runs(cell.paragraphs[0], value.text, value.role, CELL_PT, header and r == 0)
             if header and r == 0:
                 _repeat_header(table.rows[0])
                 _shade(table.rows[0])
-        for command in getattr(t, "_spanCmds", []):
-            _, (c0, r0), (c1, r1) = command[:3]
+        for r0, c0, c1 in tb.spans:
             c1 = cols - 1 if c1 < 0 else c1
-            r1 = rows - 1 if r1 < 0 else r1
-            if (c0, r0) != (c1, r1):
+            if c0 != c1:
                 kept = table.cell(r0, c0).text
-                merged = table.cell(r0, c0).merge(table.cell(r1, c1))
+                merged = table.cell(r0, c0).merge(table.cell(r0, c1))
                 if merged.text != kept:  # merging joins the texts of empty cells too
                     for p in merged.paragraphs[1:]:
                         p._element.getparent().remove(p._element)
@@ -344,32 +325,92 @@ def labels(drawing: Any) -> list[str]:
     return out
 
 
-def _plain(p: Paragraph) -> str:
-    return "".join(f.text for f in p.frags if not getattr(f, "lineBreak", False)).replace(
-        "\xa0\xa0", "  "
-    )
+Run: TypeAlias = tuple[str | None, bool, bool, bool]  # text (None: a line break), b, i, sup
+
+# How each role's font reads: (bold, italic, monospace), as its PDF paragraph style sets it.
+_ROLE_FONT = {
+    "title": (True, False, False),
+    "h1": (True, False, False),
+    "h3": (True, False, False),
+    "cell_bold": (True, False, False),
+    "figure": (True, False, False),
+    "caption": (False, True, False),
+    "cell_mono": (False, False, True),
+}
+_PLAIN_FONT = (False, False, False)
+_SPACE = re.compile(r"[^\S\xa0]+")  # whitespace, the no-break space aside
 
 
-def _runs(p: Any, item: Paragraph, size: float | None = None, bold: bool = False) -> None:
-    """The paragraph's fragments as Word runs: bold, italic, monospace and superscript from the
-    fonts and rise reportlab parsed out of the markup; every run in ``size`` points and, with
-    ``bold``, bold."""
-    for f in item.frags:
-        if getattr(f, "lineBreak", False):
+class _Inline(HTMLParser):
+    """The tree's inline markup (``reports.doctree.INLINE_TAGS``) as runs; any other tag is an
+    error, so markup the Word copy would lose cannot pass unseen."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.runs: list[Run] = []
+        self.open = {"b": 0, "i": 0, "super": 0}
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag not in t.INLINE_TAGS:
+            raise UnknownBlock(f"no Word translation for the markup <{tag}>")
+        if tag == "br":
+            self.runs.append((None, False, False, False))
+        else:
+            self.open[tag] += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.open:
+            self.open[tag] = max(0, self.open[tag] - 1)
+        elif tag != "br":
+            raise UnknownBlock(f"no Word translation for the markup </{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        if data:
+            o = self.open
+            self.runs.append((data, o["b"] > 0, o["i"] > 0, o["super"] > 0))
+
+
+_PARSED: dict[str, tuple[Run, ...]] = {}
+
+
+def inline_runs(markup: str) -> tuple[Run, ...]:
+    """``markup`` as the document prints it (fields by their labels), in runs; whitespace
+    collapsed as the PDF's paragraphs collapse it. Parsed once per text: a large design
+    repeats the same cell text thousands of times."""
+    done = _PARSED.get(markup)
+    if done is None:
+        parser = _Inline()
+        parser.feed(" ".join(w for w in _SPACE.split(in_document_words(markup)) if w))
+        parser.close()
+        done = _PARSED[markup] = tuple(parser.runs)
+        if len(_PARSED) > 200_000:
+            _PARSED.clear()
+    return done
+
+
+def _plain(markup: str) -> str:
+    return "".join(r[0] for r in inline_runs(markup) if r[0] is not None).replace("\xa0\xa0", "  ")
+
+
+def _runs(
+    p: Any, markup: str, role: str = "body", size: float | None = None, bold: bool = False
+) -> None:
+    """The paragraph's markup as Word runs: bold, italic, monospace and superscript from its
+    role's font and the inline tags; every run in ``size`` points and, with ``bold``, bold."""
+    base_bold, base_italic, mono = _ROLE_FONT.get(role, _PLAIN_FONT)
+    for text, b, i, sup in inline_runs(markup):
+        if text is None:
             run = p.add_run()
             run.add_break()
             _format(run, size=size, bold=True if bold else None)
             continue
-        if not f.text:
-            continue
-        font = f.fontName
         _format(
-            _text(p, f.text),
+            _text(p, text),
             size=size,
-            bold=bold or "Bold" in font,
-            italic="Oblique" in font or "Italic" in font,
-            font=MONO if "Mono" in font else None,
-            superscript=getattr(f, "rise", 0) > 0,
+            bold=bold or base_bold or b,
+            italic=base_italic or i,
+            font=MONO if mono else None,
+            superscript=sup,
         )
 
 
@@ -423,32 +464,6 @@ def _format(
         run._r.insert(0, props)
 
 
-def _cell(cell: Any, value: object, bold: bool) -> None:
-    parts = value if isinstance(value, list | tuple) else [value]
-    first = True
-    for part in parts:
-        p = cell.paragraphs[0] if first else cell.add_paragraph()
-        first = False
-        if isinstance(part, Paragraph):
-            _runs(p, part, size=CELL_PT, bold=bold)
-            continue
-        if isinstance(part, Table):
-            text = " · ".join(_table_text(part))
-        elif isinstance(part, Flowable):
-            raise UnknownBlock(f"no Word translation for {type(part).__name__} in a table cell")
-        else:
-            text = "" if part is None else str(part)
-        _format(_text(p, text), size=CELL_PT, bold=True if bold else None)
-
-
-def _table_text(t: Table) -> list[str]:
-    out = []
-    for row in t._cellvalues:
-        for v in row:
-            out.append(_plain(v) if isinstance(v, Paragraph) else str(v or ""))
-    return [x for x in out if x]
-
-
 def _grid(table: Any, widths: list[Emu]) -> None:
     """The table's grid columns at the cells' widths and a fixed layout: Word reads the cell
     widths, LibreOffice the grid (python-docx leaves the grid at equal columns), so both lay the
@@ -474,15 +489,6 @@ def _shade(row: Any) -> None:
         fill.set(qn("w:color"), "auto")
         fill.set(qn("w:fill"), "E3F1EC")
         props.append(fill)
-
-
-def _image_bytes(image: Image) -> bytes:
-    source = image.filename
-    if hasattr(source, "getvalue"):
-        return source.getvalue()
-    if isinstance(source, bytes):
-        return source
-    raise UnknownBlock("an image the Word copy cannot read")
 
 
 def _pngs(drawings: list[Drawing]) -> dict[int, bytes]:

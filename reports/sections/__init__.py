@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reportlab.platypus import Flowable
-
 from reports.data import cluster_views
+from reports.doctree import Block
 from reports.sections import (
     appendix,
     bom,
@@ -38,7 +37,7 @@ from reports.story import Story
 @dataclass(frozen=True)
 class Section:
     title: str
-    build: Callable[[Story], list[Flowable] | None]
+    build: Callable[[Story], list[Block] | None]
     # a GPU cluster's own section: written once for each cluster, under its name when there
     # are several; the others are the whole design's
     per_cluster: bool = False
@@ -72,7 +71,7 @@ SECTIONS: list[Section] = [
 ]
 
 
-def build_all(story: Story) -> list[Flowable]:
+def build_all(story: Story) -> list[Block]:
     """Every section with data, numbered in order: the whole design's read ``story.data``, each
     cluster's its own view. The appendix comes last because it lists the sources the other
     sections cited."""
@@ -81,7 +80,7 @@ def build_all(story: Story) -> list[Flowable]:
     story.clusters = clusters
     names = [c.name for c in whole_design.plan.clusters]
     named = len(clusters) > 1
-    out: list[Flowable] = []
+    out: list[Block] = []
     i = 0
     while i < len(SECTIONS):
         if not SECTIONS[i].per_cluster:
@@ -102,10 +101,10 @@ def build_all(story: Story) -> list[Flowable]:
     return out
 
 
-def build_sections(story: Story, sections: list[Section], prefix: str = "") -> list[Flowable]:
+def build_sections(story: Story, sections: list[Section], prefix: str = "") -> list[Block]:
     """``sections`` with data, numbered on from the story's count; ``prefix`` goes before each
     title (a cluster's name, say), the first letter of the title then kept as written."""
-    out: list[Flowable] = []
+    out: list[Block] = []
     for section in sections:
         saved = (story.section, story.subsection)
         # under a cluster's name the title reads on: "HGX cluster: sizing per workload"

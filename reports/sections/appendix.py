@@ -3,8 +3,7 @@ numbered list of sources cited in the calculation tables, and a glossary."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import num, value
@@ -93,13 +92,13 @@ def _entry_rows(st: Story) -> list[list]:
         part = getattr(entry, "part_number", "")
         source = customer_source(entry.source, data.catalog) or "vendor datasheet"
         rows.append(
-            [kind, f"{name} ({part})" if part else name, figures, st.p(source, st.s.cell_small)]
+            [kind, f"{name} ({part})" if part else name, figures, st.p(source, "cell_small")]
         )
     return rows
 
 
-def build(st: Story) -> list[Flowable] | None:
-    flow: list[Flowable] = []
+def build(st: Story) -> list[Block] | None:
+    flow: list[Block] = []
     flow += st.h2("Assumptions")
     rows: list[list] = [["Assumption", "Value"]]
     rows += [

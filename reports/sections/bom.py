@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.fonts import SANS, text_width
 from reports.sections import calculations, delta
 from reports.story import Story
@@ -21,7 +20,7 @@ def _money(value: float | None) -> str:
     return MISSING if value is None else f"{value:,.2f}"
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     # the order as priced, when the proposal has a price list
     e = st.data.plan.estate
     bom = st.data.plan.priced or e.bom
@@ -34,7 +33,7 @@ def build(st: Story) -> list[Flowable] | None:
     )
 
 
-def per_rack(st: Story, racks: list[Rack], links: list[PortLink]) -> list[Flowable]:
+def per_rack(st: Story, racks: list[Rack], links: list[PortLink]) -> list[Block]:
     """What the installer puts in each rack: its servers, switches and storage by model, the
     out-of-band switches and PDUs, and the cables that start there (the port map's rows)."""
     if len(racks) < 2:
@@ -54,7 +53,7 @@ def per_rack(st: Story, racks: list[Rack], links: list[PortLink]) -> list[Flowab
                                          right=(4, 5, 6))]  # fmt: skip
 
 
-def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
+def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Block]:
     """The lines, priced where the price list has prices; with ``cluster_column``, the cluster
     each line is for ("shared" for the network the clusters share)."""
     priced = bom.total is not None
@@ -83,7 +82,7 @@ def table(st: Story, bom: Bom, cluster_column: bool = False) -> list[Flowable]:
             rows.append(row)
     widths = _widths(st, rows, priced, skip={r for r, _, _ in spans})
     right = (3, 4, 5) if priced else (3,)
-    flow: list[Flowable] = [st.table(rows, widths, right=right, spans=spans)]
+    flow: list[Block] = [st.table(rows, widths, right=right, spans=spans)]
     if priced:
         totals = [
             (labels.name(labels.BOM_CATEGORY, k), _money(v))
@@ -108,7 +107,7 @@ def _head(text: str) -> str:
     return text
 
 
-def to_confirm(st: Story, bom: Bom) -> list[Flowable]:
+def to_confirm(st: Story, bom: Bom) -> list[Block]:
     """One table of the bill's figures the catalog marks unsettled (and the part numbers read
     from a third party), for the customer's vendor to confirm before the order."""
     seen: dict[tuple[str, str], list[str]] = {}

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import count
 from wizard.engine import PortLink
@@ -18,7 +17,7 @@ from wizard.present import labels
 MAX_ROWS = 600
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     links = st.data.plan.port_map
     return tables(st, links) if links else None
 
@@ -33,8 +32,8 @@ def network(name: str) -> str:
     return text
 
 
-def tables(st: Story, links: list[PortLink]) -> list[Flowable]:
-    flow: list[Flowable] = [
+def tables(st: Story, links: list[PortLink]) -> list[Block]:
+    flow: list[Block] = [
         st.p(
             "Each row is one cable, from the port of a host or switch to the switch port it lands "
             "on, with the part and length the bill of materials orders. Switch ports are "

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reportlab.platypus import Flowable, Table
-
+from reports.doctree import Block, Table
 from reports.story import Story
 from wizard.base.numbers import with_unit
 from wizard.model.result import Calculation
@@ -33,7 +32,7 @@ def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:
     return st.table(rows, [1.5, 2.5, 2.6, 1.6, 0.6], right=(3,))
 
 
-def block(st: Story, *prefixes: str) -> list[Flowable]:
+def block(st: Story, *prefixes: str) -> list[Block]:
     """A "Calculations" heading and table for every calculation under ``prefixes`` not shown yet,
     or nothing when there are none."""
     calcs = [

@@ -3,8 +3,7 @@ the room air, and the facility water the units need."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import count, num
 from wizard.model.buildout import Cooling, Rack
@@ -15,7 +14,7 @@ WHERE = {
 }
 
 
-def block(st: Story, cooling: Cooling | None, racks: list[Rack]) -> list[Flowable]:
+def block(st: Story, cooling: Cooling | None, racks: list[Rack]) -> list[Block]:
     """The liquid-cooling subsection, or nothing for an air-cooled design."""
     if cooling is None:
         return []

@@ -4,8 +4,7 @@ rests on and what it leaves out. Only when the proposal has a price list."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num, pct
@@ -16,7 +15,7 @@ from wizard.model.design import CostInputs
 from wizard.present.cost_text import unpriced_words
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     data = st.data
     if data.prices is None:
         return None
@@ -34,7 +33,7 @@ def tables(
     priced: Bom,
     kw: float,
     gpus: dict[str, float],
-) -> list[Flowable]:
+) -> list[Block]:
     """The cost table, the share of each workload group, the assumptions and the working.
     ``gpus`` is the GPUs each group takes, which is how the cost is shared out."""
     cur = cost.currency
@@ -70,7 +69,7 @@ def tables(
         ["Total", money(cost.hardware), money(cost.per_year), money(cost.total),
          f"hardware once and {years} of the yearly costs"],
     ]  # fmt: skip
-    flow: list[Flowable] = [
+    flow: list[Block] = [
         st.p(
             f"The cost of owning the design for {years}, from your price list: "
             f"{cur} {money(cost.total)}, or {cur} {cost.cost_per_gpu_hour:,.2f} per GPU-hour over "

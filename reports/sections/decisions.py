@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import MISSING
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     decisions = st.data.result.decisions
     if not decisions:
         return None
@@ -18,7 +17,7 @@ def build(st: Story) -> list[Flowable] | None:
     rows: list[list] = [["No.", "Decision", "Justification", "Implication"]]
     for dec in decisions:
         rows.append(
-            [f"D{dec.id}", st.markup(f"<b>{escape(dec.text)}</b>", st.s.cell), dec.reason,
+            [f"D{dec.id}", st.markup(f"<b>{escape(dec.text)}</b>", "cell"), dec.reason,
              dec.implication or MISSING]
         )  # fmt: skip
     return [st.table(rows, [0.6, 3.2, 2.85, 2.85])]

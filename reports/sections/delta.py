@@ -5,8 +5,7 @@ and this section says so."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import count, num, some
 from wizard.model.estate import Estate
@@ -16,13 +15,13 @@ def is_expansion(e: Estate) -> bool:
     return any(c.existing_hosts for c in e.clusters) or bool(e.as_is)
 
 
-def section(st: Story, e: Estate) -> list[Flowable]:
+def section(st: Story, e: Estate) -> list[Block]:
     """Existing (kept), to add and to change, per cluster, then the work on the kept hosts."""
     kept_hosts = sum(c.existing_hosts for c in e.clusters) + sum(a.hosts for a in e.as_is)
     added = sum(c.hosts - c.existing_hosts for c in e.clusters)
     reboots = sum(w.reboots for w in e.work)
     cycles = sum(w.vm_restarts for w in e.work)
-    flow: list[Flowable] = [
+    flow: list[Block] = [
         st.p(
             f"The customer runs {count(kept_hosts, 'GPU host')} today and keeps them; the "
             f"plan adds {count(added, 'host')}"
@@ -85,7 +84,7 @@ def _hosts(n: int, per_host: int, server: str) -> str:
     return f"{count(n, 'host')} ({server}, {count(n * per_host, 'GPU')})"
 
 
-def kept_table(st: Story, e: Estate) -> list[Flowable]:
+def kept_table(st: Story, e: Estate) -> list[Block]:
     """The kept hosts' lines, apart from the bill: nothing of them is bought."""
     if not e.kept:
         return []

@@ -3,18 +3,17 @@ cluster-level calculations."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import count, num
 from wizard.present import labels
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     d, c = st.data.design, st.data.result.cluster
     ha = d.ha
-    flow: list[Flowable] = [
+    flow: list[Block] = [
         st.pairs(
             [
                 ("GPU demand", count(c.gpus_demand, "GPU")),

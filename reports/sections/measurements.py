@@ -4,8 +4,7 @@ calibrated model meets the measured points, so a reader sees what is measured an
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import count, num
 from wizard.measure.fit import LABELS, factor_words
@@ -14,11 +13,11 @@ from wizard.model.calibration import Calibration
 METRIC = {k: v[0].upper() + v[1:] for k, v in LABELS.items()}
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     calibrated = [g for g in st.data.design.workloads if g.calibration is not None]
     if not calibrated:
         return None
-    flow: list[Flowable] = [
+    flow: list[Block] = [
         st.p(
             "These groups were calibrated on the customer's own benchmark runs: the engine's "
             "efficiency factors were fitted to the measured points by least squares, within "
@@ -35,8 +34,8 @@ def build(st: Story) -> list[Flowable] | None:
     return flow
 
 
-def _group(st: Story, cal: Calibration) -> list[Flowable]:
-    out: list[Flowable] = []
+def _group(st: Story, cal: Calibration) -> list[Block]:
+    out: list[Block] = []
     rows: list[list] = [["File", "Tool", "Run", "Imported", "Points", "SHA-256"]]
     rows += [
         [s.file, s.tool + (f" {s.version}" if s.version else ""), s.run_date or "not stated",

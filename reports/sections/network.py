@@ -3,9 +3,8 @@ cables between them."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
 from reports.diagrams import fabric
+from reports.doctree import Block
 from reports.sections import cabling, calculations
 from reports.story import Story
 from wizard.base.numbers import count, num
@@ -14,14 +13,14 @@ from wizard.model.estate import Estate
 from wizard.present import labels
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     p = st.data.plan
     e = p.estate
     views = st.clusters or [st.data]
     if not e.network:
         return None
     several = len(e.clusters) > 1
-    flow: list[Flowable] = []
+    flow: list[Block] = []
     if several:
         flow.append(
             st.p(
@@ -130,7 +129,7 @@ def _adapter(st: Story, adapter: str) -> str:
     return nic.model
 
 
-def _tiers(st: Story, plane) -> Flowable:
+def _tiers(st: Story, plane) -> Block:
     rows: list[list] = [["Tier", "Switch", "Count", "Down", "Up", "Gb/s", "U", "W each"]]
     rows += [
         [t.role, t.model, num(t.count), num(t.downlinks), num(t.uplinks),

@@ -4,8 +4,7 @@ rests on (``wizard.present.operations``)."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import count
 from wizard.engine import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE
@@ -16,18 +15,18 @@ from wizard.present import operations as ops
 _WORDS = {3: "three", 4: "four", 8: "eight"}
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     hosts = {c.name: c.hosts for c in st.data.plan.estate.clusters}
     return section(st, st.data.design, management_of(st.data.design, hosts))
 
 
-def section(st: Story, design: Design, management: tuple[str, int] | None) -> list[Flowable]:
+def section(st: Story, design: Design, management: tuple[str, int] | None) -> list[Block]:
     """``management``: the management cluster's name and hosts, when the design has one."""
 
     def said(s: ops.Statement) -> str:
         return s.text + (f" {st.cite(s.source)}" if s.source else "")
 
-    flow: list[Flowable] = []
+    flow: list[Block] = []
     used = [m for m in ops.modes(design) if m in ops.ISOLATION]
     if used:
         flow += st.h2("Isolation between workloads")

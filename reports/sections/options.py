@@ -3,8 +3,7 @@ with the one proposed, and its cost when a price list is given."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.story import Story
 from wizard.model.options import OptionRow
 from wizard.present import options_table
@@ -18,11 +17,11 @@ def proposal_sentence(rows: list[OptionRow]) -> str | None:
     return options_table.proposal_sentence(rows)
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     if not st.data.compared.options:
         return None
     rows = rows_of(st)
-    flow: list[Flowable] = []
+    flow: list[Block] = []
     sentence = proposal_sentence(rows)
     if sentence:
         flow.append(st.p(sentence))

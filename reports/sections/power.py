@@ -3,10 +3,9 @@ elevations and power per rack."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
 from reports.diagrams import charts
 from reports.diagrams import racks as racks_diagram
+from reports.doctree import Block
 from reports.sections import calculations, cooling
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, fixed, num
@@ -32,7 +31,7 @@ def _racks_phrase(host_racks: int, network_racks: int) -> str:
     return f"{count(host_racks, 'rack')}, hosts and network gear together"
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     plan = st.data.plan
     e = plan.estate
     t = e.totals
@@ -41,7 +40,7 @@ def build(st: Story) -> list[Flowable] | None:
     # a cluster whose Result is the whole design's (no other cluster, nothing kept) says its
     # network, storage and total itself; otherwise they are the estate's, in the table
     whole = len(views) == 1 and not views[0].shared_network and not e.as_is
-    flow: list[Flowable] = [*st.h2("Power")]
+    flow: list[Block] = [*st.h2("Power")]
     if not whole:
         flow.append(_clusters_table(st))
         flow.append(_items_table(st, e.power_items))
@@ -118,7 +117,7 @@ def build(st: Story) -> list[Flowable] | None:
     return flow
 
 
-def _items_table(st: Story, items: list[PowerItem]) -> Flowable:
+def _items_table(st: Story, items: list[PowerItem]) -> Block:
     """What draws power, line by line, each with its source; a line the catalog leaves
     unsettled says so in its name."""
     rows: list[list] = [["Item", "Count", "W each", "W total", "Src."]]
@@ -135,7 +134,7 @@ def _items_table(st: Story, items: list[PowerItem]) -> Flowable:
     return st.table(rows, [4, 0.8, 1, 1, 0.5], right=(1, 2, 3))
 
 
-def _clusters_table(st: Story) -> Flowable:
+def _clusters_table(st: Story) -> Block:
     """Each cluster's hosts and power, the storage, the shared network and the total."""
     e = st.data.plan.estate
     t = e.totals

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num, pct, value
 from wizard.engine import kv_bytes, parameter_count
@@ -99,9 +98,9 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
                 if g.pure_bf16:
                     out.append(("Model states", "pure BF16 (no FP32 master weights)"))
                 if g.compiled:
+                    out.append(("Compilation", "compiled with torch.compile"))
                 if g.chunked_loss is not None:
                     out.append(("Loss over the vocabulary", labels.CHUNKED_LOSS[g.chunked_loss]))
-                    out.append(("Compilation", "compiled with torch.compile"))
             if g.fine_tuning is not None:
                 ft = g.fine_tuning
                 text = labels.FINE_TUNING[ft.method]
@@ -190,9 +189,9 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
     return out
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     d = st.data.design
-    flow: list[Flowable] = []
+    flow: list[Block] = []
     hw = d.hardware
     flow += st.h2("Platform choices")
     flow.append(

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from reportlab.platypus import Flowable
-
 from reports.diagrams import charts
+from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num, pct
@@ -61,11 +60,11 @@ def layout_rows(packing: Packing) -> list[list[str]]:
     return rows
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     r = st.data.result
     if not r.sharing_comparison and not r.packing.hosts:
         return None
-    flow: list[Flowable] = []
+    flow: list[Block] = []
     if r.sharing_comparison:
         flow += st.h2("Comparison of sharing modes")
         flow.append(

@@ -3,9 +3,8 @@ the calculation log that produced them."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
 from reports.diagrams import charts
+from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 from wizard.app.serving_text import Spread, serving_rows, spread_text
@@ -139,11 +138,11 @@ def _training_figures(
     return out
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     r = st.data.result
     if not r.workloads:
         return None
-    flow: list[Flowable] = [
+    flow: list[Block] = [
         st.p(
             "Each workload group is sized on its own: memory per GPU decides how many GPUs a "
             "replica needs, compute and communication decide how long work takes, and the "

@@ -3,15 +3,14 @@ layer) and the platform checklist: host BIOS, ESXi, vCenter and VM settings with
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import MISSING, num
 from wizard.present import labels
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     sw = getattr(st.data.result, "software", None)
     if sw is None:
         return None
@@ -20,7 +19,7 @@ def build(st: Story) -> list[Flowable] | None:
     server_name = server.product_name if server else c.server
     certified = labels.name(labels.CERTIFICATION, c.status)
     kubernetes = labels.name(labels.KUBERNETES, sw.kubernetes)
-    flow: list[Flowable] = [
+    flow: list[Block] = [
         st.pairs(
             [
                 (

@@ -3,18 +3,17 @@ takes, and whether GPUDirect Storage works end to end."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import num, unit
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     s = getattr(st.data.result, "storage", None)
     if s is None:
         return None
-    flow: list[Flowable] = []
+    flow: list[Block] = []
     if s.needs:
         rows: list[list] = [
             ["Workload", "Dataset GB", "Check­points GB", "Models GB", "Read GB/s", "Basis"]

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
-
 from reports.data import ReportData
 from reports.diagrams import architecture
 from reports.diagrams import estate as estate_diagram
-from reports.fonts import SANS
+from reports.doctree import Block, Cards, PageBreak, Space
 from reports.sections import delta
-from reports.story import Story, Text
-from reports.styles import ACCENT_LIGHT, RULE
+from reports.story import Story
 from wizard.base.numbers import MISSING, count, figure, fixed, num, plural
 from wizard.model.design import HaLevel, SharingMode
 from wizard.model.options import TargetStatus
@@ -56,28 +53,9 @@ def headline(data: ReportData) -> list[tuple[str, str]]:
     ]
 
 
-def _cards(st: Story) -> Table:
+def _cards(st: Story) -> Cards:
     figures = headline(st.data)
-    cells = [
-        [Text(escape(v), st.s.figure) for _, v in figures],
-        [Text(escape(label), st.s.figure_label) for label, _ in figures],
-    ]
-    width = st.width / len(figures)
-    t = Table(cells, colWidths=[width] * len(figures))
-    t.setStyle(
-        TableStyle(
-            [
-                ("FONTNAME", (0, 0), (-1, -1), SANS),
-                ("BACKGROUND", (0, 0), (-1, -1), ACCENT_LIGHT),
-                ("LINEAFTER", (0, 0), (-2, -1), 2, "white"),
-                ("TOPPADDING", (0, 0), (-1, 0), 8),
-                ("BOTTOMPADDING", (0, -1), (-1, -1), 8),
-                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                ("BOX", (0, 0), (-1, -1), 0.5, RULE),
-            ]
-        )
-    )
-    return t
+    return Cards(tuple(escape(v) for _, v in figures), tuple(escape(k) for k, _ in figures))
 
 
 def paragraph(data: ReportData) -> str:
@@ -193,8 +171,8 @@ def performance_rows(data: ReportData) -> tuple[list[list], list[str]]:
     return rows, notes
 
 
-def performance_table(st: Story, rows: list[list], notes: list[str]) -> list[Flowable]:
-    flow: list[Flowable] = []
+def performance_table(st: Story, rows: list[list], notes: list[str]) -> list[Block]:
+    flow: list[Block] = []
     if rows:
         header = ["Workload group", "Target", "Estimate", "Verdict"]
         flow.append(st.table([header, *rows], [2.6, 2.8, 2.2, 0.9]))
@@ -216,7 +194,7 @@ def _fig(value: float, unit: str) -> str:
     return text
 
 
-def _cost(st: Story) -> list[Flowable]:
+def _cost(st: Story) -> list[Block]:
     data = st.data
     if data.prices is None:
         return [st.p(NO_PRICES)]
@@ -283,11 +261,11 @@ def decisions_to_take(data: ReportData, gpus: list[str] | None = None) -> list[s
     return out
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     data = st.data
     views = st.clusters or [data]
     e = data.plan.estate
-    flow: list[Flowable] = [_cards(st), Spacer(1, 10), *overview(st, views)]
+    flow: list[Block] = [_cards(st), Space(10), *overview(st, views)]
     if data.compared.options:
         from reports.sections.options import proposal_sentence, rows_of
 
@@ -316,7 +294,7 @@ def build(st: Story) -> list[Flowable] | None:
     return flow + _architecture(st)
 
 
-def overview(st: Story, views: list[ReportData]) -> list[Flowable]:
+def overview(st: Story, views: list[ReportData]) -> list[Block]:
     """The design in words: its cluster's hosts, GPUs, reserve and storage; for several
     clusters, the whole design's, then each cluster in a row."""
     e = st.data.plan.estate
@@ -324,7 +302,7 @@ def overview(st: Story, views: list[ReportData]) -> list[Flowable]:
         return [st.p(paragraph(views[0]))]
     t = e.totals
     # the totals are the cards above; what they do not say is where the reserve sits
-    flow: list[Flowable] = [
+    flow: list[Block] = [
         st.p(
             f"{count(len(e.clusters), 'cluster')}; vSphere HA works per cluster, so each GPU "
             "cluster keeps its own reserve."
@@ -344,7 +322,7 @@ def overview(st: Story, views: list[ReportData]) -> list[Flowable]:
     return flow
 
 
-def _architecture(st: Story) -> list[Flowable]:
+def _architecture(st: Story) -> list[Block]:
     """The logical architecture: the cluster with its workloads, spare hosts, management and
     networks; for several clusters, where each group runs, then each cluster above the
     networks they share."""
@@ -359,7 +337,7 @@ def _architecture(st: Story) -> list[Flowable]:
         ]
     rows = [["Workload group", "Cluster", "Why"]]
     rows += [[x.workload, x.cluster, x.reason] for x in e.placements]
-    flow: list[Flowable] = [st.table(rows, [2, 1.6, 5])]
+    flow: list[Block] = [st.table(rows, [2, 1.6, 5])]
     names = {g: st.data.catalog.gpus[g].name for g in st.data.catalog.gpus}
     parts = estate_diagram.draw_pages(e, names, st.width)
     for n, drawing in enumerate(parts, start=1):

@@ -3,19 +3,18 @@ GPUs reach a NIC for GPUDirect RDMA, the bandwidth landscape and each workload's
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
 from reports.diagrams import bandwidth, host
+from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num
 from wizard.present import labels
 
 
-def build(st: Story) -> list[Flowable] | None:
+def build(st: Story) -> list[Block] | None:
     topo = getattr(st.data.result, "topology", None)
     if topo is None:
         return None
-    flow: list[Flowable] = []
+    flow: list[Block] = []
     for layout in topo.hosts:
         # a device by the name the drawing gives it, without the model: "GPU 0", "NIC 1"
         shown = {d.id: d.name.split(" (")[0] for d in layout.devices}

@@ -5,20 +5,19 @@ whole design has neither: its cluster's sections say it all."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
-
+from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 
 
-def placements(st: Story) -> list[Flowable] | None:
+def placements(st: Story) -> list[Block] | None:
     decisions = st.data.plan.estate.decisions
     if not decisions:
         return None
     return st.bullets([f"{d.text} {d.reason}" for d in decisions])
 
 
-def calculations_of_the_design(st: Story) -> list[Flowable] | None:
+def calculations_of_the_design(st: Story) -> list[Block] | None:
     calcs = st.data.plan.estate.calculations
     if not calcs:
         return None

@@ -60,9 +60,9 @@ def test_the_estate_proposal_numbers_the_appendix_subsections_under_the_appendix
     seen: list[str] = []
     real = reports.story.Heading
 
-    def recording(text, *args, **kwargs):
-        seen.append(text.replace("&nbsp;", " "))
-        return real(text, *args, **kwargs)
+    def recording(level, title, number="", key=""):
+        seen.append(f"{number}  {title}")
+        return real(level, title, number, key)
 
     monkeypatch.setattr(reports.story, "Heading", recording)
     design, catalog, _e = _acme()

@@ -30,6 +30,24 @@ def test_a_good_logo_is_on_the_cover(example_data, tmp_path):
     assert _images_on_cover(pdf) == 1
 
 
+def test_the_word_copy_has_the_logo_on_its_cover(example_data, tmp_path):
+    """The same picture opens the Word copy, at the PDF's width: 400 x 100 pixels fitted into
+    70 x 28 mm at most is 70 mm (198.4 pt, 2,520,000 EMU) wide; the PNG is the file's own."""
+    from docx import Document
+
+    png = tmp_path / "logo.png"
+    Image.new("RGB", (400, 100), (200, 30, 30)).save(png)
+    options = ReportOptions(logo_base=tmp_path, word=True)
+    doc = Document(io.BytesIO(build_pdf(_with_logo(example_data("starter"), "logo.png"), options)))
+    assert options.notices == []
+    first = doc.inline_shapes[0]
+    assert first.width == pytest.approx(2_520_000, abs=12_700)
+    blob = first._inline.graphic.graphicData.pic.blipFill.blip.embed
+    assert doc.part.related_parts[blob].blob == png.read_bytes()
+    body = doc.element.body
+    assert body.index(first._inline.getparent().getparent().getparent()) == 0  # the cover's top
+
+
 def _corrupt(tmp_path):
     (tmp_path / "bad.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"garbage" * 100)
     return "bad.png", "not a readable PNG or JPEG image"
@@ -67,10 +85,10 @@ def test_unusable_logo_gives_a_notice_and_a_cover_without_it(example_data, tmp_p
 
 def test_logo_is_fitted_into_its_box(tmp_path):
     Image.new("RGB", (3000, 300)).save(tmp_path / "wide.png")
-    image, notice = load_logo(str(tmp_path / "wide.png"), tmp_path, 200, 80)
+    picture, notice = load_logo(str(tmp_path / "wide.png"), tmp_path, 200, 80)
     assert notice is None
-    assert image.drawWidth == pytest.approx(200)
-    assert image.drawHeight == pytest.approx(20)
+    assert picture.width == pytest.approx(200)
+    assert picture.height == pytest.approx(20)
 
 
 def test_a_huge_logo_is_embedded_at_the_size_it_prints(example_data, tmp_path):

@@ -81,8 +81,7 @@ def test_risks_are_the_most_severe_in_words_and_notes_stay_out(example_data):
 
 def test_the_cost_appears_when_a_price_list_is_given(example_data):
     """One priced line: 8 Dell PowerEdge C4140 at EUR 50,000 = EUR 400,000 of hardware."""
-    from reportlab.platypus import Paragraph
-
+    from reports.doctree import Para
     from reports.sections.summary import _cost
     from reports.story import Story
     from reports.styles import make_styles
@@ -91,8 +90,8 @@ def test_the_cost_appears_when_a_price_list_is_given(example_data):
     priced = build_data(base.design, base.catalog,
                         PriceList(currency="EUR", prices={"server:dell-c4140": 50_000}))  # fmt: skip
     (para,) = _cost(Story(priced, make_styles(), 480))
-    assert isinstance(para, Paragraph)
-    text = " ".join(f.text for f in para.frags)
+    assert isinstance(para, Para)
+    text = para.text
     assert "EUR 400,000 of hardware" in text
     (none,) = _cost(Story(base, make_styles(), 480))
-    assert "no price list" in " ".join(f.text for f in none.frags)
+    assert "no price list" in none.text

@@ -56,13 +56,13 @@ def test_font_markup_in_a_cjk_name_prints_as_text(catalog):
 
 
 def test_every_paragraph_goes_through_the_fallback_wrapping():
-    """``reports.story.Text`` is the one place paragraph markup gets its fallback-font runs; a
+    """``reports.pdf_writer.Text`` is the one place paragraph markup gets its fallback-font runs; a
     reportlab Paragraph built anywhere else in the report would print CJK text as boxes."""
     from tests.conftest import ROOT
 
     for path in sorted((ROOT / "reports").rglob("*.py")):
         source = path.read_text(encoding="utf-8")
-        if path.name == "story.py":
+        if path.name == "pdf_writer.py":
             source = source.replace("class Text(Paragraph):", "")
         assert "Paragraph(" not in source, f"{path.name} builds a Paragraph directly"
 
