@@ -181,3 +181,15 @@ def test_gradients_are_allocated_as_the_backward_pass_frees_the_activations(cata
     doc["hardware"]["gpus_per_host"] = 2
     r = _sized(doc, catalog)
     assert not [c for c in r.calculations if "activations_beside_gradients" in c.id]
+
+
+def test_pure_bf16_leaves_a_lora_plan_as_peft_keeps_it(catalog):
+    """Negative case: PEFT's LoRA of the same model keeps its adapters in FP32 over a BF16 base
+    whatever the setting, so the plan and its words do not change."""
+    doc = ROWS["peft-mmqa-l32-3b-lora-r32-l40s"].design()
+    plans = []
+    for pure in (False, True):
+        doc["workloads"][0]["pure_bf16"] = pure
+        plans.append(_sized(doc, catalog).workloads[0])
+    assert plans[0].memory_gb.total == pytest.approx(plans[1].memory_gb.total, rel=1e-12)
+    assert "pure BF16" not in plans[1].layout.reason

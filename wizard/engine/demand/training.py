@@ -27,6 +27,7 @@ from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand import training_physics as tp_
 from wizard.engine.demand import training_stack as ts
 from wizard.engine.demand.sizer import SizerBase, model_utilization
+from wizard.engine.demand.training_flops import attention_passes, flops_per_iteration
 from wizard.engine.demand.training_memory import record_memory
 from wizard.engine.demand.training_plan import (
     Job,
@@ -41,7 +42,6 @@ from wizard.model.design import (
     LoraTargets,
     Optimizer,
     Precision,
-    Recompute,
     SharingMode,
     TrainingStack,
 )
@@ -81,7 +81,13 @@ class TrainingSizer(SizerBase):
     def profile(self) -> ts.StackProfile:
         """The stack's profile with the design's pure BF16 and torch.compile choices."""
         g = self.g
-        return ts.profile(self.stack(), g.pure_bf16, g.compiled, g.chunked_loss)
+        return ts.profile(self.stack(), self._pure_bf16(), g.compiled, g.chunked_loss)
+
+    def _pure_bf16(self) -> bool:
+        """Pure BF16 changes what a full training or fine-tune keeps; LoRA and QLoRA keep the
+        frozen base in its own precision and the adapters as the stack does (PEFT in FP32)."""
+        ft = self.g.fine_tuning
+        return self.g.pure_bf16 and (ft is None or ft.method is FineTuningMethod.FULL)
 
     def _job(self) -> Job:
         g, m, a = self.g, self.model, self.a
@@ -202,7 +208,7 @@ class TrainingSizer(SizerBase):
         if attention_peak is not None and job.shape is not None:
             attention = chain(
                 "attention_flops_per_iteration", tp_.ATTENTION_FLOPS, "FLOPs", tp_.NARAYANAN_EQ3,
-                attention_passes=_attention_passes(job, st), layers=job.shape.layers,
+                attention_passes=attention_passes(job, st), layers=job.shape.layers,
                 sequence=job.sequence, attention_width=job.shape.attention_width,
                 global_batch=global_batch,
             )  # fmt: skip
@@ -643,46 +649,8 @@ class TrainingSizer(SizerBase):
     def _flops_per_iteration(
         self, chain: Chain, job: Job, st: Strategy, trainable: float, global_batch: int
     ) -> float | None:
-        m, g = self.model, self.g
-        assert m is not None
-        if job.shape is not None:
-            p = m.preset
-            custom = g.model.custom if g.model else None
-            tied = 1 if (p and p.tied_embeddings) or (custom and custom.tied_embeddings) else 2
-            vocab = job.vocabulary
-            matrix = chain(
-                "matrix_parameters", tp_.NON_EMBEDDING_PARAMS, "parameters",
-                tp_.NARAYANAN_EQ3 + ": embeddings are looked up, not multiplied; the logits "
-                "are counted on their own",
-                parameters=m.active_params, embedding_copies=tied, vocabulary=vocab,
-                hidden=job.shape.hidden,
-            )  # fmt: skip
-            lora = job.lora
-            recomputed = recomputed_share(job, st)
-            per_token = chain(
-                "flops_per_token", tp_.FLOPS_PER_TOKEN, "FLOPs per token", tp_.NARAYANAN_EQ3,
-                linear_passes=(2 if lora else 3) + recomputed,
-                matrix_parameters=max(matrix, 0.0),
-                attention_passes=_attention_passes(job, st),
-                layers=job.shape.layers, sequence=job.sequence,
-                attention_width=job.shape.attention_width, hidden=job.shape.hidden,
-                logit_passes=2 if lora else 3, vocabulary=vocab,
-                adapter_passes=3 if lora else 0, trainable_parameters=trainable if lora else 0,
-            )  # fmt: skip
-            return chain(
-                "flops_per_iteration", tp_.FLOPS_PER_ITERATION, "FLOPs", tp_.NARAYANAN_EQ3,
-                flops_per_token=per_token, global_batch=global_batch, sequence=job.sequence,
-            )  # fmt: skip
-        if m.preset and m.preset.forward_gflops_per_sample:
-            return chain(
-                "flops_per_iteration",
-                tp_.Formula("passes * forward_gflops_per_sample * 1e9 * global_batch"), "FLOPs",
-                m.preset.source + "; backward = 2 x forward, one more forward with recomputation",
-                passes=4 if st.recompute is Recompute.FULL else 3,
-                forward_gflops_per_sample=m.preset.forward_gflops_per_sample,
-                global_batch=global_batch,
-            )  # fmt: skip
-        return None
+        assert self.model is not None
+        return flops_per_iteration(chain, self.model, self.g, job, st, trainable, global_batch)
 
     def _reason(
         self, st: Strategy, fits: bool, tried: list[tuple[Strategy, float]], chosen: float,
@@ -729,7 +697,7 @@ class TrainingSizer(SizerBase):
         """Which software and attention kernel the memory assumes, in words."""
         g = self.g
         parts = []
-        if g.pure_bf16:
+        if self._pure_bf16():
             parts.append("in pure BF16 (no FP32 master weights)")
         if g.compiled:
             parts.append("compiled with torch.compile")
@@ -770,15 +738,6 @@ class TrainingSizer(SizerBase):
                 f"{g.name}: no dataset size or iteration count, so time to train is not estimated",
                 Severity.INFO,
             )
-
-
-def _attention_passes(job: Job, st: Strategy) -> float:
-    """Forward, two backward products, and one more forward of the attention core under any
-    recomputation (selective recomputes just that core; full recomputation of some layers, in
-    those layers)."""
-    if st.recompute is Recompute.FULL:
-        return 3 + recomputed_share(job, st)
-    return 3 + (0 if st.recompute is Recompute.NONE else 1)
 
 
 def _or(numbers: tuple[int, ...]) -> str:
