@@ -95,7 +95,8 @@ def answers(st: Story, g: WorkloadGroup) -> list[tuple[str, str]]:
                     ),
                     ("Attention kernel", labels.ATTENTION[g.attention]),
                 ]
-                if g.pure_bf16:
+                full = g.fine_tuning is None or g.fine_tuning.method is FineTuningMethod.FULL
+                if g.pure_bf16 and full:  # LoRA adapters stay as the stack keeps them
                     out.append(("Model states", "pure BF16 (no FP32 master weights)"))
                 if g.compiled:
                     out.append(("Compilation", "compiled with torch.compile"))
