@@ -237,6 +237,16 @@ class TrainingSizer(SizerBase):
             "micro_batches", tp_.MICRO_BATCHES, "micro-batches per iteration", tp_.BUBBLE,
             global_batch=global_batch, micro_batch=g.micro_batch_size, data_parallel=d,
         )  # fmt: skip
+        if chain.rec is not None and global_batch % (g.micro_batch_size * d):
+            self.rec.caution(
+                "global-batch-uneven",
+                f"{self.key}.global_batch_size",
+                f"Global batch size {global_batch:,} does not divide into micro-batches of "
+                f"{g.micro_batch_size:,} on {d:,} data-parallel copies: a copy runs "
+                f"up to {micro:,.0f} micro-batches a step, and the others wait. Megatron-Core "
+                "refuses to start such a run (its micro-batch calculator asserts that the "
+                "global batch is a multiple of the micro-batch times the data-parallel size)",
+            )
         bubble = 0.0
         v = g.parallelism.virtual_pipeline_stages or 1
         if st.pipeline > 1:

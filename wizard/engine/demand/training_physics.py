@@ -105,7 +105,8 @@ COMPUTE_SPLIT_S = Formula(
 ATTENTION_FLOPS = Formula(
     "attention_passes * 4 * layers * sequence * attention_width * global_batch * sequence"
 )
-MICRO_BATCHES = Formula("global_batch / (micro_batch * data_parallel)")
+# each data-parallel copy runs whole passes: a share left over is one more, partly filled
+MICRO_BATCHES = Formula("ceil(global_batch / (micro_batch * data_parallel))")
 BUBBLE_S = Formula("compute_s * (pp - 1) / (virtual_stages * micro_batches)")
 TP_COMM_S = Formula("tp_allreduces * layers / pp * micro_batches * allreduce_s * (1 - overlap)")
 GRADIENT_GB = Formula("trainable_parameters * gradient_bytes / (tp * pp) / 1e9")

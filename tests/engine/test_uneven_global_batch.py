@@ -1,0 +1,38 @@
+"""A global batch that does not divide over the data-parallel copies: a copy runs whole
+micro-batches, so the step counts the most any copy runs, and the plan says so under the field
+(Megatron-Core's micro-batch calculator refuses such a batch outright)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.engine.conftest import calc
+from wizard.app.io import design_from_dict
+from wizard.base.bundled import example_text
+from wizard.engine.size import size
+
+
+def _sized(global_batch: int, catalog):
+    """bert-large-25gbe: micro-batch 8 on a stated 16 data-parallel copies."""
+    doc = json.loads(example_text("bert-large-25gbe"))
+    group = doc["workloads"][0]
+    assert group["micro_batch_size"] == 8 and group["parallelism"]["data_parallel"] == 16
+    group["global_batch_size"] = global_batch
+    return size(design_from_dict(doc), catalog)
+
+
+def test_a_batch_that_does_not_divide_counts_the_fullest_copy(catalog):
+    # 392 sequences over 16 copies of 8: 392 / 128 = 3.06, so some copy runs 4 micro-batches
+    r = _sized(392, catalog)
+    assert calc(r, "workloads[0].micro_batches").value == 4
+    said = [w for w in r.warnings if w.code == "global-batch-uneven"]
+    assert len(said) == 1
+    assert said[0].field == "workloads[0].global_batch_size"
+    assert "Global batch size 392" in said[0].message and "up to 4 micro-batches" in said[0].message
+
+
+def test_a_batch_that_divides_is_not_flagged(catalog):
+    # 384 = 3 x 8 x 16: three micro-batches each, nothing to say
+    r = _sized(384, catalog)
+    assert calc(r, "workloads[0].micro_batches").value == 3
+    assert not [w for w in r.warnings if w.code == "global-batch-uneven"]
