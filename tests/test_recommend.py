@@ -78,3 +78,20 @@ def test_recommend_gives_vgpu_vms_gpudirect_rdma_only_through_a_listed_nic(catal
     rec = recommend(design, catalog)
     assert rec.hardware.gpudirect_rdma
     assert catalog.nics[rec.hardware.nic].model.startswith(("ConnectX", "BlueField"))
+
+
+def test_a_design_of_several_gpu_clusters_is_refused_naming_the_clusters(catalog):
+    """acme-two-clusters: a notebook cluster and an HGX cluster. The design's hardware is the
+    first cluster's; sizing it on every cluster's groups would cite the other's (the 70B
+    groups') needs, so Recommend says it chooses one cluster's hardware and where."""
+    import pytest
+
+    from tests.conftest import ROOT
+    from wizard.base.errors import UserError
+
+    design = design_from_text((ROOT / "docs" / "acme-two-clusters.json").read_text("utf-8"))
+    with pytest.raises(UserError, match=r"^clusters: this design has 2 GPU clusters; Recommend"):
+        recommend(design, catalog, keep_gpu=False)
+    # the same design as its first cluster alone is recommended
+    alone = design.model_copy(update={"clusters": [], "workloads": design.workloads[:1]})
+    assert recommend(alone, catalog, keep_gpu=False).hardware.gpu

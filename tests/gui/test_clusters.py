@@ -214,6 +214,27 @@ def test_recommend_fills_the_second_cluster_from_its_own_groups(qtbot, window, t
     assert window.doc.get("clusters") == before
 
 
+def test_recommend_fills_the_first_cluster_of_several_from_its_own_groups(qtbot, window, tmp_path):
+    """The first GPU cluster of several is recommended the same way as the others: from the
+    design as that cluster sees it (the notebooks that run on it), so the reasons name none of
+    the HGX cluster's 70B groups and the HGX cluster keeps its hardware."""
+    path = tmp_path / "acme.json"
+    path.write_text((ROOT / "docs" / "acme-two-clusters.json").read_text("utf-8"), "utf-8")
+    assert window.open_path(path)
+    window.live.refresh()
+    assert window.wizard.go_to(PageId.HARDWARE)
+    hw = window.wizard.page_of(PageId.HARDWARE)
+    others = window.doc.get("clusters")
+    hw.picker.choice.put(0)
+    hw.picker.choice.activated.emit(0)
+    assert hw.cluster_index == 0 and hw.recommend_button.isEnabled()
+    hw.recommend_button.click()
+    assert hw.explain.text().startswith("Recommended."), hw.explain.text()
+    reasons = " ".join(window.doc.get("hardware").reasons.values())
+    assert "70B" not in reasons
+    assert window.doc.get("clusters") == others
+
+
 def test_a_gpu_cluster_no_group_runs_on_is_said_at_the_cluster(qtbot, window, tmp_path):
     """An added cluster with no group on it is not built; the Hardware page says so while it
     shows that cluster, and not while it shows one that is built."""

@@ -414,6 +414,12 @@ def recommend(
             "hardware is chosen"
         )
     design = new
+    if len(design.gpu_cluster_names()) > 1:  # its hardware is one cluster's, sized on its groups
+        raise UserError(
+            f"clusters: this design has {count(len(design.gpu_cluster_names()), 'GPU cluster')}; "
+            "Recommend chooses the hardware of one, for the groups that run on it: recommend on "
+            "the Hardware page with that cluster shown"
+        )
     reasons: dict[str, str] = {}
     gpu = catalog.gpus.get(design.hardware.gpu) if keep_gpu else None
     if gpu is None:

@@ -525,7 +525,7 @@ class HardwarePage(DataPlanMixin, Page):
 
     def recommend(self) -> None:
         parts: dict[str, Any] = self.doc.partial_dict()
-        if self.cluster_index > 0:
+        if len(self.clusters.names()) > 1:  # the cluster shown, with the groups that run on it
             view = self._cluster_parts(parts)
             if view is None:
                 return
