@@ -171,6 +171,8 @@ MITIGATIONS: dict[str, str] = {
     "an internal service are at most its staff.",
     "replicas-beyond-load": "Leave the replicas to the sizing, or give the throughput target "
     "the replicas are meant to carry.",
+    "global-batch-uneven": "Make the global batch a multiple of the micro-batch times the "
+    "data-parallel copies, or state the data-parallel copies it divides over.",
 }
 
 _SERVING_TARGET = re.compile(r"^serving-[a-z0-9_]+-target-missed$")
