@@ -52,7 +52,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-compute-rule-in-place",
-        "wizard/engine/basis/mig.py",
+        "wizard/engine/placement/mig.py",
         "        if self.compute + p.compute_slices > gpu.mig.compute_slices:\n"
         "            return []\n",
         "",
@@ -61,7 +61,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-compute-rule-in-validator",
-        "wizard/engine/basis/mig.py",
+        "wizard/engine/placement/mig.py",
         "    if compute > mig.compute_slices:",
         "    if compute > mig.memory_slices:",
         ("tests/engine/test_mig.py",),
@@ -69,7 +69,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-overlap-off-by-one",
-        "wizard/engine/basis/mig.py",
+        "wizard/engine/placement/mig.py",
         "for s in range(inst.start, inst.start + p.placement_size):",
         "for s in range(inst.start + 1, inst.start + p.placement_size):",
         ("tests/engine/test_mig.py",),
@@ -77,7 +77,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "mig-place-start-off-by-one",
-        "wizard/engine/basis/mig.py",
+        "wizard/engine/placement/mig.py",
         "            self.mask | ((1 << p.placement_size) - 1) << start,\n",
         "            self.mask | ((1 << p.placement_size) - 1) << max(start - 1, 0),\n",
         ("tests/engine/test_mig.py",),
@@ -191,7 +191,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "vgpu-max-per-gpu",
-        "wizard/engine/basis/vgpu.py",
+        "wizard/engine/placement/vgpu.py",
         "            if counts[p.name] > p.max_per_gpu:",
         "            if counts[p.name] > p.max_per_gpu + 1:",
         ("tests/engine/test_vgpu_types.py", "tests/engine/test_sharing.py"),
@@ -279,7 +279,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "vgpu-share-without-time-slice",
-        "wizard/engine/basis/vgpu.py",
+        "wizard/engine/basis/slices.py",
         "return min(1.0, max(p.framebuffer_gb / gpu.memory_gb, 1 / p.max_per_gpu))",
         "return min(1.0, p.framebuffer_gb / gpu.memory_gb)",
         ("tests/engine/test_planted_slips.py",),
@@ -287,7 +287,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "vgpu-mixed-against-equal-maximum",
-        "wizard/engine/basis/vgpu.py",
+        "wizard/engine/placement/vgpu.py",
         "if any(n > (by_name[name].max_per_gpu_mixed or 0) for name, n in counts.items()):",
         "if any(n > by_name[name].max_per_gpu for name, n in counts.items()):",
         ("tests/engine/test_planted_slips.py",),
@@ -319,7 +319,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "xdr-takes-ndr-parts",
-        "wizard/engine/basis/ib_parts.py",
+        "wizard/engine/build/ib_parts.py",
         "PAIRINGS = {p.speed_gbps: p for p in (NDR, XDR)}",
         "PAIRINGS = {400: NDR, 800: NDR}",
         ("tests/engine/test_xdr_fabric.py",),

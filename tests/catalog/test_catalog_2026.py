@@ -6,8 +6,8 @@ Each expected value is written from its source, not from the TOML, with the sour
 
 import pytest
 
-from wizard.engine.basis import mig
-from wizard.engine.basis.mig import Instance, MigState, parse_layout, validate_layout
+from wizard.engine.placement import mig
+from wizard.engine.placement.mig import Instance, MigState, parse_layout, validate_layout
 
 # ------------------------------------------------------------- RTX PRO 6000 Blackwell Server Ed.
 
@@ -140,7 +140,7 @@ def test_rtx_pro_6000_mixed_size_is_left_out_until_nvidia_publishes_it(catalog):
     """No NVIDIA document read prints this board's mixed-size maxima, so none is planned: no
     type has max_per_gpu_mixed, the first mixed-size release is unset and marked unsettled,
     and the engine packs one vGPU size per GPU."""
-    from wizard.engine.basis.vgpu import mixed_supported
+    from wizard.engine.placement.vgpu import mixed_supported
 
     g = catalog.gpus["rtx-pro-6000-bse"]
     assert all(p.max_per_gpu_mixed is None for p in g.vgpu.profiles)

@@ -12,7 +12,7 @@ Each expected value is written from its source, not from the TOML, with the sour
 
 import pytest
 
-from wizard.engine.basis.mig import MigState, parse_layout, validate_layout
+from wizard.engine.placement.mig import MigState, parse_layout, validate_layout
 from wizard.engine.placement.sharing import vgpu_type
 from wizard.model.catalog import max_boards
 from wizard.model.design import SharingMode
@@ -119,7 +119,7 @@ def test_mixed_size_maxima_equal_the_equal_size_ones(catalog):
     for p in g.vgpu.profiles:
         assert p.max_per_gpu_mixed == p.max_per_gpu, p.name
         assert p.framebuffer_gb * p.max_per_gpu_mixed <= g.memory_gb, p.name
-    from wizard.engine.basis.vgpu import mixed_supported
+    from wizard.engine.placement.vgpu import mixed_supported
 
     assert mixed_supported(g)
 

@@ -6,8 +6,8 @@ Started with MIG'): on A100/H100, 1g {0..6}:1, 2g {0,2,4}:2, 3g {0,4}:4, 4g {0}:
 
 import pytest
 
-from wizard.engine.basis import mig
-from wizard.engine.basis.mig import Instance, MigState, parse_layout, validate_layout
+from wizard.engine.placement import mig
+from wizard.engine.placement.mig import Instance, MigState, parse_layout, validate_layout
 
 MIG_GPUS = [
     "a30", "a100-pcie-40gb", "a100-pcie-80gb", "a100-sxm4-40gb", "a100-sxm4-80gb",

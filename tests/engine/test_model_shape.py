@@ -9,8 +9,8 @@ import pytest
 
 from tests.engine.conftest import calc
 from wizard.app.io import design_from_dict
-from wizard.engine.basis.model_shape import count
 from wizard.engine.basis.record import Chain
+from wizard.engine.demand.model_shape import count
 from wizard.engine.size import size
 from wizard.model.design import CustomModel
 

@@ -10,7 +10,8 @@ import pytest
 from tests.engine.conftest import calc
 from wizard.app.io import design_from_dict
 from wizard.engine.basis.slices import slices
-from wizard.engine.basis.vgpu import VgpuState, share
+from wizard.engine.basis.slices import vgpu_share as share
+from wizard.engine.placement.vgpu import VgpuState
 from wizard.engine.size import size
 from wizard.model.design import Assumptions, SharingMode
 

@@ -5,10 +5,9 @@ import json
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from wizard.engine.basis import vgpu
-from wizard.engine.basis.mig import Instance, validate_layout
-from wizard.engine.placement import sharing
+from wizard.engine.placement import sharing, vgpu
 from wizard.engine.placement.cluster import Demand, hosts_needed
+from wizard.engine.placement.mig import Instance, validate_layout
 from wizard.engine.size import size
 from wizard.model.design import Design, SharingMode
 
@@ -201,7 +200,7 @@ def test_remote_pool_states_end_of_availability_and_checks_network(catalog):
 
 def test_host_placement_matches_the_host_count_rule():
     """Explicit placement uses as many hosts as the counting rule, replicas kept whole."""
-    from wizard.engine.basis.packing import Unit, place_on_hosts
+    from wizard.engine.placement.packing import Unit, place_on_hosts
 
     for gph, sizes in [
         (4, [4, 4, 4, 2, 2, 1, 1, 1]),

@@ -59,7 +59,7 @@ def test_a_vgpu_profile_stops_at_its_maximum_per_gpu(catalog):
     """NVIDIA AI Enterprise vGPU types for the H200 NVL (catalog source): H200-8C, at most 16 per
     GPU. A 17th would still fit the frame buffer (17 x 8 = 136 GB of 141 GB) and the compute
     (17 x 1/32 < 1), so only the maximum refuses it."""
-    from wizard.engine.basis.vgpu import VgpuState
+    from wizard.engine.placement.vgpu import VgpuState
 
     gpu = catalog.gpus["h200-nvl-141gb"]
     p = next(q for q in gpu.vgpu.profiles if q.name == "H200-8C")

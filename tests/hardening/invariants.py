@@ -10,8 +10,8 @@ import math
 from collections import Counter
 from typing import Any
 
-from wizard.engine.basis import mig
 from wizard.engine.build import linkx
+from wizard.engine.placement import mig
 from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design, FailureDomain, HaLevel

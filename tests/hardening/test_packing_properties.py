@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wizard.engine.basis.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.placement.cluster import Demand, hosts_needed
+from wizard.engine.placement.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 
 # A GPU state: (memory used in eighths, number of slots); a slot of size k takes k eighths.
 State = tuple[int, int]

@@ -1,13 +1,13 @@
 """The slices of a GPU a one-GPU replica or job can run on under a sharing mode: MIG instances
 with their compute slices and their memory slices' bandwidth, or time-sliced vGPU profiles with
-their share of time when every vGPU on the GPU is busy."""
+their share of time when every vGPU on the GPU is busy; and the share of a GPU an instance or a
+vGPU takes, which the demand (slices) and the placement (packing GPUs) both count."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine.basis import mig, vgpu
-from wizard.model.catalog import Gpu
+from wizard.model.catalog import Gpu, MigProfile, VgpuProfile
 from wizard.model.design import MIG_MODES, SharingMode
 
 SOURCE = (
@@ -29,6 +29,18 @@ class Slice:
     share: float  # share of a physical GPU it takes from others
 
 
+def mig_share(gpu: Gpu, p: MigProfile) -> float:
+    """Share of the GPU an instance takes: the larger of its compute and memory share."""
+    assert gpu.mig is not None
+    return max(p.compute_slices / gpu.mig.compute_slices, p.placement_size / gpu.mig.memory_slices)
+
+
+def vgpu_share(gpu: Gpu, p: VgpuProfile) -> float:
+    """Share of the GPU a vGPU takes: its framebuffer, or its time slice with the profile's
+    maximum count sharing the GPU, whichever is larger."""
+    return min(1.0, max(p.framebuffer_gb / gpu.memory_gb, 1 / p.max_per_gpu))
+
+
 def slices(gpu: Gpu, mode: SharingMode) -> list[Slice]:
     """Every fractional slice the mode offers on ``gpu``, smallest share first."""
     out: list[Slice] = []
@@ -43,10 +55,10 @@ def slices(gpu: Gpu, mode: SharingMode) -> list[Slice]:
                 f"{m.compute_slices} compute slices, {p.memory_slices} of {m.memory_slices} "
                 "memory slices and their bandwidth"
             )
-            out.append(Slice(mode, p.name, label, p.memory_gb, c, b, mig.share(gpu, p)))
+            out.append(Slice(mode, p.name, label, p.memory_gb, c, b, mig_share(gpu, p)))
     if mode is SharingMode.VGPU and gpu.vgpu is not None:
         for v in gpu.vgpu.profiles:
-            sh = vgpu.share(gpu, v)
+            sh = vgpu_share(gpu, v)
             if sh >= 1:
                 continue
             label = (

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine.basis.ib_parts import Pairing
 from wizard.engine.build import linkx
+from wizard.engine.build.ib_parts import Pairing
 from wizard.engine.build.linkx import Place
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat

@@ -17,12 +17,12 @@ from wizard.engine.basis import compute, topology
 from wizard.engine.basis.links import nic as nic_link
 from wizard.engine.basis.memory import PARAM_BYTES
 from wizard.engine.basis.record import Chain, Recorder
-from wizard.engine.basis.search import first_true
 from wizard.engine.basis.slices import Slice, slices
 from wizard.engine.basis.spread import assumptions_at
 from wizard.engine.demand import serving
 from wizard.engine.demand import serving_physics as sp
 from wizard.engine.demand.plausibility import in_flight_planned, requests_in_flight
+from wizard.engine.demand.search import first_true
 from wizard.engine.demand.serving import Capacity, Point, Request
 from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 from wizard.model.catalog import FormFactor, Gpu, Server

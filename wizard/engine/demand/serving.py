@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.links import NVLS_SOURCE, efficiency
 from wizard.engine.basis.record import Chain
-from wizard.engine.basis.search import first_true
 from wizard.engine.demand import serving_physics as sp
+from wizard.engine.demand.search import first_true
 from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parallel, Transformer
 from wizard.model.result import HOST_BOUND
 

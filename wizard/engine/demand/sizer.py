@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizard.base.numbers import count
-from wizard.engine.basis import memory, model_shape, sources
+from wizard.engine.basis import memory, sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.memory import Shape, Sharding
 from wizard.engine.basis.record import Chain, Recorder
 from wizard.engine.basis.sources import CALIBRATED
+from wizard.engine.demand import model_shape
 from wizard.engine.demand.training_stack import REFERENCE_RIDGE, RIDGE_SOURCE, StackProfile
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
 from wizard.model.design import (
@@ -203,6 +204,7 @@ class SizerBase:
         shard_group: int = 1,
         recompute: str | None = None,
         members: int | None = None,
+        memory_basis: str | None = None,
     ) -> WorkloadSizing:
         """The fields every model-sized group shares, plus its kind's own figures;
         ``replicas`` is per member (the data-parallel degree of one member); ``members`` is the
@@ -218,6 +220,7 @@ class SizerBase:
             reason=reason or self._layout_reason(mem, sh),
             shard_group=shard_group,
             recompute=recompute,
+            memory_basis=memory_basis,
         )
         return WorkloadSizing(
             name=g.name,

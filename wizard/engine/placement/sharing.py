@@ -21,11 +21,12 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 
 from wizard.base.numbers import count, some
-from wizard.engine.basis import mig, vgpu
-from wizard.engine.basis.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
+from wizard.engine.basis.slices import mig_share, vgpu_share
 from wizard.engine.demand.vms import vm_gpus, vm_sizes
 from wizard.engine.demand.workload import TRAINING_KINDS
+from wizard.engine.placement import mig, vgpu
 from wizard.engine.placement.cluster import Demand, ha_hosts, hosts_needed, platform_hosts
+from wizard.engine.placement.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.platform.compat import sharing_mode_reason
 from wizard.model.catalog import Gpu, Server
 from wizard.model.design import MIG_MODES, Design, SharingMode, WorkloadGroup
@@ -188,7 +189,7 @@ def _time_sliced_mig(need: Need, gpu: Gpu) -> SlotSpec | None:
     best: tuple[float, SlotSpec] | None = None
     for t in gpu.vgpu.mig_time_sliced:
         inst = instances[t.mig_profile]
-        sh = mig.share(gpu, inst)
+        sh = mig_share(gpu, inst)
         k = t.max_per_instance
         if t.framebuffer_gb + 1e-9 < need.memory_gb or k * need.mig_compute > sh + 1e-9:
             continue
@@ -216,7 +217,7 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu, mig_time_slicing: bool = F
         if vp is None:
             vp = vgpu.full_profile(gpu)
         assert vp is not None, "vGPU mode is offered only on vGPU-capable GPUs"
-        sh = vgpu.share(gpu, vp)
+        sh = vgpu_share(gpu, vp)
         return SlotSpec(
             need.workload, "vgpu", vp.name, vp.framebuffer_gb, need.compute, sh, need.demand,
             sh >= 1 or multi,
@@ -227,7 +228,7 @@ def slot_for(mode: SharingMode, need: Need, gpu: Gpu, mig_time_slicing: bool = F
             mp = next((x for x in gpu.mig.profiles if x.name == planned), mp)
         mp = mp or mig.full_profile(gpu)
         assert mp is not None, "MIG mode is offered only on MIG-capable GPUs"
-        sh = mig.share(gpu, mp)
+        sh = mig_share(gpu, mp)
         own = SlotSpec(need.workload, "mig", mp.name, mp.memory_gb, sh, sh, need.demand, multi)
         # time slices inside an instance are a vGPU feature: not for MIG in the guest
         vsphere = mode is SharingMode.MIG

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 from wizard.base.numbers import count, some
-from wizard.engine.basis import mig, vgpu
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.sources_platform import MIG_IN_GUEST, MIG_PLACEMENT
+from wizard.engine.placement import mig, vgpu
 from wizard.engine.placement.sharing import (
     PACKING_SOURCE,
     REMOTE_SOURCE,

@@ -135,12 +135,6 @@ def full_profile(gpu: Gpu) -> MigProfile | None:
     return max((p for p in gpu.mig.profiles if "+" not in p.name), key=lambda p: p.placement_size)
 
 
-def share(gpu: Gpu, p: MigProfile) -> float:
-    """Share of the GPU an instance takes: the larger of its compute and memory share."""
-    assert gpu.mig is not None
-    return max(p.compute_slices / gpu.mig.compute_slices, p.placement_size / gpu.mig.memory_slices)
-
-
 @dataclass(frozen=True)
 class MigState:
     """What is placed on one GPU; hashable so identical GPUs share one entry while packing."""

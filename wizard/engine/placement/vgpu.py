@@ -37,12 +37,6 @@ def full_profile(gpu: Gpu) -> VgpuProfile | None:
     return max(gpu.vgpu.profiles, key=lambda p: p.framebuffer_gb)
 
 
-def share(gpu: Gpu, p: VgpuProfile) -> float:
-    """Share of the GPU a vGPU takes: its framebuffer, or its time slice with the profile's
-    maximum count sharing the GPU, whichever is larger."""
-    return min(1.0, max(p.framebuffer_gb / gpu.memory_gb, 1 / p.max_per_gpu))
-
-
 def mixed_supported(gpu: Gpu) -> bool:
     return gpu.vgpu is not None and any(p.max_per_gpu_mixed for p in gpu.vgpu.profiles)
 
