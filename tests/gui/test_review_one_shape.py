@@ -60,3 +60,19 @@ def test_several_clusters_show_the_whole_design_and_each_cluster_with_its_own_ri
     assert any("A single NVIDIA" in t for t in hgx)
     assert not any("L40S" in t for t in hgx)
     assert not page.clusters_note.isVisible() and page.placement.rowCount() > 0
+
+
+def test_the_review_says_what_the_training_memory_is_counted_as(qtbot, window, tmp_path):
+    """hgx-h200-llm's LoRA group states no training software: LoRA defaults to Hugging Face
+    with PEFT, and fused attention is the design default (docs/model.md, 'Training stack'); the
+    Review says so under the workloads table, in the stack's and kernel's own names. Negative
+    case: imagenet-resnet50 trains a CNN, counted from its preset's measured figures, so no
+    software or attention kernel is named."""
+    page = _review(window, tmp_path, "hgx.json", example_text("hgx-h200-llm"))
+    said = page.memory_basis.text()
+    assert page.memory_basis.isVisible()
+    assert said.startswith("Memory per GPU is counted for Hugging Face Transformers with PEFT")
+    assert "fused attention (FlashAttention" in said
+
+    page = _review(window, tmp_path, "resnet.json", example_text("imagenet-resnet50"))
+    assert not page.memory_basis.isVisible() and page.memory_basis.text() == ""

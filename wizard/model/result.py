@@ -97,6 +97,11 @@ class Layout(Out):
         default=1, description="Data-parallel GPUs that share the model states (ZeRO / FSDP)"
     )
     recompute: str | None = Field(default=None, description="'none', 'selective' or 'full'")
+    memory_basis: str | None = Field(
+        default=None,
+        description="The training software, attention kernel and stated choices the memory "
+        "per GPU is counted as, in words (a training group sized from its model)",
+    )
 
 
 class TargetCheck(Out):

@@ -204,6 +204,7 @@ class SizerBase:
         shard_group: int = 1,
         recompute: str | None = None,
         members: int | None = None,
+        memory_basis: str | None = None,
     ) -> WorkloadSizing:
         """The fields every model-sized group shares, plus its kind's own figures;
         ``replicas`` is per member (the data-parallel degree of one member); ``members`` is the
@@ -219,6 +220,7 @@ class SizerBase:
             reason=reason or self._layout_reason(mem, sh),
             shard_group=shard_group,
             recompute=recompute,
+            memory_basis=memory_basis,
         )
         return WorkloadSizing(
             name=g.name,

@@ -626,6 +626,7 @@ class TrainingSizer(SizerBase):
             planned_compute_share=sl.compute if sl else 1.0,
             shard_group=st.shard,
             recompute=st.recompute.value,
+            memory_basis=self.memory_basis() if self.model and self.model.shape else None,
         )
 
     # ------------------------------------------------------------------ pieces
@@ -704,7 +705,20 @@ class TrainingSizer(SizerBase):
         )
 
     def _stack_words(self) -> str:
-        """Which software and attention kernel the memory assumes, in words."""
+        """Which software and attention kernel the memory assumes, in words: a transformer's
+        (a network without attention, a CNN, is counted from its preset's measured figures)."""
+        if self.model is None or self.model.shape is None:
+            return ""
+        stack, parts = self._memory_terms()
+        return f"; memory as {stack} keeps it, " + ", ".join(parts)
+
+    def memory_basis(self) -> str:
+        """The software the memory is counted as, with its attention kernel and the stated
+        choices, for a reader to show beside the memory."""
+        stack, parts = self._memory_terms()
+        return ", ".join((stack, *parts))
+
+    def _memory_terms(self) -> tuple[str, list[str]]:
         g = self.g
         parts = []
         if self._pure_bf16():
@@ -718,7 +732,7 @@ class TrainingSizer(SizerBase):
                 else "the loss over the whole vocabulary at once"
             )
         parts.append(f"with {ATTENTION_LABEL[g.attention]}")
-        return f"; memory as {ts.stack_name(self.stack())} keeps it, " + ", ".join(parts)
+        return ts.stack_name(self.stack()), parts
 
     def _messages(
         self, job: Job, st: Strategy, fits: bool, tried, units: int,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -35,6 +36,7 @@ from wizard.gui.pages.review_tables import (
     fill_placement,
     fill_serving,
     fill_workloads,
+    memory_basis_text,
     risk_item,
     tab,
     table,
@@ -147,11 +149,16 @@ class ReviewPage(Page):
             sh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         sh.setSectionResizeMode(targets, QHeaderView.ResizeMode.Stretch)
         sh.setMinimumSectionSize(sh.fontMetrics().horizontalAdvance("Targets") + 24)
-        summary = tab(bars_title, self.bars, self.workloads, self.serving_title, self.serving)
+        # the software and attention kernel each training group's memory is counted as
+        self.memory_basis = QLabel()
+        self.memory_basis.setWordWrap(True)
+        self.memory_basis.setTextFormat(Qt.TextFormat.PlainText)
+        summary = tab(bars_title, self.bars, self.workloads, self.memory_basis,
+                      self.serving_title, self.serving)  # fmt: skip
         column = summary.layout()
         assert isinstance(column, QVBoxLayout)
         column.setStretch(2, 2)
-        column.setStretch(4, 1)
+        column.setStretch(5, 1)
         # a small window scrolls the summary rather than squeezing its tables to one row
         summary_scroll = QScrollArea()
         summary_scroll.setWidgetResizable(True)
@@ -493,6 +500,9 @@ class ReviewPage(Page):
     def _tables(self, rows: list[WorkloadResult], design: Design) -> None:
         """The workload and serving tables of ``rows``, sized from ``design``."""
         fill_workloads(self.workloads, rows, design, self._spread)
+        basis = memory_basis_text(rows)
+        self.memory_basis.setText(basis)
+        self.memory_basis.setVisible(bool(basis))
         served = any(w.serving is not None for w in rows)
         self.serving_title.setVisible(served)
         self.serving.setVisible(served)

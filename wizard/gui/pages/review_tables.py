@@ -102,6 +102,21 @@ def tab(*widgets: QWidget, stretch_last: bool = True) -> QWidget:
     return w
 
 
+def memory_basis_text(rows: list[WorkloadResult]) -> str:
+    """What each training group's memory per GPU is counted as: the training software, its
+    attention kernel and the stated choices (empty when no group is sized from a transformer)."""
+    said = [(w.name, w.layout.memory_basis) for w in rows if w.layout and w.layout.memory_basis]
+    if not said:
+        return ""
+    if len(said) == 1:
+        return f"Memory per GPU is counted for {said[0][1]}."
+    return (
+        "Memory per GPU is counted for "
+        + "; ".join(f"{name}: {basis}" for name, basis in said)
+        + "."
+    )
+
+
 def fill_workloads(
     t: QTableWidget, rows: list[WorkloadResult], design: Design | None, spread: Spread
 ) -> None:
