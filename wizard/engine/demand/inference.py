@@ -87,7 +87,11 @@ def compute_precision(precision: Precision) -> Precision:
 
 
 @dataclass(frozen=True)
-class Plan:
+class ServingOption:
+    """One way to serve the group that holds the model: a layout (or a GPU slice), the replicas
+    that carry its load and the operating point they run at, with the targets it misses; the
+    planner chooses one of these (the engine's Plan is something else: the whole design's)."""
+
     par: Parallel
     acc: Accelerator
     cap: Capacity
@@ -102,7 +106,7 @@ class Plan:
 
     @property
     def gpu_share(self) -> float:
-        """Physical GPUs the plan takes: slices count by their share."""
+        """Physical GPUs the option takes: slices count by their share."""
         return self.gpus * (self.slice.share if self.slice else 1.0)
 
 
@@ -267,7 +271,7 @@ class ServingPlanner:
             acc.attention_peak * sl.compute,
         )
 
-    def _plan(self, par: Parallel, sl: Slice | None = None) -> Plan | None:
+    def _option(self, par: Parallel, sl: Slice | None = None) -> ServingOption | None:
         acc = self._slice_accelerator(sl) if sl else self.acc
         cap = self._capacity(par, acc)
         if not cap.fits:
@@ -279,7 +283,7 @@ class ServingPlanner:
             point = self._at_replicas(at, cap, fixed, low) or at(
                 serving.ceil_div(self.load.sequences, fixed)
             )
-            return Plan(par, acc, cap, fixed, point, self._misses(point, fixed), sl)
+            return ServingOption(par, acc, cap, fixed, point, self._misses(point, fixed), sl)
         top = max(
             serving.ceil_div(self.load.sequences, 1),
             serving.ceil_div(self.load.rate or 0.0, at(1).requests_per_s),
@@ -299,25 +303,25 @@ class ServingPlanner:
         best = first_true(lambda r: ok(r, True), replicas, top)
         replicas = best if best is not None else top
         point = self._at_replicas(at, cap, replicas, low) or at(1)
-        return Plan(par, acc, cap, replicas, point, self._misses(point, replicas), sl)
+        return ServingOption(par, acc, cap, replicas, point, self._misses(point, replicas), sl)
 
-    def choose(self) -> tuple[Plan | None, Parallel, bool]:
-        """The plan, the layout it uses (or the best that does not fit), and whether the engine
-        chose it."""
+    def choose(self) -> tuple[ServingOption | None, Parallel, bool]:
+        """The chosen option, the layout it uses (or the best that does not fit), and whether the
+        engine chose it."""
         p = self.g.parallelism
         by_engine = p.tensor_parallel is None or p.pipeline_parallel is None
         layouts = self.layouts()
-        plans = [plan for par in layouts if (plan := self._plan(par)) is not None]
+        plans = [plan for par in layouts if (plan := self._option(par)) is not None]
         one = [par for par in layouts if par.gpus == 1]
         if one:
             options = slices(self.gpu, self.g.sharing_mode)
-            plans += [plan for sl in options if (plan := self._plan(one[0], sl))]
+            plans += [plan for sl in options if (plan := self._option(one[0], sl))]
         if not plans:
             candidates = self.layouts()
             most = max(candidates, key=lambda par: (par.gpus, -par.pipeline))
             return None, most, by_engine
 
-        def worst(plan: Plan) -> float:
+        def worst(plan: ServingOption) -> float:
             return max((s for _, s in plan.misses), default=0.0)
 
         met = [plan for plan in plans if not plan.misses]
@@ -327,8 +331,8 @@ class ServingPlanner:
 
     # ------------------------------------------------------------------ record
 
-    def record(self, plan: Plan, members: int) -> tuple[MemoryBreakdown, ServingResult]:
-        """Log every step of the chosen plan (each formula with its inputs) and return the
+    def record(self, plan: ServingOption, members: int) -> tuple[MemoryBreakdown, ServingResult]:
+        """Log every step of the chosen option (each formula with its inputs) and return the
         memory per GPU and the serving figures."""
         k = f"{self.key}.serving"
         chain = Chain(self.rec, k)
@@ -465,7 +469,7 @@ class ServingPlanner:
             check("throughput", tokens, point.tokens_per_s * replicas, "output tokens/s", False)
         return out
 
-    def _warn(self, plan: Plan, s: ServingResult) -> None:
+    def _warn(self, plan: ServingOption, s: ServingResult) -> None:
         g, gpu = self.g, self.gpu
         names = {
             "ttft": "time to first token",
@@ -516,7 +520,7 @@ class ServingPlanner:
                 Severity.INFO,
             )
 
-    def _remedy(self, metric: str, plan: Plan) -> str:
+    def _remedy(self, metric: str, plan: ServingOption) -> str:
         """What would meet a missed target, from what this design could change."""
         g, gpu, par = self.g, self.gpu, plan.par
         options = []

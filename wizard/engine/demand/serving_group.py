@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.memory import Sharding
-from wizard.engine.demand.inference import LAYOUT_SOURCE, Plan, ServingPlanner, transformer
+from wizard.engine.demand.inference import LAYOUT_SOURCE, ServingOption, ServingPlanner, transformer
 from wizard.engine.demand.plausibility import check_serving
 from wizard.engine.demand.sizer import SizerBase, weight_bytes
 from wizard.model.result import Severity, WorkloadSizing
@@ -78,7 +78,7 @@ class ServingSizer(SizerBase):
             members=1,
         )
 
-    def _serving_reason(self, plan: Plan) -> str:
+    def _serving_reason(self, plan: ServingOption) -> str:
         t, pp = plan.par.tensor, plan.par.pipeline
         where = (
             f"tensor parallelism {t} inside one host"
