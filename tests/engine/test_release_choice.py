@@ -9,7 +9,7 @@ import pytest
 from tests.engine.conftest import design_dict
 from wizard.app.io import design_from_dict
 from wizard.engine.platform.compat import check_design
-from wizard.engine.platform.software import release_choice
+from wizard.engine.platform.releases import release_choice
 from wizard.model.catalog import SoftwareRelease
 
 

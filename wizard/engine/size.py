@@ -17,7 +17,8 @@ from wizard.engine.placement.cluster import PLATFORM_HOSTS, ha_hosts, platform_m
 from wizard.engine.placement.sharing_checks import sharing_checks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.platform.platform_rules import platform_rules
-from wizard.engine.platform.software import plan_software, release_choice
+from wizard.engine.platform.releases import release_choice
+from wizard.engine.platform.software import plan_software
 from wizard.model.catalog import Catalog, Gpu
 from wizard.model.design import Design, HaLevel, SharingMode, WorkloadGroup
 from wizard.model.result import (

@@ -13,7 +13,7 @@ from wizard.base.errors import DesignError
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.decide import existing as existing_
-from wizard.engine.platform.software import release_choice
+from wizard.engine.platform.releases import release_choice
 from wizard.engine.size import size
 from wizard.model.catalog import Catalog
 from wizard.model.design import ClusterRole, Design, HaPolicy, Hardware, WorkloadGroup

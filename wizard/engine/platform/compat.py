@@ -240,7 +240,7 @@ def _sharp_problems(design: Design, catalog: Catalog) -> list[Problem]:
 def _release(design: Design, catalog: Catalog) -> SoftwareRelease | None:
     """The release the design runs, or None when it names an unknown one (that is reported on
     its own, so the checks that need a release stay quiet)."""
-    from wizard.engine.platform.software import choose_release
+    from wizard.engine.platform.releases import choose_release
 
     try:
         return choose_release(design, catalog)
