@@ -6,6 +6,7 @@ summarized in a key line, never cut and never below 7 pt."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from reports.diagrams.common import box, label, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
 from wizard.base.numbers import num
+from wizard.model.unsettled import tagged
 
 if TYPE_CHECKING:
     from wizard.model.buildout import Device, HostTopology, Link
@@ -89,7 +91,11 @@ def _legend_lines(text: str, width: float) -> list[str]:
     return wrap(text, width, SIZE)
 
 
-def draw_layout(host: HostTopology, width: float = 480) -> Drawing:
+def draw_layout(
+    host: HostTopology, width: float = 480, marks: Mapping[str, Sequence[str]] | None = None
+) -> Drawing:
+    """One host layout; ``marks``: by link kind ('cpu-interconnect', 'nvlink'), the catalog
+    figures its legend states that are to confirm with the vendor."""
     tree = [d for d in host.devices if d.kind.value in FILLS]
     ids = {d.id for d in tree}
     children: dict[str, list[Device]] = {}
@@ -166,7 +172,7 @@ def draw_layout(host: HostTopology, width: float = 480) -> Drawing:
     nv_zone, nv_draw = _nvlink_plan(host, nodes, nv_links, width)
 
     link_groups = _pcie_groups(host, by_id)
-    legend = _legend(host, link_groups, width, keys)
+    legend = _legend(host, link_groups, width, keys, marks or {})
     legend_h = sum(len(lines) * LEAD + 2 for _, lines in legend) + 4
     height = cpu_h + LINK_H + (SWITCH_H + LINK_H if has_sw else 0) + leaf_h + nv_zone + legend_h
     d = new_drawing(width, height)
@@ -277,7 +283,9 @@ def _pcie_groups(host: HostTopology, by_id: dict[str, Device]) -> dict[tuple[str
     return out
 
 
-def _legend(host: HostTopology, pcie: dict, width: float, keys: dict[str, str]) -> list[tuple]:
+def _legend(
+    host: HostTopology, pcie: dict, width: float, keys: dict[str, str], marks: Mapping
+) -> list[tuple]:
     """(line sample or None, wrapped lines) per entry: every kind of link with its bandwidth one
     way, then the key lines for models left out of narrow boxes."""
     w = width - 20
@@ -293,9 +301,11 @@ def _legend(host: HostTopology, pcie: dict, width: float, keys: dict[str, str]) 
         seen.add(key)
         if lk.kind.value == "cpu-interconnect":
             entry = f"{lk.label}: {num(lk.gbs)} GB/s one way between the CPUs"
+            entry = tagged(entry, marks.get(lk.kind.value, ()))
             out.append(((CPU_LINK, None, 2.5), _legend_lines(entry, w)))
         elif lk.kind.value == "nvlink":
-            out.append(((NVLINK, None, 1.5), _legend_lines(_nvlink_entry(host, lk), w)))
+            entry = tagged(_nvlink_entry(host, lk), marks.get(lk.kind.value, ()))
+            out.append(((NVLINK, None, 1.5), _legend_lines(entry, w)))
         elif lk.kind.value == "network":
             entry = (
                 f"Each NIC to the GPU fabric: {lk.label}, {num(lk.gbs)} GB/s one way (drawn in "

@@ -8,6 +8,7 @@ from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import num, value
 from wizard.model.catalog import Sourced
+from wizard.model.unsettled import flag
 from wizard.present import glossary, labels
 from wizard.present.references import customer_source
 
@@ -48,13 +49,16 @@ ASSUMPTION_LABELS = {
 def _entry_rows(st: Story) -> list[list]:
     data = st.data
     g, s = data.gpu, data.server
-    items: list[tuple[str, str, str, Sourced]] = [
+    # each entry with the figures its row prints, so a figure the catalog leaves unsettled is
+    # marked on the row
+    items: list[tuple[str, str, str, Sourced, tuple[str, ...]]] = [
         (
             "GPU",
             g.name,
             f"{num(g.memory_gb)} GB {g.memory_type}, {num(g.memory_bandwidth_gbs)} GB/s, "
             f"{num(g.tdp_w)} W, {labels.FORM_FACTOR[g.form_factor]}",
             g,
+            ("memory_gb", "memory_type", "memory_bandwidth_gbs", "tdp_w"),
         ),
         (
             "Server",
@@ -62,11 +66,13 @@ def _entry_rows(st: Story) -> list[list]:
             f"{s.rack_units} U, {s.sockets} sockets, PCIe Gen{s.pcie_gen}, "
             f"{labels.PCIE_TOPOLOGY[s.pcie_topology]}",
             s,
+            ("rack_units", "sockets", "pcie_gen", "pcie_topology"),
         ),
     ]
     if data.nic:
         n = data.nic
-        items.append(("NIC", n.model, f"{n.ports} × {num(n.port_speed_gbps)} Gb/s", n))
+        fields: tuple[str, ...] = ("ports", "port_speed_gbps", "part_number")
+        items.append(("NIC", n.model, f"{n.ports} × {num(n.port_speed_gbps)} Gb/s", n, fields))
     if data.storage:
         t = data.storage
         items.append(
@@ -76,6 +82,7 @@ def _entry_rows(st: Story) -> list[list]:
                 f"{num(t.usable_capacity_tb_per_node)} TB and "
                 f"{num(t.read_throughput_gbs_per_node)} GB/s per node",
                 t,
+                ("usable_capacity_tb_per_node", "read_throughput_gbs_per_node"),
             )
         )
     seen: set[str] = set()
@@ -84,15 +91,20 @@ def _entry_rows(st: Story) -> list[list]:
         if ref and ref not in seen and ref in data.catalog.models:
             seen.add(ref)
             m = data.catalog.models[ref]
-            items.append(("Model", m.name, f"{num(m.parameters)} parameters", m))
+            items.append(("Model", m.name, f"{num(m.parameters)} parameters", m, ("parameters",)))
     rows: list[list] = [["Kind", "Entry", "Figures used", "Source"]]
-    for kind, name, figures, entry in items:
+    for kind, name, figures, entry, fields in items:
         # the vendor's part number is what a customer orders by; the catalog's own notes on
         # its sources stay in the catalog
         part = getattr(entry, "part_number", "")
         source = customer_source(entry.source, data.catalog) or "vendor datasheet"
         rows.append(
-            [kind, f"{name} ({part})" if part else name, figures, st.p(source, "cell_small")]
+            [
+                kind,
+                f"{name} ({part})" if part else name,
+                flag(figures, entry, *fields),
+                st.p(source, "cell_small"),
+            ]
         )
     return rows
 

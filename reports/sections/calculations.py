@@ -9,11 +9,14 @@ from reports.doctree import Block, Table
 from reports.story import Story
 from wizard.base.numbers import with_unit
 from wizard.model.result import Calculation
+from wizard.model.unsettled import said_in, tagged
 from wizard.present.formula_text import formula_words, inputs_words, quantity
 
 
 def inputs(calc: Calculation) -> str:
-    return inputs_words(calc.inputs)
+    """The substituted inputs, marked where the calculation reads a catalog figure left
+    unsettled (its source says which)."""
+    return tagged(inputs_words(calc.inputs), said_in(calc.source))
 
 
 def table(st: Story, calcs: Sequence[Calculation], prefix: str) -> Table:

@@ -10,6 +10,7 @@ from reports.story import Story
 from wizard.base.numbers import count, num
 from wizard.engine import joins
 from wizard.model.estate import Estate
+from wizard.model.unsettled import flag
 from wizard.present import labels
 
 
@@ -131,9 +132,13 @@ def _adapter(st: Story, adapter: str) -> str:
 
 def _tiers(st: Story, plane) -> Block:
     rows: list[list] = [["Tier", "Switch", "Count", "Down", "Up", "Gb/s", "U", "W each"]]
+    switches = st.data.catalog.switches
     rows += [
-        [t.role, t.model, num(t.count), num(t.downlinks), num(t.uplinks),
-         num(t.port_speed_gbps), num(t.rack_units), num(t.power_w)]
+        # the row names the figures of it the catalog leaves unsettled (a switch's power, its
+        # height), so the table never states them as fact
+        [t.role, flag(t.model, switches.get(t.switch), "port_speed_gbps", "rack_units", "power_w"),
+         num(t.count), num(t.downlinks), num(t.uplinks), num(t.port_speed_gbps),
+         num(t.rack_units), num(t.power_w)]
         for t in plane.tiers
     ]  # fmt: skip
     return st.table(rows, [0.8, 2.6, 0.7, 0.7, 0.6, 0.7, 0.5, 0.8], right=(2, 3, 4, 5, 6, 7))

@@ -11,6 +11,7 @@ from reports.story import Story
 from wizard.base.numbers import MISSING, count, fixed, num
 from wizard.model.buildout import Power, PowerItem
 from wizard.model.platform import StorageResult
+from wizard.model.unsettled import flag, tagged, unsettled
 from wizard.present import labels
 from wizard.present.racks_text import rack_fit
 
@@ -57,13 +58,24 @@ def build(st: Story) -> list[Block] | None:
         pairs = [
             (
                 "Per host",
-                f"{num(p.host_w)} W (GPUs {num(p.gpu_w_per_host)} W, platform "
-                f"{num(p.baseline_w_per_host)} W)",
+                tagged(
+                    f"{num(p.host_w)} W (GPUs {num(p.gpu_w_per_host)} W, platform "
+                    f"{num(p.baseline_w_per_host)} W)",
+                    [
+                        *unsettled(view.gpu, ["tdp_w"]),
+                        *unsettled(view.server, ["baseline_power_w"]),
+                    ],
+                ),
             ),
             (
                 "Power supplies per host",
-                f"{num(p.psu_installed_w)} W installed, "
-                f"{num(p.psu_redundant_w)} W with half failed",
+                flag(
+                    f"{num(p.psu_installed_w)} W installed, "
+                    f"{num(p.psu_redundant_w)} W with half failed",
+                    view.server,
+                    "psu_w",
+                    "psu_count",
+                ),
             ),
             ("Hosts", f"{num(p.hosts)} × {num(p.host_w)} W = {num(p.hosts_w)} W"),
         ]
@@ -71,11 +83,17 @@ def build(st: Story) -> list[Block] | None:
             flow += [*st.h3(c.name), st.pairs(pairs)]
             continue
         # the whole design is this cluster: its network, storage, coolant units and total
+        cdu = st.data.catalog.cooling.get(e.cooling.cdu) if e.cooling is not None else None
         pairs += [
             ("Network", f"{num(p.network_w)} W"),
             *_storage_pair(p, view.result.storage),
             *(
-                [("Coolant distribution units", f"{num(p.cdu_w)} W, in the racks")]
+                [
+                    (
+                        "Coolant distribution units",
+                        flag(f"{num(p.cdu_w)} W, in the racks", cdu, "power_w"),
+                    )
+                ]
                 if p.cdu_w
                 else []
             ),
@@ -139,9 +157,11 @@ def _clusters_table(st: Story) -> Block:
     e = st.data.plan.estate
     t = e.totals
     rows: list[list] = [["Cluster", "Hosts", "Per host (W)", "kW", "Host racks"]]
+    servers = st.data.catalog.servers
     for c in e.clusters:
-        rows.append([c.name + (f" ({num(c.existing_hosts)} existing hosts)" if c.existing_hosts
-                               else ""),
+        # its power per host rests on the server's platform power: marked where that is unsettled
+        name = c.name + (f" ({num(c.existing_hosts)} existing hosts)" if c.existing_hosts else "")
+        rows.append([flag(name, servers.get(c.server), "baseline_power_w"),
                      num(c.hosts), num(c.host_w), fixed(c.hosts_kw), num(c.host_racks)])  # fmt: skip
     for a in e.as_is:  # kept as it is: its power and racks count, nothing of it is bought
         rows.append([f"{a.name} (existing, kept as it is)", num(a.hosts), "", fixed(a.hosts_kw),

@@ -7,6 +7,7 @@ from reports.doctree import Block
 from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import num, unit
+from wizard.model.unsettled import flag
 
 
 def build(st: Story) -> list[Block] | None:
@@ -24,6 +25,7 @@ def build(st: Story) -> list[Block] | None:
             for n in s.needs
         ]  # fmt: skip
         flow.append(st.table(rows, [1.7, 0.95, 1.1, 0.9, 0.85, 3.5], right=(1, 2, 3, 4)))
+    entry = st.data.catalog.storage.get(s.system or "")
     pairs = [
         ("Storage system", s.system_name or "none chosen"),
         ("Capacity needed", unit(s.capacity_needed_tb, "TB")),
@@ -39,13 +41,18 @@ def build(st: Story) -> list[Block] | None:
                 f"{num(s.nodes_for_capacity)} for capacity, {num(s.nodes_for_throughput)} for "
                 "throughput)",
             ),
-            ("Usable capacity", unit(s.usable_tb, "TB")),
-            ("Read throughput available", unit(s.read_gbs_available, "GB/s")),
-            ("Rack units", num(s.rack_units)),
+            # each figure the catalog leaves unsettled (estimated, recalled or read from a third
+            # party) says so on its own line, so the proposal never states it as fact
+            (
+                "Usable capacity",
+                flag(unit(s.usable_tb, "TB"), entry, "usable_capacity_tb_per_node"),
+            ),
+            (
+                "Read throughput available",
+                flag(unit(s.read_gbs_available, "GB/s"), entry, "read_throughput_gbs_per_node"),
+            ),
+            ("Rack units", flag(num(s.rack_units), entry, "rack_units_per_node")),
         ]
-        unsure = _to_confirm(st, s.system)
-        if unsure:
-            pairs.append(("To confirm with the vendor", unsure))
     pairs.append(("GPUDirect Storage", "yes, every link is there" if s.gpudirect_storage else "no"))
     flow.append(st.pairs(pairs))
     if s.gpudirect_storage_blockers:
@@ -53,20 +60,3 @@ def build(st: Story) -> list[Block] | None:
         flow += st.bullets(s.gpudirect_storage_blockers)
     flow += calculations.block(st, "storage.")
     return flow
-
-
-# The storage catalog's figures these pairs state, as a reader says them
-STATED = {"usable_capacity_tb_per_node": "usable capacity per node",
-          "read_throughput_gbs_per_node": "read throughput per node",
-          "rack_units_per_node": "rack units per node",
-          "power_w_per_node": "power per node"}  # fmt: skip
-
-
-def _to_confirm(st: Story, system: str | None) -> str:
-    """The figures above that the storage catalog marks unsettled (estimated, recalled or read
-    from a third party), so the proposal never states them as fact."""
-    entry = st.data.catalog.storage.get(system or "")
-    if entry is None:
-        return ""
-    said = [STATED[f] for f in entry.unsettled if f in STATED]
-    return "; ".join(said) + " (the catalog's figures are not settled)" if said else ""

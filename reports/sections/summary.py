@@ -15,6 +15,7 @@ from reports.story import Story
 from wizard.base.numbers import MISSING, count, figure, fixed, num, plural
 from wizard.model.design import HaLevel, SharingMode
 from wizard.model.options import TargetStatus
+from wizard.model.unsettled import flag
 from wizard.present import labels
 from wizard.present.cost_text import NO_PRICES, cost_sentence
 from wizard.present.labels import CLUSTER_ROLE
@@ -118,6 +119,7 @@ def _storage_text(data: ReportData) -> str:
     )
     if st.system_name and st.nodes:
         usable = f", {num(st.usable_tb, 1)} TB usable" if st.usable_tb is not None else ""
+        usable = flag(usable, data.storage, "usable_capacity_tb_per_node") if usable else ""
         return f" Shared storage: {count(st.nodes, 'node')} of {st.system_name}{usable}" + (
             f", for the {need} the workloads need." if stated else "."
         )

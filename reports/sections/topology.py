@@ -7,6 +7,8 @@ from reports.diagrams import bandwidth, host
 from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num
+from wizard.model.buildout import HostTopology
+from wizard.model.unsettled import tagged, unsettled
 from wizard.present import labels
 
 
@@ -34,7 +36,7 @@ def build(st: Story) -> list[Block] | None:
         )
         flow.append(
             st.figure(
-                host.draw_layout(layout, st.width),
+                host.draw_layout(layout, st.width, _marks(st, layout)),
                 f"Inside one {layout.server_name}: PCIe tree, GPUs, NICs and NVLink.",
             )
         )
@@ -67,7 +69,11 @@ def build(st: Story) -> list[Block] | None:
     if topo.bandwidth:
         flow += st.h2("Bandwidth landscape")
         rows = [["Tier", "GB/s", "Basis", "Src."]]
-        rows += [[t.name, num(t.gbs), t.basis, st.cite(t.source)] for t in topo.bandwidth]
+        marks = _tier_marks(st)
+        rows += [
+            [tagged(t.name, marks.get(t.kind, [])), num(t.gbs), t.basis, st.cite(t.source)]
+            for t in topo.bandwidth
+        ]
         drawing = bandwidth.draw(st.data, st.width)
         if drawing is not None:
             flow.append(
@@ -104,3 +110,25 @@ def _gpudirect_sentence(st: Story, direct: int, gpus: int) -> str:
         return text + f"; the design uses GPUDirect RDMA over {labels.RDMA_SHORT[hw.rdma]}."
     why = labels.GPUDIRECT_NOT_USED.get(hw.rdma, labels.GPUDIRECT_NOT_CHOSEN)
     return text + f"; the design does not use GPUDirect RDMA: {why}."
+
+
+def _marks(st: Story, layout: HostTopology) -> dict[str, list[str]]:
+    """The figures the layout's legend states that the catalog leaves unsettled, by link kind:
+    the CPU interconnect's bandwidth (the server's), NVLink's bandwidth and bridges (the GPU's)."""
+    cat = st.data.catalog
+    server, gpu = cat.servers.get(layout.server), cat.gpus.get(layout.gpu)
+    return {
+        "cpu-interconnect": unsettled(server, ["cpu_interconnect_gbs"]),
+        "nvlink": unsettled(gpu, ["nvlink.bandwidth_gbs", "nvlink.bridges_per_group"]),
+    }
+
+
+def _tier_marks(st: Story) -> dict[str, list[str]]:
+    """The bandwidth tiers whose figure the catalog leaves unsettled, by tier kind: the GPU's
+    memory and NVLink bandwidth, the server's CPU interconnect."""
+    gpu, server = st.data.gpu, st.data.server
+    return {
+        "hbm": unsettled(gpu, ["memory_bandwidth_gbs"]),
+        "nvlink": unsettled(gpu, ["nvlink.bandwidth_gbs"]),
+        "cpu-interconnect": unsettled(server, ["cpu_interconnect_gbs"]),
+    }

@@ -6,6 +6,9 @@ from wizard.app.serving_text import serving_rows, spread_text
 from wizard.base.numbers import MISSING, count, pct
 from wizard.base.numbers import fixed as _num
 from wizard.engine import FigureRange, Plan
+from wizard.model import unsettled as confirm
+from wizard.model.buildout import BomLine
+from wizard.model.catalog import Catalog
 from wizard.model.cost import CostResult
 from wizard.model.design import CostInputs, Design
 from wizard.model.estate import Estate
@@ -39,7 +42,7 @@ def plan_lines(p: Plan) -> list[str]:
         lines += [
             "",
             f"=== {c.name} ===",
-            *summary_lines(c.result, p.cluster_ranges(c.name), p.design),
+            *summary_lines(c.result, p.cluster_ranges(c.name), p.design, p.catalog),
         ]
     risks = plan_risks(p)
     if risks:
@@ -86,15 +89,23 @@ def _bill(e: Estate) -> list[str]:
     return ["", "Bill of materials:"] + [
         f"  {ln.quantity:>6} {ln.unit:<13} "
         + (f"{(ln.cluster or 'shared')[:24]:<24} " if per_cluster else "")
-        + ln.description[:80]
+        + _clipped(ln)
         for ln in e.bom.lines
     ]
+
+
+def _clipped(ln: BomLine) -> str:
+    """A bill line's description cut to the terminal's width, its mark kept whole: a figure to
+    confirm with the vendor is never cut off."""
+    head = ln.description.split(f" ({confirm.MARK}:")[0]
+    return confirm.tagged(head[:80], ln.to_confirm)
 
 
 def summary_lines(
     r: Result,
     ranges: list[FigureRange] | None = None,
     design: Design | None = None,
+    catalog: Catalog | None = None,
 ) -> list[str]:
     """The sized design for the terminal; with ``ranges``, times and rates with their range;
     with ``design``, each performance figure said as measured, calibrated or estimated."""
@@ -153,8 +164,8 @@ def summary_lines(
                 "after packing (the figure above counts whole GPUs)"
             )
     lines += _sharing_lines(r)
-    lines += _platform_lines(r)
-    lines += _build_out(r)
+    lines += _platform_lines(r, catalog)
+    lines += _build_out(r, catalog)
     if r.decisions:
         lines += ["", "Design decisions:"]
         lines += [
@@ -209,15 +220,20 @@ def _sharing_lines(r: Result) -> list[str]:
     return lines
 
 
-def _platform_lines(r: Result) -> list[str]:
+def _platform_lines(r: Result, catalog: Catalog | None = None) -> list[str]:
     lines: list[str] = []
     s = r.storage
     if s is not None:
+        entry = catalog.storage.get(s.system or "") if catalog is not None else None
         lines += [
             "",
             f"Storage: {s.system_name or 'none chosen'}"
             + (
-                f", {count(s.nodes, 'node')}, {_num(s.usable_tb, 'TB', 0)} usable"
+                confirm.flag(
+                    f", {count(s.nodes, 'node')}, {_num(s.usable_tb, 'TB', 0)} usable",
+                    entry,
+                    "usable_capacity_tb_per_node",
+                )
                 if s.nodes
                 else ""
             ),
@@ -240,7 +256,7 @@ def _platform_lines(r: Result) -> list[str]:
     return lines
 
 
-def _build_out(r: Result) -> list[str]:
+def _build_out(r: Result, catalog: Catalog | None = None) -> list[str]:
     """The cluster's hosts, their power and how many fit a rack; the networks, the totals, the
     cooling and the bill are the design's, said once for every cluster."""
     lines: list[str] = []
@@ -254,7 +270,15 @@ def _build_out(r: Result) -> list[str]:
             f"(NVLink: {h.nvlink}), {count(h.nics, 'GPU-fabric NIC')}",
         ]
     lines += [
-        f"  power    {_num(r.power.host_w, 'W', 0)} per host",
+        confirm.tagged(
+            f"  power    {_num(r.power.host_w, 'W', 0)} per host",
+            [
+                *confirm.unsettled(catalog.gpus.get(r.gpu) if catalog else None, ["tdp_w"]),
+                *confirm.unsettled(
+                    catalog.servers.get(r.server) if catalog else None, ["baseline_power_w"]
+                ),
+            ],
+        ),
         f"  racks    {rack_fit(r.racks)}",
     ]
     return lines

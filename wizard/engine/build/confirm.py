@@ -8,6 +8,14 @@ from __future__ import annotations
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Sourced
 
+# the one rule of the mark lives with the catalog's figures, where every reader finds it; the
+# engine's messages and calculation sources use it from here
+from wizard.model.unsettled import MARK as MARK
+from wizard.model.unsettled import WORDS as WORDS
+from wizard.model.unsettled import flag as flag
+from wizard.model.unsettled import said_in as said_in
+from wizard.model.unsettled import tagged, unsettled, words
+
 # The catalog kind of a bill line's item, by the item's head, and the figures the line states
 SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
     "server": ("servers", ("rack_units", "sockets", "cpu_options", "cooling", "hgx_gpus")),
@@ -20,39 +28,6 @@ SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
     "licence": ("licences", ("part_number", "unit", "min_units", "term")),
     "nvlink-bridge": ("gpus", ("nvlink",)),  # its part number and bridges per group
 }  # fmt: skip
-
-WORDS = {
-    "part_number": "part number",
-    "nvlink.bridge_part_number": "part number",
-    "nvlink.bridges_per_group": "bridges per group",
-    "rack_units": "rack units",
-    "rack_units_per_node": "rack units",
-    "psu_w": "power supply rating",
-    "psu_count": "power supplies",
-    "power_w": "power",
-    "power_w_per_node": "power",
-    "usable_capacity_tb_per_node": "usable capacity",
-    "read_throughput_gbs_per_node": "read throughput",
-    "memory_gb": "memory",
-    "port_speed_gbps": "port speed",
-    "cpu_options": "processor",
-    "liquid_heat_share": "share of heat to the liquid",
-    "tdp_w": "power",
-    "sharp": "in-network reduction (SHARP)",
-    "unit": "licence unit",
-    "min_units": "minimum count",
-    "term": "subscription terms",
-    "hgx_gpus": "GPUs its board takes",
-    "nvaie_included_years": "years included with the GPU",
-    "capacity_kw": "capacity",
-    "facility_delta_t_c": "design water temperature rise",
-}
-
-
-def words(field: str) -> str:
-    """A catalog field as a reader says it: 'part number', not 'part_number'."""
-    head = field.split(".")[0]
-    return WORDS.get(field) or WORDS.get(head, head.replace("_", " "))
 
 
 def entry_of(catalog: Catalog, item: str) -> tuple[Sourced, tuple[str, ...]] | None:
@@ -73,15 +48,14 @@ def marked(line: bo.BomLine, catalog: Catalog, extra: tuple[str, ...] = ()) -> b
     found = entry_of(catalog, line.item)
     out: list[str] = []
     if found is not None:
-        entry, shown = found
-        out = [words(f) for f in entry.unsettled if f.split(".")[0] in shown]
+        out = unsettled(*found)
     elif line.part_number and "confirm" in line.source.lower():
         out = ["part number"]
     out = list(dict.fromkeys([*out, *extra]))
     if not out or line.to_confirm:
         return line
     # in the line's own words, so every format of the bill (PDF, Word, workbook, CSV) says it
-    said = f"{line.description} (to confirm with the vendor: {', '.join(out)})"
+    said = tagged(line.description, out)
     return line.model_copy(update={"to_confirm": out, "description": said})
 
 
@@ -124,7 +98,7 @@ def mark_items(items: list[bo.PowerItem], catalog: Catalog) -> list[bo.PowerItem
         kind = next((k for k in POWER_FIELDS if entry is not None
                      and entry.id in getattr(catalog, k)), None)  # fmt: skip
         fields = POWER_FIELDS.get(kind or "", ())
-        if entry is not None and any(f in entry.unsettled for f in fields):
+        if unsettled(entry, fields):
             it = it.model_copy(update={"item": it.item + POWER_MARK})
         out.append(it)
     return out

@@ -14,6 +14,7 @@ from wizard.base.numbers import count
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
+from wizard.engine.build import confirm
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Cdu, CduPlacement, Cooling, Server
 from wizard.model.result import DecisionTopic
@@ -121,8 +122,12 @@ def cooling(
                     "spare_units": spares,
                 },
                 "units",
-                f"{unit.product_name} rated {unit.capacity_kw:g} kW "
-                f"(catalog cooling/{unit.id}); spares: {sources.ASSUMPTION}",
+                confirm.flag(
+                    f"{unit.product_name} rated {unit.capacity_kw:g} kW "
+                    f"(catalog cooling/{unit.id}); spares: {sources.ASSUMPTION}",
+                    unit,
+                    "capacity_kw",
+                ),
             )
         )
     flow = rec.expr(
@@ -135,8 +140,12 @@ def cooling(
             "water_density": WATER_DENSITY,
         },
         "l/min",
-        f"{WATER_SOURCE}; temperature rise {unit.facility_delta_t_c:g} C at the "
-        f"{unit.product_name}'s rated capacity",
+        confirm.flag(
+            f"{WATER_SOURCE}; temperature rise {unit.facility_delta_t_c:g} C at the "
+            f"{unit.product_name}'s rated capacity",
+            unit,
+            "facility_delta_t_c",
+        ),
     )
     if unit.placement is CduPlacement.IN_RACK and densest > unit.capacity_kw * 1000:
         rec.warn(
@@ -160,10 +169,19 @@ def cooling(
         )
         + ".",
         DecisionTopic.RACKS,
-        implication=f"The facility provides water for {flow:,.0f} l/min at a "
-        f"{unit.facility_delta_t_c:g} °C rise and air cooling for {air_w / 1000:,.1f} kW"
+        implication=confirm.flag(
+            f"The facility provides water for {flow:,.0f} l/min at a "
+            f"{unit.facility_delta_t_c:g} °C rise and air cooling for {air_w / 1000:,.1f} kW",
+            unit,
+            "facility_delta_t_c",
+        )
         + (
-            f"; the units' own {(unit.power_w or 0) * units:,.0f} W come from the facility's supply"
+            confirm.flag(
+                f"; the units' own {(unit.power_w or 0) * units:,.0f} W come from the facility's "
+                "supply",
+                unit,
+                "power_w",
+            )
             if unit.placement is CduPlacement.IN_ROW and unit.power_w
             else ""
         )

@@ -10,6 +10,7 @@ from wizard.base.numbers import count, plural
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
+from wizard.engine.build import confirm
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
 from wizard.model.result import DecisionTopic
@@ -68,32 +69,47 @@ def power(
         Formula("boards * tdp_w"),
         {"boards": boards, "tdp_w": gpu.tdp_w},
         "W",
-        f"{gpu.name} TDP from the GPU catalog ({gpu.source})",
+        confirm.flag(f"{gpu.name} TDP from the GPU catalog ({gpu.source})", gpu, "tdp_w"),
     )
     host_w = rec.expr(
         "power.host_w",
         Formula("gpu_w + baseline_w"),
         {"gpu_w": gpu_w, "baseline_w": server.baseline_power_w},
         "W",
-        f"{server.product_name} baseline from the server catalog (a derived estimate, "
-        "see its source_note); GPU TDP from the GPU catalog",
+        confirm.flag(
+            f"{server.product_name} baseline from the server catalog (a derived estimate, "
+            "see its source_note); GPU TDP from the GPU catalog",
+            server,
+            "baseline_power_w",
+        ),
     )
     installed = server.psu_count * server.psu_w
     redundant = (server.psu_count // 2) * server.psu_w
     name = server.product_name
+    # the figures these messages state that the catalog leaves unsettled
+    unsure = [
+        *confirm.unsettled(gpu, ["tdp_w"]),
+        *confirm.unsettled(server, ["baseline_power_w", "psu_w", "psu_count"]),
+    ]
     if host_w > installed:
         rec.error(
             "host-power-over-psu",
             "hardware.gpus_per_host",
-            f"A host draws up to {host_w:,.0f} W, more than the {installed:,.0f} W of all "
-            f"{server.psu_count} supplies of the {name}",
+            confirm.tagged(
+                f"A host draws up to {host_w:,.0f} W, more than the {installed:,.0f} W of all "
+                f"{server.psu_count} supplies of the {name}",
+                unsure,
+            ),
         )
     elif server.psu_count >= 2 and host_w > redundant:
         rec.warn(
             "host-power-over-psu-redundancy",
-            f"A host draws up to {host_w:,.0f} W, more than the {redundant:,.0f} W left when half "
-            f"of the {name}'s {server.psu_count} x {server.psu_w:,.0f} W supplies fail: a supply "
-            "failure may throttle or stop the host",
+            confirm.tagged(
+                f"A host draws up to {host_w:,.0f} W, more than the {redundant:,.0f} W left when "
+                f"half of the {name}'s {server.psu_count} x {server.psu_w:,.0f} W supplies fail: "
+                "a supply failure may throttle or stop the host",
+                unsure,
+            ),
         )
     items = [
         bo.PowerItem(
@@ -172,9 +188,13 @@ def power(
         "BTU/h",
         BTU_SOURCE,
     )
+    drawn = confirm.tagged(
+        f"{host_w:,.0f} W ({boards} x {gpu.tdp_w:g} W {plural(boards, 'GPU')} plus a "
+        f"{server.baseline_power_w:,.0f} W platform baseline)",
+        [*confirm.unsettled(gpu, ["tdp_w"]), *confirm.unsettled(server, ["baseline_power_w"])],
+    )
     rec.decide(
-        f"Each host draws up to {host_w:,.0f} W ({boards} x {gpu.tdp_w:g} W {plural(boards, 'GPU')} plus a "
-        f"{server.baseline_power_w:,.0f} W platform baseline); the {hosts} hosts, their "
+        f"Each host draws up to {drawn}; the {hosts} hosts, their "
         f"switches{' and storage' if storage_w else ''}"
         f"{' and coolant distribution units' if cdu_w else ''} draw {total / 1000:,.1f} kW, a heat load "
         f"of {btu:,.0f} BTU/h.",

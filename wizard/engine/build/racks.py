@@ -10,6 +10,7 @@ from wizard.base.numbers import count
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
+from wizard.engine.build import confirm
 from wizard.engine.build.cooling import liquid_share
 from wizard.engine.build.linkx import (
     ETH_COPPER,
@@ -113,7 +114,11 @@ def racks(
                 **({"hosts_per_failure_domain": domain} if domain else {}),
             },
             "hosts",
-            sources.ASSUMPTION + " (rack height and power limit); " + sources.DERIVED,
+            confirm.flag(
+                sources.ASSUMPTION + " (rack height and power limit); " + sources.DERIVED,
+                server,
+                "rack_units",
+            ),
         )
     )
     sw_u = sum(s[2] for s in switches)

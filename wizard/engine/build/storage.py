@@ -15,6 +15,7 @@ from wizard.base.numbers import count, num, some
 from wizard.engine.basis import compute, memory, sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
+from wizard.engine.build import confirm
 from wizard.engine.demand.comms import PCIE_X16_GBS
 from wizard.engine.demand.sizer import model_utilization
 from wizard.engine.demand.workload import TRAINING_KINDS, resolve_model
@@ -472,7 +473,9 @@ class StoragePlanner:
                     "usable_tb_per_node": storage.usable_capacity_tb_per_node,
                 },
                 "nodes",
-                f"{storage.model} ({storage.source})",
+                confirm.flag(
+                    f"{storage.model} ({storage.source})", storage, "usable_capacity_tb_per_node"
+                ),
             )
         )
         by_read = int(
@@ -481,7 +484,9 @@ class StoragePlanner:
                 Formula("ceil(read_gbs / read_gbs_per_node - 1e-9)"),
                 {"read_gbs": read, "read_gbs_per_node": storage.read_throughput_gbs_per_node},
                 "nodes",
-                f"{storage.model} ({storage.source})",
+                confirm.flag(
+                    f"{storage.model} ({storage.source})", storage, "read_throughput_gbs_per_node"
+                ),
             )
         )
         nodes = int(
@@ -532,14 +537,22 @@ class StoragePlanner:
             if capacity_tb or read
             else "the smallest configuration, as the design gives no data sizes or read rates"
         )
+        offered = confirm.flag(
+            f"{nodes} x {name}, {usable:,.0f} TB usable and {available:,.1f} GB/s of read "
+            "throughput",
+            storage,
+            "usable_capacity_tb_per_node",
+            "read_throughput_gbs_per_node",
+        )
+        units = count(nodes * storage.rack_units_per_node, "rack unit")
         rec.decide(
-            f"Shared storage: {nodes} x {name}, {usable:,.0f} TB usable and {available:,.1f} GB/s "
-            f"of read throughput, {need}.",
+            f"Shared storage: {offered}, {need}.",
             f"The node count is {reason}; capacity covers "
             f"{count(self.data.dataset_versions, 'dataset version')}, "
             f"{count(self.data.checkpoint_copies, 'checkpoint')} per job and {self.data.growth_headroom:.0%} growth headroom.",
-            implication=f"{count(nodes, 'storage node')} with {count(nodes * storage.rack_units_per_node, 'rack unit')} "
-            "and their network ports; the data sizes above are the customer's to confirm.",
+            implication=f"{count(nodes, 'storage node')} with "
+            f"{confirm.flag(units, storage, 'rack_units_per_node')} and their network ports; the "
+            "data sizes above are the customer's to confirm.",
         )
         return {
             "nodes_for_capacity": by_cap,

@@ -312,8 +312,8 @@ def _cpu_cluster(
         reason = "as the design says"
     host_w = rec.expr(
         f"{key}.host_w", Formula("baseline_w"), {"baseline_w": server.baseline_power_w}, "W",
-        f"catalog servers/{server.id}: platform baseline at load (CPUs, memory, fans, drives); "
-        "no GPUs fitted",
+        confirm.flag(f"catalog servers/{server.id}: platform baseline at load (CPUs, memory, "
+                     "fans, drives); no GPUs fitted", server, "baseline_power_w"),
     )  # fmt: skip
     a = design.assumptions
     per_rack = max(
