@@ -266,3 +266,25 @@ def test_the_bill_exports_carry_each_lines_mark(name, catalog):
         assert (said in row) == bool(ln.to_confirm), (name, ln.item, row)
         if ln.to_confirm:
             assert said in text, (name, ln.item)
+
+
+@pytest.mark.parametrize("name", ["enterprise", PROPOSED, LIQUID])
+def test_the_terminal_says_the_same_marks(name, catalog):
+    """``gpuwizard size`` prints the plan's lines: the per-host power says its platform power is
+    to confirm, and a bill line cut to the terminal's width keeps its whole mark; with every
+    figure settled only the cabling part numbers keep one."""
+    from wizard.app.summary import plan_lines
+
+    p = _plan(name, catalog)
+    lines = plan_lines(p)
+    server = catalog.servers[p.estate.clusters[0].server]
+    assert "baseline_power_w" in server.unsettled
+    assert any(ln.strip().startswith("power") and ln.endswith(f"({MARK}: platform power)")
+               for ln in lines), name  # fmt: skip
+    for ln in p.estate.bom.lines:
+        if ln.to_confirm:
+            said = f"({MARK}: {', '.join(ln.to_confirm)})"
+            assert any(x.endswith(said) and ln.description[:20] in x for x in lines), ln.item
+    plain = plan_lines(plan(_design(name), _settled(catalog)))
+    marks = {m for x in plain for m in re.findall(rf"\([^()]*{MARK}[^()]*\)", x)}
+    assert marks <= {f"({MARK}: part number)"}, (name, marks)
