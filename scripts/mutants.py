@@ -149,7 +149,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "core-licence-minimum",
-        "wizard/engine/build/bom.py",
+        "wizard/engine/fitout/bom.py",
         'CORE_LICENCES = Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)")',
         'CORE_LICENCES = Formula("hosts * sockets * cores_per_socket")',
         ("tests/engine/test_bom.py", "tests/engine/test_vcf_platform.py"),
@@ -165,7 +165,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "rack-power-ceil",
-        "wizard/engine/build/racks.py",
+        "wizard/engine/fitout/racks.py",
         '    "max(min(floor(rack_units / host_units), floor(rack_limit_w / host_w)), 1)"',
         '    "max(min(floor(rack_units / host_units), ceil(rack_limit_w / host_w)), 1)"',
         ("tests/engine/test_power.py",),
@@ -173,7 +173,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "fabric-uplinks-rounded-down",
-        "wizard/engine/build/fabric.py",
+        "wizard/engine/fitout/fabric.py",
         "        down = max(per_leaf)\n"
         "        up = math.ceil(down * speed / (oversub * up_speed) - 1e-9)\n",
         "        down = max(per_leaf)\n"
@@ -295,7 +295,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "liquid-share-ignored",
-        "wizard/engine/build/racks.py",
+        "wizard/engine/fitout/racks.py",
         "                liquid_w=host_w * share,",
         "                liquid_w=host_w,",
         ("tests/engine/test_liquid_cooling.py",),
@@ -303,7 +303,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cdu-outside-the-power-total",
-        "wizard/engine/build/buildout.py",
+        "wizard/engine/fitout/buildout.py",
         "pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, cdus,",
         "pw = power.power(gpu, server, hw.gpus_per_host, hosts, net.planes, rec, system, None,",
         ("tests/engine/test_liquid_cooling.py",),
@@ -311,7 +311,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "cdu-height-not-reserved",
-        "wizard/engine/build/racks.py",
+        "wizard/engine/fitout/racks.py",
         "    by_space = (height - cdu_u) // host_u",
         "    by_space = height // host_u",
         ("tests/engine/test_liquid_cooling.py",),
@@ -319,7 +319,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "xdr-takes-ndr-parts",
-        "wizard/engine/build/ib_parts.py",
+        "wizard/engine/fitout/ib_parts.py",
         "PAIRINGS = {p.speed_gbps: p for p in (NDR, XDR)}",
         "PAIRINGS = {400: NDR, 800: NDR}",
         ("tests/engine/test_xdr_fabric.py",),
@@ -327,7 +327,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "800gbe-one-fibre-per-link",
-        "wizard/engine/build/linkx.py",
+        "wizard/engine/fitout/linkx.py",
         "    return 2 if speed >= 800 else 1",
         "    return 1",
         ("tests/engine/test_xdr_fabric.py",),
@@ -375,7 +375,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "storage-nodes-rounded-down",
-        "wizard/engine/build/storage.py",
+        "wizard/engine/fitout/storage.py",
         'Formula("ceil(capacity_tb / usable_tb_per_node - 1e-9)"),',
         'Formula("floor(capacity_tb / usable_tb_per_node)"),',
         ("tests/engine/test_storage.py", "tests/engine/test_planted_slips_build.py"),
@@ -383,7 +383,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "storage-minimum-nodes-ignored",
-        "wizard/engine/build/storage.py",
+        "wizard/engine/fitout/storage.py",
         'else Formula("max(min_nodes, for_capacity, for_throughput)"),',
         'else Formula("max(for_capacity, for_throughput)"),',
         ("tests/engine/test_storage.py",),
@@ -391,7 +391,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "checkpoint-copies-ignored",
-        "wizard/engine/build/storage.py",
+        "wizard/engine/fitout/storage.py",
         'Formula("checkpoint_gb * copies * jobs"),',
         'Formula("checkpoint_gb * jobs"),',
         ("tests/engine/test_storage.py",),
@@ -399,7 +399,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "dataset-versions-ignored",
-        "wizard/engine/build/storage.py",
+        "wizard/engine/fitout/storage.py",
         'Formula("dataset_gb * versions"),',
         'Formula("dataset_gb"),',
         ("tests/engine/test_storage.py",),
@@ -407,7 +407,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "btu-per-kilowatt",
-        "wizard/engine/build/power.py",
+        "wizard/engine/fitout/power.py",
         "BTU_PER_HOUR_PER_W = 3.412142",
         "BTU_PER_HOUR_PER_W = 3412.142",
         ("tests/engine/test_power.py",),
@@ -415,7 +415,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "one-pdu-per-rack",
-        "wizard/engine/build/bom.py",
+        "wizard/engine/fitout/bom.py",
         "PDUS_PER_RACK = 2",
         "PDUS_PER_RACK = 1",
         ("tests/engine/test_bom.py", "tests/engine/test_planted_slips_build.py"),
@@ -423,7 +423,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "oob-switches-rounded-down",
-        "wizard/engine/build/racks.py",
+        "wizard/engine/fitout/racks.py",
         "        n = -(-devices // oob.ports)",
         "        n = devices // oob.ports",
         ("tests/engine/test_bom.py", "tests/engine/test_portmap.py"),
@@ -431,7 +431,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "psus-per-cluster-not-per-host",
-        "wizard/engine/build/bom.py",
+        "wizard/engine/fitout/bom.py",
         'f"({server.psu_count} per host)", hosts * server.psu_count, "each",',
         'f"({server.psu_count} per host)", server.psu_count, "each",',
         ("tests/engine/test_bom.py",),
@@ -439,7 +439,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "c13-cord-for-a-16a-supply",
-        "wizard/engine/build/bom.py",
+        "wizard/engine/fitout/bom.py",
         '    cord = "C19 to C20" if server.psu_w / 200 > 10 else "C13 to C14"',
         '    cord = "C13 to C14"',
         ("tests/engine/test_bom.py", "tests/engine/test_planted_slips_build.py"),
@@ -523,7 +523,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "water-specific-heat-in-kj",
-        "wizard/engine/build/cooling.py",
+        "wizard/engine/fitout/cooling.py",
         "WATER_CP = 4186.0  # J/(kg K), liquid water near 25-35 C",
         "WATER_CP = 4.186  # J/(kg K), liquid water near 25-35 C",
         ("tests/engine/test_liquid_cooling.py",),

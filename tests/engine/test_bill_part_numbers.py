@@ -17,8 +17,8 @@ import pytest
 
 from tests.engine.test_port_ends import CASES, PROPOSED
 from tests.engine.test_port_ends import _sized as sized_bill
-from wizard.engine.build import ib_parts, linkx
-from wizard.engine.build.confirm import marked
+from wizard.engine.fitout import ib_parts, linkx
+from wizard.engine.fitout.confirm import marked
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 

@@ -7,8 +7,8 @@ from tests.engine.conftest import design_dict
 from wizard.app.catalog_loader import load_catalog as catalog
 from wizard.app.io import design_from_dict
 from wizard.base.bundled import example_names
-from wizard.engine.build import linkx
-from wizard.engine.build.bom import OOB_ITEM, apply_prices
+from wizard.engine.fitout import linkx
+from wizard.engine.fitout.bom import OOB_ITEM, apply_prices
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
 from wizard.model.catalog import CpuOption

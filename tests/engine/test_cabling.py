@@ -6,7 +6,7 @@ the switch and one per host port. Every rack is billed with two PDUs (A and B fe
 
 from __future__ import annotations
 
-from wizard.engine.build.fabric import place_cables
+from wizard.engine.fitout.fabric import place_cables
 from wizard.model import buildout as bo
 
 
@@ -62,7 +62,7 @@ def test_leaves_go_to_the_top_of_a_host_rack_and_the_other_racks_cable_in_fibre(
 def test_a_leaf_stays_out_of_a_rack_without_room():
     """A leaf goes to the top of its hosts' rack only within the rack's power: a rack at 14.5 of
     15 kW cannot take a 1 kW switch, which stays for the network rack."""
-    from wizard.engine.build.racks import top_of_rack
+    from wizard.engine.fitout.racks import top_of_rack
 
     host = bo.RackItem(name="host-01", kind="server", model="H", u_position=1, height_u=2,
                        power_w=14500, host=0)  # fmt: skip

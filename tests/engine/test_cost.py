@@ -8,8 +8,8 @@ import pytest
 from tests.engine.conftest import design_dict
 from wizard.app.io import design_from_dict
 from wizard.engine.basis.expr import Formula
-from wizard.engine.build.bom import apply_prices
 from wizard.engine.decide.cost import Load, cost_of_ownership
+from wizard.engine.fitout.bom import apply_prices
 from wizard.engine.size import size
 from wizard.model.buildout import Bom, BomCategory, BomLine
 from wizard.model.design import CostInputs

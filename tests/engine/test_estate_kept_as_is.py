@@ -3,7 +3,7 @@ racks: the estate's power and racks count them, the bill and the cost of ownersh
 
 Catalog figures used by hand: Dell PowerEdge XE9680 platform baseline 4,000 W, 6U; NVIDIA H200
 SXM 700 W TDP; Dell PowerEdge R750xa baseline 800 W, 2U; NVIDIA A100 PCIe 80GB 300 W. A host
-plans its GPUs at TDP plus its server's baseline (wizard.engine.build.power)."""
+plans its GPUs at TDP plus its server's baseline (wizard.engine.fitout.power)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import pytest
 from tests.engine.conftest import calc, design_dict
 from wizard.app.io import design_from_dict
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import fabric
+from wizard.engine.fitout import fabric
 from wizard.engine.size import size
 from wizard.model.catalog import SwitchKind
 

@@ -10,8 +10,8 @@ import json
 from tests.conftest import ROOT
 from tests.engine.conftest import design_dict
 from wizard.app.io import design_from_dict
-from wizard.engine.build import linkx
 from wizard.engine.decide.estate import size_estate
+from wizard.engine.fitout import linkx
 from wizard.engine.size import size
 from wizard.model.buildout import CableRun, Plane, SwitchTier
 

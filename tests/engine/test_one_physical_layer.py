@@ -14,8 +14,8 @@ import pytest
 
 from tests.engine.test_port_ends import CASES, design_of
 from tests.engine.test_port_ends import _sized as sized_bill
-from wizard.engine.build.media import is_fibre
 from wizard.engine.decide.estate import size_estate
+from wizard.engine.fitout.media import is_fibre
 from wizard.engine.size import size
 
 

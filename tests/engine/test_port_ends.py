@@ -14,11 +14,11 @@ import pytest
 from tests.conftest import ROOT
 from wizard.app.io import design_from_dict, design_from_text
 from wizard.base.bundled import example_names, example_text
-from wizard.engine.build import linkx
-from wizard.engine.build.bom import OOB_ITEM, service_nic_lines
-from wizard.engine.build.fabric import service_adapter
-from wizard.engine.build.portmap import SITE, result_port_map
 from wizard.engine.decide.estate import estate_port_map, size_estate
+from wizard.engine.fitout import linkx
+from wizard.engine.fitout.bom import OOB_ITEM, service_nic_lines
+from wizard.engine.fitout.fabric import service_adapter
+from wizard.engine.fitout.portmap import SITE, result_port_map
 from wizard.engine.size import size
 from wizard.model import buildout as bo
 from wizard.model.catalog import OnboardPorts

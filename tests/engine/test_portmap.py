@@ -12,9 +12,9 @@ import pytest
 from tests.conftest import ROOT
 from wizard.app.io import design_from_dict, design_from_text
 from wizard.base.bundled import example_text
-from wizard.engine.build import linkx
-from wizard.engine.build.portmap import OOB_PORTS, result_port_map
 from wizard.engine.decide.estate import estate_port_map, size_estate
+from wizard.engine.fitout import linkx
+from wizard.engine.fitout.portmap import OOB_PORTS, result_port_map
 from wizard.engine.size import size
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from tests.engine.conftest import calc, design_dict
 from wizard.app.io import design_from_dict
-from wizard.engine.build.power import BTU_PER_HOUR_PER_W
+from wizard.engine.fitout.power import BTU_PER_HOUR_PER_W
 from wizard.engine.size import size
 from wizard.model.catalog import Cooling
 

@@ -9,7 +9,7 @@ from tests.conftest import run_cli
 from tests.engine.conftest import calc, design_dict
 from wizard.app.io import design_from_dict
 from wizard.base.bundled import example_names
-from wizard.engine.build.storage import host_network_gbs, token_bytes
+from wizard.engine.fitout.storage import host_network_gbs, token_bytes
 from wizard.engine.size import size
 from wizard.model.design import Design
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.engine.test_port_ends import CASES
 from tests.engine.test_port_ends import _sized as sized_bill
-from wizard.engine.build.confirm import entry_of, words
+from wizard.engine.fitout.confirm import entry_of, words
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -58,7 +58,7 @@ def test_an_unsettled_power_is_marked_in_the_power_table(name, catalog):
     a storage node's, a host's platform baseline) says so; an item with a settled figure does
     not."""
     from tests.engine.test_plain_words_50 import _results
-    from wizard.engine.build.confirm import POWER_FIELDS, POWER_MARK, power_entry
+    from wizard.engine.fitout.confirm import POWER_FIELDS, POWER_MARK, power_entry
 
     for r in _results(name, catalog):
         for it in r.power.items:
@@ -77,7 +77,7 @@ def test_a_board_the_vendor_does_not_show_is_marked(catalog):
     line = BomLine(category=BomCategory.SERVER, item="server:cisco-ucs-c885a-m8", part_number="",
                    description="Cisco UCS C885A M8, configured for 8 x NVIDIA B200", quantity=1,
                    unit="each", source="catalog servers/cisco-ucs-c885a-m8")  # fmt: skip
-    from wizard.engine.build.confirm import marked
+    from wizard.engine.fitout.confirm import marked
 
     assert "GPUs its board takes" in marked(line, catalog).to_confirm
 

@@ -18,8 +18,8 @@ import pytest
 
 from tests.engine.conftest import hgx_training
 from wizard.app.io import design_from_dict
-from wizard.engine.build.portmap import result_port_map
 from wizard.engine.decide.estate import size_estate
+from wizard.engine.fitout.portmap import result_port_map
 from wizard.engine.size import size
 from wizard.model.result import Severity
 

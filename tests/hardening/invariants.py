@@ -10,7 +10,7 @@ import math
 from collections import Counter
 from typing import Any
 
-from wizard.engine.build import linkx
+from wizard.engine.fitout import linkx
 from wizard.engine.placement import mig
 from wizard.model.buildout import BomCategory
 from wizard.model.catalog import Catalog

@@ -5,8 +5,6 @@ this package only, a contract in pyproject.toml says so: ``plan`` sizes a design
 figure; the rest are the rule book's reasons the forms show beside a field before anything is
 sized, and the named constants the documents quote."""
 
-from wizard.engine.build.bom import PDUS_PER_RACK
-from wizard.engine.build.portmap import PortLink, oob_switches
 from wizard.engine.decide.cost import HOURS_PER_YEAR
 from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE, joins
 from wizard.engine.decide.placing import new_hosts_design
@@ -15,6 +13,8 @@ from wizard.engine.decide.ranges import FIGURE_OF, FigureRange
 from wizard.engine.decide.targets import missed_at
 from wizard.engine.demand.inference import kv_bytes
 from wizard.engine.demand.model_shape import parameter_count
+from wizard.engine.fitout.bom import PDUS_PER_RACK
+from wizard.engine.fitout.portmap import PortLink, oob_switches
 from wizard.engine.platform.compat import (
     Problem,
     ProblemKind,

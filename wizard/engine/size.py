@@ -9,9 +9,9 @@ from wizard.base.numbers import count, plural
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build.buildout import build_out
-from wizard.engine.build.storage import plan_storage
 from wizard.engine.demand.workload import TRAINING_KINDS, WorkloadSizer
+from wizard.engine.fitout.buildout import build_out
+from wizard.engine.fitout.storage import plan_storage
 from wizard.engine.placement import sharing
 from wizard.engine.placement.cluster import PLATFORM_HOSTS, ha_hosts, platform_minimum_hosts
 from wizard.engine.placement.sharing_checks import sharing_checks

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build.bom import apply_prices
+from wizard.engine.fitout.bom import apply_prices
 from wizard.model.buildout import Bom, BomCategory
 from wizard.model.cost import CostResult, WorkloadCost
 from wizard.model.design import CostInputs

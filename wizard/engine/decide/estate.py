@@ -8,10 +8,15 @@ from wizard.base.errors import DesignError
 from wizard.base.numbers import count
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import bom as bom_
-from wizard.engine.build import confirm, cooling, linkx, media, portmap
-from wizard.engine.build.buildout import cabling_words
-from wizard.engine.build.fabric import (
+from wizard.engine.decide import estate_power, kept_build
+from wizard.engine.decide import existing as existing_
+from wizard.engine.decide.placing import GpuSpec, gpu_specs, in_cluster, kept_spec, place, view
+from wizard.engine.decide.placing import cluster_design as cluster_design
+from wizard.engine.decide.placing import new_hosts_design as new_hosts_design
+from wizard.engine.fitout import bom as bom_
+from wizard.engine.fitout import confirm, cooling, linkx, media, portmap
+from wizard.engine.fitout.buildout import cabling_words
+from wizard.engine.fitout.fabric import (
     FABRIC_LABEL,
     SERVICE_NIC_SOURCE,
     oob_plane,
@@ -19,13 +24,8 @@ from wizard.engine.build.fabric import (
     service_adapter,
     size_plane,
 )
-from wizard.engine.build.racks import leaf_homes, reserve, top_of_rack, with_oob
-from wizard.engine.build.racks import network_racks as _network_racks
-from wizard.engine.decide import estate_power, kept_build
-from wizard.engine.decide import existing as existing_
-from wizard.engine.decide.placing import GpuSpec, gpu_specs, in_cluster, kept_spec, place, view
-from wizard.engine.decide.placing import cluster_design as cluster_design
-from wizard.engine.decide.placing import new_hosts_design as new_hosts_design
+from wizard.engine.fitout.racks import leaf_homes, reserve, top_of_rack, with_oob
+from wizard.engine.fitout.racks import network_racks as _network_racks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
 from wizard.model import buildout as bo

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from wizard.engine.build import confirm
-from wizard.engine.build.power import (
+from wizard.engine.fitout import confirm
+from wizard.engine.fitout.power import (
     CDU_SOURCE,
     HOSTS_SOURCE,
     OOB_SOURCE,

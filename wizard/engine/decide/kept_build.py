@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build.power import host_watts
 from wizard.engine.decide.existing import not_plannable, outside_support
+from wizard.engine.fitout.power import host_watts
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog
 from wizard.model.design import Design

@@ -13,13 +13,13 @@ from functools import cached_property, partial
 from pydantic import ValidationError
 
 from wizard.base.errors import UserError, describe_validation_error
-from wizard.engine.build import portmap
-from wizard.engine.build.bom import apply_prices
 from wizard.engine.decide.cautions import field_cautions
 from wizard.engine.decide.cost import estate_cost, prices_the_hardware
 from wizard.engine.decide.estate import cluster_design, estate_port_map, size_estate
 from wizard.engine.decide.ranges import FigureRange, figure_ranges
 from wizard.engine.decide.targets import target_statuses
+from wizard.engine.fitout import portmap
+from wizard.engine.fitout.bom import apply_prices
 from wizard.engine.platform.compat import Problem, sizing_errors
 from wizard.engine.size import size
 from wizard.model.buildout import Bom

@@ -15,10 +15,10 @@ from wizard.base.numbers import count, num, some
 from wizard.engine.basis import compute, memory, sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import confirm
 from wizard.engine.demand.comms import PCIE_X16_GBS
 from wizard.engine.demand.sizer import model_utilization
 from wizard.engine.demand.workload import TRAINING_KINDS, resolve_model
+from wizard.engine.fitout import confirm
 from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
 from wizard.model.design import (
     FABRIC_GBPS,

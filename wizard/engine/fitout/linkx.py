@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from wizard.engine.build.ib_parts import NDR, PAIRINGS, Pairing, ndr_code
+from wizard.engine.fitout.ib_parts import NDR, PAIRINGS, Pairing, ndr_code
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 

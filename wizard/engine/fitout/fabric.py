@@ -18,7 +18,7 @@ from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.switch_choice import Pick as _Pick
 from wizard.engine.basis.switch_choice import pick_switch
-from wizard.engine.build.linkx import fill, switch_names
+from wizard.engine.fitout.linkx import fill, switch_names
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, NicKind, Server, Switch, SwitchKind
 from wizard.model.design import FABRIC_GBPS, Design, Rdma, is_infiniband

@@ -10,9 +10,9 @@ from wizard.base.numbers import count
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import confirm
-from wizard.engine.build.cooling import liquid_share
-from wizard.engine.build.linkx import (
+from wizard.engine.fitout import confirm
+from wizard.engine.fitout.cooling import liquid_share
+from wizard.engine.fitout.linkx import (
     ETH_COPPER,
     OTHER_COPPER_M,
     ROUTING_M,

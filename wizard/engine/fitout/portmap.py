@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.engine.build import linkx
-from wizard.engine.build.ib_parts import Pairing
-from wizard.engine.build.linkx import Place
+from wizard.engine.fitout import linkx
+from wizard.engine.fitout.ib_parts import Pairing
+from wizard.engine.fitout.linkx import Place
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 from wizard.model.catalog import Catalog

@@ -9,9 +9,9 @@ from wizard.base.errors import DesignError
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import confirm, linkx, media, portmap
-from wizard.engine.build.cooling import cooling_lines
-from wizard.engine.build.fabric import SERVICE_NIC_SOURCE
+from wizard.engine.fitout import confirm, linkx, media, portmap
+from wizard.engine.fitout.cooling import cooling_lines
+from wizard.engine.fitout.fabric import SERVICE_NIC_SOURCE
 from wizard.engine.platform.compat import PAIF_LICENCE
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat

@@ -6,7 +6,7 @@ the same counted parts."""
 from __future__ import annotations
 
 from wizard.base.numbers import count
-from wizard.engine.build import linkx, portmap
+from wizard.engine.fitout import linkx, portmap
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 

@@ -11,7 +11,7 @@ from wizard.base.numbers import count, plural
 from wizard.engine.basis import topology
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import bom, confirm, cooling, fabric, media, power, racks
+from wizard.engine.fitout import bom, confirm, cooling, fabric, media, power, racks
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Gpu, Server
 from wizard.model.design import Design

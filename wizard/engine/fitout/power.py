@@ -10,7 +10,7 @@ from wizard.base.numbers import count, plural
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import confirm
+from wizard.engine.fitout import confirm
 from wizard.model import buildout as bo
 from wizard.model.catalog import Gpu, Server
 from wizard.model.result import DecisionTopic

@@ -14,7 +14,7 @@ from wizard.base.numbers import count
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.build import confirm
+from wizard.engine.fitout import confirm
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Cdu, CduPlacement, Cooling, Server
 from wizard.model.result import DecisionTopic
