@@ -76,9 +76,10 @@ def build(st: Story) -> list[Block] | None:
         ]
         drawing = bandwidth.draw(st.data, st.width)
         if drawing is not None:
-            flow.append(
-                st.figure(drawing, "From GPU memory to the network: each tier on a log scale.")
-            )
+            # the chart prints bare figures: its caption names those to confirm
+            unsure = [w for t in topo.bandwidth if t.gbs > 0 for w in marks.get(t.kind, [])]
+            caption = "From GPU memory to the network: each tier on a log scale"
+            flow.append(st.figure(drawing, tagged(caption, list(dict.fromkeys(unsure))) + "."))
         flow.append(st.table(rows, [3, 1, 3, 0.5], right=(1,)))
     if topo.rings:
         flow += st.h2("Gradient rings")

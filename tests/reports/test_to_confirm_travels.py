@@ -116,10 +116,13 @@ def _strings(node) -> Iterator[str]:
             yield from _strings(c)
 
 
+FIGURE = ["figure"]  # the header a drawing's row stands under
+
+
 def _rows(blocks: list[t.Block]) -> Iterator[tuple[list[str] | None, list[str]]]:
-    """(the table's header or None, the cells) of every row, paragraph, bullet and drawing
-    label of the document; a drawing's legend entry spans its wrapped lines, so a drawing is
-    one row of all its labels."""
+    """(the table's header or None, the cells) of every row, paragraph and bullet of the
+    document; a drawing is one row of its caption and all its labels (a legend entry spans its
+    wrapped lines, a chart's figure its caption)."""
     for b in blocks:
         if isinstance(b, t.Para):
             yield None, [html.unescape(b.text)]
@@ -130,8 +133,7 @@ def _rows(blocks: list[t.Block]) -> Iterator[tuple[list[str] | None, list[str]]]
             for r in b.rows[1 if b.header else 0 :]:
                 yield head, [html.unescape(c.text) for c in r]
         elif isinstance(b, t.Figure):
-            yield None, [b.caption]
-            yield None, [" ".join(_strings(b.drawing))]
+            yield FIGURE, [b.caption, *_strings(b.drawing)]
 
 
 def _prints(head: list[str] | None, cells: list[str], value: str, unit: str, field: str) -> bool:
@@ -140,6 +142,8 @@ def _prints(head: list[str] | None, cells: list[str], value: str, unit: str, fie
     with_unit = re.compile(rf"(?<![\d.,]){re.escape(value)}\s?{re.escape(unit)}(?![A-Za-z/])")
     if any(with_unit.search(c) for c in cells):
         return True
+    if head is FIGURE:  # a chart's bare figure, on an axis in the unit
+        return value in cells and any(re.search(rf"\b{re.escape(unit)}\b", c) for c in cells)
     if head is None:
         return False
     in_column = re.compile(rf"(?<![A-Za-z]){re.escape(unit)}(?![A-Za-z/])")
