@@ -52,6 +52,7 @@ FIGURES: dict[tuple[str, str], str] = {
     ("cooling", "power_w"): "W",
     ("cooling", "capacity_kw"): "kW",
     ("cooling", "facility_delta_t_c"): "°C",
+    ("gpus", "nvlink.bridges_per_group"): "bridges",
 }
 # a calculation's input that is a catalog figure, by the input's name
 INPUTS = {
@@ -61,6 +62,7 @@ INPUTS = {
     "read_gbs_per_node": ("storage", "read_throughput_gbs_per_node"),
     "host_units": ("servers", "rack_units"),
     "temperature_rise": ("cooling", "facility_delta_t_c"),
+    "bridges_per_group": ("gpus", "nvlink.bridges_per_group"),
 }
 
 
@@ -96,7 +98,8 @@ def _printed(p, catalog) -> list[tuple[str, str, str, str]]:
             for (k, field), unit in FIGURES.items():
                 if k != kind or field not in entry.unsettled:
                     continue
-                value = getattr(entry, field)
+                head, _, tail = field.partition(".")
+                value = getattr(getattr(entry, head), tail) if tail else getattr(entry, head)
                 if value is None:  # left out, not printed (the power table says so)
                     continue
                 forms = {num(value)}
@@ -104,6 +107,11 @@ def _printed(p, catalog) -> list[tuple[str, str, str, str]]:
                     forms.add(num(value * nodes[entry_id]))
                 if field == "cpu_interconnect_gbs":
                     forms.add(num(value / 2))
+                if field == "nvlink.bridges_per_group":  # the bridged groups of a host times it
+                    groups = {len([g for g in h.device_groups if g.kind == "nvlink"])
+                              for c in p.estate.clusters if c.result is not None
+                              for h in c.result.topology.hosts if h.gpu == entry_id}  # fmt: skip
+                    forms |= {num(value * g) for g in groups if g}
                 out += [(entry_id, field, f, unit) for f in forms]
     return out
 
@@ -139,7 +147,8 @@ def _rows(blocks: list[t.Block]) -> Iterator[tuple[list[str] | None, list[str]]]
 def _prints(head: list[str] | None, cells: list[str], value: str, unit: str, field: str) -> bool:
     """Whether the row prints ``value``: followed by its unit, in a column headed with the unit,
     or as a calculation's input of that figure."""
-    with_unit = re.compile(rf"(?<![\d.,]){re.escape(value)}\s?{re.escape(unit)}(?![A-Za-z/])")
+    named = "bridges?" if unit == "bridges" else re.escape(unit)  # "1 bridge", "3 bridges"
+    with_unit = re.compile(rf"(?<![\d.,]){re.escape(value)}\s?{named}(?![A-Za-z/])")
     if any(with_unit.search(c) for c in cells):
         return True
     if head is FIGURE:  # a chart's bare figure, on an axis in the unit

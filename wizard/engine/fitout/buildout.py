@@ -56,10 +56,14 @@ def build_out(
             Formula("groups * bridges_per_group"),
             {"groups": len(lay.bridge_groups), "bridges_per_group": gpu.nvlink.bridges_per_group},
             "bridges",
-            f"{gpu.name} in the GPU catalog (bridges per bridged group; see its source note); "
-            + topology.SEED_NVLINK_BRIDGE,
+            confirm.flag(
+                f"{gpu.name} in the GPU catalog (bridges per bridged group; see its source note); "
+                + topology.SEED_NVLINK_BRIDGE,
+                gpu,
+                "nvlink.bridges_per_group",
+            ),
         )
-    _decide_host(host, nic.model if nic else None, hw.gpudirect_rdma, rec)
+    _decide_host(host, nic.model if nic else None, hw.gpudirect_rdma, rec, gpu)
     ring_list = topology.rings(lay, hw, catalog, workloads, rec)
     net = fabric.fabric(design, catalog, nic, hosts, multi_host, rec, server)
     topo = bo.Topology(
@@ -204,7 +208,9 @@ def cabling_words(
     return text, reason, implication
 
 
-def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorder) -> None:
+def _decide_host(
+    host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorder, entry: Gpu
+) -> None:
     gpu = host.gpu_name
     if host.nvlink == "baseboard":
         boards = (bo.DeviceKind.NVSWITCH, bo.DeviceKind.NVLINK_MESH)
@@ -220,7 +226,12 @@ def _decide_host(host: bo.HostTopology, nic: str | None, gdr: bool, rec: Recorde
         rec.decide(
             f"Each host's {gpu} GPUs are joined in {len(groups)} NVLink-bridged {plural(len(groups), 'group')} of "
             f"{len(groups[0].devices) if groups else 0}, "
-            f"{count(host.nvlink_bridges, 'bridge')} per host.",
+            + confirm.flag(
+                f"{count(host.nvlink_bridges, 'bridge')} per host",
+                entry,
+                "nvlink.bridges_per_group",
+            )
+            + ".",
             "Bridged GPUs exchange gradients over NVLink; between groups traffic crosses PCIe, "
             "so replicas needing more GPUs than a group run at PCIe speed.",
             implication="The bridges are ordered with the GPUs and fitted in pairs of adjacent "
