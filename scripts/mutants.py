@@ -508,8 +508,10 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "status-bar-hosts-as-gpus",
         "wizard/gui/main_window.py",
-        "                f\"{count(c.hosts_total, 'host')} · {count(c.gpus_total, 'GPU')} · \"",
-        "                f\"{count(c.hosts_total, 'host')} · {count(c.hosts_total, 'GPU')} · \"",
+        "            ) + f\"{count(e.totals.hosts, 'host')} · {count(e.totals.gpus, 'GPU')} · "
+        '{tally(every)}"',
+        "            ) + f\"{count(e.totals.hosts, 'host')} · {count(e.totals.hosts, 'GPU')} · "
+        '{tally(every)}"',
         ("tests/gui/test_files.py",),
         "the status bar's GPU count shows the hosts",
     ),

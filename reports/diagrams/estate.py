@@ -10,7 +10,6 @@ from reports.diagrams.common import WHITE, box, connector, label, lines_in_box, 
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, ZEBRA
 from wizard.base.numbers import count, num
-from wizard.engine import joins
 from wizard.model.buildout import Plane
 from wizard.model.design import ClusterRole
 from wizard.model.estate import Estate, EstateCluster
@@ -92,7 +91,7 @@ def draw(
         d.add(label(x + 6, y + box_h - 12, c.name, box_w - 12, 8.5, font=SANS_BOLD, min_size=7))
         d.add(lines_in_box(x + 6, y + box_h - 14, box_w - 12, text[i], size=SIZE,
                            leading=LEADING, max_lines=MAX_LINES))  # fmt: skip
-        on = [p for p in nets if joins(c, p)]
+        on = [p for p in nets if c.name in p.clusters]
         for k, p in enumerate(on):
             cx = x + box_w * (k + 1) / (len(on) + 1)
             by = bars[id(p)]

@@ -10,7 +10,7 @@ from reports.fonts import SANS, text_width
 from reports.sections import calculations, delta
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num
-from wizard.engine import PDUS_PER_RACK, PortLink, oob_switches
+from wizard.engine import PortLink
 from wizard.model.buildout import Bom, Rack
 from wizard.present import labels
 from wizard.present.cost_text import unpriced_words
@@ -47,8 +47,8 @@ def per_rack(st: Story, racks: list[Rack], links: list[PortLink]) -> list[Block]
         said = {k: "; ".join(f"{n} × {m}" for m, n in v.items()) or MISSING
                 for k, v in kinds.items()}  # fmt: skip
         rows.append([r.name, said["server"], said["switch"], said["storage"],
-                     num(oob_switches(r)),
-                     num(PDUS_PER_RACK), num(cables.get(r.name, 0))])  # fmt: skip
+                     num(r.oob_switches), num(r.pdus),
+                     num(cables.get(r.name, 0))])  # fmt: skip
     return [*st.h3("Per rack"), st.table(rows, [1.2, 1.9, 1.9, 1.0, 1.35, 0.7, 0.8],
                                          right=(4, 5, 6))]  # fmt: skip
 

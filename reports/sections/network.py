@@ -8,7 +8,6 @@ from reports.doctree import Block
 from reports.sections import cabling, calculations
 from reports.story import Story
 from wizard.base.numbers import count, num
-from wizard.engine import joins
 from wizard.model.estate import Estate
 from wizard.model.unsettled import flag
 from wizard.present import labels
@@ -34,12 +33,8 @@ def build(st: Story) -> list[Block] | None:
         f = view.result.topology.fabric
         if f.rdma_note.strip():
             flow.append(st.p(f"RDMA{f' ({c.name})' if several else ''}: {f.rdma_note}".strip()))
-    # the hosts cabled to each network: the plane's own count (kept hosts that stay on their own
-    # network are not among them), else every cluster that joins it
-    hosts = {
-        x.name: x.hosts if x.hosts is not None else sum(c.hosts for c in e.clusters if joins(c, x))
-        for x in e.network
-    }
+    # the hosts cabled to each network, as the plan counts them for every shared network
+    hosts = {x.name: x.hosts or 0 for x in e.network}
     drawing = fabric.draw_planes([(x, hosts[x.name]) for x in e.network], _storage(e), st.width)
     if drawing is not None:
         flow.append(

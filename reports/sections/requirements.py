@@ -5,9 +5,9 @@ from __future__ import annotations
 from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import MISSING, count, num, pct, value
-from wizard.engine import kv_bytes, parameter_count
 from wizard.model.catalog import ModelArch
 from wizard.model.design import FineTuningMethod, WorkloadGroup, WorkloadKind
+from wizard.model.result import WorkloadResult
 from wizard.present import labels
 
 
@@ -22,6 +22,11 @@ def _transformer(st: Story, g: WorkloadGroup) -> bool:
     return preset is not None and preset.architecture is not ModelArch.CNN
 
 
+def _sized(st: Story, g: WorkloadGroup) -> WorkloadResult | None:
+    """The group as the plan sized it, in whichever cluster it runs."""
+    return next((w for w in st.data.plan.workloads if w.name == g.name), None)
+
+
 def _model(st: Story, g: WorkloadGroup) -> str:
     if g.model is None:
         return MISSING
@@ -32,19 +37,20 @@ def _model(st: Story, g: WorkloadGroup) -> str:
     assert c is not None
     if c.parameters:
         return f"custom, {num(c.parameters)} parameters"
-    counted = parameter_count(c)
-    text = f"custom, {num(counted.parameters)} parameters counted from its shape"
-    return text + (f", {num(counted.active)} active per token" if c.experts else "")
+    sized = _sized(st, g)
+    if sized is None or sized.parameters is None:
+        return "custom, parameters counted from its shape"
+    text = f"custom, {num(sized.parameters)} parameters counted from its shape"
+    return text + (f", {num(sized.active_parameters)} active per token" if c.experts else "")
 
 
 def _kv_default(st: Story, g: WorkloadGroup) -> str:
-    """The cache the serving stack keeps when the design names none, in words: as sized where
-    the group was, else by the rule for the design's GPU."""
-    sized = next((w.serving for w in st.data.result.workloads if w.name == g.name), None)
-    if sized is not None:
-        size = sized.kv_cache_bytes_per_element
-    else:
-        size = kv_bytes(g.precision, None, st.data.gpu)
+    """The cache the serving stack keeps when the design names none, in words, as the plan
+    sized the group."""
+    sized = _sized(st, g)
+    size = sized.kv_cache_bytes_per_element if sized is not None else None
+    if size is None:
+        return "serving stack default"
     if size == 1:
         return "FP8, following the weights (serving stack default)"
     return f"{8 * size:.0f}-bit (serving stack default)"

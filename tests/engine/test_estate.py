@@ -66,7 +66,11 @@ def test_a_design_of_one_cluster_sizes_as_before(name, catalog):
     # its network, bill and power too: one price list then gives one cost either way (a
     # separate network rack with optics to every host was the estate's own, once)
     assert e.bom == r.bom
-    assert e.network == r.topology.fabric.planes
+    # the estate's list of networks adds who joins each and its hosts: the one cluster, all
+    assert [p.model_copy(update={"clusters": [], "hosts": None}) for p in e.network] == (
+        r.topology.fabric.planes
+    )
+    assert all(p.clusters == [c.name] and p.hosts == r.cluster.hosts_total for p in e.network)
     assert e.totals.total_kw == pytest.approx(r.power.total_kw)
     assert e.totals.host_racks + e.totals.network_racks == len(r.racks.racks)
 

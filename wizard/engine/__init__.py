@@ -2,19 +2,19 @@
 
 Readers (the command line, the wizard, the reports, Recommend, the calibration) enter through
 this package only, a contract in pyproject.toml says so: ``plan`` sizes a design and answers every
-figure; the rest are the rule book's reasons the forms show beside a field before anything is
-sized, and the named constants the documents quote."""
+figure; the rest are the Plan's types, the rule book's reasons the forms show beside a field
+before anything is sized, the rule book's answers a reader asks of the plan's figures (whether
+a figure misses its target, which groups an expansion's new hosts carry), and the named
+constants the documents quote. A figure a reader prints is a field of the Plan, never counted
+again by the reader (tests/engine/test_face.py holds the list)."""
 
 from wizard.engine.decide.cost import HOURS_PER_YEAR
-from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE, joins
+from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE
 from wizard.engine.decide.placing import new_hosts_design
 from wizard.engine.decide.planning import ClusterPlan, Plan, as_designed, compare, plan
 from wizard.engine.decide.ranges import FIGURE_OF, FigureRange
 from wizard.engine.decide.targets import missed_at
-from wizard.engine.demand.inference import kv_bytes
-from wizard.engine.demand.model_shape import parameter_count
-from wizard.engine.fitout.bom import PDUS_PER_RACK
-from wizard.engine.fitout.portmap import PortLink, oob_switches
+from wizard.engine.fitout.portmap import PortLink
 from wizard.engine.platform.compat import (
     Problem,
     ProblemKind,
@@ -34,7 +34,6 @@ __all__ = [
     "HOURS_PER_YEAR",
     "MANAGEMENT_MIN_HOSTS",
     "MANAGEMENT_SOURCE",
-    "PDUS_PER_RACK",
     "ClusterPlan",
     "FigureRange",
     "Plan",
@@ -47,14 +46,10 @@ __all__ = [
     "gpudirect_reason",
     "gpudirect_vgpu_reason",
     "group_mode_reason",
-    "joins",
-    "kv_bytes",
     "missed_at",
     "new_hosts_design",
     "nic_reason",
     "nvlink_reason",
-    "oob_switches",
-    "parameter_count",
     "plan",
     "rdma_reason",
     "sharing_mode_reason",

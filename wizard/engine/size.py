@@ -10,7 +10,9 @@ from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.demand.workload import TRAINING_KINDS, WorkloadSizer
+from wizard.engine.fitout.bom import PDUS_PER_RACK
 from wizard.engine.fitout.buildout import build_out
+from wizard.engine.fitout.portmap import oob_switches
 from wizard.engine.fitout.storage import plan_storage
 from wizard.engine.placement import sharing
 from wizard.engine.placement.cluster import PLATFORM_HOSTS, ha_hosts, platform_minimum_hosts
@@ -19,6 +21,7 @@ from wizard.engine.platform.compat import check_design
 from wizard.engine.platform.platform_rules import platform_rules
 from wizard.engine.platform.releases import release_choice
 from wizard.engine.platform.software import plan_software
+from wizard.model.buildout import Rack
 from wizard.model.catalog import Catalog, Gpu
 from wizard.model.design import Design, HaLevel, SharingMode, WorkloadGroup
 from wizard.model.result import (
@@ -36,6 +39,14 @@ from wizard.model.result import (
 # VMs (VMware configuration maximums, vSphere 8), so a larger estate is several designs; the
 # bound also keeps sizing within seconds and the Result within a readable size.
 MAX_GPU_ALLOCATIONS = 65_536
+
+
+def counted(racks: list[Rack]) -> list[Rack]:
+    """Each rack with the out-of-band switches and PDUs the bill counts for it, so the per-rack
+    tables read them rather than count them again."""
+    return [
+        r.model_copy(update={"oob_switches": oob_switches(r), "pdus": PDUS_PER_RACK}) for r in racks
+    ]
 
 
 def size(
@@ -144,7 +155,7 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
         software=software,
         topology=built.topology,
         power=built.power,
-        racks=built.racks,
+        racks=built.racks.model_copy(update={"racks": counted(built.racks.racks)}),
         bom=built.bom,
         assumptions=assumptions,
     )

@@ -210,7 +210,13 @@ class Plane(Out):
     hosts: int | None = Field(
         default=None,
         description="Hosts cabled to it, where several clusters share it (an expansion's kept "
-        "hosts stay on their own network and are not among them); None: the cluster's hosts",
+        "hosts stay on their own network and are not among them); the estate's list of networks "
+        "always counts them, a cluster's own topology leaves None for the cluster's hosts",
+    )
+    clusters: list[str] = Field(
+        default_factory=list,
+        description="The clusters with host ports on it, by name, where the estate lists its "
+        "networks; empty in one cluster's own topology",
     )
 
 
@@ -291,6 +297,12 @@ class Rack(Out):
     cluster: str | None = Field(
         default=None, description="The cluster whose hosts it holds, in a design of several"
     )
+    oob_switches: int = Field(
+        default=0,
+        description="Out-of-band management switches in it: those placed, else one for every "
+        "48 management ports it holds (what the bill counts for it)",
+    )
+    pdus: int = Field(default=0, description="Its power distribution units, on the A and B feeds")
 
     @property
     def liquid_w(self) -> float:

@@ -241,6 +241,19 @@ class WorkloadSizing(Out):
     serving: ServingResult | None = Field(
         default=None, description="Only for LLM serving groups a layout holds"
     )
+    parameters: float | None = Field(
+        default=None,
+        description="The model's parameter count: the catalog's, or counted from a custom "
+        "model's shape (logged); None for a group without a model",
+    )
+    active_parameters: float | None = Field(
+        default=None, description="Parameters one token uses (a mixture of experts' share)"
+    )
+    kv_cache_bytes_per_element: float | None = Field(
+        default=None,
+        description="Bytes per KV-cache element a serving group keeps: the chosen precision, "
+        "else the serving stack's default for the GPU; None without an inference block",
+    )
 
     @property
     def replicas_per_member(self) -> int:

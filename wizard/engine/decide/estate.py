@@ -27,7 +27,7 @@ from wizard.engine.fitout.fabric import (
 from wizard.engine.fitout.racks import leaf_homes, reserve, top_of_rack, with_oob
 from wizard.engine.fitout.racks import network_racks as _network_racks
 from wizard.engine.platform.compat import check_design
-from wizard.engine.size import size
+from wizard.engine.size import counted, size
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, CduPlacement, LicenceUnit, SwitchKind
 from wizard.model.design import (
@@ -187,8 +187,8 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     return Estate(
         clusters=clusters,
         placements=placements,
-        network=network,
-        racks=layout,
+        network=joined(network, clusters),
+        racks=counted(layout),
         cooling=cooled,
         bom=bill,
         kept=kept_lines,
@@ -716,6 +716,17 @@ def design_nic(design: Design, cluster: str) -> str:
     """The GPU-fabric NIC of a GPU cluster of the design."""
     spec = next(s for s in gpu_specs(design) if s.name == cluster)
     return spec.hardware.nic or ""
+
+
+def joined(network: list[bo.Plane], clusters: list[EstateCluster]) -> list[bo.Plane]:
+    """Each shared network with the clusters that join it, by name, and its hosts: those it
+    counts (an expansion's kept hosts are not among them), else every joining cluster's."""
+    out = []
+    for p in network:
+        on = [c for c in clusters if joins(c, p)]
+        hosts = p.hosts if p.hosts is not None else sum(c.hosts for c in on)
+        out.append(p.model_copy(update={"clusters": [c.name for c in on], "hosts": hosts}))
+    return out
 
 
 def joins(c: EstateCluster, p: bo.Plane) -> bool:

@@ -7,6 +7,7 @@ import math
 
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
+from wizard.engine.demand.inference import kv_bytes
 from wizard.engine.demand.serving_group import ServingSizer
 from wizard.engine.demand.sizer import TRAINING_KINDS, ModelInfo, SizerBase, resolve_model
 from wizard.engine.demand.training import TrainingSizer
@@ -32,6 +33,22 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
 
     def size(self) -> WorkloadSizing:
         self._calibration_at_bound()
+        return self._by_kind().model_copy(update=self._model_figures())
+
+    def _model_figures(self) -> dict[str, float]:
+        """What the documents state beside the group's model whatever sized it: its parameter
+        count (the catalog's, or counted from a custom model's shape and logged as
+        ``workloads[i].model.parameters``) and, for a service, the bytes each KV-cache element
+        takes (the chosen precision, else the serving stack's default for the GPU)."""
+        out: dict[str, float] = {}
+        if self.model is not None:
+            out |= {"parameters": self.model.params, "active_parameters": self.model.active_params}
+        if self.g.inference is not None:
+            kv = self.g.inference.kv_cache_precision
+            out["kv_cache_bytes_per_element"] = kv_bytes(self.g.precision, kv, self.gpu)
+        return out
+
+    def _by_kind(self) -> WorkloadSizing:
         if self.g.gpus_per_member is not None:
             return self._by_count(self.g.gpus_per_member)
         if self.g.kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC):
