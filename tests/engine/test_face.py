@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # the sizing's one door and its variants: a design as the customer drew it, the options compared
 ENTRIES = {"plan", "compare", "as_designed", "check_design"}
-# the rule book's answers a reader asks of a figure the plan already holds, or of the design
-# before it is sized: a verdict, not a figure (whether a value misses its target; which groups
-# an expansion's existing clusters carry, so new hardware is chosen for the rest)
-RULES = {"missed_at", "new_hosts_design", "why_not"}
+# the rule book's answers a reader asks of the design before it is sized: a verdict, not a
+# figure (why a part does not fit; which groups an expansion's existing clusters carry, so new
+# hardware is chosen for the rest)
+RULES = {"new_hosts_design", "why_not"}
 
 
 def kind(name: str, obj: object) -> str | None:
@@ -64,6 +64,7 @@ def test_the_face_holds_only_the_allowed_kinds_of_names():
         ("parameter_count", "wizard.engine.demand.model_shape"),
         ("oob_switches", "wizard.engine.fitout.portmap"),
         ("joins", "wizard.engine.decide.estate"),
+        ("missed_at", "wizard.engine.decide.targets"),
     ],
 )
 def test_a_figure_helper_is_no_allowed_kind_and_is_off_the_face(name, where):
@@ -191,3 +192,21 @@ def test_every_shared_network_names_its_clusters_and_counts_their_hosts(catalog)
     for net in p.estate.network:
         assert net.clusters == [p.estate.clusters[0].name]
         assert net.hosts == hosts
+
+
+@pytest.mark.parametrize(
+    ("figure", "pessimistic", "target", "at_risk"),
+    [
+        ("ttft_ms", 520.0, 500.0, True),  # a time above its ceiling
+        ("ttft_ms", 480.0, 500.0, False),
+        ("tokens_per_s_total", 950.0, 1000.0, True),  # a rate below its floor
+        ("tokens_per_s_total", 1050.0, 1000.0, False),
+        ("time_to_train_hours", 30.0, 24.0, True),
+    ],
+)
+def test_a_range_says_whether_its_pessimistic_end_misses_a_target(
+    figure, pessimistic, target, at_risk
+):
+    """The verdict "at risk" is the range's (a Plan type's), so no reader compares again."""
+    rng = face.FigureRange("Chat", figure, 0.0, 0.0, 0.0, pessimistic)
+    assert rng.misses(target) is at_risk

@@ -4,7 +4,7 @@ proposal: time to first token, time between tokens and throughput against each t
 from __future__ import annotations
 
 from wizard.base.numbers import figure
-from wizard.engine import FIGURE_OF, FigureRange, missed_at
+from wizard.engine import FIGURE_OF, FigureRange
 from wizard.model.result import ServingResult, TargetCheck
 
 METRICS = {
@@ -22,8 +22,7 @@ def at_risk(t: TargetCheck, spread: Spread | None) -> float | None:
     rng = (spread or {}).get(FIGURE_OF[t.metric])
     if rng is None or not t.met:
         return None
-    worse = rng.pessimistic
-    return worse if missed_at(t.metric, t.target, worse) else None
+    return rng.pessimistic if rng.misses(t.target) else None
 
 
 def verdict(t: TargetCheck, spread: Spread | None = None) -> str:

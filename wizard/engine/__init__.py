@@ -3,17 +3,15 @@
 Readers (the command line, the wizard, the reports, Recommend, the calibration) enter through
 this package only, a contract in pyproject.toml says so: ``plan`` sizes a design and answers every
 figure; the rest are the Plan's types, the rule book's reasons the forms show beside a field
-before anything is sized, the rule book's answers a reader asks of the plan's figures (whether
-a figure misses its target, which groups an expansion's new hosts carry), and the named
-constants the documents quote. A figure a reader prints is a field of the Plan, never counted
-again by the reader (tests/engine/test_face.py holds the list)."""
+before anything is sized, its answer to which groups an expansion's new hosts carry, and the
+named constants the documents quote. A figure a reader prints is a field of the Plan, never
+counted again by the reader (tests/engine/test_face.py holds the list)."""
 
 from wizard.engine.decide.cost import HOURS_PER_YEAR
 from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE
 from wizard.engine.decide.placing import new_hosts_design
 from wizard.engine.decide.planning import ClusterPlan, Plan, as_designed, compare, plan
 from wizard.engine.decide.ranges import FIGURE_OF, FigureRange
-from wizard.engine.decide.targets import missed_at
 from wizard.engine.fitout.portmap import PortLink
 from wizard.engine.platform.compat import (
     Problem,
@@ -46,7 +44,6 @@ __all__ = [
     "gpudirect_reason",
     "gpudirect_vgpu_reason",
     "group_mode_reason",
-    "missed_at",
     "new_hosts_design",
     "nic_reason",
     "nvlink_reason",

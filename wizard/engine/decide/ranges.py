@@ -50,6 +50,17 @@ class FigureRange:
     high: float = 0.0
     pessimistic: float = 0.0  # the end that is worse for the customer
 
+    def misses(self, target: float) -> bool:
+        """Whether the pessimistic end misses ``target``: the one rule for "at risk" in every
+        reader (a rate below it, a time above it)."""
+        return misses(self.figure, self.pessimistic, target)
+
+
+def misses(figure: str, value: float, target: float) -> bool:
+    """Whether ``value`` of ``figure`` misses ``target``: below it where more is better, above
+    it where less is."""
+    return value < target if FIGURES[figure] else value > target
+
 
 @dataclass(frozen=True)
 class TargetRisk:
@@ -194,10 +205,8 @@ def targets_at_risk(result: Result, ranges: list[FigureRange]) -> list[TargetRis
             rng = by_key.get((w.name, figure))
             if rng is None or not t.met:
                 continue
-            more_is_better = FIGURES[figure]
-            worse = rng.pessimistic
-            if (worse < t.target) if more_is_better else (worse > t.target):
-                risks.append(TargetRisk(w.name, t.metric, t.target, worse, t.unit))
+            if rng.misses(t.target):
+                risks.append(TargetRisk(w.name, t.metric, t.target, rng.pessimistic, t.unit))
     return risks
 
 

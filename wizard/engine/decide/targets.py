@@ -4,7 +4,7 @@ proposal's summary, the options comparison and the wizard."""
 
 from __future__ import annotations
 
-from wizard.engine.decide.ranges import FIGURE_OF
+from wizard.engine.decide.ranges import FIGURE_OF, misses
 from wizard.model.design import Design
 from wizard.model.options import TargetStatus
 from wizard.model.result import WorkloadResult
@@ -15,7 +15,7 @@ def missed_at(metric: str, target: float, value: float | None) -> bool:
     above it. The one rule for "at risk" in every reader."""
     if value is None:
         return False
-    return value < target if metric == "throughput" else value > target
+    return misses(FIGURE_OF[metric], value, target)
 
 
 def target_statuses(
