@@ -82,8 +82,9 @@ def test_a_vm_on_an_nvswitch_board_is_rounded_up_to_a_partition(catalog):
     """hgx-h200-llm's LoRA run meets its 24 h target on 6 GPUs (three FSDP pairs); a VM there
     holds 1, 2, 4 or 8 GPUs (NVIDIA Fabric Manager User Guide), and divmod(6, 8) = (0, 6) leaves 6
     on the last host, so the plan takes 8 and says so; the VM is a valid partition, no
-    hgx-vm-size. Negative case: at a 12 h target it needs 10 GPUs, divmod(10, 8) = (1, 2), and 2
-    is a partition already: nothing rounded, nothing said."""
+    hgx-vm-size. Negative case: at a 12 h target it needs 12 GPUs (six pairs: on five, 32
+    sequences over 10 copies leave some copy 4 of them, and the step waits for it), divmod(12, 8)
+    = (1, 4), and 4 is a partition already: nothing rounded, nothing said."""
     r = size(design_from_dict(design_dict("hgx-h200-llm")), catalog)
     lora = r.workloads[0]
     assert lora.training.gpus_for_target_time == 6
@@ -93,5 +94,5 @@ def test_a_vm_on_an_nvswitch_board_is_rounded_up_to_a_partition(catalog):
     doc = design_dict("hgx-h200-llm")
     doc["workloads"][0]["training"]["target_hours"] = 12
     r = size(design_from_dict(doc), catalog)
-    assert r.workloads[0].gpus_total == r.workloads[0].training.gpus_for_target_time == 10
+    assert r.workloads[0].gpus_total == r.workloads[0].training.gpus_for_target_time == 12
     assert "nvswitch-partition-rounded" not in {w.code for w in r.warnings}

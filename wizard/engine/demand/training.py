@@ -237,16 +237,29 @@ class TrainingSizer(SizerBase):
             "micro_batches", tp_.MICRO_BATCHES, "micro-batches per iteration", tp_.BUBBLE,
             global_batch=global_batch, micro_batch=g.micro_batch_size, data_parallel=d,
         )  # fmt: skip
-        if chain.rec is not None and global_batch % (g.micro_batch_size * d):
-            self.rec.caution(
-                "global-batch-uneven",
-                f"{self.key}.global_batch_size",
-                f"Global batch size {global_batch:,} does not divide into micro-batches of "
-                f"{g.micro_batch_size:,} on {d:,} data-parallel copies: a copy runs "
-                f"up to {micro:,.0f} micro-batches a step, and the others wait. Megatron-Core "
-                "refuses to start such a run (its micro-batch calculator asserts that the "
-                "global batch is a multiple of the micro-batch times the data-parallel size)",
-            )
+        if global_batch % (g.micro_batch_size * d):
+            # the step lasts as long as the copy with the most micro-batches
+            compute_s = out["compute_s"] = chain(
+                "compute_seconds_fullest_copy", tp_.FULLEST_COPY_S, "s", tp_.UNEVEN_BATCH,
+                compute_s=compute_s, micro_batches=micro, micro_batch=g.micro_batch_size,
+                data_parallel=d, global_batch=global_batch,
+            )  # fmt: skip
+            if chain.rec is not None:
+                refused = (
+                    " Megatron-Core refuses to start such a run (its micro-batch calculator "
+                    "asserts that the global batch is a multiple of the micro-batch times the "
+                    "data-parallel size)."
+                    if self.stack() is TrainingStack.MEGATRON
+                    else ""
+                )
+                self.rec.caution(
+                    "global-batch-uneven",
+                    f"{self.key}.global_batch_size",
+                    f"Global batch size {global_batch:,} does not divide into micro-batches of "
+                    f"{g.micro_batch_size:,} on {d:,} data-parallel copies: a copy runs up to "
+                    f"{micro:,.0f} micro-batches a step, and the others wait for it; the step "
+                    f"time counts that copy.{refused}",
+                )
         bubble = 0.0
         v = g.parallelism.virtual_pipeline_stages or 1
         if st.pipeline > 1:

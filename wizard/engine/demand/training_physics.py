@@ -107,6 +107,14 @@ ATTENTION_FLOPS = Formula(
 )
 # each data-parallel copy runs whole passes: a share left over is one more, partly filled
 MICRO_BATCHES = Formula("ceil(global_batch / (micro_batch * data_parallel))")
+# the copies step together, so a step lasts as long as the copy with the most micro-batches
+FULLEST_COPY_S = Formula("compute_s * micro_batches * micro_batch * data_parallel / global_batch")
+UNEVEN_BATCH = (
+    "Data-parallel copies all-reduce their gradients before each optimizer step (Li et al., "
+    "'PyTorch Distributed: Experiences on Accelerating Data Parallel Training', VLDB 2020), "
+    "so the step waits for the copy with the most "
+    "micro-batches: the compute of the global batch counted as every copy running that many"
+)
 BUBBLE_S = Formula("compute_s * (pp - 1) / (virtual_stages * micro_batches)")
 TP_COMM_S = Formula("tp_allreduces * layers / pp * micro_batches * allreduce_s * (1 - overlap)")
 GRADIENT_GB = Formula("trainable_parameters * gradient_bytes / (tp * pp) / 1e9")
