@@ -128,7 +128,10 @@ def build(st: Story) -> list[Block] | None:
         flow += st.h2("Sources")
         rows = [["No.", "Source"]]
         rows += [[f"[{n}]", text] for text, n in sorted(st.sources.items(), key=lambda x: x[1])]
-        flow.append(st.table(rows, [0.5, 9]))
+        # the number column as wide as its longest number: "[100]" broken over two lines reads
+        # as two sources
+        digits = len(str(len(st.sources)))
+        flow.append(st.table(rows, [0.5 + 0.15 * max(digits - 2, 0), 9]))
     flow += st.h2("Glossary")
     flow.append(st.table([["Term", "Meaning"], *glossary.named()], [2, 6]))
     return flow

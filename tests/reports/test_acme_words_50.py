@@ -43,6 +43,8 @@ def _text(name: str, catalog) -> str:
         "nvlink-bridge-2u",
         "host-to-leaf fibre",
         "configure-to-order",
+        "micro batches 5.33",
+        "5.33 micro-batches",
     ],
 )
 def test_the_words_issue_50_found_are_gone(name, said, catalog):
@@ -83,3 +85,15 @@ def test_acme_two_clusters_calls_its_splitters_copper(catalog):
     text = _text("acme-two-clusters", catalog)
     assert re.search(r"400 Gb/s host to leaf: \d+ direct-attach copper cables, no optical "
                      r"modules \(MCP7Y00", text)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_source_number_reads_whole(name, catalog):
+    """Both proposals cite more than 99 sources: '[100]' broken over two lines of its column
+    reads '[10 0]', two numbers, and the appendix then lacks '[100]'."""
+    text = _text(name, catalog)
+    cited = max(int(n) for n in re.findall(r"\[(\d+)\]", text))
+    assert cited >= 100, cited  # the case the check is for
+    missing = [n for n in range(1, cited + 1) if f"[{n}]" not in text]
+    assert not missing, missing
+    assert not re.search(r"\[\d+ \d+\]", text)
