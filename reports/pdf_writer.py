@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from io import BytesIO
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     CondPageBreak,
     Flowable,
@@ -25,7 +26,7 @@ from reportlab.rl_config import _FUZZ
 
 from reports import doctree as t
 from reports.fonts import SANS, with_fallback
-from reports.styles import ACCENT_LIGHT, RULE, Styles, table_style
+from reports.styles import ACCENT_LIGHT, CELL_PADDING, RULE, Styles, table_style
 from wizard.present.fields import in_document_words
 
 
@@ -116,6 +117,9 @@ class Heading(Text):
         self.toc_markup = self.text  # escaped and with fallback runs, for the contents page
 
 
+_ONE_WORD = 32  # characters: a longer cell without spaces (a web address) may break
+
+
 class Writer:
     """Turns tree nodes into flowables for a text ``width`` in ``styles``; ``contents`` makes
     the table of contents (the document template owns it)."""
@@ -169,7 +173,7 @@ class Writer:
 
     def table(self, tb: t.Table) -> PlatypusTable:
         total = sum(tb.widths)
-        cols = [self.width * w / total for w in tb.widths]
+        cols = self._whole_words(tb, [self.width * w / total for w in tb.widths])
         s = self.s
         body = [[Text(c.text, getattr(s, c.role)) for c in row] for row in tb.rows]
         out = _Table(
@@ -184,6 +188,32 @@ class Writer:
         for at, first, last in tb.spans:
             out.setStyle([("SPAN", (first, at), (last, at))])
         return out
+
+    def _whole_words(self, tb: t.Table, cols: list[float]) -> list[float]:
+        """The column widths with each column at least as wide as its longest one-word cell (a
+        citation "[100]", a part number, an amount): reportlab breaks a word wider than its
+        column anywhere, and "[10" over "0]" reads as another number. The width a column
+        gains is taken from the others' room beyond their own one-word cells."""
+        if len(cols) < 2:
+            return cols
+        need = [0.0] * len(cols)
+        for row in tb.rows:
+            for c, cell in enumerate(row[: len(cols)]):
+                text = cell.text
+                if len(text) > _ONE_WORD or " " in text or "<" in text or "&" in text:
+                    continue
+                style = getattr(self.s, cell.role)
+                width = stringWidth(text, style.fontName, style.fontSize) + 2 * CELL_PADDING
+                need[c] = max(need[c], width + 0.5)
+        short = sum(max(n - w, 0.0) for n, w in zip(need, cols, strict=True))
+        if short == 0:
+            return cols
+        room = [max(w - n, 0.0) for n, w in zip(need, cols, strict=True)]
+        if sum(room) < short:
+            return cols  # nothing to take it from: the table keeps its shares
+        take = short / sum(room)
+        return [max(n, w) if n > w else w - r * take
+                for n, w, r in zip(need, cols, room, strict=True)]  # fmt: skip
 
     def figure(self, f: t.Figure) -> Flowable:
         f.drawing.hAlign = "CENTER"

@@ -144,13 +144,16 @@ def make_styles() -> Styles:
     )
 
 
+CELL_PADDING = 4  # points left and right of a table cell's text
+
+
 def table_style(header: bool = True, zebra: bool = True, rows: int = 0) -> TableStyle:
     """Thin rules, a tinted header row and light zebra stripes: readable in colour and in grey."""
     cmds: list[tuple] = [
         ("FONTNAME", (0, 0), (-1, -1), SANS),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 4),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
         ("TOPPADDING", (0, 0), (-1, -1), 2.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
         ("LINEBELOW", (0, -1), (-1, -1), 0.5, RULE),

@@ -149,3 +149,28 @@ def test_every_role_has_a_pdf_style_and_word_knows_its_font():
         font = getattr(s, role).fontName
         want = ("Bold" in font, "Oblique" in font, "Mono" in font)
         assert _ROLE_FONT.get(role, (False, False, False)) == want, role
+
+
+def test_a_one_word_cell_is_never_broken_across_lines():
+    """A citation column of 0.3 / 9.3 of 480 pt (15.5 pt) is narrower than '[100]' in the cell
+    style plus 4 pt of padding each side: the writer widens it to that, taking the width from
+    the wide column, and the total stays 480 pt. Negative case: a web address longer than a
+    word may break, so a column of one does not grow."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    styles = make_styles()
+    writer = Writer(styles, 480, lambda: Drawing(1, 1))
+    cell = styles.cell
+    rows = ((t.Para("Source", "cell_bold"), t.Para("Src.", "cell_bold")),
+            (t.Para("A long text that wraps", "cell"), t.Para("[100]", "cell")))  # fmt: skip
+    table = writer.table(t.Table(rows, (9, 0.3)))
+    widths = table._colWidths
+    needed = stringWidth("[100]", cell.fontName, cell.fontSize) + 8
+    assert 480 * 0.3 / 9.3 < needed <= widths[1]
+    assert sum(widths) == pytest.approx(480)
+
+    url = "https://docs.nvidia.com/vgpu/latest"  # 35 characters, longer than a word is taken to be
+    rows = ((t.Para("Source", "cell"), t.Para(url, "cell")),)
+    assert writer.table(t.Table(rows, (9, 0.3), header=False))._colWidths[1] == pytest.approx(
+        480 * 0.3 / 9.3
+    )
