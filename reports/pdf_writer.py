@@ -6,6 +6,8 @@ times."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable
 from io import BytesIO
 
@@ -49,6 +51,7 @@ _PARSED_MAX = 200_000  # entries; a long-lived process (the wizard) starts over 
 def forget_parsed() -> None:
     """Drop the parsed paragraphs (a document's styles and texts are not the next one's)."""
     _PARSED.clear()
+    _WORD_WIDTHS.clear()
 
 
 class Text(Paragraph):
@@ -117,7 +120,9 @@ class Heading(Text):
         self.toc_markup = self.text  # escaped and with fallback runs, for the contents page
 
 
-_ONE_WORD = 32  # characters: a longer cell without spaces (a web address) may break
+_ONE_WORD = 32  # characters: a longer word (a web address) may break
+_TAG = re.compile(r"<[^>]*>")
+_WORD_WIDTHS: dict[tuple[str, str], float] = {}
 
 
 class Writer:
@@ -190,21 +195,20 @@ class Writer:
         return out
 
     def _whole_words(self, tb: t.Table, cols: list[float]) -> list[float]:
-        """The column widths with each column at least as wide as its longest one-word cell (a
-        citation "[100]", a part number, an amount): reportlab breaks a word wider than its
-        column anywhere, and "[10" over "0]" reads as another number. The width a column
-        gains is taken from the others' room beyond their own one-word cells."""
+        """The column widths with each column at least as wide as the longest word of its cells
+        (a citation "[100]", a part number, "Notebook" in a rack's name): reportlab breaks a
+        word wider than its column anywhere, and "[10" over "0]" reads as another number. The
+        width a column gains is taken from the others' room beyond their own longest words; a
+        merged cell, and a word longer than ``_ONE_WORD`` characters (a web address), may
+        break."""
         if len(cols) < 2:
             return cols
+        merged = {(at, c) for at, first, last in tb.spans for c in range(first, last + 1)}
         need = [0.0] * len(cols)
-        for row in tb.rows:
+        for r, row in enumerate(tb.rows):
             for c, cell in enumerate(row[: len(cols)]):
-                text = cell.text
-                if len(text) > _ONE_WORD or " " in text or "<" in text or "&" in text:
-                    continue
-                style = getattr(self.s, cell.role)
-                width = stringWidth(text, style.fontName, style.fontSize) + 2 * CELL_PADDING
-                need[c] = max(need[c], width + 0.5)
+                if (r, c) not in merged:
+                    need[c] = max(need[c], self._longest_word(cell))
         short = sum(max(n - w, 0.0) for n, w in zip(need, cols, strict=True))
         if short == 0:
             return cols
@@ -214,6 +218,31 @@ class Writer:
         take = short / sum(room)
         return [max(n, w) if n > w else w - r * take
                 for n, w, r in zip(need, cols, room, strict=True)]  # fmt: skip
+
+    def _longest_word(self, cell: t.Para) -> float:
+        """The width of the cell's longest word with the cell's padding (0 for none), once per
+        text and role: a large design repeats the same cell text thousands of times."""
+        key = (cell.text, cell.role)
+        width = _WORD_WIDTHS.get(key)
+        if width is None:
+            style = getattr(self.s, cell.role)
+            plain = (
+                html.unescape(_TAG.sub(" ", cell.text))
+                if "<" in cell.text or "&" in cell.text
+                else cell.text
+            )
+            words = [w for w in plain.split() if len(w) <= _ONE_WORD]
+            width = (
+                max(stringWidth(w, style.fontName, style.fontSize) for w in words)
+                + 2 * CELL_PADDING
+                + 0.5
+                if words
+                else 0.0
+            )
+            if len(_WORD_WIDTHS) >= _PARSED_MAX:
+                _WORD_WIDTHS.clear()
+            _WORD_WIDTHS[key] = width
+        return width
 
     def figure(self, f: t.Figure) -> Flowable:
         f.drawing.hAlign = "CENTER"
