@@ -174,3 +174,22 @@ def test_a_one_word_cell_is_never_broken_across_lines():
     assert writer.table(t.Table(rows, (9, 0.3), header=False))._colWidths[1] == pytest.approx(
         480 * 0.3 / 9.3
     )
+
+
+def test_the_longest_word_of_a_cell_sets_its_column_and_a_merged_cell_does_not():
+    """'R01 Notebook cluster' in a column of 0.4 / 9.4 of 480 pt (20.4 pt): the column grows to
+    'Notebook' (its longest word) plus the padding, not to the whole text. The same text in a
+    cell merged over both columns leaves the shares as they are."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    styles = make_styles()
+    writer = Writer(styles, 480, lambda: Drawing(1, 1))
+    cell = styles.cell
+    rows = ((t.Para("host-01", "cell"), t.Para("R01 Notebook cluster", "cell")),)
+    widths = writer.table(t.Table(rows, (9, 0.4), header=False))._colWidths
+    word = stringWidth("Notebook", cell.fontName, cell.fontSize) + 8
+    whole = stringWidth("R01 Notebook cluster", cell.fontName, cell.fontSize) + 8
+    assert 480 * 0.4 / 9.4 < word <= widths[1] < whole
+
+    merged = t.Table(rows, (9, 0.4), header=False, spans=((0, 0, 1),))
+    assert writer.table(merged)._colWidths[1] == pytest.approx(480 * 0.4 / 9.4)
