@@ -65,6 +65,7 @@ SECTIONS: list[Section] = [
     Section("Cost of ownership", cost.build),
     Section("Security and operations", operations.build),
     Section("Where each workload group runs", whole.placements),
+    Section("Decisions for the whole design", whole.decisions_of_the_design),
     Section("Calculations for the whole design", whole.calculations_of_the_design),
     Section("Risks and warnings", risks.build),
     Section("Appendix", appendix.build),

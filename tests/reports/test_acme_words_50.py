@@ -97,3 +97,23 @@ def test_every_source_number_reads_whole(name, catalog):
     missing = [n for n in range(1, cited + 1) if f"[{n}]" not in text]
     assert not missing, missing
     assert not re.search(r"\[\d+ \d+\]", text)
+
+
+def test_where_each_group_runs_says_where_and_the_shared_decisions_stand_apart(catalog):
+    """acme-two-clusters states each group's cluster (docs/acme-two-clusters.json): the section
+    named for it lists the three groups with their clusters, and the decision on the shared
+    networks' media is under the whole design's decisions, not under where groups run."""
+    text = _text("acme-two-clusters", catalog)
+    where = text.rindex("Where each workload group runs")
+    shared = text.rindex("Decisions for the whole design")
+    after = text.rindex("Calculations for the whole design")
+    assert where < shared < after
+    placed = text[where:shared]
+    for group, cluster in (
+        ("Data scientists' notebooks", "Notebook cluster"),
+        ("Llama 3.3 70B chat service", "HGX cluster"),
+        ("Llama 3.1 70B LoRA fine-tuning", "HGX cluster"),
+    ):
+        assert f"{group} {cluster}" in placed
+    assert "Host-to-leaf links" not in placed
+    assert "W1 Host-to-leaf links" in text[shared:after]
