@@ -317,3 +317,84 @@ def test_every_example_carries_storage_and_software_in_the_cli_json(name, tmp_pa
     assert "gpudirect_storage" in doc["storage"]
     assert doc["software"]["certification"]["server"] == doc["server"]
     assert doc["software"]["checklist"] and doc["software"]["components"]
+
+
+# ------------------------------------------------------------------ needs that are not known
+
+
+def _imagenet_and_a_run_without_dataset(catalog):
+    doc = design_dict("imagenet-resnet50")
+    other = json.loads(json.dumps(doc["workloads"][0]))
+    other["name"] = "Unlabelled images"
+    del other["training"]  # no samples, no tokens: its dataset cannot be derived
+    doc["workloads"].append(other)
+    return _size(doc, catalog)
+
+
+def test_a_total_adds_only_known_datasets_and_names_the_rest(catalog):
+    """ResNet-50 on ImageNet: 1.28 M images x 110 kB = 140.8 GB, 2 versions = 281.6 GB. A second
+    ResNet-50 group without a dataset adds nothing to that total and is named as not known,
+    rather than counted as 0 GB; its checkpoints (known from the model) still count."""
+    r = _imagenet_and_a_run_without_dataset(catalog)
+    s = r.storage
+    known, unknown = s.needs
+    assert known.dataset_gb == pytest.approx(1.28e6 * 110e3 / 1e9)
+    assert unknown.dataset_gb is None and unknown.dataset_basis.startswith("not known")
+    assert s.datasets_gb == pytest.approx(2 * 140.8)
+    assert s.dataset_not_known == ["Unlabelled images"]
+    checkpoints = 3 * known.checkpoint_gb + 3 * unknown.checkpoint_gb
+    assert s.checkpoints_gb == pytest.approx(checkpoints)
+    assert s.capacity_needed_tb == pytest.approx((281.6 + checkpoints) * 1.25 / 1000)
+    # both read rates come from the model, so the read total is complete
+    assert s.read_not_known == [] and unknown.read_gbs == pytest.approx(known.read_gbs)
+    w = _codes(r)["storage-dataset-not-known"]
+    assert "Unlabelled images" in w.message and "data.dataset_gb" not in w.message
+    decision = next(d.text for d in r.decisions if d.text.startswith("Shared storage"))
+    assert "at least" in decision and "Unlabelled images" in decision
+
+
+def test_every_need_known_names_no_group(sized):
+    """Negative case: ImageNet alone has its dataset and read rate derived; nothing is left out."""
+    s = sized["imagenet-resnet50"].storage
+    assert s.dataset_not_known == [] and s.read_not_known == []
+    assert "storage-dataset-not-known" not in _codes(sized["imagenet-resnet50"])
+    decision = next(d.text for d in sized["imagenet-resnet50"].decisions
+                    if d.text.startswith("Shared storage"))  # fmt: skip
+    assert "at least" not in decision
+
+
+def test_groups_without_a_model_read_not_known_not_zero(sized):
+    """Starter: two development groups, no model and no read rate given: each group's read
+    is None (no logged 0 x GPUs), the total of the known reads is 0 and both are named."""
+    r = sized["starter"]
+    s = r.storage
+    assert [n.read_gbs for n in s.needs] == [None, None]
+    assert [n.read_gbs_per_gpu for n in s.needs] == [None, None]
+    assert [n.dataset_gb for n in s.needs] == [None, None]
+    assert s.read_not_known == ["Data scientists", "Developers"]
+    assert s.dataset_not_known == ["Data scientists", "Developers"]
+    assert s.read_gbs_needed == 0 and s.capacity_needed_tb == 0
+    assert not [c for c in r.calculations if c.id.endswith("].read_gbs")]
+
+
+def test_a_given_rate_or_dataset_size_makes_the_need_known(catalog):
+    """Starter with 1 GB/s per GPU and a 500 GB dataset given: every GPU reads 1 GB/s and the
+    capacity is 500 GB x 2 versions x 1.25 headroom = 1.25 TB; nothing is left out."""
+    doc = design_dict("starter")
+    doc["data"] = {"read_gbs_per_gpu": 1, "dataset_gb": 500}
+    r = _size(doc, catalog)
+    s = r.storage
+    assert s.read_not_known == [] and s.dataset_not_known == []
+    gpus = sum(w.gpus_total for w in r.workloads)
+    assert s.read_gbs_needed == pytest.approx(1 * gpus)
+    assert s.capacity_needed_tb == pytest.approx(500 * 2 * 1.25 / 1000)
+    assert {"storage-need-not-modelled", "storage-dataset-not-known"}.isdisjoint(_codes(r))
+
+
+def test_serving_keeps_no_training_data_and_reads_none_per_request(sized):
+    """A serving group's training data and per-request reads are a known 0 (its weights are
+    read at start-up and counted as model files), so it is never named as not known."""
+    s = sized["llm-serving"].storage
+    (n,) = s.needs
+    assert n.dataset_gb == 0 and n.read_gbs == 0 and n.model_files_gb > 0
+    assert s.dataset_not_known == [] and s.read_not_known == []

@@ -15,6 +15,7 @@ from wizard.model.estate import Estate
 from wizard.model.options import OptionRow
 from wizard.model.result import Result, SizedFrom, TrainingFigures
 from wizard.present import options_table
+from wizard.present import storage_need as need
 from wizard.present.basis import group_gpu, serving_basis, training_basis
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.labels import CLUSTER_ROLE, KIND_SHORT, mode
@@ -237,9 +238,17 @@ def _platform_lines(r: Result, catalog: Catalog | None = None) -> list[str]:
                 if s.nodes
                 else ""
             ),
-            f"  capacity needed       {_num(s.capacity_needed_tb, 'TB', 2)}",
-            f"  read needed           {_num(s.read_gbs_needed, 'GB/s', 2)} "
-            f"({_num(s.read_gbs_per_host_needed, 'GB/s', 2)} per host)",
+            "  capacity needed       "
+            + need.total(
+                _num(s.capacity_needed_tb, "TB", 2), s.capacity_needed_tb, s.dataset_not_known
+            ),
+            "  read needed           "
+            + need.total(
+                f"{_num(s.read_gbs_needed, 'GB/s', 2)} "
+                f"({_num(s.read_gbs_per_host_needed, 'GB/s', 2)} per host)",
+                s.read_gbs_needed,
+                s.read_not_known,
+            ),
             f"  GPUDirect Storage     {'yes' if s.gpudirect_storage else 'no'}",
         ]
     sw = r.software

@@ -14,29 +14,50 @@ class Out(BaseModel):
 
 
 class DataNeed(Out):
-    """What one workload group asks of shared storage."""
+    """What one workload group asks of shared storage. A figure that is not known (no dataset
+    size given or derivable, no model to derive a read rate from and no rate given) is None,
+    never 0: 0 is a known figure, such as a serving group's training data (it keeps none) and its
+    reads per request (it reads its weights at start-up, not per request)."""
 
     workload: str
-    dataset_gb: float = Field(description="One version of the group's training data, GB")
+    dataset_gb: float | None = Field(
+        description="One version of the group's training data, GB; None when not known"
+    )
     dataset_basis: str = Field(description="How the dataset size was obtained")
     checkpoint_gb: float = Field(description="One checkpoint of one job, GB")
     checkpoints_gb: float = Field(description="Checkpoints kept for every job of the group, GB")
     model_files_gb: float = Field(description="Model weights kept for serving, GB")
-    read_gbs: float = Field(description="Read throughput that keeps the group's GPUs fed, GB/s")
-    read_gbs_per_gpu: float
+    read_gbs: float | None = Field(
+        description="Read throughput that keeps the group's GPUs fed, GB/s; None when not known"
+    )
+    read_gbs_per_gpu: float | None
     read_basis: str = Field(description="How the read throughput was obtained")
 
 
 class StorageResult(Out):
+    """The data path's need and what serves it. The totals add the needs that are known; the
+    groups whose need is not known are named (``dataset_not_known``, ``read_not_known``) so a
+    reader says "at least" the total, or "not known", instead of a total that reads complete."""
+
     system: str | None = Field(description="Storage catalog id, or None when none was chosen")
     system_name: str | None
     needs: list[DataNeed]
-    datasets_gb: float = Field(description="All dataset versions kept, GB")
+    datasets_gb: float = Field(description="All dataset versions kept, GB (the known ones)")
+    dataset_not_known: list[str] = Field(
+        default_factory=list,
+        description="Groups whose dataset size is not known, left out of datasets_gb and "
+        "capacity_needed_tb (empty when the design gives the dataset size)",
+    )
     checkpoints_gb: float
     model_files_gb: float
     capacity_needed_tb: float = Field(description="Datasets, checkpoints and models plus headroom")
-    read_gbs_needed: float = Field(description="Cluster-wide read throughput, GB/s")
+    read_gbs_needed: float = Field(description="Cluster-wide read throughput, GB/s (known needs)")
     read_gbs_per_host_needed: float = Field(description="Busiest host's read throughput, GB/s")
+    read_not_known: list[str] = Field(
+        default_factory=list,
+        description="Groups whose read throughput is not known, left out of read_gbs_needed "
+        "and read_gbs_per_host_needed",
+    )
     host_network_gbs: float | None = Field(
         description="What a host's NICs carry, GB/s (port speed capped by fabric and PCIe)"
     )

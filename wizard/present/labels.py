@@ -368,6 +368,7 @@ def protocol(value: str) -> str:
 TOPIC: dict[str, str] = {
     "nvlink-bridge-2u": "NVLink bridges in a 2U server",
     "storage-need-not-modelled": "Storage demand not modelled",
+    "storage-dataset-not-known": "Dataset size not known",
 }
 
 

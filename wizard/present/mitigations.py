@@ -68,6 +68,8 @@ MITIGATIONS: dict[str, str] = {
     "faster storage system.",
     "storage-need-not-modelled": "Give the read throughput per GPU of these groups on the "
     "Hardware page.",
+    "storage-dataset-not-known": "Give these groups' dataset in samples or tokens, or the "
+    "Dataset size on the Hardware page.",
     # GPUs, servers, platform
     "bitfusion-end-of-availability": "Give the pooled users vGPU or MIG on a GPU cluster; keep a "
     "network-attached pool only for an existing, supported Bitfusion estate.",

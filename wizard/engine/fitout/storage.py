@@ -107,8 +107,17 @@ def host_network_gbs(design: Design, nic: Nic | None) -> float | None:
 
 @dataclass(frozen=True)
 class _Rate:
-    per_gpu_gbs: float
+    per_gpu_gbs: float | None  # None: not known
     basis: str
+
+
+SERVING_READS = _Rate(0.0, "serving reads its weights at start-up, not per request")
+DATASET_NOT_KNOWN = "not known: give data.dataset_gb"
+
+
+def _and_not_known(names: list[str], what: str) -> str:
+    """The words a total adds when it leaves out needs that are not known."""
+    return f"; {what} not known for {some(names)}, left out" if names else ""
 
 
 def _recompute(g: WorkloadGroup, w: WorkloadResult) -> Recompute:
@@ -142,9 +151,17 @@ class StoragePlanner:
     # ------------------------------------------------------------------ per group
 
     def _need(self, i: int, g: WorkloadGroup, w: WorkloadResult) -> DataNeed:
+        """One group's need. A serving group keeps no training data and reads its weights at
+        start-up only, so both are a known 0; any other group whose dataset or read rate is
+        neither derived nor given has None there (not known), never 0."""
         rec, key = self.rec, f"storage.workloads[{i}]"
         model = resolve_model(g, self.catalog) if w.sized_from == "model" else None
-        dataset_gb, dataset_basis = 0.0, "not known: give data.dataset_gb"
+        dataset_gb: float | None = None
+        dataset_basis = DATASET_NOT_KNOWN
+        if self.data.dataset_gb is not None:
+            dataset_basis = "counted in the dataset size given (data.dataset_gb)"
+        if g.kind is WorkloadKind.INFERENCE:
+            dataset_gb, dataset_basis = 0.0, "serving keeps no training data"
         checkpoint = checkpoints = model_files = 0.0
         rate: _Rate | None = None
         if model is not None and g.kind in TRAINING_KINDS:
@@ -201,19 +218,25 @@ class StoragePlanner:
                 "GB",
                 sources.SEED_MULTI_GPU + "; one copy of the served weights",
             )
-            rate = _Rate(0.0, "serving reads its weights at start-up, not per request")
-        if rate is None:
+            rate = SERVING_READS
+        if rate is None and g.kind is WorkloadKind.INFERENCE:
+            rate = SERVING_READS
+        if rate is None and self.data.read_gbs_per_gpu:
             rate = _Rate(
                 self.data.read_gbs_per_gpu,
                 "data.read_gbs_per_gpu (not derived: no model to derive it from)",
             )
-        read = rec.expr(
-            f"{key}.read_gbs",
-            Formula("per_gpu_gbs * gpus"),
-            {"per_gpu_gbs": rate.per_gpu_gbs, "gpus": w.gpus_total},
-            "GB/s",
-            f"{sources.DERIVED}; per GPU: {rate.basis}",
-        )
+        if rate is None:
+            rate = _Rate(None, "read throughput not known: give data.read_gbs_per_gpu")
+        read = None
+        if rate.per_gpu_gbs is not None:
+            read = rec.expr(
+                f"{key}.read_gbs",
+                Formula("per_gpu_gbs * gpus"),
+                {"per_gpu_gbs": rate.per_gpu_gbs, "gpus": w.gpus_total},
+                "GB/s",
+                f"{sources.DERIVED}; per GPU: {rate.basis}",
+            )
         return DataNeed(
             workload=g.name,
             dataset_gb=dataset_gb,
@@ -237,7 +260,7 @@ class StoragePlanner:
             return preset.vocab_size
         return g.model.custom.vocab_size if g.model and g.model.custom else None
 
-    def _dataset(self, key: str, g: WorkloadGroup) -> tuple[float, str]:
+    def _dataset(self, key: str, g: WorkloadGroup) -> tuple[float | None, str]:
         tr, preset, vocab = g.training, self._preset(g), self._vocab(g)
         if tr is not None and tr.dataset_samples and preset and preset.sample_bytes:
             gb = self.rec.expr(
@@ -269,7 +292,9 @@ class StoragePlanner:
                 MEGATRON_TOKEN_BYTES,
             )
             return gb, "dataset tokens x bytes per token (tokenized)"
-        return 0.0, "not known: give the dataset in samples or tokens, or data.dataset_gb"
+        if self.data.dataset_gb is not None:
+            return None, "counted in the dataset size given (data.dataset_gb)"
+        return None, "not known: give the dataset in samples or tokens, or data.dataset_gb"
 
     def _model_rate(
         self, key: str, g: WorkloadGroup, recompute: Recompute, params: float, active: float
@@ -339,7 +364,10 @@ class StoragePlanner:
             self._need(i, g, w)
             for i, (g, w) in enumerate(zip(self.d.workloads, self.workloads, strict=True))
         ]
-        derived = sum(n.dataset_gb for n in needs)
+        given = data.dataset_gb is not None
+        no_dataset = [] if given else [n.workload for n in needs if n.dataset_gb is None]
+        no_read = [n.workload for n in needs if n.read_gbs is None]
+        derived = sum(n.dataset_gb for n in needs if n.dataset_gb is not None)
         one_version = data.dataset_gb if data.dataset_gb is not None else derived
         datasets = rec.expr(
             "storage.datasets_gb",
@@ -352,7 +380,8 @@ class StoragePlanner:
                 "as given (data.dataset_gb)"
                 if data.dataset_gb is not None
                 else "from the workloads"
-            ),
+            )
+            + _and_not_known(no_dataset, "the dataset is"),
         )
         checkpoints = sum(n.checkpoints_gb for n in needs)
         models = sum(n.model_files_gb for n in needs)
@@ -368,28 +397,39 @@ class StoragePlanner:
                 "growth_headroom": data.growth_headroom,
             },
             "TB",
-            sources.ASSUMPTION + " (data.growth_headroom)",
+            sources.ASSUMPTION
+            + " (data.growth_headroom)"
+            + _and_not_known(no_dataset, "the dataset is"),
         )
         read = rec.expr(
             "storage.read_gbs_needed",
             Formula("groups_read_gbs"),
-            {"groups_read_gbs": sum(n.read_gbs for n in needs)},
+            {"groups_read_gbs": sum(n.read_gbs for n in needs if n.read_gbs is not None)},
             "GB/s",
             f"{sources.DERIVED}: the sum over the groups' read GB/s ("
-            + ", ".join(f"{n.workload} {num(n.read_gbs)}" for n in needs[:20])
-            + ")",
+            + ", ".join(
+                f"{n.workload} {num(n.read_gbs) if n.read_gbs is not None else 'not known'}"
+                for n in needs[:20]
+            )
+            + ")"
+            + _and_not_known(no_read, "the read throughput is"),
         )
         per_host = rec.expr(
             "storage.read_gbs_per_host_needed",
             Formula("per_gpu_gbs * gpus_per_host"),
             {
-                "per_gpu_gbs": max((n.read_gbs_per_gpu for n in needs), default=0.0),
+                "per_gpu_gbs": max(
+                    (n.read_gbs_per_gpu for n in needs if n.read_gbs_per_gpu is not None),
+                    default=0.0,
+                ),
                 "gpus_per_host": hw.gpus_per_host,
             },
             "GB/s",
-            sources.DERIVED + "; a host full of the most demanding group's GPUs",
+            sources.DERIVED
+            + "; a host full of the most demanding group's GPUs"
+            + _and_not_known(no_read, "the read throughput is"),
         )
-        self._unmodelled(needs)
+        self._not_known(no_dataset, no_read)
         nic = self.catalog.nics.get(hw.nic) if hw.nic else None
         net = host_network_gbs(self.d, nic)
         if net is not None:
@@ -409,7 +449,7 @@ class StoragePlanner:
                     "dedicated storage NICs",
                 )
         storage = self.catalog.storage.get(hw.storage) if hw.storage else None
-        sized = self._size_system(storage, capacity_tb, read)
+        sized = self._size_system(storage, capacity_tb, read, no_dataset, no_read)
         blockers = self._gds_blockers(storage, nic)
         self._gds_outcome(storage, blockers)
         return StorageResult(
@@ -417,35 +457,46 @@ class StoragePlanner:
             system_name=storage.product_name if storage else None,
             needs=needs,
             datasets_gb=datasets,
+            dataset_not_known=no_dataset,
             checkpoints_gb=checkpoints,
             model_files_gb=models,
             capacity_needed_tb=capacity_tb,
             read_gbs_needed=read,
             read_gbs_per_host_needed=per_host,
+            read_not_known=no_read,
             host_network_gbs=net,
             gpudirect_storage=not blockers,
             gpudirect_storage_blockers=blockers,
             **sized,
         )
 
-    def _unmodelled(self, needs: list[DataNeed]) -> None:
-        if self.data.read_gbs_per_gpu:
-            return
-        unknown = [
-            w.name
-            for w, n in zip(self.workloads, needs, strict=True)
-            if w.gpus_total and n.read_basis.startswith("data.read_gbs_per_gpu")
-        ]
-        if unknown:
+    def _not_known(self, no_dataset: list[str], no_read: list[str]) -> None:
+        """Name the groups whose need the totals leave out, so no total reads as complete."""
+        if no_read:
             self.rec.warn(
                 "storage-need-not-modelled",
-                f"No read throughput is derived for {some(unknown)} (no model to derive it "
+                f"No read throughput is derived for {some(no_read)} (no model to derive it "
                 "from): the storage sizing leaves them out until their read throughput per GPU is "
                 "given",
                 Severity.INFO,
             )
+        if no_dataset:
+            self.rec.warn(
+                "storage-dataset-not-known",
+                f"The dataset size of {some(no_dataset)} is not known: the capacity needed "
+                "leaves their training data out until the dataset is given in samples or "
+                "tokens, or as a total",
+                Severity.INFO,
+            )
 
-    def _size_system(self, storage: Storage | None, capacity_tb: float, read: float) -> dict:
+    def _size_system(
+        self,
+        storage: Storage | None,
+        capacity_tb: float,
+        read: float,
+        no_dataset: list[str],
+        no_read: list[str],
+    ) -> dict:
         empty = {
             "nodes_for_capacity": None,
             "nodes_for_throughput": None,
@@ -456,10 +507,10 @@ class StoragePlanner:
             "rack_units": None,
         }
         if storage is None:
+            needed = _needed(capacity_tb, read, no_dataset, no_read, " of read throughput")
             self.rec.warn(
                 "storage-not-chosen",
-                f"No storage system chosen: the design needs {capacity_tb:,.1f} TB and "
-                f"{read:,.2f} GB/s of read throughput (hardware.storage)",
+                f"No storage system chosen: the design needs {needed} (hardware.storage)",
                 Severity.INFO,
             )
             return empty
@@ -533,7 +584,7 @@ class StoragePlanner:
             "for read throughput"
         )
         need = (
-            f"for a need of {capacity_tb:,.1f} TB and {read:,.2f} GB/s"
+            f"for a need of {_needed(capacity_tb, read, no_dataset, no_read)}"
             if capacity_tb or read
             else "the smallest configuration, as the design gives no data sizes or read rates"
         )
@@ -625,6 +676,20 @@ class StoragePlanner:
             ),
             Severity.WARNING if capable else Severity.INFO,
         )
+
+
+def _needed(
+    capacity_tb: float, read: float, no_dataset: list[str], no_read: list[str], what: str = ""
+) -> str:
+    """The need a sentence states: "at least" a total that leaves out needs not known, and
+    which groups' needs those are."""
+    cap = f"{capacity_tb:,.1f} TB"
+    if no_dataset:
+        cap = f"at least {cap} (the dataset of {some(no_dataset)} not known)"
+    rate = f"{read:,.2f} GB/s{what}"
+    if no_read:
+        rate = f"at least {rate} (the reads of {some(no_read)} not known)"
+    return f"{cap} and {rate}"
 
 
 def plan_storage(
