@@ -12,7 +12,7 @@ from wizard.engine.basis.record import Recorder
 from wizard.engine.demand.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.engine.fitout.bom import PDUS_PER_RACK
 from wizard.engine.fitout.buildout import build_out
-from wizard.engine.fitout.portmap import oob_switches
+from wizard.engine.fitout.portmap import logged_oob_switches
 from wizard.engine.fitout.storage import plan_storage
 from wizard.engine.placement import sharing
 from wizard.engine.placement.cluster import PLATFORM_HOSTS, ha_hosts, platform_minimum_hosts
@@ -41,11 +41,12 @@ from wizard.model.result import (
 MAX_GPU_ALLOCATIONS = 65_536
 
 
-def counted(racks: list[Rack]) -> list[Rack]:
-    """Each rack with the out-of-band switches and PDUs the bill counts for it, so the per-rack
-    tables read them rather than count them again."""
+def counted(racks: list[Rack], rec: Recorder) -> list[Rack]:
+    """Each rack with the out-of-band switches (logged) and PDUs the bill counts for it, so the
+    per-rack tables read them rather than count them again."""
     return [
-        r.model_copy(update={"oob_switches": oob_switches(r), "pdus": PDUS_PER_RACK}) for r in racks
+        r.model_copy(update={"oob_switches": logged_oob_switches(r, rec), "pdus": PDUS_PER_RACK})
+        for r in racks
     ]
 
 
@@ -155,7 +156,7 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
         software=software,
         topology=built.topology,
         power=built.power,
-        racks=built.racks.model_copy(update={"racks": counted(built.racks.racks)}),
+        racks=built.racks.model_copy(update={"racks": counted(built.racks.racks, rec)}),
         bom=built.bom,
         assumptions=assumptions,
     )

@@ -19,6 +19,7 @@ from wizard.engine.fitout.buildout import cabling_words
 from wizard.engine.fitout.fabric import (
     FABRIC_LABEL,
     SERVICE_NIC_SOURCE,
+    network_hosts,
     oob_plane,
     place_cables,
     service_adapter,
@@ -138,6 +139,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         # an expansion that only grows its existing clusters cables nothing to new switches
         network = _shared_network(design, catalog, every, wired, rec) if wired else []
         layout = _layout(design, catalog, wired, network, rec, frozenset(k.name for k in kept))
+        layout = counted(layout, rec)
         oob_w = sum(i.power_w for r in layout for i in r.items if i.kind == "oob")
         net_kw = (sum(t.power_w * t.count for p in network for t in p.tiers) + oob_w) / 1000
         # the runs' words and optics from the parts the bill counts, as the layout places them
@@ -188,7 +190,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         clusters=clusters,
         placements=placements,
         network=joined(network, clusters),
-        racks=counted(layout),
+        racks=layout,
         cooling=cooled,
         bom=bill,
         kept=kept_lines,
@@ -356,16 +358,17 @@ def _shared_network(
     network and the out-of-band ports, from the host ports every cluster brings."""
     by_name = {s.name: s for s in specs}
     ports: dict[tuple[str, str, bool], int] = {}
-    hosts: dict[tuple[str, str, bool], int] = {}
+    hosts: dict[tuple[str, str, bool], dict[str, int]] = {}
     fabric_of: dict[tuple[str, str, bool], str] = {}
-    oob = 0
+    oob: dict[str, int] = {}
     for c in clusters:
-        oob += c.hosts
+        oob[c.name] = oob.get(c.name, 0) + c.hosts
         if c.result is None:
             hw = design.hardware
             k = ("service", hw.service_fabric.value, True)
             ports[k] = ports.get(k, 0) + c.hosts * CPU_HOST_SERVICE_PORTS
-            hosts[k] = hosts.get(k, 0) + c.hosts
+            on = hosts.setdefault(k, {})
+            on[c.name] = on.get(c.name, 0) + c.hosts
             fabric_of[k] = hw.service_fabric.value
             continue
         for p in c.result.topology.fabric.planes:
@@ -375,7 +378,8 @@ def _shared_network(
             fab = hw.fabric if p.name == "compute" else hw.service_fabric
             k = (p.name, fab.value, p.redundant)
             ports[k] = ports.get(k, 0) + p.host_ports
-            hosts[k] = hosts.get(k, 0) + c.hosts
+            on = hosts.setdefault(k, {})
+            on[c.name] = on.get(c.name, 0) + c.hosts
             fabric_of[k] = fab.value
     planes = []
     oversub = design.assumptions.fabric_oversubscription
@@ -387,9 +391,11 @@ def _shared_network(
                 SwitchKind.INFINIBAND if is_infiniband(fab) else SwitchKind.ETHERNET,
                 redundant, oversub, catalog, rec, FABRIC_LABEL[fab],
                 "infiniband" if is_infiniband(fab) else "none",
-            ).model_copy(update={"hosts": hosts[(name, fab_value, redundant)]})
+            ).model_copy(update={"hosts": network_hosts(
+                rec, f"fabric.{name}.{fab_value}", hosts[(name, fab_value, redundant)])})
         )  # fmt: skip
-    planes.append(oob_plane(oob).model_copy(update={"hosts": oob}))
+    every = network_hosts(rec, "fabric.oob", oob)
+    planes.append(oob_plane(every).model_copy(update={"hosts": every}))
     # before the layout places them, a run that crosses racks is counted as fibre; the placed
     # parts replace these words once the racks are known (``media.describe``)
     return place_cables(planes, None)

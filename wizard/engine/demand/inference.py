@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizard.engine.basis import compute, topology
+from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.links import nic as nic_link
 from wizard.engine.basis.memory import PARAM_BYTES
 from wizard.engine.basis.record import Chain, Recorder
@@ -50,7 +51,14 @@ KV_DEFAULT_SOURCE = (
     "cache will automatically be set to FP8'); 16-bit weights keep a 16-bit cache (vLLM and "
     "TensorRT-LLM's KV cache data type 'auto')"
 )
-KV_PRECISION_BYTES = {Precision.FP8: 1, Precision.INT8: 1, Precision.FP32: 4}
+KV_CHOSEN_SOURCE = (
+    "The KV cache precision the design chooses for the group, at its number format's width: 8 "
+    "bits per element in FP8 or INT8, 16 in BF16 or FP16, 32 in FP32 (vLLM's kv_cache_dtype, "
+    "TensorRT-LLM's KV cache quantization)"
+)
+# bits per KV-cache element of each precision a cache is kept in; BF16 and FP16 keep 16
+KV_PRECISION_BITS = {Precision.FP8: 8, Precision.INT8: 8, Precision.FP32: 32}
+KV_BYTES = Formula("kv_bits / 8")  # the group's figure, logged as workloads[i].kv_cache_bytes
 
 
 def default_kv_precision(precision: Precision, gpu: Gpu) -> Precision:
@@ -65,10 +73,15 @@ def default_kv_precision(precision: Precision, gpu: Gpu) -> Precision:
     return Precision.BF16
 
 
+def kv_bits(precision: Precision, kv: Precision | None, gpu: Gpu) -> int:
+    """Bits per KV-cache element: the chosen KV precision's, else the serving stack's default."""
+    chosen = kv if kv is not None else default_kv_precision(precision, gpu)
+    return KV_PRECISION_BITS.get(chosen, 16)
+
+
 def kv_bytes(precision: Precision, kv: Precision | None, gpu: Gpu) -> float:
     """Bytes per KV-cache element: the chosen KV precision, else the serving stack's default."""
-    chosen = kv if kv is not None else default_kv_precision(precision, gpu)
-    return KV_PRECISION_BYTES.get(chosen, 2)
+    return kv_bits(precision, kv, gpu) // 8
 
 
 def attention_precision(kv: Precision) -> Precision:

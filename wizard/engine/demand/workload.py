@@ -7,7 +7,7 @@ import math
 
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
-from wizard.engine.demand.inference import kv_bytes
+from wizard.engine.demand.inference import KV_BYTES, KV_CHOSEN_SOURCE, KV_DEFAULT_SOURCE, kv_bits
 from wizard.engine.demand.serving_group import ServingSizer
 from wizard.engine.demand.sizer import TRAINING_KINDS, ModelInfo, SizerBase, resolve_model
 from wizard.engine.demand.training import TrainingSizer
@@ -33,7 +33,8 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
 
     def size(self) -> WorkloadSizing:
         self._calibration_at_bound()
-        return self._by_kind().model_copy(update=self._model_figures())
+        figures = self._model_figures()  # logged first: the serving figures use the KV bytes
+        return self._by_kind().model_copy(update=figures)
 
     def _model_figures(self) -> dict[str, float]:
         """What the documents state beside the group's model whatever sized it: its parameter
@@ -45,7 +46,11 @@ class WorkloadSizer(TrainingSizer, ServingSizer):
             out |= {"parameters": self.model.params, "active_parameters": self.model.active_params}
         if self.g.inference is not None:
             kv = self.g.inference.kv_cache_precision
-            out["kv_cache_bytes_per_element"] = kv_bytes(self.g.precision, kv, self.gpu)
+            out["kv_cache_bytes_per_element"] = self.rec.expr(
+                f"{self.key}.kv_cache_bytes_per_element", KV_BYTES,
+                {"kv_bits": kv_bits(self.g.precision, kv, self.gpu)}, "bytes",
+                KV_DEFAULT_SOURCE if kv is None else KV_CHOSEN_SOURCE,
+            )  # fmt: skip
         return out
 
     def _by_kind(self) -> WorkloadSizing:

@@ -11,6 +11,7 @@ switch's radix and the stated oversubscription.
 from __future__ import annotations
 
 import math
+import re
 from typing import TypedDict
 
 from wizard.engine.basis import sources
@@ -443,6 +444,8 @@ def fabric(
             "host sends at once the rings slow down by up to that factor; training fabrics are "
             "normally non-blocking (1:1)",
         )
+    for p in planes:
+        network_hosts(rec, f"fabric.{p.name}", {design.cluster_name: hosts})
     _decide(design, planes, rec)
     return bo.NetworkFabric(
         rdma_technology=hw.rdma.value,
@@ -456,6 +459,27 @@ def _onboard(server: Server | None, speed: float, ports: int) -> bool:
     return server is not None and any(
         o.speed_gbps == speed and o.ports >= ports for o in server.onboard_ports
     )
+
+
+NETWORK_HOSTS_SOURCE = (
+    f"{sources.DERIVED}: the hosts cabled to a network are the hosts of every cluster with "
+    "ports on it (each host takes its ports on each network its cluster joins: the GPU "
+    "fabric's NICs, the service ports, the BMC)"
+)
+
+
+def network_hosts(rec: Recorder, key: str, by_cluster: dict[str, int]) -> int:
+    """Log the hosts on one network, ``key``.hosts: the sum of the hosts of the clusters that
+    join it, each cluster an input named for it (``by_cluster``: cluster name to hosts)."""
+    inputs: dict[str, float] = {}
+    for name, n in by_cluster.items():
+        slug = re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_") or "cluster"
+        slug = f"{slug}_hosts" if slug[0].isalpha() else f"cluster_{slug}_hosts"
+        while slug in inputs:
+            slug += "_"
+        inputs[slug] = n
+    formula = Formula(" + ".join(inputs) if inputs else "0")
+    return int(rec.expr(f"{key}.hosts", formula, inputs, "hosts", NETWORK_HOSTS_SOURCE))
 
 
 def oob_plane(hosts: int) -> bo.Plane:

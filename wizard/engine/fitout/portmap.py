@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wizard.engine.basis.expr import Formula
+from wizard.engine.basis.record import Recorder
 from wizard.engine.fitout import linkx
 from wizard.engine.fitout.ib_parts import Pairing
 from wizard.engine.fitout.linkx import Place
@@ -206,6 +208,27 @@ def oob_switches(rack: bo.Rack) -> int:
     """The out-of-band switches ``rack`` holds (one for every 48 management ports in it)."""
     placed = sum(1 for i in rack.items if i.kind == "oob")
     return placed or -(-len(managed(rack)) // OOB_PORTS)
+
+
+OOB_COUNT = Formula("ceil(management_ports / ports_per_switch)")
+OOB_COUNT_SOURCE = (
+    "catalog switches/nvidia-sn2201: 48 x 1GBASE-T RJ45 ports a switch (the SN2000 series "
+    "brief), so a rack takes one for every 48 management ports it holds (servers' BMCs, "
+    "switches, storage, distribution units)"
+)
+
+
+def logged_oob_switches(rack: bo.Rack, rec: Recorder) -> int:
+    """The out-of-band switches of ``rack`` as the bill counts them, logged as
+    ``racks.<rack>.oob_switches`` from its management ports."""
+    n = int(
+        rec.expr(
+            f"racks.{rack.name}.oob_switches", OOB_COUNT,
+            {"management_ports": len(managed(rack)), "ports_per_switch": OOB_PORTS},
+            "switches", OOB_COUNT_SOURCE,
+        )
+    )  # fmt: skip
+    return n
 
 
 UPLINK_SOURCE = (
