@@ -32,8 +32,9 @@ BTU_SOURCE = (
     "1 W = 3.412142 BTU/h"
 )
 PSU_REDUNDANCY = (
-    "Server catalog: psu_count x psu_w is the installed complement with redundant supplies "
-    "(1+1, 2+2, 3+3); with half of them failed, floor(psu_count / 2) x psu_w remains"
+    "Server catalog: the power supplies a server ships with, times each one's rating, is the "
+    "installed complement, the supplies redundant in pairs (1+1, 2+2, 3+3); with half of them "
+    "failed, half the supplies (rounded down) times the rating remains"
 )
 
 
@@ -83,8 +84,15 @@ def power(
             "baseline_power_w",
         ),
     )
-    installed = server.psu_count * server.psu_w
-    redundant = (server.psu_count // 2) * server.psu_w
+    supplies = {"supplies": server.psu_count, "supply_w": server.psu_w}
+    installed = rec.expr(
+        "power.supplies_installed_w", Formula("supplies * supply_w"), supplies, "W",
+        PSU_REDUNDANCY,
+    )  # fmt: skip
+    redundant = rec.expr(
+        "power.supplies_with_half_failed_w", Formula("floor(supplies / 2) * supply_w"), supplies,
+        "W", PSU_REDUNDANCY,
+    )  # fmt: skip
     name = server.product_name
     # the figures these messages state that the catalog leaves unsettled
     unsure = [
@@ -172,6 +180,10 @@ def power(
                 source=CDU_SOURCE if cdus[2] else CDU_UNCOUNTED,
             )
         )
+    hosts_w = rec.expr(
+        "power.hosts_w", Formula("hosts * host_w"), {"hosts": hosts, "host_w": host_w}, "W",
+        sources.DERIVED,
+    )  # fmt: skip
     terms = {"hosts": hosts, "host_w": host_w, "switches_w": net_w}
     formula = "hosts * host_w + switches_w"
     if storage:
@@ -210,7 +222,7 @@ def power(
         psu_installed_w=installed,
         psu_redundant_w=redundant,
         hosts=hosts,
-        hosts_w=hosts * host_w,
+        hosts_w=hosts_w,
         network_w=net_w,
         storage_w=storage_w,
         cdu_w=cdu_w,
