@@ -8,6 +8,7 @@ from reports.sections import calculations
 from reports.story import Story
 from wizard.base.numbers import num, unit
 from wizard.model.unsettled import flag
+from wizard.present import storage_need as need
 
 
 def build(st: Story) -> list[Block] | None:
@@ -20,17 +21,31 @@ def build(st: Story) -> list[Block] | None:
             ["Workload", "Dataset GB", "Check­points GB", "Models GB", "Read GB/s", "Basis"]
         ]
         rows += [
-            [n.workload, num(n.dataset_gb), num(n.checkpoints_gb), num(n.model_files_gb),
-             num(n.read_gbs), f"{n.dataset_basis}; {n.read_basis}"]
+            [n.workload, need.cell(num(n.dataset_gb), n.dataset_gb), num(n.checkpoints_gb),
+             num(n.model_files_gb), need.cell(num(n.read_gbs), n.read_gbs),
+             f"{n.dataset_basis}; {n.read_basis}"]
             for n in s.needs
         ]  # fmt: skip
-        flow.append(st.table(rows, [1.7, 0.95, 1.1, 0.9, 0.85, 3.5], right=(1, 2, 3, 4)))
+        flow.append(st.table(rows, [1.7, 0.95, 1.1, 0.9, 0.95, 3.4], right=(1, 2, 3, 4)))
     entry = st.data.catalog.storage.get(s.system or "")
     pairs = [
         ("Storage system", s.system_name or "none chosen"),
-        ("Capacity needed", unit(s.capacity_needed_tb, "TB")),
-        ("Read throughput needed", unit(s.read_gbs_needed, "GB/s")),
-        ("Busiest host reads", unit(s.read_gbs_per_host_needed, "GB/s")),
+        (
+            "Capacity needed",
+            need.total(unit(s.capacity_needed_tb, "TB"), s.capacity_needed_tb, s.dataset_not_known),
+        ),
+        (
+            "Read throughput needed",
+            need.total(unit(s.read_gbs_needed, "GB/s"), s.read_gbs_needed, s.read_not_known),
+        ),
+        (
+            "Busiest host reads",
+            need.total(
+                unit(s.read_gbs_per_host_needed, "GB/s"),
+                s.read_gbs_per_host_needed,
+                s.read_not_known,
+            ),
+        ),
         ("A host's network carries", unit(s.host_network_gbs, "GB/s")),
     ]
     if s.nodes is not None:
@@ -38,7 +53,8 @@ def build(st: Story) -> list[Block] | None:
             (
                 "Storage nodes",
                 f"{num(s.nodes)} ({'given' if s.nodes_given else 'sized'}; "
-                f"{num(s.nodes_for_capacity)} for capacity, {num(s.nodes_for_throughput)} for "
+                f"{need.nodes_for(s.nodes_for_capacity)} for capacity, "
+                f"{need.nodes_for(s.nodes_for_throughput)} for "
                 "throughput)",
             ),
             # each figure the catalog leaves unsettled (estimated, recalled or read from a third

@@ -12,7 +12,7 @@ from reports.diagrams import estate as estate_diagram
 from reports.doctree import Block, Cards, PageBreak, Space
 from reports.sections import delta
 from reports.story import Story
-from wizard.base.numbers import MISSING, count, figure, fixed, num, plural
+from wizard.base.numbers import MISSING, count, figure, fixed, num, plural, some
 from wizard.model.design import HaLevel, SharingMode
 from wizard.model.options import TargetStatus
 from wizard.model.unsettled import flag
@@ -117,15 +117,35 @@ def _storage_text(data: ReportData) -> str:
     need = (
         f"{_small(st.capacity_needed_tb, 'TB')} and {_small(st.read_gbs_needed, 'GB/s')} of reads"
     )
+    unknown = _not_known(st.dataset_not_known, st.read_not_known)
+    # a need that leaves out what is not known says so, so the figure never reads as complete
+    at_least = (
+        f" {unknown[0].upper()}{unknown[1:]}, so the need is at least that." if unknown else ""
+    )
     if st.system_name and st.nodes:
         usable = f", {num(st.usable_tb, 1)} TB usable" if st.usable_tb is not None else ""
         usable = flag(usable, data.storage, "usable_capacity_tb_per_node") if usable else ""
         return f" Shared storage: {count(st.nodes, 'node')} of {st.system_name}{usable}" + (
-            f", for the {need} the workloads need." if stated else "."
+            f", for the {need} the workloads need.{at_least}"
+            if stated
+            else "." + (f" {unknown[0].upper()}{unknown[1:]}." if unknown else "")
         )
     if not stated:
+        if unknown:
+            return f" No shared storage is chosen, and {unknown}."
         return " No shared storage is chosen, and the workloads state no data to keep."
-    return f" No shared storage is chosen; the workloads need {need}."
+    return f" No shared storage is chosen; the workloads need {need}.{at_least}"
+
+
+def _not_known(no_dataset: list[str], no_read: list[str]) -> str:
+    """ "the dataset size and read throughput of A are not known", or of different groups."""
+    if no_dataset and no_dataset == no_read:
+        return f"the dataset size and read throughput of {some(no_dataset)} are not known"
+    parts = [f"the dataset size of {some(no_dataset)}"] if no_dataset else []
+    parts += [f"the read throughput of {some(no_read)}"] if no_read else []
+    if not parts:
+        return ""
+    return " and ".join(parts) + (" are" if len(parts) > 1 else " is") + " not known"
 
 
 def _small(value: float, unit: str) -> str:

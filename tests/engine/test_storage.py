@@ -374,7 +374,14 @@ def test_groups_without_a_model_read_not_known_not_zero(sized):
     assert s.read_not_known == ["Data scientists", "Developers"]
     assert s.dataset_not_known == ["Data scientists", "Developers"]
     assert s.read_gbs_needed == 0 and s.capacity_needed_tb == 0
-    assert not [c for c in r.calculations if c.id.endswith("].read_gbs")]
+    # no logged total stands for a need nothing of which is known, and no node count is sized
+    # from one: the Isilon F800's nodes are its minimum of 4, by that rule alone
+    ids = {c.id for c in r.calculations}
+    assert not [i for i in ids if i.endswith("].read_gbs")]
+    assert not {"storage.read_gbs_needed", "storage.capacity_needed_tb"} & ids
+    assert not {"storage.nodes_for_capacity", "storage.nodes_for_throughput"} & ids
+    assert (s.nodes_for_capacity, s.nodes_for_throughput, s.nodes) == (None, None, 4)
+    assert calc(r, "storage.nodes").formula == "min_nodes"
 
 
 def test_a_given_rate_or_dataset_size_makes_the_need_known(catalog):

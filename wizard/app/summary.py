@@ -244,8 +244,8 @@ def _platform_lines(r: Result, catalog: Catalog | None = None) -> list[str]:
             ),
             "  read needed           "
             + need.total(
-                f"{_num(s.read_gbs_needed, 'GB/s', 2)} "
-                f"({_num(s.read_gbs_per_host_needed, 'GB/s', 2)} per host)",
+                f"{need.rate(s.read_gbs_needed, 'GB/s')} "
+                f"({need.rate(s.read_gbs_per_host_needed, 'GB/s')} per host)",
                 s.read_gbs_needed,
                 s.read_not_known,
             ),

@@ -5,7 +5,7 @@ terminal, the window and the proposal all word it here."""
 
 from __future__ import annotations
 
-from wizard.base.numbers import some
+from wizard.base.numbers import num, some
 
 NOT_KNOWN = "not known"
 
@@ -25,3 +25,16 @@ def total(shown: str, value: float, not_known: list[str]) -> str:
 def cell(shown: str, value: float | None) -> str:
     """One group's figure in a table: ``shown``, or "not known"."""
     return NOT_KNOWN if value is None else shown
+
+
+def nodes_for(n: int | None) -> str:
+    """Storage nodes a need takes, or "not known" where nothing of the need is known (so no
+    node count stands for it)."""
+    return NOT_KNOWN if n is None else f"{n:,}"
+
+
+def rate(value: float, unit: str) -> str:
+    """A read rate to two decimals, as the window's column of rates shows them, or to its
+    significant digits where two decimals would show a need of 3.7 x 10^-4 GB/s as 0.00."""
+    text = num(value) if 0 < value < 0.005 else f"{value:,.2f}"
+    return f"{text} {unit}" if unit else text

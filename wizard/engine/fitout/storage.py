@@ -367,68 +367,8 @@ class StoragePlanner:
         given = data.dataset_gb is not None
         no_dataset = [] if given else [n.workload for n in needs if n.dataset_gb is None]
         no_read = [n.workload for n in needs if n.read_gbs is None]
-        derived = sum(n.dataset_gb for n in needs if n.dataset_gb is not None)
-        one_version = data.dataset_gb if data.dataset_gb is not None else derived
-        datasets = rec.expr(
-            "storage.datasets_gb",
-            Formula("dataset_gb * versions"),
-            {"dataset_gb": one_version, "versions": data.dataset_versions},
-            "GB",
-            sources.ASSUMPTION
-            + " (data.dataset_versions); one version "
-            + (
-                "as given (data.dataset_gb)"
-                if data.dataset_gb is not None
-                else "from the workloads"
-            )
-            + _and_not_known(no_dataset, "the dataset is"),
-        )
-        checkpoints = sum(n.checkpoints_gb for n in needs)
-        models = sum(n.model_files_gb for n in needs)
-        capacity_tb = rec.expr(
-            "storage.capacity_needed_tb",
-            Formula(
-                "(datasets_gb + checkpoints_gb + model_files_gb) * (1 + growth_headroom) / 1000"
-            ),
-            {
-                "datasets_gb": datasets,
-                "checkpoints_gb": checkpoints,
-                "model_files_gb": models,
-                "growth_headroom": data.growth_headroom,
-            },
-            "TB",
-            sources.ASSUMPTION
-            + " (data.growth_headroom)"
-            + _and_not_known(no_dataset, "the dataset is"),
-        )
-        read = rec.expr(
-            "storage.read_gbs_needed",
-            Formula("groups_read_gbs"),
-            {"groups_read_gbs": sum(n.read_gbs for n in needs if n.read_gbs is not None)},
-            "GB/s",
-            f"{sources.DERIVED}: the sum over the groups' read GB/s ("
-            + ", ".join(
-                f"{n.workload} {num(n.read_gbs) if n.read_gbs is not None else 'not known'}"
-                for n in needs[:20]
-            )
-            + ")"
-            + _and_not_known(no_read, "the read throughput is"),
-        )
-        per_host = rec.expr(
-            "storage.read_gbs_per_host_needed",
-            Formula("per_gpu_gbs * gpus_per_host"),
-            {
-                "per_gpu_gbs": max(
-                    (n.read_gbs_per_gpu for n in needs if n.read_gbs_per_gpu is not None),
-                    default=0.0,
-                ),
-                "gpus_per_host": hw.gpus_per_host,
-            },
-            "GB/s",
-            sources.DERIVED
-            + "; a host full of the most demanding group's GPUs"
-            + _and_not_known(no_read, "the read throughput is"),
-        )
+        datasets, capacity_tb = self._capacity(needs, no_dataset)
+        read, per_host = self._reads(needs, no_read)
         self._not_known(no_dataset, no_read)
         nic = self.catalog.nics.get(hw.nic) if hw.nic else None
         net = host_network_gbs(self.d, nic)
@@ -441,7 +381,7 @@ class StoragePlanner:
                 f"{NIC_RATE}; per NIC the lowest of the {FABRIC_LABEL[hw.fabric]} fabric, the NIC port "
                 "and its PCIe link",
             )
-            if per_host > net * 1.0001:
+            if per_host is not None and per_host > net * 1.0001:
                 rec.warn(
                     "nic-below-storage-need",
                     f"A host's GPUs can read {per_host:,.2f} GB/s but its NICs carry "
@@ -456,19 +396,97 @@ class StoragePlanner:
             system=storage.id if storage else None,
             system_name=storage.product_name if storage else None,
             needs=needs,
-            datasets_gb=datasets,
+            datasets_gb=datasets or 0.0,
             dataset_not_known=no_dataset,
-            checkpoints_gb=checkpoints,
-            model_files_gb=models,
-            capacity_needed_tb=capacity_tb,
-            read_gbs_needed=read,
-            read_gbs_per_host_needed=per_host,
+            checkpoints_gb=sum(n.checkpoints_gb for n in needs),
+            model_files_gb=sum(n.model_files_gb for n in needs),
+            capacity_needed_tb=capacity_tb or 0.0,
+            read_gbs_needed=read or 0.0,
+            read_gbs_per_host_needed=per_host or 0.0,
             read_not_known=no_read,
             host_network_gbs=net,
             gpudirect_storage=not blockers,
             gpudirect_storage_blockers=blockers,
             **sized,
         )
+
+    def _capacity(
+        self, needs: list[DataNeed], no_dataset: list[str]
+    ) -> tuple[float | None, float | None]:
+        """All dataset versions and the capacity needed, from the needs that are known; a term
+        no group's figure is known for stays out of the logged formula (None), rather than
+        standing in it as 0, and the capacity is None when nothing of it is known."""
+        rec, data = self.rec, self.data
+        known = [n.dataset_gb for n in needs if n.dataset_gb is not None]
+        datasets = None
+        if data.dataset_gb is not None or known:
+            one_version = data.dataset_gb if data.dataset_gb is not None else sum(known)
+            datasets = rec.expr(
+                "storage.datasets_gb",
+                Formula("dataset_gb * versions"),
+                {"dataset_gb": one_version, "versions": data.dataset_versions},
+                "GB",
+                sources.ASSUMPTION
+                + " (data.dataset_versions); one version "
+                + (
+                    "as given (data.dataset_gb)"
+                    if data.dataset_gb is not None
+                    else "from the workloads"
+                )
+                + _and_not_known(no_dataset, "the dataset is"),
+            )
+        checkpoints = sum(n.checkpoints_gb for n in needs)
+        models = sum(n.model_files_gb for n in needs)
+        if datasets is None and not (checkpoints or models):
+            return None, None
+        terms = {"checkpoints_gb": checkpoints, "model_files_gb": models}
+        if datasets is not None:
+            terms = {"datasets_gb": datasets, **terms}
+        capacity_tb = rec.expr(
+            "storage.capacity_needed_tb",
+            Formula(f"({' + '.join(terms)}) * (1 + growth_headroom) / 1000"),
+            {**terms, "growth_headroom": data.growth_headroom},
+            "TB",
+            sources.ASSUMPTION
+            + " (data.growth_headroom)"
+            + _and_not_known(no_dataset, "the dataset is"),
+        )
+        return datasets, capacity_tb
+
+    def _reads(
+        self, needs: list[DataNeed], no_read: list[str]
+    ) -> tuple[float | None, float | None]:
+        """The cluster's and the busiest host's read need from the groups whose read is known;
+        None for both when no group's is."""
+        known = [n for n in needs if n.read_gbs is not None]
+        if not known:
+            return None, None
+        read = self.rec.expr(
+            "storage.read_gbs_needed",
+            Formula("groups_read_gbs"),
+            {"groups_read_gbs": sum(n.read_gbs or 0.0 for n in known)},
+            "GB/s",
+            f"{sources.DERIVED}: the sum over the groups' read GB/s ("
+            + ", ".join(
+                f"{n.workload} {num(n.read_gbs) if n.read_gbs is not None else 'not known'}"
+                for n in needs[:20]
+            )
+            + ")"
+            + _and_not_known(no_read, "the read throughput is"),
+        )
+        per_host = self.rec.expr(
+            "storage.read_gbs_per_host_needed",
+            Formula("per_gpu_gbs * gpus_per_host"),
+            {
+                "per_gpu_gbs": max(n.read_gbs_per_gpu or 0.0 for n in known),
+                "gpus_per_host": self.d.hardware.gpus_per_host,
+            },
+            "GB/s",
+            sources.DERIVED
+            + "; a host full of the most demanding group's GPUs"
+            + _and_not_known(no_read, "the read throughput is"),
+        )
+        return read, per_host
 
     def _not_known(self, no_dataset: list[str], no_read: list[str]) -> None:
         """Name the groups whose need the totals leave out, so no total reads as complete."""
@@ -492,11 +510,13 @@ class StoragePlanner:
     def _size_system(
         self,
         storage: Storage | None,
-        capacity_tb: float,
-        read: float,
+        capacity_tb: float | None,
+        read: float | None,
         no_dataset: list[str],
         no_read: list[str],
     ) -> dict:
+        """The storage nodes for the need that is known; a need nothing of which is known
+        sizes no nodes (its node count is None, not the count for 0)."""
         empty = {
             "nodes_for_capacity": None,
             "nodes_for_throughput": None,
@@ -515,45 +535,54 @@ class StoragePlanner:
             )
             return empty
         rec, given = self.rec, self.data.storage_nodes
-        by_cap = int(
-            rec.expr(
-                "storage.nodes_for_capacity",
-                Formula("ceil(capacity_tb / usable_tb_per_node - 1e-9)"),
-                {
-                    "capacity_tb": capacity_tb,
-                    "usable_tb_per_node": storage.usable_capacity_tb_per_node,
-                },
-                "nodes",
-                confirm.flag(
-                    f"{storage.model} ({storage.source})", storage, "usable_capacity_tb_per_node"
-                ),
+        by_cap = by_read = None
+        if capacity_tb is not None:
+            by_cap = int(
+                rec.expr(
+                    "storage.nodes_for_capacity",
+                    Formula("ceil(capacity_tb / usable_tb_per_node - 1e-9)"),
+                    {
+                        "capacity_tb": capacity_tb,
+                        "usable_tb_per_node": storage.usable_capacity_tb_per_node,
+                    },
+                    "nodes",
+                    confirm.flag(
+                        f"{storage.model} ({storage.source})",
+                        storage,
+                        "usable_capacity_tb_per_node",
+                    ),
+                )
             )
-        )
-        by_read = int(
-            rec.expr(
-                "storage.nodes_for_throughput",
-                Formula("ceil(read_gbs / read_gbs_per_node - 1e-9)"),
-                {"read_gbs": read, "read_gbs_per_node": storage.read_throughput_gbs_per_node},
-                "nodes",
-                confirm.flag(
-                    f"{storage.model} ({storage.source})", storage, "read_throughput_gbs_per_node"
-                ),
+        if read is not None:
+            by_read = int(
+                rec.expr(
+                    "storage.nodes_for_throughput",
+                    Formula("ceil(read_gbs / read_gbs_per_node - 1e-9)"),
+                    {"read_gbs": read, "read_gbs_per_node": storage.read_throughput_gbs_per_node},
+                    "nodes",
+                    confirm.flag(
+                        f"{storage.model} ({storage.source})",
+                        storage,
+                        "read_throughput_gbs_per_node",
+                    ),
+                )
             )
-        )
+        terms: dict[str, float] = {"min_nodes": storage.min_nodes}
+        if by_cap is not None:
+            terms["for_capacity"] = by_cap
+        if by_read is not None:
+            terms["for_throughput"] = by_read
         nodes = int(
             rec.expr(
                 "storage.nodes",
                 Formula("given")
                 if given
-                else Formula("max(min_nodes, for_capacity, for_throughput)"),
-                {"given": given}
-                if given
-                else {"min_nodes": storage.min_nodes, "for_capacity": by_cap,
-                      "for_throughput": by_read},
+                else Formula(f"max({', '.join(terms)})" if len(terms) > 1 else "min_nodes"),
+                {"given": given} if given else terms,
                 "nodes",
                 "Design input (data.storage_nodes)" if given else STORAGE_SIZING,
             )
-        )  # fmt: skip
+        )
         usable = nodes * storage.usable_capacity_tb_per_node
         available = nodes * storage.read_throughput_gbs_per_node
         name = storage.product_name
@@ -563,26 +592,19 @@ class StoragePlanner:
                 f"A {name} cluster needs at least {storage.min_nodes} nodes; the design gives "
                 f"{count(nodes, 'storage node')} (data.storage_nodes)",
             )
-        if usable < capacity_tb * 0.9999:
+        if capacity_tb is not None and usable < capacity_tb * 0.9999:
             rec.warn(
                 "storage-capacity-below-need",
                 f"{nodes} x {name} hold {usable:,.0f} TB usable for a need of "
                 f"{capacity_tb:,.1f} TB; {by_cap} nodes are needed",
             )
-        if available < read * 0.9999:
+        if read is not None and available < read * 0.9999:
             rec.warn(
                 "storage-throughput-below-need",
                 f"{nodes} x {name} read {available:,.2f} GB/s for a need of {read:,.2f} GB/s; "
                 f"the GPUs will wait for data ({by_read} nodes are needed)",
             )
-        reason = (
-            "the number given in the design"
-            if given
-            else "the larger of the system's minimum of "
-            f"{count(storage.min_nodes, 'node')}, {count(by_cap, 'node')} for capacity and "
-            f"{count(by_read, 'node')} "
-            "for read throughput"
-        )
+        reason = "the number given in the design" if given else _reason(storage, by_cap, by_read)
         need = (
             f"for a need of {_needed(capacity_tb, read, no_dataset, no_read)}"
             if capacity_tb or read
@@ -678,17 +700,41 @@ class StoragePlanner:
         )
 
 
+def _fig(value: float, digits: int) -> str:
+    """``digits`` decimals, or significant digits where those would round a need to 0."""
+    return num(value) if 0 < value < 0.5 * 10**-digits else f"{value:,.{digits}f}"
+
+
+def _reason(storage: Storage, by_cap: int | None, by_read: int | None) -> str:
+    """Why the node count is what it is; a need not known sizes no nodes and says so."""
+    parts = [f"the system's minimum of {count(storage.min_nodes, 'node')}"]
+    parts += [f"{count(by_cap, 'node')} for capacity"] if by_cap is not None else []
+    parts += [f"{count(by_read, 'node')} for read throughput"] if by_read is not None else []
+    missing = [w for w, n in (("capacity", by_cap), ("read throughput", by_read)) if n is None]
+    text = parts[0] if len(parts) == 1 else "the larger of " + ", ".join(parts[:-1])
+    text += f" and {parts[-1]}" if len(parts) > 1 else ""
+    if missing:
+        text += f" (no {' or '.join(missing)} need is known to size nodes for)"
+    return text
+
+
 def _needed(
-    capacity_tb: float, read: float, no_dataset: list[str], no_read: list[str], what: str = ""
+    capacity_tb: float | None,
+    read: float | None,
+    no_dataset: list[str],
+    no_read: list[str],
+    what: str = "",
 ) -> str:
     """The need a sentence states: "at least" a total that leaves out needs not known, and
     which groups' needs those are."""
-    cap = f"{capacity_tb:,.1f} TB"
+    cap = f"{_fig(capacity_tb or 0, 1)} TB"
     if no_dataset:
-        cap = f"at least {cap} (the dataset of {some(no_dataset)} not known)"
-    rate = f"{read:,.2f} GB/s{what}"
+        cap = f"at least {cap}" if capacity_tb else "a capacity"
+        cap += f" (the dataset of {some(no_dataset)} not known)"
+    rate = f"{_fig(read or 0, 2)} GB/s{what}"
     if no_read:
-        rate = f"at least {rate} (the reads of {some(no_read)} not known)"
+        rate = f"at least {rate}" if read else f"a rate{what}"
+        rate += f" (the reads of {some(no_read)} not known)"
     return f"{cap} and {rate}"
 
 

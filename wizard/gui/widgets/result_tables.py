@@ -17,6 +17,7 @@ from wizard.base.numbers import MISSING, count, fixed
 from wizard.model.buildout import Bom, Power, Racks
 from wizard.model.platform import SoftwareResult, StorageResult
 from wizard.present import labels
+from wizard.present import storage_need as need
 from wizard.present.cooling_text import cooling_sentence
 from wizard.present.fields import in_words
 from wizard.present.racks_text import rack_fit
@@ -148,17 +149,42 @@ class StorageView(QWidget):
             self.summary,
             [
                 ["System", s.system_name or "none chosen"],
-                ["Capacity needed (with headroom)", fixed(s.capacity_needed_tb, "TB", 2)],
-                ["Datasets (all versions)", fixed(s.datasets_gb, "GB")],
+                [
+                    "Capacity needed (with headroom)",
+                    need.total(
+                        fixed(s.capacity_needed_tb, "TB", 2),
+                        s.capacity_needed_tb,
+                        s.dataset_not_known,
+                    ),
+                ],
+                [
+                    "Datasets (all versions)",
+                    need.total(fixed(s.datasets_gb, "GB"), s.datasets_gb, s.dataset_not_known),
+                ],
                 ["Checkpoints", fixed(s.checkpoints_gb, "GB")],
                 ["Model files", fixed(s.model_files_gb, "GB")],
-                ["Read throughput needed", fixed(s.read_gbs_needed, "GB/s", 2)],
-                ["Busiest host's read", fixed(s.read_gbs_per_host_needed, "GB/s", 2)],
+                [
+                    "Read throughput needed",
+                    need.total(
+                        need.rate(s.read_gbs_needed, "GB/s"), s.read_gbs_needed, s.read_not_known
+                    ),
+                ],
+                [
+                    "Busiest host's read",
+                    need.total(
+                        need.rate(s.read_gbs_per_host_needed, "GB/s"),
+                        s.read_gbs_per_host_needed,
+                        s.read_not_known,
+                    ),
+                ],
                 ["A host's network carries", fixed(s.host_network_gbs, "GB/s", 2)],
                 ["Nodes" + (" (given)" if s.nodes_given else " (sized)"), fixed(s.nodes)],
                 [
                     "Nodes for capacity / for throughput",
-                    f"{fixed(s.nodes_for_capacity)} / {fixed(s.nodes_for_throughput)}",
+                    f"{need.nodes_for(s.nodes_for_capacity)} / "
+                    f"{need.nodes_for(s.nodes_for_throughput)}"
+                    if s.nodes is not None
+                    else f"{MISSING} / {MISSING}",
                 ],
                 ["Usable capacity", fixed(s.usable_tb, "TB")],
                 ["Read throughput available", fixed(s.read_gbs_available, "GB/s", 1)],
@@ -176,10 +202,10 @@ class StorageView(QWidget):
             [
                 [
                     n.workload,
-                    fixed(n.dataset_gb, "GB"),
+                    need.cell(fixed(n.dataset_gb, "GB"), n.dataset_gb),
                     fixed(n.checkpoints_gb, "GB"),
                     fixed(n.model_files_gb, "GB"),
-                    fixed(n.read_gbs, "", 2),
+                    need.cell(need.rate(n.read_gbs or 0.0, ""), n.read_gbs),
                     in_words(f"{n.dataset_basis}; {n.read_basis}"),
                 ]
                 for n in s.needs
