@@ -64,8 +64,8 @@ ECHOED = [
 # catalog's figure; a custom model's is counted and logged, tests/engine/test_face.py)
 #
 # Not yet logged as figures of their own, though readers print them (found by this walk; each
-# is a count or product of logged inputs): a cluster's host racks (racks.host_racks), a
-# group's GPUs per replica (its layout's tensor x pipeline parallel), a serving group's memory
+# is a count or product of logged inputs): the estate's host racks where clusters share racks,
+# a group's GPUs per replica (its layout's tensor x pipeline parallel), a serving group's memory
 # total per GPU (a training group's is logged, workloads[i].memory.total) and a training
 # group's communication share.
 
@@ -111,6 +111,7 @@ def test_every_cluster_figure_a_reader_prints_is_logged_with_its_value(catalog, 
             assert logged(calcs, key).value == pytest.approx(getattr(r.power, field)), field
         for field, key, given in ECHOED:
             assert logged(calcs, key).inputs[given] == getattr(r.power, field), field
+        assert logged(calcs, "racks.host_racks").value == r.racks.host_racks
         for rack in r.racks.racks:
             n = logged(calcs, f"racks.{rack.name}.oob_switches")
             assert n.value == rack.oob_switches == math.ceil(len(managed(rack)) / 48)

@@ -164,6 +164,14 @@ def racks(
     out = with_oob(out, oob)
     height, limit = a.rack_units, a.max_rack_power_kw * 1000
     host_racks = sum(1 for r in out if r.hosts)
+    if hosts:
+        # the racks placed, as a figure of the hosts: spread evenly over the fewest racks that
+        # hold them (tests/engine/test_printed_figures_logged.py holds the two equal)
+        rec.expr(
+            "racks.host_racks", Formula("ceil(hosts / hosts_per_rack)"),
+            {"hosts": hosts, "hosts_per_rack": per_rack}, "racks",
+            f"{sources.DERIVED}: the hosts spread evenly over the fewest racks that hold them",
+        )  # fmt: skip
     net_racks = sum(1 for r in out if r.role == "network")
     most = max((len(r.hosts) for r in out), default=0)
     if hosts and not rack_domain and most > failures_tolerated:
