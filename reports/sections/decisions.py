@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from reports.doctree import Block
 from reports.story import Story
 from wizard.base.numbers import MISSING
+from wizard.model.result import Decision
 
 
 def build(st: Story) -> list[Block] | None:
     decisions = st.data.result.decisions
     if not decisions:
         return None
-    # decision, justification and implication, as VMware's reference architectures write them
+    return [table(st, decisions, "D")]
+
+
+def table(st: Story, decisions: Sequence[Decision], prefix: str) -> Block:
+    """Decision, justification and implication, as VMware's reference architectures write
+    them, numbered with ``prefix`` (a cluster's D1…, the whole design's W1…)."""
     rows: list[list] = [["No.", "Decision", "Justification", "Implication"]]
     for dec in decisions:
         rows.append(
-            [f"D{dec.id}", st.markup(f"<b>{escape(dec.text)}</b>", "cell"), dec.reason,
+            [f"{prefix}{dec.id}", st.markup(f"<b>{escape(dec.text)}</b>", "cell"), dec.reason,
              dec.implication or MISSING]
         )  # fmt: skip
-    return [st.table(rows, [0.6, 3.2, 2.85, 2.85])]
+    return st.table(rows, [0.6, 3.2, 2.85, 2.85])

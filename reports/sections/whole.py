@@ -1,16 +1,15 @@
 """What is decided for the whole design rather than for one cluster: where each workload group
-runs and why, the decisions taken for every cluster at once, and the calculations of what the clusters share (the networks sized over every
-cluster's host ports, the racks, the management domain). A design whose one cluster is the
-whole design has neither: its cluster's sections say it all."""
+runs and why, the decisions taken for every cluster at once, and the calculations of what the
+clusters share (the networks sized over every cluster's host ports, the racks, the management
+domain). A design whose one cluster is the whole design has none: its cluster's sections say
+it all."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from reports.doctree import Block
 from reports.sections import calculations
+from reports.sections.decisions import table as decisions_table
 from reports.story import Story
-from wizard.base.numbers import MISSING
 
 
 def placements(st: Story) -> list[Block] | None:
@@ -29,13 +28,7 @@ def decisions_of_the_design(st: Story) -> list[Block] | None:
     decisions = st.data.plan.estate.decisions
     if not decisions:
         return None
-    rows: list[list] = [["No.", "Decision", "Justification", "Implication"]]
-    for dec in decisions:
-        rows.append(
-            [f"W{dec.id}", st.markup(f"<b>{escape(dec.text)}</b>", "cell"), dec.reason,
-             dec.implication or MISSING]
-        )  # fmt: skip
-    return [st.table(rows, [0.6, 3.2, 2.85, 2.85])]
+    return [decisions_table(st, decisions, "W")]
 
 
 def calculations_of_the_design(st: Story) -> list[Block] | None:
