@@ -227,7 +227,7 @@ class StoragePlanner:
                 "data.read_gbs_per_gpu (not derived: no model to derive it from)",
             )
         if rate is None:
-            rate = _Rate(None, "read throughput not known: give data.read_gbs_per_gpu")
+            rate = _Rate(None, "read throughput not known: state it under data.read_gbs_per_gpu")
         read = None
         if rate.per_gpu_gbs is not None:
             read = rec.expr(
