@@ -53,8 +53,8 @@ KV_DEFAULT_SOURCE = (
 )
 KV_CHOSEN_SOURCE = (
     "The KV cache precision the design chooses for the group, at its number format's width: 8 "
-    "bits per element in FP8 or INT8, 16 in BF16 or FP16, 32 in FP32 (vLLM's kv_cache_dtype, "
-    "TensorRT-LLM's KV cache quantization)"
+    "bits per element in FP8 or INT8, 16 in BF16 or FP16, 32 in FP32 (vLLM's KV cache data "
+    "type setting, TensorRT-LLM's KV cache quantization)"
 )
 # bits per KV-cache element of each precision a cache is kept in; BF16 and FP16 keep 16
 KV_PRECISION_BITS = {Precision.FP8: 8, Precision.INT8: 8, Precision.FP32: 32}

@@ -85,13 +85,15 @@ def power(
         ),
     )
     supplies = {"supplies": server.psu_count, "supply_w": server.psu_w}
+    # the supplies' count and rating are the catalog's: the rows print them with its mark
+    supply_source = confirm.flag(PSU_REDUNDANCY, server, "psu_count", "psu_w")
     installed = rec.expr(
         "power.supplies_installed_w", Formula("supplies * supply_w"), supplies, "W",
-        PSU_REDUNDANCY,
+        supply_source,
     )  # fmt: skip
     redundant = rec.expr(
         "power.supplies_with_half_failed_w", Formula("floor(supplies / 2) * supply_w"), supplies,
-        "W", PSU_REDUNDANCY,
+        "W", supply_source,
     )  # fmt: skip
     name = server.product_name
     # the figures these messages state that the catalog leaves unsettled
