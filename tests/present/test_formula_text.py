@@ -49,3 +49,21 @@ def test_names_and_inputs():
 def test_a_text_that_is_not_a_formula_is_kept():
     assert formula_words("see the vendor's table") == "see the vendor's table"
     assert formula_words("__import__('os')") == "__import__('os')"
+
+
+@pytest.mark.parametrize(
+    ("formula", "words"),
+    [
+        ("flops / (gpus * 1e12 * mfu)", "FLOPs ÷ (GPUs × 10¹² × mfu)"),  # tera
+        ("bytes / 1e9", "bytes ÷ 10⁹"),
+        ("x * 1e6", "x × 10⁶"),
+        # negative cases: below a million, and a multiple that is no power of ten, as numbers
+        ("x * 1000", "x × 1,000"),
+        ("x * 2e9", "x × 2,000,000,000"),
+        ("x / 1e9 * 3", "x ÷ 10⁹ × 3"),
+    ],
+)
+def test_a_power_of_ten_from_a_million_reads_as_one(formula, words):
+    """A reader counts no zeros: 10¹² is 1,000,000,000,000 (twelve zeros), the same value."""
+    assert 10**12 == 1_000_000_000_000
+    assert formula_words(formula) == words

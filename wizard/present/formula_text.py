@@ -5,6 +5,7 @@ its value); this is only how the proposal prints it, term for term the same arit
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Sequence
 
@@ -54,9 +55,22 @@ def inputs_words(inputs: dict[str, float | int | str]) -> str:
     return "; ".join(f"{name_words(k)} = {value(v)}" for k, v in inputs.items())
 
 
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _constant(x: float) -> str:
+    """A number of the formula: a unit's power of ten from a million up as 10⁹ (a reader counts
+    no zeros in 1,000,000,000,000), anything else as the documents print numbers."""
+    if x >= 1e6:
+        k = round(math.log10(x))
+        if 10**k == x:
+            return "10" + str(k).translate(_SUPERSCRIPT)
+    return value(x)
+
+
 def _text(node: ast.AST, outer: int) -> str:
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-        return value(node.value)
+        return _constant(node.value)
     if isinstance(node, ast.Name):
         return name_words(node.id)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
