@@ -33,8 +33,8 @@ def test_a_batch_that_does_not_divide_counts_the_fullest_copy(catalog):
     assert said[0].field == "workloads[0].global_batch_size"
     assert "Global batch size 392" in said[0].message and "up to 4 micro-batches" in said[0].message
     # the step waits for the fullest copy: 4 x 8 x 16 = 512 sequences' compute, not 392's
-    even = calc(r, "workloads[0].compute_seconds_per_iteration").value
-    fullest = calc(r, "workloads[0].compute_seconds_fullest_copy").value
+    even = calc(r, "workloads[0].compute_seconds_even_split").value
+    fullest = calc(r, "workloads[0].compute_seconds_per_iteration").value
     assert fullest == pytest.approx(even * 512 / 392, rel=1e-12)
     # bert-large-25gbe trains under Megatron-Core (pre-training's default stack), which
     # refuses such a batch outright
@@ -46,7 +46,7 @@ def test_a_batch_that_divides_is_not_flagged(catalog):
     r = _sized(384, catalog)
     assert calc(r, "workloads[0].micro_batches").value == 3
     assert not [w for w in r.warnings if w.code == "global-batch-uneven"]
-    assert not [c for c in r.calculations if c.id.endswith("compute_seconds_fullest_copy")]
+    assert not [c for c in r.calculations if c.id.endswith("compute_seconds_even_split")]
 
 
 def test_only_megatron_core_is_said_to_refuse_an_uneven_batch(catalog):

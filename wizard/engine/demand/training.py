@@ -204,6 +204,12 @@ class TrainingSizer(SizerBase):
         if flops_iter is None:
             return out
         util, util_src = self._utilization(chain)
+        # a global batch that does not divide over the copies: the even split is logged apart,
+        # and the compute per iteration is the fullest copy's (one figure under one name)
+        uneven = not a.utilization_includes_communication and bool(
+            global_batch % (g.micro_batch_size * d)
+        )
+        split = "compute_seconds_even_split" if uneven else "compute_seconds_per_iteration"
         attention_peak = self._attention_peak()
         if attention_peak is not None and job.shape is not None:
             attention = chain(
@@ -213,14 +219,14 @@ class TrainingSizer(SizerBase):
                 global_batch=global_batch,
             )  # fmt: skip
             compute_s = chain(
-                "compute_seconds_per_iteration", tp_.COMPUTE_SPLIT_S, "s",
+                split, tp_.COMPUTE_SPLIT_S, "s",
                 f"{sources.NARAYANAN}; {tp_.FP8_ATTENTION}; {util_src}",
                 flops_per_iteration=flops_iter, attention_flops=attention, peak_tflops=peak,
                 attention_tflops=attention_peak, gpus=gpus, utilization=util,
             )  # fmt: skip
         else:
             compute_s = chain(
-                "compute_seconds_per_iteration", tp_.COMPUTE_S, "s",
+                split, tp_.COMPUTE_S, "s",
                 sources.NARAYANAN + "; " + util_src,
                 flops_per_iteration=flops_iter, gpus=gpus, peak_tflops=peak,
                 utilization=util,
@@ -237,10 +243,10 @@ class TrainingSizer(SizerBase):
             "micro_batches", tp_.MICRO_BATCHES, "micro-batches per iteration", tp_.BUBBLE,
             global_batch=global_batch, micro_batch=g.micro_batch_size, data_parallel=d,
         )  # fmt: skip
-        if global_batch % (g.micro_batch_size * d):
+        if uneven:
             # the step lasts as long as the copy with the most micro-batches
             compute_s = out["compute_s"] = chain(
-                "compute_seconds_fullest_copy", tp_.FULLEST_COPY_S, "s", tp_.UNEVEN_BATCH,
+                "compute_seconds_per_iteration", tp_.FULLEST_COPY_S, "s", tp_.UNEVEN_BATCH,
                 compute_s=compute_s, micro_batches=micro, micro_batch=g.micro_batch_size,
                 data_parallel=d, global_batch=global_batch,
             )  # fmt: skip
