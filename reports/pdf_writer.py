@@ -216,7 +216,7 @@ class Writer:
         if sum(room) < short:
             return cols  # nothing to take it from: the table keeps its shares
         take = short / sum(room)
-        return [max(n, w) if n > w else w - r * take
+        return [n if n > w else w - r * take
                 for n, w, r in zip(need, cols, room, strict=True)]  # fmt: skip
 
     def _longest_word(self, cell: t.Para) -> float:
