@@ -42,13 +42,15 @@ from pathlib import Path
 if str(Path(__file__).resolve().parent) not in sys.path:  # run as a script or loaded by a test
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import mutation_linemap
 from mutants import ROOT, environment, export
 from mutation_sites import Site, sites
 
 ENGINE = "wizard/engine"
 ENGINE_TESTS = ("tests/engine",)
 PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider")
-SUITE = ("-n", "1", "--deselect", "tests/test_lint.py::test_ruff", "tests")
+LINT = "tests/test_lint.py::test_ruff"
+SUITE = ("-n", "1", "--deselect", LINT, "tests")
 
 
 def suite(workers: int) -> tuple[str, ...]:
@@ -151,7 +153,8 @@ def copy_environment(copy: Path) -> dict[str, str]:
     the interpreter's scripts (lint-imports) on PATH: the copy has no .venv of its own."""
     site = _site(copy)
     site.mkdir(exist_ok=True)
-    (site / "sitecustomize.py").write_text(SITECUSTOMIZE.format(new=str(copy)), encoding="utf-8")
+    custom = SITECUSTOMIZE.format(new=str(copy)) + mutation_linemap.subprocess_text(copy)
+    (site / "sitecustomize.py").write_text(custom, encoding="utf-8")
     env = environment(copy)
     path = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return {**env, "PYTHONPATH": f"{copy}{os.pathsep}{site}", "PATH": path}
@@ -229,9 +232,11 @@ def judge(
     runner: Runner,
     timeouts: tuple[float, float],
     whole: Sequence[str] = SUITE,
+    nearby: Callable[[Site, str], Sequence[str]] | None = None,
 ) -> Verdict:
-    """Plant one site in the copy, run the room's tests and, if they pass, the whole suite; the
-    file is restored whatever happens."""
+    """Plant one site in the copy and run the room's tests; if they pass, the tests that run
+    the mutated line (``nearby``, from the line map), then, if those pass too, the whole suite.
+    The file is restored whatever happens."""
     target = copy / site.path
     original = target.read_text(encoding="utf-8")
     mutated = site.apply(original)
@@ -244,6 +249,10 @@ def judge(
     try:
         outcome = runner(copy, room_tests, timeouts[0])
         stage = "caught by room tests"
+        near = list(nearby(site, original)) if nearby and outcome == "passed" else []
+        if near:
+            outcome = runner(copy, (*whole[:2], *(t for t in near if t != LINT)), timeouts[1])
+            stage = "caught by whole suite"  # the tests that run the line are part of it
         if outcome == "passed":
             outcome = runner(copy, whole, timeouts[1])
             stage = "caught by whole suite"
@@ -279,12 +288,13 @@ def run_room(
     runner: Runner,
     timeouts: tuple[float, float],
     whole: Sequence[str] = SUITE,
+    nearby: Callable[[Site, str], Sequence[str]] | None = None,
 ) -> RoomResult:
     """Judge a room's drawn mutants one after another; the equivalent ones are only listed."""
     n, judged, equivalent = drawn
     result = RoomResult(room, len(room.files(copy)), n, equivalent=list(equivalent))
     for site in judged:
-        v = judge(copy, site, room.tests, runner, timeouts, whole)
+        v = judge(copy, site, room.tests, runner, timeouts, whole, nearby)
         result.judged.append(v)
         print(
             f"{room.name:<12} {v.outcome:<22} {v.seconds:6.0f} s  {site.path}:{site.line}  "
@@ -378,6 +388,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--suite-timeout", type=float, help="seconds for the whole suite")
     parser.add_argument("--workers", type=int, default=1, help="xdist workers for the suite")
     parser.add_argument("--min-score", type=float, default=90.0, help="percent caught per room")
+    parser.add_argument(
+        "--linemap",
+        type=Path,
+        help="the tests that run each line, recorded here at this commit if not there yet "
+        "(the recording is the whole suite under coverage); judges a mutant by them first",
+    )
     parser.add_argument("--markdown", type=Path, help="write the table here too")
     parser.add_argument("--json", type=Path, help="write every verdict here")
     args = parser.parse_args(argv)
@@ -416,6 +432,22 @@ def main(argv: list[str] | None = None) -> int:
             print("the copy's packages are not the ones imported; refusing to run", file=sys.stderr)
             return 2
         whole = suite(args.workers)
+        nearby = None
+        if args.linemap:
+            commit = _git("rev-parse", "HEAD")
+            linemap = mutation_linemap.load(args.linemap, commit)
+            mutation_linemap.install(_site(copy))
+            if linemap is None:
+                start = time.perf_counter()
+                linemap = mutation_linemap.record(
+                    copy, copy_environment(copy), whole, args.linemap, commit
+                )
+                print(f"line map recorded in {time.perf_counter() - start:.0f} s", flush=True)
+            lines_run = linemap
+
+            def nearby(site: Site, text: str) -> list[str]:
+                return mutation_linemap.tests_for(lines_run, site.path, text, site.line)
+
         times = (
             {}
             if args.baseline == "none"
@@ -429,7 +461,15 @@ def main(argv: list[str] | None = None) -> int:
         for room in chosen:
             timeout = args.room_timeout or max(120.0, 3 * times.get(" ".join(room.tests), 600))
             results.append(
-                run_room(copy, room, drawn[room.name], run_pytest, (timeout, suite_timeout), whole)
+                run_room(
+                    copy,
+                    room,
+                    drawn[room.name],
+                    run_pytest,
+                    (timeout, suite_timeout),
+                    whole,
+                    nearby,
+                )
             )
 
     elapsed = time.perf_counter() - began

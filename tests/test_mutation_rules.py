@@ -253,3 +253,92 @@ def test_the_copy_reads_its_own_catalogs_and_shipped_files(mr, tmp_path):
 def test_a_copy_that_reads_the_working_tree_is_refused(mr, tmp_path, monkeypatch):
     monkeypatch.setattr(mr, "SITECUSTOMIZE", "")
     assert not mr.imports_the_copy(_bare_copy(tmp_path))
+
+
+LINES = """\
+import functools
+
+LIMIT = 3
+
+
+@functools.cache
+def g(a=LIMIT):
+    x = a + 1
+    return (x
+            * 2)
+"""
+
+
+def test_the_line_map_names_the_tests_of_a_statement_and_the_file_for_import_time_lines(mr):
+    """A line in a function's body is judged first by the tests that ran its statement (a
+    continuation line by its statement's first line); a line that runs at import (a constant,
+    a default, a decorator) by every test that ran any line of the file."""
+    lm = importlib.import_module("mutation_linemap")
+    linemap = {"m.py": {3: [""], 8: ["t::a", ""], 9: ["t::a", "t::b"], 7: ["t::c"]}}
+    assert lm.tests_for(linemap, "m.py", LINES, 8) == ["t::a"]
+    assert lm.tests_for(linemap, "m.py", LINES, 10) == ["t::a", "t::b"]  # `* 2` of line 9
+    every = ["t::a", "t::b", "t::c"]
+    assert lm.tests_for(linemap, "m.py", LINES, 3) == every  # LIMIT = 3
+    assert lm.tests_for(linemap, "m.py", LINES, 7) == every  # the default a=LIMIT
+    assert lm.tests_for(linemap, "m.py", LINES, 6) == every  # the decorator
+    assert lm.tests_for(linemap, "other.py", LINES, 8) == []
+
+
+def test_the_tests_that_run_a_line_catch_first_and_never_decide_a_survivor(mr, tmp_path):
+    (tmp_path / "m.py").write_text(SOURCE)
+    site = _by_what(mr, SOURCE)["< -> <="]
+    calls = []
+
+    def runner(copy, tests, timeout):
+        calls.append(tuple(tests))
+        return "failed: t::near" if "t::near" in tests else "passed"
+
+    def nearby(s, text):
+        assert s is site and text == SOURCE
+        return ["t::near", mr.LINT]
+
+    v = mr.judge(tmp_path, site, ("room",), runner, (1, 1), ("-n", "1", "tests"), nearby)
+    assert v.outcome == "caught by whole suite" and v.how == "failed: t::near"
+    assert calls == [("room",), ("-n", "1", "t::near")]  # ruff's check is never a catch
+
+    calls.clear()
+    v = mr.judge(tmp_path, site, ("room",), runner, (1, 1), ("-n", "1", "tests"), lambda s, t: [])
+    assert v.outcome == "survived"
+    assert calls == [("room",), ("-n", "1", "tests")]
+
+    calls.clear()  # they pass: the whole suite still judges the mutant
+    v = mr.judge(
+        tmp_path, site, ("room",), runner, (1, 1), ("-n", "1", "tests"), lambda s, t: ["t::x"]
+    )
+    assert v.outcome == "survived"
+    assert calls == [("room",), ("-n", "1", "t::x"), ("-n", "1", "tests")]
+
+
+def test_the_line_map_records_each_test_and_the_subprocesses_it_starts(mr, tmp_path):
+    """A real recording in a small copy: a line one test runs in its own process and a line
+    another test runs in a subprocess of the program, each under its test; import-time lines
+    under none."""
+    lm = importlib.import_module("mutation_linemap")
+    copy = _bare_copy(tmp_path)
+    (copy / "wizard" / "mod.py").write_text(
+        "K = 2\n\n\ndef direct():\n    return K + 1\n\n\ndef child():\n    return K * 5\n"
+    )
+    (copy / "tests").mkdir()
+    (copy / "tests" / "test_m.py").write_text(
+        "import subprocess, sys\n"
+        "from wizard import mod\n\n\n"
+        "def test_direct():\n    assert mod.direct() == 3\n\n\n"
+        "def test_child():\n"
+        "    code = 'from wizard import mod; assert mod.child() == 10'\n"
+        "    subprocess.run([sys.executable, '-c', code], check=True)\n"
+    )
+    env = mr.copy_environment(copy)
+    lm.install(mr._site(copy))
+    out = tmp_path / "map.json"
+    found = lm.record(copy, env, ("-n", "0", "tests"), out, "c0ffee", timeout=120)
+    lines = found["wizard/mod.py"]
+    assert lines[5] == ["tests/test_m.py::test_direct"]
+    assert lines[9] == ["tests/test_m.py::test_child"]
+    assert "" in lines[1]  # K = 2, at import
+    assert lm.load(out, "c0ffee") == found
+    assert lm.load(out, "another") is None  # a map of another commit points at other lines

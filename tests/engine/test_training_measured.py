@@ -124,9 +124,6 @@ PEAKS = [m for m in MEMORY if m.why_not() is None and m.row["peak_kind"] != "fit
 FITS = [m for m in MEMORY if m.why_not() is None and m.row["peak_kind"] == "fits"]
 # Rows the memory model misses today, each with its cause (docs/model.md, "Training memory")
 MEMORY_GAPS = {
-    "tt-l2-70b-lora-8xa100": "at the stated 4 x 4,096 tokens a GPU the checkpointed layer "
-    "inputs (80 x 16,384 x 8,192 x 2 B = 21.5 GB) beside the 17.2 GB BF16 base shard exceed the "
-    "published 26.4 GB whatever else is kept: the figure cannot be this run's peak as stated",
     "titan-trainy-l31-8b-h200-4node": "torchtitan's per-operator selective checkpointing "
     "(selective_ac_option 'op') recomputes most of each layer; the engine's selective "
     "recomputation drops only score matrices, which fused attention never keeps, so it counts "
@@ -135,6 +132,50 @@ MEMORY_GAPS = {
     "titan-trainy-l31-8b-h200-8node": "as over 32 GPUs: torchtitan's per-operator selective "
     "checkpointing keeps far fewer activations than the engine counts",
 }
+# Rows whose published peak is below what any run with the settings the source states must hold
+# at once; the figure belongs to a shorter run, so it cannot judge the plan of the stated one
+# (test_a_peak_below_its_own_runs_floor_is_not_that_runs_peak shows the arithmetic).
+NOT_THE_STATED_RUN = {
+    "tt-l2-70b-lora-8xa100": "the checkpointed layer inputs and the base shard alone exceed the "
+    "published peak at the stated 4 x 4,096 tokens; the README's sequence length is the recipe's "
+    "cap, and its unpacked Alpaca samples are padded only to the longest in the batch",
+}
+
+
+def test_a_peak_below_its_own_runs_floor_is_not_that_runs_peak():
+    """torchtune's early Llama 2 70B LoRA row (8 A100, 'Batch Size = 4, Seq Length = 4096',
+    26.4 GB). Under full recomputation every layer keeps its input until the backward pass
+    reaches it: 80 layers x 4 x 4,096 tokens x 8,192 x 2 B = 21.47 GB; FSDP holds an eighth of
+    the BF16 base, 68.98e9 x 2 B / 8 = 17.25 GB. Those two alone are 38.7 GB, 1.47 times the
+    published figure, whatever else the run keeps (the logits, the layer being recomputed, the
+    gathered layer, the allocator's blocks). At most (26.4 - 17.25) / (80 x 4 x 8,192 x 2 B) =
+    1,746 tokens a sequence fit beside the base shard: the figure is a run of shorter samples
+    (the recipe pads unpacked Alpaca samples to the longest in the batch), so the row is listed,
+    not judged. Negative case: every other row of the same README table lies above its own
+    floor, so the rule does not excuse a row the model merely misses."""
+    rows = {m.id: m.row for m in MEMORY}
+    r = rows["tt-l2-70b-lora-8xa100"]
+    inputs = r["layers"] * r["micro_batch"] * r["sequence"] * r["hidden"] * 2 / 1e9
+    base = r["params"] * 2 / r["gpus"] / 1e9
+    assert inputs == pytest.approx(80 * 4 * 4_096 * 8_192 * 2 / 1e9) == pytest.approx(21.47, 0.01)
+    assert base == pytest.approx(17.245, abs=1e-3)
+    assert (inputs + base) / r["peak"] == pytest.approx(1.467, abs=1e-3)
+    longest = (r["peak"] - base) * 1e9 / (r["layers"] * r["micro_batch"] * r["hidden"] * 2)
+    assert 1_740 < longest < 1_750
+    assert set(NOT_THE_STATED_RUN) == {"tt-l2-70b-lora-8xa100"}
+    table = r["source"].split(";")[0]
+    same_table = [
+        m.row
+        for m in MEMORY
+        if m.row["source"].split(";")[0] == table and m.id not in NOT_THE_STATED_RUN
+    ]
+    assert len(same_table) == 3
+    for row in same_table:
+        held = row["params"] * (0.5 if row["method"] == "qlora" else 2) / row["gpus"] / 1e9
+        floor = (
+            held + row["layers"] * row["micro_batch"] * row["sequence"] * row["hidden"] * 2 / 1e9
+        )
+        assert floor < row["peak"], row["id"]
 
 
 def test_the_optimizer_in_the_backward_pass_holds_only_the_largest_gradient(catalog):
@@ -171,8 +212,9 @@ def planned_gb(m, catalog) -> float:
         if m.id in MEMORY_GAPS
         else m
         for m in PEAKS
+        if m.id not in NOT_THE_STATED_RUN
     ],
-    ids=[m.id for m in PEAKS],
+    ids=[m.id for m in PEAKS if m.id not in NOT_THE_STATED_RUN],
 )
 def test_planned_memory_holds_the_measured_peak(m, catalog):
     """Planned memory per GPU within -5 % / +30 % of the published peak: never below what the
