@@ -146,8 +146,8 @@ def record(
 
 
 def load(path: Path, commit: str) -> dict[str, dict[int, list[str]]] | None:
-    """The map recorded at ``commit``, or None (none there, or one of another commit: its line
-    numbers would point at other statements)."""
+    """The map recorded at ``commit`` (the trees of the program and its tests), or None (none
+    there, or one of other trees: its line numbers would point at other statements)."""
     if not path.is_file():
         return None
     raw = json.loads(path.read_text(encoding="utf-8"))

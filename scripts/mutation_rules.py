@@ -50,6 +50,9 @@ ENGINE = "wizard/engine"
 ENGINE_TESTS = ("tests/engine",)
 PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider")
 LINT = "tests/test_lint.py::test_ruff"
+# What a line map's lines depend on: the program's trees. A test added since is run by the whole
+# suite; a test file removed since is left out of the tests that run a line.
+MAPPED = ("wizard", "reports", "catalogs", "resources")
 SUITE = ("-n", "1", "--deselect", LINT, "tests")
 
 
@@ -225,6 +228,35 @@ class Verdict:
     seconds: float
 
 
+ROOM_CATCH = "caught by room tests"
+SUITE_CATCH = "caught by whole suite"
+
+
+def stages(
+    room_tests: Sequence[str], whole: Sequence[str], near: Sequence[str] | None
+) -> list[tuple[tuple[str, ...], str]]:
+    """The runs that judge a mutant, in order, each with what a failure in it is counted as.
+    Without a line map: the room's tests, then the whole suite. With one (``near``, the tests
+    that run the mutated line): those of them in the room's tests, then the rest of them, then
+    the whole suite, which judges every mutant the earlier runs pass."""
+    if near is None:
+        return [(tuple(room_tests), ROOM_CATCH), (tuple(whole), SUITE_CATCH)]
+    near = [t for t in near if t != LINT]  # ruff's check is never a catch (module docstring)
+
+    def in_room(test: str) -> bool:
+        path = test.split("::")[0]
+        return any(path == r or path.startswith(r.rstrip("/") + "/") for r in room_tests)
+
+    def run(tests: list[str]) -> tuple[str, ...]:  # xdist only where it pays its start
+        return (*(("-n", "0") if len(tests) < 40 else whole[:2]), *tests)
+
+    own = [t for t in near if in_room(t)]
+    rest = [t for t in near if not in_room(t)]
+    out = [(run(own), ROOM_CATCH)] if own else []
+    out += [(run(rest), SUITE_CATCH)] if rest else []
+    return [*out, (tuple(whole), SUITE_CATCH)]
+
+
 def judge(
     copy: Path,
     site: Site,
@@ -234,9 +266,8 @@ def judge(
     whole: Sequence[str] = SUITE,
     nearby: Callable[[Site, str], Sequence[str]] | None = None,
 ) -> Verdict:
-    """Plant one site in the copy and run the room's tests; if they pass, the tests that run
-    the mutated line (``nearby``, from the line map), then, if those pass too, the whole suite.
-    The file is restored whatever happens."""
+    """Plant one site in the copy and run the ``stages`` until one fails; a mutant that passes
+    them all, the whole suite last, survived. The file is restored whatever happens."""
     target = copy / site.path
     original = target.read_text(encoding="utf-8")
     mutated = site.apply(original)
@@ -244,18 +275,15 @@ def judge(
         ast.parse(mutated)
     except SyntaxError as exc:  # a bug in the rules, not a mutant: stop
         raise SystemExit(f"{site.id} does not parse: {exc}") from exc
+    near = nearby(site, original) if nearby else None
     start = time.perf_counter()
     target.write_text(mutated, encoding="utf-8")
+    outcome, stage = "passed", ""
     try:
-        outcome = runner(copy, room_tests, timeouts[0])
-        stage = "caught by room tests"
-        near = list(nearby(site, original)) if nearby and outcome == "passed" else []
-        if near:
-            outcome = runner(copy, (*whole[:2], *(t for t in near if t != LINT)), timeouts[1])
-            stage = "caught by whole suite"  # the tests that run the line are part of it
-        if outcome == "passed":
-            outcome = runner(copy, whole, timeouts[1])
-            stage = "caught by whole suite"
+        for args, stage in stages(room_tests, whole, near):
+            outcome = runner(copy, args, timeouts[0] if stage == ROOM_CATCH else timeouts[1])
+            if outcome != "passed":
+                break
     finally:
         target.write_text(original, encoding="utf-8")
     seconds = time.perf_counter() - start
@@ -323,7 +351,7 @@ def markdown(results: Sequence[RoomResult], head: Mapping[str, str]) -> str:
         lines.append(
             f"| {r.room.name} | {r.modules} | {r.sites} "
             f"| {n + len(r.equivalent)} | {len(r.equivalent)} "
-            f"| {_count(r, 'caught by room tests')} | {_count(r, 'caught by whole suite')} "
+            f"| {_count(r, ROOM_CATCH)} | {_count(r, SUITE_CATCH)} "
             f"| {_count(r, 'survived')} | {r.caught}/{n} ({r.score:.0f} %) |"
         )
     survivors = [(r, v) for r in results for v in r.judged if v.outcome == "survived"]
@@ -434,8 +462,9 @@ def main(argv: list[str] | None = None) -> int:
         whole = suite(args.workers)
         nearby = None
         if args.linemap:
-            commit = _git("rev-parse", "HEAD")
-            linemap = mutation_linemap.load(args.linemap, commit)
+            # the program's trees: a map stays good while only tests and scripts change
+            commit = _git("rev-parse", *(f"HEAD:{d}" for d in MAPPED)).replace("\n", " ")
+            linemap = None if args.worktree else mutation_linemap.load(args.linemap, commit)
             mutation_linemap.install(_site(copy))
             if linemap is None:
                 start = time.perf_counter()
@@ -446,7 +475,8 @@ def main(argv: list[str] | None = None) -> int:
             lines_run = linemap
 
             def nearby(site: Site, text: str) -> list[str]:
-                return mutation_linemap.tests_for(lines_run, site.path, text, site.line)
+                found = mutation_linemap.tests_for(lines_run, site.path, text, site.line)
+                return [t for t in found if (copy / t.split("::")[0]).is_file()]
 
         times = (
             {}

@@ -285,33 +285,46 @@ def test_the_line_map_names_the_tests_of_a_statement_and_the_file_for_import_tim
 
 
 def test_the_tests_that_run_a_line_catch_first_and_never_decide_a_survivor(mr, tmp_path):
+    """With a line map: the room's tests that run the line, then the other tests that run it,
+    then the whole suite, which alone can call a mutant a survivor."""
     (tmp_path / "m.py").write_text(SOURCE)
     site = _by_what(mr, SOURCE)["< -> <="]
+    whole = ("-n", "2", "tests")
     calls = []
 
     def runner(copy, tests, timeout):
-        calls.append(tuple(tests))
-        return "failed: t::near" if "t::near" in tests else "passed"
+        calls.append((tuple(tests), timeout))
+        assert "a <= b" in (copy / "m.py").read_text()
+        return "failed: tests/gui/t.py::b" if "tests/gui/t.py::b" in tests else "passed"
 
-    def nearby(s, text):
-        assert s is site and text == SOURCE
-        return ["t::near", mr.LINT]
+    def judge(near):
+        calls.clear()
+        return mr.judge(tmp_path, site, ("tests/engine",), runner, (1, 9), whole, lambda s, t: near)
 
-    v = mr.judge(tmp_path, site, ("room",), runner, (1, 1), ("-n", "1", "tests"), nearby)
-    assert v.outcome == "caught by whole suite" and v.how == "failed: t::near"
-    assert calls == [("room",), ("-n", "1", "t::near")]  # ruff's check is never a catch
+    v = judge(["tests/engine/t.py::a", mr.LINT, "tests/gui/t.py::b"])
+    assert v.outcome == "caught by whole suite" and v.how == "failed: tests/gui/t.py::b"
+    assert calls == [
+        (("-n", "0", "tests/engine/t.py::a"), 1),
+        (("-n", "0", "tests/gui/t.py::b"), 9),  # ruff's check is never a catch
+    ]
+    assert (tmp_path / "m.py").read_text() == SOURCE
 
-    calls.clear()
-    v = mr.judge(tmp_path, site, ("room",), runner, (1, 1), ("-n", "1", "tests"), lambda s, t: [])
+    v = judge(["tests/engine/t.py::a"])  # they pass: the whole suite still judges it
     assert v.outcome == "survived"
-    assert calls == [("room",), ("-n", "1", "tests")]
+    assert calls == [(("-n", "0", "tests/engine/t.py::a"), 1), (whole, 9)]
 
-    calls.clear()  # they pass: the whole suite still judges the mutant
-    v = mr.judge(
-        tmp_path, site, ("room",), runner, (1, 1), ("-n", "1", "tests"), lambda s, t: ["t::x"]
-    )
-    assert v.outcome == "survived"
-    assert calls == [("room",), ("-n", "1", "t::x"), ("-n", "1", "tests")]
+    v = judge([])  # no test runs the line: straight to the whole suite
+    assert v.outcome == "survived" and calls == [(whole, 9)]
+
+    many = [f"tests/engine/t.py::a{i}" for i in range(40)]  # enough to spread over workers
+    assert mr.stages(("tests/engine",), whole, many)[0] == (("-n", "2", *many), mr.ROOM_CATCH)
+    # without a map: the room's tests whole, then the suite
+    assert mr.stages(("tests/engine",), whole, None) == [
+        (("tests/engine",), mr.ROOM_CATCH),
+        (whole, mr.SUITE_CATCH),
+    ]
+    # a test file beside the room's folder with a longer name is not the room's
+    assert mr.stages(("tests/engine",), whole, ["tests/engine_x.py::t"])[0][1] == mr.SUITE_CATCH
 
 
 def test_the_line_map_records_each_test_and_the_subprocesses_it_starts(mr, tmp_path):
