@@ -141,19 +141,34 @@ def record(
             for line, contexts in by_line.items():
                 target.setdefault(line, set()).update(contexts)
     result = {f: {n: sorted(c) for n, c in sorted(by.items())} for f, by in sorted(lines.items())}
-    out.write_text(json.dumps({"commit": commit, "files": result}), encoding="utf-8")
+    save(out, commit, result)
     return result
 
 
+def save(out: Path, commit: str, lines: Mapping[str, Mapping[int, Sequence[str]]]) -> None:
+    """Each test's node id once, and each line's tests as indices into that list (written out
+    in full, a line run by a thousand tests would repeat a thousand ids)."""
+    names = sorted({t for by in lines.values() for tests in by.values() for t in tests})
+    index = {t: i for i, t in enumerate(names)}
+    files = {
+        f: {n: [index[t] for t in tests] for n, tests in by.items()} for f, by in lines.items()
+    }
+    out.write_text(json.dumps({"commit": commit, "tests": names, "files": files}), "utf-8")
+
+
 def load(path: Path, commit: str) -> dict[str, dict[int, list[str]]] | None:
-    """The map recorded at ``commit`` (the trees of the program and its tests), or None (none
+    """The map recorded at ``commit`` (the program's trees), or None (none
     there, or one of other trees: its line numbers would point at other statements)."""
     if not path.is_file():
         return None
     raw = json.loads(path.read_text(encoding="utf-8"))
     if raw.get("commit") != commit:
         return None
-    return {f: {int(n): c for n, c in by.items()} for f, by in raw["files"].items()}
+    names = raw["tests"]
+    return {
+        f: {int(n): [names[i] for i in tests] for n, tests in by.items()}
+        for f, by in raw["files"].items()
+    }
 
 
 def _enclosing(tree: ast.AST, line: int) -> tuple[ast.stmt | None, bool]:
