@@ -238,7 +238,7 @@ def stages(
     """The runs that judge a mutant, in order, each with what a failure in it is counted as.
     Without a line map: the room's tests, then the whole suite. With one (``near``, the tests
     that run the mutated line): those of them in the room's tests, then the rest of them, then
-    the whole suite, which judges every mutant the earlier runs pass."""
+    the rest of the whole suite, which judges every mutant the earlier runs pass."""
     if near is None:
         return [(tuple(room_tests), ROOM_CATCH), (tuple(whole), SUITE_CATCH)]
     near = [t for t in near if t != LINT]  # ruff's check is never a catch (module docstring)
@@ -254,7 +254,9 @@ def stages(
     rest = [t for t in near if not in_room(t)]
     out = [(run(own), ROOM_CATCH)] if own else []
     out += [(run(rest), SUITE_CATCH)] if rest else []
-    return [*out, (tuple(whole), SUITE_CATCH)]
+    # the whole suite less the tests already passed: together, every test runs once
+    passed = [a for t in near for a in ("--deselect", t)]
+    return [*out, ((*whole[:2], *passed, *whole[2:]), SUITE_CATCH)]
 
 
 def judge(

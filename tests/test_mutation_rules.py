@@ -309,9 +309,10 @@ def test_the_tests_that_run_a_line_catch_first_and_never_decide_a_survivor(mr, t
     ]
     assert (tmp_path / "m.py").read_text() == SOURCE
 
-    v = judge(["tests/engine/t.py::a"])  # they pass: the whole suite still judges it
+    v = judge(["tests/engine/t.py::a"])  # they pass: the rest of the whole suite judges it
     assert v.outcome == "survived"
-    assert calls == [(("-n", "0", "tests/engine/t.py::a"), 1), (whole, 9)]
+    rest = ("-n", "2", "--deselect", "tests/engine/t.py::a", "tests")
+    assert calls == [(("-n", "0", "tests/engine/t.py::a"), 1), (rest, 9)]
 
     v = judge([])  # no test runs the line: straight to the whole suite
     assert v.outcome == "survived" and calls == [(whole, 9)]
