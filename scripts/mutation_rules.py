@@ -223,13 +223,16 @@ def first_failure(output: str) -> str:
 @dataclass
 class Verdict:
     site: Site
-    outcome: str  # "caught by room tests", "caught by whole suite", "survived"
+    outcome: str  # "caught by room tests", "caught by whole suite", "survived", PENDING
     how: str  # "failed: <the first failing test>" or "timed out" for a caught mutant
     seconds: float
 
 
 ROOM_CATCH = "caught by room tests"
 SUITE_CATCH = "caught by whole suite"
+# A mutant the tests that run its line pass, in a run that leaves the whole suite out
+# (--defer-suite, to find the weak places fast): not a survivor, not caught, and no score.
+PENDING = "passed the tests that run it"
 
 
 def stages(
@@ -267,6 +270,7 @@ def judge(
     timeouts: tuple[float, float],
     whole: Sequence[str] = SUITE,
     nearby: Callable[[Site, str], Sequence[str]] | None = None,
+    defer_suite: bool = False,
 ) -> Verdict:
     """Plant one site in the copy and run the ``stages`` until one fails; a mutant that passes
     them all, the whole suite last, survived. The file is restored whatever happens."""
@@ -282,7 +286,8 @@ def judge(
     target.write_text(mutated, encoding="utf-8")
     outcome, stage = "passed", ""
     try:
-        for args, stage in stages(room_tests, whole, near):
+        runs = stages(room_tests, whole, near)
+        for args, stage in runs[:-1] if defer_suite else runs:
             outcome = runner(copy, args, timeouts[0] if stage == ROOM_CATCH else timeouts[1])
             if outcome != "passed":
                 break
@@ -290,7 +295,7 @@ def judge(
         target.write_text(original, encoding="utf-8")
     seconds = time.perf_counter() - start
     if outcome == "passed":
-        return Verdict(site, "survived", "", seconds)
+        return Verdict(site, PENDING if defer_suite else "survived", "", seconds)
     return Verdict(site, stage, outcome, seconds)
 
 
@@ -304,7 +309,7 @@ class RoomResult:
 
     @property
     def caught(self) -> int:
-        return sum(v.outcome != "survived" for v in self.judged)
+        return sum(v.outcome in (ROOM_CATCH, SUITE_CATCH) for v in self.judged)
 
     @property
     def score(self) -> float:
@@ -319,12 +324,13 @@ def run_room(
     timeouts: tuple[float, float],
     whole: Sequence[str] = SUITE,
     nearby: Callable[[Site, str], Sequence[str]] | None = None,
+    defer_suite: bool = False,
 ) -> RoomResult:
     """Judge a room's drawn mutants one after another; the equivalent ones are only listed."""
     n, judged, equivalent = drawn
     result = RoomResult(room, len(room.files(copy)), n, equivalent=list(equivalent))
     for site in judged:
-        v = judge(copy, site, room.tests, runner, timeouts, whole, nearby)
+        v = judge(copy, site, room.tests, runner, timeouts, whole, nearby, defer_suite)
         result.judged.append(v)
         print(
             f"{room.name:<12} {v.outcome:<22} {v.seconds:6.0f} s  {site.path}:{site.line}  "
@@ -350,19 +356,26 @@ def markdown(results: Sequence[RoomResult], head: Mapping[str, str]) -> str:
     ]
     for r in results:
         n = len(r.judged)
+        pending = _count(r, PENDING)
         lines.append(
             f"| {r.room.name} | {r.modules} | {r.sites} "
             f"| {n + len(r.equivalent)} | {len(r.equivalent)} "
             f"| {_count(r, ROOM_CATCH)} | {_count(r, SUITE_CATCH)} "
-            f"| {_count(r, 'survived')} | {r.caught}/{n} ({r.score:.0f} %) |"
+            + (
+                f"| {pending} not yet judged by the whole suite | not scored |"
+                if pending
+                else f"| {_count(r, 'survived')} | {r.caught}/{n} ({r.score:.0f} %) |"
+            )
         )
-    survivors = [(r, v) for r in results for v in r.judged if v.outcome == "survived"]
-    if survivors:
-        lines += ["", "Survivors:", ""]
-        lines += [
-            f"- {r.room.name}: `{v.site.path}:{v.site.line}` `{v.site.what}` in `{v.site.scope}`"
-            for r, v in survivors
-        ]
+    for outcome, title in (("survived", "Survivors"), (PENDING, "Not yet judged by the suite")):
+        found = [(r, v) for r in results for v in r.judged if v.outcome == outcome]
+        if found:
+            lines += ["", f"{title}:", ""]
+            lines += [
+                f"- {r.room.name}: `{v.site.path}:{v.site.line}` `{v.site.what}` "
+                f"in `{v.site.scope}`"
+                for r, v in found
+            ]
     equivalent = [(r, s) for r in results for s in r.equivalent]
     if equivalent:
         lines += ["", "Equivalent (not judged):", ""]
@@ -423,6 +436,12 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="the tests that run each line, recorded here at this commit if not there yet "
         "(the recording is the whole suite under coverage); judges a mutant by them first",
+    )
+    parser.add_argument(
+        "--defer-suite",
+        action="store_true",
+        help="stop a mutant's judging before the whole suite (with --linemap: the weak places "
+        "fast); such a run gives no score",
     )
     parser.add_argument("--markdown", type=Path, help="write the table here too")
     parser.add_argument("--json", type=Path, help="write every verdict here")
@@ -501,6 +520,7 @@ def main(argv: list[str] | None = None) -> int:
                     (timeout, suite_timeout),
                     whole,
                     nearby,
+                    args.defer_suite,
                 )
             )
 
@@ -521,7 +541,8 @@ def main(argv: list[str] | None = None) -> int:
             {"room": r.room.name, **asdict(v), "id": v.site.id} for r in results for v in r.judged
         ]
         args.json.write_text(json.dumps({**head, "verdicts": verdicts}, indent=1), encoding="utf-8")
-    return 0 if all(r.score >= args.min_score for r in results) else 1
+    pending = any(v.outcome == PENDING for r in results for v in r.judged)
+    return 0 if not pending and all(r.score >= args.min_score for r in results) else 1
 
 
 if __name__ == "__main__":
