@@ -230,9 +230,9 @@ class Verdict:
 
 ROOM_CATCH = "caught by room tests"
 SUITE_CATCH = "caught by whole suite"
-# A mutant the tests that run its line pass, in a run that leaves the whole suite out
-# (--defer-suite, to find the weak places fast): not a survivor, not caught, and no score.
-PENDING = "passed the tests that run it"
+# A mutant its room's tests pass, in a run that stops there (--defer-suite, to find the weak
+# places fast): not a survivor, not caught, and no score.
+PENDING = "passed its room's tests"
 
 
 def stages(
@@ -287,7 +287,7 @@ def judge(
     outcome, stage = "passed", ""
     try:
         runs = stages(room_tests, whole, near)
-        for args, stage in runs[:-1] if defer_suite else runs:
+        for args, stage in [r for r in runs if r[1] == ROOM_CATCH] if defer_suite else runs:
             outcome = runner(copy, args, timeouts[0] if stage == ROOM_CATCH else timeouts[1])
             if outcome != "passed":
                 break
@@ -440,8 +440,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--defer-suite",
         action="store_true",
-        help="stop a mutant's judging before the whole suite (with --linemap: the weak places "
-        "fast); such a run gives no score",
+        help="judge each mutant by its room's tests only (with --linemap, those that run its "
+        "line), to find the weak places fast; such a run gives no score",
     )
     parser.add_argument("--markdown", type=Path, help="write the table here too")
     parser.add_argument("--json", type=Path, help="write every verdict here")

@@ -314,11 +314,10 @@ def test_the_tests_that_run_a_line_catch_first_and_never_decide_a_survivor(mr, t
     rest = ("-n", "2", "--deselect", "tests/engine/t.py::a", "tests")
     assert calls == [(("-n", "0", "tests/engine/t.py::a"), 1), (rest, 9)]
 
-    calls.clear()  # a run that defers the suite stops before it, and says so
-    v = mr.judge(
-        tmp_path, site, ("tests/engine",), runner, (1, 9), whole, lambda s, t: ["x::y"], True
-    )
-    assert v.outcome == mr.PENDING and calls == [(("-n", "0", "x::y"), 9)]
+    calls.clear()  # a run that defers the suite stops after the room's tests, and says so
+    near = ["tests/engine/t.py::a", "x::y"]
+    v = mr.judge(tmp_path, site, ("tests/engine",), runner, (1, 9), whole, lambda s, t: near, True)
+    assert v.outcome == mr.PENDING and calls == [(("-n", "0", "tests/engine/t.py::a"), 1)]
 
     v = judge([])  # no test runs the line: straight to the whole suite
     assert v.outcome == "survived" and calls == [(whole, 9)]
