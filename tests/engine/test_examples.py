@@ -1,5 +1,7 @@
 """Every bundled example through the engine, with the seeds' numbers computed, not copied."""
 
+import math
+
 import pytest
 
 from tests.engine.conftest import calc, design_dict
@@ -56,8 +58,14 @@ def test_gpt3_does_not_fit_one_gpu(sized):
     assert not w.fits_one_gpu
     assert w.gpus_per_replica > 1
     assert w.memory_gb.total <= 80
-    minimum = calc(r, "workloads[0].min_gpus_by_memory").value
-    assert w.gpus_per_replica >= minimum >= 9  # 700 GB of weights alone over 80 GB GPUs
+    minimum = calc(r, "workloads[0].min_gpus_by_memory")
+    assert w.gpus_per_replica >= minimum.value >= 9  # 700 GB of weights alone over 80 GB GPUs
+    # the whole replica on one GPU: all 700 GB of weights and the runtime's overhead, with the
+    # KV cache of every GPU of the replica; 721.3 GB over 80 GB GPUs is at least 10 of them
+    kv = w.memory_gb.kv_cache * w.gpus_per_replica
+    replica = 700 + w.memory_gb.overhead + kv
+    assert minimum.inputs["replica_gb"] == pytest.approx(replica, rel=1e-9)
+    assert minimum.value == math.ceil(replica / 80) == 10
     assert any(x.code == "replica-spans-gpus" for x in r.warnings)
     assert w.layout.tensor_parallel * w.layout.pipeline_parallel == w.gpus_per_replica
 

@@ -220,3 +220,83 @@ def test_cpu_interconnect_is_named_as_its_maker_names_it(catalog):
     assert links.cpu_interconnect(catalog.servers["dell-r750xa"]).name.endswith("(UPI)")
     amd = links.cpu_interconnect(catalog.servers["dell-xe8545"])
     assert amd.name.endswith("(Infinity Fabric)")
+
+
+def test_a_cpu_of_neither_maker_names_both_interconnects(catalog):
+    """A CPU family that names neither Intel/Xeon nor AMD/EPYC (or both) cannot be told: the
+    link is named for both makers, never as UPI by default."""
+    server = catalog.servers["dell-r750xa"]
+    for family in ("Ampere Altra Max", "Intel Xeon or AMD EPYC"):
+        other = server.model_copy(update={"cpu_family": family})
+        assert links.cpu_interconnect(other).name == "CPU interconnect (UPI / Infinity Fabric)"
+    # either word alone names the maker: a family given as "Xeon ..." or "EPYC ..."
+    for family, kind in (("Xeon Gold 6338", "UPI"), ("EPYC 9654", "Infinity Fabric")):
+        other = server.model_copy(update={"cpu_family": family})
+        assert links.cpu_interconnect(other).name == f"CPU interconnect ({kind})"
+
+
+def test_the_nvswitch_system_named_for_a_pcie_ring_gives_its_speed_each_way(catalog):
+    """A100 PCIe in two bridged pairs rings at PCIe speed; the warning names the A100 SXM4
+    system instead, whose NVLink 3 carries 12 links x 50 GB/s = 600 GB/s, 300 GB/s each way."""
+    doc = _data_parallel_in_one_host("dell-r750xa", "a100-pcie-80gb", nvlink=True)
+    r = size(design_from_dict(doc), catalog)
+    (w,) = [w for w in r.warnings if w.code == "ring-bottleneck-pcie"]
+    assert catalog.gpus["a100-sxm4-80gb"].nvlink.bandwidth_gbs == 12 * 50
+    assert "keeps the whole ring on NVLink at 300 GB/s each way" in w.message
+
+
+def test_a_ring_over_some_gpus_of_a_mesh_board_is_named_by_its_peers(catalog):
+    """V100 SXM2's 4-GPU board: a ring of three GPUs has two of each GPU's three peers (2 x 50
+    = 100 GB/s each way) and says so; a ring of all four uses the whole mesh."""
+    gpu, server = catalog.gpus["v100-sxm2-32gb"], catalog.servers["dell-c4140"]
+    lay = topology.layout(gpu, server, _hw(nvlink=True))
+    (three,) = topology.ring_links(lay, 3)
+    assert three.gbs == 100 and three.name == "NVLink 2 (direct, 2 of 3 peers)"
+    (four,) = topology.ring_links(lay, 4)
+    assert four.name == "NVLink 2 (direct mesh)"
+
+
+def test_tensor_parallelism_spans_a_bridged_pair_a_baseboard_or_one_gpu(catalog):
+    """The NVLink domain a tensor-parallel group may span: the bridged pair (2) in an R750xa
+    with bridges, one GPU without them (never tensor parallelism over PCIe), the whole 8-GPU
+    HGX board."""
+    a100, r750xa = catalog.gpus["a100-pcie-80gb"], catalog.servers["dell-r750xa"]
+    assert topology.nvlink_domain(a100, r750xa, _hw(nvlink=True)) == 2
+    assert topology.nvlink_domain(a100, r750xa, _hw(nvlink=False)) == 1
+    h200 = catalog.gpus["h200-sxm-141gb"]
+    hgx = next(s for s in catalog.servers.values() if h200.id in s.hgx_gpus)
+    assert topology.nvlink_domain(h200, hgx, _hw(gpus_per_host=8)) == 8
+
+
+def test_a_gpu_and_nic_group_only_where_gpudirect_rdma_works(sized):
+    """Every example's hosts: a 'GPU + NIC' device group for each GPU whose nearest NIC shares
+    its PCIe switch or root complex, and none for a GPU whose NIC sits across the CPU."""
+    seen = set()
+    for result in sized.values():
+        for host in result.topology.hosts:
+            groups = {tuple(g.devices) for g in host.device_groups if g.kind == "gpu-nic"}
+            ok = {
+                (p.gpu, p.nic) for p in host.gpu_nic_paths if p.gpudirect_ok and p.nic is not None
+            }
+            assert groups == ok, host.name
+            seen |= {p.gpudirect_ok for p in host.gpu_nic_paths}
+    assert seen == {True, False}  # both kinds of path occur among the examples
+
+
+def test_pcie_x16_speed_each_way_by_generation():
+    """GT/s per lane x 16 lanes / 8 bits, less the line code: 128b/130b for Gen3-5 (PCI-SIG),
+    the 242 B of data in each 256 B flit for Gen6 (PCIe 6.0's FLIT mode); the table keeps the
+    figures as they are usually quoted (15.75, 31.5, 63 GB/s), within 0.02 of the arithmetic."""
+    assert links.PCIE_X16_GBS[3] == pytest.approx(8 * 16 / 8 * 128 / 130, abs=0.02)
+    assert links.PCIE_X16_GBS[4] == pytest.approx(16 * 16 / 8 * 128 / 130, abs=0.02)
+    assert links.PCIE_X16_GBS[5] == pytest.approx(32 * 16 / 8 * 128 / 130, abs=0.02)
+    assert links.PCIE_X16_GBS[6] == pytest.approx(64 * 16 / 8 * 242 / 256, abs=0.02)
+
+
+def test_one_nic_is_named_alone_several_by_their_count():
+    """A ring that leaves the host crosses its NICs: one 25 GbE NIC reads '25 GbE', at 25 / 8
+    = 3.125 GB/s; two read '2 x 25 GbE' and carry twice that."""
+    one = links.nic(_hw(fabric="25gbe", nics_per_host=1, nic="x"))
+    two = links.nic(_hw(fabric="25gbe", nics_per_host=2, nic="x"))
+    assert one.gbs == 3.125 and two.gbs == 6.25
+    assert two.name == f"2 x {one.name}" and not one.name.startswith("1 x")

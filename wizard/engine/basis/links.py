@@ -21,7 +21,8 @@ NVLINK_MESH_SOURCE = (
     "wiring is taken for HGX 4-GPU boards, which carry no NVSwitch (not re-read here)"
 )
 
-# PCIe x16 one-way bandwidth by generation, GB/s (PCI-SIG: GT/s per lane x 16 lanes x 128/130).
+# PCIe x16 one-way bandwidth by generation, GB/s (PCI-SIG: GT/s per lane x 16 lanes / 8, less
+# the line code: 128b/130b for Gen3-5, 242 B of data per 256 B flit for Gen6).
 PCIE_X16_GBS: dict[int, float] = {3: 15.75, 4: 31.5, 5: 63.0, 6: 121.0}
 
 

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 
 from wizard.model.design import Optimizer, Precision
 
-GB = 1e9
-
 # Bytes per parameter by precision (FP32/TF32 4, BF16/FP16 2, FP8/INT8 1, INT4 0.5, FP4 0.5625).
 PARAM_BYTES: dict[Precision, float] = {
     Precision.FP32: 4,
