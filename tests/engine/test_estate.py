@@ -108,6 +108,10 @@ def test_each_gpu_cluster_is_sized_and_made_available_on_its_own(catalog):
     assert notebook.gpus_demand == 10 and notebook.result.cluster.hosts_for_capacity == 3
     assert e.totals.gpus == notebook.gpus + hgx.gpus
     assert e.totals.hosts == notebook.hosts + hgx.hosts + mgmt.hosts
+    # the management domain's hosts carry no GPUs: none fitted, none needed, none idle
+    assert (mgmt.gpus, mgmt.gpus_demand, mgmt.gpus_idle) == (0, 0, 0)
+    assert e.totals.gpus_demand == notebook.gpus_demand + hgx.gpus_demand
+    assert e.totals.gpus_idle == notebook.gpus_idle + hgx.gpus_idle
 
 
 def test_the_management_domain_has_its_published_minimum(catalog):
@@ -123,10 +127,22 @@ def test_the_management_domain_has_its_published_minimum(catalog):
 
 
 def test_a_vcf_design_without_a_management_domain_says_so(catalog):
+    """VMware Cloud Foundation calls for the management domain, with Private AI Foundation (an
+    add-on to VCF) or without it; vSphere Foundation does not."""
     doc = acme()
     doc["clusters"].pop()
     codes = [w.code for w in size_estate(design_from_dict(doc), catalog).warnings]
     assert "no-management-domain" in codes
+    for platform, paif, warned in (
+        ("vmware-vcf", False, True),
+        ("vmware-vvf", False, False),
+    ):
+        doc = acme()
+        doc["clusters"].pop()
+        doc["licensing"] = {"platform": platform}
+        doc["platform"]["private_ai_foundation"] = paif
+        codes = [w.code for w in size_estate(design_from_dict(doc), catalog).warnings]
+        assert ("no-management-domain" in codes) is warned, (platform, paif)
     codes = [w.code for w in size_estate(design_from_dict(acme()), catalog).warnings]
     assert "no-management-domain" not in codes
 

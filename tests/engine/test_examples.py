@@ -33,6 +33,22 @@ def test_enterprise_cluster(sized):
     )
 
 
+def test_the_gpus_per_host_decision_names_its_reason(catalog):
+    """Two T4 per host for a group of 2-GPU desktops: the hosts are built for that group; one
+    T4 per host for 1-GPU desktops: the server's configuration, with the singular 'GPU'."""
+    doc = design_dict("starter")
+    doc["workloads"][0].update(gpus_per_member=2, sharing_mode="passthrough")
+    r = size(design_from_dict(doc), catalog)
+    assert r.workloads[0].gpus_per_replica == 2
+    assert r.decisions[0].reason == "to meet the need of Data scientists for 2 GPUs in one node"
+
+    doc = design_dict("starter")
+    doc["hardware"]["gpus_per_host"] = 1
+    r = size(design_from_dict(doc), catalog)
+    assert r.decisions[0].text == "Each host has 1 NVIDIA T4 GPU."
+    assert r.decisions[0].reason == "the chosen server holds 1 NVIDIA T4 GPU in this configuration"
+
+
 def test_bert_large_over_25gbe(sized):
     r = sized["bert-large-25gbe"]
     (w,) = r.workloads

@@ -394,7 +394,9 @@ def _decisions(
     elif biggest is not None and biggest.gpus_per_replica > gph:
         reason = f"{biggest.name} needs {biggest.gpus_per_replica} GPUs per replica and spans hosts"
     else:
-        reason = f"the chosen server holds {gph} {gpu_name} GPUs in this configuration"
+        reason = (
+            f"the chosen server holds {gph} {gpu_name} {plural(gph, 'GPU')} in this configuration"
+        )
     rec.decide(
         f"Each host has {gph} {gpu_name} {plural(gph, 'GPU')}.",
         reason,
