@@ -120,6 +120,11 @@ def test_the_management_domain_has_its_published_minimum(catalog):
     assert (
         size_estate(design_from_dict(doc), catalog).clusters[2].hosts == 4 == (MANAGEMENT_MIN_HOSTS)
     )
+    # the calculation log says what the design stated: nothing (0), not a host
+    e = size_estate(design_from_dict(doc), catalog)
+    (calc,) = [c for c in e.calculations if c.id == "clusters.Management domain.hosts"]
+    assert calc.inputs == {"stated": 0, "minimum": 4} and calc.value == 4
+    assert e.clusters[2].reason == "the management domain's minimum of 4 hosts"
     doc["clusters"][1]["hosts"] = 2  # below the minimum: raised to it
     assert size_estate(design_from_dict(doc), catalog).clusters[2].hosts == 4
     doc["clusters"][1]["hosts"] = 6  # above: as stated
