@@ -16,6 +16,7 @@ the ``sitecustomize`` the mutation copy already uses (it reads ``GPUWIZARD_LINEM
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import subprocess
 import sys
@@ -104,7 +105,6 @@ def record(
     env: Mapping[str, str],
     suite: Sequence[str],
     out: Path,
-    commit: str,
     timeout: float = 6 * 3600,
 ) -> dict[str, dict[int, list[str]]]:
     """Run the whole suite in the copy under coverage and return, for each file of the program
@@ -141,34 +141,44 @@ def record(
             for line, contexts in by_line.items():
                 target.setdefault(line, set()).update(contexts)
     result = {f: {n: sorted(c) for n, c in sorted(by.items())} for f, by in sorted(lines.items())}
-    save(out, commit, result)
+    save(out, copy, result)
     return result
 
 
-def save(out: Path, commit: str, lines: Mapping[str, Mapping[int, Sequence[str]]]) -> None:
-    """Each test's node id once, and each line's tests as indices into that list (written out
-    in full, a line run by a thousand tests would repeat a thousand ids)."""
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def save(out: Path, root: Path, lines: Mapping[str, Mapping[int, Sequence[str]]]) -> None:
+    """Each file's lines with the file's digest (its line numbers hold only for that text);
+    each test's node id once, and each line's tests as indices into that list (written out in
+    full, a line run by a thousand tests would repeat a thousand ids)."""
     names = sorted({t for by in lines.values() for tests in by.values() for t in tests})
     index = {t: i for i, t in enumerate(names)}
     files = {
-        f: {n: [index[t] for t in tests] for n, tests in by.items()} for f, by in lines.items()
+        f: {
+            "digest": digest(root / f),
+            "lines": {n: [index[t] for t in tests] for n, tests in by.items()},
+        }
+        for f, by in lines.items()
     }
-    out.write_text(json.dumps({"commit": commit, "tests": names, "files": files}), "utf-8")
+    out.write_text(json.dumps({"tests": names, "files": files}), "utf-8")
 
 
-def load(path: Path, commit: str) -> dict[str, dict[int, list[str]]] | None:
-    """The map recorded at ``commit`` (the program's trees), or None (none
-    there, or one of other trees: its line numbers would point at other statements)."""
+def load(path: Path, root: Path) -> dict[str, dict[int, list[str]]] | None:
+    """The map's files whose text under ``root`` is the text it was recorded on (a file changed
+    since is left out: its line numbers would point at other statements), or None if there is
+    no map or none of its files is unchanged."""
     if not path.is_file():
         return None
     raw = json.loads(path.read_text(encoding="utf-8"))
-    if raw.get("commit") != commit:
-        return None
     names = raw["tests"]
-    return {
-        f: {int(n): [names[i] for i in tests] for n, tests in by.items()}
-        for f, by in raw["files"].items()
+    found = {
+        f: {int(n): [names[i] for i in tests] for n, tests in entry["lines"].items()}
+        for f, entry in raw["files"].items()
+        if (root / f).is_file() and digest(root / f) == entry["digest"]
     }
+    return found or None
 
 
 def _enclosing(tree: ast.AST, line: int) -> tuple[ast.stmt | None, bool]:

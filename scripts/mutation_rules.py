@@ -50,9 +50,6 @@ ENGINE = "wizard/engine"
 ENGINE_TESTS = ("tests/engine",)
 PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider")
 LINT = "tests/test_lint.py::test_ruff"
-# What a line map's lines depend on: the program's trees. A test added since is run by the whole
-# suite; a test file removed since is left out of the tests that run a line.
-MAPPED = ("wizard", "reports", "catalogs", "resources")
 SUITE = ("-n", "1", "--deselect", LINT, "tests")
 
 
@@ -284,7 +281,7 @@ def judge(
     runner: Runner,
     timeouts: tuple[float, float],
     whole: Sequence[str] = SUITE,
-    nearby: Callable[[Site, str], Sequence[str]] | None = None,
+    nearby: Callable[[Site, str], Sequence[str] | None] | None = None,
     defer_suite: bool = False,
 ) -> Verdict:
     """Plant one site in the copy and run the ``stages`` until one fails; a mutant that passes
@@ -338,7 +335,7 @@ def run_room(
     runner: Runner,
     timeouts: tuple[float, float],
     whole: Sequence[str] = SUITE,
-    nearby: Callable[[Site, str], Sequence[str]] | None = None,
+    nearby: Callable[[Site, str], Sequence[str] | None] | None = None,
     defer_suite: bool = False,
 ) -> RoomResult:
     """Judge a room's drawn mutants one after another; the equivalent ones are only listed."""
@@ -498,19 +495,19 @@ def main(argv: list[str] | None = None) -> int:
         whole = suite(args.workers)
         nearby = None
         if args.linemap:
-            # the program's trees: a map stays good while only tests and scripts change
-            commit = _git("rev-parse", *(f"HEAD:{d}" for d in MAPPED)).replace("\n", " ")
-            linemap = None if args.worktree else mutation_linemap.load(args.linemap, commit)
+            linemap = None if args.worktree else mutation_linemap.load(args.linemap, copy)
             mutation_linemap.install(_site(copy))
             if linemap is None:
                 start = time.perf_counter()
-                linemap = mutation_linemap.record(
-                    copy, copy_environment(copy), whole, args.linemap, commit
-                )
+                linemap = mutation_linemap.record(copy, copy_environment(copy), whole, args.linemap)
                 print(f"line map recorded in {time.perf_counter() - start:.0f} s", flush=True)
             lines_run = linemap
 
-            def nearby(site: Site, text: str) -> list[str]:
+            def nearby(site: Site, text: str) -> list[str] | None:
+                """None for a file changed since the map was recorded: its room's tests first,
+                then the whole suite, as without a map."""
+                if site.path not in lines_run:
+                    return None
                 found = mutation_linemap.tests_for(lines_run, site.path, text, site.line)
                 return [t for t in found if (copy / t.split("::")[0]).is_file()]
 

@@ -354,10 +354,21 @@ def test_the_line_map_records_each_test_and_the_subprocesses_it_starts(mr, tmp_p
     env = mr.copy_environment(copy)
     lm.install(mr._site(copy))
     out = tmp_path / "map.json"
-    found = lm.record(copy, env, ("-n", "0", "tests"), out, "c0ffee", timeout=120)
+    found = lm.record(copy, env, ("-n", "0", "tests"), out, timeout=120)
     lines = found["wizard/mod.py"]
     assert lines[5] == ["tests/test_m.py::test_direct"]
     assert lines[9] == ["tests/test_m.py::test_child"]
     assert "" in lines[1]  # K = 2, at import
-    assert lm.load(out, "c0ffee") == found
-    assert lm.load(out, "another") is None  # a map of another commit points at other lines
+    assert lm.load(out, copy) == found
+    # a file changed since points at other lines: left out, the unchanged ones kept
+    (copy / "wizard" / "other.py").write_text("X = 1\n")
+    (copy / "tests" / "test_o.py").write_text(
+        "from wizard import other\n\ndef test_o():\n    assert other.X\n"
+    )
+    found = lm.record(copy, env, ("-n", "0", "tests"), out, timeout=120)
+    assert {"wizard/mod.py", "wizard/other.py"} <= set(found)
+    (copy / "wizard" / "other.py").write_text("\nX = 1\n")
+    assert set(found) - set(lm.load(out, copy) or {}) == {"wizard/other.py"}
+    for f in found:
+        (copy / f).write_text("\n")
+    assert lm.load(out, copy) is None
