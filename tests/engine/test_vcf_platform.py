@@ -38,7 +38,14 @@ def test_private_ai_foundation_is_an_add_on_to_vcf(catalog):
     doc["licensing"] = {"platform": "vmware-vvf"}
     problems = check_design(design_from_dict(doc), catalog)
     assert [p.field for p in problems] == ["platform.private_ai_foundation"]
-    assert "VMware Cloud Foundation" in problems[0].message
+    # the licence by its product name, as the customer buys it, never the catalog's id
+    assert problems[0].message == (
+        "Private AI Foundation with NVIDIA is an add-on to VMware Cloud Foundation; the platform "
+        "licence is VMware vSphere Foundation (VVF): license VMware Cloud Foundation"
+    )
+    doc["licensing"] = {"platform": None}
+    (problem,) = check_design(design_from_dict(doc), catalog)
+    assert "no platform licence is set: license VMware Cloud Foundation" in problem.message
     doc["licensing"] = {"platform": "vmware-vcf"}
     assert _fields(doc, catalog) == []
 

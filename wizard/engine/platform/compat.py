@@ -132,7 +132,7 @@ def check_design(design: Design, catalog: Catalog) -> list[Problem]:
             )
         )
     _lookup(catalog.licences, lic.platform, "licensing.platform", "licence", out)
-    out += _private_ai_problems(design)
+    out += _private_ai_problems(design, catalog)
     for i, group in enumerate(design.workloads):
         if group.model is not None and group.model.preset is not None:
             _lookup(
@@ -280,18 +280,21 @@ PAIF_LICENCE = "vmware-paif"
 VCF_LICENCE = "vmware-vcf"
 
 
-def _private_ai_problems(design: Design) -> list[Problem]:
+def _private_ai_problems(design: Design, catalog: Catalog) -> list[Problem]:
     """VMware Private AI Foundation with NVIDIA is an add-on to a VMware Cloud Foundation
     subscription, and its NVIDIA half is NVIDIA AI Enterprise licensed per GPU."""
     if not design.platform.private_ai_foundation:
         return []
     out = []
-    if design.licensing.platform != VCF_LICENCE:
+    lic = design.licensing.platform
+    if lic != VCF_LICENCE:
+        known = catalog.licences.get(lic) if lic else None
+        held = f"the platform licence is {known.name}" if known else "no platform licence is set"
         out.append(
             Problem(
                 "platform.private_ai_foundation",
-                "Private AI Foundation with NVIDIA is an add-on to VMware Cloud Foundation; the "
-                f"platform licence is '{design.licensing.platform or 'none'}': license VCF",
+                "Private AI Foundation with NVIDIA is an add-on to VMware Cloud Foundation; "
+                f"{held}: license VMware Cloud Foundation",
             )
         )
     if design.licensing.gpu_software is None:
