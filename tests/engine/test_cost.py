@@ -88,3 +88,15 @@ def test_the_cost_log_evaluates_to_its_values():
     assert c.calculations
     for calc in c.calculations:
         assert Formula(calc.formula)(**calc.inputs) == pytest.approx(calc.value), calc.id
+
+
+def test_an_unpriced_licence_line_adds_nothing_to_the_subscriptions():
+    """Two licence lines, one not in the price list: subscriptions are the priced one alone,
+    4 x 1,000 = 4,000 a year, and the other is listed as left unpriced; no energy price or
+    support share, so over 3 years 20,000 + 3 x 4,000 = 32,000."""
+    bom = Bom(lines=[*BOM.lines, _line(BomCategory.LICENCE, "licence:unlisted", 7)])
+    c = cost_of_ownership(apply_prices(bom, PRICES), LOAD, CostInputs(years=3))
+    assert c.subscriptions_per_year == 4_000
+    assert c.per_year == pytest.approx(4_000)
+    assert c.total == pytest.approx(32_000)
+    assert "licence:unlisted" in c.unpriced_items
