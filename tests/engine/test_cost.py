@@ -100,3 +100,12 @@ def test_an_unpriced_licence_line_adds_nothing_to_the_subscriptions():
     assert c.per_year == pytest.approx(4_000)
     assert c.total == pytest.approx(32_000)
     assert "licence:unlisted" in c.unpriced_items
+
+
+def test_no_installed_gpu_gives_no_cost_per_gpu_hour():
+    """The negative case of the GPU-hour figure: 0 GPUs x 8,760 h x 3 = 0 GPU-hours, over
+    which nothing is spread: 0, not a division by zero or a stand-in figure."""
+    c = cost_of_ownership(apply_prices(BOM, PRICES), Load(gpus=0, kw=2.0, workloads=[]), FULL)
+    assert c.gpu_hours == 0
+    assert c.cost_per_gpu_hour == 0.0
+    assert c.total == pytest.approx(53_768)  # as by hand above: the GPUs change no cost

@@ -17,7 +17,8 @@ from wizard.engine.decide.existing import _share
         ("A100D-3-40C", 80, 40 / 80),  # 0.5
         ("a100d-3-40c", 80, 0.5),  # the name is read in any case
         ("A100-80C", 80, 1.0),  # the whole frame buffer
-        ("A100-40C", 40, 1.0),  # no more than the whole GPU, on a 40 GB A100
+        ("A100-40C", 40, 1.0),  # the whole frame buffer of a 40 GB A100
+        ("A100-80C", 40, 1.0),  # a type larger than the GPU holds it whole, never 80 / 40 = 2
     ],
 )
 def test_a_sized_type_holds_its_frame_buffer_over_the_gpus_memory(vgpu_type, memory_gb, share):
