@@ -1,0 +1,136 @@
+"""Placement rules pinned at their edges: a host part-filled by a smaller replica keeps only its
+real free GPUs, a MIG-backed vGPU GPU is told apart from one partitioned in the guest, mixed-size
+vGPU is offered only where NVIDIA prints mixed-size maxima, a MIG profile holds a need equal to
+its memory, and a network-attached pool charges each replica its share of the target."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import ROOT
+from wizard.engine.placement import mig, sharing, vgpu
+from wizard.engine.placement.cluster import Demand, hosts_needed
+from wizard.engine.size import size
+from wizard.model.design import Design
+
+
+def _design(name: str) -> dict:
+    return json.loads((ROOT / "resources" / "examples" / f"{name}.json").read_text())
+
+
+# ----------------------------------------------------------------- hosts for whole-GPU replicas
+
+
+def test_a_part_filled_host_keeps_only_its_real_free_gpus():
+    """8 GPUs per host. A 4-GPU replica opens host A (4 free); a 2-GPU replica goes into A
+    (2 free); four 1-GPU replicas: two fill A, two open host B. 4 + 2 + 4 x 1 = 10 GPUs, more than
+    one host's 8, so 2 hosts; a placement that counted host A's 2 free GPUs twice would fit all
+    four 1-GPU replicas into A and say 1."""
+    assert hosts_needed([Demand(4, 1), Demand(2, 1), Demand(1, 4)], 8) == 2
+
+
+def test_a_part_filled_host_takes_exactly_what_it_has_free():
+    """Negative case of the one above: with two 1-GPU replicas it is 4 + 2 + 2 = 8 GPUs, one host
+    filled exactly, so 1 host; with three, 9 GPUs, 2 hosts."""
+    assert hosts_needed([Demand(4, 1), Demand(2, 1), Demand(1, 2)], 8) == 1
+    assert hosts_needed([Demand(4, 1), Demand(2, 1), Demand(1, 3)], 8) == 2
+
+
+# ----------------------------------------------------------------- a GPU's mode in the listing
+
+
+def _gpu_modes(doc: dict, catalog) -> set[str]:
+    r = size(Design.model_validate(doc), catalog)
+    return {g.mode for h in r.packing.hosts for g in h.gpus if g.mode != "free"}
+
+
+def test_mig_backed_vgpu_gpus_are_listed_as_mig(catalog):
+    """The mig-shared example runs MIG-backed vGPU: vSphere places the instances (NVIDIA AI
+    Enterprise, 'MIG-backed vGPU'), so every used GPU is a MIG GPU, none partitioned in the
+    guest; the power-on order check reads exactly these GPUs."""
+    assert _gpu_modes(_design("mig-shared"), catalog) == {"mig"}
+
+
+def test_mig_in_the_guest_gpus_are_listed_as_mig_guest(catalog):
+    """Negative case: the same groups with MIG in the guest (the GPU passed through and
+    partitioned by the VM's driver) are listed as such, not as vSphere's MIG."""
+    doc = _design("mig-shared")
+    for g in doc["workloads"]:
+        g["sharing_mode"] = "mig-guest"
+    assert _gpu_modes(doc, catalog) == {"mig-guest"}
+
+
+def test_time_sliced_vgpu_gpus_are_listed_as_vgpu(catalog):
+    """Negative case: groups on time-sliced vGPU are vGPU GPUs, never MIG ones."""
+    doc = _design("mig-shared")
+    for g in doc["workloads"]:
+        g["sharing_mode"] = "vgpu"
+        g["constraints"] = {}  # time slicing gives no performance isolation
+    assert _gpu_modes(doc, catalog) == {"vgpu"}
+
+
+# ----------------------------------------------------------------- mixed-size vGPU
+
+
+def test_mixed_size_vgpu_only_where_nvidia_prints_mixed_size_maxima(catalog):
+    """NVIDIA AI Enterprise, 'Virtual GPU Types for Supported GPUs': the A10 and A30 tables have
+    a 'Maximum vGPUs per GPU in Mixed-Size Mode' column (e.g. A10-8C: 3 equal-size, 2 mixed);
+    Volta and Turing do not support mixed-size mode (the V100 and T4 catalog entries cite it), so
+    a V100 or T4 holds one vGPU size; a GPU without vGPU (the H100 SXM5 has it, the catalog's
+    no-vGPU copy does not) has no mixed mode either."""
+    assert vgpu.mixed_supported(catalog.gpus["a10"])
+    assert vgpu.mixed_supported(catalog.gpus["a30"])
+    assert catalog.gpus["t4"].vgpu is not None and not vgpu.mixed_supported(catalog.gpus["t4"])
+    v100 = catalog.gpus["v100-pcie-32gb"]
+    assert v100.vgpu is not None and not vgpu.mixed_supported(v100)
+    bare = catalog.gpus["h100-sxm5-80gb"].model_copy(update={"vgpu": None})
+    assert not vgpu.mixed_supported(bare)
+
+
+# ----------------------------------------------------------------- MIG profile at its memory
+
+
+def test_a_mig_profile_holds_a_need_equal_to_its_memory(catalog):
+    """NVIDIA MIG User Guide, 'Supported MIG Profiles' (H100 80GB): 1g.10gb holds 10 GB (the
+    catalog's memory_gb), 1g.20gb 20 GB. A member needing exactly 10 GB, or 10 GB plus float
+    noise from summing its parts, takes the 1g.10gb; one needing 10.1 GB takes the next larger
+    memory size, the 1g.20gb."""
+    gpu = catalog.gpus["h100-pcie-80gb"]
+    assert mig.choose_profile(gpu, 10.0, 0.0).name == "1g.10gb"
+    assert mig.choose_profile(gpu, 10.0 + 1e-9, 0.0).name == "1g.10gb"
+    assert mig.choose_profile(gpu, 10.1, 0.0).name == "1g.20gb"
+
+
+# ----------------------------------------------------------------- a network-attached GPU pool
+
+
+def _remote_assistant(target_tokens_per_s: float) -> dict:
+    doc = _design("mig-shared")
+    g = doc["workloads"][1]  # the Llama 3 8B assistant, one member
+    g["sharing_mode"] = "remote"
+    g["constraints"] = {"remote_ok": True}
+    g["inference"]["target_tokens_per_s"] = target_tokens_per_s
+    doc["workloads"] = [g]
+    return doc
+
+
+@pytest.mark.parametrize("target", [150, 2000])
+def test_a_pooled_replica_takes_its_share_of_the_target(catalog, target):
+    """A remote GPU pool shares a GPU by the throughput a replica must carry. At 150 tokens/s
+    one replica carries it all: 150 / (its tokens/s) of a GPU. At 2,000 tokens/s the member
+    needs two replicas, each carrying 2,000 / 2 = 1,000 tokens/s: 1,000 / (tokens/s per replica)
+    of a GPU each, under a whole GPU (not the whole target charged to each replica)."""
+    d = Design.model_validate(_remote_assistant(target))
+    r = size(d, catalog)
+    w = r.workloads[0]
+    assert w.serving is not None
+    replicas = 1 if target == 150 else 2
+    assert w.replicas_per_member == replicas
+    tps = w.serving.tokens_per_s_per_replica
+    assert target / replicas < tps  # each replica can carry its part
+    (need,) = sharing.needs(d, catalog.gpus[r.gpu], r.workloads)
+    assert need.count == replicas
+    assert need.compute == pytest.approx((target / replicas) / tps)
+    assert need.compute < 1
