@@ -10,7 +10,7 @@ import pytest
 from tests.engine.conftest import calc
 from wizard.app.io import design_from_dict
 from wizard.engine.basis.record import Chain
-from wizard.engine.demand.model_shape import count
+from wizard.engine.demand.model_shape import MLA, MLA_Q_LORA, count
 from wizard.engine.size import size
 from wizard.model.design import CustomModel
 
@@ -101,3 +101,22 @@ def test_latent_attention_without_a_query_latent():
                 dense_layers=1, kv_lora_rank=512)  # fmt: skip
     assert c.parameters == pytest.approx(15.7e9, rel=0.005)
     assert c.active - 102_400 * 2048 == pytest.approx(2.4e9, rel=0.03)
+
+
+def test_deepseek_v3_latent_attention_layer_matches_its_weight_shapes():
+    """One MLA layer of DeepSeek-V3 is the sum of its checkpoint's attention tensors
+    (config.json: hidden 7,168, 128 heads, q_lora_rank 1,536, kv_lora_rank 512, qk_nope 128,
+    qk_rope 64, v_head 128; model.safetensors.index.json names these weights):
+    q_a_proj 7,168 x 1,536 = 11,010,048; q_a_layernorm 1,536; q_b_proj 1,536 x 128 x 192 =
+    37,748,736 (query side 48,760,320); kv_a_proj_with_mqa 7,168 x (512 + 64) = 4,128,768;
+    kv_a_layernorm 512; kv_b_proj 512 x 128 x (128 + 128) = 16,777,216; o_proj 128 x 128 x
+    7,168 = 117,440,512. In all 187,107,328. Negative case: without the shared RoPE key the
+    count is smaller by exactly its 7,168 x 64 weights."""
+    shape = dict(hidden=7168, heads=128, qk_nope=128, qk_rope=64)
+    q = MLA_Q_LORA(q_lora_rank=1536, **shape)
+    assert q == 11_010_048 + 1536 + 37_748_736
+    per_layer = MLA(q_parameters=q, kv_lora_rank=512, v_head=128, **shape)
+    assert per_layer == 48_760_320 + 4_128_768 + 512 + 16_777_216 + 117_440_512 == 187_107_328
+    # the same query side, no shared RoPE key: kv_a_proj loses its 7,168 x 64 columns
+    no_rope = MLA(q_parameters=q, kv_lora_rank=512, v_head=128, **{**shape, "qk_rope": 0})
+    assert per_layer - no_rope == 7168 * 64
