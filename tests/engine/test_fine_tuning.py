@@ -162,3 +162,30 @@ def test_mlperf_llama2_70b_lora_on_one_dgx_h100(catalog):
     w = sized(doc, catalog).workloads[0]
     assert w.gpus_total == 8
     assert w.training.time_to_train_hours * 60 == pytest.approx(28.16, rel=0.15)
+
+
+def test_flops_per_token_term_by_term_for_full_and_lora(catalog):
+    """Narayanan et al. (SC21) Eq. 3 by hand for Llama 3 8B (8.0 B in the catalog; hidden 4,096,
+    32 layers, vocabulary 128,256, untied embeddings) at sequence 2,048 without recomputation.
+    Matrix parameters: 8.0e9 - 2 x 128,256 x 4,096 = 6,949,326,848. Full fine-tuning runs three
+    passes (forward, input gradients, weight gradients) over the matrices and the logits:
+    3 x 2 x 6,949,326,848 = 41,695,961,088; attention 3 x 4 x 32 x 2,048 x 4,096 = 3,221,225,472;
+    logits 3 x 2 x 4,096 x 128,256 = 3,152,019,456; in all 48,069,206,016. LoRA leaves out the
+    frozen weights' gradients: 2 passes over the matrices (27,797,307,392) and the frozen output
+    embedding (2,101,346,304), the same attention, plus 3 passes over the 41,943,040 adapter
+    parameters (251,658,240): 33,371,537,408."""
+    full = calc(
+        sized(acme(H100, "full", recompute="none"), catalog), "workloads[0].flops_per_token"
+    )
+    lora = calc(
+        sized(acme(H100, "lora", recompute="none"), catalog), "workloads[0].flops_per_token"
+    )
+    matrix = 8.0e9 - 2 * 128_256 * 4096
+    assert matrix == 6_949_326_848
+    attention = 3 * 4 * 32 * 2048 * 4096
+    assert full.inputs["logit_passes"] == 3 and lora.inputs["logit_passes"] == 2
+    assert full.value == 3 * 2 * matrix + attention + 3 * 2 * 4096 * 128_256 == 48_069_206_016
+    adapters = 16 * 32 * ((6 * 4096 + 2 * 1024) + 3 * (4096 + 14336))
+    assert adapters == 41_943_040
+    by_hand = 2 * 2 * matrix + attention + 2 * 2 * 4096 * 128_256 + 3 * 2 * adapters
+    assert lora.value == by_hand == 33_371_537_408
