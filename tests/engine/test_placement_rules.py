@@ -13,7 +13,7 @@ from tests.conftest import ROOT
 from wizard.engine.placement import mig, sharing, vgpu
 from wizard.engine.placement.cluster import Demand, hosts_needed
 from wizard.engine.size import size
-from wizard.model.design import Design
+from wizard.model.design import Design, SharingMode
 
 
 def _design(name: str) -> dict:
@@ -134,3 +134,22 @@ def test_a_pooled_replica_takes_its_share_of_the_target(catalog, target):
     assert need.count == replicas
     assert need.compute == pytest.approx((target / replicas) / tps)
     assert need.compute < 1
+
+
+# ----------------------------------------------------------------- utilization of no GPUs
+
+
+@pytest.mark.parametrize("detail", [True, False])
+def test_no_gpus_used_means_no_utilization(catalog, detail):
+    """Mean utilization is busy GPU-equivalents over GPUs used. With nothing to place no GPU is
+    used and none is busy: 0 %, not a full 100 %, in the per-GPU listing and in the comparison's
+    counted rows alike. Negative case: one 1-GPU member with a need of half a GPU on its own
+    passthrough GPU: 0.5 busy / 1 used = 50 %."""
+    d = Design.model_validate(_design("mig-shared"))
+    gpu = catalog.gpus["h100-pcie-80gb"]
+    mode = SharingMode.PASSTHROUGH
+    empty = sharing.pack(d, gpu, [], {}, detail=detail)
+    assert (empty.gpus, empty.packing.mean_utilization) == (0, 0.0)
+    half = sharing.Need("Half", 1, 1, 40.0, 0.5, 0.5)
+    one = sharing.pack(d, gpu, [half], {"Half": mode}, detail=detail)
+    assert (one.gpus, one.packing.mean_utilization) == (1, pytest.approx(0.5))
