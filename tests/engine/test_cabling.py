@@ -132,3 +132,30 @@ def test_every_rack_is_billed_with_two_pdus_rated_for_its_limit(sized):
         assert _qty(r, f"pdu:{limit:g}kw") == 2 * racks
         (pdu,) = [ln for ln in r.bom.lines if ln.item == f"pdu:{limit:g}kw"]
         assert f"rated for at least {limit:g} kW" in pdu.description
+
+
+def test_copper_reach_to_a_top_of_rack_leaf_is_measured_from_its_own_unit():
+    """The copper a leaf at the top of its hosts' rack needs runs from the unit it stands in down
+    to the lowest host (|Δu| x 44.45 mm + 1 m of routing). In a 42U rack with its host at U1, a
+    1U leaf stands at U42: 41 x 0.04445 + 1 = 2.822 m; a 2U leaf placed after it stands below it,
+    at U40: 39 x 0.04445 + 1 = 2.734 m. Each goes to the top of the rack where its copper reaches
+    that far, and to the network racks where it reaches 1 cm less."""
+    from wizard.engine.fitout.racks import top_of_rack
+
+    host = bo.RackItem(name="host-01", kind="server", model="H", u_position=1, height_u=2,
+                       power_w=1000, host=0)  # fmt: skip
+    rack = bo.Rack(name="R01", role="hosts", height_u=42, power_limit_w=15000, used_u=2,
+                   power_w=1000, hosts=[0], items=[host])  # fmt: skip
+    a, b = ("c-leaf-01", "S", 1, 100.0), ("s-leaf-01", "T", 2, 100.0)
+
+    def placed(reach_a: float, reach_b: float) -> tuple[list[tuple[str, int]], list[str]]:
+        homes = {a[0]: ([0], reach_a), b[0]: ([0], reach_b)}
+        (out,), rest = top_of_rack([rack], [a, b], homes, strict=False)
+        ups = [(i.name, i.u_position) for i in out.items if i.kind == "switch"]
+        return ups, [s[0] for s in rest]
+
+    assert placed(2.83, 2.74) == ([("c-leaf-01", 42), ("s-leaf-01", 40)], [])
+    # the 1U leaf out, the 2U one would stand at U41: 40 x 0.04445 + 1 = 2.778 m > 2.74 m
+    assert placed(2.82, 2.74) == ([], ["c-leaf-01", "s-leaf-01"])
+    assert placed(2.82, 2.78) == ([("s-leaf-01", 41)], ["c-leaf-01"])
+    assert placed(2.83, 2.73) == ([("c-leaf-01", 42)], ["s-leaf-01"])

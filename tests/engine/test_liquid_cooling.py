@@ -173,3 +173,33 @@ def test_a_rack_too_small_for_a_unit_and_a_host_plans_in_row_units(catalog):
     assert r.racks.cooling is not None and r.racks.cooling.placement == "in-row"
     room = next(c for c in r.calculations if c.id == "racks.hosts_per_rack")
     assert room.inputs["rack_limit_w"] == 10_000 - 100  # less the out-of-band switch
+
+
+def test_an_in_rack_unit_is_sized_for_the_hosts_the_power_left_after_its_own_draw(catalog):
+    """pick_in_rack counts the hosts a rack holds beside the unit: by space (42U less its 4U)
+    and by the power its own 875 W leaves, and takes the smallest unit whose capacity carries
+    their coolant heat (14,300 W x 0.63 = 9,009 W a host). With a 75 kW copy of the CDU 121:
+    - at 128,000 W: (128,000 - 875) // 14,300 = 8 hosts, 8 x 9,009 = 72,072 W <= 75 kW: it fits
+      (counting the unit's draw as budget, (128,000 + 875) // 14,300 = 9 would not);
+    - at 130,000 W: (130,000 - 875) // 14,300 = 9 hosts, 81,081 W > 75 kW: the 250 kW unit;
+    - at 500 kW but 36U: (36 - 4) // 4 = 8 hosts by space: 72,072 W, the 75 kW unit again;
+    - at 15,000 W: 875 + 14,300 = 15,175 W leaves no host beside the CDU 121, so the 250 kW
+      unit, whose catalog states no power (0 W), is taken; at 14,000 W a host alone is over."""
+    from wizard.engine.fitout.cooling import pick_in_rack
+
+    small = catalog.cooling["vertiv-coolchip-cdu-121"].model_copy(update={"capacity_kw": 75.0})
+    large = catalog.cooling["supermicro-in-rack-cdu-250kw"]
+    assert (small.power_w, small.rack_units, large.power_w, large.rack_units) == (875, 4, None, 4)
+    units = catalog.model_copy(update={"cooling": {small.id: small, large.id: large}})
+    server = catalog.servers["supermicro-sys-422ga-nbrt-lcc"]
+    assert (server.rack_units, server.liquid_heat_share) == (4, SHARE)
+
+    def pick(height_u: int, limit_w: float) -> str | None:
+        unit = pick_in_rack(units, server, HOST_W, height_u, limit_w)
+        return unit.id if unit else None
+
+    assert pick(42, 128_000) == small.id
+    assert pick(42, 130_000) == large.id
+    assert pick(36, 500_000) == small.id
+    assert pick(42, 15_000) == large.id
+    assert pick(42, 14_000) is None  # a host alone is over the limit
