@@ -4,6 +4,8 @@ vGPU 19.0 types include DC-1-8C: three 8 GB vGPUs in a 1g.24gb instance)."""
 
 from __future__ import annotations
 
+import pytest
+
 from wizard.app.io import design_from_dict
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import size
@@ -85,3 +87,15 @@ def test_members_sharing_an_instance_need_their_summed_compute(catalog):
     assert (light.profile, light.vgpu_type, light.users) == ("1g.24gb", "DC-1-8C", 3)
     heavy = slot_for(SharingMode.MIG, Need("n", 3, 1, 6, 0.2, 0.2), gpu, True)
     assert (heavy.profile, heavy.vgpu_type, heavy.users) == ("1g.24gb", None, 1)
+
+
+def test_an_instance_shared_by_time_slices_carries_its_members_summed_need(catalog):
+    """12 users of 8 GB, three to a 1g.24gb instance (DC-1-8C): each user's need is 8 / 96 of the
+    96 GB board (compute in proportion to memory), so an instance of three carries
+    3 x 8 / 96 = 0.25 of the GPU, and a GPU of four instances is fully used (4 x 0.25 = 1)."""
+    shared = size(design_from_dict(_notebooks(12, True)), catalog)
+    assert shared.packing is not None
+    slots = [s for h in shared.packing.hosts for g in h.gpus for s in g.slots]
+    assert [s.demand_share for s in slots] == [pytest.approx(3 * 8 / 96)] * 4
+    used = [g for h in shared.packing.hosts for g in h.gpus if g.slots]
+    assert [g.utilization for g in used] == [pytest.approx(1.0)]

@@ -153,3 +153,13 @@ def test_no_gpus_used_means_no_utilization(catalog, detail):
     half = sharing.Need("Half", 1, 1, 40.0, 0.5, 0.5)
     one = sharing.pack(d, gpu, [half], {"Half": mode}, detail=detail)
     assert (one.gpus, one.packing.mean_utilization) == (1, pytest.approx(0.5))
+
+
+def test_a_demand_of_no_replicas_or_no_gpus_adds_no_host():
+    """A demand with no replicas (or fewer than none) or replicas of no GPUs asks nothing: two
+    8-GPU replicas on 8-GPU hosts take 2 hosts, whatever empty demands stand beside them, never
+    fewer (a negative count must not cancel hosts)."""
+    assert hosts_needed([Demand(8, 2)], 8) == 2
+    assert hosts_needed([Demand(8, 2), Demand(16, -1)], 8) == 2
+    assert hosts_needed([Demand(8, 2), Demand(-8, 1)], 8) == 2
+    assert hosts_needed([Demand(8, 2), Demand(3, 0), Demand(0, 3)], 8) == 2
