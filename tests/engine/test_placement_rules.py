@@ -163,3 +163,21 @@ def test_a_demand_of_no_replicas_or_no_gpus_adds_no_host():
     assert hosts_needed([Demand(8, 2), Demand(16, -1)], 8) == 2
     assert hosts_needed([Demand(8, 2), Demand(-8, 1)], 8) == 2
     assert hosts_needed([Demand(8, 2), Demand(3, 0), Demand(0, 3)], 8) == 2
+
+
+def test_a_pooled_member_needing_a_whole_gpu_takes_it_whole(catalog):
+    """The starter example's 14 users each need one whole T4 from the network-attached pool:
+    a need of exactly one GPU is served as a whole GPU (14 'whole GPU' entries), not as a share
+    of one. Negative case: six users at half a GPU each (gpu_fraction 0.5) are shares, two to a
+    GPU: 6 / 2 = 3 GPUs of 2 shares, beside the 8 whole GPUs of the data scientists."""
+    doc = _design("starter")
+    r = size(Design.model_validate(doc), catalog)
+    layouts = [g.layout for h in r.packing.hosts for g in h.gpus if g.mode != "free"]
+    assert layouts == ["remote pool: whole GPU"] * 14
+    doc["workloads"][1]["shared"] = {"gpu_fraction": 0.5}
+    doc["workloads"][1].pop("gpus_per_member")
+    r = size(Design.model_validate(doc), catalog)
+    layouts = [g.layout for h in r.packing.hosts for g in h.gpus if g.mode != "free"]
+    assert layouts.count("remote pool: whole GPU") == 8
+    assert sum(t.startswith("remote pool: 2 shares") for t in layouts) == 3
+    assert len(layouts) == 8 + 3
