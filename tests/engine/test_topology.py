@@ -300,3 +300,21 @@ def test_one_nic_is_named_alone_several_by_their_count():
     two = links.nic(_hw(fabric="25gbe", nics_per_host=2, nic="x"))
     assert one.gbs == 3.125 and two.gbs == 6.25
     assert two.name == f"2 x {one.name}" and not one.name.startswith("1 x")
+
+
+def test_a_pcie_ring_warns_when_it_takes_a_quarter_of_each_iteration(catalog):
+    """BERT-Large over four A100 PCIe in bridged pairs: at 128 tokens and micro-batch 2 the
+    gradient ring takes more than a quarter of each iteration (and less than half), so the
+    PCIe bottleneck is a warning; at 512 tokens and micro-batch 1 the compute hides most of it
+    and the same bottleneck is only information. The message gives the share."""
+    seen = set()
+    for sequence, micro in ((128, 2), (512, 1)):
+        doc = _data_parallel_in_one_host("dell-r750xa", "a100-pcie-80gb", nvlink=True)
+        doc["workloads"][0].update(sequence_length=sequence, micro_batch_size=micro)
+        r = size(design_from_dict(doc), catalog)
+        share = r.workloads[0].training.communication_share
+        (w,) = [w for w in r.warnings if w.code == "ring-bottleneck-pcie"]
+        assert w.severity.value == ("warning" if share >= 0.25 else "info"), share
+        assert f"allreduce is {share:.0%} of each iteration" in w.message
+        seen.add((share >= 0.25, share < 0.5))
+    assert seen == {(True, True), (False, True)}  # one on each side of a quarter, both below half
