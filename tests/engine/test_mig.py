@@ -190,3 +190,21 @@ def test_a_layout_vsphere_fits_only_in_some_orders_is_found(catalog):
         state = mig.vsphere_place(h100, state, by_name[name])
     assert state is not None and mig.vsphere_place(h100, state, by_name[order[-1]]) is None
     assert mig.order_dependent(h100, ("3g.40gb", "3g.40gb")) is None
+
+
+def test_vsphere_keeps_the_4g_block_whole_when_placing_a_1g_beside_a_2g(catalog):
+    """NVIDIA's H100 placements (nvidia-smi mig -lgipp): 4g.40gb starts only at memory slice 0
+    and spans slices 0-3; 2g.20gb starts at 0, 2 or 4; 1g.10gb at 0-6. vSphere places each
+    instance where it keeps the most placements open (Denneman, as above). A 2g.20gb on an empty
+    H100 goes to slice 4 (keeping 0-3 for a 4g.40gb); a 1g.10gb then has slices 0-3 and 6 free,
+    and goes to 6: at 3 it would break the 0-3 block and no 4g.40gb could follow. So 2g, 1g, 4g
+    (2 + 1 + 4 = 7 compute slices) fit in that power-on order, and in every other."""
+    h100 = catalog.gpus["h100-pcie-80gb"]
+    by_name = {p.name: p for p in h100.mig.profiles}
+    state = mig.vsphere_place(h100, mig.MigState(), by_name["2g.20gb"])
+    assert state is not None and state.instances == (Instance(4, "2g.20gb"),)
+    state = mig.vsphere_place(h100, state, by_name["1g.10gb"])
+    assert state is not None and Instance(6, "1g.10gb") in state.instances
+    state = mig.vsphere_place(h100, state, by_name["4g.40gb"])
+    assert state is not None and Instance(0, "4g.40gb") in state.instances
+    assert mig.order_dependent(h100, ("2g.20gb", "1g.10gb", "4g.40gb")) is None
