@@ -6,6 +6,8 @@ the switch and one per host port. Every rack is billed with two PDUs (A and B fe
 
 from __future__ import annotations
 
+import pytest
+
 from wizard.engine.fitout.fabric import place_cables
 from wizard.model import buildout as bo
 
@@ -159,3 +161,53 @@ def test_copper_reach_to_a_top_of_rack_leaf_is_measured_from_its_own_unit():
     assert placed(2.82, 2.74) == ([], ["c-leaf-01", "s-leaf-01"])
     assert placed(2.82, 2.78) == ([("s-leaf-01", 41)], ["c-leaf-01"])
     assert placed(2.83, 2.73) == ([("c-leaf-01", 42)], ["s-leaf-01"])
+
+
+def _breakout_plane(fan: int, host_ports: int = 8) -> bo.Plane:
+    """One leaf whose switch ports each carry ``fan`` host links (1: a straight cable)."""
+    cables = -(-host_ports // fan)
+    run = bo.CableRun(key="c.host-leaf.200g", between="host-leaf", speed_gbps=200, count=cables,
+                      description="")  # fmt: skip
+    leaf = bo.SwitchTier(role="leaf", switch="s", model="S", count=1, downlinks=host_ports,
+                         uplinks=0, port_speed_gbps=200, breakout=fan, rack_units=1,
+                         power_w=100)  # fmt: skip
+    return bo.Plane(name="c", technology="200 GbE", rdma="none", speed_gbps=200,
+                    host_ports=host_ports, redundant=False, oversubscription_target=1,
+                    oversubscription=None, tiers=[leaf], cables=[run])  # fmt: skip
+
+
+def _rack(name: str, hosts: list[int], switches: list[str]) -> bo.Rack:
+    return bo.Rack(name=name, role="hosts", height_u=42, power_limit_w=15000, used_u=1,
+                   power_w=0, hosts=hosts,
+                   items=[bo.RackItem(name=i, kind="switch", model="S", u_position=42,
+                                      height_u=1, power_w=0) for i in switches])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("fan", "cables", "modules"),
+    [
+        (1, 8, 2 * 8),  # a straight fibre: a module at each end
+        (2, 4, 4 * (1 + 2)),  # one at the switch port, one at each of its 2 host ports
+        (4, 2, 2 * (1 + 4)),
+    ],
+)
+def test_host_links_across_racks_take_a_module_at_the_switch_and_one_per_host_port(
+    fan, cables, modules
+):
+    """8 host ports on one leaf, all of them in another rack than the leaf (or the switches in
+    network racks of their own, racks not given): a breakout cable across racks is a fibre with
+    one optical module at its switch port and one at each of its ``fan`` host ports,
+    cables x (1 + fan); a straight link has one at each end, 2 x cables. The same hosts in the
+    leaf's rack take copper and no module."""
+    plane = _breakout_plane(fan)
+    across = place_cables(
+        [plane], [_rack("R01", [], ["c-leaf-01"]), _rack("R02", list(range(4)), [])]
+    )
+    apart = place_cables([plane], None)
+    for (run,) in (across[0].cables, apart[0].cables):
+        assert (run.count, run.transceivers) == (cables, modules)
+        assert "across racks" in run.description
+        assert ("breakout" in run.description) == (fan > 1)
+    (local,) = place_cables([plane], [_rack("R01", list(range(4)), ["c-leaf-01"])])[0].cables
+    assert (local.count, local.transceivers) == (cables, 0)
+    assert "in the rack" in local.description
