@@ -1,10 +1,12 @@
 """What the placement says about its sharing modes and where a mixed-size vGPU may go: the
 comparison's decision weighs every mode row, the first one too, and a vGPU type without a
-mixed-size maximum never shares a GPU with another size."""
+mixed-size maximum never shares a GPU with another size; a pooled GPU fills to its memory and
+compute within their rounding."""
 
 from __future__ import annotations
 
 from wizard.engine.basis.record import Recorder
+from wizard.engine.placement.sharing import RemoteState, SlotSpec, _Packer
 from wizard.engine.placement.sharing_checks import _compare_decision
 from wizard.engine.placement.vgpu import VgpuState
 from wizard.model.result import ModeOption
@@ -78,3 +80,23 @@ def test_a_vgpu_type_without_a_mixed_size_maximum_stays_alone(catalog):
     one = VgpuState().place(unlisted, c8, 0.0, mixed=True)
     assert one is not None
     assert one.place(unlisted, bare, 0.0, mixed=True) is None
+
+
+def _share(memory_gb: float, compute: float) -> SlotSpec:
+    return SlotSpec("Pool", "remote", None, memory_gb, compute, compute, compute, False)
+
+
+def test_a_pooled_gpu_fills_to_its_memory_and_compute_within_rounding(catalog):
+    """A network-attached pool GPU keeps its shares' memory rounded to 1e-6 GB and compute to
+    1e-9 of a GPU, so one rounding unit over a full GPU is the full GPU: a share that brings an
+    80 GB H100 to 80 GB + 1e-6 GB, or its compute to 1 + 1e-9, still fits. Negative case: a
+    real excess (80.001 GB, or 1.001 of the compute) opens another GPU."""
+    gpu = catalog.gpus["h100-pcie-80gb"]
+    packer = _Packer(gpu, False)
+    assert gpu.memory_gb == 80
+    full_memory = RemoteState(memory_gb=80.0, compute=0.5, shares=1)
+    assert packer.place(full_memory, _share(1e-6, 0.1)) is not None
+    assert packer.place(full_memory, _share(0.001, 0.1)) is None
+    full_compute = RemoteState(memory_gb=40.0, compute=1.0, shares=1)
+    assert packer.place(full_compute, _share(1.0, 1e-9)) is not None
+    assert packer.place(full_compute, _share(1.0, 0.001)) is None
