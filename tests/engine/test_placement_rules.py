@@ -11,9 +11,9 @@ import pytest
 
 from tests.conftest import ROOT
 from wizard.engine.placement import mig, sharing, vgpu
-from wizard.engine.placement.cluster import Demand, hosts_needed
+from wizard.engine.placement.cluster import Demand, ha_hosts, hosts_needed
 from wizard.engine.size import size
-from wizard.model.design import Design, SharingMode
+from wizard.model.design import Design, HaLevel, HaPolicy, SharingMode
 
 
 def _design(name: str) -> dict:
@@ -181,3 +181,18 @@ def test_a_pooled_member_needing_a_whole_gpu_takes_it_whole(catalog):
     assert layouts.count("remote pool: whole GPU") == 8
     assert sum(t.startswith("remote pool: 2 shares") for t in layouts) == 3
     assert len(layouts) == 8 + 3
+
+
+@pytest.mark.parametrize(
+    ("percent", "capacity", "reserve"),
+    [(30, 26, 12), (50, 51, 51), (25, 9, 3)],
+)
+def test_a_percentage_reserve_is_that_share_of_the_whole_cluster(percent, capacity, reserve):
+    """A reserve of p % keeps p % of the whole cluster (capacity + reserve) free, with the
+    fewest hosts that do. 30 % of 26: 12 / 38 = 31.6 % holds, 11 / 37 = 29.7 % does not, so 12.
+    50 % of 51: 51 / 102 = 50 %, 50 / 101 under it, so 51. 25 % of 9: 3 / 12 = 25 % exactly,
+    so 3 (negative case: not 4)."""
+    policy = HaPolicy(level=HaLevel.PERCENT, reserve_percent=percent)
+    got = ha_hosts(policy, capacity).ha_hosts
+    assert got == reserve
+    assert got / (capacity + got) >= percent / 100 > (got - 1) / (capacity + got - 1)
