@@ -127,3 +127,46 @@ def test_length_codes_and_copper_reach():
     assert linkx.eth_copper_m(low, high, 100, 1) == 2.5
     assert linkx.eth_copper_m(low, high, 200, 2) is None
     assert linkx.eth_copper_m(low, linkx.Place(1, 1), 100, 1) is None  # another rack
+
+
+def _two_tier_plane() -> tuple:
+    """Two 100 GbE leaves of two host ports and two uplinks each, under two spines, in one rack
+    (R01: spines at U42 and U41, leaves at U40 and U39), and two hosts of two ports at U1, U3."""
+    from wizard.engine.fitout.portmap import Host
+    from wizard.model import buildout as bo
+
+    def tier(role: str, up: int) -> bo.SwitchTier:
+        return bo.SwitchTier(role=role, switch="s", model="S", count=2, downlinks=2, uplinks=up,
+                             port_speed_gbps=100, rack_units=1, power_w=100)  # fmt: skip
+
+    run = bo.CableRun(key="c.host-leaf.100g", between="host-leaf", speed_gbps=100, count=4,
+                      description="")  # fmt: skip
+    plane = bo.Plane(name="c", technology="100 GbE", rdma="none", speed_gbps=100, host_ports=4,
+                     redundant=False, oversubscription_target=1, oversubscription=1.0,
+                     tiers=[tier("leaf", 2), tier("spine", 0)], cables=[run])  # fmt: skip
+    names = {"spine": ["c-spine-01", "c-spine-02"], "leaf": ["c-leaf-01", "c-leaf-02"]}
+    at = zip(names["spine"] + names["leaf"], (42, 41, 40, 39), strict=True)
+    where = {n: linkx.Place(0, u) for n, u in at}
+    hosts = [Host(f"host-{h + 1:02d}", "R01", linkx.Place(0, 1 + 2 * h)) for h in range(2)]
+    return plane, names, where, hosts
+
+
+def test_a_plane_maps_links_only_with_its_hosts_and_every_switch_placed():
+    """The whole plane: 2 hosts x 2 ports = 4 host links (host-01 on leaf 01, host-02 on
+    leaf 02, in order), and 2 leaves x 2 uplinks = 4 leaf-spine links, one from each leaf to
+    each spine. A plane without hosts in the racks, or with a leaf or a spine not placed in a
+    rack, maps no link at all (not the uplinks of switches no host uses)."""
+    from wizard.engine.fitout.portmap import plane_links
+
+    plane, names, where, hosts = _two_tier_plane()
+    links = plane_links(plane, "c", hosts, names, where, ["R01"], False)
+    assert Counter(ln.between for ln in links) == {"host-leaf": 4, "leaf-spine": 4}
+    host_leaf = [(ln.device, ln.to_device) for ln in links if ln.between == "host-leaf"]
+    assert Counter(host_leaf) == {("host-01", "c-leaf-01"): 2, ("host-02", "c-leaf-02"): 2}
+    up = {(ln.device, ln.to_device) for ln in links if ln.between == "leaf-spine"}
+    assert up == {(leaf, spine) for leaf in names["leaf"] for spine in names["spine"]}
+    assert plane_links(plane, "c", [], names, where, ["R01"], False) == []
+    for missing in ("c-leaf-02", "c-spine-01"):
+        placed = {n: p for n, p in where.items() if n != missing}
+        assert plane_links(plane, "c", hosts, names, placed, ["R01"], False) == []
+    assert plane_links(plane, "c", hosts, {"spine": names["spine"]}, where, ["R01"], False) == []
