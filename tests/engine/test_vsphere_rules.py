@@ -360,6 +360,19 @@ def test_a_release_ending_in_service_with_a_successor_is_upgrade_advice_not_a_ri
     assert "release-support-window" not in codes
 
 
+def test_the_newest_release_ending_in_service_is_upgrade_advice_not_a_risk(catalog):
+    """Negative case of the support-window risk: the newest release in the catalog has no
+    successor yet because none is out, not because none runs the design. The HGX H200 board on
+    NVIDIA AI Enterprise 9 (R620, to September 2029) over a 5-year service period (November 2026
+    to November 2031) ends in service, so the engine gives the upgrade note, not the risk."""
+    doc = design_dict("hgx-h200-llm")
+    doc.setdefault("platform", {}).update(nvaie_release="nvaie-9", service_years=5)
+    assert doc["project"]["date"] == "2026-11-23"
+    codes = {w.code for w in _size(doc, catalog).warnings}
+    assert "release-support-ends-in-service" in codes
+    assert "release-support-window" not in codes
+
+
 # ------------------------------------------------------------------ fabric NICs into the VMs
 
 
