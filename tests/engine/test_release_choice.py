@@ -120,6 +120,19 @@ def test_a_branch_that_outlives_the_service_period_is_chosen_ltsb_first(catalog)
     assert release is lts
 
 
+def test_a_branch_supported_to_the_last_day_of_the_service_period_lasts(catalog):
+    """From 2 November 2026 for 3 years the service period ends on 2 November 2029. A long-term
+    branch supported to exactly that day covers the period, so it is chosen (long-term first)
+    over a production branch supported to December 2029. Negative case: ended a day earlier
+    (1 November 2029) it no longer covers the period and the production branch is chosen."""
+    edge = _dated("edge", 20, "ltsb", "2029-11-02")
+    pb = _dated("pb", 21, "pb", "2029-12-31")
+    release, why = release_choice(_design(), _catalog(catalog, edge, pb))
+    assert release is edge and "supported beyond" in why
+    short = _dated("edge", 20, "ltsb", "2029-11-01")
+    assert release_choice(_design(), _catalog(catalog, short, pb))[0] is pb
+
+
 def test_a_long_term_branch_beats_a_newer_production_branch_that_also_lasts(catalog):
     lts = _dated("lts", 20, "ltsb", "2030-06-30")
     pb = _dated("pb", 21, "pb", "2030-06-30")
