@@ -173,3 +173,16 @@ def test_liquid_cooled_hosts_are_flagged_with_their_rack_density(catalog):
     densest = max(rack.power_w for rack in r.racks.racks if rack.hosts)
     assert f"{densest / 1000:,.1f} kW" in w.message
     assert "facility water" in w.message
+
+
+def test_no_hosts_fill_no_rack(catalog):
+    """A design sized to no host (bert-large-25gbe's one group at count 0, N+0) places nothing:
+    no rack, no host in the fullest one (0, not 1), no room figure and no rack warning."""
+    doc = design_dict("bert-large-25gbe")
+    doc["workloads"][0]["count"] = 0
+    r = size(design_from_dict(doc), catalog)
+    assert r.cluster.hosts_total == 0
+    racks = r.racks
+    assert (racks.racks, racks.host_racks, racks.network_racks) == ([], 0, 0)
+    assert (racks.hosts_per_rack, racks.hosts_room) == (0, 0)
+    assert not {c for c in _codes(r) if c.startswith("rack-")}
