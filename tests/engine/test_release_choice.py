@@ -4,12 +4,14 @@ tested on its own."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from tests.engine.conftest import design_dict
 from wizard.app.io import design_from_dict
 from wizard.engine.platform.compat import check_design
-from wizard.engine.platform.releases import release_choice
+from wizard.engine.platform.releases import release_choice, service_end
 from wizard.model.catalog import SoftwareRelease
 
 
@@ -187,3 +189,20 @@ def test_a_named_release_whose_support_ended_is_flagged(catalog):
     r = size(design_from_dict(doc), catalog)
     found = {w.code: w.message for w in r.warnings}
     assert "release-support-ended" in found and "April 2025" in found["release-support-ended"]
+
+
+@pytest.mark.parametrize(
+    ("date", "years", "end"),
+    [
+        ("2028-02-29", 3, "2031-02-28"),  # no 29 February in 2031: the day before
+        ("2028-02-29", 4, "2032-02-29"),  # 2032 is a leap year: the same day
+        ("2026-11-02", 3, "2029-11-02"),  # negative case: an ordinary day keeps its date
+    ],
+)
+def test_the_service_period_ends_on_the_same_day_years_later(catalog, date, years, end):
+    """The service period runs ``service_years`` whole years from the proposal's date; a period
+    starting on 29 February ends on 28 February of a year without one."""
+    doc = design_dict("llm-serving")
+    doc["project"]["date"] = date
+    doc.setdefault("platform", {})["service_years"] = years
+    assert service_end(design_from_dict(doc), catalog) == dt.date.fromisoformat(end)
