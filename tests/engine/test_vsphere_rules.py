@@ -392,6 +392,23 @@ def test_the_billed_gpu_fabric_reaches_the_vms(sized):
     assert "GPU-NIC pairs under the same PCIe switch" in fabric.source
 
 
+def test_a_one_gpu_member_gets_a_whole_adapter_too(catalog):
+    """hgx-h200-llm with the chat service at 32 concurrent sequences: one replica of one GPU
+    serves it, a VM of one GPU (not a share of one). As for the chat VMs above: ceil(1 x 8 / 8)
+    = 1 adapter, and eight such VMs on a host need 8 <= 8 adapters, so its adapter passes
+    through whole rather than as an SR-IOV virtual function."""
+    doc = design_dict("hgx-h200-llm")
+    doc["workloads"][1]["inference"]["concurrent_sequences"] = 32
+    r = _size(doc, catalog)
+    chat = r.workloads[1]
+    assert (chat.gpus_total, chat.gpus_per_replica, chat.replicas_per_member) == (1, 1, 1)
+    steps = r.software.vsphere_steps
+    (vm,) = [v for v in steps.vms if v.workload == chat.name]
+    assert (vm.vms, len(vm.gpu_devices), vm.fabric_nics, vm.fabric_backing) == (
+        1, 1, 1, "passthrough"
+    )  # fmt: skip
+
+
 def test_more_vms_than_adapters_share_them_by_sr_iov(sized):
     """llm-serving: 2 dual-port ConnectX-7 per host for 8 GPUs, VMs of 4 GPUs: ceil(4 x 2 / 8) = 1
     adapter each and 2 VMs x 1 = 2 <= 2, so passthrough; mig-shared's MIG-backed VMs share GPUs,
