@@ -66,3 +66,31 @@ def test_the_service_totals_are_its_replicas_sum(catalog):
     assert s.tokens_per_s_total == pytest.approx(s.tokens_per_s_per_replica * s.replicas)
     assert s.requests_per_s_total == pytest.approx(s.tokens_per_s_total / 200)
     assert s.requests_per_s_total >= 30
+
+
+@pytest.mark.parametrize(
+    ("target", "value"),
+    [
+        ("itl_target_ms", 30.0),
+        ("itl_target_ms", 25.0),
+        ("ttft_target_ms", 60.0),
+        ("ttft_target_ms", 70.0),
+    ],
+)
+def test_a_throughput_and_a_latency_target_are_met_together(catalog, target, value):
+    """30 requests per second with a latency target: the plan carries the throughput and meets
+    the latency target, rather than packing each replica as full as the pessimistic efficiency
+    would ask and missing it (the 30 requests/s alone plan replicas at a 33.9 ms ITL and a 71 ms
+    TTFT, both above these targets), on the same GPUs as without the target: a replica holds
+    fewer requests in flight, as many as carry its share at the expected efficiency. Negative
+    case: without the target the replicas run past it."""
+    plain = served(catalog, "llama-3.1-8b", target_requests_per_s=30)
+    alone = plain.serving
+    metric = "itl_ms" if target == "itl_target_ms" else "ttft_ms"
+    assert getattr(alone, metric) > value
+    w = served(catalog, "llama-3.1-8b", target_requests_per_s=30, **{target: value})
+    assert getattr(w.serving, metric) <= value
+    assert w.serving.requests_per_s_total >= 30
+    assert w.layout.reason.endswith("meet every target")
+    # and on no more GPUs: the same GPUs carry the 30 requests/s with fewer requests in flight
+    assert w.gpus_total == plain.gpus_total
