@@ -170,3 +170,32 @@ def test_a_plane_maps_links_only_with_its_hosts_and_every_switch_placed():
         placed = {n: p for n, p in where.items() if n != missing}
         assert plane_links(plane, "c", hosts, names, placed, ["R01"], False) == []
     assert plane_links(plane, "c", hosts, {"spine": names["spine"]}, where, ["R01"], False) == []
+
+
+def test_management_patch_cords_are_as_long_as_the_rack_puts_their_ends_apart():
+    """Each device's management port to the out-of-band switch at the top of its rack (U43 of
+    a 42U rack with that switch above it), the shortest RJ45 cord of 1, 2, 3 or 5 m that covers
+    |Δu| x 0.04445 m + 1 m of routing: host-01 at U1: 42 x 0.04445 + 1 = 2.87 m -> 3 m;
+    host-02 at U39: 4 x 0.04445 + 1 = 1.18 m -> 2 m; the leaf at U42: 1.04 m -> 2 m. In a 48U
+    rack (the switch at U49) host-01 is 48 x 0.04445 + 1 = 3.13 m away -> 5 m."""
+    from wizard.engine.fitout.portmap import oob_links
+    from wizard.model import buildout as bo
+
+    def item(name: str, kind: str, u: int, h: int) -> bo.RackItem:
+        return bo.RackItem(name=name, kind=kind, model="M", u_position=u, height_u=h, power_w=0)
+
+    def cords(height: int) -> dict[str, str]:
+        items = [item("host-01", "server", 1, 2), item("host-02", "server", 39, 2),
+                 item("c-leaf-01", "switch", 42, 1), item("oob-R01-01", "oob", height + 1, 1)]  # fmt: skip
+        rack = bo.Rack(name="R01", role="hosts+network", height_u=height + 1, power_limit_w=1,
+                       used_u=6, power_w=0, hosts=[], items=items)  # fmt: skip
+        links = oob_links([rack])
+        assert {ln.to_device for ln in links if ln.between == "host-oob"} == {"oob-R01-01"}
+        return {ln.device: ln.cable for ln in links if ln.between == "host-oob"}
+
+    assert cords(42) == {
+        "host-01": "Cat 6 RJ45 patch cord, 3 m",
+        "host-02": "Cat 6 RJ45 patch cord, 2 m",
+        "c-leaf-01": "Cat 6 RJ45 patch cord, 2 m",
+    }
+    assert cords(48)["host-01"] == "Cat 6 RJ45 patch cord, 5 m"
