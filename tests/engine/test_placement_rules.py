@@ -196,3 +196,18 @@ def test_a_percentage_reserve_is_that_share_of_the_whole_cluster(percent, capaci
     got = ha_hosts(policy, capacity).ha_hosts
     assert got == reserve
     assert got / (capacity + got) >= percent / 100 > (got - 1) / (capacity + got - 1)
+
+
+def test_a_full_framebuffer_vgpu_takes_its_gpu_alone(catalog):
+    """NVIDIA AI Enterprise, H100 PCIe 80GB C-series types: H100-80C (80 GB, 1 per GPU) and
+    H100-40C (40 GB, 2 per GPU). A one-GPU member needing 60 GB gets the H100-80C, the whole
+    frame buffer: its slot takes the GPU alone, like a member of two GPUs (full-framebuffer
+    types per GPU). Negative case: a member needing 30 GB gets the H100-40C, half a GPU, a slot
+    another vGPU may join."""
+    gpu = catalog.gpus["h100-pcie-80gb"]
+    big = sharing.slot_for(SharingMode.VGPU, sharing.Need("Big", 1, 1, 60.0, 0.5, 0.75), gpu)
+    assert (big.profile, big.share, big.whole) == ("H100-80C", 1.0, True)
+    two = sharing.slot_for(SharingMode.VGPU, sharing.Need("Two", 1, 2, 60.0, 1.0, 1.0), gpu)
+    assert (two.profile, two.whole) == ("H100-80C", True)
+    half = sharing.slot_for(SharingMode.VGPU, sharing.Need("Half", 1, 1, 30.0, 0.2, 0.375), gpu)
+    assert (half.profile, half.share, half.whole) == ("H100-40C", 0.5, False)
