@@ -184,6 +184,8 @@ def test_flops_per_token_term_by_term_for_full_and_lora(catalog):
     assert matrix == 6_949_326_848
     attention = 3 * 4 * 32 * 2048 * 4096
     assert full.inputs["logit_passes"] == 3 and lora.inputs["logit_passes"] == 2
+    # the log shows no adapters for full fine-tuning: no passes over no parameters
+    assert full.inputs["adapter_passes"] == full.inputs["trainable_parameters"] == 0
     assert full.value == 3 * 2 * matrix + attention + 3 * 2 * 4096 * 128_256 == 48_069_206_016
     adapters = 16 * 32 * ((6 * 4096 + 2 * 1024) + 3 * (4096 + 14336))
     assert adapters == 41_943_040
