@@ -3,8 +3,10 @@ its room's tests miss is next judged by the tests that reach its line before the
 
 The map only orders the work: a mutant the tests that run its line catch is caught (they are
 part of the whole suite); one they pass still goes to the whole suite, because a test can see a
-line it never runs (a value cached or a fixture built by an earlier test, a module-level
-constant read after import). So a survivor is always judged by every test.
+line it never runs (a value an earlier test cached, a module-level constant read after import).
+So a survivor is always judged by every test. A fixture built once for several tests (session,
+module or class scope) records under its own name, and its lines count for every test that uses
+it, not only the first.
 
 Recording: a pytest plugin, loaded with ``-p`` before any test module, starts coverage in each
 pytest process (xdist's workers included) and names each test's lines by its node id; the
@@ -26,11 +28,13 @@ from pathlib import Path
 DIR_ENV = "GPUWIZARD_LINEMAP"  # where the coverage data files go; unset: nothing is recorded
 TEST_ENV = "GPUWIZARD_TEST_ID"  # the running test's node id, inherited by its subprocesses
 PLUGIN = "gpuwizard_linemap"
+FIXTURE = "fixture:"  # the context of a fixture's setup shared by several tests
 SOURCES = ("wizard", "reports")
 
 # The pytest plugin. Coverage starts when the module is imported (``-p`` imports it before
 # conftest.py and the test modules), so import-time lines are recorded under no test.
 PLUGIN_TEXT = """\
+import json
 import os
 
 import coverage
@@ -38,6 +42,8 @@ import pytest
 
 _DIR = os.environ.get({dir_env!r})
 _COV = None
+_USERS = {{}}  # each test's fixtures, its whole closure
+_NOW = [""]
 if _DIR:
     _COV = coverage.Coverage(
         data_file=os.path.join(_DIR, "cov"), data_suffix=True, config_file=False,
@@ -50,19 +56,38 @@ if _DIR:
 def pytest_runtest_protocol(item, nextitem):
     if _COV is not None:
         _COV.switch_context(item.nodeid)
+        _NOW[0] = item.nodeid
+        _USERS[item.nodeid] = list(getattr(item, "fixturenames", ()))
         os.environ[{test_env!r}] = item.nodeid
     try:
         yield
     finally:
         if _COV is not None:
             _COV.switch_context("")
+            _NOW[0] = ""
             os.environ.pop({test_env!r}, None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    # a fixture built once for many tests records under its name, for every test that uses it
+    shared = _COV is not None and fixturedef.scope != "function"
+    if shared:
+        _COV.switch_context({fixture!r} + fixturedef.argname)
+    try:
+        yield
+    finally:
+        if shared:
+            _COV.switch_context(_NOW[0])
 
 
 def pytest_unconfigure(config):
     if _COV is not None:
         _COV.stop()
         _COV.save()
+        path = os.path.join(_DIR, "users.%d.json" % os.getpid())
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(_USERS, f)
 """
 
 # The end of the copy's sitecustomize: a subprocess a test starts records under that test;
@@ -91,7 +116,7 @@ if _os.environ.get({dir_env!r}) and _os.environ.get({test_env!r}):
 
 
 def plugin_text() -> str:
-    return PLUGIN_TEXT.format(dir_env=DIR_ENV, test_env=TEST_ENV, sources=SOURCES)
+    return PLUGIN_TEXT.format(dir_env=DIR_ENV, test_env=TEST_ENV, sources=SOURCES, fixture=FIXTURE)
 
 
 def subprocess_text(copy: Path) -> str:
@@ -113,7 +138,7 @@ def record(
 
     data_dir = out.parent / (out.stem + "-data")
     data_dir.mkdir(parents=True, exist_ok=True)
-    for old in data_dir.glob("cov*"):
+    for old in [*data_dir.glob("cov*"), *data_dir.glob("users.*")]:
         old.unlink()
     run_env = {**env, DIR_ENV: str(data_dir)}
     proc = subprocess.run(
@@ -140,6 +165,18 @@ def record(
             target = lines.setdefault(rel, {})
             for line, contexts in by_line.items():
                 target.setdefault(line, set()).update(contexts)
+    users: dict[str, set[str]] = {}  # fixture -> the tests that use it
+    for part in data_dir.glob("users.*.json"):
+        for test, fixtures in json.loads(part.read_text(encoding="utf-8")).items():
+            for name in fixtures:
+                users.setdefault(name, set()).add(test)
+    for of_file in lines.values():
+        for line, contexts in of_file.items():
+            shared = {c for c in contexts if c.startswith(FIXTURE)}
+            if shared:
+                of_file[line] = (contexts - shared).union(
+                    *(users.get(c[len(FIXTURE) :], set()) for c in shared)
+                )
     result = {f: {n: sorted(c) for n, c in sorted(by.items())} for f, by in sorted(lines.items())}
     save(out, copy, result)
     return result

@@ -351,13 +351,26 @@ def test_the_line_map_records_each_test_and_the_subprocesses_it_starts(mr, tmp_p
         "    code = 'from wizard import mod; assert mod.child() == 10'\n"
         "    subprocess.run([sys.executable, '-c', code], check=True)\n"
     )
+    # a session fixture built in the first test that asks for it, read by the second too
+    (copy / "tests" / "conftest.py").write_text(
+        "import pytest\nfrom wizard import mod\n\n\n"
+        "@pytest.fixture(scope='session')\ndef built():\n    return mod.child()\n"
+    )
+    (copy / "tests" / "test_s.py").write_text(
+        "def test_first(built):\n    assert built\n\n\n"
+        "def test_second(built):\n    assert built == 10\n"
+    )
     env = mr.copy_environment(copy)
     lm.install(mr._site(copy))
     out = tmp_path / "map.json"
     found = lm.record(copy, env, ("-n", "0", "tests"), out, timeout=120)
     lines = found["wizard/mod.py"]
     assert lines[5] == ["tests/test_m.py::test_direct"]
-    assert lines[9] == ["tests/test_m.py::test_child"]
+    assert lines[9] == [
+        "tests/test_m.py::test_child",
+        "tests/test_s.py::test_first",
+        "tests/test_s.py::test_second",  # never ran the line, but reads what it built
+    ]
     assert "" in lines[1]  # K = 2, at import
     assert lm.load(out, copy) == found
     # a file changed since points at other lines: left out, the unchanged ones kept
