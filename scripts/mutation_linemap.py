@@ -171,10 +171,10 @@ def record(
             for name in fixtures:
                 users.setdefault(name, set()).add(test)
     for of_file in lines.values():
-        for line, contexts in of_file.items():
-            shared = {c for c in contexts if c.startswith(FIXTURE)}
+        for line, ran in of_file.items():
+            shared = {c for c in ran if c.startswith(FIXTURE)}
             if shared:
-                of_file[line] = (contexts - shared).union(
+                of_file[line] = (ran - shared).union(
                     *(users.get(c[len(FIXTURE) :], set()) for c in shared)
                 )
     result = {f: {n: sorted(c) for n, c in sorted(by.items())} for f, by in sorted(lines.items())}
