@@ -423,6 +423,23 @@ def test_more_vms_than_adapters_share_them_by_sr_iov(sized):
     assert fabric.reboot and "SR-IOV" in fabric.step and "127 virtual instances" in fabric.source
 
 
+def test_sr_iov_functions_cover_the_busiest_hosts_vms(sized):
+    """mig-shared: one adapter per host, and every MIG-backed VM gets an SR-IOV virtual function
+    of it. The busiest host holds GPUs with 3 + 7 + 7 + 7 = 24 instances (the 3g.40gb +
+    1g.20gb + 1g.10gb GPU and three of 1g.10gb x7), so ceil(24 / 1) = 24 functions per adapter.
+    Negative case: where whole adapters pass through (hgx-h200-llm, llm-serving) no function
+    is enabled."""
+    r = sized["mig-shared"]
+    per_host = [sum(len(g.slots) for g in h.gpus) for h in r.packing.hosts]
+    assert max(per_host) == 3 + 7 + 7 + 7
+    steps = r.software.vsphere_steps
+    assert (steps.fabric_adapters, steps.fabric_vfs) == (1, 24)
+    for name in ("hgx-h200-llm", "llm-serving"):
+        steps = sized[name].software.vsphere_steps
+        assert {v.fabric_backing for v in steps.vms} == {"passthrough"}
+        assert steps.fabric_adapters > 0 and steps.fabric_vfs == 0
+
+
 @pytest.mark.parametrize("name", ["bert-large-25gbe", "enterprise", "starter"])
 def test_no_fabric_nics_without_rdma_to_the_adapter(sized, name):
     """Negative: no RDMA (bert-large-25gbe, starter) or paravirtual RDMA through a virtual switch
