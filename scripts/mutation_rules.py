@@ -73,6 +73,8 @@ EQUIVALENT: dict[str, str] = {
     "wizard/engine/basis/topology.py::_hop::or -> and#0": "layout() puts either every GPU "
     "board of a host behind a PCIe switch or none, so one GPU behind a switch and the other not "
     "never occurs",
+    "wizard/engine/basis/topology.py::rings::1 -> 2#0": "a group with a gradient ring is sized "
+    "from its model, which always gives it a layout, so the fallback is never read",
     "wizard/engine/decide/estate.py::_cpu_cluster::0 -> 1#1": "a management domain with no "
     "stated host count is below the minimum of 4 whether nothing counts as 0 or 1",
     "wizard/engine/decide/estate.py::joins::1 -> 2#0": "the text before a name's first dot is "
