@@ -75,6 +75,10 @@ EQUIVALENT: dict[str, str] = {
     "never occurs",
     "wizard/engine/basis/topology.py::rings::1 -> 2#0": "a group with a gradient ring is sized "
     "from its model, which always gives it a layout, so the fallback is never read",
+    "wizard/engine/demand/inference.py::ServingPlanner.record::* -> /#4": "a service is one "
+    "service: its one caller passes one member, and x 1 equals / 1",
+    "wizard/engine/demand/training_plan.py::ladder.st::0 -> 1#0": "every call of the inner "
+    "strategy builder passes its ZeRO stage, so the default is never used",
     "wizard/engine/decide/estate.py::_cpu_cluster::0 -> 1#1": "a management domain with no "
     "stated host count is below the minimum of 4 whether nothing counts as 0 or 1",
     "wizard/engine/decide/estate.py::joins::1 -> 2#0": "the text before a name's first dot is "
