@@ -318,3 +318,24 @@ def test_a_pcie_ring_warns_when_it_takes_a_quarter_of_each_iteration(catalog):
         assert f"allreduce is {share:.0%} of each iteration" in w.message
         seen.add((share >= 0.25, share < 0.5))
     assert seen == {(True, True), (False, True)}  # one on each side of a quarter, both below half
+
+
+def test_a_host_without_a_nic_has_no_network_step(catalog):
+    """The landscape's last step is the host's NICs; a host with no NIC (or none counted) stops
+    at the CPU interconnect, and one with NICs ends at them."""
+    gpu, server = catalog.gpus["a100-pcie-80gb"], catalog.servers["dell-r750xa"]
+    lay = topology.layout(gpu, server, _hw(nvlink=False))
+    for nic, count, last in (
+        ("x", 2, "network"),
+        (None, 2, "cpu-interconnect"),
+        ("x", 0, "cpu-interconnect"),
+    ):
+        hw = _hw(nvlink=False, nic=nic, nics_per_host=count, fabric="25gbe")
+        assert topology.bandwidth_landscape(lay, hw)[-1].kind == last, (nic, count)
+
+
+def test_decisions_are_numbered_from_one_in_order(sized):
+    """The proposal refers to decisions by number (D1, D2, ...): every example's decisions are
+    1, 2, ... n, in the order they were made."""
+    for name, r in sized.items():
+        assert [d.id for d in r.decisions] == list(range(1, len(r.decisions) + 1)), name
