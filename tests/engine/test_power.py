@@ -186,3 +186,25 @@ def test_no_hosts_fill_no_rack(catalog):
     assert (racks.racks, racks.host_racks, racks.network_racks) == ([], 0, 0)
     assert (racks.hosts_per_rack, racks.hosts_room) == (0, 0)
     assert not {c for c in _codes(r) if c.startswith("rack-")}
+
+
+def test_the_logged_rack_room_for_a_failure_domain_states_space_and_power_too(catalog):
+    """With a rack failure domain of 2 hosts, the log's room per rack is the domain, but its
+    formula keeps the space and power rules, so a reader who changes an input re-checks the
+    room with the same rule (``expr.evaluate``, the log's own evaluator). Enterprise: 41U (42U
+    less the out-of-band switch's 1U) of 1U C4140 hosts, 14,900 W (15 kW less its 100 W) at
+    1,650 W a host: floor(41 / 1) = 41 by space, floor(14,900 / 1,650) = 9 by power."""
+    from wizard.engine.basis.expr import evaluate
+
+    r = _sized(catalog, "enterprise", ha={"failure_domain": "rack", "hosts_per_rack": 2})
+    row = calc(r, "racks.hosts_per_rack")
+    assert row.inputs == {"rack_units": 41, "host_units": 1, "rack_limit_w": 14_900,
+                          "host_w": 1650, "hosts_per_failure_domain": 2}  # fmt: skip
+    assert row.value == evaluate(row.formula, row.inputs) == 2
+    wide = {**row.inputs, "hosts_per_failure_domain": 100}
+    assert evaluate(row.formula, wide) == 9  # power binds
+    # 2U hosts and 100 kW: floor(41 / 2) = 20 by space, floor(100,000 / 1,650) = 60 by power
+    tall = {**wide, "host_units": 2, "rack_limit_w": 100_000}
+    assert evaluate(row.formula, tall) == 20
+    # a host over the limit still gets a rack of its own: at least 1
+    assert evaluate(row.formula, {**wide, "host_w": 20_000}) == 1
