@@ -154,6 +154,23 @@ def test_nvswitch_multi_vgpu_needs_esxi_8_update_2_on_hopper(catalog):
     assert "nvswitch-vgpu-esxi-minimum" not in _errors(_size(doc, catalog))
 
 
+@pytest.mark.parametrize("gpus", [3, 4])
+def test_the_nvswitch_rules_leave_a_board_without_nvswitch_alone(catalog, gpus):
+    """Negative case of the two NVSwitch rules above (the ESXi release and the Fabric Manager
+    partitions): H100 PCIe boards in a Dell R760xa have no NVSwitch, so VMs of 3 or 4 vGPUs
+    there need neither vSphere 8.0 Update 2 nor a partition size; on the HGX H100 board of
+    llm-serving the same VMs on 8.0 are an error (above)."""
+    doc = design_dict("llm-serving")
+    doc.setdefault("platform", {})["vsphere"] = "8.0"
+    doc["hardware"].update(gpu="h100-pcie-80gb", server="dell-r760xa", gpus_per_host=4)
+    doc["workloads"] = [{"name": "Jobs", "kind": "training", "gpus_per_member": gpus,
+                         "sharing_mode": "vgpu"}]  # fmt: skip
+    r = _size(doc, catalog)
+    codes = {w.code for w in r.warnings}
+    assert r.workloads[0].gpus_per_replica == gpus
+    assert "nvswitch-vgpu-esxi-minimum" not in codes and "hgx-vm-size" not in codes
+
+
 def test_gpudirect_rdma_under_vgpu_on_release_6_needs_a_nic_on_its_list(catalog):
     """NVIDIA AI Enterprise 6, GPUDirect: 'GPUDirect technology is supported on the following
     network interface cards: NVIDIA ConnectX- 7 SmartNIC; Mellanox Connect-X 6 SmartNIC;
