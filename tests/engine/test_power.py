@@ -208,3 +208,19 @@ def test_the_logged_rack_room_for_a_failure_domain_states_space_and_power_too(ca
     assert evaluate(row.formula, tall) == 20
     # a host over the limit still gets a rack of its own: at least 1
     assert evaluate(row.formula, {**wide, "host_w": 20_000}) == 1
+
+
+@pytest.mark.parametrize(("rack_kw", "over"), [(9.695, True), (9.7, False), (9.71, False)])
+def test_a_rack_over_its_limit_by_a_few_watts_is_warned(catalog, rack_kw, over):
+    """gpt3-175b's 9,600 W hosts each take a rack of their own with its 100 W out-of-band
+    switch: 9,700 W a rack. At a 9.695 kW limit that is 5 W over, and the three host racks are
+    named; at 9.7 kW exactly at the limit, and at 9.71 kW under it: no rack warning."""
+    r = _sized(catalog, "gpt3-175b", assumptions={"max_rack_power_kw": rack_kw})
+    assert r.power.host_w == 9600
+    host_racks = [x for x in r.racks.racks if x.hosts]
+    assert [(x.name, x.power_w) for x in host_racks] == [(f"R0{i}", 9700) for i in (1, 2, 3)]
+    said = [w.message for w in r.warnings if w.code == "rack-power-over-limit"]
+    racks_over = f"3 racks (R01, R02, R03) draw over the {rack_kw:g} kW limit, up to 9,700 W (R01)"
+    assert (racks_over in said) is over
+    if not over:
+        assert said == []
