@@ -100,6 +100,21 @@ def test_a_release_without_the_component_is_refused_on_hgx_b200(catalog, release
     assert "hgx-blackwell-release" not in _errors(_size(h200, catalog))
 
 
+def test_the_fabric_manager_component_rule_is_for_vgpu_on_hgx_b200(catalog):
+    """The Fabric Manager component for ESXi serves vGPU VMs (NVIDIA AI Enterprise 9.0, 'NVIDIA
+    NVSwitch': 'For NVIDIA AI Enterprise deployments on B200 and B300 HGX with VMware vSphere,
+    use NVIDIA AI Enterprise Infra 8.2'). Negative case: passthrough groups on the HGX B200 on
+    release 9 are refused for passthrough on an NVSwitch board, not for the release's missing
+    component, which no vGPU VM would use."""
+    doc = _b200()
+    doc.setdefault("platform", {})["nvaie_release"] = "nvaie-9"
+    for g in doc["workloads"]:
+        g["sharing_mode"] = "passthrough"
+    errors = _errors(_size(doc, catalog))
+    assert "hgx-passthrough-unsupported" in errors
+    assert "hgx-blackwell-release" not in errors
+
+
 @pytest.mark.parametrize(("gpus", "refused"), [(1, False), (2, True), (4, True), (8, False)])
 def test_a_b200_vm_holds_one_gpu_or_the_whole_board(catalog, gpus, refused):
     """NVIDIA AI Enterprise 8.1, 'Multi-vGPU': 'NVIDIA HGX B200 180 GB | Generic Linux with KVM
