@@ -133,3 +133,22 @@ def test_nic_slower_than_the_fabric_is_an_error(catalog):
     r = size(design_from_dict(doc), catalog)
     (w,) = [w for w in r.warnings if w.code == "nic-slower-than-fabric"]
     assert w.severity == "error"
+
+
+def test_a_network_without_a_catalog_switch_keeps_its_host_cables_on_the_bill(catalog):
+    """hgx-h200-llm with a switch catalog holding only the out-of-band SN2201: neither its NDR
+    GPU fabric nor its 100 GbE service network gets a switch, each is warned, and the design
+    still sizes: with no switch to place them against, their host cables stay on the bill as
+    counted, 3 hosts x 8 NICs = 24 and 3 hosts x 2 service ports = 6."""
+    doc = design_dict("hgx-h200-llm")
+    assert (doc["hardware"]["nics_per_host"], doc["hardware"]["fabric"]) == (8, "ib-ndr")
+    oob = {k: s for k, s in catalog.switches.items() if k == "nvidia-sn2201"}
+    r = size(design_from_dict(doc), catalog.model_copy(update={"switches": oob}))
+    assert r.cluster.hosts_total == 3
+    assert [w.code for w in r.warnings].count("no-switch-for-speed") == 2
+    planes = {p.name: p for p in r.topology.fabric.planes}
+    assert planes["compute"].tiers == [] and planes["service"].tiers == []
+    billed = {ln.item: ln.quantity for ln in r.bom.lines}
+    assert billed["cable:compute.ib-ndr.host-leaf.400g"] == 3 * 8
+    assert billed["cable:service.100gbe.host-leaf.100g"] == 3 * 2
+    assert not [i for i in billed if i.startswith("switch:") and i != "switch:nvidia-sn2201"]

@@ -603,7 +603,12 @@ def place_cables(planes: list[bo.Plane], racks: list[bo.Rack] | None) -> list[bo
         spines_local = racks is not None and len(leaves | racks_of.get("spine", set())) == 1
         runs = []
         for c in p.cables:
-            if c.between == "host-leaf" and (racks is None or "?" not in leaves):
+            # a plane with no switch for its speed keeps its counted run (nothing to place)
+            if (
+                c.between == "host-leaf"
+                and "leaf" in racks_of
+                and (racks is None or "?" not in leaves)
+            ):
                 far = _links_across(p, where, rack_of_host) if racks is not None else None
                 if (
                     far
