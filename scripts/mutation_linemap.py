@@ -199,7 +199,21 @@ def save(out: Path, root: Path, lines: Mapping[str, Mapping[int, Sequence[str]]]
         }
         for f, by in lines.items()
     }
-    out.write_text(json.dumps({"tests": names, "files": files}), "utf-8")
+    tests = {str(t.relative_to(root)): digest(t) for t in sorted(root.glob("tests/**/test_*.py"))}
+    out.write_text(json.dumps({"tests": names, "files": files, "test_files": tests}), "utf-8")
+
+
+def changed_tests(path: Path, root: Path) -> list[str]:
+    """Test files under ``root`` added or changed since the map was recorded: the map cannot
+    say which lines their tests run, so they are run beside the tests it names."""
+    if not path.is_file():
+        return []
+    known = json.loads(path.read_text(encoding="utf-8")).get("test_files", {})
+    return [
+        rel
+        for t in sorted(root.glob("tests/**/test_*.py"))
+        if known.get(rel := str(t.relative_to(root))) != digest(t)
+    ]
 
 
 def load(path: Path, root: Path) -> dict[str, dict[int, list[str]]] | None:

@@ -512,14 +512,18 @@ def main(argv: list[str] | None = None) -> int:
                 linemap = mutation_linemap.record(copy, copy_environment(copy), whole, args.linemap)
                 print(f"line map recorded in {time.perf_counter() - start:.0f} s", flush=True)
             lines_run = linemap
+            fresh = mutation_linemap.changed_tests(args.linemap, copy)
+            print(f"line map: {len(fresh)} test files added or changed since it was recorded")
 
             def nearby(site: Site, text: str) -> list[str] | None:
                 """None for a file changed since the map was recorded: its room's tests first,
-                then the whole suite, as without a map."""
+                then the whole suite, as without a map. Test files added or changed since run
+                beside the tests the map names."""
                 if site.path not in lines_run:
                     return None
                 found = mutation_linemap.tests_for(lines_run, site.path, text, site.line)
-                return [t for t in found if (copy / t.split("::")[0]).is_file()]
+                kept = [t for t in found if t.split("::")[0] not in fresh]
+                return [t for t in kept if (copy / t.split("::")[0]).is_file()] + fresh
 
         times = (
             {}

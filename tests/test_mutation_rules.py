@@ -373,6 +373,11 @@ def test_the_line_map_records_each_test_and_the_subprocesses_it_starts(mr, tmp_p
     ]
     assert "" in lines[1]  # K = 2, at import
     assert lm.load(out, copy) == found
+    # tests added or changed since are named apart: the map cannot say what they run
+    assert lm.changed_tests(out, copy) == []
+    (copy / "tests" / "test_new.py").write_text("def test_n():\n    pass\n")
+    (copy / "tests" / "test_s.py").write_text("def test_first():\n    pass\n")
+    assert lm.changed_tests(out, copy) == ["tests/test_new.py", "tests/test_s.py"]
     # a file changed since points at other lines: left out, the unchanged ones kept
     (copy / "wizard" / "other.py").write_text("X = 1\n")
     (copy / "tests" / "test_o.py").write_text(
