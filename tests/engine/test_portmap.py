@@ -199,3 +199,47 @@ def test_management_patch_cords_are_as_long_as_the_rack_puts_their_ends_apart():
         "c-leaf-01": "Cat 6 RJ45 patch cord, 2 m",
     }
     assert cords(48)["host-01"] == "Cat 6 RJ45 patch cord, 5 m"
+
+
+def test_a_leaf_pairs_peer_links_take_the_ports_after_its_host_ports_and_uplinks():
+    """A redundant 100 GbE leaf pair, two hosts of two ports: each host has one port on each
+    leaf, so each leaf uses ports 1-2 for hosts. Its two peer links take the next ports, 3 and
+    4, on both leaves; under two spines, with 2 uplinks a leaf on ports 3-4, they take 5 and 6.
+    Every leaf port is used once."""
+    from wizard.engine.fitout.portmap import Host, plane_links
+    from wizard.model import buildout as bo
+
+    def tier(role: str, up: int) -> bo.SwitchTier:
+        return bo.SwitchTier(role=role, switch="s", model="S", count=2, downlinks=2, uplinks=up,
+                             port_speed_gbps=100, rack_units=1, power_w=100)  # fmt: skip
+
+    def run(between: str, n: int) -> bo.CableRun:
+        return bo.CableRun(key=f"c.{between}.100g", between=between, speed_gbps=100, count=n,
+                           description="")  # fmt: skip
+
+    hosts = [Host(f"host-{h + 1:02d}", "R01", linkx.Place(0, 1 + 2 * h)) for h in range(2)]
+    where = {n: linkx.Place(0, 42 - k) for k, n in
+             enumerate(["c-spine-01", "c-spine-02", "c-leaf-01", "c-leaf-02"])}  # fmt: skip
+    for spines, up, peer_ports in (([], 0, ["port 3", "port 4"]),
+                                   (["c-spine-01", "c-spine-02"], 2, ["port 5", "port 6"])):  # fmt: skip
+        tiers = [tier("leaf", up)] + ([tier("spine", 0)] if spines else [])
+        plane = bo.Plane(name="c", technology="100 GbE", rdma="none", speed_gbps=100,
+                         host_ports=4, redundant=True, oversubscription_target=1,
+                         oversubscription=None, tiers=tiers,
+                         cables=[run("host-leaf", 4), run("peer-link", 2)])  # fmt: skip
+        names = {"leaf": ["c-leaf-01", "c-leaf-02"], "spine": spines}
+        links = plane_links(plane, "c", hosts, names, where, ["R01"], False)
+        host = {(ln.device, ln.to_device, ln.to_port) for ln in links if ln.between == "host-leaf"}
+        assert host == {(h.name, leaf, f"port {k + 1}") for k, h in enumerate(hosts)
+                        for leaf in ("c-leaf-01", "c-leaf-02")}  # fmt: skip
+        peer = [(ln.device, ln.port, ln.to_device, ln.to_port)
+                for ln in links if ln.between == "peer-link"]  # fmt: skip
+        assert peer == [("c-leaf-01", p, "c-leaf-02", p) for p in peer_ports]
+        uplinks = [(ln.device, ln.port) for ln in links if ln.between == "leaf-spine"]
+        assert sorted(uplinks) == sorted(
+            (leaf, f"port {3 + u}") for leaf in ("c-leaf-01", "c-leaf-02") for u in range(up)
+        )
+        used = [(ln.to_device, ln.to_port) for ln in links if ln.between == "host-leaf"]
+        used += [(ln.device, ln.port) for ln in links if ln.between != "host-leaf"]
+        used += [(ln.to_device, ln.to_port) for ln in links if ln.between == "peer-link"]
+        assert len(used) == len(set(used))
