@@ -441,6 +441,25 @@ def test_a_one_gpu_member_gets_a_whole_adapter_too(catalog):
     )  # fmt: skip
 
 
+def test_time_sliced_vgpu_vms_smaller_than_a_gpu_share_adapters_by_sr_iov(catalog):
+    """mig-shared's groups on time-sliced vGPU with 4 adapters for the 4 GPUs of each host: the
+    40 data scientists' H100-10C vGPUs go 8 to a GPU (NVIDIA AI Enterprise, H100 PCIe 80GB
+    C-series: H100-10C, 8 per GPU), so a host holds far more VMs than its 4 adapters and no VM
+    can have one whole: each gets an SR-IOV virtual function. Negative case: a one-GPU VM with
+    the whole frame buffer gets a whole adapter (the test above)."""
+    doc = design_dict("mig-shared")
+    for g in doc["workloads"]:
+        g.update(sharing_mode="vgpu", constraints={})
+    doc["hardware"]["nics_per_host"] = 4
+    r = _size(doc, catalog)
+    layouts = [g.layout for h in r.packing.hosts for g in h.gpus]
+    assert "H100-10C x8" in layouts and doc["hardware"]["gpus_per_host"] == 4
+    steps = r.software.vsphere_steps
+    assert {(v.fabric_nics, v.fabric_backing) for v in steps.vms} == {(1, "sr-iov")}
+    (fabric,) = [h for h in steps.hosts if h.action == "fabric-nics"]
+    assert "SR-IOV" in fabric.step
+
+
 def test_more_vms_than_adapters_share_them_by_sr_iov(sized):
     """llm-serving: 2 dual-port ConnectX-7 per host for 8 GPUs, VMs of 4 GPUs: ceil(4 x 2 / 8) = 1
     adapter each and 2 VMs x 1 = 2 <= 2, so passthrough; mig-shared's MIG-backed VMs share GPUs,

@@ -301,7 +301,12 @@ def _vm_steps(design: Design, used, mmio: list[VmMmio], nic: Nic | None = None) 
         mode = g.sharing_mode
         if mode in (SharingMode.REMOTE, SharingMode.MIG_GUEST):
             continue  # pool servers are not the design's VMs; guest MIG: _guest_mig_vms
-        shared = mode is SharingMode.MIG or w.gpus_per_replica * w.replicas_per_member <= 0
+        # a MIG instance, or a time-sliced vGPU smaller than its GPU: VMs that share GPUs, so
+        # more VMs than GPUs on a host, and none is given adapters in proportion to GPUs
+        fractional = w.sharing.gpus_allocated < w.gpus_total - 1e-9
+        shared = (
+            mode is SharingMode.MIG or fractional or w.gpus_per_replica * w.replicas_per_member <= 0
+        )
         # one VM per instance or per shared slot, else the group's VM sizes
         shapes = [(w.gpus_total, 1)] if shared else [(n, k) for n, k in vm_sizes(g, w, gph) if n]
         size = mmio_of.get(g.name)
