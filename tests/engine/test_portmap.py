@@ -243,3 +243,52 @@ def test_a_leaf_pairs_peer_links_take_the_ports_after_its_host_ports_and_uplinks
         used += [(ln.device, ln.port) for ln in links if ln.between != "host-leaf"]
         used += [(ln.to_device, ln.to_port) for ln in links if ln.between == "peer-link"]
         assert len(used) == len(set(used))
+
+
+def test_uplinks_and_peer_links_are_cabled_at_their_own_speed():
+    """A leaf's uplinks run at the speed the plane sized them, not its host ports' speed: an
+    SN3420-like leaf of 25 GbE host ports with 100 GbE uplinks in the same rack as its spine
+    takes 100GbE QSFP28 copper (MCP1600-C) to it; in another rack a 100GbE QSFP28 SR4 module
+    (MMA1B00-C100D) at each end, not 25GbE SFP28 parts. A peer link runs at its own run's speed:
+    a 400 GbE peer link of a pair whose ports are split for 200 GbE hosts is 400GbE QSFP-DD
+    copper (MCP1660-W)."""
+    from wizard.engine.fitout.portmap import Host, plane_links
+    from wizard.model import buildout as bo
+
+    hosts = [Host("host-01", "R01", linkx.Place(0, 1))]
+
+    def leaf(up: int, speed: float, fan: int = 1) -> bo.SwitchTier:
+        return bo.SwitchTier(role="leaf", switch="s", model="S", count=2 if not up else 1,
+                             downlinks=1, uplinks=up, port_speed_gbps=speed, breakout=fan,
+                             rack_units=1, power_w=100)  # fmt: skip
+
+    def plane(speed, tiers, runs, redundant=False) -> bo.Plane:
+        cables = [bo.CableRun(key=f"c.{b}.{s:g}g", between=b, speed_gbps=s, count=n,
+                              description="") for b, s, n in runs]  # fmt: skip
+        return bo.Plane(name="c", technology="t", rdma="none", speed_gbps=speed,
+                        host_ports=len(hosts) * (2 if redundant else 1), redundant=redundant,
+                        oversubscription_target=1, oversubscription=None, tiers=tiers,
+                        cables=cables)  # fmt: skip
+
+    spine = bo.SwitchTier(role="spine", switch="t", model="T", count=1, downlinks=2, uplinks=0,
+                          port_speed_gbps=100, rack_units=1, power_w=100)  # fmt: skip
+    two = plane(25, [leaf(2, 25), spine], [("host-leaf", 25, 1), ("leaf-spine", 100, 2)])
+    names = {"leaf": ["c-leaf-01"], "spine": ["c-spine-01"]}
+    # next rack: 0.6 m + 2 x 2.5 m to the tray + 1 m = 6.6 m -> a 7 m MPO-12 (SR4) fibre
+    for spine_at, parts, cable in (
+        (linkx.Place(0, 40), {"MCP1600-C01A"}, "MCP1600-C01A 100GbE QSFP28 passive DAC, 1.5 m"),
+        (linkx.Place(1, 40), {"MMA1B00-C100D", ""},
+         "Multimode fibre, MPO-12/UPC female to female, OM4, 7 m; a module at each end"),
+    ):  # fmt: skip
+        where = {"c-leaf-01": linkx.Place(0, 41), "c-spine-01": spine_at}
+        up = [ln for ln in plane_links(two, "c", hosts, names, where, ["R01", "R02"], False)
+              if ln.between == "leaf-spine"]  # fmt: skip
+        assert len(up) == 2
+        for ln in up:
+            assert {p.number for p in ln.parts + ln.shared} == parts
+            assert ln.cable == cable
+    pair = plane(200, [leaf(0, 200, 2)], [("host-leaf", 200, 1), ("peer-link", 400, 2)], True)
+    where = {"c-leaf-01": linkx.Place(0, 41), "c-leaf-02": linkx.Place(0, 40)}
+    peer = [ln for ln in plane_links(pair, "c", hosts, {"leaf": ["c-leaf-01", "c-leaf-02"]},
+                                     where, ["R01"], False) if ln.between == "peer-link"]  # fmt: skip
+    assert [p.number for ln in peer for p in ln.parts] == ["MCP1660-W01A"] * 2

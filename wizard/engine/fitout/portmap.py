@@ -113,7 +113,10 @@ def plane_links(
                     PortLink(network, host.rack, host.name, f"port {j + 1}", rack(at), leaf,
                              port, cable, "host-leaf", parts, shared)
                 )  # fmt: skip
-    # leaf uplinks on the ports after the host ports, spine ports in the leaves' order
+    # leaf uplinks on the ports after the host ports, spine ports in the leaves' order, at the
+    # speed the plane sized them (a leaf's uplinks may be faster than its host ports)
+    up_speed = next((c.speed_gbps for c in plane.cables if c.between == "leaf-spine"),
+                    tier.port_speed_gbps)  # fmt: skip
     spine_next = dict.fromkeys(spines, 0)
     for leaf in leaves:
         first = per_leaf_used.get(leaf, 0)
@@ -127,7 +130,7 @@ def plane_links(
                 cable, parts, shared = _ib_uplink(a, s, pair), (), ()
             else:
                 lp, sp = f"port {first + u + 1}", f"port {spine_next[spine]}"
-                cable, parts, shared = _switch_link(a, s, tier.port_speed_gbps)
+                cable, parts, shared = _switch_link(a, s, up_speed)
             out.append(
                 PortLink(network, rack(a), leaf, lp, rack(s), spine, sp, cable, "leaf-spine",
                          parts if not ndr else (), shared if not ndr else ())
@@ -143,7 +146,7 @@ def plane_links(
             first += tier.uplinks if spines else 0
             for i in range(per_pair):
                 port = f"port {first + i + 1}"
-                cable, parts, shared = _switch_link(a, b_, tier.port_speed_gbps)
+                cable, parts, shared = _switch_link(a, b_, peer.speed_gbps)
                 out.append(
                     PortLink(network, rack(a), a_name, port, rack(b_), b_name, port, cable,
                              "peer-link", parts, shared)
