@@ -79,6 +79,20 @@ EQUIVALENT: dict[str, str] = {
     "service: its one caller passes one member, and x 1 equals / 1",
     "wizard/engine/demand/training_plan.py::ladder.st::0 -> 1#0": "every call of the inner "
     "strategy builder passes its ZeRO stage, so the default is never used",
+    "wizard/engine/fitout/linkx.py::switch_names.<lambda>::!= -> ==#0": "the sort orders only "
+    "the keys of a dict every caller reads by role, and names are numbered per plane and role",
+    "wizard/engine/fitout/linkx.py::eth_optics::<= -> <#0": "a 25 Gb/s port speed arises only "
+    "as 25 Gb/s without breakout, which an earlier branch takes",
+    "wizard/engine/fitout/linkx.py::ETH_COPPER::0.5 -> 1.0#0": "every copper run needs at "
+    "least 1.0 m (the routing inside the rack), so a 0.5 m cable is never the one chosen",
+    "wizard/engine/fitout/linkx.py::ETH_COPPER::0.5 -> 1.0#1": "every copper run needs at "
+    "least 1.0 m (the routing inside the rack), so a 0.5 m cable is never the one chosen",
+    "wizard/engine/fitout/linkx.py::ETH_COPPER::0.5 -> 1.0#2": "every copper run needs at "
+    "least 1.0 m (the routing inside the rack), so a 0.5 m cable is never the one chosen",
+    "wizard/engine/fitout/linkx.py::ETH_COPPER::0.5 -> 1.0#3": "every copper run needs at "
+    "least 1.0 m (the routing inside the rack), so a 0.5 m cable is never the one chosen",
+    "wizard/engine/fitout/linkx.py::ETH_COPPER::0.5 -> 1.0#4": "every copper run needs at "
+    "least 1.0 m (the routing inside the rack), so a 0.5 m cable is never the one chosen",
     "wizard/engine/decide/estate.py::_cpu_cluster::0 -> 1#1": "a management domain with no "
     "stated host count is below the minimum of 4 whether nothing counts as 0 or 1",
     "wizard/engine/decide/estate.py::joins::1 -> 2#0": "the text before a name's first dot is "
