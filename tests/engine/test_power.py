@@ -222,5 +222,11 @@ def test_a_rack_over_its_limit_by_a_few_watts_is_warned(catalog, rack_kw, over):
     said = [w.message for w in r.warnings if w.code == "rack-power-over-limit"]
     racks_over = f"3 racks (R01, R02, R03) draw over the {rack_kw:g} kW limit, up to 9,700 W (R01)"
     assert (racks_over in said) is over
+    # the host alone is under the limit: the warning names what else the rack holds
+    host_over = (
+        "One host draws 9,600 W and the rack's own equipment (its out-of-band switch 100 W), "
+        f"over the {rack_kw:g} kW rack limit"
+    )
+    assert any(m.startswith(host_over) for m in said) is over
     if not over:
         assert said == []

@@ -74,11 +74,16 @@ def racks(
     by_space = (height - cdu_u) // host_u
     by_power = int((limit - cdu_w) // host_w) if host_w else by_space
     if by_power == 0:
+        # what the rack holds beside the host counts against the limit too
+        own = [("its out-of-band switch", res_w), ("its coolant distribution unit", cdu_w)]
+        beside = " and ".join(f"{what} {w:,.0f} W" for what, w in own if w)
         rec.warn(
             "rack-power-over-limit",
-            f"One host draws {host_w:,.0f} W, over the {a.max_rack_power_kw:g} kW rack limit: "
-            "each host gets a rack of its own and still exceeds it; raise the limit (high-density "
-            "racks, liquid cooling) or choose a lower-power configuration",
+            f"One host draws {host_w:,.0f} W"
+            + (f" and the rack's own equipment ({beside})" if beside else "")
+            + f", over the {a.max_rack_power_kw:g} kW rack limit: each host gets a rack of its "
+            "own and still exceeds it; raise the limit (high-density racks, liquid cooling) or "
+            "choose a lower-power configuration",
         )
         by_power = 1
     per_rack = min(by_space, by_power)
