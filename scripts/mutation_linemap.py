@@ -264,15 +264,15 @@ def _enclosing(tree: ast.AST, line: int) -> tuple[ast.stmt | None, bool]:
 
 def tests_for(
     linemap: Mapping[str, Mapping[int, Sequence[str]]], path: str, text: str, line: int
-) -> list[str]:
-    """The tests that ran the statement a mutant on ``line`` of ``path`` edits; for a line that
-    runs at import, every test that ran any line of the file. Empty when no test is known."""
+) -> list[str] | None:
+    """The tests that ran the statement a mutant on ``line`` of ``path`` edits (empty when none
+    did); None for a line that runs at import (a constant, a default, a decorator), which a
+    test can read without running any line of the file, so the map cannot name its tests."""
     by_line = linemap.get(path, {})
     stmt, in_body = _enclosing(ast.parse(text), line)
-    if in_body and stmt is not None:
-        found = set(by_line.get(stmt.lineno, ())) | set(by_line.get(line, ()))
-    else:
-        found = {c for contexts in by_line.values() for c in contexts}
+    if not in_body or stmt is None:
+        return None
+    found = set(by_line.get(stmt.lineno, ())) | set(by_line.get(line, ()))
     return sorted(c for c in found if c)
 
 

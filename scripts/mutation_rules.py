@@ -534,12 +534,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"line map: {len(fresh)} test files added or changed since it was recorded")
 
             def nearby(site: Site, text: str) -> list[str] | None:
-                """None for a file changed since the map was recorded: its room's tests first,
-                then the whole suite, as without a map. Test files added or changed since run
-                beside the tests the map names."""
+                """None for a file changed since the map was recorded or a line run at import:
+                its room's tests first, then the whole suite, as without a map. Test files
+                added or changed since run beside the tests the map names."""
                 if site.path not in lines_run:
                     return None
                 found = mutation_linemap.tests_for(lines_run, site.path, text, site.line)
+                if found is None:  # a line run at import: the room's tests, then the suite
+                    return None
                 kept = [t for t in found if t.split("::")[0] not in fresh]
                 return [t for t in kept if (copy / t.split("::")[0]).is_file()] + fresh
 
