@@ -131,10 +131,16 @@ def test_gpudirect_rdma_warns_for_gpus_without_a_nic_on_their_switch(catalog):
 
 
 def test_rdma_training_on_a_server_without_gdr_affinity_is_warned(catalog):
-    """BERT over RoCE on an R750xa: the NIC slots sit on their own root ports."""
+    """BERT over RoCE on an R750xa: the NIC slots sit on their own root ports. Negative case:
+    the same training on a Lenovo SR670 V2, whose NIC slots share the GPUs' PCIe switches,
+    raises no such warning."""
     r = _sized(catalog, "bert-large-25gbe", {"rdma": "roce-v2"})
     assert "gpudirect-rdma-unavailable" in _codes(r)
     assert not any(p.gpudirect_ok for p in r.topology.hosts[0].gpu_nic_paths)
+    assert catalog.servers["lenovo-sr670-v2"].gdr_affinity
+    r = _sized(catalog, "bert-large-25gbe", {"rdma": "roce-v2", "server": "lenovo-sr670-v2"})
+    assert r.cluster.hosts_total > 1  # the ring still spans hosts over RDMA
+    assert "gpudirect-rdma-unavailable" not in _codes(r)
 
 
 def test_nvlink_bridges_in_a_2u_server_are_flagged(catalog):
