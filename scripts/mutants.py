@@ -549,11 +549,12 @@ KNOWN_SURVIVORS: dict[str, str] = {
 }
 
 
-def export(dest: Path, worktree: bool) -> None:
-    """The tracked files (and, with ``worktree``, new files not ignored) as a fresh tree."""
+def export(dest: Path, worktree: bool, rev: str = "HEAD") -> None:
+    """The tracked files of ``rev`` (and, with ``worktree``, the files on disk with new files
+    not ignored) as a fresh tree."""
     if not worktree:
         archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", "--format=tar", "HEAD"],
+            ["git", "-C", str(ROOT), "archive", "--format=tar", rev],
             check=True,
             capture_output=True,
         )

@@ -491,7 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="gpuwizard-mutation-rules-") as tmp:
         copy = Path(tmp) / "repo"
         copy.mkdir()
-        export(copy, args.worktree)
+        commit = _git("rev-parse", "--short", "HEAD")  # the commit judged, whatever lands later
+        export(copy, args.worktree, commit)
         every = rooms(copy)
         unknown = set(args.rooms or ()) - {r.name for r in every}
         if unknown:
@@ -574,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     head = {
         "seed": str(args.seed),
         "per_room": str(args.per_room),
-        "commit": _git("rev-parse", "--short", "HEAD") + (" + work tree" if args.worktree else ""),
+        "commit": commit + (" + work tree" if args.worktree else ""),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
         "duration": f"{elapsed / 3600:.1f} h" if elapsed > 5400 else f"{elapsed / 60:.0f} min",
     }
