@@ -101,8 +101,16 @@ EQUIVALENT: dict[str, str] = {
     "stated host count is below the minimum of 4 whether nothing counts as 0 or 1",
     "wizard/engine/decide/estate.py::joins::1 -> 2#0": "the text before a name's first dot is "
     "the same whatever the number of splits",
-    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#0": "core licences read only the hosts "
-    "of the totals built for them, which are then dropped",
+    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#0": "core licences read only the "
+    "hosts of the totals built for them, which are then dropped",
+    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#1": "core licences read only the "
+    "hosts of the totals built for them, which are then dropped",
+    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#2": "core licences read only the "
+    "hosts of the totals built for them, which are then dropped",
+    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#3": "core licences read only the "
+    "hosts of the totals built for them, which are then dropped",
+    "wizard/engine/decide/estate.py::_cpu_lines::* -> /#1": "core licences read only the "
+    "hosts of the totals built for them, which are then dropped",
 }
 
 
