@@ -295,3 +295,28 @@ def test_the_documented_sample_is_this_design():
     want = acme()
     want.pop("project")
     assert doc == want
+
+
+def test_a_cpu_clusters_hosts_per_rack_are_the_fewer_by_space_and_by_power(catalog):
+    """The management domain's hosts per rack: the fewer of the rack's units over the server's
+    and the rack power limit over the host's baseline. A 1,001 W host under a 10 kW limit: 10 x
+    1,001 = 10,010 W is over it, so 9 a rack (9,009 W), though 42 U / 2 U = 21 fit by space; a
+    1,000 W host: exactly 10. With 10 hosts the rack count is ceil(10 / 9) = 2 and 10 / 10 = 1."""
+    server = catalog.servers["dell-r760xa"]
+    assert server.rack_units == 2
+    for baseline, per_rack, racks in ((1001, 9, 2), (1000, 10, 1)):
+        cat = catalog.model_copy(
+            update={
+                "servers": {
+                    **catalog.servers,
+                    server.id: server.model_copy(update={"baseline_power_w": baseline}),
+                }
+            }
+        )
+        doc = acme()
+        doc["assumptions"] = {"max_rack_power_kw": 10, "rack_units": 42}
+        doc["clusters"][1]["hosts"] = 10
+        e = size_estate(design_from_dict(doc), cat)
+        (calc,) = [c for c in e.calculations if c.id == "clusters.Management domain.racks"]
+        assert calc.inputs == {"hosts": 10, "hosts_per_rack": per_rack}, baseline
+        assert e.clusters[2].host_racks == racks
