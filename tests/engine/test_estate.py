@@ -320,3 +320,4 @@ def test_a_cpu_clusters_hosts_per_rack_are_the_fewer_by_space_and_by_power(catal
         (calc,) = [c for c in e.calculations if c.id == "clusters.Management domain.racks"]
         assert calc.inputs == {"hosts": 10, "hosts_per_rack": per_rack}, baseline
         assert e.clusters[2].host_racks == racks
+        assert e.clusters[2].hosts_kw == pytest.approx(10 * baseline / 1000)  # 10.01, 10 kW
