@@ -43,3 +43,17 @@ def hgx_training(count: int, target_hours: float, rack_kw: float, hardware: dict
     )  # fmt: skip
     doc.setdefault("assumptions", {})["max_rack_power_kw"] = rack_kw
     return doc
+
+
+def chat_design(precision: str, kv: str | None, gpu: str = "h100-sxm5-80gb") -> dict:
+    """A Llama 3.1 8B chat service (1,000 tokens in, 200 out) on an 8-GPU XE9680, with the KV
+    cache in ``kv`` where given (else the serving stack's default)."""
+    inference: dict = {"input_tokens": 1000, "output_tokens": 200}
+    if kv:
+        inference["kv_cache_precision"] = kv
+    return {
+        "workloads": [{"name": "Chat", "kind": "inference",
+                       "model": {"preset": "llama-3.1-8b"}, "precision": precision,
+                       "inference": inference}],
+        "hardware": {"gpu": gpu, "server": "dell-xe9680", "gpus_per_host": 8, "nvlink": True},
+    }  # fmt: skip

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import wizard.engine as face
-from tests.engine.conftest import calc, design_dict
+from tests.engine.conftest import calc, chat_design, design_dict
 from wizard.app.io import design_from_dict
 from wizard.engine import plan
 from wizard.engine.basis.expr import Formula
@@ -139,15 +139,7 @@ def test_a_custom_models_parameter_count_is_on_its_workload_and_logged(catalog):
     ],
 )
 def test_the_kv_cache_bytes_per_element_is_on_the_workload(catalog, precision, kv, gpu, expected):
-    inference: dict = {"input_tokens": 1000, "output_tokens": 200}
-    if kv:
-        inference["kv_cache_precision"] = kv
-    doc = {
-        "workloads": [{"name": "Chat", "kind": "inference",
-                       "model": {"preset": "llama-3.1-8b"}, "precision": precision,
-                       "inference": inference}],
-        "hardware": {"gpu": gpu, "server": "dell-xe9680", "gpus_per_host": 8, "nvlink": True},
-    }  # fmt: skip
+    doc = chat_design(precision, kv, gpu)
     w = size(design_from_dict(doc), catalog).workloads[0]
     assert w.kv_cache_bytes_per_element == expected
     assert w.parameters == catalog.models["llama-3.1-8b"].parameters

@@ -21,7 +21,7 @@ import math
 
 import pytest
 
-from tests.engine.conftest import design_dict
+from tests.engine.conftest import chat_design, design_dict
 from tests.engine.test_estate import acme
 from wizard.app.io import design_from_dict
 from wizard.base.bundled import example_names
@@ -185,16 +185,7 @@ def test_the_several_clusters_case_has_shared_networks_and_their_log(catalog):
      ("fp8", "bf16", 16)],
 )  # fmt: skip
 def test_the_kv_bytes_are_logged_as_the_rules_bits_over_eight(catalog, precision, kv, bits):
-    inference: dict = {"input_tokens": 1000, "output_tokens": 200}
-    if kv:
-        inference["kv_cache_precision"] = kv
-    doc = {
-        "workloads": [{"name": "Chat", "kind": "inference",
-                       "model": {"preset": "llama-3.1-8b"}, "precision": precision,
-                       "inference": inference}],
-        "hardware": {"gpu": "h100-sxm5-80gb", "server": "dell-xe9680", "gpus_per_host": 8,
-                     "nvlink": True},
-    }  # fmt: skip
+    doc = chat_design(precision, kv)
     p = plan(design_from_dict(doc), catalog)
     r = p.clusters[0].result
     c = logged(r.calculations, "workloads[0].kv_cache_bytes_per_element")
