@@ -131,8 +131,10 @@ def test_a_branch_supported_to_the_last_day_of_the_service_period_lasts(catalog)
     pb = _dated("pb", 21, "pb", "2029-12-31")
     release, why = release_choice(_design(), _catalog(catalog, edge, pb))
     assert release is edge and "supported beyond" in why
+    assert "a long-term support branch first" in why
     short = _dated("edge", 20, "ltsb", "2029-11-01")
-    assert release_choice(_design(), _catalog(catalog, short, pb))[0] is pb
+    release, why = release_choice(_design(), _catalog(catalog, short, pb))
+    assert release is pb and "a long-term support branch first" not in why
 
 
 def test_a_long_term_branch_beats_a_newer_production_branch_that_also_lasts(catalog):
@@ -149,6 +151,18 @@ def test_when_no_branch_lasts_the_longest_supported_is_chosen_and_said(catalog):
     release, why = release_choice(_design(), _catalog(catalog, r620, r595))
     assert release is r620
     assert "supported longest" in why and "before September 2029" in why
+
+
+def test_when_no_branch_lasts_a_long_term_branch_ending_the_same_day_is_preferred(catalog):
+    """Nothing reaches November 2029 and two branches both end on 30 September 2029: the
+    long-term branch is chosen although the production branch is the newer release. Negative
+    case: the production branch ending a day later is chosen, as it is supported longer."""
+    lts = _dated("lts", 20, "ltsb", "2029-09-30")
+    pb = _dated("pb", 21, "pb", "2029-09-30")
+    assert release_choice(_design(), _catalog(catalog, lts, pb))[0] is lts
+    assert release_choice(_design(), _catalog(catalog, pb, lts))[0] is lts
+    later_pb = _dated("pb", 21, "pb", "2029-10-01")
+    assert release_choice(_design(), _catalog(catalog, lts, later_pb))[0] is later_pb
 
 
 def test_a_release_that_does_not_list_the_vsphere_release_is_passed_over(catalog):
@@ -206,3 +220,53 @@ def test_the_service_period_ends_on_the_same_day_years_later(catalog, date, year
     doc["project"]["date"] = date
     doc.setdefault("platform", {})["service_years"] = years
     assert service_end(design_from_dict(doc), catalog) == dt.date.fromisoformat(end)
+
+
+@pytest.mark.parametrize(
+    ("eos", "warned"),
+    [
+        ("2026-11-01", "release-support-ended"),  # the day before the proposal's date
+        ("2026-11-02", "release-support-ends-in-service"),  # the proposal's date itself
+        ("2029-11-01", "release-support-ends-in-service"),  # the day before the period's end
+        ("2029-11-02", None),  # the period's last day (3 years from 2 November 2026)
+    ],
+)
+def test_a_named_release_is_flagged_by_where_its_support_ends(catalog, eos, warned):
+    """The proposal is dated 2 November 2026 with a 3-year service period, to 2 November 2029.
+    A named branch supported to the proposal's date is still supported on it (it ends within
+    the period, which is a Note); one supported to the period's last day covers it."""
+    from wizard.engine.size import size
+
+    named = _dated("named", 20, "ltsb", eos)
+    r = size(_design(nvaie_release="named"), _catalog(catalog, named))
+    codes = {w.code for w in r.warnings} & {
+        "release-support-ended",
+        "release-support-ends-in-service",
+    }
+    assert codes == ({warned} if warned else set())
+
+
+@pytest.mark.parametrize(
+    ("eos", "warned"),
+    [
+        ("2029-11-01", "release-support-window"),  # ends a day before the period's end
+        ("2029-11-02", None),  # supported to the period's last day: no gap to accept
+    ],
+)
+def test_a_stranded_branch_is_a_risk_only_when_it_ends_inside_the_period(catalog, eos, warned):
+    """A later release that lists only Volta GPUs does not run this H100 design, so the named
+    branch has no successor. Supported to a day before the period's end (2 November 2029), that
+    gap is a risk with its decision; supported to the last day, there is no gap."""
+    from wizard.engine.size import size
+
+    named = _dated("named", 20, "ltsb", eos)
+    later = _dated("later", 21, "ltsb", "2031-06-30").model_copy(
+        update={"gpu_architectures": ["Volta"]}
+    )
+    r = size(_design(nvaie_release="named"), _catalog(catalog, named, later))
+    codes = {w.code for w in r.warnings} & {
+        "release-support-window",
+        "release-support-ends-in-service",
+        "release-support-ended",
+    }
+    assert codes == ({warned} if warned else set())
