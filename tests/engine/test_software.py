@@ -77,6 +77,26 @@ def test_a_gpu_missing_from_nvidias_table_follows_the_rule_of_its_rows(catalog, 
     assert "not in the table" in calc(r, "software.gpu_mmio_gb").source
 
 
+@pytest.mark.parametrize(
+    ("memory_gb", "per_gpu_gb", "bars_gb"),
+    [
+        (24, 64, 4 * 32),  # L4: 24 GB rounds up to a 32 GB BAR; NVIDIA lists 64 per GPU
+        (1, 2, 4 * 1),  # a 1 GB frame buffer is a 1 GB BAR (2 ** 0), not 2 GB
+        (0.5, 2, 4 * 1),  # under 1 GB the BAR is still at least 1 GB
+    ],
+)
+def test_the_mmio_rules_round_each_bar_up_to_a_power_of_two_of_at_least_1_gb(
+    memory_gb, per_gpu_gb, bars_gb
+):
+    """A GPU NVIDIA's table does not list needs twice its BAR per VM, and a host needs each of its
+    GPUs' BARs (here four GPUs); the BAR is the frame buffer rounded up to a power of two, never
+    below 1 GB (2 ** 0)."""
+    from wizard.engine.platform.software import HOST_BARS, MMIO_PER_GPU
+
+    assert MMIO_PER_GPU(gpu_memory_gb=memory_gb) == per_gpu_gb
+    assert HOST_BARS(gpus_per_host=4, gpu_memory_gb=memory_gb) == bars_gb
+
+
 def test_mmio_per_vm_from_the_gpus_it_holds(sized):
     """GPT-3 175B replicas span hosts: each VM holds the host's 8 H100, 8 x 256 = 2,048 GB (the
     setting covers the whole VM, so a VM of several GPUs needs their sum)."""
