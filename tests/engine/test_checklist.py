@@ -61,3 +61,18 @@ def test_every_rule_is_reached_by_some_example(catalog):
     r = size(design_from_text(json.dumps(guest), "mig-shared"), catalog)
     reached |= {i.setting for i in r.software.checklist}
     assert {r.setting for r in RULES} <= reached
+
+
+def test_the_host_driver_setting_names_the_chosen_release(catalog):
+    """mig-shared runs NVIDIA AI Enterprise 9 (vGPU branch 21, no point release recorded in the
+    catalog): the ESXi host driver setting names that release. Negative case: with no release
+    in the software catalog it says where the driver comes from instead of naming one."""
+    host = "NVIDIA AI Enterprise host driver (NVD-AIE VIB)"
+    design = design_from_dict(design_dict("mig-shared"))
+    r = size(design, catalog)
+    (item,) = [i for i in r.software.checklist if i.setting == host]
+    assert item.value == "vGPU 21 (NVIDIA AI Enterprise 9)"
+    bare = catalog.model_copy(update={"software": {}})
+    r = size(design, bare)
+    (item,) = [i for i in r.software.checklist if i.setting == host]
+    assert item.value == "the release's vSphere package"
