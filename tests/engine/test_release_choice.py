@@ -270,3 +270,19 @@ def test_a_stranded_branch_is_a_risk_only_when_it_ends_inside_the_period(catalog
         "release-support-ended",
     }
     assert codes == ({warned} if warned else set())
+
+
+def test_an_undated_design_starts_its_service_period_at_the_newest_release(catalog):
+    """With no proposal date the service period starts on the newest release date in the
+    catalog (here 15 March 2026 beats 1 August 2025), so the choice does not depend on the day it
+    is computed; with no release dated either, it starts on 1 January 2026."""
+    from wizard.engine.platform.releases import service_start
+
+    doc = design_dict("llm-serving")
+    doc["project"].pop("date", None)
+    design = design_from_dict(doc)
+    assert design.project.date is None
+    older = OLD.model_copy(update={"released": dt.date(2025, 8, 1)})
+    newer = NEW.model_copy(update={"released": dt.date(2026, 3, 15)})
+    assert service_start(design, _catalog(catalog, older, newer)) == dt.date(2026, 3, 15)
+    assert service_start(design, _catalog(catalog, OLD, NEW)) == dt.date(2026, 1, 1)
