@@ -119,3 +119,19 @@ def test_a_group_that_must_live_migrate_cannot_use_it():
     doc["workloads"][0].setdefault("constraints", {})["live_migration_required"] = True
     with pytest.raises(Exception, match="gives the VM whole GPUs by passthrough"):
         design_from_dict(doc)
+
+
+def test_mig_parted_is_listed_only_where_no_gpu_operator_applies_the_configuration(catalog):
+    """Without Kubernetes nothing in the VMs applies the MIG configuration, so the MIG Partition
+    Editor is listed for the VMs; under Kubernetes the GPU Operator's MIG Manager does it. A design
+    whose groups keep MIG-backed vGPU (MIG under vSphere) needs neither in its guests."""
+    editor = "NVIDIA MIG Partition Editor (nvidia-mig-parted)"
+
+    def names(doc: dict) -> set[str]:
+        return {c.name for c in size(design_from_dict(doc), catalog).software.components}
+
+    assert editor in names(_guest(kubernetes="none"))
+    assert editor not in names(_guest(kubernetes="upstream"))
+    vsphere_mig = design_dict("mig-shared")
+    vsphere_mig.setdefault("platform", {})["kubernetes"] = "none"
+    assert editor not in names(vsphere_mig)
