@@ -169,6 +169,19 @@ def test_nvswitch_multi_vgpu_needs_esxi_8_update_2_on_hopper(catalog):
     assert "nvswitch-vgpu-esxi-minimum" not in _errors(_size(doc, catalog))
 
 
+@pytest.mark.parametrize(("gpus", "refused"), [(1, False), (2, True)])
+def test_the_nvswitch_esxi_minimum_starts_at_two_vgpus_a_vm(catalog, gpus, refused):
+    """The release rule is for VMs whose vGPUs talk over the NVSwitch: a VM of two vGPUs on the
+    HGX H100 board under vSphere 8.0 is already one (an error), a VM of one vGPU is not."""
+    doc = design_dict("llm-serving")
+    doc.setdefault("platform", {})["vsphere"] = "8.0"
+    doc["workloads"] = [{"name": "Jobs", "kind": "training", "gpus_per_member": gpus,
+                         "sharing_mode": "vgpu"}]  # fmt: skip
+    r = _size(doc, catalog)
+    assert r.workloads[0].gpus_per_replica == gpus
+    assert ("nvswitch-vgpu-esxi-minimum" in _errors(r)) is refused
+
+
 @pytest.mark.parametrize("gpus", [3, 4])
 def test_the_nvswitch_rules_leave_a_board_without_nvswitch_alone(catalog, gpus):
     """Negative case of the two NVSwitch rules above (the ESXi release and the Fabric Manager
