@@ -143,7 +143,15 @@ def rooms(root: Path) -> list[Room]:
         out.append(Room("size", (f"{ENGINE}/*.py",), ENGINE_TESTS))
     out += [
         Room(
-            "cli+app", ("wizard/cli.py", "wizard/cli/**/*.py", "wizard/app/**/*.py"), ("tests/cli",)
+            "cli+app",
+            ("wizard/cli.py", "wizard/cli/**/*.py", "wizard/app/**/*.py"),
+            # the app's reading, recommending and refusing are tested beside the commands
+            (
+                "tests/cli",
+                "tests/io",
+                "tests/hardening",
+                *sorted(str(p.relative_to(root)) for p in root.glob("tests/test_recommend*.py")),
+            ),
         ),
         Room("gui", ("wizard/gui/**/*.py",), ("tests/gui",)),
         Room("reports", ("reports/**/*.py",), ("tests/reports",)),
@@ -278,9 +286,10 @@ class Verdict:
 
 ROOM_CATCH = "caught by room tests"
 SUITE_CATCH = "caught by whole suite"
-# A mutant its room's tests pass, in a run that stops there (--defer-suite, to find the weak
-# places fast): not a survivor, not caught, and no score.
-PENDING = "passed its room's tests"
+# A mutant the tests that run its line pass, in a run that stops there (--defer-suite, to find
+# the weak places fast, without the rest of the whole suite): not a survivor, not caught, and no
+# score.
+PENDING = "passed the tests that run it"
 
 
 def stages(
@@ -335,7 +344,7 @@ def judge(
     outcome, stage = "passed", ""
     try:
         runs = stages(room_tests, whole, near)
-        for args, stage in [r for r in runs if r[1] == ROOM_CATCH] if defer_suite else runs:
+        for args, stage in runs[:-1] if defer_suite else runs:  # the last: the whole suite
             outcome = runner(copy, args, timeouts[0] if stage == ROOM_CATCH else timeouts[1])
             if outcome != "passed":
                 break
@@ -488,8 +497,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--defer-suite",
         action="store_true",
-        help="judge each mutant by its room's tests only (with --linemap, those that run its "
-        "line), to find the weak places fast; such a run gives no score",
+        help="judge each mutant by the tests that run its line (with --linemap; else by its "
+        "room's tests), not by the rest of the whole suite, to find the weak places fast; such "
+        "a run gives no score",
     )
     parser.add_argument("--markdown", type=Path, help="write the table here too")
     parser.add_argument("--json", type=Path, help="write every verdict here")

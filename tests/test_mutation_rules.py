@@ -108,7 +108,9 @@ def test_the_rooms_hold_every_engine_module_once_and_the_readers(mr):
     assert len(owned) == len(set(owned))
     for r in rooms:
         assert len(mr.room_sites(ROOT, r)) >= 40, r.name
-        assert all((ROOT / t).is_dir() for t in r.tests), r.name
+        assert all((ROOT / t).exists() for t in r.tests), r.name
+    cli_app = next(r for r in rooms if r.name == "cli+app")
+    assert {"tests/cli", "tests/io", "tests/test_recommend.py"} <= set(cli_app.tests)
 
 
 def _sites(n: int, mr) -> list:
@@ -314,10 +316,21 @@ def test_the_tests_that_run_a_line_catch_first_and_never_decide_a_survivor(mr, t
     rest = ("-n", "2", "--deselect", "tests/engine/t.py::a", "tests")
     assert calls == [(("-n", "0", "tests/engine/t.py::a"), 1), (rest, 9)]
 
-    calls.clear()  # a run that defers the suite stops after the room's tests, and says so
-    near = ["tests/engine/t.py::a", "x::y"]
-    v = mr.judge(tmp_path, site, ("tests/engine",), runner, (1, 9), whole, lambda s, t: near, True)
-    assert v.outcome == mr.PENDING and calls == [(("-n", "0", "tests/engine/t.py::a"), 1)]
+    def deferred(near):  # a run that defers the rest of the whole suite, and says so
+        calls.clear()
+        return mr.judge(
+            tmp_path, site, ("tests/engine",), runner, (1, 9), whole, lambda s, t: near, True
+        )
+
+    v = deferred(["tests/engine/t.py::a", "x::y"])
+    assert v.outcome == mr.PENDING
+    assert calls == [(("-n", "0", "tests/engine/t.py::a"), 1), (("-n", "0", "x::y"), 9)]
+    v = deferred(["tests/engine/t.py::a", "tests/gui/t.py::b"])  # caught outside the room
+    assert v.outcome == "caught by whole suite"
+    v = deferred([])  # no test runs the line: nothing is run, and nothing is claimed
+    assert v.outcome == mr.PENDING and calls == []
+    v = mr.judge(tmp_path, site, ("tests/engine",), runner, (1, 9), whole, None, True)
+    assert v.outcome == mr.PENDING and calls == [(("tests/engine",), 1)]  # no map: the room's
 
     v = judge([])  # no test runs the line: straight to the whole suite
     assert v.outcome == "survived" and calls == [(whole, 9)]
