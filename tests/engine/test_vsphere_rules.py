@@ -290,6 +290,20 @@ def test_vms_using_nvlink_multicast_cannot_live_migrate(catalog):
     assert not any(i.setting.startswith("Unified memory") for i in r.software.checklist)
 
 
+@pytest.mark.parametrize(("gpus", "multicast"), [(1, False), (2, True)])
+def test_nvlink_multicast_is_a_choice_from_two_vgpus_a_vm(catalog, gpus, multicast):
+    """NVLink multicast moves data between the GPUs of one VM over the NVSwitch, so the unified
+    memory setting is on the checklist from a VM of two vGPUs on the HGX H100 board; a VM of one
+    vGPU has no peer to multicast to."""
+    doc = design_dict("llm-serving")
+    doc["workloads"] = [{"name": "Jobs", "kind": "training", "gpus_per_member": gpus,
+                         "sharing_mode": "vgpu"}]  # fmt: skip
+    r = _size(doc, catalog)
+    assert r.workloads[0].gpus_per_replica == gpus
+    listed = any(i.setting.startswith("Unified memory") for i in r.software.checklist)
+    assert listed is multicast
+
+
 # ------------------------------------------------------------------ the cluster's minimum
 
 
