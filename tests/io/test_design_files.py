@@ -112,6 +112,24 @@ def test_deep_nesting_is_refused_without_recursion_error():
     assert "nested more than" in line
 
 
+@pytest.mark.parametrize("container", ["object", "array"])
+@pytest.mark.parametrize(("levels", "refused"), [(64, False), (65, True)])
+def test_nesting_is_counted_one_level_per_object_or_array(container, levels, refused):
+    """The design object is level 1 and a value inside an object or array is one level below
+    it: a value at level 64 is the deepest a design file may hold, at 65 it is refused
+    (``MAX_DEPTH``), whether the levels between are objects or arrays. Here the text "x" sits
+    under ``levels - 2`` containers inside the design object."""
+    inner: object = "x"
+    for _ in range(levels - 2):
+        inner = {"x": inner} if container == "object" else [inner]
+    text = json.dumps({"notes": inner})
+    if refused:
+        with pytest.raises(DesignError, match="nested more than 64 levels deep"):
+            design_io.parse_design_text(text)
+    else:
+        assert design_io.parse_design_text(text)["notes"] == inner
+
+
 def test_newer_schema_is_refused_with_a_message():
     doc = minimal()
     doc["schema_version"] = SCHEMA_VERSION + 1
