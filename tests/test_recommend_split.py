@@ -140,3 +140,44 @@ def test_recommend_split_on_the_command_line_weighs_a_price_list(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Two clusters, since their 3-year cost of ownership is EUR" in proc.stdout
     assert not load_design(out).is_single_cluster()
+
+
+def test_on_an_equal_cost_of_ownership_one_cluster_is_kept(catalog, monkeypatch):
+    """Two clusters are taken only when they cost less: when both options come to the same cost
+    of ownership (here the one-cluster cost given to both), one cluster, simpler to run, is kept."""
+    import wizard.app.recommend_split as rs
+
+    d = design_from_dict(one_cluster())
+    plain = recommend_split(d, catalog)
+    prices = _prices(plain, {})
+    first: list = []
+
+    def same_cost(p):
+        cost = p.cost if p.hardware_priced else None
+        first.append(cost)
+        return first[0]
+
+    monkeypatch.setattr(rs, "_cost", same_cost)
+    split = recommend_split(d, catalog, prices)
+    assert split.cost_one is split.cost_two and split.cost_one is not None
+    assert not split.take_two and "One cluster, since" in split.why
+
+
+def test_on_an_equal_power_draw_one_cluster_is_kept(catalog, monkeypatch):
+    """Unpriced, two clusters are taken only when they draw less: given the one-cluster plan for
+    both options (the same kilowatts), one cluster is kept."""
+    import wizard.app.recommend_split as rs
+
+    planned: list = []
+    real = rs.plan
+
+    def patched(design, *args, **kwargs):
+        if design.clusters and planned:  # the two-cluster option: the one cluster's figures
+            return planned[-1]
+        planned.append(real(design, *args, **kwargs))
+        return planned[-1]
+
+    monkeypatch.setattr(rs, "plan", patched)
+    split = recommend_split(design_from_dict(one_cluster()), catalog)
+    assert split.one.totals.total_kw == split.two.totals.total_kw
+    assert not split.take_two and "One cluster, since" in split.why
