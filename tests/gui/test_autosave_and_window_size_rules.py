@@ -33,7 +33,7 @@ def test_an_older_releases_autosave_of_a_running_process_is_not_offered(tmp_path
 def test_an_autosave_without_a_sections_object_is_not_offered(tmp_path):
     """The right format word but sections that are not an object (a list, a string, missing):
     nothing could be recovered from it, so it is skipped rather than offered."""
-    for i, sections in enumerate(('[]', '"x"', "null")):
+    for i, sections in enumerate(("[]", '"x"', "null")):
         (tmp_path / f"autosave-{DEAD_PID}-abcdef1{i}.json").write_text(
             '{"format": "gpuwizard-autosave", "saved_at": "2026-11-23T10:00:00", '
             f'"sections": {sections}}}'
@@ -47,9 +47,9 @@ def test_a_saved_window_size_that_still_fits_is_kept():
     """On a 1920 x 1080 free area the most a window may take is 1920 - frame x 1080 - title
     bar; a saved 1500 x 900 lies inside, so it is used as it was, not replaced by the default."""
     most_w, most_h = 1920 - FRAME[0], 1080 - FRAME[1]
-    assert 1500 <= most_w and 900 <= most_h
+    assert most_w >= 1500 and most_h >= 900
     assert fitted_size(1920, 1080, ["1500", "900"]) == (1500, 900)
-    assert (1500, 900) != DEFAULT_SIZE
+    assert DEFAULT_SIZE != (1500, 900)
 
 
 def test_a_saved_window_size_that_no_longer_fits_falls_back_to_the_default():
