@@ -184,7 +184,7 @@ def draw(data: ReportData, width: float = 480) -> Drawing:
                 label(
                     tx + tile_w / 2,
                     ty + tile_h / 2 - 3,
-                    f"… {len(roles) - capacity_tiles + 2} more",
+                    f"… {len(roles) - capacity_tiles + 1} more",
                     tile_w,
                     7,
                     "middle",
