@@ -1,18 +1,19 @@
 """The bar charts (memory per GPU, sharing modes, power per rack, bandwidth landscape) read
 cleanly: every label is set at the charts' one 7 pt text size (a value or tick no larger than
-the names beside it), and each bar's name ends at least a space's width before its bar starts,
-never touching it. Checked on every bundled example at the product's figure widths."""
+the names beside it), each bar's name ends at least a space's width before its bar starts,
+never touching it, and the gridlines share one light weight. Checked on every bundled example at the product's figure widths."""
 
 from __future__ import annotations
 
 import pytest
-from reportlab.graphics.shapes import Drawing, Group, Rect, String
+from reportlab.graphics.shapes import Drawing, Group, Line, Rect, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from reports.data import build_data
 from reports.diagrams import DIAGRAMS
 from reports.diagrams.common import label, new_drawing
 from reports.fonts import SANS, register_fonts
+from reports.styles import ERROR, RULE
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
 
@@ -97,3 +98,17 @@ def test_a_name_ending_where_its_bar_starts_is_flagged():
         d.add(label(100, 13, "rack-01", 100, TEXT_SIZE, "end", font=SANS))
         d.add(Rect(bar_x, 10, 80, 12))
         assert bool(names_touching_bars(d)) is touching, bar_x
+
+
+def test_every_chart_draws_its_gridlines_at_one_light_weight(charts):
+    """Gridlines (the rule-coloured vertical lines behind the bars) have one weight across all
+    four charts, so the charts read alike side by side, and are lighter than the dashed capacity
+    or limit line a chart marks, which must stand out from the grid."""
+    grid, marks = set(), set()
+    for name, key, width, d in charts:
+        lines = [s for s in _leaves(d) if isinstance(s, Line)]
+        assert any(s.strokeColor == RULE for s in lines), (name, key, width)
+        grid |= {s.strokeWidth for s in lines if s.strokeColor == RULE}
+        marks |= {s.strokeWidth for s in lines if s.strokeColor == ERROR}
+    assert len(grid) == 1, grid
+    assert marks and max(grid) < min(marks), (grid, marks)
