@@ -15,7 +15,7 @@ from reports.data import ReportData
 from reports.diagrams.common import box, label, new_drawing, wrap
 from reports.fonts import SANS, SANS_BOLD, text_width
 from reports.styles import ACCENT, ACCENT_LIGHT, INK, MUTED, RULE, ZEBRA
-from wizard.base.numbers import count, num
+from wizard.base.numbers import count, num, ratio
 from wizard.present import labels
 
 if TYPE_CHECKING:
@@ -37,12 +37,18 @@ def shown(n: int) -> list[int | None]:
     return [*range(1, MAX_BOXES - 1), None, n]
 
 
+def _box_width(n: int, width: float) -> float:
+    """The width of each box of a row of ``n`` over ``width``: SW_W, narrower where the row's
+    slots are closer than that."""
+    return min(SW_W, width / max(len(shown(n)), 1) - 4)
+
+
 def _row(d: Drawing, y: float, n: int, name: str, width: float, x0: float) -> dict[int, float]:
     """A row of ``n`` boxes named "{name} k" (or "k" where the name does not fit; the row's
     caption names it); returns the centre x of each box drawn."""
     slots = shown(n)
     step = width / max(len(slots), 1)
-    w = min(SW_W, step - 4)
+    w = _box_width(n, width)
     named = text_width(f"{name} {n}", SANS, SIZE) <= w - 3
     centres: dict[int, float] = {}
     for i, k in enumerate(slots):
@@ -118,8 +124,8 @@ class _Plane:
         self.width = width
         self.tiers_w = width * 0.6
         over = (
-            f"oversubscription {plane.oversubscription:g}:1 (target "
-            f"{plane.oversubscription_target:g}:1)"
+            f"oversubscription {ratio(plane.oversubscription)}:1 (target "
+            f"{ratio(plane.oversubscription_target)}:1)"
             if plane.oversubscription is not None
             else "one switch tier"
             if plane.tiers
@@ -205,7 +211,8 @@ class _Plane:
         if p.redundant:
             for k in range(1, self.leaf.count, 2):
                 if k in leaves and k + 1 in leaves:
-                    a, b = leaves[k] + SW_W / 2, leaves[k + 1] - SW_W / 2
+                    half = _box_width(self.leaf.count, tw) / 2  # from edge to edge
+                    a, b = leaves[k] + half, leaves[k + 1] - half
                     _link(d, a, y_leaf + SW_H / 2, b, y_leaf + SW_H / 2, color=MUTED)
                     d.add(label((a + b) / 2, y_leaf + SW_H / 2 + 2, "peer link", b - a, SIZE,
                                 "middle", color=MUTED, min_size=SIZE))  # fmt: skip

@@ -7,7 +7,7 @@ from reports.diagrams import fabric
 from reports.doctree import Block
 from reports.sections import cabling, calculations
 from reports.story import Story
-from wizard.base.numbers import count, num
+from wizard.base.numbers import count, num, ratio
 from wizard.model.estate import Estate
 from wizard.model.unsettled import flag
 from wizard.present import labels
@@ -65,7 +65,7 @@ def build(st: Story) -> list[Block] | None:
     for plane in e.network:
         flow += st.h2(labels.NETWORK.get(plane.name) or cabling.network(plane.name))
         over = (
-            f"{plane.oversubscription:g}:1 (target {plane.oversubscription_target:g}:1)"
+            f"{ratio(plane.oversubscription)}:1 (target {ratio(plane.oversubscription_target)}:1)"
             if plane.oversubscription is not None
             else "one switch tier"
         )

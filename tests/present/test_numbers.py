@@ -2,7 +2,18 @@
 
 import pytest
 
-from wizard.base.numbers import MISSING, count, fixed, num, pct, plural, unit, value, with_unit
+from wizard.base.numbers import (
+    MISSING,
+    count,
+    fixed,
+    num,
+    pct,
+    plural,
+    ratio,
+    unit,
+    value,
+    with_unit,
+)
 
 
 @pytest.mark.parametrize(
@@ -88,3 +99,17 @@ def test_a_checks_message_names_values_as_the_window_does():
     assert said.endswith("(use Passthrough or MIG-backed vGPU)")
     assert "sharing_mode" not in in_words("sharing_mode 'remote' needs constraints.remote_ok")
     assert in_words("no field here") == "no field here"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (0.733333, "0.73"),  # an oversubscription of 0.733333:1 is quoted as 0.73:1
+        (0.916667, "0.92"),
+        (1.5, "1.5"),
+        (3.0, "3"),
+        (2.75, "2.75"),
+    ],
+)
+def test_a_ratio_is_quoted_to_two_decimals_at_most(value, text):
+    assert ratio(value) == text

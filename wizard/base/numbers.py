@@ -41,6 +41,12 @@ def fixed(value: float | int | None, unit: str = "", digits: int = 1) -> str:
     return f"{text} {unit}" if unit else text
 
 
+def ratio(value: float) -> str:
+    """A ratio's first term, as in "0.73:1" or "3:1": two decimals at most, trailing zeros
+    dropped (a switch's oversubscription is quoted so, never as 0.733333)."""
+    return f"{round(value, 2):g}"
+
+
 def value(v: float | int | str | bool | None) -> str:
     """Any Result or design value: numbers through :func:`num`, the rest as text."""
     if isinstance(v, bool) or v is None:
