@@ -111,6 +111,10 @@ EQUIVALENT: dict[str, str] = {
     "hosts of the totals built for them, which are then dropped",
     "wizard/engine/decide/estate.py::_cpu_lines::* -> /#1": "core licences read only the "
     "hosts of the totals built for them, which are then dropped",
+    "wizard/cli/design_commands.py::cmd_bom::and -> or#0": "a bill's currency, one-off and "
+    "yearly sums are all set (priced) or all unset (not priced), so 'and' and 'or' agree",
+    "reports/document.py::ProposalTemplate.__init__::1 -> 2#0": "reportlab reads 'invariant' "
+    "as a flag (its truth), and 2 is as true as 1",
 }
 
 
