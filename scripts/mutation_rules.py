@@ -115,6 +115,8 @@ EQUIVALENT: dict[str, str] = {
     "yearly sums are all set (priced) or all unset (not priced), so 'and' and 'or' agree",
     "reports/document.py::ProposalTemplate.__init__::1 -> 2#0": "reportlab reads 'invariant' "
     "as a flag (its truth), and 2 is as true as 1",
+    "wizard/app/recommend.py::_spans_hosts::> -> >=#1": "with one replica a member the test "
+    "left is gpus_per_replica > gpus_per_host, which the line before has already answered",
 }
 
 
