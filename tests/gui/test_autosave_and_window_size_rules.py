@@ -59,3 +59,19 @@ def test_a_saved_window_size_that_no_longer_fits_falls_back_to_the_default():
     expected = (min(DEFAULT_SIZE[0], most_w), min(DEFAULT_SIZE[1], most_h))
     assert fitted_size(1920, 1080, ["3000", "2000"]) == expected
     assert fitted_size(1920, 1080, ["0", "900"]) == expected
+
+
+def test_an_offscreen_window_opens_at_the_default_size_whatever_its_virtual_screen(make_window):
+    """Offscreen (headless renders of the pages) there is no real screen to fit: the window
+    takes the default size and minimum even where the virtual screen's free area is smaller,
+    so pages render at the product's width."""
+    from PySide6.QtGui import QGuiApplication
+
+    from wizard.gui.main_window import MINIMUM_SIZE
+
+    assert QGuiApplication.platformName() == "offscreen"
+    window = make_window()
+    free = window.screen().availableGeometry()
+    assert free.width() < DEFAULT_SIZE[0] or free.height() < DEFAULT_SIZE[1]
+    assert (window.width(), window.height()) == DEFAULT_SIZE
+    assert (window.minimumWidth(), window.minimumHeight()) == MINIMUM_SIZE
