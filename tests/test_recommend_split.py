@@ -160,7 +160,9 @@ def test_on_an_equal_cost_of_ownership_one_cluster_is_kept(catalog, monkeypatch)
     monkeypatch.setattr(rs, "_cost", same_cost)
     split = recommend_split(d, catalog, prices)
     assert split.cost_one is split.cost_two and split.cost_one is not None
-    assert not split.take_two and "One cluster, since" in split.why
+    assert not split.take_two
+    assert "One cluster, since two have the same 3-year cost of ownership" in split.why
+    assert " 0 less" not in split.why
 
 
 def test_on_an_equal_power_draw_one_cluster_is_kept(catalog, monkeypatch):
@@ -180,4 +182,17 @@ def test_on_an_equal_power_draw_one_cluster_is_kept(catalog, monkeypatch):
     monkeypatch.setattr(rs, "plan", patched)
     split = recommend_split(design_from_dict(one_cluster()), catalog)
     assert split.one.totals.total_kw == split.two.totals.total_kw
-    assert not split.take_two and "One cluster, since" in split.why
+    assert not split.take_two and "One cluster, since two would draw the same" in split.why
+
+
+def test_the_power_reason_says_when_the_two_options_draw_the_same():
+    """Without prices power decides: 40.0 kW against 40.0 kW keeps one cluster and says they are
+    the same; 40.0 against 39.5 takes two (0.5 kW less); 40.0 against 40.5 keeps one (0.5 kW
+    more)."""
+    from wizard.app.recommend_split import _by_power
+
+    assert _by_power(40.0, 40.0, False).startswith(
+        "One cluster, since two would draw the same 40.0"
+    )
+    assert _by_power(40.0, 39.5, False) == "Two clusters, since they draw 0.5 kW less."
+    assert _by_power(40.0, 40.5, False).startswith("One cluster, since two would draw 0.5 kW more")

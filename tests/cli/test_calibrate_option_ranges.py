@@ -1,5 +1,6 @@
 """`gpuwizard calibrate`'s --concurrency and --gpus at the edges of the ranges its help and its
-refusals state: requests in flight "from 1 to 1,000,000" and a GPU count "from 1 to 100,000".
+refusals state: requests in flight "above 0 and at most 1,000,000" (a mean, so 0.5 is a load)
+and a GPU count "from 1 to 100,000".
 Each edge is taken, the first value past it is refused in one line naming the option."""
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ def _calibrate(tmp_path, *options: str):
     return done, out
 
 
-@pytest.mark.parametrize("value", ["1", "1000000"])
+@pytest.mark.parametrize("value", ["0.5", "1", "1000000"])
 def test_concurrency_at_either_end_of_its_range_is_taken(tmp_path, value):
-    """1 request in flight (the published run's own load) and 1,000,000 are both in range."""
+    """Half a request in flight on average, 1 (the published run's own load) and 1,000,000 are
+    all in range."""
     done, out = _calibrate(tmp_path, "--concurrency", value)
     assert done.returncode == 0, done.stderr
     assert "--concurrency" not in done.stderr and out.is_file()
@@ -36,7 +38,7 @@ def test_concurrency_past_its_range_is_refused_by_name(tmp_path, value):
     done, out = _calibrate(tmp_path, "--concurrency", value)
     assert done.returncode == 2
     (line,) = done.stderr.strip().splitlines()
-    assert "--concurrency" in line and "from 1 to 1,000,000" in line
+    assert "--concurrency" in line and "above 0 and at most 1,000,000" in line
     assert not out.exists()
 
 

@@ -47,8 +47,9 @@ def partition(design: Design, catalog: Catalog) -> tuple[list[WorkloadGroup], li
     """Groups that share GPUs (one GPU or less per member, under vGPU, MIG or a pool) and the
     rest (jobs of several GPUs, or whole GPUs), as the design sizes them today."""
     p = plan(as_designed(design), catalog)
-    if len(p.estate.clusters) > 1:
-        raise UserError("clusters: the design already has several clusters")
+    # a management domain or a pool's client cluster beside the one GPU cluster stays as it is
+    if sum(c.role is ClusterRole.GPU for c in p.estate.clusters) > 1:
+        raise UserError("clusters: the design already has several GPU clusters")
     sized = {w.name: w for w in p.workloads}
     shared, multi = [], []
     for g in design.workloads:
@@ -81,9 +82,10 @@ def recommend_split(design: Design, catalog: Catalog, prices: PriceList | None =
             "workloads": [g.model_copy(update={"cluster": SHARED_NAME}) for g in shared]
             + [g.model_copy(update={"cluster": MULTI_NAME}) for g in multi],
             "clusters": [
+                *(c for c in design.clusters if c.role is not ClusterRole.GPU),
                 ClusterSpec(
                     name=MULTI_NAME, role=ClusterRole.GPU, hardware=b.hardware, ha=design.ha
-                )
+                ),
             ],
         }
     )
@@ -120,6 +122,11 @@ def _by_power(kw1: float, kw2: float, priced: bool) -> str:
     )
     if kw2 < kw1:
         return unpriced + f"Two clusters, since they draw {kw1 - kw2:,.1f} kW less."
+    if f"{kw1:,.1f}" == f"{kw2:,.1f}":  # the same to the figure the reason prints
+        return unpriced + (
+            f"One cluster, since two would draw the same {kw1:,.1f} kW and one cluster is "
+            "simpler to run; a price list can still favour two when their hosts cost less."
+        )
     return unpriced + (
         f"One cluster, since two would draw {kw2 - kw1:,.1f} kW more; a price list can still "
         "favour two when their hosts cost enough less."
@@ -135,6 +142,11 @@ def _by_cost(c1: CostResult, c2: CostResult, kw1: float, kw2: float) -> str:
             f"Two clusters, since their {years} is {two} against {one} for one cluster "
             f"({c2.currency} {num(c1.total - c2.total)} less), "
             f"{'though' if kw2 > kw1 else 'and'} they draw {power}."
+        )
+    if one == two:  # the same to the figure the reason prints
+        return (
+            f"One cluster, since two have the same {years} ({one}) and one cluster is simpler "
+            f"to run; two would draw {power}."
         )
     return (
         f"One cluster, since its {years} is {one} against {two} for two "

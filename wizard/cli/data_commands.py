@@ -50,7 +50,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         math.isfinite(args.concurrency) and 0 < args.concurrency <= 1_000_000
     ):
         raise UserError(f"--concurrency: {args.concurrency} is not a number of requests in "
-                        "flight from 1 to 1,000,000")  # fmt: skip
+                        "flight above 0 and at most 1,000,000")  # fmt: skip
     for path in args.measurements:
         name = _measurement_name(path)
         data = read_limited(path, MEASUREMENT_LIMIT, "benchmark file")
