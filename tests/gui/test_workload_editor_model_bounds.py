@@ -124,8 +124,10 @@ def test_a_custom_model_draft_without_its_shape_shows_llama_2_7b(editor):
 
 def test_the_share_of_users_active_at_once_round_trips_as_a_percentage(editor):
     """concurrency 0.25 in a design is shown as 25 % and read back as 0.25; 0.75 as 75 %, 0.99 as
-    99 %, 1.0 as 100 %."""
-    for share, percent in ((0.25, 25), (0.75, 75), (0.99, 99), (1.0, 100)):
+    99 %, 1.0 as 100 %; the model's smallest share, 0.001, as 0.1 %, and 0.005 as 0.5 % (a
+    whole-percent box showed and saved it as 1 %)."""
+    shares = ((0.25, 25), (0.75, 75), (0.99, 99), (1.0, 100), (0.001, 0.1), (0.005, 0.5))
+    for share, percent in shares:
         editor.load({"name": "n", "kind": "development", "shared": {"concurrency": share}})
         assert editor.shared_box.concurrency.value() == percent
         assert editor.shared_box.values()["shared"]["concurrency"] == pytest.approx(share)

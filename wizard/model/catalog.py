@@ -260,8 +260,11 @@ class Cdu(Product):
     their secondary loop into the facility water."""
 
     placement: CduPlacement
-    capacity_kw: PositiveFloat = Field(
-        le=10_000, description="Heat it moves into the facility water at its rated conditions, kW"
+    capacity_kw: float = Field(
+        ge=1e-6,
+        le=10_000,
+        allow_inf_nan=False,
+        description="Heat it moves into the facility water at its rated conditions, kW",
     )
     rack_units: int | None = Field(
         default=None, ge=1, le=20, description="Height of an in-rack unit; None in a row"
@@ -269,8 +272,10 @@ class Cdu(Product):
     power_w: PositiveFloat | None = Field(
         default=None, le=100_000, description="Maximum power of its pumps and controls, W"
     )
-    facility_delta_t_c: PositiveFloat = Field(
+    facility_delta_t_c: float = Field(
+        ge=1e-6,
         le=40,
+        allow_inf_nan=False,
         description="Facility water temperature rise at the rated capacity, degrees C: the "
         "flow it needs follows from it (heat = flow x density x specific heat x rise)",
     )

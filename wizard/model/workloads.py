@@ -239,8 +239,11 @@ class PeopleDemand(Model):
 
     users: int = Field(ge=1, le=100_000_000, description="People who use the service.")
     active_share: Fraction = Field(description="Share of them active in the busiest hour.")
-    requests_per_hour: Positive = Field(
-        le=100_000, description="Requests each active person makes in that hour."
+    requests_per_hour: float = Field(
+        ge=0.01,  # the wizard's input: two decimals
+        le=100_000,
+        allow_inf_nan=False,
+        description="Requests each active person makes in that hour.",
     )
 
     @property

@@ -535,7 +535,8 @@ class SharedSection(QGroupBox):
         )
         self.need_value = double_spin(0.01, 100_000, 2, 16)
         self.gpus_per_job = int_spin(1, 4096, 1)
-        self.concurrency = double_spin(1, 100, 0, 100)
+        # the model's share runs from 0.001 (0.1 %) to 1: one decimal shows each such share
+        self.concurrency = double_spin(0.1, 100, 1, 100)
         self.concurrency.setSuffix(" %")
         self.errors.add(f, "shared", "Need", self.need_kind, self.need_value, term="shared_need")
         self.errors.add(f, "shared.gpus_per_job", "Whole GPUs each", self.gpus_per_job)
@@ -572,7 +573,7 @@ class SharedSection(QGroupBox):
                 self.need_value.setValue(sh[key])
                 break
         self.gpus_per_job.setValue(sh.get("gpus_per_job", 1))
-        self.concurrency.setValue(round(sh.get("concurrency", 1.0) * 100))
+        self.concurrency.setValue(round(sh.get("concurrency", 1.0) * 100, 1))
 
 
 def _params(n: float) -> str:
