@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from wizard.app.serving_text import at_risk, spread_text, target_short
-from wizard.base.numbers import MISSING, count, fixed, num
+from wizard.base.numbers import MISSING, count, fixed, num, unit
 from wizard.gui.icons import icon
 from wizard.model.design import Design
 from wizard.model.result import Decision, Result, Severity, WorkloadResult
@@ -142,7 +142,7 @@ def fill_workloads(
             + (" calibrated" if calibrated else "")
             if tr and tr.time_to_train_hours is not None
             else MISSING,
-            fixed(tr.allreduce_seconds_per_iteration if tr else None, "s", 3)
+            unit(tr.allreduce_seconds_per_iteration if tr else None, "s")  # as the proposal
             + (f" over {tr.allreduce_link}" if tr and tr.allreduce_link else ""),
         ]
         for c, text in enumerate(cells):
