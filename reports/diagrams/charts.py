@@ -188,6 +188,7 @@ def power_chart(all_racks: list[Rack], width: float = 480) -> Drawing | None:
             run = []
         if rack is not None:
             run.append(rack)
+    cut = len(groups) - MAX_BARS
     groups = groups[:MAX_BARS]
     # racks whose total leaves out storage of unpublished power: a star and a note below
     notes = [
@@ -196,6 +197,11 @@ def power_chart(all_racks: list[Rack], width: float = 480) -> Drawing | None:
         for g in groups
         if g[4]
     ]
+    if cut > 0:  # said, never dropped silently: the bill's per-rack table lists every rack
+        notes.append(
+            f"The first {MAX_BARS} of {MAX_BARS + cut} groups of racks are shown; the per-rack "
+            "table lists every rack."
+        )
     bar_h, bar_gap = 12, 6
     plot_h = len(groups) * (bar_h + bar_gap) + bar_gap
     height = 12 + plot_h + 28 + 11 * len(notes)
