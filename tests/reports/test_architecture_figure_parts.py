@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from reportlab.graphics.shapes import Group, Line, Rect, String
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.graphics.shapes import Line, Rect, String
 
 from reports.data import build_data
 from reports.diagrams import architecture
 from reports.fonts import register_fonts
+from tests.reports.drawing_parts import all_groups, leaf_shapes, text_box
 from wizard.app.catalog_loader import load_catalog
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
@@ -22,27 +22,6 @@ WIDTHS = (453, 468, 480)  # A4 and US Letter text widths, the wizard's figure wi
 SLACK = 0.5  # points: anti-aliasing, not layout
 TOP_H = 92  # the top row's boxes: workload groups, client cluster, management cluster
 LONG = "Sprachmodellbereitstellungsplattformwissensdatenbankkundendienst"  # one long word
-
-
-def _leaves(node):
-    for item in node.contents if isinstance(node, Group) else []:
-        if isinstance(item, Group):
-            yield from _leaves(item)
-        else:
-            yield item
-
-
-def _groups(node):
-    for item in node.contents if isinstance(node, Group) else []:
-        if isinstance(item, Group):
-            yield item
-            yield from _groups(item)
-
-
-def _text_box(s: String) -> tuple[float, float, float, float]:
-    w = stringWidth(s.text, s.fontName, s.fontSize)
-    x = {"start": s.x, "middle": s.x - w / 2, "end": s.x - w}[s.textAnchor]
-    return x, s.y - s.fontSize * 0.2, x + w, s.y + s.fontSize * 0.8
 
 
 def _scaled(catalog, name: str, factor: int, rename: bool = False):
@@ -72,7 +51,7 @@ def _figures(rename: bool = False):
 def _tiles(d):
     """The host tiles: (tile rect, host number, the GPU squares in it)."""
     out = []
-    for g in _groups(d):
+    for g in all_groups(d):
         items = list(g.contents)
         names = [s.text for s in items if isinstance(s, String) and s.text.startswith("host ")]
         if items and isinstance(items[0], Rect) and names:
@@ -117,7 +96,9 @@ def test_the_more_tile_sits_level_with_the_host_tiles():
     where a host tile would be."""
     seen = 0
     for name, width, data, d in _figures():
-        more = [s for s in _leaves(d) if isinstance(s, String) and re.match(r"… \d+ more$", s.text)]
+        more = [
+            s for s in leaf_shapes(d) if isinstance(s, String) and re.match(r"… \d+ more$", s.text)
+        ]
         tiles = _tiles(d)
         hosts = data.result.cluster.hosts_total
         if not more:
@@ -127,7 +108,7 @@ def test_the_more_tile_sits_level_with_the_host_tiles():
         assert len(tiles) < hosts, (name, width)
         # the tiles drawn and the hosts the label counts are every host, once
         assert len(tiles) + int(s.text.split()[1]) == hosts, (name, width, s.text)
-        _, y0, _, y1 = _text_box(s)
+        _, y0, _, y1 = text_box(s)
         middle = (y0 + y1) / 2
         row = [t for t, _, _ in tiles if t.y <= middle <= t.y + t.height]
         assert row, f"{name} at {width}: the '… more' label is level with no tile"
@@ -140,7 +121,7 @@ def test_the_more_tile_sits_level_with_the_host_tiles():
 def _top_boxes(d):
     return [
         g
-        for g in _groups(d)
+        for g in all_groups(d)
         if g.contents
         and isinstance(g.contents[0], Rect)
         and abs(g.contents[0].height - TOP_H) < 0.01
@@ -157,7 +138,7 @@ def test_each_top_box_drops_its_link_from_the_middle_of_its_bottom_edge():
         bottom = boxes[0].y
         drops = [
             s
-            for s in _leaves(d)
+            for s in leaf_shapes(d)
             if isinstance(s, Line)
             and abs(s.x1 - s.x2) < 0.01
             and abs(max(s.y1, s.y2) - bottom) < 0.01
@@ -176,8 +157,8 @@ def test_a_long_workload_group_name_stays_inside_its_box():
     for name, width, _data, d in _figures(rename=True):
         box = next(g for g in _top_boxes(d) if g.contents[0].x < SLACK)
         r = box.contents[0]
-        texts = [s for s in _leaves(box) if isinstance(s, String) and s.text]
+        texts = [s for s in leaf_shapes(box) if isinstance(s, String) and s.text]
         assert any(s.text.startswith(LONG[:10]) for s in texts), (name, width)
         for s in texts:
-            x0, _, x1, _ = _text_box(s)
+            x0, _, x1, _ = text_box(s)
             assert r.x - SLACK <= x0 and x1 <= r.x + r.width + SLACK, (name, width, s.text)

@@ -6,7 +6,7 @@ never touching it, and the gridlines share one light weight. Checked on every bu
 from __future__ import annotations
 
 import pytest
-from reportlab.graphics.shapes import Drawing, Group, Line, Rect, String
+from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from reports.data import build_data
@@ -14,6 +14,7 @@ from reports.diagrams import DIAGRAMS
 from reports.diagrams.common import label, new_drawing
 from reports.fonts import SANS, register_fonts
 from reports.styles import ERROR, RULE
+from tests.reports.drawing_parts import leaf_shapes
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
 
@@ -21,16 +22,6 @@ WIDTHS = (453, 468, 480)
 CHARTS = ("memory", "sharing", "power", "bandwidth")
 TEXT_SIZE = 7.0  # the charts' text size: names, values, ticks, legends
 MIN_BAR_H = 12  # bars are 12 to 18 pt tall; legend swatches (8 pt) and marks (3 pt) are not bars
-
-
-def _leaves(node):
-    for item in node.contents if isinstance(node, Group) else []:
-        if isinstance(item, String):
-            yield item
-        elif isinstance(item, Group):
-            yield from _leaves(item)
-        else:
-            yield item
 
 
 def _span(s: String) -> tuple[float, float]:
@@ -58,7 +49,7 @@ def test_every_chart_label_is_set_at_the_charts_text_size(charts):
     """No label is larger than 7 pt (a label may only shrink to fit its room), and the bar
     names, tick values and value labels of a chart share that size when they have room."""
     for name, key, width, d in charts:
-        strings = [s for s in _leaves(d) if isinstance(s, String) and s.text]
+        strings = [s for s in leaf_shapes(d) if isinstance(s, String) and s.text]
         assert strings, (name, key, width)
         for s in strings:
             assert s.fontSize <= TEXT_SIZE, (name, key, width, s.text, s.fontSize)
@@ -67,7 +58,7 @@ def test_every_chart_label_is_set_at_the_charts_text_size(charts):
 def names_touching_bars(d: Drawing) -> list[tuple[str, float]]:
     """(label, gap) for each label on a bar's row that ends at or before the bar's left end
     with less than a space's width (at the label's size) between them."""
-    leaves = list(_leaves(d))
+    leaves = list(leaf_shapes(d))
     bars = [r for r in leaves if isinstance(r, Rect) and r.height >= MIN_BAR_H and r.width > 0]
     found = []
     for s in leaves:
@@ -106,7 +97,7 @@ def test_every_chart_draws_its_gridlines_at_one_light_weight(charts):
     or limit line a chart marks, which must stand out from the grid."""
     grid, marks = set(), set()
     for name, key, width, d in charts:
-        lines = [s for s in _leaves(d) if isinstance(s, Line)]
+        lines = [s for s in leaf_shapes(d) if isinstance(s, Line)]
         assert any(s.strokeColor == RULE for s in lines), (name, key, width)
         grid |= {s.strokeWidth for s in lines if s.strokeColor == RULE}
         marks |= {s.strokeWidth for s in lines if s.strokeColor == ERROR}

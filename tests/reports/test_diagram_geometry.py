@@ -6,32 +6,17 @@ edge is cut by the box's fill or reads as belonging to two things)."""
 from __future__ import annotations
 
 import pytest
-from reportlab.graphics.shapes import Drawing, Group, Rect, String
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.graphics.shapes import Drawing, Rect, String
 
 from reports.data import build_data
 from reports.diagrams import DIAGRAMS
 from reports.fonts import register_fonts
+from tests.reports.drawing_parts import leaf_shapes, text_box
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
 
 WIDTHS = (453, 468, 480)  # A4 and US Letter text widths, the wizard's figure width
 SLACK = 0.5  # points: anti-aliasing, not layout
-
-
-def _leaves(node):
-    for item in node.contents if isinstance(node, Group) else []:
-        if isinstance(item, Group):
-            assert item.transform == (1, 0, 0, 1, 0, 0), "the checks assume untransformed groups"
-            yield from _leaves(item)
-        else:
-            yield item
-
-
-def _label_box(s: String) -> tuple[float, float, float, float]:
-    w = stringWidth(s.text, s.fontName, s.fontSize)
-    x = {"start": s.x, "middle": s.x - w / 2, "end": s.x - w}[s.textAnchor]
-    return x, s.y - s.fontSize * 0.2, x + w, s.y + s.fontSize * 0.8
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +37,9 @@ def drawings(catalog) -> list[tuple[str, str, int, Drawing]]:
 def test_every_shape_lies_inside_its_drawing(drawings):
     for name, key, width, d in drawings:
         assert d.width <= width + SLACK, (name, key, width)
-        for shape in _leaves(d):
+        for shape in leaf_shapes(d):
             if isinstance(shape, String):
-                x0, y0, x1, y1 = _label_box(shape) if shape.text else (0, 0, 0, 0)
+                x0, y0, x1, y1 = text_box(shape) if shape.text else (0, 0, 0, 0)
             else:
                 x0, y0, x1, y1 = shape.getBounds()
             inside = x0 >= -SLACK and y0 >= -SLACK
@@ -64,7 +49,7 @@ def test_every_shape_lies_inside_its_drawing(drawings):
 
 def test_no_label_lies_across_the_edge_of_a_box(drawings):
     for name, key, width, d in drawings:
-        leaves = list(_leaves(d))
+        leaves = list(leaf_shapes(d))
         boxes = [
             (r.x, r.y, r.x + r.width, r.y + r.height)
             for r in leaves
@@ -73,7 +58,7 @@ def test_no_label_lies_across_the_edge_of_a_box(drawings):
         for s in leaves:
             if not isinstance(s, String) or not s.text:
                 continue
-            a = _label_box(s)
+            a = text_box(s)
             for b in boxes:
                 meets = a[0] < b[2] - SLACK and b[0] < a[2] - SLACK
                 meets = meets and a[1] < b[3] - SLACK and b[1] < a[3] - SLACK

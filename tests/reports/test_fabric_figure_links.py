@@ -9,26 +9,19 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from reportlab.graphics.shapes import Group, Line, Rect, String
+from reportlab.graphics.shapes import Line, Rect, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from reports.data import build_data
 from reports.diagrams import fabric
 from reports.fonts import register_fonts
+from tests.reports.drawing_parts import leaf_shapes
 from wizard.app.catalog_loader import load_catalog
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
 
 WIDTHS = (453, 468, 480)  # A4 and US Letter text widths, the wizard's figure width
 SLACK = 0.5  # points: anti-aliasing, not layout
-
-
-def _leaves(node):
-    for item in node.contents if isinstance(node, Group) else []:
-        if isinstance(item, Group):
-            yield from _leaves(item)
-        else:
-            yield item
 
 
 def _scaled(catalog, name: str, factor: int):
@@ -77,8 +70,10 @@ def _tier(p, role):
 def _rows(d):
     """The device boxes (hosts, switches, storage) by row, bottom row first: each a list of
     (rect, label text) left to right."""
-    rects = [s for s in _leaves(d) if isinstance(s, Rect) and abs(s.height - fabric.SW_H) < 0.01]
-    texts = [s for s in _leaves(d) if isinstance(s, String)]
+    rects = [
+        s for s in leaf_shapes(d) if isinstance(s, Rect) and abs(s.height - fabric.SW_H) < 0.01
+    ]
+    texts = [s for s in leaf_shapes(d) if isinstance(s, String)]
     rows: dict[float, list] = {}
     for r in rects:
         inside = [
@@ -133,7 +128,7 @@ def _host_links(d):
     leaf_x = {r.x + r.width / 2: n for (r, _), n in zip(rows[1], _numbers(rows[1]), strict=True)}
     top, bottom = rows[0][0][0].y + fabric.SW_H, rows[1][0][0].y
     out: dict[int, set[int]] = {n: set() for n in host_x.values()}
-    for line in (s for s in _leaves(d) if isinstance(s, Line)):
+    for line in (s for s in leaf_shapes(d) if isinstance(s, Line)):
         (xa, ya), (xb, yb) = sorted([(line.x1, line.y1), (line.x2, line.y2)], key=lambda q: q[1])
         if abs(ya - top) < 0.01 and abs(yb - bottom) < 0.01:
             h = next((n for x, n in host_x.items() if abs(x - xa) < 0.01), None)
@@ -187,7 +182,7 @@ def test_no_link_runs_through_a_box():
     seen_uplinks = False
     for name, width, p, _hosts, d in _panels():
         boxes = [r for row in _rows(d) for r, _ in row]
-        lines = [s for s in _leaves(d) if isinstance(s, Line)]
+        lines = [s for s in leaf_shapes(d) if isinstance(s, Line)]
         for line in lines:
             for i in range(1, 20):
                 t = i / 20
@@ -203,8 +198,8 @@ def test_the_peer_link_label_sits_above_its_line():
     line, between the two leaves, and the line does not run through its letters."""
     seen = 0
     for name, width, p, _hosts, d in _panels():
-        labels = [s for s in _leaves(d) if isinstance(s, String) and s.text == "peer link"]
-        flat = [s for s in _leaves(d) if isinstance(s, Line) and abs(s.y1 - s.y2) < 0.01]
+        labels = [s for s in leaf_shapes(d) if isinstance(s, String) and s.text == "peer link"]
+        flat = [s for s in leaf_shapes(d) if isinstance(s, Line) and abs(s.y1 - s.y2) < 0.01]
         for s in labels:
             w = stringWidth(s.text, s.fontName, s.fontSize)
             x0, x1 = s.x - w / 2, s.x + w / 2  # drawn centred

@@ -5,25 +5,18 @@ of every other label, at the product's figure widths."""
 from __future__ import annotations
 
 import pytest
-from reportlab.graphics.shapes import Group, Rect, String
+from reportlab.graphics.shapes import Rect, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from reports.data import build_data
 from reports.diagrams import DIAGRAMS
 from reports.fonts import register_fonts
+from tests.reports.drawing_parts import leaf_shapes
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_text
 
 WIDTHS = (453, 468, 480)
 GROUPS = 36  # more than the chart's 30 bars
-
-
-def _leaves(node):
-    for item in node.contents if isinstance(node, Group) else []:
-        if isinstance(item, Group):
-            yield from _leaves(item)
-        else:
-            yield item
 
 
 def _extent(shape) -> tuple[float, float, float, float]:
@@ -53,7 +46,7 @@ def many(catalog):
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_shown_of_all_note_is_clear_of_the_legend_and_every_label(many, width):
     d = DIAGRAMS["memory"].draw(many, width)
-    leaves = [s for s in _leaves(d) if not isinstance(s, String) or s.text]
+    leaves = [s for s in leaf_shapes(d) if not isinstance(s, String) or s.text]
     notes = [s for s in leaves if isinstance(s, String) and s.text.startswith("The 30 largest")]
     assert [s.text for s in notes] == [f"The 30 largest of {GROUPS} workload groups are shown."]
     note = _extent(notes[0])
@@ -71,5 +64,5 @@ def test_the_shown_of_all_note_is_clear_of_the_legend_and_every_label(many, widt
 def test_a_chart_of_few_groups_has_no_note(example_data):
     """The negative case: mig-shared's three groups are all drawn, so no note."""
     d = DIAGRAMS["memory"].draw(example_data("mig-shared"), 480)
-    texts = [s.text for s in _leaves(d) if isinstance(s, String)]
+    texts = [s.text for s in leaf_shapes(d) if isinstance(s, String)]
     assert not [t for t in texts if "largest" in t]

@@ -6,26 +6,19 @@ product's figure widths (A4 and US Letter text widths, the wizard's 480 points).
 from __future__ import annotations
 
 import pytest
-from reportlab.graphics.shapes import Group, Rect, String
+from reportlab.graphics.shapes import Rect, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from reports.data import build_data
 from reports.diagrams import DIAGRAMS
 from reports.diagrams.racks import FILLS, PDU_FILL
 from reports.fonts import SANS_BOLD, register_fonts
+from tests.reports.drawing_parts import leaf_shapes
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
 
 WIDTHS = (453, 468, 480)
 EPS = 0.05  # points: float rounding, not layout
-
-
-def _leaves(node):
-    for item in node.contents if isinstance(node, Group) else []:
-        if isinstance(item, Group):
-            yield from _leaves(item)
-        else:
-            yield item
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +67,7 @@ def test_each_device_is_centred_on_the_rack_units_the_plan_gives_it(elevations):
     adjacent units read as two."""
     checked = 0
     for name, width, plans, d in elevations:
-        leaves = list(_leaves(d))
+        leaves = list(leaf_shapes(d))
         for frame, rack in _frames(leaves, plans):
             unit = frame.height / rack.height_u
             boxes = [
@@ -98,7 +91,7 @@ def test_a_and_b_pdus_are_mirror_images_inside_the_frame_under_their_letters(ele
     right side (neither drawn on the frame line), each letter is centred over its strip, and
     every device lies between the two strips."""
     for name, width, plans, d in elevations:
-        leaves = list(_leaves(d))
+        leaves = list(leaf_shapes(d))
         for frame, rack in _frames(leaves, plans):
             pdus = sorted(
                 (r for r in leaves if isinstance(r, Rect) and r.fillColor == PDU_FILL),

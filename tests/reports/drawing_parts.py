@@ -1,0 +1,36 @@
+"""Reading a reportlab Drawing back in tests: its leaf shapes, its groups, and the box a label's
+text takes. The figures use untransformed groups, so coordinates read off a shape are the
+drawing's own; a transformed group would break every check that compares them, so it fails."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from reportlab.graphics.shapes import Group, Shape, String
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+
+def leaf_shapes(node: Shape) -> Iterator[Shape]:
+    """Every shape that is not a group, depth first, in drawing order."""
+    for item in node.contents if isinstance(node, Group) else []:
+        if isinstance(item, Group):
+            assert item.transform == (1, 0, 0, 1, 0, 0), "the checks assume untransformed groups"
+            yield from leaf_shapes(item)
+        else:
+            yield item
+
+
+def all_groups(node: Shape) -> Iterator[Group]:
+    """Every group inside ``node``, depth first."""
+    for item in node.contents if isinstance(node, Group) else []:
+        if isinstance(item, Group):
+            yield item
+            yield from all_groups(item)
+
+
+def text_box(s: String) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a label's text: its width in its font, from a fifth of the size
+    below the baseline (descenders) to four fifths above it (capitals)."""
+    w = stringWidth(s.text, s.fontName, s.fontSize)
+    x = {"start": s.x, "middle": s.x - w / 2, "end": s.x - w}[s.textAnchor]
+    return x, s.y - s.fontSize * 0.2, x + w, s.y + s.fontSize * 0.8
