@@ -13,13 +13,11 @@ from reportlab.graphics.shapes import Line, Rect, String
 from reports.data import build_data
 from reports.diagrams import architecture
 from reports.fonts import register_fonts
-from tests.reports.drawing_parts import all_groups, leaf_shapes, text_box
+from tests.reports.drawing_parts import SLACK, WIDTHS, all_groups, leaf_shapes, text_box
 from wizard.app.catalog_loader import load_catalog
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
 
-WIDTHS = (453, 468, 480)  # A4 and US Letter text widths, the wizard's figure width
-SLACK = 0.5  # points: anti-aliasing, not layout
 TOP_H = 92  # the top row's boxes: workload groups, client cluster, management cluster
 LONG = "Sprachmodellbereitstellungsplattformwissensdatenbankkundendienst"  # one long word
 

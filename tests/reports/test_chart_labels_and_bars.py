@@ -9,38 +9,19 @@ import pytest
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from reports.data import build_data
-from reports.diagrams import DIAGRAMS
 from reports.diagrams.common import label, new_drawing
 from reports.fonts import SANS, register_fonts
 from reports.styles import ERROR, RULE
-from tests.reports.drawing_parts import leaf_shapes
-from wizard.app.io import design_from_text
-from wizard.base.bundled import example_names, example_text
+from tests.reports.drawing_parts import bundled_figures, leaf_shapes, text_box
 
-WIDTHS = (453, 468, 480)
 CHARTS = ("memory", "sharing", "power", "bandwidth")
 TEXT_SIZE = 7.0  # the charts' text size: names, values, ticks, legends
 MIN_BAR_H = 12  # bars are 12 to 18 pt tall; legend swatches (8 pt) and marks (3 pt) are not bars
 
 
-def _span(s: String) -> tuple[float, float]:
-    w = stringWidth(s.text, s.fontName, s.fontSize)
-    x = {"start": s.x, "middle": s.x - w / 2, "end": s.x - w}[s.textAnchor]
-    return x, x + w
-
-
 @pytest.fixture(scope="module")
 def charts(catalog) -> list[tuple[str, str, int, Drawing]]:
-    register_fonts()
-    found = []
-    for name in example_names():
-        data = build_data(design_from_text(example_text(name)), catalog)
-        for key in CHARTS:
-            for width in WIDTHS:
-                drawing = DIAGRAMS[key].draw(data, width)
-                if drawing is not None:
-                    found.append((name, key, width, drawing))
+    found = bundled_figures(catalog, CHARTS)
     assert {key for _, key, _, _ in found} == set(CHARTS)  # each chart is drawn somewhere
     return found
 
@@ -64,7 +45,7 @@ def names_touching_bars(d: Drawing) -> list[tuple[str, float]]:
     for s in leaves:
         if not isinstance(s, String) or not s.text:
             continue
-        _, right = _span(s)
+        _, _, right, _ = text_box(s)
         bottom, top = s.y - s.fontSize * 0.2, s.y + s.fontSize * 0.8
         for bar in bars:
             same_row = bottom < bar.y + bar.height and bar.y < top

@@ -8,28 +8,13 @@ from __future__ import annotations
 import pytest
 from reportlab.graphics.shapes import Drawing, Rect, String
 
-from reports.data import build_data
 from reports.diagrams import DIAGRAMS
-from reports.fonts import register_fonts
-from tests.reports.drawing_parts import leaf_shapes, text_box
-from wizard.app.io import design_from_text
-from wizard.base.bundled import example_names, example_text
-
-WIDTHS = (453, 468, 480)  # A4 and US Letter text widths, the wizard's figure width
-SLACK = 0.5  # points: anti-aliasing, not layout
+from tests.reports.drawing_parts import SLACK, bundled_figures, leaf_shapes, text_box
 
 
 @pytest.fixture(scope="module")
 def drawings(catalog) -> list[tuple[str, str, int, Drawing]]:
-    register_fonts()
-    found = []
-    for name in example_names():
-        data = build_data(design_from_text(example_text(name)), catalog)
-        for key, spec in DIAGRAMS.items():
-            for width in WIDTHS:
-                drawing = spec.draw(data, width)
-                if drawing is not None:
-                    found.append((name, key, width, drawing))
+    found = bundled_figures(catalog, DIAGRAMS)
     assert {key for _, key, _, _ in found} == set(DIAGRAMS)  # every figure is drawn somewhere
     return found
 

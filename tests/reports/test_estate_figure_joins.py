@@ -13,12 +13,10 @@ from reportlab.graphics.shapes import Group, Line, Rect, String
 from reports.diagrams import estate as estate_diagram
 from reports.fonts import register_fonts
 from tests.conftest import ROOT
+from tests.reports.drawing_parts import SLACK, WIDTHS
 from wizard.app.catalog_loader import load_catalog
 from wizard.app.io import design_from_dict
 from wizard.engine.decide.estate import size_estate
-
-WIDTHS = (453, 468, 480)  # A4 and US Letter text widths, the wizard's figure width
-SLACK = 0.5  # points: anti-aliasing, not layout
 
 
 def _estates():

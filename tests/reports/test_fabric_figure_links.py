@@ -15,13 +15,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reports.data import build_data
 from reports.diagrams import fabric
 from reports.fonts import register_fonts
-from tests.reports.drawing_parts import leaf_shapes
+from tests.reports.drawing_parts import SLACK, WIDTHS, leaf_shapes
 from wizard.app.catalog_loader import load_catalog
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
-
-WIDTHS = (453, 468, 480)  # A4 and US Letter text widths, the wizard's figure width
-SLACK = 0.5  # points: anti-aliasing, not layout
 
 
 def _scaled(catalog, name: str, factor: int):

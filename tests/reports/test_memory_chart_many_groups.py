@@ -11,11 +11,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reports.data import build_data
 from reports.diagrams import DIAGRAMS
 from reports.fonts import register_fonts
-from tests.reports.drawing_parts import leaf_shapes
+from tests.reports.drawing_parts import WIDTHS, leaf_shapes
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_text
 
-WIDTHS = (453, 468, 480)
 GROUPS = 36  # more than the chart's 30 bars
 
 

@@ -13,11 +13,10 @@ from reports.data import build_data
 from reports.diagrams import DIAGRAMS
 from reports.diagrams.racks import FILLS, PDU_FILL
 from reports.fonts import SANS_BOLD, register_fonts
-from tests.reports.drawing_parts import leaf_shapes
+from tests.reports.drawing_parts import WIDTHS, leaf_shapes
 from wizard.app.io import design_from_text
 from wizard.base.bundled import example_names, example_text
 
-WIDTHS = (453, 468, 480)
 EPS = 0.05  # points: float rounding, not layout
 
 
