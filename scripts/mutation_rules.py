@@ -117,6 +117,9 @@ EQUIVALENT: dict[str, str] = {
     "as a flag (its truth), and 2 is as true as 1",
     "wizard/app/recommend.py::_spans_hosts::> -> >=#1": "with one replica a member the test "
     "left is gpus_per_replica > gpus_per_host, which the line before has already answered",
+    "wizard/gui/pages/review_tables.py::rows_tall::* -> /#0": "the stand-in height is used "
+    "only when the rows shown measure nothing, that is an empty table, and then it counts one "
+    "row, and 30 x 1 = 30 / 1",
     "wizard/app/io.py::_json_name::> -> >=#0": "only a non-finite number reaches it and NaN "
     "returns first, so the value is an infinity and never 0",
 }

@@ -85,3 +85,24 @@ def test_the_legend_wraps_to_stay_whole_inside_the_chart(qtbot):
             swatch = _xs(image, legend, _is(MEMORY_COLOURS[key]))
             assert swatch, (width, key)
             assert max(swatch) + 1 + fm.horizontalAdvance(label) <= width, (width, key)
+
+
+def test_the_chart_asks_for_room_for_every_bar_and_its_legend(qtbot):
+    """Sized to the height it asks for, the chart shows all five groups' bars and the legend:
+    a bar takes 2 lines, so five take 10, and the legend's swatch is drawn 1.3 lines below the
+    last bar (0.2 down into its 1.2-line row), from y = 11.5 lines on. A hint that did not grow
+    with the rows (a fixed 4 lines) would cut off the last three bars and the legend."""
+    rows = [_group(name, weights=10.0 * (i + 1)) for i, name in enumerate("ABCDE")]
+    bars = MemoryBars()
+    qtbot.addWidget(bars)
+    bars.set_data(rows, 80.0)
+    hint = bars.sizeHint()
+    bars.resize(hint)
+    image = bars.grab().toImage()
+    line = QFontMetrics(bars.font()).height()
+    weights = _is(MEMORY_COLOURS["weights"])
+    for row in range(5):
+        assert _xs(image, [int(row * line * 2.0 + line * 0.8)], weights), row
+    legend_top = int(line * 11.5)
+    assert hint.height() > legend_top + line * 0.8
+    assert _xs(image, range(legend_top, hint.height()), weights)
