@@ -120,6 +120,9 @@ EQUIVALENT: dict[str, str] = {
     "wizard/gui/pages/review_tables.py::rows_tall::* -> /#0": "the stand-in height is used "
     "only when the rows shown measure nothing, that is an empty table, and then it counts one "
     "row, and 30 x 1 = 30 / 1",
+    "wizard/gui/widgets/workload_sections.py::ServingSection.__init__::6 -> 7#0": "the "
+    "workload editor is hidden until a group is selected, and selecting one loads it, which "
+    "sets every input (a rate left out loads as 6), so the value it is built with is never shown",
     "wizard/app/io.py::_json_name::> -> >=#0": "only a non-finite number reaches it and NaN "
     "returns first, so the value is an infinity and never 0",
 }
