@@ -123,6 +123,9 @@ EQUIVALENT: dict[str, str] = {
     "wizard/gui/widgets/workload_sections.py::ServingSection.__init__::6 -> 7#0": "the "
     "workload editor is hidden until a group is selected, and selecting one loads it, which "
     "sets every input (a rate left out loads as 6), so the value it is built with is never shown",
+    "reports/diagrams/fabric.py::_Plane.draw::7.5 -> 15.0#1": "a label shrinks only while "
+    "its size is above its smallest, and the title starts at 7.5, so a smallest of 7.5 or of 15 "
+    "keeps it at 7.5 alike (cut with an ellipsis where it does not fit)",
     "wizard/app/io.py::_json_name::> -> >=#0": "only a non-finite number reaches it and NaN "
     "returns first, so the value is an infinity and never 0",
 }
