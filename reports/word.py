@@ -513,7 +513,8 @@ def _pngs(drawings: list[Drawing]) -> dict[int, bytes]:
         for n, drawing in enumerate(drawings):
             bitmap = pdf[n].render(scale=DPI / 72, fill_color=(255, 255, 255, 255))
             pixels = bitmap.to_numpy()
-            rgb = pixels[:, :, :3][:, :, ::-1] if bitmap.mode == "BGRA" else pixels
+            # PDFium hands back blue first (BGR, or BGRA with alpha) unless asked for RGB
+            rgb = pixels[:, :, :3][:, :, ::-1] if bitmap.mode != "RGB" else pixels
             out[id(drawing)] = _encode_png(rgb)
     finally:
         pdf.close()
