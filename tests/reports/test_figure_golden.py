@@ -1,5 +1,6 @@
 """Golden tests of where every figure draws each of its shapes: for every bundled example and
-four other cases (two scaled up until the figures elide, one with spines, one of bridged pairs),
+six other cases (two scaled up until the figures elide, one with spines, one of bridged pairs,
+the docs' design of several clusters and the same with three more),
 each figure of the proposal (and the estate drawing) at the A4 text width, every box, line, dot
 and label in drawing order with its place and size to a tenth of a point, and each label's text
 and type size.
@@ -17,6 +18,7 @@ and review the diff of tests/reports/golden/figures/<example>.json.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Callable
@@ -30,7 +32,7 @@ from reports.diagrams import estate as estate_diagram
 from reports.fonts import register_fonts
 from tests.conftest import ROOT
 from tests.reports.drawing_parts import leaf_shapes
-from wizard.app.io import design_from_text
+from wizard.app.io import design_from_dict, design_from_text
 from wizard.base.bundled import example_names, example_text
 from wizard.model.design import Design
 
@@ -96,12 +98,28 @@ def _bridged() -> Design:
     return design.model_copy(update={"hardware": hardware})
 
 
+def _acme(more: int = 0) -> Design:
+    """The two-GPU-cluster design of the docs, and with ``more`` GPU clusters like its HGX one
+    (each running a copy of its chat service): several rows of the estate drawing."""
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    base = next(c for c in doc["clusters"] if c["role"] == "gpu-cluster")
+    chat = next(w for w in doc["workloads"] if "chat" in w["name"].lower())
+    for i in range(3, 3 + more):
+        doc["clusters"].append(dict(copy.deepcopy(base), name=f"GPU cluster {i}"))
+        doc["workloads"].append(
+            dict(copy.deepcopy(chat), name=f"Chat {i}", cluster=f"GPU cluster {i}")
+        )
+    return design_from_dict(doc)
+
+
 CASES: dict[str, Callable[[], Design]] = {
     **{n: (lambda n=n: design_from_text(example_text(n))) for n in example_names()},
     "starter-x25": lambda: _scaled("starter", 25),
     "enterprise-x28": lambda: _scaled("enterprise", 28),
     "gpt3-175b-two-tiers": _two_tiers,
     "llm-serving-nvlink-bridges": _bridged,
+    "acme-two-clusters": _acme,
+    "acme-five-clusters": lambda: _acme(3),
 }
 
 

@@ -1,4 +1,5 @@
-"""Golden tests of three reports (the starter, a MIG design and a training run): the text of every page and where each piece of text sits,
+"""Golden tests of four reports (the starter, a MIG design, a training run and the docs' design
+of several clusters): the text of every page and where each piece of text sits,
 compared with a stored reading (not bytes, so a reportlab upgrade that reorders objects does not
 fail it, while a moved heading, a lost row or a changed number does).
 
@@ -10,16 +11,23 @@ the last test here checks that the goldens still hold those figures, so a regene
 cannot drift from the sources unnoticed.
 """
 
+import io
 import json
 import os
 
 import pytest
+from pypdf import PdfReader
 
+from reports.data import build_data
+from reports.document import ReportOptions, build_pdf
 from tests.conftest import ROOT
+from tests.reports.conftest import FIXED_DATE
 from wizard import __version__
+from wizard.app.io import design_from_text
 
 GOLDENS = ROOT / "tests" / "reports" / "golden"
-EXAMPLES = ["starter", "mig-shared", "imagenet-resnet50"]
+EXAMPLES = ["starter", "mig-shared", "imagenet-resnet50", "acme-two-clusters"]
+DOCS = {"acme-two-clusters"}  # designs kept in docs/, not bundled: the one of several clusters
 TOLERANCE = 1.5  # points
 
 
@@ -41,8 +49,13 @@ def layout(reader) -> list[list[list]]:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_report_matches_the_golden_layout(example_pdf, name):
-    _, reader = example_pdf(name)
+def test_report_matches_the_golden_layout(example_pdf, catalog, name):
+    if name in DOCS:
+        text = (ROOT / "docs" / f"{name}.json").read_text(encoding="utf-8")
+        data = build_data(design_from_text(text), catalog)
+        reader = PdfReader(io.BytesIO(build_pdf(data, ReportOptions(date=FIXED_DATE))))
+    else:
+        _, reader = example_pdf(name)
     got = layout(reader)
     golden = GOLDENS / f"{name}.json"
     if os.environ.get("GPUWIZARD_UPDATE_GOLDEN"):
@@ -70,6 +83,9 @@ PINNED = {
     "mig-shared": ["workload groups that together need 7 GPUs"],
     # 1.28e6 x 90 x 3 x 8.18e9 / (312e12 x 0.5 x 0.39) s = 12.91 h (test_examples.py)
     "imagenet-resnet50": ["12.91 h", "one epoch is 40,000 iterations", "1 host carries"],
+    # tests/engine/test_estate_power_items.py: 4 SR675 V3 (4 L40S each), 3 XE9680 (8 H100 each)
+    # and 4 R760xa: 11 hosts, 16 + 24 = 40 GPUs, 47,109 W in all
+    "acme-two-clusters": ["11 hosts, 40 GPUs, 47.1 kW"],
 }
 
 
