@@ -101,16 +101,6 @@ EQUIVALENT: dict[str, str] = {
     "stated host count is below the minimum of 4 whether nothing counts as 0 or 1",
     "wizard/engine/decide/estate.py::joins::1 -> 2#0": "the text before a name's first dot is "
     "the same whatever the number of splits",
-    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#0": "core licences read only the "
-    "hosts of the totals built for them, which are then dropped",
-    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#1": "core licences read only the "
-    "hosts of the totals built for them, which are then dropped",
-    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#2": "core licences read only the "
-    "hosts of the totals built for them, which are then dropped",
-    "wizard/engine/decide/estate.py::_cpu_lines::0 -> 1#3": "core licences read only the "
-    "hosts of the totals built for them, which are then dropped",
-    "wizard/engine/decide/estate.py::_cpu_lines::* -> /#1": "core licences read only the "
-    "hosts of the totals built for them, which are then dropped",
     "wizard/cli/design_commands.py::cmd_bom::and -> or#0": "a bill's currency, one-off and "
     "yearly sums are all set (priced) or all unset (not priced), so 'and' and 'or' agree",
     "reports/document.py::ProposalTemplate.__init__::1 -> 2#0": "reportlab reads 'invariant' "
@@ -120,12 +110,18 @@ EQUIVALENT: dict[str, str] = {
     "wizard/gui/pages/review_tables.py::rows_tall::* -> /#0": "the stand-in height is used "
     "only when the rows shown measure nothing, that is an empty table, and then it counts one "
     "row, and 30 x 1 = 30 / 1",
+    "wizard/gui/pages/review.py::ReviewPage.__init__::0 -> 1#2": "the cluster bar ends in a "
+    "stretch, so a right margin moves nothing it draws; only its smallest width grows by one "
+    "pixel, far below the page's own",
     "wizard/gui/widgets/workload_sections.py::ServingSection.__init__::6 -> 7#0": "the "
     "workload editor is hidden until a group is selected, and selecting one loads it, which "
     "sets every input (a rate left out loads as 6), so the value it is built with is never shown",
     "reports/diagrams/fabric.py::_Plane.draw::7.5 -> 15.0#1": "a label shrinks only while "
     "its size is above its smallest, and the title starts at 7.5, so a smallest of 7.5 or of 15 "
     "keeps it at 7.5 alike (cut with an ellipsis where it does not fit)",
+    "reports/pdf_writer.py::_Table._listCellGeom::72000 -> 72001#0": "the height a cell's "
+    "flowables may take when reportlab gives none, the same 72,000-point default reportlab's "
+    "own method has: 1,000 inches either way, which no cell comes near",
     "wizard/app/io.py::_json_name::> -> >=#0": "only a non-finite number reaches it and NaN "
     "returns first, so the value is an infinity and never 0",
 }

@@ -630,16 +630,8 @@ def _cpu_lines(
     lic = design.licensing.platform
     if lic is not None and catalog.licences[lic].unit is LicenceUnit.PER_CORE:
         x = catalog.licences[lic]
-        view = design.model_copy(
-            update={"hardware": design.hardware.model_copy(update={"cpu": spec.cpu})}
-        )
-        totals = bo.TopologyTotals(
-            hosts=c.hosts, sockets=c.hosts * server.sockets, gpus=0, gpu_boards=0, nics={},
-            nvlink_bridges=0, pcie_switches=0, switches={}, cables={}, transceivers={},
-        )  # fmt: skip
-        qty = bom_.core_licences(
-            f"clusters.{c.name}.platform_core_licences", view, server, x, totals, rec
-        )
+        need = bom_.CoreCount(c.hosts, server, spec.cpu, design.licensing.cores_per_socket)
+        qty = bom_.core_licences(f"clusters.{c.name}.platform_core_licences", need, x, rec)
         out.append(
             bo.BomLine(
                 category=bo.BomCategory.LICENCE,

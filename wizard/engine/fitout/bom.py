@@ -4,6 +4,7 @@ topology by construction; prices only from a user's price list."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from wizard.base.errors import DesignError
 from wizard.engine.basis import sources
@@ -437,7 +438,9 @@ def _licences(
     if lic.platform:
         x = catalog.licences[lic.platform]
         if x.unit is LicenceUnit.PER_CORE:
-            qty = core_licences("bom.platform_core_licences", design, server, x, t, rec)
+            qty = core_licences(
+                "bom.platform_core_licences", CoreCount.of(design, server, t.hosts), x, rec
+            )
             unit = "core licence"
         else:
             qty = {
@@ -460,7 +463,9 @@ def _licences(
         )
     paif = catalog.licences.get(PAIF_LICENCE)
     if design.platform.private_ai_foundation and paif is not None:
-        qty = core_licences("bom.private_ai_core_licences", design, server, paif, t, rec)
+        qty = core_licences(
+            "bom.private_ai_core_licences", CoreCount.of(design, server, t.hosts), paif, rec
+        )
         out.append(
             _line(
                 Cat.LICENCE,
@@ -479,24 +484,33 @@ def _licences(
 CORE_LICENCES = Formula("hosts * sockets * max(cores_per_socket, minimum_per_cpu)")
 
 
-def core_licences(
-    key: str,
-    design: Design,
-    server: Server,
-    x: Licence,
-    t: bo.TopologyTotals,
-    rec: Recorder,
-) -> int:
-    """Per-core licences on the GPU hosts: every core of every socket, at least the licence's
+@dataclass(frozen=True)
+class CoreCount:
+    """What a per-core licence count reads, and nothing more: the hosts licensed, their server
+    (sockets, processors), the processor ordered (None: the server's usual build) and the
+    design's stated cores per socket (None: the processor's)."""
+
+    hosts: int
+    server: Server
+    cpu: str | None = None
+    stated_cores_per_socket: int | None = None
+
+    @classmethod
+    def of(cls, design: Design, server: Server, hosts: int) -> CoreCount:
+        return cls(hosts, server, design.hardware.cpu, design.licensing.cores_per_socket)
+
+
+def core_licences(key: str, need: CoreCount, x: Licence, rec: Recorder) -> int:
+    """Per-core licences on ``need``'s hosts: every core of every socket, at least the licence's
     minimum per CPU (Broadcom KB 313548: 16 cores per CPU)."""
-    cores, whence = _cores_per_socket(design, server, x, rec)
+    cores, whence = _cores_per_socket(need, x, rec)
     return int(
         rec.expr(
             key,
             CORE_LICENCES,
             {
-                "hosts": t.hosts,
-                "sockets": server.sockets,
+                "hosts": need.hosts,
+                "sockets": need.server.sockets,
                 "cores_per_socket": cores,
                 "minimum_per_cpu": x.min_units,
             },
@@ -506,15 +520,15 @@ def core_licences(
     )
 
 
-def _cores_per_socket(design: Design, server: Server, x: Licence, rec: Recorder) -> tuple[int, str]:
+def _cores_per_socket(need: CoreCount, x: Licence, rec: Recorder) -> tuple[int, str]:
     """Cores per socket for per-core licences, and where the count comes from: the design's
     override, else the chosen processor, else an assumption said out loud."""
-    lic, hw = design.licensing, design.hardware
-    if lic.cores_per_socket is not None:
-        return lic.cores_per_socket, "the design's stated cores per socket"
-    cpu = server.cpu_option(hw.cpu)
+    server = need.server
+    if need.stated_cores_per_socket is not None:
+        return need.stated_cores_per_socket, "the design's stated cores per socket"
+    cpu = server.cpu_option(need.cpu)
     if cpu is not None:
-        how = "the processor chosen" if hw.cpu else "the server's usual build"
+        how = "the processor chosen" if need.cpu else "the server's usual build"
         return cpu.cores, f"{cpu.name}, {how} ({cpu.source or server.source})"
     rec.warn(
         "licence-cores-assumed",
