@@ -106,3 +106,21 @@ def test_the_chart_asks_for_room_for_every_bar_and_its_legend(qtbot):
     legend_top = int(line * 11.5)
     assert hint.height() > legend_top + line * 0.8
     assert _xs(image, range(legend_top, hint.height()), weights)
+
+
+def test_a_bars_parts_follow_one_another_on_the_same_scale(qtbot):
+    """20 GB of weights then 20 GB of KV cache on an 80 GB GPU: the weights run from the bar's
+    start to a quarter of the way to the GPU line, and the KV cache from there to half way
+    (each part starts where the one before it ends)."""
+    rows = [_group("A", weights=20.0, kv_cache=20.0)]
+    _bars, image, line = _draw(qtbot, rows, 80.0, 700, 300)
+    gpu_line = _xs(image, range(0, int(line * 2)), _red)
+    gx = sorted(gpu_line)[len(gpu_line) // 2]
+    y_mid = int(line * 0.8)
+    weights = _xs(image, [y_mid], _is(MEMORY_COLOURS["weights"]))
+    kv = _xs(image, [y_mid], _is(MEMORY_COLOURS["kv_cache"]))
+    start = min(weights)
+    quarter = start + 0.25 * (gx - start)
+    assert abs((max(weights) + 1) - quarter) <= 2
+    assert abs(min(kv) - quarter) <= 2
+    assert abs((max(kv) + 1) - (start + 0.5 * (gx - start))) <= 2
