@@ -172,3 +172,12 @@ def test_the_in_flight_note_says_the_seconds_each_request_takes(editor):
     assert "takes 5.32 s" in editor.inf_box.in_flight
     editor.inf_box.show_sized(None)
     assert editor.inf_box.in_flight == ""
+
+
+def test_a_draft_without_a_count_shows_the_models_default_count(editor):
+    """A group saved unfinished without its count opens with the design model's default
+    (WorkloadGroup.count: 1), after a group of 12 was shown, so nothing is carried over."""
+    editor.load({"name": "twelve", "kind": "training", "count": 12})
+    assert editor.count.value() == 12
+    editor.load({"name": "draft", "kind": "training"})
+    assert editor.count.value() == WorkloadGroup.model_fields["count"].default == 1
