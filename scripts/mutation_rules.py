@@ -113,8 +113,6 @@ EQUIVALENT: dict[str, str] = {
     "wizard/gui/pages/review.py::ReviewPage.__init__::0 -> 1#2": "the cluster bar ends in a "
     "stretch, so a right margin moves nothing it draws; only its smallest width grows by one "
     "pixel, far below the page's own",
-    "wizard/gui/pages/sharing.py::SharingPage._gpu::0 -> 1#0": "the method is called nowhere "
-    "(the page reads the GPU and server together through _hardware)",
     "wizard/gui/widgets/workload_sections.py::ServingSection.__init__::6 -> 7#0": "the "
     "workload editor is hidden until a group is selected, and selecting one loads it, which "
     "sets every input (a rate left out loads as 6), so the value it is built with is never shown",

@@ -23,7 +23,7 @@ def _row(qtbot, width: int) -> CardRow:
 
 @pytest.mark.qt_log_ignore("This plugin does not support")  # a top-level widget offscreen
 def test_at_the_narrowest_width_for_four_columns_every_card_keeps_its_minimum(qtbot):
-    """4 x 120 + 3 x 8 = 504 pixels hold four columns (seven cards: 4 + 3); each card is at
+    """4 x 120 + 3 x 8 (the spacing) = 504 pixels hold four columns (seven cards: 4 + 3); each card is at
     least 120 wide and ends inside the row. One pixel less holds three columns."""
     width = 4 * CARD_MIN_WIDTH + 3 * 8
     row = _row(qtbot, width)

@@ -181,3 +181,16 @@ def test_a_draft_without_a_count_shows_the_models_default_count(editor):
     assert editor.count.value() == 12
     editor.load({"name": "draft", "kind": "training"})
     assert editor.count.value() == WorkloadGroup.model_fields["count"].default == 1
+
+
+def test_a_need_chosen_afresh_starts_at_16_gb_not_the_last_groups(editor):
+    """A group of 24 GB each, then a group without a stated need: choosing a GPU-memory need for
+    the second starts at 16 GB (NVIDIA's common data-science profile size, L40S-16Q/C, A16-16Q),
+    the same as a new notebook group, not at the first group's 24."""
+    editor.load({"name": "a", "kind": "development", "shared": {"gpu_memory_gb": 24}})
+    shared = editor.shared_box
+    assert shared.need_value.value() == 24
+    editor.load({"name": "b", "kind": "hpc", "shared": {"concurrency": 0.5}})
+    shared.need_kind.put("gpu_memory_gb")
+    shared.update_visibility()
+    assert shared.need_value.value() == 16

@@ -228,10 +228,6 @@ class SharingPage(Page):
             where = {g.name: self._cluster_names()[0] for g in groups}
         return where
 
-    def _gpu(self, cluster: str | None) -> Gpu | None:
-        """The GPU of ``cluster``, or of the first when the group is not placed yet."""
-        return self._hardware(cluster)[0]
-
     def _hardware(self, cluster: str | None) -> tuple[Gpu | None, Server | None]:
         """The GPU and server of ``cluster``, or of the first when the group is not placed."""
         return Clusters(self.doc).gpu_and_server(cluster, self.catalog)

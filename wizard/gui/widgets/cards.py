@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QVBoxLay
 from wizard.base.numbers import MISSING
 
 CARD_MIN_WIDTH = 120  # a card's number and two short lines of its words
+SPACING = 8  # pixels between cards: the grid's, and the one the columns that fit are counted with
 
 
 class Card(QFrame):
@@ -43,7 +44,7 @@ class CardRow(QWidget):
         super().__init__(parent)
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
-        self.grid.setSpacing(8)
+        self.grid.setSpacing(SPACING)
         self.cards: dict[str, Card] = {}
         for key, label, tooltip in specs:
             self.cards[key] = Card(label, tooltip)
@@ -71,7 +72,7 @@ class CardRow(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         n = len(self.cards)
-        fit = max(1, (event.size().width() + 8) // (CARD_MIN_WIDTH + 8))
+        fit = max(1, (event.size().width() + SPACING) // (CARD_MIN_WIDTH + SPACING))
         rows = -(-n // min(self.most, fit))
         self._place(-(-n // rows))  # as even as the rows allow: 4 + 3, not 6 + 1
 

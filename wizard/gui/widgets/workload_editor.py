@@ -30,6 +30,7 @@ from wizard.gui.widgets.inputs import Choice, int_spin
 from wizard.gui.widgets.workload_sections import (
     CUSTOM,
     MODEL_KINDS,
+    NOTEBOOK_GB,
     TRAINING_KINDS,
     ModelSection,
     ParallelSection,
@@ -53,8 +54,6 @@ from wizard.present.glossary import tip
 __all__ = ["CUSTOM", "MODEL_KINDS", "TRAINING_KINDS", "WorkloadEditor", "short_source"]
 
 _form = form_of
-
-NOTEBOOK_GB = 16.0  # GPU memory a new notebook user starts with (see _notebook_defaults)
 
 
 class WorkloadEditor(QWidget):

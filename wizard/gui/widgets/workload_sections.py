@@ -30,6 +30,9 @@ from wizard.present.glossary import tip
 CUSTOM = "__custom__"
 TRAINING_KINDS = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING)
 MODEL_KINDS = (*TRAINING_KINDS, WorkloadKind.INFERENCE)
+# GPU memory a new notebook user, or a need chosen afresh, starts with: the size of NVIDIA's
+# common data-science vGPU profiles (L40S-16Q/C, A16-16Q)
+NOTEBOOK_GB = 16.0
 
 
 def form_of(box: QGroupBox) -> QFormLayout:
@@ -533,7 +536,7 @@ class SharedSection(QGroupBox):
                 ("share of one GPU", "gpu_fraction"),
             ]
         )
-        self.need_value = double_spin(0.01, 100_000, 2, 16)
+        self.need_value = double_spin(0.01, 100_000, 2, NOTEBOOK_GB)
         self.gpus_per_job = int_spin(1, 4096, 1)
         # the model's share runs from 0.001 (0.1 %) to 1: one decimal shows each such share
         self.concurrency = double_spin(0.1, 100, 1, 100)
@@ -566,6 +569,8 @@ class SharedSection(QGroupBox):
     def load(self, g: dict[str, Any]) -> None:
         sh = g.get("shared") or {}
         self.need_kind.put(None)
+        # a group without a need starts a need chosen later afresh, not at the last group's
+        self.need_value.setValue(NOTEBOOK_GB)
         for key in ("gpu_memory_gb", "gpu_fraction"):
             if sh.get(key):
                 self.need_kind.put(key)
