@@ -21,8 +21,10 @@ def build(st: Story) -> list[Block] | None:
             ["Workload", "Dataset GB", "Check­points GB", "Models GB", "Read GB/s", "Basis"]
         ]
         rows += [
-            [n.workload, need.cell(num(n.dataset_gb), n.dataset_gb), num(n.checkpoints_gb),
-             num(n.model_files_gb), need.cell(num(n.read_gbs), n.read_gbs),
+            [n.workload, need.cell(num(n.dataset_gb), n.dataset_gb),
+             need.cell(num(n.checkpoints_gb), n.checkpoints_gb),
+             need.cell(num(n.model_files_gb), n.model_files_gb),
+             need.cell(num(n.read_gbs), n.read_gbs),
              f"{n.dataset_basis}; {n.read_basis}"]
             for n in s.needs
         ]  # fmt: skip
@@ -32,7 +34,9 @@ def build(st: Story) -> list[Block] | None:
         ("Storage system", s.system_name or "none chosen"),
         (
             "Capacity needed",
-            need.total(unit(s.capacity_needed_tb, "TB"), s.capacity_needed_tb, s.dataset_not_known),
+            need.total(
+                unit(s.capacity_needed_tb, "TB"), s.capacity_needed_tb, s.capacity_not_known
+            ),
         ),
         (
             "Read throughput needed",

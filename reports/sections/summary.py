@@ -117,7 +117,7 @@ def _storage_text(data: ReportData) -> str:
     need = (
         f"{_small(st.capacity_needed_tb, 'TB')} and {_small(st.read_gbs_needed, 'GB/s')} of reads"
     )
-    unknown = _not_known(st.dataset_not_known, st.read_not_known)
+    unknown = _not_known(st.dataset_not_known, st.read_not_known, st.kept_not_known)
     # a need that leaves out what is not known says so, so the figure never reads as complete
     at_least = (
         f" {unknown[0].upper()}{unknown[1:]}, so the need is at least that." if unknown else ""
@@ -137,15 +137,20 @@ def _storage_text(data: ReportData) -> str:
     return f" No shared storage is chosen; the workloads need {need}.{at_least}"
 
 
-def _not_known(no_dataset: list[str], no_read: list[str]) -> str:
-    """ "the dataset size and read throughput of A are not known", or of different groups."""
+def _not_known(no_dataset: list[str], no_read: list[str], no_kept: list[str]) -> str:
+    """ "the dataset size and read throughput of A are not known", or of different groups;
+    "the checkpoints or model files of B" where those are what is not known."""
+    parts = []
     if no_dataset and no_dataset == no_read:
-        return f"the dataset size and read throughput of {some(no_dataset)} are not known"
-    parts = [f"the dataset size of {some(no_dataset)}"] if no_dataset else []
-    parts += [f"the read throughput of {some(no_read)}"] if no_read else []
+        parts.append(f"the dataset size and read throughput of {some(no_dataset)}")
+    else:
+        parts += [f"the dataset size of {some(no_dataset)}"] if no_dataset else []
+        parts += [f"the read throughput of {some(no_read)}"] if no_read else []
+    parts += [f"the checkpoints or model files of {some(no_kept)}"] if no_kept else []
     if not parts:
         return ""
-    return " and ".join(parts) + (" are" if len(parts) > 1 else " is") + " not known"
+    one = len(parts) == 1 and " and " not in parts[0] and " or " not in parts[0]
+    return " and ".join(parts) + (" is" if one else " are") + " not known"
 
 
 def _small(value: float, unit: str) -> str:

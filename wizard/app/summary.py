@@ -240,7 +240,7 @@ def _platform_lines(r: Result, catalog: Catalog | None = None) -> list[str]:
             ),
             "  capacity needed       "
             + need.total(
-                _num(s.capacity_needed_tb, "TB", 2), s.capacity_needed_tb, s.dataset_not_known
+                _num(s.capacity_needed_tb, "TB", 2), s.capacity_needed_tb, s.capacity_not_known
             ),
             "  read needed           "
             + need.total(

@@ -24,9 +24,17 @@ class DataNeed(Out):
         description="One version of the group's training data, GB; None when not known"
     )
     dataset_basis: str = Field(description="How the dataset size was obtained")
-    checkpoint_gb: float = Field(description="One checkpoint of one job, GB")
-    checkpoints_gb: float = Field(description="Checkpoints kept for every job of the group, GB")
-    model_files_gb: float = Field(description="Model weights kept for serving, GB")
+    checkpoint_gb: float | None = Field(
+        description="One checkpoint of one job, GB; None when not known (a training group "
+        "sized by its GPU count has no model to derive it from)"
+    )
+    checkpoints_gb: float | None = Field(
+        description="Checkpoints kept for every job of the group, GB; None when not known"
+    )
+    model_files_gb: float | None = Field(
+        description="Model weights kept for serving or fine-tuning, GB; None when not known (a "
+        "group sized by its GPU count names no model)"
+    )
     read_gbs: float | None = Field(
         description="Read throughput that keeps the group's GPUs fed, GB/s; None when not known"
     )
@@ -48,8 +56,18 @@ class StorageResult(Out):
         description="Groups whose dataset size is not known, left out of datasets_gb and "
         "capacity_needed_tb (empty when the design gives the dataset size)",
     )
-    checkpoints_gb: float
-    model_files_gb: float
+    checkpoints_gb: float = Field(description="Checkpoints kept, GB (the known ones)")
+    model_files_gb: float = Field(description="Model files kept, GB (the known ones)")
+    checkpoints_not_known: list[str] = Field(
+        default_factory=list,
+        description="Groups whose checkpoints are not known, left out of checkpoints_gb and "
+        "capacity_needed_tb",
+    )
+    model_files_not_known: list[str] = Field(
+        default_factory=list,
+        description="Groups whose model files are not known, left out of model_files_gb and "
+        "capacity_needed_tb",
+    )
     capacity_needed_tb: float = Field(description="Datasets, checkpoints and models plus headroom")
     read_gbs_needed: float = Field(description="Cluster-wide read throughput, GB/s (known needs)")
     read_gbs_per_host_needed: float = Field(description="Busiest host's read throughput, GB/s")
@@ -72,6 +90,17 @@ class StorageResult(Out):
     gpudirect_storage_blockers: list[str] = Field(
         description="Why GPUDirect Storage is not possible, one reason per missing link"
     )
+
+    @property
+    def kept_not_known(self) -> list[str]:
+        """Groups whose checkpoints or model files (or both) are not known, each once."""
+        return list(dict.fromkeys([*self.checkpoints_not_known, *self.model_files_not_known]))
+
+    @property
+    def capacity_not_known(self) -> list[str]:
+        """Groups some part of whose kept data (dataset, checkpoints or model files) the
+        capacity needed leaves out, each once: a reader says "at least" the capacity."""
+        return list(dict.fromkeys([*self.dataset_not_known, *self.kept_not_known]))
 
 
 class SoftwareComponent(Out):

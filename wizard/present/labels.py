@@ -369,6 +369,7 @@ TOPIC: dict[str, str] = {
     "nvlink-bridge-2u": "NVLink bridges in a 2U server",
     "storage-need-not-modelled": "Storage demand not modelled",
     "storage-dataset-not-known": "Dataset size not known",
+    "storage-kept-not-known": "Checkpoints or model files not known",
 }
 
 

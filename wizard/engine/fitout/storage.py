@@ -9,6 +9,7 @@ Communication only slows the GPUs down, so this is the rate storage must be able
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from wizard.base.numbers import count, num, some
@@ -115,6 +116,11 @@ SERVING_READS = _Rate(0.0, "serving reads its weights at start-up, not per reque
 DATASET_NOT_KNOWN = "not known: give data.dataset_gb"
 
 
+def _known_sum(values: Iterable[float | None]) -> float:
+    """The sum of the figures that are known (None: not known, left out)."""
+    return sum(v for v in values if v is not None)
+
+
 def _and_not_known(names: list[str], what: str) -> str:
     """The words a total adds when it leaves out needs that are not known."""
     return f"; {what} not known for {some(names)}, left out" if names else ""
@@ -162,7 +168,13 @@ class StoragePlanner:
             dataset_basis = "counted in the dataset size given (data.dataset_gb)"
         if g.kind is WorkloadKind.INFERENCE:
             dataset_gb, dataset_basis = 0.0, "serving keeps no training data"
-        checkpoint = checkpoints = model_files = 0.0
+        checkpoint: float | None = 0.0
+        checkpoints: float | None = 0.0
+        model_files: float | None = 0.0
+        if model is None and g.kind in TRAINING_KINDS:  # sized by its GPU count: not known
+            checkpoint = checkpoints = None
+        if model is None and g.kind in (WorkloadKind.INFERENCE, WorkloadKind.FINE_TUNING):
+            model_files = None
         rate: _Rate | None = None
         if model is not None and g.kind in TRAINING_KINDS:
             dataset_gb, dataset_basis = self._dataset(key, g)
@@ -367,9 +379,12 @@ class StoragePlanner:
         given = data.dataset_gb is not None
         no_dataset = [] if given else [n.workload for n in needs if n.dataset_gb is None]
         no_read = [n.workload for n in needs if n.read_gbs is None]
-        datasets, capacity_tb = self._capacity(needs, no_dataset)
+        no_checkpoints = [n.workload for n in needs if n.checkpoints_gb is None]
+        no_models = [n.workload for n in needs if n.model_files_gb is None]
+        no_kept = list(dict.fromkeys([*no_checkpoints, *no_models]))
+        datasets, capacity_tb = self._capacity(needs, no_dataset, no_kept)
         read, per_host = self._reads(needs, no_read)
-        self._not_known(no_dataset, no_read)
+        self._not_known(no_dataset, no_read, no_kept)
         nic = self.catalog.nics.get(hw.nic) if hw.nic else None
         net = host_network_gbs(self.d, nic)
         if net is not None:
@@ -389,7 +404,7 @@ class StoragePlanner:
                     "dedicated storage NICs",
                 )
         storage = self.catalog.storage.get(hw.storage) if hw.storage else None
-        sized = self._size_system(storage, capacity_tb, read, no_dataset, no_read)
+        sized = self._size_system(storage, capacity_tb, read, no_dataset, no_read, no_kept)
         blockers = self._gds_blockers(storage, nic)
         self._gds_outcome(storage, blockers)
         return StorageResult(
@@ -398,8 +413,10 @@ class StoragePlanner:
             needs=needs,
             datasets_gb=datasets or 0.0,
             dataset_not_known=no_dataset,
-            checkpoints_gb=sum(n.checkpoints_gb for n in needs),
-            model_files_gb=sum(n.model_files_gb for n in needs),
+            checkpoints_gb=_known_sum(n.checkpoints_gb for n in needs),
+            model_files_gb=_known_sum(n.model_files_gb for n in needs),
+            checkpoints_not_known=no_checkpoints,
+            model_files_not_known=no_models,
             capacity_needed_tb=capacity_tb or 0.0,
             read_gbs_needed=read or 0.0,
             read_gbs_per_host_needed=per_host or 0.0,
@@ -411,7 +428,7 @@ class StoragePlanner:
         )
 
     def _capacity(
-        self, needs: list[DataNeed], no_dataset: list[str]
+        self, needs: list[DataNeed], no_dataset: list[str], no_kept: list[str]
     ) -> tuple[float | None, float | None]:
         """All dataset versions and the capacity needed, from the needs that are known; a term
         no group's figure is known for stays out of the logged formula (None), rather than
@@ -435,8 +452,8 @@ class StoragePlanner:
                 )
                 + _and_not_known(no_dataset, "the dataset is"),
             )
-        checkpoints = sum(n.checkpoints_gb for n in needs)
-        models = sum(n.model_files_gb for n in needs)
+        checkpoints = _known_sum(n.checkpoints_gb for n in needs)
+        models = _known_sum(n.model_files_gb for n in needs)
         if datasets is None and not (checkpoints or models):
             return None, None
         terms = {"checkpoints_gb": checkpoints, "model_files_gb": models}
@@ -449,7 +466,8 @@ class StoragePlanner:
             "TB",
             sources.ASSUMPTION
             + " (data.growth_headroom)"
-            + _and_not_known(no_dataset, "the dataset is"),
+            + _and_not_known(no_dataset, "the dataset is")
+            + _and_not_known(no_kept, "the checkpoints or model files are"),
         )
         return datasets, capacity_tb
 
@@ -488,8 +506,16 @@ class StoragePlanner:
         )
         return read, per_host
 
-    def _not_known(self, no_dataset: list[str], no_read: list[str]) -> None:
+    def _not_known(self, no_dataset: list[str], no_read: list[str], no_kept: list[str]) -> None:
         """Name the groups whose need the totals leave out, so no total reads as complete."""
+        if no_kept:
+            self.rec.warn(
+                "storage-kept-not-known",
+                f"The checkpoints or model files of {some(no_kept)} are not known (sized by "
+                "GPU count, with no model to derive them from): the capacity needed leaves them "
+                "out until the group names its model",
+                Severity.INFO,
+            )
         if no_read:
             self.rec.warn(
                 "storage-need-not-modelled",
@@ -514,6 +540,7 @@ class StoragePlanner:
         read: float | None,
         no_dataset: list[str],
         no_read: list[str],
+        no_kept: list[str],
     ) -> dict:
         """The storage nodes for the need that is known; a need nothing of which is known
         sizes no nodes (its node count is None, not the count for 0)."""
@@ -527,7 +554,7 @@ class StoragePlanner:
             "rack_units": None,
         }
         if storage is None:
-            needed = _needed(capacity_tb, read, no_dataset, no_read, " of read throughput")
+            needed = _needed(capacity_tb, read, no_dataset, no_read, " of read throughput", no_kept)
             self.rec.warn(
                 "storage-not-chosen",
                 f"No storage system chosen: the design needs {needed} (hardware.storage)",
@@ -606,7 +633,7 @@ class StoragePlanner:
             )
         reason = "the number given in the design" if given else _reason(storage, by_cap, by_read)
         need = (
-            f"for a need of {_needed(capacity_tb, read, no_dataset, no_read)}"
+            f"for a need of {_needed(capacity_tb, read, no_dataset, no_read, '', no_kept)}"
             if capacity_tb or read
             else "the smallest configuration, as the design gives no data sizes or read rates"
         )
@@ -724,13 +751,17 @@ def _needed(
     no_dataset: list[str],
     no_read: list[str],
     what: str = "",
+    no_kept: list[str] | None = None,
 ) -> str:
     """The need a sentence states: "at least" a total that leaves out needs not known, and
     which groups' needs those are."""
     cap = f"{_fig(capacity_tb or 0, 1)} TB"
-    if no_dataset:
+    unknown = [f"the dataset of {some(no_dataset)}"] if no_dataset else []
+    if no_kept:
+        unknown.append(f"the checkpoints or model files of {some(no_kept)}")
+    if unknown:
         cap = f"at least {cap}" if capacity_tb else "a capacity"
-        cap += f" (the dataset of {some(no_dataset)} not known)"
+        cap += f" ({' and '.join(unknown)} not known)"
     rate = f"{_fig(read or 0, 2)} GB/s{what}"
     if no_read:
         rate = f"at least {rate}" if read else f"a rate{what}"

@@ -154,15 +154,25 @@ class StorageView(QWidget):
                     need.total(
                         fixed(s.capacity_needed_tb, "TB", 2),
                         s.capacity_needed_tb,
-                        s.dataset_not_known,
+                        s.capacity_not_known,
                     ),
                 ],
                 [
                     "Datasets (all versions)",
                     need.total(fixed(s.datasets_gb, "GB"), s.datasets_gb, s.dataset_not_known),
                 ],
-                ["Checkpoints", fixed(s.checkpoints_gb, "GB")],
-                ["Model files", fixed(s.model_files_gb, "GB")],
+                [
+                    "Checkpoints",
+                    need.total(
+                        fixed(s.checkpoints_gb, "GB"), s.checkpoints_gb, s.checkpoints_not_known
+                    ),
+                ],
+                [
+                    "Model files",
+                    need.total(
+                        fixed(s.model_files_gb, "GB"), s.model_files_gb, s.model_files_not_known
+                    ),
+                ],
                 [
                     "Read throughput needed",
                     need.total(
@@ -203,8 +213,8 @@ class StorageView(QWidget):
                 [
                     n.workload,
                     need.cell(fixed(n.dataset_gb, "GB"), n.dataset_gb),
-                    fixed(n.checkpoints_gb, "GB"),
-                    fixed(n.model_files_gb, "GB"),
+                    need.cell(fixed(n.checkpoints_gb, "GB"), n.checkpoints_gb),
+                    need.cell(fixed(n.model_files_gb, "GB"), n.model_files_gb),
                     need.cell(need.rate(n.read_gbs or 0.0, ""), n.read_gbs),
                     in_words(f"{n.dataset_basis}; {n.read_basis}"),
                 ]
