@@ -15,7 +15,12 @@ from wizard.engine.fitout.buildout import build_out
 from wizard.engine.fitout.portmap import logged_oob_switches
 from wizard.engine.fitout.storage import plan_storage
 from wizard.engine.placement import sharing
-from wizard.engine.placement.cluster import PLATFORM_HOSTS, ha_hosts, platform_minimum_hosts
+from wizard.engine.placement.cluster import (
+    PLATFORM_HOSTS,
+    PlatformFloor,
+    ha_hosts,
+    platform_minimum_hosts,
+)
 from wizard.engine.placement.sharing_checks import sharing_checks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.platform.platform_rules import platform_rules
@@ -288,7 +293,7 @@ def _cluster(
         rec.expr("cluster.hosts_for_ha", ha.formula, ha.inputs, "hosts",
                  f"{sources.SEED_WHITE_PAPER}; {ha.rule}")
     )  # fmt: skip
-    minimum, why_minimum = platform_minimum_hosts(design, cap)
+    minimum, why_minimum = platform_minimum_hosts(PlatformFloor.of(design), cap)
     platform_hosts = int(
         rec.expr(
             "cluster.hosts_for_platform_minimum", PLATFORM_HOSTS,
@@ -506,7 +511,7 @@ def _decisions(
             f"The GPU cluster has {count(c.hosts_total, 'host')}, the least a VMware Cloud "
             f"Foundation workload domain cluster holds ({count(c.hosts_for_platform, 'host')} "
             "beyond what capacity, HA and maintenance need).",
-            platform_minimum_hosts(design, c.hosts_for_capacity)[1],
+            platform_minimum_hosts(PlatformFloor.of(design), c.hosts_for_capacity)[1],
             implication="The extra host's GPUs add capacity and HA headroom; with principal "
             "storage other than vSAN the minimum is 2 hosts (Sharing page).",
         )

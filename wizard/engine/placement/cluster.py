@@ -114,28 +114,43 @@ def ha_hosts(policy: HaPolicy, capacity_hosts: int) -> HaHosts:
 PLATFORM_HOSTS = Formula("max(platform_minimum - (capacity + ha + maintenance), 0)")
 
 
-def platform_minimum_hosts(design: Design, capacity_hosts: int) -> tuple[int, str]:
+@dataclass(frozen=True)
+class PlatformFloor:
+    """What the platform's minimum cluster size reads, and nothing more: whether the cluster is
+    a VMware Cloud Foundation workload domain (VCF licensing or Private AI Foundation), whether
+    vSAN is its principal storage, and whether it runs vSphere 9."""
+
+    vcf: bool
+    vsan: bool
+    vsphere9: bool = False
+
+    @classmethod
+    def of(cls, design: Design) -> PlatformFloor:
+        p = design.platform
+        vcf = design.licensing.platform == "vmware-vcf" or p.private_ai_foundation
+        return cls(vcf, p.vsan_principal_storage, p.vsphere.value.startswith("9."))
+
+
+def platform_minimum_hosts(floor: PlatformFloor, capacity_hosts: int) -> tuple[int, str]:
     """The fewest hosts the platform allows in the GPU cluster, and why: a VMware Cloud
     Foundation workload domain cluster (VCF licensing or Private AI Foundation) needs 3 hosts
     with vSAN as principal storage, 2 with NFS, VMFS on FC or vVols; 1 otherwise (none for a
     cluster with no workload)."""
-    vcf = design.licensing.platform == "vmware-vcf" or design.platform.private_ai_foundation
     if not capacity_hosts:
         return 0, "no platform minimum: the cluster carries no workload"
-    if not vcf:
+    if not floor.vcf:
         return 1, "no platform minimum: the design is not licensed as VMware Cloud Foundation"
-    n = 3 if design.platform.vsan_principal_storage else 2
-    storage = "vSAN" if design.platform.vsan_principal_storage else "NFS, VMFS on FC or vVols"
-    vcf9 = design.platform.vsphere.value.startswith("9.")
+    n = 3 if floor.vsan else 2
+    storage = "vSAN" if floor.vsan else "NFS, VMFS on FC or vVols"
     return (
         n,
         f"a VMware Cloud Foundation workload domain cluster with {storage} as principal "
         f"storage holds at least {'three' if n == 3 else 'two'} hosts ({VCF_MIN_HOSTS})"
-        + (f"; {VCF9_MIN_UNSETTLED}" if vcf9 else ""),
+        + (f"; {VCF9_MIN_UNSETTLED}" if floor.vsphere9 else ""),
     )
 
 
-def platform_hosts(design: Design, capacity_hosts: int, ha: HaHosts) -> int:
+def platform_hosts(floor: PlatformFloor, capacity_hosts: int, ha: HaHosts) -> int:
     """Hosts beyond capacity, HA and maintenance that the platform's minimum cluster adds."""
-    minimum = platform_minimum_hosts(design, capacity_hosts)[0]
+    minimum = platform_minimum_hosts(floor, capacity_hosts)[0]
     return max(minimum - (capacity_hosts + ha.ha_hosts + ha.maintenance_hosts), 0)

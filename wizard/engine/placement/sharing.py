@@ -25,7 +25,13 @@ from wizard.engine.basis.slices import mig_share, vgpu_share
 from wizard.engine.demand.vms import vm_gpus, vm_sizes
 from wizard.engine.demand.workload import TRAINING_KINDS
 from wizard.engine.placement import mig, vgpu
-from wizard.engine.placement.cluster import Demand, ha_hosts, hosts_needed, platform_hosts
+from wizard.engine.placement.cluster import (
+    Demand,
+    PlatformFloor,
+    ha_hosts,
+    hosts_needed,
+    platform_hosts,
+)
 from wizard.engine.placement.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.platform.compat import sharing_mode_reason
 from wizard.model.catalog import Gpu, Server
@@ -610,7 +616,7 @@ def _row(mode: str, design: Design, mp: ModePacking, problems: list[str]) -> Mod
         hosts_total=mp.hosts
         + ha_extra.ha_hosts
         + ha_extra.maintenance_hosts
-        + platform_hosts(design, mp.hosts, ha_extra),
+        + platform_hosts(PlatformFloor.of(design), mp.hosts, ha_extra),
         mean_utilization=mp.packing.mean_utilization,
         isolation=iso,
         live_migration=live,
