@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from dataclasses import dataclass
 
 from wizard.base.errors import DesignError
 from wizard.base.numbers import count, plural
@@ -28,7 +29,7 @@ from wizard.engine.platform.releases import release_choice
 from wizard.engine.platform.software import plan_software
 from wizard.model.buildout import Rack
 from wizard.model.catalog import Catalog, Gpu
-from wizard.model.design import Design, HaLevel, SharingMode, WorkloadGroup
+from wizard.model.design import Design, HaLevel, HaPolicy, SharingMode, WorkloadGroup
 from wizard.model.result import (
     Cluster,
     Result,
@@ -104,7 +105,16 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
         WorkloadResult.placed(w, _placement(gpu, g, w.name, chosen))
         for g, w in zip(design.workloads, sized, strict=True)
     ]
-    cluster = _cluster(design, workloads, chosen, rec, existing_hosts, held_hosts)
+    count_in = HostCount(
+        gpus_per_host=design.hardware.gpus_per_host,
+        ha=design.ha,
+        floor=PlatformFloor.of(design),
+        packed_gpus=chosen.gpus,
+        packed_hosts=chosen.hosts,
+        existing_hosts=existing_hosts,
+        held_hosts=held_hosts,
+    )
+    cluster = _cluster(count_in, workloads, rec)
     comparison = sharing.compare(design, gpu, need_list, chosen, server)
     _decisions(design, workloads, cluster, rec, gpu.name)
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
@@ -255,19 +265,27 @@ def _scale_field(group: WorkloadGroup, w: WorkloadSizing) -> str:
     return "count"
 
 
-def _cluster(
-    design: Design,
-    workloads: list[WorkloadResult],
-    chosen: sharing.ModePacking,
-    rec: Recorder,
-    existing_hosts: int = 0,
-    held_hosts: int = 0,
-) -> Cluster:
-    gph = design.hardware.gpus_per_host
+@dataclass(frozen=True)
+class HostCount:
+    """What the host count reads, and nothing more: GPUs per host, the HA policy, the
+    platform's floor, the GPUs and hosts the packing took, and for an existing cluster its
+    hosts (all kept) and those held by vGPUs of no group of the design."""
+
+    gpus_per_host: int
+    ha: HaPolicy
+    floor: PlatformFloor
+    packed_gpus: int
+    packed_hosts: int
+    existing_hosts: int = 0
+    held_hosts: int = 0
+
+
+def _cluster(need: HostCount, workloads: list[WorkloadResult], rec: Recorder) -> Cluster:
+    gph, existing_hosts, held_hosts = need.gpus_per_host, need.existing_hosts, need.held_hosts
     demand = int(
         rec.expr(
             "cluster.gpus_demand", Formula("packed_gpus"),
-            {"packed_gpus": chosen.gpus}, "GPUs",
+            {"packed_gpus": need.packed_gpus}, "GPUs",
             sharing.PACKING_SOURCE + ": physical GPUs after packing every group's slots under "
             "its sharing mode (see the placement)",
         )
@@ -282,18 +300,18 @@ def _cluster(
     cap = int(
         rec.expr(
             "cluster.hosts_for_capacity", Formula("packed_hosts"),
-            {"packed_hosts": chosen.hosts, "gpus_demand": demand, "gpus_per_host": gph}, "hosts",
+            {"packed_hosts": need.packed_hosts, "gpus_demand": demand, "gpus_per_host": gph}, "hosts",
             sources.SEED_WHITE_PAPER + ": the fewest hosts holding every packed GPU and every "
             "replica whole (best-fit decreasing); ceil(GPUs / GPUs per host) when every replica "
             "needs one GPU",
         )
     )  # fmt: skip
-    ha = ha_hosts(design.ha, cap)
+    ha = ha_hosts(need.ha, cap)
     hosts_ha = int(
         rec.expr("cluster.hosts_for_ha", ha.formula, ha.inputs, "hosts",
                  f"{sources.SEED_WHITE_PAPER}; {ha.rule}")
     )  # fmt: skip
-    minimum, why_minimum = platform_minimum_hosts(PlatformFloor.of(design), cap)
+    minimum, why_minimum = platform_minimum_hosts(need.floor, cap)
     platform_hosts = int(
         rec.expr(
             "cluster.hosts_for_platform_minimum", PLATFORM_HOSTS,
@@ -347,7 +365,7 @@ def _cluster(
         )
     )  # fmt: skip
     ok = total - ha.failures_tolerated >= cap
-    if design.ha.level is HaLevel.N0 and total and demand:
+    if need.ha.level is HaLevel.N0 and total and demand:
         left = (total - 1) * gph
         if left < demand or total - 1 < cap:
             rec.warn(
