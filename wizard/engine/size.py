@@ -116,7 +116,7 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
     )
     cluster = _cluster(count_in, workloads, rec)
     comparison = sharing.compare(design, gpu, need_list, chosen, server)
-    _decisions(design, workloads, cluster, rec, gpu.name)
+    _decisions(DecisionFacts.of(design, gpu.name), workloads, cluster, rec)
     sharing_checks(design, gpu, workloads, chosen, comparison, rec)
     release = release_choice(design, catalog)[0]
     platform_rules(design, catalog, gpu, server, workloads, release, rec)
@@ -405,8 +405,24 @@ def _cluster(need: HostCount, workloads: list[WorkloadResult], rec: Recorder) ->
     )
 
 
+@dataclass(frozen=True)
+class DecisionFacts:
+    """What the cluster's decisions read besides the counts: the GPU's name, the HA policy, each
+    group's sharing mode by name, and the platform's floor."""
+
+    gpu_name: str
+    ha: HaPolicy
+    modes: tuple[tuple[str, SharingMode], ...]
+    floor: PlatformFloor
+
+    @classmethod
+    def of(cls, design: Design, gpu_name: str) -> DecisionFacts:
+        modes = tuple((g.name, g.sharing_mode) for g in design.workloads)
+        return cls(gpu_name, design.ha, modes, PlatformFloor.of(design))
+
+
 def _decisions(
-    design: Design, workloads: list[WorkloadResult], c: Cluster, rec: Recorder, gpu_name: str
+    facts: DecisionFacts, workloads: list[WorkloadResult], c: Cluster, rec: Recorder
 ) -> None:
     gph = c.gpus_per_host
     biggest = max(
@@ -417,11 +433,9 @@ def _decisions(
     elif biggest is not None and biggest.gpus_per_replica > gph:
         reason = f"{biggest.name} needs {biggest.gpus_per_replica} GPUs per replica and spans hosts"
     else:
-        reason = (
-            f"the chosen server holds {gph} {gpu_name} {plural(gph, 'GPU')} in this configuration"
-        )
+        reason = f"the chosen server holds {gph} {facts.gpu_name} {plural(gph, 'GPU')} in this configuration"
     rec.decide(
-        f"Each host has {gph} {gpu_name} {plural(gph, 'GPU')}.",
+        f"Each host has {gph} {facts.gpu_name} {plural(gph, 'GPU')}.",
         reason,
         implication="Every host is ordered in this configuration; a different GPU count per host "
         "later means a different host build.",
@@ -439,9 +453,9 @@ def _decisions(
         extra = []
         if c.hosts_for_ha:
             level = (
-                f"{design.ha.reserve_percent:g} % reserve"
-                if design.ha.level is HaLevel.PERCENT
-                else design.ha.level.value.upper()
+                f"{facts.ha.reserve_percent:g} % reserve"
+                if facts.ha.level is HaLevel.PERCENT
+                else facts.ha.level.value.upper()
             )
             extra.append(f"{c.hosts_for_ha} for high availability ({level})")
         if c.hosts_for_maintenance:
@@ -478,7 +492,7 @@ def _decisions(
         implication="The bill of materials, the power, the racks and the per-GPU licences all "
         "follow from this host count.",
     )
-    modes = {g.sharing_mode for g in design.workloads}
+    modes = {mode for _name, mode in facts.modes}
     if SharingMode.VGPU in modes:
         rec.decide(
             "GPU allocations for vGPU groups go through NVIDIA vGPU (NVIDIA AI Enterprise).",
@@ -503,7 +517,7 @@ def _decisions(
             implication="Needs an existing Bitfusion estate or another GPU-over-network product, "
             "its licences and a low-latency network between clients and the pool.",
         )
-        pooled = {g.name for g in design.workloads if g.sharing_mode is SharingMode.REMOTE}
+        pooled = {name for name, mode in facts.modes if mode is SharingMode.REMOTE}
         # a pool member takes whole GPUs (gpus_per_member), so its GPUs are physical ones
         on_pool = min(sum(w.gpus_total for w in workloads if w.name in pooled), c.gpus_demand)
         demand = c.gpus_demand
@@ -529,7 +543,7 @@ def _decisions(
             f"The GPU cluster has {count(c.hosts_total, 'host')}, the least a VMware Cloud "
             f"Foundation workload domain cluster holds ({count(c.hosts_for_platform, 'host')} "
             "beyond what capacity, HA and maintenance need).",
-            platform_minimum_hosts(PlatformFloor.of(design), c.hosts_for_capacity)[1],
+            platform_minimum_hosts(facts.floor, c.hosts_for_capacity)[1],
             implication="The extra host's GPUs add capacity and HA headroom; with principal "
             "storage other than vSAN the minimum is 2 hosts (Sharing page).",
         )
