@@ -44,6 +44,24 @@ def catalog():
     return load_catalog(include_user=False)
 
 
+def acme_with_more_clusters(more: int) -> dict:
+    """docs/acme-two-clusters.json (a notebook cluster, an HGX cluster and a management domain)
+    with GPU clusters 3, 4, ... added, ``more`` of them, each like its first GPU cluster and
+    running a copy of its chat service: an estate as large as a test needs."""
+    import copy
+    import json
+
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    base = next(c for c in doc["clusters"] if c["role"] == "gpu-cluster")
+    chat = next(w for w in doc["workloads"] if "chat" in w["name"].lower())
+    for i in range(3, 3 + more):
+        doc["clusters"].append(dict(copy.deepcopy(base), name=f"GPU cluster {i}"))
+        doc["workloads"].append(
+            dict(copy.deepcopy(chat), name=f"Chat {i}", cluster=f"GPU cluster {i}")
+        )
+    return doc
+
+
 def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, clear: bool = False):
     """Run the CLI in a subprocess, as a user would (``clear``: with exactly ``env``)."""
     import subprocess

@@ -5,14 +5,11 @@ edge), so a reader counts a cluster's networks at a glance. Checked on the two-c
 
 from __future__ import annotations
 
-import copy
-import json
-
 from reportlab.graphics.shapes import Group, Line, Rect, String
 
 from reports.diagrams import estate as estate_diagram
 from reports.fonts import register_fonts
-from tests.conftest import ROOT
+from tests.conftest import acme_with_more_clusters
 from tests.reports.drawing_parts import SLACK, WIDTHS
 from wizard.app.catalog_loader import load_catalog
 from wizard.app.io import design_from_dict
@@ -21,14 +18,7 @@ from wizard.engine.decide.estate import size_estate
 
 def _estates():
     """The two-cluster example as shipped, and with three more GPU clusters like its own."""
-    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
-    bigger = copy.deepcopy(doc)
-    base = next(c for c in bigger["clusters"] if c["role"] == "gpu-cluster")
-    chat = next(w for w in bigger["workloads"] if "chat" in w["name"].lower())
-    for i in range(3, 6):
-        bigger["clusters"].append(dict(copy.deepcopy(base), name=f"GPU cluster {i}"))
-        bigger["workloads"].append(dict(copy.deepcopy(chat), name=f"Chat {i}",
-                                        cluster=f"GPU cluster {i}"))  # fmt: skip
+    doc, bigger = acme_with_more_clusters(0), acme_with_more_clusters(3)
     catalog = load_catalog(include_user=False)
     names = {g: catalog.gpus[g].name for g in catalog.gpus}
     return [(size_estate(design_from_dict(d), catalog), names) for d in (doc, bigger)]

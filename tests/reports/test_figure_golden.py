@@ -18,7 +18,6 @@ and review the diff of tests/reports/golden/figures/<example>.json.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 from collections.abc import Callable
@@ -30,7 +29,7 @@ from reports.data import build_data
 from reports.diagrams import DIAGRAMS
 from reports.diagrams import estate as estate_diagram
 from reports.fonts import register_fonts
-from tests.conftest import ROOT
+from tests.conftest import ROOT, acme_with_more_clusters
 from tests.reports.drawing_parts import leaf_shapes
 from wizard.app.io import design_from_dict, design_from_text
 from wizard.base.bundled import example_names, example_text
@@ -101,15 +100,7 @@ def _bridged() -> Design:
 def _acme(more: int = 0) -> Design:
     """The two-GPU-cluster design of the docs, and with ``more`` GPU clusters like its HGX one
     (each running a copy of its chat service): several rows of the estate drawing."""
-    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
-    base = next(c for c in doc["clusters"] if c["role"] == "gpu-cluster")
-    chat = next(w for w in doc["workloads"] if "chat" in w["name"].lower())
-    for i in range(3, 3 + more):
-        doc["clusters"].append(dict(copy.deepcopy(base), name=f"GPU cluster {i}"))
-        doc["workloads"].append(
-            dict(copy.deepcopy(chat), name=f"Chat {i}", cluster=f"GPU cluster {i}")
-        )
-    return design_from_dict(doc)
+    return design_from_dict(acme_with_more_clusters(more))
 
 
 CASES: dict[str, Callable[[], Design]] = {

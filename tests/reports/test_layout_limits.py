@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import json
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, acme_with_more_clusters, run_cli
 from tests.reports.test_diagrams import _strings
 from wizard.app.catalog_loader import load_catalog
 from wizard.app.io import design_from_dict
@@ -68,13 +68,7 @@ def test_the_estate_drawing_splits_into_parts_that_fit_a_page():
     each fit and together show every cluster once."""
     from reports.diagrams import estate as estate_diagram
 
-    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
-    base = next(c for c in doc["clusters"] if c["role"] == "gpu-cluster")
-    chat = next(w for w in doc["workloads"] if "chat" in w["name"].lower())
-    for i in range(3, 23):
-        doc["clusters"].append(dict(copy.deepcopy(base), name=f"GPU cluster {i}"))
-        doc["workloads"].append(dict(copy.deepcopy(chat), name=f"Chat {i}",
-                                     cluster=f"GPU cluster {i}"))  # fmt: skip
+    doc = acme_with_more_clusters(20)  # GPU clusters 3 to 22
     catalog = load_catalog(include_user=False)
     e = size_estate(design_from_dict(doc), catalog)
     names = {g: catalog.gpus[g].name for g in catalog.gpus}
