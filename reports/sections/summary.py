@@ -139,18 +139,19 @@ def _storage_text(data: ReportData) -> str:
 
 def _not_known(no_dataset: list[str], no_read: list[str], no_kept: list[str]) -> str:
     """ "the dataset size and read throughput of A are not known", or of different groups;
-    "the checkpoints or model files of B" where those are what is not known."""
-    parts = []
+    "the checkpoints or model files of B" where those are what is not known. The verb follows
+    the figures named, never the words of a group's name."""
+    parts: list[tuple[str, bool]] = []  # (words, whether they name more than one figure)
     if no_dataset and no_dataset == no_read:
-        parts.append(f"the dataset size and read throughput of {some(no_dataset)}")
+        parts.append((f"the dataset size and read throughput of {some(no_dataset)}", True))
     else:
-        parts += [f"the dataset size of {some(no_dataset)}"] if no_dataset else []
-        parts += [f"the read throughput of {some(no_read)}"] if no_read else []
-    parts += [f"the checkpoints or model files of {some(no_kept)}"] if no_kept else []
+        parts += [(f"the dataset size of {some(no_dataset)}", False)] if no_dataset else []
+        parts += [(f"the read throughput of {some(no_read)}", False)] if no_read else []
+    parts += [(f"the checkpoints or model files of {some(no_kept)}", True)] if no_kept else []
     if not parts:
         return ""
-    one = len(parts) == 1 and " and " not in parts[0] and " or " not in parts[0]
-    return " and ".join(parts) + (" is" if one else " are") + " not known"
+    several = len(parts) > 1 or parts[0][1]
+    return " and ".join(w for w, _ in parts) + (" are" if several else " is") + " not known"
 
 
 def _small(value: float, unit: str) -> str:

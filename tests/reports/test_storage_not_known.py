@@ -55,3 +55,14 @@ def test_the_summary_names_what_is_not_known_with_the_right_verb():
         "the dataset size of A and the read throughput of B and the checkpoints or model files "
         "of C are not known"
     )
+
+
+def test_the_verb_follows_the_figures_not_a_groups_name():
+    """One group named 'Search and chat' whose dataset size alone is not known: one figure,
+    'is'; its checkpoints or model files: 'are'."""
+    assert _not_known(["Search and chat"], [], []) == (
+        "the dataset size of Search and chat is not known"
+    )
+    assert _not_known([], [], ["Search or chat"]) == (
+        "the checkpoints or model files of Search or chat are not known"
+    )

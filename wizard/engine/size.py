@@ -300,7 +300,8 @@ def _cluster(need: HostCount, workloads: list[WorkloadResult], rec: Recorder) ->
     cap = int(
         rec.expr(
             "cluster.hosts_for_capacity", Formula("packed_hosts"),
-            {"packed_hosts": need.packed_hosts, "gpus_demand": demand, "gpus_per_host": gph}, "hosts",
+            {"packed_hosts": need.packed_hosts, "gpus_demand": demand,
+             "gpus_per_host": gph}, "hosts",
             sources.SEED_WHITE_PAPER + ": the fewest hosts holding every packed GPU and every "
             "replica whole (best-fit decreasing); ceil(GPUs / GPUs per host) when every replica "
             "needs one GPU",
@@ -433,7 +434,10 @@ def _decisions(
     elif biggest is not None and biggest.gpus_per_replica > gph:
         reason = f"{biggest.name} needs {biggest.gpus_per_replica} GPUs per replica and spans hosts"
     else:
-        reason = f"the chosen server holds {gph} {facts.gpu_name} {plural(gph, 'GPU')} in this configuration"
+        reason = (
+            f"the chosen server holds {gph} {facts.gpu_name} {plural(gph, 'GPU')} in this "
+            "configuration"
+        )
     rec.decide(
         f"Each host has {gph} {facts.gpu_name} {plural(gph, 'GPU')}.",
         reason,

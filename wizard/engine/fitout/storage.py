@@ -159,7 +159,9 @@ class StoragePlanner:
     def _need(self, i: int, g: WorkloadGroup, w: WorkloadResult) -> DataNeed:
         """One group's need. A serving group keeps no training data and reads its weights at
         start-up only, so both are a known 0; any other group whose dataset or read rate is
-        neither derived nor given has None there (not known), never 0."""
+        neither derived nor given has None there (not known), never 0. Checkpoints and model
+        files come from the model: a group sized by its GPU count has None for those it would
+        keep (a training group's checkpoints, a service's or a fine-tuning's model files)."""
         rec, key = self.rec, f"storage.workloads[{i}]"
         model = resolve_model(g, self.catalog) if w.sized_from == "model" else None
         dataset_gb: float | None = None
@@ -554,7 +556,9 @@ class StoragePlanner:
             "rack_units": None,
         }
         if storage is None:
-            needed = _needed(capacity_tb, read, no_dataset, no_read, " of read throughput", no_kept)
+            needed = _needed(
+                capacity_tb, read, no_dataset, no_read, " of read throughput", no_kept=no_kept
+            )
             self.rec.warn(
                 "storage-not-chosen",
                 f"No storage system chosen: the design needs {needed} (hardware.storage)",
@@ -633,7 +637,7 @@ class StoragePlanner:
             )
         reason = "the number given in the design" if given else _reason(storage, by_cap, by_read)
         need = (
-            f"for a need of {_needed(capacity_tb, read, no_dataset, no_read, '', no_kept)}"
+            f"for a need of {_needed(capacity_tb, read, no_dataset, no_read, no_kept=no_kept)}"
             if capacity_tb or read
             else "the smallest configuration, as the design gives no data sizes or read rates"
         )
