@@ -71,7 +71,8 @@ MITIGATIONS: dict[str, str] = {
     "storage-dataset-not-known": "Give these groups' dataset in samples or tokens, or the "
     "Dataset size on the Hardware page.",
     "storage-kept-not-known": "Size these groups from the answers (Sizing, on the Workloads "
-    "page) with their model named, or add what they keep to the Dataset size.",
+    "page) with their model named, or add what they keep to the Dataset size on the Hardware "
+    "page.",
     # GPUs, servers, platform
     "bitfusion-end-of-availability": "Give the pooled users vGPU or MIG on a GPU cluster; keep a "
     "network-attached pool only for an existing, supported Bitfusion estate.",

@@ -515,7 +515,7 @@ class StoragePlanner:
                 "storage-kept-not-known",
                 f"The checkpoints or model files of {some(no_kept)} are not known (sized by "
                 "GPU count, with no model to derive them from): the capacity needed leaves them "
-                "out until the group names its model",
+                "out until the group is sized from its model",
                 Severity.INFO,
             )
         if no_read:
