@@ -261,7 +261,7 @@ class Cdu(Product):
 
     placement: CduPlacement
     capacity_kw: float = Field(
-        ge=1e-6,
+        gt=0,
         le=10_000,
         allow_inf_nan=False,
         description="Heat it moves into the facility water at its rated conditions, kW",
@@ -273,7 +273,7 @@ class Cdu(Product):
         default=None, le=100_000, description="Maximum power of its pumps and controls, W"
     )
     facility_delta_t_c: float = Field(
-        ge=1e-6,
+        gt=0,
         le=40,
         allow_inf_nan=False,
         description="Facility water temperature rise at the rated capacity, degrees C: the "
