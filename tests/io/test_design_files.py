@@ -174,6 +174,25 @@ def test_kind_questions_are_required():
     assert "workloads[0]" in line and "needs 'shared'" in line
 
 
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [
+        ("training", "a training group needs a model"),
+        ("fine-tuning", "a fine-tuning group needs a model"),
+        ("inference", "an inference group needs a model"),
+        ("development", "a development group needs 'shared'"),
+        ("hpc", "an HPC group needs 'shared'"),
+    ],
+)
+def test_a_group_without_its_questions_is_named_with_its_article(kind, says):
+    """Each kind in plain words with the article it takes: "an inference group", "an HPC
+    group", not "a inference" or "a hpc"."""
+    doc = minimal()
+    doc["workloads"][0] = {"name": "G", "kind": kind}
+    (line,) = problems(doc)
+    assert says in line
+
+
 def test_isolation_constraint_refuses_time_sliced_vgpu():
     """NVIDIA AI Enterprise 9, 'Choosing a vGPU Mode for Inference': for "hard isolation and
     predictable bandwidth between tenants" prefer MIG-backed vGPU; time-sliced vGPU is to be

@@ -33,6 +33,17 @@ class WorkloadKind(StrEnum):
     HPC = "hpc"
 
 
+# "a training group", "an HPC group": each kind as the model's own messages name it, with its
+# article (the wizard's labels live in wizard.present, above the model)
+A_KIND_GROUP: dict[WorkloadKind, str] = {
+    WorkloadKind.TRAINING: "a training group",
+    WorkloadKind.FINE_TUNING: "a fine-tuning group",
+    WorkloadKind.INFERENCE: "an inference group",
+    WorkloadKind.DEVELOPMENT: "a development group",
+    WorkloadKind.HPC: "an HPC group",
+}
+
+
 class Precision(StrEnum):
     FP32 = "fp32"
     TF32 = "tf32"
@@ -450,15 +461,15 @@ class WorkloadGroup(Model):
         if self.fine_tuning is not None and self.kind is not WorkloadKind.FINE_TUNING:
             raise ValueError(
                 f"fine_tuning (method {self.fine_tuning.method.value}) is for a fine-tuning "
-                f"group, not a {self.kind.value} group"
+                f"group, not {A_KIND_GROUP[self.kind]}"
             )
 
     def _check_questions(self) -> None:
         sized = (WorkloadKind.TRAINING, WorkloadKind.FINE_TUNING, WorkloadKind.INFERENCE)
         if self.kind in sized and self.model is None:
-            raise ValueError(f"a {self.kind.value} group needs a model (or gpus_per_member)")
+            raise ValueError(f"{A_KIND_GROUP[self.kind]} needs a model (or gpus_per_member)")
         if self.kind in (WorkloadKind.DEVELOPMENT, WorkloadKind.HPC) and self.shared is None:
-            raise ValueError(f"a {self.kind.value} group needs 'shared' (or gpus_per_member)")
+            raise ValueError(f"{A_KIND_GROUP[self.kind]} needs 'shared' (or gpus_per_member)")
 
     def _check_mode(self) -> None:
         if self.constraints.isolation_required and self.sharing_mode in (
