@@ -130,7 +130,7 @@ def test_a_pooled_replica_takes_its_share_of_the_target(catalog, target):
     assert w.replicas_per_member == replicas
     tps = w.serving.tokens_per_s_per_replica
     assert target / replicas < tps  # each replica can carry its part
-    (need,) = sharing.needs(d, catalog.gpus[r.gpu], r.workloads)
+    (need,) = sharing.needs(d.workloads, d.hardware.gpus_per_host, catalog.gpus[r.gpu], r.workloads)
     assert need.count == replicas
     assert need.compute == pytest.approx((target / replicas) / tps)
     assert need.compute < 1
@@ -145,13 +145,13 @@ def test_no_gpus_used_means_no_utilization(catalog, detail):
     used and none is busy: 0 %, not a full 100 %, in the per-GPU listing and in the comparison's
     counted rows alike. Negative case: one 1-GPU member with a need of half a GPU on its own
     passthrough GPU: 0.5 busy / 1 used = 50 %."""
-    d = Design.model_validate(_design("mig-shared"))
+    rules = sharing.PackRules(gpus_per_host=4)
     gpu = catalog.gpus["h100-pcie-80gb"]
     mode = SharingMode.PASSTHROUGH
-    empty = sharing.pack(d, gpu, [], {}, detail=detail)
+    empty = sharing.pack(rules, gpu, [], {}, detail=detail)
     assert (empty.gpus, empty.packing.mean_utilization) == (0, 0.0)
     half = sharing.Need("Half", 1, 1, 40.0, 0.5, 0.5)
-    one = sharing.pack(d, gpu, [half], {"Half": mode}, detail=detail)
+    one = sharing.pack(rules, gpu, [half], {"Half": mode}, detail=detail)
     assert (one.gpus, one.packing.mean_utilization) == (1, pytest.approx(0.5))
 
 

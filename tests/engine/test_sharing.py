@@ -241,7 +241,8 @@ def test_needs_read_compute_share_from_targets(catalog):
     assert ft.layout.recompute == "none" and 20 < ft.memory_gb.total < 40
     assert ft.planned_compute_share == pytest.approx(3 / 7)
     assert ft.training.time_to_train_hours < 24
-    need = sharing.needs(_design("mig-shared"), catalog.gpus[r.gpu], r.workloads)[0]
+    d = _design("mig-shared")
+    need = sharing.needs(d.workloads, d.hardware.gpus_per_host, catalog.gpus[r.gpu], r.workloads)[0]
     assert need.compute == pytest.approx(3 / 7)
     d = _design("mig-shared").model_dump(mode="json")
     d["workloads"][0]["training"]["target_hours"] = 36
@@ -252,7 +253,7 @@ def test_needs_read_compute_share_from_targets(catalog):
 
 def test_mode_problems_for_hardware(catalog):
     d = _design("starter")
-    assert sharing.mode_problems(SharingMode.MIG, d, catalog.gpus["t4"]) == [
+    assert sharing.mode_problems(SharingMode.MIG, d.workloads, catalog.gpus["t4"]) == [
         "the NVIDIA T4 does not support MIG"
     ]
 

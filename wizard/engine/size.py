@@ -22,7 +22,7 @@ from wizard.engine.placement.cluster import (
     ha_hosts,
     platform_minimum_hosts,
 )
-from wizard.engine.placement.sharing_checks import sharing_checks
+from wizard.engine.placement.sharing_checks import SharingFacts, sharing_checks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.platform.platform_rules import platform_rules
 from wizard.engine.platform.releases import release_choice
@@ -97,10 +97,10 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
     ]
     _check_scale(design, sized)
     _check_peer_to_peer(design, sized, gpu, rec)
-    need_list = sharing.needs(design, gpu, sized)
-    chosen = sharing.pack(
-        design, gpu, need_list, {g.name: g.sharing_mode for g in design.workloads}
-    )
+    gph = design.hardware.gpus_per_host
+    need_list = sharing.needs(design.workloads, gph, gpu, sized)
+    mode_of = {g.name: g.sharing_mode for g in design.workloads}
+    chosen = sharing.pack(sharing.PackRules.of(design.hardware), gpu, need_list, mode_of)
     workloads = [
         WorkloadResult.placed(w, _placement(gpu, g, w.name, chosen))
         for g, w in zip(design.workloads, sized, strict=True)
@@ -115,9 +115,9 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
         held_hosts=held_hosts,
     )
     cluster = _cluster(count_in, workloads, rec)
-    comparison = sharing.compare(design, gpu, need_list, chosen, server)
+    comparison = sharing.compare(sharing.ModeFacts.of(design), gpu, need_list, chosen, server)
     _decisions(DecisionFacts.of(design, gpu.name), workloads, cluster, rec)
-    sharing_checks(design, gpu, workloads, chosen, comparison, rec)
+    sharing_checks(SharingFacts.of(design), gpu, workloads, chosen, comparison, rec)
     release = release_choice(design, catalog)[0]
     platform_rules(design, catalog, gpu, server, workloads, release, rec)
     storage = plan_storage(design, catalog, gpu, workloads, rec)

@@ -17,7 +17,7 @@ A *need* is what a group asks of the hardware: ``count`` members, each needing `
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
 from wizard.base.numbers import count, some
@@ -35,7 +35,7 @@ from wizard.engine.placement.cluster import (
 from wizard.engine.placement.packing import Bin, Item, Unit, pack_fractional, place_on_hosts
 from wizard.engine.platform.compat import sharing_mode_reason
 from wizard.model.catalog import Gpu, Server
-from wizard.model.design import MIG_MODES, Design, SharingMode, WorkloadGroup
+from wizard.model.design import MIG_MODES, Design, HaPolicy, Hardware, SharingMode, WorkloadGroup
 from wizard.model.names import MODE_LABELS
 from wizard.model.result import (
     GpuAssignment,
@@ -69,6 +69,42 @@ BITFUSION_EOA = (
 # The sharing modes' names as the Result writes them (ModeOption.label and the comparison's
 # per-mode text); the wizard and the report read them through wizard.present.
 LABELS = MODE_LABELS
+
+
+@dataclass(frozen=True)
+class PackRules:
+    """What packing reads of the design, and nothing more: the GPUs of a host (a replica stays
+    inside one host where it fits), whether one GPU may hold vGPUs of several sizes, and whether
+    MIG instances may be time-sliced between VMs."""
+
+    gpus_per_host: int
+    vgpu_mixed_sizes: bool = False
+    mig_time_slicing: bool = False
+
+    @classmethod
+    def of(cls, hardware: Hardware) -> PackRules:
+        return cls(hardware.gpus_per_host, hardware.vgpu_mixed_sizes, hardware.mig_time_slicing)
+
+
+@dataclass(frozen=True)
+class ModeFacts:
+    """What the sharing-mode comparison reads, and nothing more: the packing's rules, the HA
+    policy and the platform's floor (for each mode's host total), and the groups (their modes
+    and the constraints that rule a mode out)."""
+
+    rules: PackRules
+    ha: HaPolicy
+    floor: PlatformFloor
+    groups: tuple[WorkloadGroup, ...]
+
+    @classmethod
+    def of(cls, design: Design) -> ModeFacts:
+        return cls(
+            PackRules.of(design.hardware),
+            design.ha,
+            PlatformFloor.of(design),
+            tuple(design.workloads),
+        )
 
 
 @dataclass(frozen=True)
@@ -107,12 +143,14 @@ class SlotSpec:
     vgpu_type: str | None = None  # the time-sliced MIG-backed vGPU type, when time-sliced
 
 
-def needs(design: Design, gpu: Gpu, workloads: list[WorkloadSizing]) -> list[Need]:
+def needs(
+    groups: Sequence[WorkloadGroup], gph: int, gpu: Gpu, workloads: list[WorkloadSizing]
+) -> list[Need]:
     """What each group asks of the GPUs, read from its sized result; a training member's
-    data-parallel replicas as the VMs that hold them (see :func:`vm_gpus`)."""
+    data-parallel replicas as the VMs that hold them (see :func:`vm_gpus`), on hosts of
+    ``gph`` GPUs."""
     out = []
-    gph = design.hardware.gpus_per_host
-    for group, w in zip(design.workloads, workloads, strict=True):
+    for group, w in zip(groups, workloads, strict=True):
         if not w.gpus_total or not w.gpus_per_replica:
             continue
         if vm_gpus(group, w, gph) > w.gpus_per_replica:
@@ -340,7 +378,7 @@ def vgpu_type(gpu: Gpu, mode: SharingMode, profile: str | None) -> str | None:
 
 
 def pack(
-    design: Design,
+    rules: PackRules,
     gpu: Gpu,
     need_list: list[Need],
     mode_of: dict[str, SharingMode],
@@ -348,14 +386,14 @@ def pack(
 ) -> ModePacking:
     """Pack every need under its mode (``mode_of`` by workload name) onto GPUs and hosts;
     ``detail`` builds the per-host, per-GPU listing."""
-    packer = _Packer(gpu, design.hardware.vgpu_mixed_sizes and vgpu.mixed_supported(gpu))
+    packer = _Packer(gpu, rules.vgpu_mixed_sizes and vgpu.mixed_supported(gpu))
     whole: list[tuple[Need, SlotSpec]] = []
     fractional: dict[str, list[Item[SlotSpec]]] = {}
     share_by: dict[str, float] = {}
     profile_by: dict[str, str] = {}
     types: dict[str, str] = {}
     for n in need_list:
-        s = slot_for(mode_of[n.workload], n, gpu, design.hardware.mig_time_slicing)
+        s = slot_for(mode_of[n.workload], n, gpu, rules.mig_time_slicing)
         taken = math.ceil(n.count / s.users)  # members sharing an instance take one slot
         share_by[n.workload] = share_by.get(n.workload, 0.0) + taken * n.gpus * s.share
         profile_by[n.workload] = s.profile or ("whole GPU" if s.whole else "GPU share")
@@ -373,7 +411,8 @@ def pack(
         )
     ]
     if not detail:
-        return replace(_counted(design, whole, bins, share_by, profile_by), type_by_workload=types)
+        counted = _counted(rules.gpus_per_host, whole, bins, share_by, profile_by)
+        return replace(counted, type_by_workload=types)
     units: list[Unit[tuple[Hashable | None, list[SlotSpec]]]] = []
     for n, s in whole:
         placed: Hashable | None = None
@@ -381,7 +420,7 @@ def pack(
             placed = mig.MigState().place(gpu, packer.mig_profiles[s.profile or ""])
         units.extend(Unit([(placed, [s]) for _ in range(n.gpus)]) for _ in range(n.count))
     units.extend(Unit([(b.state, b.payloads)]) for b in bins)
-    hosts = place_on_hosts(units, design.hardware.gpus_per_host)
+    hosts = place_on_hosts(units, rules.gpus_per_host)
     out_hosts: list[HostAssignment] = []
     used = 0
     busy = 0.0
@@ -432,7 +471,7 @@ def _gpu_mode(first: SlotSpec, mode_of: dict[str, SharingMode]) -> str:
 
 
 def _counted(
-    design: Design,
+    gph: int,
     whole: list[tuple[Need, SlotSpec]],
     bins: list[Bin[Hashable, SlotSpec]],
     share_by: dict[str, float],
@@ -447,7 +486,7 @@ def _counted(
         + [min(1.0, sum(s.demand for s in b.payloads)) for b in bins]
     )
     demands = [Demand(n.gpus, n.count) for n, _ in whole] + [Demand(1, len(bins))]
-    hosts = hosts_needed(demands, design.hardware.gpus_per_host)
+    hosts = hosts_needed(demands, gph)
     packing = Packing(
         hosts=[], gpus_used=used, hosts_used=hosts, mean_utilization=busy / used if used else 0.0
     )
@@ -485,11 +524,11 @@ def _slots(specs: list[SlotSpec], state: Hashable | None) -> list[Slot]:
 
 
 def mode_problems(
-    mode: SharingMode, design: Design, gpu: Gpu, server: Server | None = None
+    mode: SharingMode, groups: Sequence[WorkloadGroup], gpu: Gpu, server: Server | None = None
 ) -> list[str]:
-    """Why ``mode`` cannot serve every group of this design on this hardware: the hardware's
+    """Why ``mode`` cannot serve every one of ``groups`` on this hardware: the hardware's
     reasons, then the groups'."""
-    return gpu_mode_problems(mode, gpu, server) + group_mode_problems(mode, design)
+    return gpu_mode_problems(mode, gpu, server) + group_mode_problems(mode, groups)
 
 
 def gpu_mode_problems(mode: SharingMode, gpu: Gpu, server: Server | None = None) -> list[str]:
@@ -499,10 +538,10 @@ def gpu_mode_problems(mode: SharingMode, gpu: Gpu, server: Server | None = None)
     return [why] if why else []
 
 
-def group_mode_problems(mode: SharingMode, design: Design) -> list[str]:
+def group_mode_problems(mode: SharingMode, groups: Sequence[WorkloadGroup]) -> list[str]:
     """Which groups' constraints rule ``mode`` out, and why."""
     out = []
-    for g in design.workloads:
+    for g in groups:
         c = g.constraints
         why = []
         if c.isolation_required and mode in (SharingMode.VGPU, SharingMode.REMOTE):
@@ -577,14 +616,14 @@ def _properties(mode: str, modes: set[SharingMode]) -> tuple[str, str, str, str,
 
 
 def compare(
-    design: Design,
+    facts: ModeFacts,
     gpu: Gpu,
     need_list: list[Need],
     as_designed: ModePacking,
     server: Server | None = None,
 ) -> list[ModeOption]:
     """One row for the design as chosen, then one per mode the GPU allows, all groups in it."""
-    rows = [_row("as-designed", design, as_designed, [])]
+    rows = [_row("as-designed", facts, as_designed, [])]
     # MIG in the guest packs as MIG-backed vGPU does (a deployment choice, not a capacity one)
     for mode in (m for m in SharingMode if m is not SharingMode.MIG_GUEST):
         hw = gpu_mode_problems(mode, gpu, server)
@@ -597,15 +636,16 @@ def compare(
             )  # fmt: skip
             rows.append(row)
             continue
-        mp = pack(design, gpu, need_list, {n.workload: mode for n in need_list}, detail=False)
-        rows.append(_row(mode.value, design, mp, mode_problems(mode, design, gpu, server)))
+        mp = pack(facts.rules, gpu, need_list, {n.workload: mode for n in need_list}, detail=False)
+        why = mode_problems(mode, facts.groups, gpu, server)
+        rows.append(_row(mode.value, facts, mp, why))
     return rows
 
 
-def _row(mode: str, design: Design, mp: ModePacking, problems: list[str]) -> ModeOption:
-    modes = {g.sharing_mode for g in design.workloads} or {SharingMode.PASSTHROUGH}
+def _row(mode: str, facts: ModeFacts, mp: ModePacking, problems: list[str]) -> ModeOption:
+    modes = {g.sharing_mode for g in facts.groups} or {SharingMode.PASSTHROUGH}
     iso, live, ha, lic, caveats = _properties(mode, modes)
-    ha_extra = ha_hosts(design.ha, mp.hosts)
+    ha_extra = ha_hosts(facts.ha, mp.hosts)
     return ModeOption(
         mode=mode,
         label=LABELS[mode],
@@ -616,7 +656,7 @@ def _row(mode: str, design: Design, mp: ModePacking, problems: list[str]) -> Mod
         hosts_total=mp.hosts
         + ha_extra.ha_hosts
         + ha_extra.maintenance_hosts
-        + platform_hosts(PlatformFloor.of(design), mp.hosts, ha_extra),
+        + platform_hosts(facts.floor, mp.hosts, ha_extra),
         mean_utilization=mp.packing.mean_utilization,
         isolation=iso,
         live_migration=live,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from wizard.base.numbers import count, some
 from wizard.engine.basis.expr import Formula
@@ -13,17 +14,44 @@ from wizard.engine.placement.sharing import (
     PACKING_SOURCE,
     REMOTE_SOURCE,
     ModePacking,
+    PackRules,
 )
 from wizard.model.catalog import Gpu
-from wizard.model.design import FABRIC_GBPS, Design, Rdma, SharingMode
+from wizard.model.design import FABRIC_GBPS, Design, Fabric, Rdma, SharingMode, WorkloadGroup
 from wizard.model.names import FABRIC_LABEL
 from wizard.model.result import ModeOption, Severity, WorkloadResult
 
 REMOTE_GBPS_PER_GPU = 10.0  # reference architecture, section 8, design decision 6
 
 
+@dataclass(frozen=True)
+class SharingFacts:
+    """What the sharing checks read of the design, and nothing more: the groups (their modes,
+    sharing and concurrency), the packing's rules, whether passthrough VMs have restart spares,
+    and the GPU fabric a network-attached pool serves its clients over."""
+
+    groups: tuple[WorkloadGroup, ...]
+    rules: PackRules
+    passthrough_spares: bool
+    fabric: Fabric
+    nics_per_host: int
+    rdma: Rdma
+
+    @classmethod
+    def of(cls, design: Design) -> SharingFacts:
+        hw = design.hardware
+        return cls(
+            tuple(design.workloads),
+            PackRules.of(hw),
+            design.ha.passthrough_spares,
+            hw.fabric,
+            hw.nics_per_host,
+            hw.rdma,
+        )
+
+
 def sharing_checks(
-    design: Design,
+    facts: SharingFacts,
     gpu: Gpu,
     workloads: list[WorkloadResult],
     chosen: ModePacking,
@@ -39,14 +67,14 @@ def sharing_checks(
         "share of GPU",
         PACKING_SOURCE + "; busy GPU-equivalents: the shares the slots' stated needs take",
     )
-    _profile_decisions(design, gpu, workloads, rec)
-    in_guest = {g.name for g in design.workloads if g.sharing_mode is SharingMode.MIG_GUEST}
+    _profile_decisions(facts, gpu, workloads, rec)
+    in_guest = {g.name for g in facts.groups if g.sharing_mode is SharingMode.MIG_GUEST}
     _layout_decisions(chosen, rec, bool(in_guest))
     _mig_power_on_order(gpu, chosen, rec, in_guest)
-    _remote_network(design, chosen, rec)
-    _passthrough(design, rec)
-    _idle_vms(design, workloads, rec)
-    if design.hardware.vgpu_mixed_sizes and not vgpu.mixed_supported(gpu):
+    _remote_network(facts, chosen, rec)
+    _passthrough(facts, rec)
+    _idle_vms(facts.groups, workloads, rec)
+    if facts.rules.vgpu_mixed_sizes and not vgpu.mixed_supported(gpu):
         rec.warn(
             "vgpu-mixed-sizes-unsupported",
             f"hardware.vgpu_mixed_sizes is set but the {gpu.name} has no mixed-size vGPU "
@@ -96,11 +124,13 @@ def _mig_power_on_order(
     )
 
 
-def _idle_vms(design: Design, workloads: list[WorkloadResult], rec: Recorder) -> None:
+def _idle_vms(
+    groups: tuple[WorkloadGroup, ...], workloads: list[WorkloadResult], rec: Recorder
+) -> None:
     """A vGPU or MIG-backed vGPU keeps its frame buffer while its VM is powered on, idle or not
     (NVIDIA vGPU allocates a vGPU's frame buffer when its VM starts): planning for only the users
     active at once holds only if idle users' VMs are powered off."""
-    for g, w in zip(design.workloads, workloads, strict=True):
+    for g, w in zip(groups, workloads, strict=True):
         s = g.shared
         if s is None or s.concurrency >= 1 or not w.gpus_total:
             continue
@@ -118,9 +148,9 @@ def _idle_vms(design: Design, workloads: list[WorkloadResult], rec: Recorder) ->
 
 
 def _profile_decisions(
-    design: Design, gpu: Gpu, workloads: list[WorkloadResult], rec: Recorder
+    facts: SharingFacts, gpu: Gpu, workloads: list[WorkloadResult], rec: Recorder
 ) -> None:
-    for g, w in zip(design.workloads, workloads, strict=True):
+    for g, w in zip(facts.groups, workloads, strict=True):
         if not w.gpus_total or g.sharing_mode is SharingMode.PASSTHROUGH:
             continue
         need = w.memory_gb.total
@@ -175,7 +205,7 @@ def _profile_decisions(
                 "cannot live-migrate, so maintenance powers it off.",
             )
         elif g.sharing_mode is SharingMode.VGPU and w.sharing.slot_profile:
-            gph = design.hardware.gpus_per_host
+            gph = facts.rules.gpus_per_host
             vms = -(-w.gpus_per_replica // gph)  # a VM lives on one host
             if one:
                 what = "."
@@ -231,8 +261,7 @@ def _layout_decisions(chosen: ModePacking, rec: Recorder, in_guest: bool = False
     )
 
 
-def _remote_network(design: Design, chosen: ModePacking, rec: Recorder) -> None:
-    hw = design.hardware
+def _remote_network(facts: SharingFacts, chosen: ModePacking, rec: Recorder) -> None:
     remote_hosts = [
         sum(s.demand_share for g in h.gpus for s in g.slots if s.kind == "remote")
         for h in chosen.packing.hosts
@@ -240,7 +269,7 @@ def _remote_network(design: Design, chosen: ModePacking, rec: Recorder) -> None:
     worst = max(remote_hosts, default=0.0)
     if not worst:
         return
-    have = FABRIC_GBPS[hw.fabric] * max(1, hw.nics_per_host)
+    have = FABRIC_GBPS[facts.fabric] * max(1, facts.nics_per_host)
     need = rec.expr(
         "sharing.remote_gbps_per_host",
         Formula("gpu_equivalents * gbps_per_gpu"),
@@ -253,9 +282,10 @@ def _remote_network(design: Design, chosen: ModePacking, rec: Recorder) -> None:
             "remote-network-bandwidth",
             f"A GPU pool host serves {worst:g} GPU-equivalents to remote clients, about {need:g} "
             f"Gb/s at {REMOTE_GBPS_PER_GPU:g} Gb/s each, more than its {have:g} Gb/s "
-            f"({max(1, hw.nics_per_host)} x {FABRIC_LABEL[hw.fabric]}); add NICs or a faster fabric",
+            f"({max(1, facts.nics_per_host)} x {FABRIC_LABEL[facts.fabric]}); add NICs or a faster "
+            "fabric",
         )
-    if hw.rdma is Rdma.NONE:
+    if facts.rdma is Rdma.NONE:
         rec.warn(
             "remote-without-rdma",
             "Remote GPU access over TCP adds latency; Bitfusion guidance is 50 microseconds or "
@@ -264,9 +294,9 @@ def _remote_network(design: Design, chosen: ModePacking, rec: Recorder) -> None:
         )
 
 
-def _passthrough(design: Design, rec: Recorder) -> None:
-    groups = [g.name for g in design.workloads if g.sharing_mode is SharingMode.PASSTHROUGH]
-    if groups and not design.ha.passthrough_spares:
+def _passthrough(facts: SharingFacts, rec: Recorder) -> None:
+    groups = [g.name for g in facts.groups if g.sharing_mode is SharingMode.PASSTHROUGH]
+    if groups and not facts.passthrough_spares:
         rec.warn(
             "passthrough-no-restart-spares",
             f"{some(groups)}: passthrough VMs cannot live-migrate and ha.passthrough_spares "
