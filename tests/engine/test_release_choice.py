@@ -10,9 +10,11 @@ import pytest
 
 from tests.engine.conftest import design_dict
 from wizard.app.io import design_from_dict
+from wizard.base.errors import DesignError
 from wizard.engine.platform.compat import check_design
-from wizard.engine.platform.releases import release_choice, service_end
+from wizard.engine.platform.releases import ReleaseFacts, release_choice, service_end
 from wizard.model.catalog import SoftwareRelease
+from wizard.model.design import VsphereRelease
 
 
 def _release(rid: str, branch: int, archs: list[str]) -> SoftwareRelease:
@@ -46,17 +48,17 @@ def _catalog(catalog, *releases):
 )
 def test_the_newest_release_that_supports_the_gpu(catalog, example, expected, why):
     design = design_from_dict(design_dict(example))
-    release, reason = release_choice(design, _catalog(catalog, OLD, NEW))
+    release, reason = release_choice(ReleaseFacts.of(design, _catalog(catalog, OLD, NEW)))
     assert release is not None and release.id == expected
     assert why in reason
 
 
 def test_a_release_that_lists_the_gpu_beats_a_newer_one_that_does_not_say(catalog):
     design = design_from_dict(design_dict("llm-serving"))
-    release, _ = release_choice(design, _catalog(catalog, OLD, NEW, UNSTATED))
+    release, _ = release_choice(ReleaseFacts.of(design, _catalog(catalog, OLD, NEW, UNSTATED)))
     assert release is not None and release.id == "new"
     design = design_from_dict(design_dict("enterprise"))
-    release, reason = release_choice(design, _catalog(catalog, NEW, UNSTATED))
+    release, reason = release_choice(ReleaseFacts.of(design, _catalog(catalog, NEW, UNSTATED)))
     assert release is not None and release.id == "unstated"
     assert "check that it supports" in reason
 
@@ -66,7 +68,7 @@ def test_a_named_release_is_kept_but_refused_when_it_drops_the_gpu(catalog):
     doc.setdefault("platform", {})["nvaie_release"] = "new"
     design = design_from_dict(doc)
     cat = _catalog(catalog, OLD, NEW)
-    assert release_choice(design, cat)[0] is NEW
+    assert release_choice(ReleaseFacts.of(design, cat))[0] is NEW
     problems = [p for p in check_design(design, cat) if p.field == "platform.nvaie_release"]
     assert len(problems) == 1
     assert "does not support Volta GPUs" in problems[0].message
@@ -113,12 +115,16 @@ def test_a_branch_that_outlives_the_service_period_is_chosen_ltsb_first(catalog)
     lts = _dated("lts", 20, "ltsb", "2029-12-31")
     newer_pb = _dated("pb", 21, "pb", "2027-03-31")
     older = _dated("old-lts", 19, "ltsb", "2028-06-30")
-    release, why = release_choice(_design(), _catalog(catalog, older, lts, newer_pb))
+    release, why = release_choice(
+        ReleaseFacts.of(_design(), _catalog(catalog, older, lts, newer_pb))
+    )
     assert release is lts
     assert "long-term support branch" in why and "November 2029" in why
     # negative: with the period shortened to 1 year (to November 2027), every long-term branch
     # lasts, and the newest of them is still preferred to the newer production branch
-    release, _ = release_choice(_design(service_years=1), _catalog(catalog, older, lts, newer_pb))
+    release, _ = release_choice(
+        ReleaseFacts.of(_design(service_years=1), _catalog(catalog, older, lts, newer_pb))
+    )
     assert release is lts
 
 
@@ -129,18 +135,18 @@ def test_a_branch_supported_to_the_last_day_of_the_service_period_lasts(catalog)
     (1 November 2029) it no longer covers the period and the production branch is chosen."""
     edge = _dated("edge", 20, "ltsb", "2029-11-02")
     pb = _dated("pb", 21, "pb", "2029-12-31")
-    release, why = release_choice(_design(), _catalog(catalog, edge, pb))
+    release, why = release_choice(ReleaseFacts.of(_design(), _catalog(catalog, edge, pb)))
     assert release is edge and "supported beyond" in why
     assert "a long-term support branch first" in why
     short = _dated("edge", 20, "ltsb", "2029-11-01")
-    release, why = release_choice(_design(), _catalog(catalog, short, pb))
+    release, why = release_choice(ReleaseFacts.of(_design(), _catalog(catalog, short, pb)))
     assert release is pb and "a long-term support branch first" not in why
 
 
 def test_a_long_term_branch_beats_a_newer_production_branch_that_also_lasts(catalog):
     lts = _dated("lts", 20, "ltsb", "2030-06-30")
     pb = _dated("pb", 21, "pb", "2030-06-30")
-    assert release_choice(_design(), _catalog(catalog, lts, pb))[0] is lts
+    assert release_choice(ReleaseFacts.of(_design(), _catalog(catalog, lts, pb)))[0] is lts
 
 
 def test_when_no_branch_lasts_the_longest_supported_is_chosen_and_said(catalog):
@@ -148,7 +154,7 @@ def test_when_no_branch_lasts_the_longest_supported_is_chosen_and_said(catalog):
     not the newest (a production branch to March 2027), and the reason says when it ends."""
     r620 = _dated("r620", 21, "ltsb", "2029-09-30")
     r595 = _dated("r595", 22, "pb", "2027-03-31")
-    release, why = release_choice(_design(), _catalog(catalog, r620, r595))
+    release, why = release_choice(ReleaseFacts.of(_design(), _catalog(catalog, r620, r595)))
     assert release is r620
     assert "supported longest" in why and "before September 2029" in why
 
@@ -159,18 +165,20 @@ def test_when_no_branch_lasts_a_long_term_branch_ending_the_same_day_is_preferre
     case: the production branch ending a day later is chosen, as it is supported longer."""
     lts = _dated("lts", 20, "ltsb", "2029-09-30")
     pb = _dated("pb", 21, "pb", "2029-09-30")
-    assert release_choice(_design(), _catalog(catalog, lts, pb))[0] is lts
-    assert release_choice(_design(), _catalog(catalog, pb, lts))[0] is lts
+    assert release_choice(ReleaseFacts.of(_design(), _catalog(catalog, lts, pb)))[0] is lts
+    assert release_choice(ReleaseFacts.of(_design(), _catalog(catalog, pb, lts)))[0] is lts
     later_pb = _dated("pb", 21, "pb", "2029-10-01")
-    assert release_choice(_design(), _catalog(catalog, lts, later_pb))[0] is later_pb
+    assert (
+        release_choice(ReleaseFacts.of(_design(), _catalog(catalog, lts, later_pb)))[0] is later_pb
+    )
 
 
 def test_a_release_that_does_not_list_the_vsphere_release_is_passed_over(catalog):
     only_8u3 = _dated("only-8u3", 22, "ltsb", "2030-12-31", vsphere_releases=["8.0u3"])
     any_vsphere = _dated("any", 20, "ltsb", "2029-12-31")
     cat = _catalog(catalog, only_8u3, any_vsphere)
-    assert release_choice(_design(vsphere="9.0"), cat)[0] is any_vsphere
-    assert release_choice(_design(vsphere="8.0u3"), cat)[0] is only_8u3
+    assert release_choice(ReleaseFacts.of(_design(vsphere="9.0"), cat))[0] is any_vsphere
+    assert release_choice(ReleaseFacts.of(_design(vsphere="8.0u3"), cat))[0] is only_8u3
 
 
 def test_a_late_2026_design_gets_a_long_term_branch_and_its_end_date(sized, catalog):
@@ -219,7 +227,9 @@ def test_the_service_period_ends_on_the_same_day_years_later(catalog, date, year
     doc = design_dict("llm-serving")
     doc["project"]["date"] = date
     doc.setdefault("platform", {})["service_years"] = years
-    assert service_end(design_from_dict(doc), catalog) == dt.date.fromisoformat(end)
+    assert service_end(ReleaseFacts.of(design_from_dict(doc), catalog)) == dt.date.fromisoformat(
+        end
+    )
 
 
 @pytest.mark.parametrize(
@@ -284,5 +294,80 @@ def test_an_undated_design_starts_its_service_period_at_the_newest_release(catal
     assert design.project.date is None
     older = OLD.model_copy(update={"released": dt.date(2025, 8, 1)})
     newer = NEW.model_copy(update={"released": dt.date(2026, 3, 15)})
-    assert service_start(design, _catalog(catalog, older, newer)) == dt.date(2026, 3, 15)
-    assert service_start(design, _catalog(catalog, OLD, NEW)) == dt.date(2026, 1, 1)
+    assert service_start(ReleaseFacts.of(design, _catalog(catalog, older, newer))) == dt.date(
+        2026, 3, 15
+    )
+    assert service_start(ReleaseFacts.of(design, _catalog(catalog, OLD, NEW))) == dt.date(
+        2026, 1, 1
+    )
+
+
+def _facts(catalog, releases, **update) -> ReleaseFacts:
+    """The stage's input built by hand: no design; the GPU and server are catalog entries."""
+    base = {
+        "named": None,
+        "vsphere": VsphereRelease("8.0u3"),
+        "virtual": True,
+        "date": dt.date(2026, 11, 2),
+        "service_years": 3,
+        "gpu": catalog.gpus["b200-sxm"],
+        "server": catalog.servers["nvidia-dgx-b200"],
+        "releases": {r.id: r for r in releases},
+    }
+    return ReleaseFacts(**(base | update))
+
+
+def test_the_release_stage_reads_its_facts_alone(catalog):
+    """On an HGX B200 board vSphere runs vGPUs only on a release that lists Blackwell among its
+    NVSwitch architectures (NVIDIA AI Enterprise 8.x), so with a group on vGPUs the older
+    release that lists it wins over a newer one that does not; with every group passed through,
+    the newest wins. A named release is taken as named; an unknown name is refused on its
+    field; a release for another vSphere release is passed over."""
+    board = _release("board", 20, ["Blackwell"]).model_copy(
+        update={"vsphere_nvswitch_architectures": ["Blackwell"]}
+    )
+    newer = _release("newer", 21, ["Blackwell"])
+    assert release_choice(_facts(catalog, [board, newer]))[0] is board
+    assert release_choice(_facts(catalog, [board, newer], virtual=False))[0] is newer
+    assert release_choice(_facts(catalog, [board, newer], named="newer")) == (
+        newer,
+        "as the design asks",
+    )
+    with pytest.raises(
+        DesignError, match=r"platform.nvaie_release: .*'gone' \(known: board, newer\)"
+    ):
+        release_choice(_facts(catalog, [board, newer], named="gone"))
+    only_9 = newer.model_copy(update={"vsphere_releases": ["9.0"]})
+    assert release_choice(_facts(catalog, [board, only_9], virtual=False))[0] is board
+
+
+def test_the_service_period_is_read_from_the_facts(catalog):
+    """3 years from 2 November 2026 end on 2 November 2029; 5 years on 2 November 2031."""
+    assert service_end(_facts(catalog, [])) == dt.date(2029, 11, 2)
+    assert service_end(_facts(catalog, [], service_years=5)) == dt.date(2031, 11, 2)
+
+
+@pytest.mark.parametrize(
+    ("modes", "virtual"),
+    [
+        (["vgpu", "remote", "remote"], True),  # one group on vGPUs is enough
+        (["remote", "mig", "remote"], True),  # MIG-backed vGPUs too
+        (["remote", "remote", "remote"], False),  # none on vGPUs (negative case)
+    ],
+)
+def test_the_facts_say_vgpus_when_any_group_runs_on_them(catalog, modes, virtual):
+    """The release facts of the enterprise example (five groups; here its first three, with
+    the modes set): a vGPU host needs a release that runs the board's vGPUs when any one group
+    runs on them, not only when all do."""
+    doc = design_dict("enterprise")
+    doc["workloads"] = [
+        g | {"sharing_mode": m} for g, m in zip(doc["workloads"], modes, strict=False)
+    ]
+    for g in doc["workloads"]:
+        g.setdefault("constraints", {})["remote_ok"] = True
+    facts = ReleaseFacts.of(design_from_dict(doc), catalog)
+    assert facts.virtual is virtual
+    assert (facts.gpu, facts.server) == (
+        catalog.gpus["v100-sxm2-32gb"],
+        catalog.servers[doc["hardware"]["server"]],
+    )

@@ -13,7 +13,7 @@ from wizard.base.errors import DesignError
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.decide import existing as existing_
-from wizard.engine.platform.releases import release_choice
+from wizard.engine.platform.releases import ReleaseFacts, release_choice
 from wizard.engine.size import size
 from wizard.model.catalog import Catalog
 from wizard.model.design import ClusterRole, Design, HaPolicy, Hardware, WorkloadGroup
@@ -126,7 +126,7 @@ def place(
     out = []
     names = [s.name for s in specs]
     on_kept: dict[str, list[WorkloadGroup]] = {k.name: [] for k in kept or []}
-    release = release_choice(design, catalog)[0] if kept else None
+    release = release_choice(ReleaseFacts.of(design, catalog))[0] if kept else None
     for i, g in enumerate(design.workloads):
         runs = next((k for k in kept or [] if g.name in k.runs), None)
         if runs is not None:

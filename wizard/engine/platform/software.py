@@ -42,6 +42,7 @@ from wizard.engine.platform.deployment import (
 )
 from wizard.engine.platform.platform_rules import blackwell_board, nvswitch_board
 from wizard.engine.platform.releases import (
+    ReleaseFacts,
     release_choice,
     release_fits,
     service_end,
@@ -133,7 +134,8 @@ class SoftwarePlanner:
         self.rec = rec
         self.licences = catalog.licences
         self.catalog = catalog
-        self.release, self.release_reason = release_choice(design, catalog)
+        self.release_facts = ReleaseFacts.of(design, catalog)
+        self.release, self.release_reason = release_choice(self.release_facts)
         used = [g for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
         self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in design.workloads}
         self.virtual = bool(self.modes & {SharingMode.VGPU, SharingMode.MIG})  # a vGPU host
@@ -618,7 +620,7 @@ class SoftwarePlanner:
         eos = r.end_of_support
         if eos is None:
             return
-        start, end = service_start(self.d, self.catalog), service_end(self.d, self.catalog)
+        start, end = service_start(self.release_facts), service_end(self.release_facts)
         branch = f"{r.name} ({BRANCH_NAME[r.branch]} {r.driver_branch})"
         if eos < start:
             self.rec.warn(
@@ -649,7 +651,7 @@ class SoftwarePlanner:
             s.end_of_support is not None
             and eos is not None
             and s.end_of_support > eos
-            and release_fits(s, self.d, self.gpu, self.server)
+            and release_fits(s, self.release_facts)
             for s in later
         )
 
