@@ -11,7 +11,7 @@ from wizard.app.io import design_from_dict
 from wizard.base.bundled import example_names
 from wizard.engine.fitout.storage import host_network_gbs, token_bytes
 from wizard.engine.size import size
-from wizard.model.design import Design
+from wizard.model.design import Design, Fabric
 
 
 def _size(doc, catalog):
@@ -236,18 +236,19 @@ def test_nic_below_storage_need_warns(catalog):
 
 
 def test_host_network_is_capped_by_nic_port_and_pcie(catalog):
-    doc = design_dict("gpt3-175b")  # 8 x ConnectX-7 NDR on ib-ndr
-    design = Design.model_validate(doc)
+    """8 x ConnectX-7 NDR on an NDR InfiniBand fabric (the GPT-3 175B example's hosts)."""
     cx7 = catalog.nics["cx7-ndr-1p"]
-    assert host_network_gbs(design, cx7) == pytest.approx(8 * 400 / 8)
+    assert host_network_gbs(Fabric.IB_NDR, 8, cx7) == pytest.approx(8 * 400 / 8)
     # The same card in a Gen3 x16 slot: 15.75 GB/s = 126 Gb/s per NIC (PCI-SIG).
     gen3 = cx7.model_copy(update={"pcie_gen": 3})
-    assert host_network_gbs(design, gen3) == pytest.approx(8 * 15.75)
+    assert host_network_gbs(Fabric.IB_NDR, 8, gen3) == pytest.approx(8 * 15.75)
     # A 25 GbE port on a 100 GbE fabric runs at 25 Gb/s.
-    doc["hardware"].update(fabric="100gbe", rdma="roce-v2")
-    assert host_network_gbs(Design.model_validate(doc), catalog.nics["bcm-p225p"]) == (
+    assert host_network_gbs(Fabric.GBE_100, 8, catalog.nics["bcm-p225p"]) == (
         pytest.approx(8 * 25 / 8)
     )
+    # no NIC chosen: the fabric's speed per NIC; no NICs at all: not known
+    assert host_network_gbs(Fabric.GBE_25, 2, None) == pytest.approx(2 * 25 / 8)
+    assert host_network_gbs(Fabric.GBE_25, 0, None) is None
 
 
 # ------------------------------------------------------------------- GPUDirect Storage

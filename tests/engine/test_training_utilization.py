@@ -17,7 +17,7 @@ def design(utilization: float | None = None):
     doc: dict = {"workloads": [], "hardware": HARDWARE}
     if utilization is not None:
         doc["assumptions"] = {"achievable_utilization": utilization}
-    return design_from_dict(doc)
+    return design_from_dict(doc).assumptions
 
 
 def preset(catalog, name: str):

@@ -14,7 +14,7 @@ from wizard.engine.demand.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.engine.fitout.bom import PDUS_PER_RACK
 from wizard.engine.fitout.buildout import build_out
 from wizard.engine.fitout.portmap import logged_oob_switches
-from wizard.engine.fitout.storage import plan_storage
+from wizard.engine.fitout.storage import StorageFacts, plan_storage
 from wizard.engine.placement import sharing
 from wizard.engine.placement.cluster import (
     PLATFORM_HOSTS,
@@ -120,7 +120,7 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
     sharing_checks(SharingFacts.of(design), gpu, workloads, chosen, comparison, rec)
     release = release_choice(ReleaseFacts.of(design, catalog))[0]
     platform_rules(design, catalog, gpu, server, workloads, release, rec)
-    storage = plan_storage(design, catalog, gpu, workloads, rec)
+    storage = plan_storage(StorageFacts.of(design, catalog), gpu, workloads, rec)
     software = plan_software(design, catalog, gpu, server, workloads, storage, rec, chosen.packing)
     built = build_out(design, catalog, gpu, server, cluster, workloads, rec, storage)
     a = design.assumptions

@@ -667,15 +667,16 @@ class Design(Model):
         return not self.clusters
 
 
-def group_assumptions(design: Design, group: WorkloadGroup) -> Assumptions:
-    """The assumptions one group is sized with: the design's, with the factors the group's own
-    measurements fitted in their place (and their spreads narrowed to the fit's)."""
+def group_assumptions(base: Assumptions, group: WorkloadGroup) -> Assumptions:
+    """The assumptions one group is sized with: the design's (``base``), with the factors the
+    group's own measurements fitted in their place (and their spreads narrowed to the fit's);
+    ``base`` itself when the group has none, so a reader can tell the two apart."""
     cal = group.calibration
     if cal is None:
-        return design.assumptions
+        return base
     update: dict[str, object] = {}
     for f in cal.factors:
         update[f.name] = f.value
         if f.name in RANGES:
             update[RANGES[f.name]] = (f.low, f.high)
-    return design.assumptions.model_copy(update=update)
+    return base.model_copy(update=update)

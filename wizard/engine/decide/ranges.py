@@ -134,7 +134,7 @@ def _training_samples(
     groups = {g.name: g for g in design.workloads}
     for w in result.workloads:
         g = groups.get(w.name)
-        a = group_assumptions(design, g) if g is not None else design.assumptions
+        a = group_assumptions(design.assumptions, g) if g is not None else design.assumptions
         lo, hi = a.achievable_utilization_range
         lo, hi = min(lo, a.achievable_utilization), max(hi, a.achievable_utilization)
         util = lo + grid * (hi - lo)

@@ -151,7 +151,7 @@ class ServingPlanner:
         self.server = server
         self.m = model
         self.rec = rec
-        a = group_assumptions(design, group)  # the group's calibrated factors, if any
+        a = group_assumptions(design.assumptions, group)  # the group's calibrated factors, if any
         self.eff = _efficiency(a, group)
         # the pessimistic end of the assumptions' spread (a calibrated group: of its fit's),
         # where the plan's ranges judge a throughput target "at risk": a replica holds as many
@@ -161,7 +161,7 @@ class ServingPlanner:
             if group.calibration is not None
             else group
         )
-        low = design.model_copy(update={"assumptions": assumptions_at(design.assumptions, 0.0)})
+        low = assumptions_at(design.assumptions, 0.0)
         self.eff_low = _efficiency(group_assumptions(low, low_group), group)
         peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
         kv = self.inf.kv_cache_precision or default_kv_precision(group.precision, gpu)
@@ -220,7 +220,7 @@ class ServingPlanner:
     def _capacity(
         self, par: Parallel, acc: Accelerator | None = None, chain: Chain | None = None
     ) -> Capacity:
-        a = group_assumptions(self.design, self.g)
+        a = group_assumptions(self.design.assumptions, self.g)
         return serving.capacity(
             chain or Chain(),
             self.m,

@@ -3,6 +3,7 @@ calculation log, the layout search for training, and the result fields common to
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from wizard.base.numbers import count
@@ -57,14 +58,14 @@ def weight_bytes(preset: ModelPreset | None, precision: Precision) -> float:
 
 
 def resolve_model(
-    group: WorkloadGroup, catalog: Catalog, chain: Chain | None = None
+    group: WorkloadGroup, models: Mapping[str, ModelPreset], chain: Chain | None = None
 ) -> ModelInfo | None:
-    """The group's model; a custom model without a parameter count is counted from its shape
-    (logged when ``chain`` records)."""
+    """The group's model, its preset read from the catalog's ``models``; a custom model without
+    a parameter count is counted from its shape (logged when ``chain`` records)."""
     if group.model is None:
         return None
     if group.model.preset:
-        p = catalog.models[group.model.preset]
+        p = models[group.model.preset]
         shape = None
         if p.architecture is not ModelArch.CNN:
             assert p.hidden_size and p.heads and p.kv_heads  # enforced by the catalog schema
@@ -97,18 +98,16 @@ GPU_RIDGE = Formula("peak_tflops * 1000 / memory_bandwidth_gbs")
 
 
 def model_utilization(
-    design: Design, preset: ModelPreset | None, chain: Chain | None = None,
+    base: Assumptions, preset: ModelPreset | None, chain: Chain | None = None,
     a: Assumptions | None = None, stack: StackProfile | None = None,
     gpu: tuple[float, float] | None = None,
 ) -> tuple[float, str]:  # fmt: skip
-    """The training utilization for the model: the design's (or the group's calibrated one,
-    ``a``), scaled by what the preset measured against the transformer default (a CNN reaches
+    """The training utilization for the model: the design's (``base``; or the group's
+    calibrated one, ``a``), scaled by what the preset measured against the transformer default (a CNN reaches
     less of peak), or for a transformer by how the training stack's share of peak follows the
     GPU's ridge point (``gpu``: peak TFLOPS and memory GB/s), with its source."""
-    a = a or design.assumptions
-    calibrated = a is not design.assumptions and a.achievable_utilization != (
-        design.assumptions.achievable_utilization
-    )
+    a = a or base
+    calibrated = a is not base and a.achievable_utilization != base.achievable_utilization
     base_source = CALIBRATED if calibrated else sources.ASSUMPTION
     chain = chain or Chain()
     if (
@@ -148,12 +147,14 @@ class SizerBase:
         self.i = index
         self.g = group
         self.design = design
-        self.a = group_assumptions(design, group)  # the group's calibrated factors, if any
+        self.a = group_assumptions(
+            design.assumptions, group
+        )  # the group's calibrated factors, if any
         self.gpu = gpu
         self.server = server
         self.rec = rec
         self.key = f"workloads[{index}]"
-        self.model = resolve_model(group, catalog, Chain(rec, self.key))
+        self.model = resolve_model(group, catalog.models, Chain(rec, self.key))
 
     # ------------------------------------------------------------------ memory
 

@@ -394,7 +394,7 @@ class TrainingSizer(SizerBase):
         stack = self.profile() if transformer else None
         peak = compute.peak_tflops(self.gpu, self.g.precision)[0]
         return model_utilization(
-            self.design, m.preset if m else None, chain, self.a, stack,
+            self.design.assumptions, m.preset if m else None, chain, self.a, stack,
             (peak, self.gpu.memory_bandwidth_gbs),
         )  # fmt: skip
 

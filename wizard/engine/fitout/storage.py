@@ -9,7 +9,7 @@ Communication only slows the GPUs down, so this is the rate storage must be able
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from wizard.base.numbers import count, num, some
@@ -20,10 +20,13 @@ from wizard.engine.demand.comms import PCIE_X16_GBS
 from wizard.engine.demand.sizer import model_utilization
 from wizard.engine.demand.workload import TRAINING_KINDS, resolve_model
 from wizard.engine.fitout import confirm
-from wizard.model.catalog import Catalog, Gpu, ModelArch, Nic, Storage
+from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Nic, Storage
 from wizard.model.design import (
     FABRIC_GBPS,
+    Assumptions,
+    DataPlan,
     Design,
+    Fabric,
     FineTuningMethod,
     Rdma,
     Recompute,
@@ -94,16 +97,50 @@ def _adapters_only(g: WorkloadGroup, w: WorkloadResult) -> float | None:
     return w.training.trainable_parameters or None
 
 
-def host_network_gbs(design: Design, nic: Nic | None) -> float | None:
+def host_network_gbs(fabric: Fabric, nics_per_host: int, nic: Nic | None) -> float | None:
     """GB/s a host's NICs carry: fabric speed per NIC, capped by the NIC port and PCIe link."""
-    hw = design.hardware
-    if hw.nics_per_host == 0:
+    if nics_per_host == 0:
         return None
-    gbps = FABRIC_GBPS[hw.fabric]
+    gbps = FABRIC_GBPS[fabric]
     if nic is not None:
         pcie_gbps = PCIE_X16_GBS[nic.pcie_gen] * min(nic.pcie_lanes, 16) / 16 * 8
         gbps = min(gbps, nic.port_speed_gbps, pcie_gbps)
-    return gbps * hw.nics_per_host / 8
+    return gbps * nics_per_host / 8
+
+
+@dataclass(frozen=True)
+class StorageFacts:
+    """What the data path reads, and nothing more: the data answers, the groups (their models,
+    kinds, sharing and calibration), the design's assumptions, the host's GPUs, NICs, fabric
+    and RDMA, the chosen NIC and storage system (None where none is chosen), and the catalog's
+    model presets."""
+
+    data: DataPlan
+    groups: tuple[WorkloadGroup, ...]
+    assumptions: Assumptions
+    gpus_per_host: int
+    nics_per_host: int
+    fabric: Fabric
+    rdma: Rdma
+    nic: Nic | None
+    storage: Storage | None
+    models: Mapping[str, ModelPreset]
+
+    @classmethod
+    def of(cls, design: Design, catalog: Catalog) -> StorageFacts:
+        hw = design.hardware
+        return cls(
+            data=design.data,
+            groups=tuple(design.workloads),
+            assumptions=design.assumptions,
+            gpus_per_host=hw.gpus_per_host,
+            nics_per_host=hw.nics_per_host,
+            fabric=hw.fabric,
+            rdma=hw.rdma,
+            nic=catalog.nics.get(hw.nic) if hw.nic else None,
+            storage=catalog.storage.get(hw.storage) if hw.storage else None,
+            models=catalog.models,
+        )
 
 
 @dataclass(frozen=True)
@@ -140,19 +177,13 @@ class StoragePlanner:
     """Sizes the data path for one design; every figure goes through the recorder."""
 
     def __init__(
-        self,
-        design: Design,
-        catalog: Catalog,
-        gpu: Gpu,
-        workloads: list[WorkloadResult],
-        rec: Recorder,
+        self, facts: StorageFacts, gpu: Gpu, workloads: list[WorkloadResult], rec: Recorder
     ) -> None:
-        self.d = design
-        self.catalog = catalog
+        self.f = facts
         self.gpu = gpu
         self.workloads = workloads
         self.rec = rec
-        self.data = design.data
+        self.data = facts.data
 
     # ------------------------------------------------------------------ per group
 
@@ -163,7 +194,7 @@ class StoragePlanner:
         files come from the model: a group sized by its GPU count has None for those it would
         keep (a training group's checkpoints, a service's or a fine-tuning's model files)."""
         rec, key = self.rec, f"storage.workloads[{i}]"
-        model = resolve_model(g, self.catalog) if w.sized_from == "model" else None
+        model = resolve_model(g, self.f.models) if w.sized_from == "model" else None
         dataset_gb: float | None = None
         dataset_basis = DATASET_NOT_KNOWN
         if self.data.dataset_gb is not None:
@@ -265,7 +296,7 @@ class StoragePlanner:
 
     def _preset(self, g: WorkloadGroup):
         if g.model is not None and g.model.preset:
-            return self.catalog.models[g.model.preset]
+            return self.f.models[g.model.preset]
         return None
 
     def _vocab(self, g: WorkloadGroup) -> int | None:
@@ -320,7 +351,8 @@ class StoragePlanner:
             if not (preset.forward_gflops_per_sample and preset.sample_bytes):
                 return None
             factor = 4 if compute.flops_multiplier(recompute) == 8 else 3
-            util, util_src = model_utilization(self.d, preset, a=group_assumptions(self.d, g))
+            base = self.f.assumptions
+            util, util_src = model_utilization(base, preset, a=group_assumptions(base, g))
             samples = self.rec.expr(
                 f"{key}.samples_per_s_per_gpu",
                 Formula("peak_tflops * 1e12 * utilization / (passes * forward_flops_per_sample)"),
@@ -352,7 +384,7 @@ class StoragePlanner:
             Formula("peak_tflops * 1e12 * utilization / (flops_per_parameter * active_parameters)"),
             {
                 "peak_tflops": peak,
-                "utilization": self.d.assumptions.achievable_utilization,
+                "utilization": self.f.assumptions.achievable_utilization,
                 "flops_per_parameter": mult,
                 "active_parameters": active,
             },
@@ -373,10 +405,10 @@ class StoragePlanner:
     # ------------------------------------------------------------------ the cluster
 
     def plan(self) -> StorageResult:
-        rec, data, hw = self.rec, self.data, self.d.hardware
+        rec, data, f = self.rec, self.data, self.f
         needs = [
             self._need(i, g, w)
-            for i, (g, w) in enumerate(zip(self.d.workloads, self.workloads, strict=True))
+            for i, (g, w) in enumerate(zip(f.groups, self.workloads, strict=True))
         ]
         given = data.dataset_gb is not None
         no_dataset = [] if given else [n.workload for n in needs if n.dataset_gb is None]
@@ -387,15 +419,15 @@ class StoragePlanner:
         datasets, capacity_tb = self._capacity(needs, no_dataset, no_kept)
         read, per_host = self._reads(needs, no_read)
         self._not_known(no_dataset, no_read, no_kept)
-        nic = self.catalog.nics.get(hw.nic) if hw.nic else None
-        net = host_network_gbs(self.d, nic)
+        nic = f.nic
+        net = host_network_gbs(f.fabric, f.nics_per_host, nic)
         if net is not None:
             rec.expr(
                 "storage.host_network_gbs",
                 Formula("nics_per_host * nic_gbps / 8"),
-                {"nics_per_host": hw.nics_per_host, "nic_gbps": net * 8 / hw.nics_per_host},
+                {"nics_per_host": f.nics_per_host, "nic_gbps": net * 8 / f.nics_per_host},
                 "GB/s",
-                f"{NIC_RATE}; per NIC the lowest of the {FABRIC_LABEL[hw.fabric]} fabric, the NIC port "
+                f"{NIC_RATE}; per NIC the lowest of the {FABRIC_LABEL[f.fabric]} fabric, the NIC port "
                 "and its PCIe link",
             )
             if per_host is not None and per_host > net * 1.0001:
@@ -405,7 +437,7 @@ class StoragePlanner:
                     f"{net:,.2f} GB/s, shared with GPU traffic; add NICs, a faster fabric or "
                     "dedicated storage NICs",
                 )
-        storage = self.catalog.storage.get(hw.storage) if hw.storage else None
+        storage = f.storage
         sized = self._size_system(storage, capacity_tb, read, no_dataset, no_read, no_kept)
         blockers = self._gds_blockers(storage, nic)
         self._gds_outcome(storage, blockers)
@@ -499,7 +531,7 @@ class StoragePlanner:
             Formula("per_gpu_gbs * gpus_per_host"),
             {
                 "per_gpu_gbs": max(n.read_gbs_per_gpu or 0.0 for n in known),
-                "gpus_per_host": self.d.hardware.gpus_per_host,
+                "gpus_per_host": self.f.gpus_per_host,
             },
             "GB/s",
             sources.DERIVED
@@ -671,7 +703,7 @@ class StoragePlanner:
     # ------------------------------------------------------------------ GPUDirect Storage
 
     def _gds_blockers(self, storage: Storage | None, nic: Nic | None) -> list[str]:
-        hw, out = self.d.hardware, []
+        rdma, out = self.f.rdma, []
         if storage is None:
             out.append("no storage system is chosen (hardware.storage)")
         elif not storage.gpudirect_storage:
@@ -680,13 +712,13 @@ class StoragePlanner:
             out.append("no NIC is chosen (hardware.nic)")
         elif not nic.gpudirect_rdma:
             out.append(f"the {nic.model} has no GPUDirect RDMA (peer memory) support")
-        if hw.rdma not in (Rdma.ROCE, Rdma.INFINIBAND):
-            now = "there is no RDMA" if hw.rdma is Rdma.NONE else f"RDMA is {RDMA_SHORT[hw.rdma]}"
+        if rdma not in (Rdma.ROCE, Rdma.INFINIBAND):
+            now = "there is no RDMA" if rdma is Rdma.NONE else f"RDMA is {RDMA_SHORT[rdma]}"
             out.append(
                 f"{now}: GPUDirect Storage needs RoCE v2 or InfiniBand on a NIC given to the VM "
                 "(passthrough or SR-IOV), not PVRDMA"
             )
-        shared = {g.sharing_mode for g in self.d.workloads} & {SharingMode.VGPU, SharingMode.MIG}
+        shared = {g.sharing_mode for g in self.f.groups} & {SharingMode.VGPU, SharingMode.MIG}
         if shared and self.gpu.architecture.lower() == "ampere":
             out.append(
                 f"vGPU on the Ampere {self.gpu.name}: NVIDIA does not support GPUDirect Storage "
@@ -774,11 +806,7 @@ def _needed(
 
 
 def plan_storage(
-    design: Design,
-    catalog: Catalog,
-    gpu: Gpu,
-    workloads: list[WorkloadResult],
-    rec: Recorder,
+    facts: StorageFacts, gpu: Gpu, workloads: list[WorkloadResult], rec: Recorder
 ) -> StorageResult:
     """The storage and data-path part of the Result."""
-    return StoragePlanner(design, catalog, gpu, workloads, rec).plan()
+    return StoragePlanner(facts, gpu, workloads, rec).plan()
