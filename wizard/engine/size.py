@@ -24,7 +24,7 @@ from wizard.engine.placement.cluster import (
 )
 from wizard.engine.placement.sharing_checks import SharingFacts, sharing_checks
 from wizard.engine.platform.compat import check_design
-from wizard.engine.platform.platform_rules import platform_rules
+from wizard.engine.platform.platform_rules import PlatformFacts, platform_rules
 from wizard.engine.platform.releases import ReleaseFacts, release_choice
 from wizard.engine.platform.software import plan_software
 from wizard.model.buildout import Rack
@@ -119,7 +119,7 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
     _decisions(DecisionFacts.of(design, gpu.name), workloads, cluster, rec)
     sharing_checks(SharingFacts.of(design), gpu, workloads, chosen, comparison, rec)
     release = release_choice(ReleaseFacts.of(design, catalog))[0]
-    platform_rules(design, catalog, gpu, server, workloads, release, rec)
+    platform_rules(PlatformFacts.of(design, catalog), gpu, server, workloads, release, rec)
     storage = plan_storage(StorageFacts.of(design, catalog), gpu, workloads, rec)
     software = plan_software(design, catalog, gpu, server, workloads, storage, rec, chosen.packing)
     built = build_out(design, catalog, gpu, server, cluster, workloads, rec, storage)

@@ -3,6 +3,9 @@ rule has a stable code, its source and a message that names the fix."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from wizard.engine.basis.boards import (
     FABRIC_MANAGER_PARTITIONS,
     PARTITIONS_SOURCE,
@@ -34,8 +37,10 @@ from wizard.model.design import (
     FABRIC_GBPS,
     VSPHERE_LABELS,
     Design,
+    Fabric,
     SharingMode,
     VsphereRelease,
+    WorkloadGroup,
     vsphere_at_least,
 )
 from wizard.model.result import Severity, WorkloadResult
@@ -81,9 +86,37 @@ def platform_refusal(mode: SharingMode, gpu: Gpu, server: Server) -> tuple[str, 
     return None
 
 
+@dataclass(frozen=True)
+class PlatformFacts:
+    """What the platform's rules read, and nothing more: the groups (their modes and
+    constraints), the GPUs of a host, the vSphere release, the vMotion network's fabric,
+    whether GPUDirect RDMA is asked for and on which NIC (None where none is chosen), and the
+    catalog's releases by id (to name one that runs the board)."""
+
+    groups: tuple[WorkloadGroup, ...]
+    gpus_per_host: int
+    vsphere: VsphereRelease
+    service_fabric: Fabric
+    gpudirect_rdma: bool
+    nic: Nic | None
+    releases: Mapping[str, SoftwareRelease]
+
+    @classmethod
+    def of(cls, design: Design, catalog: Catalog) -> PlatformFacts:
+        hw = design.hardware
+        return cls(
+            groups=tuple(design.workloads),
+            gpus_per_host=hw.gpus_per_host,
+            vsphere=design.platform.vsphere,
+            service_fabric=hw.service_fabric,
+            gpudirect_rdma=hw.gpudirect_rdma,
+            nic=catalog.nics.get(hw.nic or ""),
+            releases=catalog.software,
+        )
+
+
 def platform_rules(
-    design: Design,
-    catalog: Catalog,
+    facts: PlatformFacts,
     gpu: Gpu,
     server: Server,
     workloads: list[WorkloadResult],
@@ -92,10 +125,10 @@ def platform_rules(
 ) -> None:
     """The rule book's vSphere and NVIDIA AI Enterprise rules for this design, each recorded as
     an error at the field that fixes it, or as a warning."""
-    gph = design.hardware.gpus_per_host
+    gph = facts.gpus_per_host
     board = nvswitch_board(gpu, server)
     virtual = False
-    for i, (g, w) in enumerate(zip(design.workloads, workloads, strict=True)):
+    for i, (g, w) in enumerate(zip(facts.groups, workloads, strict=True)):
         if not w.gpus_total:
             continue
         mode = g.sharing_mode
@@ -110,7 +143,7 @@ def platform_rules(
             rec.error(code, field, f"{g.name}: {why} ({source})")
             continue
         if board and mode is SharingMode.VGPU:
-            _nvswitch_vm(design, i, g.name, vm, gpu, server, rec)
+            _nvswitch_vm(facts.vsphere, i, g.name, vm, gpu, server, rec)
         if mode is SharingMode.VGPU and vm > MAX_VGPUS_PER_VM:
             rec.error(
                 "vgpus-per-vm-over-limit",
@@ -121,26 +154,25 @@ def platform_rules(
                 "passthrough",
             )
         if g.constraints.live_migration_required and mode is SharingMode.VGPU:
-            _vmotion(design, i, g.name, vm, w, gpu, board, rec)
-    _mig_one_way(design, rec)
+            _vmotion(facts, i, g.name, vm, w, gpu, board, rec)
+    _mig_one_way(facts.groups, rec)
     if virtual and release is not None:
-        _blackwell_release(catalog, gpu, server, release, rec)
-    nic = catalog.nics.get(design.hardware.nic or "")
-    if design.hardware.gpudirect_rdma and virtual and nic is not None:
-        _gpudirect_vgpu(nic, release, rec)
+        _blackwell_release(facts.releases, gpu, server, release, rec)
+    if facts.gpudirect_rdma and virtual and facts.nic is not None:
+        _gpudirect_vgpu(facts.nic, release, rec)
 
 
-def _mig_one_way(design: Design, rec: Recorder) -> None:
+def _mig_one_way(groups: tuple[WorkloadGroup, ...], rec: Recorder) -> None:
     """A GPU runs MIG either under vSphere (MIG-backed vGPU, ESXi's driver partitions it) or
     inside a VM that holds it by passthrough (the guest's driver does): one way per design, so
     no GPU is planned both ways."""
-    modes = [g.sharing_mode for g in design.workloads]
+    modes = [g.sharing_mode for g in groups]
     if SharingMode.MIG in modes and SharingMode.MIG_GUEST in modes:
         i = modes.index(SharingMode.MIG_GUEST)
         rec.error(
             "mig-two-ways",
             f"workloads[{i}].sharing_mode",
-            f"{design.workloads[i].name}: MIG in the guest, while other groups run MIG-backed "
+            f"{groups[i].name}: MIG in the guest, while other groups run MIG-backed "
             "vGPU; a GPU is partitioned either by ESXi's NVIDIA driver for vGPUs or by the "
             f"driver of the VM it is passed through to ({MIG_IN_GUEST}): choose one way for "
             "every MIG group, or put the groups in clusters of their own",
@@ -148,15 +180,17 @@ def _mig_one_way(design: Design, rec: Recorder) -> None:
 
 
 def _blackwell_release(
-    catalog: Catalog, gpu: Gpu, server: Server, release: SoftwareRelease, rec: Recorder
+    releases: Mapping[str, SoftwareRelease],
+    gpu: Gpu,
+    server: Server,
+    release: SoftwareRelease,
+    rec: Recorder,
 ) -> None:
     """vGPU on an HGX B200/B300 board under vSphere needs a release with the Fabric Manager
     component for ESXi."""
     if not blackwell_board(gpu, server) or "Blackwell" in release.vsphere_nvswitch_architectures:
         return
-    ok = [
-        r.name for r in catalog.software.values() if "Blackwell" in r.vsphere_nvswitch_architectures
-    ]
+    ok = [r.name for r in releases.values() if "Blackwell" in r.vsphere_nvswitch_architectures]
     fits = f"choose {' or '.join(ok)}, which does" if ok else "no release in the catalog does"
     rec.error(
         "hgx-blackwell-release",
@@ -200,7 +234,7 @@ def gpudirect_vgpu_reason(nic: Nic, release: SoftwareRelease | None) -> str | No
 
 
 def _nvswitch_vm(
-    design: Design, i: int, name: str, vm: int, gpu: Gpu, server: Server, rec: Recorder
+    vsphere: VsphereRelease, i: int, name: str, vm: int, gpu: Gpu, server: Server, rec: Recorder
 ) -> None:
     """A VM of several vGPUs on an NVSwitch board: an NVSwitch partition, on HGX B200/B300 one
     GPU or the whole board, on an ESXi release that supports it."""
@@ -224,15 +258,15 @@ def _nvswitch_vm(
     if vm <= 1 or gpu.architecture not in ("Hopper", "Ampere"):
         return
     minimum = VsphereRelease.V8_0 if gpu.architecture == "Ampere" else VsphereRelease.V8_0_U2
-    if not vsphere_at_least(design.platform.vsphere, minimum):
+    if not vsphere_at_least(vsphere, minimum):
         rec.error(
             "nvswitch-vgpu-esxi-minimum",
             "platform.vsphere",
             f"{name}: VMs of {vm} vGPUs over the NVSwitch board of {gpu.architecture} GPUs need "
             f"vSphere 8.0 Update 2 or later; the hosts run "
-            f"{VSPHERE_LABELS[design.platform.vsphere]} ({ESXI_NVSWITCH})",
+            f"{VSPHERE_LABELS[vsphere]} ({ESXI_NVSWITCH})",
         )
-    elif gpu.architecture == "Ampere" and design.platform.vsphere is VsphereRelease.V8_0:
+    elif gpu.architecture == "Ampere" and vsphere is VsphereRelease.V8_0:
         rec.warn(
             "nvswitch-vgpu-esxi-minimum-ampere",
             f"{name}: VMs of {vm} vGPUs over the NVSwitch board of the {gpu.name} need vSphere "
@@ -242,7 +276,7 @@ def _nvswitch_vm(
 
 
 def _vmotion(
-    design: Design,
+    facts: PlatformFacts,
     i: int,
     name: str,
     vm: int,
@@ -266,7 +300,7 @@ def _vmotion(
     fb = _framebuffer(gpu, w.sharing.slot_profile) * vm
     if fb < 32:
         return
-    vmotion_gbps = FABRIC_GBPS[design.hardware.service_fabric]
+    vmotion_gbps = FABRIC_GBPS[facts.service_fabric]
     stun = rec.expr(
         f"workloads[{i}].vmotion_stun_s",
         STUN_S,
@@ -282,7 +316,7 @@ def _vmotion(
         f"; from vSphere 8.0 Update 2 the VM's maximum stun time is a setting of its own "
         f"(vMotion refuses a migration it estimates above it): set it above {stun:,.0f} s or "
         f"keep the default and accept that such VMs are restarted, not moved ({STUN_LIMIT})"
-        if vsphere_at_least(design.platform.vsphere, VsphereRelease.V8_0_U2)
+        if vsphere_at_least(facts.vsphere, VsphereRelease.V8_0_U2)
         else "; vSphere 8.0 before Update 2 has no per-VM stun time limit to set"
     )
     rec.warn(
