@@ -384,8 +384,9 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "storage-minimum-nodes-ignored",
         "wizard/engine/fitout/storage.py",
-        'else Formula("max(min_nodes, for_capacity, for_throughput)"),',
-        'else Formula("max(for_capacity, for_throughput)"),',
+        """else Formula(f"max({', '.join(terms)})" if len(terms) > 1 else "min_nodes"),""",
+        """else Formula(f"max({', '.join(t for t in terms if t != 'min_nodes')})" """
+        """if len(terms) > 1 else "min_nodes"),""",
         ("tests/engine/test_storage.py",),
         "a storage system below its minimum cluster size",
     ),

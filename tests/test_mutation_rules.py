@@ -403,3 +403,18 @@ def test_the_line_map_records_each_test_and_the_subprocesses_it_starts(mr, tmp_p
     for f in found:
         (copy / f).write_text("\n")
     assert lm.load(out, copy) is None
+
+
+def test_every_hand_written_mutant_still_finds_its_snippet():
+    """The hand-written mutants (scripts/mutants.py) name an exact snippet of the source; when
+    the code moves and a snippet no longer occurs exactly once the run stops before any test,
+    so a refactoring that moves one is caught here, not the next time someone runs it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(ROOT / "scripts"))
+        mutants = importlib.import_module("mutants")
+    lost = [
+        f"{m.name}: {(ROOT / m.path).read_text(encoding='utf-8').count(m.old)} times in {m.path}"
+        for m in mutants.MUTANTS
+        if (ROOT / m.path).read_text(encoding="utf-8").count(m.old) != 1
+    ]
+    assert not lost
