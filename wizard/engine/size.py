@@ -12,7 +12,7 @@ from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.demand.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.engine.fitout.bom import PDUS_PER_RACK
-from wizard.engine.fitout.buildout import build_out
+from wizard.engine.fitout.buildout import BuildFacts, build_out
 from wizard.engine.fitout.portmap import logged_oob_switches
 from wizard.engine.fitout.storage import StorageFacts, plan_storage
 from wizard.engine.placement import sharing
@@ -122,7 +122,8 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
     platform_rules(PlatformFacts.of(design, catalog), gpu, server, workloads, release, rec)
     storage = plan_storage(StorageFacts.of(design, catalog), gpu, workloads, rec)
     software = plan_software(design, catalog, gpu, server, workloads, storage, rec, chosen.packing)
-    built = build_out(design, catalog, gpu, server, cluster, workloads, rec, storage)
+    facts = BuildFacts.of(design, catalog)
+    built = build_out(facts, catalog, gpu, server, cluster, workloads, rec, storage)
     a = design.assumptions
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,

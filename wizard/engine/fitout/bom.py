@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from wizard.base.errors import DesignError
 from wizard.engine.basis import sources
@@ -23,14 +24,18 @@ from wizard.model.catalog import (
     Gpu,
     Licence,
     LicenceUnit,
+    Nic,
     PcieTopology,
     Server,
 )
-from wizard.model.design import DEFAULT_CORES_PER_SOCKET, Design
+from wizard.model.design import DEFAULT_CORES_PER_SOCKET
 from wizard.model.names import NETWORK_LABEL
 from wizard.model.platform import StorageResult
 from wizard.model.prices import PriceList
 from wizard.model.result import Severity
+
+if TYPE_CHECKING:  # the build-out's input; the build-out imports this module
+    from wizard.engine.fitout.buildout import BuildFacts
 
 
 def _line(cat: Cat, item: str, part: str, text: str, qty: int, unit: str, src: str) -> bo.BomLine:
@@ -50,7 +55,7 @@ RUN = {"host-leaf": "host to leaf", "leaf-spine": "leaf to spine", "peer-link": 
 
 
 def bill_of_materials(
-    design: Design,
+    facts: BuildFacts,
     catalog: Catalog,
     gpu: Gpu,
     server: Server,
@@ -60,7 +65,7 @@ def bill_of_materials(
     racks: bo.Racks | None = None,
 ) -> bo.Bom:
     t = topo.totals
-    hw = design.hardware
+    hw = facts.hardware
     cpu = server.cpu_option(hw.cpu)
     processors = f"{cpu.name} ({cpu.cores} cores)" if cpu else server.cpu_family
     lines = [
@@ -155,7 +160,7 @@ def bill_of_materials(
             )
         )
     texts = {c.key: c for p in topo.fabric.planes for c in p.cables}
-    paired, done = _linkx(design, catalog, topo, racks)
+    paired, done = _linkx(facts.nic, catalog, topo, racks)
     lines += paired
     for key, qty in sorted(t.cables.items()):
         if key in done:
@@ -207,7 +212,7 @@ def bill_of_materials(
     if racks is not None:
         lines += rack_lines(len(racks.racks), racks.rack_units, racks.power_limit_kw)
         lines += cooling_lines(racks.cooling, catalog)
-    lines += _licences(design, catalog, gpu, server, t, rec)
+    lines += _licences(facts, catalog, gpu, server, t, rec)
     kept = bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
     return confirm.mark(kept, catalog)
 
@@ -331,26 +336,25 @@ def oob_switch_line(racks: list[bo.Rack], catalog: Catalog) -> bo.BomLine:
 
 
 def _linkx(
-    design: Design, catalog: Catalog, topo: bo.Topology, racks: bo.Racks | None
+    nic: Nic | None, catalog: Catalog, topo: bo.Topology, racks: bo.Racks | None
 ) -> tuple[list[bo.BomLine], set[str]]:
     """The placed parts of every network (NVIDIA's paired InfiniBand parts, the Ethernet port
     map's), and the generic cable keys they replace."""
     if racks is None:
         return [], set()
     planes = topo.fabric.planes
-    runs = cluster_runs(design, catalog, planes, racks.racks)
+    runs = cluster_runs(nic, catalog, planes, racks.racks)
     return merged(media.flat(runs)), media.replaced(planes, runs)
 
 
 def cluster_runs(
-    design: Design, catalog: Catalog, planes: list[bo.Plane], racks: list[bo.Rack]
+    nic: Nic | None, catalog: Catalog, planes: list[bo.Plane], racks: list[bo.Rack]
 ) -> media.Runs:
-    """The parts of each run of one cluster's planes placed in its racks: what the bill
-    counts and the network's words describe."""
-    nic = catalog.nics.get(design.hardware.nic or "")
+    """The parts of each run of one cluster's planes placed in its racks, its hosts holding
+    ``nic``: what the bill counts and the network's words describe."""
     hosts = portmap.rack_hosts(racks)
     osfp = nic is not None and nic.ports == 1
-    links = portmap.cluster_port_map(design, catalog, planes, racks)
+    links = portmap.cluster_port_map(nic, planes, racks)
     return media.plane_runs(planes, racks, [hosts] * len(planes), [osfp] * len(planes),
                             [managed(catalog, p) for p in planes], links, False)  # fmt: skip
 
@@ -401,14 +405,15 @@ def rack_lines(racks: int, height_u: int, limit_kw: float) -> list[bo.BomLine]:
 
 
 def _licences(
-    design: Design,
+    facts: BuildFacts,
     catalog: Catalog,
     gpu: Gpu,
     server: Server,
     t: bo.TopologyTotals,
     rec: Recorder,
 ) -> list[bo.BomLine]:
-    lic = design.licensing
+    lic = facts.licensing
+    cores = CoreCount(t.hosts, server, facts.hardware.cpu, lic.cores_per_socket)
     out = []
     if lic.gpu_software:
         x = catalog.licences[lic.gpu_software]
@@ -438,9 +443,7 @@ def _licences(
     if lic.platform:
         x = catalog.licences[lic.platform]
         if x.unit is LicenceUnit.PER_CORE:
-            qty = core_licences(
-                "bom.platform_core_licences", CoreCount.of(design, server, t.hosts), x, rec
-            )
+            qty = core_licences("bom.platform_core_licences", cores, x, rec)
             unit = "core licence"
         else:
             qty = {
@@ -462,10 +465,8 @@ def _licences(
             )
         )
     paif = catalog.licences.get(PAIF_LICENCE)
-    if design.platform.private_ai_foundation and paif is not None:
-        qty = core_licences(
-            "bom.private_ai_core_licences", CoreCount.of(design, server, t.hosts), paif, rec
-        )
+    if facts.private_ai_foundation and paif is not None:
+        qty = core_licences("bom.private_ai_core_licences", cores, paif, rec)
         out.append(
             _line(
                 Cat.LICENCE,
@@ -494,10 +495,6 @@ class CoreCount:
     server: Server
     cpu: str | None = None
     stated_cores_per_socket: int | None = None
-
-    @classmethod
-    def of(cls, design: Design, server: Server, hosts: int) -> CoreCount:
-        return cls(hosts, server, design.hardware.cpu, design.licensing.cores_per_socket)
 
 
 def core_licences(key: str, need: CoreCount, x: Licence, rec: Recorder) -> int:

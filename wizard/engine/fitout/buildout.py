@@ -13,10 +13,40 @@ from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.fitout import bom, confirm, cooling, fabric, media, power, racks
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, Gpu, Server
-from wizard.model.design import Design
+from wizard.model.catalog import Catalog, Gpu, Nic, Server
+from wizard.model.design import Assumptions, Design, HaPolicy, Hardware, Licensing
 from wizard.model.platform import StorageResult
 from wizard.model.result import Cluster, DecisionTopic, WorkloadResult
+
+
+@dataclass(frozen=True)
+class BuildFacts:
+    """What the build-out reads of the design, and nothing more: the cluster's name, its
+    hardware answers (and the NIC they name, None for none), the assumptions (rack height and
+    power, oversubscription, CDU spares), the HA policy (its failure domain spreads the racks),
+    the licensing and whether Private AI Foundation is licensed. It reads the catalog's hardware
+    kinds whole besides: every line of the bill is checked against its entry."""
+
+    cluster_name: str
+    hardware: Hardware
+    nic: Nic | None
+    assumptions: Assumptions
+    ha: HaPolicy
+    licensing: Licensing
+    private_ai_foundation: bool
+
+    @classmethod
+    def of(cls, design: Design, catalog: Catalog) -> BuildFacts:
+        hw = design.hardware
+        return cls(
+            cluster_name=design.cluster_name,
+            hardware=hw,
+            nic=catalog.nics.get(hw.nic) if hw.nic else None,
+            assumptions=design.assumptions,
+            ha=design.ha,
+            licensing=design.licensing,
+            private_ai_foundation=design.platform.private_ai_foundation,
+        )
 
 
 @dataclass(frozen=True)
@@ -28,7 +58,7 @@ class BuildOut:
 
 
 def build_out(
-    design: Design,
+    facts: BuildFacts,
     catalog: Catalog,
     gpu: Gpu,
     server: Server,
@@ -37,8 +67,7 @@ def build_out(
     rec: Recorder,
     storage: StorageResult | None = None,
 ) -> BuildOut:
-    hw = design.hardware
-    nic = catalog.nics.get(hw.nic) if hw.nic else None
+    hw, nic = facts.hardware, facts.nic
     hosts = cluster.hosts_total
     lay = topology.layout(gpu, server, hw)
     host = topology.host_topology(lay, nic, hw, hosts)
@@ -65,7 +94,7 @@ def build_out(
         )
     _decide_host(host, nic.model if nic else None, hw.gpudirect_rdma, rec, gpu)
     ring_list = topology.rings(lay, hw, catalog, workloads, rec)
-    net = fabric.fabric(design, catalog, nic, hosts, multi_host, rec, server)
+    net = fabric.fabric(facts, catalog, hosts, multi_host, rec, server)
     topo = bo.Topology(
         hosts=[host],
         bandwidth=topology.bandwidth_landscape(lay, hw),
@@ -76,11 +105,11 @@ def build_out(
     system = _storage(catalog, storage)
     host_w = power.host_watts(gpu, server, hw.gpus_per_host)
     stored = _storage_units(system, rec)
-    a = design.assumptions
+    a = facts.assumptions
     cdu = cooling.pick_in_rack(catalog, server, host_w, a.rack_units,
                                a.max_rack_power_kw * 1000)  # fmt: skip
     oob = catalog.switches.get(bom.OOB_ITEM.split(":")[1])
-    rk = racks.racks(design, server, host_w, net.planes, hosts, cluster.host_failures_tolerated,
+    rk = racks.racks(a, facts.ha, server, host_w, net.planes, hosts, cluster.host_failures_tolerated,
                      rec, stored, cdu, oob)  # fmt: skip
     cooled = cooling.cooling(rk.racks, catalog, cdu, a.cdu_spares, rec)
     rk = rk.model_copy(update={"cooling": confirm.mark_cooling(cooled, catalog, [server])})
@@ -92,11 +121,11 @@ def build_out(
     # The cables as the racks place their ends: copper in a rack, optics between racks
     # and the placed parts, the same the bill counts, where the cabling pairs them
     placed = fabric.place_cables(net.planes, rk.racks)
-    runs = bom.cluster_runs(design, catalog, placed, rk.racks)
+    runs = bom.cluster_runs(nic, catalog, placed, rk.racks)
     net = net.model_copy(update={"planes": media.describe(placed, runs)})
     topo = topo.model_copy(update={"fabric": net, "totals": totals([host], net)})
     _decide_cabling(net, rk, runs, rec)
-    bill = bom.bill_of_materials(design, catalog, gpu, server, topo, rec, storage, rk)
+    bill = bom.bill_of_materials(facts, catalog, gpu, server, topo, rec, storage, rk)
     return BuildOut(topo, pw, rk, bill)
 
 

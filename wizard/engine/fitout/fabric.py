@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
@@ -22,10 +22,13 @@ from wizard.engine.basis.switch_choice import pick_switch
 from wizard.engine.fitout.linkx import fill, switch_names
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, Nic, NicKind, Server, Switch, SwitchKind
-from wizard.model.design import FABRIC_GBPS, Design, Rdma, is_infiniband
+from wizard.model.design import FABRIC_GBPS, Hardware, Rdma, is_infiniband
 from wizard.model.names import FABRIC_LABEL as NAMED_FABRICS
 from wizard.model.names import RDMA_SHORT
 from wizard.model.result import DecisionTopic
+
+if TYPE_CHECKING:  # the build-out's input; the build-out imports this module
+    from wizard.engine.fitout.buildout import BuildFacts
 
 CLOS = (
     "Two-tier leaf/spine (folded Clos): leaves = ceil(host ports / downlinks per leaf), "
@@ -328,16 +331,15 @@ def service_adapter(
 
 
 def fabric(
-    design: Design,
+    facts: BuildFacts,
     catalog: Catalog,
-    nic: Nic | None,
     hosts: int,
     multi_host: bool,
     rec: Recorder,
     server: Server | None = None,
 ) -> bo.NetworkFabric:
-    hw, a = design.hardware, design.assumptions
-    oversub = a.fabric_oversubscription
+    hw, nic = facts.hardware, facts.nic
+    oversub = facts.assumptions.fabric_oversubscription
     speed = FABRIC_GBPS[hw.fabric]
     ib = is_infiniband(hw.fabric)
     roles: list[bo.NicRole] = []
@@ -445,8 +447,8 @@ def fabric(
             "normally non-blocking (1:1)",
         )
     for p in planes:
-        network_hosts(rec, f"fabric.{p.name}", {design.cluster_name: hosts})
-    _decide(design, planes, rec)
+        network_hosts(rec, f"fabric.{p.name}", {facts.cluster_name: hosts})
+    _decide(hw, oversub, planes, rec)
     return bo.NetworkFabric(
         rdma_technology=hw.rdma.value,
         rdma_note=RDMA_TEXT[hw.rdma] + f" ({SEED_RDMA.split(':')[0]})",
@@ -515,8 +517,7 @@ def oob_plane(hosts: int) -> bo.Plane:
     )
 
 
-def _decide(design: Design, planes: list[bo.Plane], rec: Recorder) -> None:
-    hw, o = design.hardware, design.assumptions.fabric_oversubscription
+def _decide(hw: Hardware, o: float, planes: list[bo.Plane], rec: Recorder) -> None:
     for p in planes:
         if p.name == "oob":
             rec.decide(

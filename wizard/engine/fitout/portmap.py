@@ -15,7 +15,7 @@ from wizard.engine.fitout.ib_parts import Pairing
 from wizard.engine.fitout.linkx import Place
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
-from wizard.model.catalog import Catalog
+from wizard.model.catalog import Catalog, Nic
 from wizard.model.design import Design
 from wizard.model.result import Result
 
@@ -319,15 +319,15 @@ def _num(port: str) -> tuple[int, ...]:
 
 def result_port_map(design: Design, catalog: Catalog, r: Result) -> list[PortLink]:
     """The port map of a sized design of one cluster."""
-    return cluster_port_map(design, catalog, r.topology.fabric.planes, r.racks.racks)
+    nic = catalog.nics.get(design.hardware.nic or "")
+    return cluster_port_map(nic, r.topology.fabric.planes, r.racks.racks)
 
 
 def cluster_port_map(
-    design: Design, catalog: Catalog, planes: list[bo.Plane], racks: list[bo.Rack]
+    nic: Nic | None, planes: list[bo.Plane], racks: list[bo.Rack]
 ) -> list[PortLink]:
-    """The port map of one cluster's planes placed in its racks."""
+    """The port map of one cluster's planes placed in its racks, its hosts holding ``nic``."""
     hosts = rack_hosts(racks)
-    nic = catalog.nics.get(design.hardware.nic or "")
     osfp = nic is not None and nic.ports == 1
     return port_map(planes, racks, [hosts] * len(planes), [p.name for p in planes],
                     [osfp] * len(planes), numbered_by_kind=False)  # fmt: skip

@@ -24,7 +24,7 @@ from wizard.engine.fitout.linkx import (
 from wizard.model import buildout as bo
 from wizard.model.catalog import Cdu, Cooling, Server
 from wizard.model.catalog import Switch as CatalogSwitch
-from wizard.model.design import Design, FailureDomain
+from wizard.model.design import Assumptions, FailureDomain, HaPolicy
 from wizard.model.result import DecisionTopic, Severity
 
 # A host over the power limit still gets a rack of its own (and a warning): at least 1.
@@ -43,7 +43,8 @@ def _even(total: int, parts: int) -> list[int]:
 
 
 def racks(
-    design: Design,
+    a: Assumptions,
+    ha: HaPolicy,
     server: Server,
     host_w: float,
     planes: list[bo.Plane],
@@ -58,7 +59,6 @@ def racks(
     its foot (its height and power count in the rack), None for none or in-row units. ``oob``:
     the out-of-band switch every rack holds at its top; its unit and power are kept free in
     every rack before hosts and switches are placed."""
-    a, ha = design.assumptions, design.ha
     res_u, res_w = reserve(oob)
     height, limit = a.rack_units - res_u, a.max_rack_power_kw * 1000 - res_w
     host_u = server.rack_units
