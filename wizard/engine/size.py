@@ -26,7 +26,7 @@ from wizard.engine.placement.sharing_checks import SharingFacts, sharing_checks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.platform.platform_rules import PlatformFacts, platform_rules
 from wizard.engine.platform.releases import ReleaseFacts, release_choice
-from wizard.engine.platform.software import plan_software
+from wizard.engine.platform.software import SoftwareFacts, plan_software
 from wizard.model.buildout import Rack
 from wizard.model.catalog import Catalog, Gpu
 from wizard.model.design import Design, HaLevel, HaPolicy, SharingMode, WorkloadGroup
@@ -121,7 +121,9 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
     release = release_choice(ReleaseFacts.of(design, catalog))[0]
     platform_rules(PlatformFacts.of(design, catalog), gpu, server, workloads, release, rec)
     storage = plan_storage(StorageFacts.of(design, catalog), gpu, workloads, rec)
-    software = plan_software(design, catalog, gpu, server, workloads, storage, rec, chosen.packing)
+    software = plan_software(
+        SoftwareFacts.of(design, catalog), gpu, server, workloads, storage, rec, chosen.packing
+    )
     facts = BuildFacts.of(design, catalog)
     built = build_out(facts, catalog, gpu, server, cluster, workloads, rec, storage)
     a = design.assumptions

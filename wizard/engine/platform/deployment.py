@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from wizard.engine.basis.sources_platform import (
@@ -22,7 +23,14 @@ from wizard.engine.basis.sources_software import SEED_STACK, SETTINGS, VGPU_HOST
 from wizard.engine.demand.vms import vm_sizes
 from wizard.engine.platform.platform_rules import blackwell_board
 from wizard.model.catalog import Gpu, Nic, Server, SoftwareRelease
-from wizard.model.design import Design, Rdma, SharingMode, VsphereRelease, vsphere_at_least
+from wizard.model.design import (
+    Hardware,
+    Rdma,
+    SharingMode,
+    VsphereRelease,
+    WorkloadGroup,
+    vsphere_at_least,
+)
 from wizard.model.platform import HostStep, VmMmio, VmStep, VsphereSteps
 from wizard.model.result import Packing, WorkloadResult
 
@@ -67,7 +75,9 @@ def host_driver(release: SoftwareRelease | None) -> str:
 
 
 def vsphere_steps(
-    design: Design,
+    groups: Sequence[WorkloadGroup],
+    hw: Hardware,
+    vsphere: VsphereRelease,
     gpu: Gpu,
     server: Server,
     workloads: list[WorkloadResult],
@@ -76,7 +86,7 @@ def vsphere_steps(
     nic: Nic | None = None,
     packing: Packing | None = None,
 ) -> VsphereSteps:
-    used = [(g, w) for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
+    used = [(g, w) for g, w in zip(groups, workloads, strict=True) if w.gpus_total]
     modes = {g.sharing_mode for g, _ in used}
     virtual = bool(modes & {SharingMode.VGPU, SharingMode.MIG})
     hosts: list[HostStep] = []
@@ -135,10 +145,8 @@ def vsphere_steps(
             )
         )
     vgpu_mode: Literal["", "sameSize", "mixedSize"] = ""
-    if SharingMode.VGPU in modes and vsphere_at_least(
-        design.platform.vsphere, VsphereRelease.V8_0_U3
-    ):
-        mixed = design.hardware.vgpu_mixed_sizes
+    if SharingMode.VGPU in modes and vsphere_at_least(vsphere, VsphereRelease.V8_0_U3):
+        mixed = hw.vgpu_mixed_sizes
         vgpu_mode = "mixedSize" if mixed else "sameSize"
         hosts.append(
             HostStep(
@@ -164,10 +172,10 @@ def vsphere_steps(
                 reboot=mig_reboots(gpu),
             )
         )
-    vms = _vm_steps(design, used, mmio, nic) + _guest_mig_vms(design, used, mmio, packing, nic)
+    vms = _vm_steps(hw, used, mmio, nic) + _guest_mig_vms(hw, used, mmio, packing, nic)
     family = nic_family(nic) if nic is not None and any(v.fabric_nics for v in vms) else ""
     if family:
-        hosts.append(_fabric_host_step(design, nic, family, vms))
+        hosts.append(_fabric_host_step(hw, nic, family, vms))
     return VsphereSteps(
         vgpu_mode=vgpu_mode,
         release=release.name if release else "",
@@ -177,15 +185,15 @@ def vsphere_steps(
         if family
         else [v.model_copy(update={"fabric_nics": 0, "fabric_backing": ""}) for v in vms],
         fabric_nic=family,
-        fabric_adapters=design.hardware.nics_per_host if family else 0,
-        fabric_vfs=_fabric_vfs(design, vms, packing) if family else 0,
+        fabric_adapters=hw.nics_per_host if family else 0,
+        fabric_vfs=_fabric_vfs(hw, vms, packing) if family else 0,
     )
 
 
-def _fabric_vfs(design: Design, vms: list[VmStep], packing: Packing | None) -> int:
+def _fabric_vfs(hw: Hardware, vms: list[VmStep], packing: Packing | None) -> int:
     """SR-IOV functions per adapter where VMs share adapters: each VM on the busiest host (one
     per GPU instance or vGPU slot) gets one, over the host's adapters, rounded up."""
-    adapters = design.hardware.nics_per_host
+    adapters = hw.nics_per_host
     if not adapters or not any(v.fabric_backing == "sr-iov" for v in vms):
         return 0
     hosts = packing.hosts if packing is not None else []
@@ -193,11 +201,11 @@ def _fabric_vfs(design: Design, vms: list[VmStep], packing: Packing | None) -> i
     return -(-per_host // adapters)
 
 
-def _fabric_host_step(design: Design, nic: Nic | None, family: str, vms: list[VmStep]) -> HostStep:
+def _fabric_host_step(hw: Hardware, nic: Nic | None, family: str, vms: list[VmStep]) -> HostStep:
     """The host side of giving VMs their compute-fabric NICs: passthrough with the fabric label
     on whole adapters, or SR-IOV virtual functions where VMs outnumber them."""
     name = nic.model if nic is not None else family
-    per_host = design.hardware.nics_per_host
+    per_host = hw.nics_per_host
     if any(v.fabric_backing == "sr-iov" for v in vms):
         return HostStep(
             action="fabric-nics",
@@ -223,7 +231,7 @@ def _fabric_host_step(design: Design, nic: Nic | None, family: str, vms: list[Vm
 
 
 def _guest_mig_vms(
-    design: Design, used, mmio: list[VmMmio], packing: Packing | None, nic: Nic | None
+    hw: Hardware, used, mmio: list[VmMmio], packing: Packing | None, nic: Nic | None
 ) -> list[VmStep]:
     """The VMs that partition their GPUs with MIG themselves: one per host that holds such GPUs,
     given them whole by passthrough (the groups' instances share GPUs, so the VM is the host's,
@@ -248,9 +256,7 @@ def _guest_mig_vms(
     out = []
     for gpus in sorted(set(per_host), reverse=True):  # one shape per GPU count
         nics, backing = (
-            _fabric(design, gpus, design.hardware.gpus_per_host // gpus)
-            if _rdma_fabric(design, nic)
-            else (0, "")
+            _fabric(hw, gpus, hw.gpus_per_host // gpus) if _rdma_fabric(hw, nic) else (0, "")
         )
         out.append(
             VmStep(
@@ -266,11 +272,11 @@ def _guest_mig_vms(
     return out
 
 
-def _rdma_fabric(design: Design, nic: Nic | None) -> bool:
+def _rdma_fabric(hw: Hardware, nic: Nic | None) -> bool:
     """Whether the GPUs have an RDMA fabric their VMs must reach with the adapter itself
     (RoCE v2 or InfiniBand; paravirtual RDMA and plain Ethernet reach VMs through a virtual
     switch)."""
-    hw = design.hardware
+    hw = hw
     return (
         nic is not None
         and hw.nics_per_host > 0
@@ -279,11 +285,11 @@ def _rdma_fabric(design: Design, nic: Nic | None) -> bool:
     )
 
 
-def _fabric(design: Design, whole: int, vms_per_host: int) -> tuple[int, str]:
+def _fabric(hw: Hardware, whole: int, vms_per_host: int) -> tuple[int, str]:
     """The fabric NICs of one VM of ``whole`` GPUs given whole (0: a share of a GPU), and how:
     whole adapters in proportion to its GPUs while the host's VMs need no more adapters than it
     has, else one SR-IOV virtual function."""
-    hw = design.hardware
+    hw = hw
     if whole <= 0:
         return 1, "sr-iov"
     per_vm = math.ceil(whole * hw.nics_per_host / hw.gpus_per_host)
@@ -292,10 +298,10 @@ def _fabric(design: Design, whole: int, vms_per_host: int) -> tuple[int, str]:
     return 1, "sr-iov"
 
 
-def _vm_steps(design: Design, used, mmio: list[VmMmio], nic: Nic | None = None) -> list[VmStep]:
-    gph = design.hardware.gpus_per_host
+def _vm_steps(hw: Hardware, used, mmio: list[VmMmio], nic: Nic | None = None) -> list[VmStep]:
+    gph = hw.gpus_per_host
     mmio_of = {m.workload: m.mmio_size_gb for m in mmio}
-    rdma = _rdma_fabric(design, nic)
+    rdma = _rdma_fabric(hw, nic)
     out = []
     for g, w in used:
         mode = g.sharing_mode
@@ -322,7 +328,7 @@ def _vm_steps(design: Design, used, mmio: list[VmMmio], nic: Nic | None = None) 
                     ("pciPassthru.64bitMMIOSizeGB", str(size)),
                 ]
             nics, backing = (
-                _fabric(design, 0 if shared else per_vm, gph // max(per_vm, 1)) if rdma else (0, "")
+                _fabric(hw, 0 if shared else per_vm, gph // max(per_vm, 1)) if rdma else (0, "")
             )
             out.append(
                 VmStep(

@@ -6,6 +6,8 @@ need before the first VM powers on."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from wizard.base.numbers import count, some
 from wizard.engine.basis.expr import Formula
@@ -49,11 +51,22 @@ from wizard.engine.platform.releases import (
     service_start,
     window_sources,
 )
-from wizard.model.catalog import Catalog, Certification, Gpu, PcieTopology, Server, SoftwareRelease
+from wizard.model.catalog import (
+    Catalog,
+    Certification,
+    Gpu,
+    Licence,
+    Nic,
+    PcieTopology,
+    Server,
+    SoftwareRelease,
+)
 from wizard.model.design import (
     VSPHERE_LABELS,
     Design,
+    Hardware,
     KubernetesPlatform,
+    PlatformChoice,
     Rdma,
     SharingMode,
     VsphereRelease,
@@ -113,11 +126,36 @@ def _mmio_value(mmio: list[VmMmio]) -> str:
     return "; ".join(parts)
 
 
+@dataclass(frozen=True)
+class SoftwareFacts:
+    """What the software stack and the platform's readiness read, and nothing more: the groups
+    (their modes), the hardware answers and the NIC they name (None for none), the platform's
+    answers (vSphere, Kubernetes, Private AI Foundation, service years), what choosing the
+    release reads, and the catalog's licences (whose sources the components cite)."""
+
+    groups: tuple[WorkloadGroup, ...]
+    hardware: Hardware
+    nic: Nic | None
+    platform: PlatformChoice
+    release: ReleaseFacts
+    licences: Mapping[str, Licence]
+
+    @classmethod
+    def of(cls, design: Design, catalog: Catalog) -> SoftwareFacts:
+        return cls(
+            groups=tuple(design.workloads),
+            hardware=design.hardware,
+            nic=catalog.nics.get(design.hardware.nic or ""),
+            platform=design.platform,
+            release=ReleaseFacts.of(design, catalog),
+            licences=catalog.licences,
+        )
+
+
 class SoftwarePlanner:
     def __init__(
         self,
-        design: Design,
-        catalog: Catalog,
+        facts: SoftwareFacts,
         gpu: Gpu,
         server: Server,
         workloads: list[WorkloadResult],
@@ -125,19 +163,18 @@ class SoftwarePlanner:
         rec: Recorder,
         packing: Packing | None = None,
     ) -> None:
-        self.d = design
+        self.f = facts
         self.packing = packing
         self.gpu = gpu
         self.server = server
         self.workloads = workloads
         self.storage = storage
         self.rec = rec
-        self.licences = catalog.licences
-        self.catalog = catalog
-        self.release_facts = ReleaseFacts.of(design, catalog)
-        self.release, self.release_reason = release_choice(self.release_facts)
-        used = [g for g, w in zip(design.workloads, workloads, strict=True) if w.gpus_total]
-        self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in design.workloads}
+        self.licences = facts.licences
+        self.release_facts = facts.release
+        self.release, self.release_reason = release_choice(facts.release)
+        used = [g for g, w in zip(facts.groups, workloads, strict=True) if w.gpus_total]
+        self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in facts.groups}
         self.virtual = bool(self.modes & {SharingMode.VGPU, SharingMode.MIG})  # a vGPU host
         self.large_bar = gpu.memory_gb > LARGE_BAR_GB
 
@@ -158,8 +195,8 @@ class SoftwarePlanner:
 
     def components(self) -> list[SoftwareComponent]:
         out: list[SoftwareComponent] = []
-        k8s = self.d.platform.kubernetes
-        hw = self.d.hardware
+        k8s = self.f.platform.kubernetes
+        hw = self.f.hardware
         vgpu, driver, rsource = self._release_text()
         r = self.release
 
@@ -173,15 +210,15 @@ class SoftwarePlanner:
         add(
             "VMware vSphere (ESXi hosts, vCenter)",
             "esxi-host",
-            VSPHERE_LABELS[self.d.platform.vsphere],
+            VSPHERE_LABELS[self.f.platform.vsphere],
             "Every GPU host; vGPU needs vSphere Enterprise Plus or VMware Cloud Foundation",
             "Design input: platform release; " + self._licence_source("vmware-vcf"),
         )
-        if self.d.platform.private_ai_foundation:
+        if self.f.platform.private_ai_foundation:
             add(
                 "VMware Private AI Foundation with NVIDIA (VCF add-on)",
                 "licensing",
-                VSPHERE_LABELS[self.d.platform.vsphere],
+                VSPHERE_LABELS[self.f.platform.vsphere],
                 "Licensed per core on the GPU hosts beside VCF and assigned to the GPU workload "
                 "domain; the NVIDIA half is the NVIDIA AI Enterprise subscription below",
                 self._licence_source("vmware-paif"),
@@ -295,7 +332,7 @@ class SoftwarePlanner:
         return max((s.max_gpus for s in self.server.gpu_support), default=0)
 
     def _kubernetes(self, r: SoftwareRelease | None) -> list[SoftwareComponent]:
-        k8s, hw = self.d.platform.kubernetes, self.d.hardware
+        k8s, hw = self.f.platform.kubernetes, self.f.hardware
         op = r.gpu_operator if r else ""
         net = r.network_operator if r else ""
         out: list[SoftwareComponent] = []
@@ -307,7 +344,7 @@ class SoftwarePlanner:
                 SoftwareComponent(
                     name="vSphere Supervisor with the vSphere Kubernetes Service",
                     layer="vcenter",
-                    version=VSPHERE_LABELS[self.d.platform.vsphere],
+                    version=VSPHERE_LABELS[self.f.platform.vsphere],
                     needed_for="Creates the Kubernetes clusters; their GPU worker nodes are VMs "
                     "of a VM class that carries the GPU, in a vSphere Namespace",
                     source=f"{SUPERVISOR}; {PAIF_OPERATORS}",
@@ -389,7 +426,7 @@ class SoftwarePlanner:
         return out
 
     def _used_groups(self) -> list[WorkloadGroup]:
-        return [g for g, w in zip(self.d.workloads, self.workloads, strict=True) if w.gpus_total]
+        return [g for g, w in zip(self.f.groups, self.workloads, strict=True) if w.gpus_total]
 
     def _nim_operator(self, r: SoftwareRelease | None) -> SoftwareComponent | None:
         """The NIM Operator, on Kubernetes, for a design that serves models (its inference
@@ -496,9 +533,9 @@ class SoftwarePlanner:
     def vm_mmio(self) -> list[VmMmio]:
         if not self.large_bar:
             return []
-        gph, out = self.d.hardware.gpus_per_host, []
+        gph, out = self.f.hardware.gpus_per_host, []
         per_gpu, per_gpu_source = self.gpu_mmio_gb()
-        for i, (g, w) in enumerate(zip(self.d.workloads, self.workloads, strict=True)):
+        for i, (g, w) in enumerate(zip(self.f.groups, self.workloads, strict=True)):
             if not w.gpus_total:
                 continue
             mode = g.sharing_mode
@@ -552,25 +589,25 @@ class SoftwarePlanner:
             return False
         if self.gpu.architecture not in ("Hopper", "Blackwell"):
             return False
-        gph = self.d.hardware.gpus_per_host
+        gph = self.f.hardware.gpus_per_host
         return any(
             g.sharing_mode is SharingMode.VGPU and w.gpus_total and vm_gpus(g, w, gph) > 1
-            for g, w in zip(self.d.workloads, self.workloads, strict=True)
+            for g, w in zip(self.f.groups, self.workloads, strict=True)
         )
 
     def checklist(self, mmio: list[VmMmio]) -> list[ChecklistItem]:
         """The rules of ``wizard.engine.platform.checklist`` that apply to this design: a rule holds when
         its condition does and a sharing mode of the design needs it; its templates get the
         design's facts."""
-        gpu, gph = self.gpu, self.d.hardware.gpus_per_host
+        gpu, gph = self.gpu, self.f.hardware.gpus_per_host
         present = {m.value for m in self.modes}
         when = {
             "always": True,
             "sriov-gpu": gpu.architecture.lower() in SRIOV_ARCHITECTURES,
             "large-bar": self.large_bar,
-            "vgpu-mode-setting": vsphere_at_least(self.d.platform.vsphere, VsphereRelease.V8_0_U3),
+            "vgpu-mode-setting": vsphere_at_least(self.f.platform.vsphere, VsphereRelease.V8_0_U3),
             "nvlink-multicast": self._multicast_vms(),
-            "vsphere-kubernetes": self.d.platform.kubernetes is KubernetesPlatform.VKS,
+            "vsphere-kubernetes": self.f.platform.kubernetes is KubernetesPlatform.VKS,
         }
         facts = {
             "gpu_name": gpu.name,
@@ -581,7 +618,7 @@ class SoftwarePlanner:
             "host_driver": self._release_text()[0] or "the release's vSphere package",
             "vgpu_mode": (
                 "Mixed Size (vgpuMode mixedSize), so profiles of different sizes share a GPU"
-                if self.d.hardware.vgpu_mixed_sizes
+                if self.f.hardware.vgpu_mixed_sizes
                 else "Same Size (vgpuMode sameSize), one profile per GPU"
             ),
             "mig_enable": mig_enable_step(gpu),
@@ -635,7 +672,7 @@ class SoftwarePlanner:
             self.rec.warn(
                 "release-support-ends-in-service",
                 f"{branch} is supported to {eos:%B %Y}, before the end of the "
-                f"{self.d.platform.service_years}-year service period ({end:%B %Y}): plan the "
+                f"{self.f.platform.service_years}-year service period ({end:%B %Y}): plan the "
                 "move to a later branch (hosts first, then guests) before then",
                 Severity.INFO,
             )
@@ -645,7 +682,7 @@ class SoftwarePlanner:
         ``r``, runs this design (its GPU, vSphere release and board): the platform then has no
         release to move to when ``r``'s branch ends. The newest release is never stranded: its
         successor is simply not out yet."""
-        later = [s for s in self.catalog.software.values() if s.vgpu_branch > r.vgpu_branch]
+        later = [s for s in self.f.release.releases.values() if s.vgpu_branch > r.vgpu_branch]
         eos = r.end_of_support
         return bool(later) and not any(
             s.end_of_support is not None
@@ -665,13 +702,13 @@ class SoftwarePlanner:
         where = "board" if nvswitch_board(self.gpu, self.server) else "GPU"
         board = (
             f"the {self.gpu.name} {where} of the {self.server.vendor} {self.server.model} "
-            f"under {VSPHERE_LABELS[self.d.platform.vsphere]}"
+            f"under {VSPHERE_LABELS[self.f.platform.vsphere]}"
         )
         self.rec.warn(
             "release-support-window",
             f"{branch} runs {board} as designed, and it is supported to {eos:%B %Y}: about "
             f"{count(max(months, 0), 'month')} after the proposal's date, and before the end of "
-            f"the {self.d.platform.service_years}-year service period ({end:%B %Y}). The later "
+            f"the {self.f.platform.service_years}-year service period ({end:%B %Y}). The later "
             f"releases do not run this {where} for this use, so after that date the hosts run an "
             f"unsupported driver unless NVIDIA adds the {where} to a later release "
             f"({'; '.join(window_sources(r, self.gpu, self.server))})",
@@ -688,7 +725,7 @@ class SoftwarePlanner:
         )
 
     def plan(self) -> SoftwareResult:
-        r, k8s = self.release, self.d.platform.kubernetes
+        r, k8s = self.release, self.f.platform.kubernetes
         components = self.components()
         cert = self.certification()
         mmio = self.vm_mmio()
@@ -733,21 +770,22 @@ class SoftwarePlanner:
             checklist=checklist,
             vm_mmio=mmio,
             vsphere_steps=vsphere_steps(
-                self.d,
+                self.f.groups,
+                self.f.hardware,
+                self.f.platform.vsphere,
                 self.gpu,
                 self.server,
                 self.workloads,
                 self.release,
                 mmio,
-                self.catalog.nics.get(self.d.hardware.nic or ""),
+                self.f.nic,
                 self.packing,
             ),
         )
 
 
 def plan_software(
-    design: Design,
-    catalog: Catalog,
+    facts: SoftwareFacts,
     gpu: Gpu,
     server: Server,
     workloads: list[WorkloadResult],
@@ -757,4 +795,4 @@ def plan_software(
 ) -> SoftwareResult:
     """The software-stack and platform-readiness part of the Result (``packing``: where the
     GPUs partitioned in the guest sit, for their VMs)."""
-    return SoftwarePlanner(design, catalog, gpu, server, workloads, storage, rec, packing).plan()
+    return SoftwarePlanner(facts, gpu, server, workloads, storage, rec, packing).plan()
