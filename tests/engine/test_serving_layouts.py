@@ -52,6 +52,7 @@ def custom(heads: int, kv_heads: int, params: float = 60e9) -> dict:
 def planner(doc: dict, catalog):
     from wizard.engine.basis.record import Recorder
     from wizard.engine.demand.inference import ServingPlanner, transformer
+    from wizard.engine.demand.sizer import DemandFacts
 
     d = design_from_dict(doc)
     g = d.workloads[0]
@@ -71,7 +72,7 @@ def planner(doc: dict, catalog):
         None,
     )
     gpu, server = catalog.gpus[d.hardware.gpu], catalog.servers[d.hardware.server]
-    return ServingPlanner("w", g, d, gpu, server, m, Recorder())
+    return ServingPlanner("w", g, DemandFacts.of(d, catalog), gpu, server, m, Recorder())
 
 
 def test_tensor_parallel_divides_attention_and_kv_heads(catalog):

@@ -10,6 +10,7 @@ from wizard.base.numbers import count, plural
 from wizard.engine.basis import sources
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
+from wizard.engine.demand.sizer import DemandFacts
 from wizard.engine.demand.workload import TRAINING_KINDS, WorkloadSizer
 from wizard.engine.fitout.bom import PDUS_PER_RACK
 from wizard.engine.fitout.buildout import BuildFacts, build_out
@@ -91,8 +92,9 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
     gpu = catalog.gpus[design.hardware.gpu]
     server = catalog.servers[design.hardware.server]
     rec = Recorder()
+    demand = DemandFacts.of(design, catalog)
     sized = [
-        WorkloadSizer(i, group, design, catalog, gpu, server, rec).size()
+        WorkloadSizer(i, group, demand, gpu, server, rec).size()
         for i, group in enumerate(design.workloads)
     ]
     _check_scale(design, sized)

@@ -114,13 +114,14 @@ def _serving_sized(design: Design, catalog: Catalog, serving: set[int]) -> list[
     (each group's sizing reads only the group, the hardware and the assumptions), without the
     placement and build-out a figure of theirs never depends on."""
     from wizard.engine.basis.record import Recorder
+    from wizard.engine.demand.sizer import DemandFacts
     from wizard.engine.demand.workload import WorkloadSizer
 
     gpu = catalog.gpus[design.hardware.gpu]
     server = catalog.servers[design.hardware.server]
     rec = Recorder()  # the log of a trial is not kept
     return [
-        WorkloadSizer(i, g, design, catalog, gpu, server, rec).size()
+        WorkloadSizer(i, g, DemandFacts.of(design, catalog), gpu, server, rec).size()
         for i, g in enumerate(design.workloads)
         if i in serving
     ]

@@ -26,11 +26,11 @@ from wizard.engine.demand.plausibility import in_flight_planned, requests_in_fli
 from wizard.engine.demand.search import first_true
 from wizard.engine.demand.serving import Capacity, Point, Request
 from wizard.engine.demand.serving_physics import Accelerator, Efficiency, Parallel, Transformer
+from wizard.engine.demand.sizer import DemandFacts
 from wizard.model.catalog import FormFactor, Gpu, Server
 from wizard.model.design import (
     SECONDS_PER_HOUR,
     Assumptions,
-    Design,
     Inference,
     Precision,
     WorkloadGroup,
@@ -136,7 +136,7 @@ class ServingPlanner:
         self,
         key: str,
         group: WorkloadGroup,
-        design: Design,
+        facts: DemandFacts,
         gpu: Gpu,
         server: Server,
         model: Transformer,
@@ -146,12 +146,12 @@ class ServingPlanner:
         self.key = key
         self.g = group
         self.inf: Inference = group.inference
-        self.design = design
+        self.facts = facts
         self.gpu = gpu
         self.server = server
         self.m = model
         self.rec = rec
-        a = group_assumptions(design.assumptions, group)  # the group's calibrated factors, if any
+        a = group_assumptions(facts.assumptions, group)  # the group's calibrated factors, if any
         self.eff = _efficiency(a, group)
         # the pessimistic end of the assumptions' spread (a calibrated group: of its fit's),
         # where the plan's ranges judge a throughput target "at risk": a replica holds as many
@@ -161,7 +161,7 @@ class ServingPlanner:
             if group.calibration is not None
             else group
         )
-        low = assumptions_at(design.assumptions, 0.0)
+        low = assumptions_at(facts.assumptions, 0.0)
         self.eff_low = _efficiency(group_assumptions(low, low_group), group)
         peak, self.path = compute.peak_tflops(gpu, compute_precision(group.precision))
         kv = self.inf.kv_cache_precision or default_kv_precision(group.precision, gpu)
@@ -187,7 +187,7 @@ class ServingPlanner:
     def layouts(self) -> list[Parallel]:
         """Tensor-parallel sizes dividing the heads inside one host; pipeline stages across
         hosts only when a host's largest group cannot hold the model."""
-        m, p, hw = self.m, self.g.parallelism, self.design.hardware
+        m, p, hw = self.m, self.g.parallelism, self.facts.hardware
         valid = [
             t
             for t in TP_SIZES
@@ -209,7 +209,7 @@ class ServingPlanner:
         return out
 
     def _parallel(self, t: int, pp: int) -> Parallel:
-        hw = self.design.hardware
+        hw = self.facts.hardware
         tp_link = None
         if t > 1:
             path = topology.ring_path(self.gpu, self.server, hw, t, spans_hosts=False)
@@ -220,7 +220,7 @@ class ServingPlanner:
     def _capacity(
         self, par: Parallel, acc: Accelerator | None = None, chain: Chain | None = None
     ) -> Capacity:
-        a = group_assumptions(self.design.assumptions, self.g)
+        a = group_assumptions(self.facts.assumptions, self.g)
         return serving.capacity(
             chain or Chain(),
             self.m,
@@ -407,7 +407,7 @@ class ServingPlanner:
             members=members,
         )
         planned = in_flight_planned(chain, per, plan.replicas, members)
-        overhead = self.design.assumptions.framework_overhead_gb
+        overhead = self.facts.assumptions.framework_overhead_gb
         mem = MemoryBreakdown(
             weights=cap.weights_per_gpu_gb,
             gradients=0.0,
@@ -539,7 +539,7 @@ class ServingPlanner:
         options = []
         if metric == "throughput":
             options.append("more replicas (more GPUs)")
-        bigger = [t for t in TP_SIZES if t > par.tensor and t <= self.design.hardware.gpus_per_host]
+        bigger = [t for t in TP_SIZES if t > par.tensor and t <= self.facts.hardware.gpus_per_host]
         if metric in ("ttft", "itl") and bigger and g.parallelism.tensor_parallel is not None:
             options.append(f"tensor parallelism {bigger[0]} (more GPUs per replica)")
         elif metric in ("ttft", "itl") and not bigger:

@@ -21,7 +21,7 @@ class ServingSizer(SizerBase):
         planner = ServingPlanner(
             self.key,
             g,
-            self.design,
+            self.facts,
             self.gpu,
             self.server,
             transformer(

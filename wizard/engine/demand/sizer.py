@@ -18,6 +18,7 @@ from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Server
 from wizard.model.design import (
     Assumptions,
     Design,
+    Hardware,
     Precision,
     WorkloadGroup,
     WorkloadKind,
@@ -139,22 +140,36 @@ def model_utilization(
     return value, source
 
 
+@dataclass(frozen=True)
+class DemandFacts:
+    """What sizing a group reads beyond the group itself, and nothing more: the hardware answers
+    (GPUs per host, NVLink, fabric and NICs: the links a replica's traffic crosses), the design's
+    assumptions (a group's calibration sits on them) and the catalog's model presets."""
+
+    hardware: Hardware
+    assumptions: Assumptions
+    models: Mapping[str, ModelPreset]
+
+    @classmethod
+    def of(cls, design: Design, catalog: Catalog) -> DemandFacts:
+        return cls(design.hardware, design.assumptions, catalog.models)
+
+
 class SizerBase:
     """One group's context; every headline figure goes through the recorder with its source."""
 
-    def __init__(self, index: int, group: WorkloadGroup, design: Design, catalog: Catalog,
+    def __init__(self, index: int, group: WorkloadGroup, facts: DemandFacts,
                  gpu: Gpu, server: Server, rec: Recorder) -> None:  # fmt: skip
         self.i = index
         self.g = group
-        self.design = design
-        self.a = group_assumptions(
-            design.assumptions, group
-        )  # the group's calibrated factors, if any
+        self.facts = facts
+        # the group's calibrated factors, if any
+        self.a = group_assumptions(facts.assumptions, group)
         self.gpu = gpu
         self.server = server
         self.rec = rec
         self.key = f"workloads[{index}]"
-        self.model = resolve_model(group, catalog.models, Chain(rec, self.key))
+        self.model = resolve_model(group, facts.models, Chain(rec, self.key))
 
     # ------------------------------------------------------------------ memory
 

@@ -174,7 +174,7 @@ class TrainingSizer(SizerBase):
         return best[0], False, tried
 
     def _ladder(self, job: Job) -> list[Strategy]:
-        g, hw = self.g, self.design.hardware
+        g, hw = self.g, self.facts.hardware
         p = g.parallelism
         return ladder(
             job,
@@ -304,7 +304,7 @@ class TrainingSizer(SizerBase):
                 trainable_parameters=trainable, gradient_bytes=job.gradient_bytes,
                 tp=st.tensor, pp=st.pipeline,
             )  # fmt: skip
-            spans = gpus > self.design.hardware.gpus_per_host
+            spans = gpus > self.facts.hardware.gpus_per_host
             link = self._ring_link(d, spans)
             sharp = a.sharp and link.kind == "network"
             # a measured bus bandwidth (nccl-tests) is what NCCL reached by whatever algorithm
@@ -394,14 +394,14 @@ class TrainingSizer(SizerBase):
         stack = self.profile() if transformer else None
         peak = compute.peak_tflops(self.gpu, self.g.precision)[0]
         return model_utilization(
-            self.design.assumptions, m.preset if m else None, chain, self.a, stack,
+            self.facts.assumptions, m.preset if m else None, chain, self.a, stack,
             (peak, self.gpu.memory_bandwidth_gbs),
         )  # fmt: skip
 
     def _ring_link(self, gpus: int, spans: bool) -> Link:
-        link = comms.ring_bottleneck(self.gpu, self.server, self.design.hardware, gpus, spans)
+        link = comms.ring_bottleneck(self.gpu, self.server, self.facts.hardware, gpus, spans)
         if link is None:  # one GPU per host and the ring stays inside: cannot happen for > 1
-            return topology.ring_path(self.gpu, self.server, self.design.hardware, 2, True)[-1]
+            return topology.ring_path(self.gpu, self.server, self.facts.hardware, 2, True)[-1]
         return link
 
     def _attention_peak(self) -> float | None:
@@ -420,7 +420,7 @@ class TrainingSizer(SizerBase):
         replicas of a member share a VM per host (wizard.engine.demand.vms), so their GPUs on the last
         host are rounded up to fill a partition (6 become 8), which keeps the VM valid and its
         ring on NVLink; the design says so."""
-        gph = self.design.hardware.gpus_per_host
+        gph = self.facts.hardware.gpus_per_host
         g = self.g
         if (
             units * st.gpus <= 1
@@ -704,7 +704,7 @@ class TrainingSizer(SizerBase):
         if rejected:
             text += f" (tried first: {'; '.join(rejected)})"
         if self.g.parallelism.tensor_parallel is None and st.tensor == 1:
-            dom = topology.nvlink_domain(self.gpu, self.server, self.design.hardware)
+            dom = topology.nvlink_domain(self.gpu, self.server, self.facts.hardware)
             if dom == 1 and fits is False:
                 text += "; no tensor parallelism, which would run over PCIe"
         return text + self._partial_words(st) + self._stack_words()
