@@ -149,3 +149,16 @@ def test_multi_gpu_vgpu_replicas_without_nvlink_are_warned(catalog):
     assert "vgpu-no-peer-to-peer" in codes(doc, catalog)
     doc["workloads"][0]["gpus_per_member"] = 1
     assert "vgpu-no-peer-to-peer" not in codes(doc, catalog)
+
+
+@pytest.mark.parametrize(("nvlink", "warned"), [(True, False), (False, True)])
+def test_bridged_vgpu_pairs_are_warned_only_without_their_nvlink(catalog, nvlink, warned):
+    """H100 NVL pairs on NVLink bridges exchange data peer to peer between full-framebuffer
+    vGPUs; with the bridges left out (the hardware answer off) they cannot."""
+    doc = {
+        "workloads": [{"name": "Pairs", "kind": "training", "gpus_per_member": 2,
+                       "sharing_mode": "vgpu"}],
+        "hardware": {"gpu": "h100-nvl-94gb", "server": "dell-r760xa", "gpus_per_host": 4,
+                     "nvlink": nvlink},
+    }  # fmt: skip
+    assert ("vgpu-no-peer-to-peer" in codes(doc, catalog)) is warned

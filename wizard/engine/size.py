@@ -30,7 +30,7 @@ from wizard.engine.platform.releases import ReleaseFacts, release_choice
 from wizard.engine.platform.software import SoftwareFacts, plan_software
 from wizard.model.buildout import Rack
 from wizard.model.catalog import Catalog, Gpu
-from wizard.model.design import Design, HaLevel, HaPolicy, SharingMode, WorkloadGroup
+from wizard.model.design import Assumptions, Design, HaLevel, HaPolicy, SharingMode, WorkloadGroup
 from wizard.model.result import (
     Cluster,
     Result,
@@ -91,44 +91,65 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
         raise DesignError([str(p) for p in problems])
     gpu = catalog.gpus[design.hardware.gpu]
     server = catalog.servers[design.hardware.server]
+    groups = tuple(design.workloads)
     rec = Recorder()
+    # Each stage takes its slice of the design and catalog (its facts) and what the stages
+    # before it produced, and writes its figures to the one log; nothing else passes between.
+    # 1. demand: what each group needs, from the group, the hardware, assumptions and presets
     demand = DemandFacts.of(design, catalog)
-    sized = [
-        WorkloadSizer(i, group, demand, gpu, server, rec).size()
-        for i, group in enumerate(design.workloads)
-    ]
-    _check_scale(design, sized)
-    _check_peer_to_peer(design, sized, gpu, rec)
-    gph = design.hardware.gpus_per_host
-    need_list = sharing.needs(design.workloads, gph, gpu, sized)
-    mode_of = {g.name: g.sharing_mode for g in design.workloads}
-    chosen = sharing.pack(sharing.PackRules.of(design.hardware), gpu, need_list, mode_of)
+    sized = [WorkloadSizer(i, g, demand, gpu, server, rec).size() for i, g in enumerate(groups)]
+    _check_scale(groups, sized)
+    _check_peer_to_peer(groups, design.hardware.nvlink, sized, gpu, rec)
+    # 2. placement: the needs packed onto GPUs and hosts under each group's sharing mode
+    rules = sharing.PackRules.of(design.hardware)
+    need_list = sharing.needs(groups, rules.gpus_per_host, gpu, sized)
+    chosen = sharing.pack(rules, gpu, need_list, {g.name: g.sharing_mode for g in groups})
     workloads = [
         WorkloadResult.placed(w, _placement(gpu, g, w.name, chosen))
-        for g, w in zip(design.workloads, sized, strict=True)
+        for g, w in zip(groups, sized, strict=True)
     ]
-    count_in = HostCount(
-        gpus_per_host=design.hardware.gpus_per_host,
-        ha=design.ha,
-        floor=PlatformFloor.of(design),
-        packed_gpus=chosen.gpus,
-        packed_hosts=chosen.hosts,
-        existing_hosts=existing_hosts,
-        held_hosts=held_hosts,
-    )
+    # 3. the cluster: hosts for capacity, HA, maintenance and the platform's floor
+    floor = PlatformFloor.of(design)
+    count_in = HostCount(rules.gpus_per_host, design.ha, floor, chosen.gpus, chosen.hosts,
+                         existing_hosts, held_hosts)  # fmt: skip
     cluster = _cluster(count_in, workloads, rec)
     comparison = sharing.compare(sharing.ModeFacts.of(design), gpu, need_list, chosen, server)
     _decisions(DecisionFacts.of(design, gpu.name), workloads, cluster, rec)
     sharing_checks(SharingFacts.of(design), gpu, workloads, chosen, comparison, rec)
-    release = release_choice(ReleaseFacts.of(design, catalog))[0]
+    # 4. the platform: the release, the vSphere and NVIDIA AI Enterprise rules
+    release_facts = ReleaseFacts.of(design, catalog)
+    release = release_choice(release_facts)[0]
     platform_rules(PlatformFacts.of(design, catalog), gpu, server, workloads, release, rec)
+    # 5. the data path and the software stack
     storage = plan_storage(StorageFacts.of(design, catalog), gpu, workloads, rec)
-    software = plan_software(
-        SoftwareFacts.of(design, catalog), gpu, server, workloads, storage, rec, chosen.packing
+    software_facts = SoftwareFacts.of(design, catalog, release_facts)
+    software = plan_software(software_facts, gpu, server, workloads, storage, rec, chosen.packing)
+    # 6. the build-out: topology, fabric, racks, power, cooling and the bill
+    build = BuildFacts.of(design, catalog)
+    built = build_out(build, catalog, gpu, server, cluster, workloads, rec, storage)
+    return Result(
+        gpu=gpu.id,
+        server=server.id,
+        cluster=cluster,
+        workloads=workloads,
+        calculations=rec.calculations,
+        warnings=rec.warnings,
+        decisions=rec.decisions,
+        packing=chosen.packing,
+        sharing_comparison=comparison,
+        storage=storage,
+        software=software,
+        topology=built.topology,
+        power=built.power,
+        racks=built.racks.model_copy(update={"racks": counted(built.racks.racks, rec)}),
+        bom=built.bom,
+        assumptions=stated_assumptions(design.assumptions),
     )
-    facts = BuildFacts.of(design, catalog)
-    built = build_out(facts, catalog, gpu, server, cluster, workloads, rec, storage)
-    a = design.assumptions
+
+
+def stated_assumptions(a: Assumptions) -> dict[str, float | int | str | bool]:
+    """The assumptions the Result states beside its figures, each by its field's name, with
+    the method assumptions (overlap, placement, concurrency) in words."""
     assumptions: dict[str, float | int | str | bool] = {
         "achievable_utilization": a.achievable_utilization,
         "link_efficiency": a.link_efficiency
@@ -162,24 +183,7 @@ def _size(design: Design, catalog: Catalog, existing_hosts: int = 0, held_hosts:
         "replicas onto hosts, a replica kept inside one host where it fits",
         "development_concurrency": "a slot is held only by users active at once",
     }
-    return Result(
-        gpu=gpu.id,
-        server=server.id,
-        cluster=cluster,
-        workloads=workloads,
-        calculations=rec.calculations,
-        warnings=rec.warnings,
-        decisions=rec.decisions,
-        packing=chosen.packing,
-        sharing_comparison=comparison,
-        storage=storage,
-        software=software,
-        topology=built.topology,
-        power=built.power,
-        racks=built.racks.model_copy(update={"racks": counted(built.racks.racks, rec)}),
-        bom=built.bom,
-        assumptions=assumptions,
-    )
+    return assumptions
 
 
 def _placement(
@@ -196,12 +200,17 @@ def _placement(
 
 
 def _check_peer_to_peer(
-    design: Design, workloads: list[WorkloadSizing], gpu: Gpu, rec: Recorder
+    groups: tuple[WorkloadGroup, ...],
+    nvlink: bool,
+    workloads: list[WorkloadSizing],
+    gpu: Gpu,
+    rec: Recorder,
 ) -> None:
     """A replica on several GPUs exchanges data GPU to GPU: MIG-backed vGPUs cannot do that at
-    all, and time-sliced vGPUs only over NVLink."""
+    all, and time-sliced vGPUs only over NVLink (``nvlink``: the hardware answer that the GPUs
+    are linked, where the GPU has NVLink)."""
     refused = []
-    for i, (g, w) in enumerate(zip(design.workloads, workloads, strict=True)):
+    for i, (g, w) in enumerate(zip(groups, workloads, strict=True)):
         if w.gpus_per_replica <= 1 or not w.gpus_total:
             continue
         if g.sharing_mode is SharingMode.MIG:
@@ -219,7 +228,7 @@ def _check_peer_to_peer(
                 "GPU P2P, over PCIe or NVLink, in MIG mode); use passthrough for it"
             )
         elif g.sharing_mode is SharingMode.VGPU and not (
-            design.hardware.nvlink and gpu.nvlink.kind.value != "none"
+            nvlink and gpu.nvlink.kind.value != "none"
         ):
             rec.warn(
                 "vgpu-no-peer-to-peer",
@@ -233,7 +242,7 @@ def _check_peer_to_peer(
         raise DesignError(refused)
 
 
-def _check_scale(design: Design, workloads: list[WorkloadSizing]) -> None:
+def _check_scale(groups: tuple[WorkloadGroup, ...], workloads: list[WorkloadSizing]) -> None:
     """Refuse, naming the groups that ask most, a design beyond what one design can hold;
     checked on the sized counts, before anything is placed GPU by GPU."""
     total = sum(w.gpus_total for w in workloads)
@@ -244,7 +253,7 @@ def _check_scale(design: Design, workloads: list[WorkloadSizing]) -> None:
         key=lambda i: -workloads[i].gpus_total,
     )[:5]
     raise DesignError(
-        f"workloads[{i}].{_scale_field(design.workloads[i], workloads[i])}: "
+        f"workloads[{i}].{_scale_field(groups[i], workloads[i])}: "
         f"'{w.name}' asks for {count(w.gpus_total, 'GPU allocation')} "
         f"({count(w.gpus_total // max(w.gpus_per_replica, 1), 'member')} x "
         f"{count(w.gpus_per_replica, 'GPU')}); "

@@ -141,13 +141,16 @@ class SoftwareFacts:
     licences: Mapping[str, Licence]
 
     @classmethod
-    def of(cls, design: Design, catalog: Catalog) -> SoftwareFacts:
+    def of(
+        cls, design: Design, catalog: Catalog, release: ReleaseFacts | None = None
+    ) -> SoftwareFacts:
+        """``release``: the release facts of the same design where they are at hand."""
         return cls(
             groups=tuple(design.workloads),
             hardware=design.hardware,
             nic=catalog.nics.get(design.hardware.nic or ""),
             platform=design.platform,
-            release=ReleaseFacts.of(design, catalog),
+            release=release or ReleaseFacts.of(design, catalog),
             licences=catalog.licences,
         )
 
