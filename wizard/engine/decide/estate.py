@@ -4,6 +4,9 @@ sized once, and one bill of materials with the cluster named on every line."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from wizard.base.errors import DesignError
 from wizard.base.numbers import count
 from wizard.engine.basis.expr import Formula
@@ -33,9 +36,12 @@ from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog, CduPlacement, LicenceUnit, SwitchKind
 from wizard.model.design import (
     FABRIC_GBPS,
+    Assumptions,
     ClusterRole,
     ClusterSpec,
     Design,
+    Fabric,
+    Licensing,
     WorkloadGroup,
     is_infiniband,
 )
@@ -54,11 +60,37 @@ MANAGEMENT_SOURCE = (
 CPU_HOST_SERVICE_PORTS = 2
 
 
+@dataclass(frozen=True)
+class SharedFacts:
+    """What the estate's shared build (its network, racks, cooling and bill) reads of the
+    design, and nothing more: the assumptions (rack height and power, oversubscription, CDU
+    spares), the service network's fabric (the hosts without GPUs join it), the licensing, the
+    clusters without GPUs as the design states them (their processors), and each GPU cluster's
+    fabric NIC by name ("" for none)."""
+
+    assumptions: Assumptions
+    service_fabric: Fabric
+    licensing: Licensing
+    cpu_clusters: tuple[ClusterSpec, ...]
+    nics: Mapping[str, str]
+
+    @classmethod
+    def of(cls, design: Design) -> SharedFacts:
+        return cls(
+            assumptions=design.assumptions,
+            service_fabric=design.hardware.service_fabric,
+            licensing=design.licensing,
+            cpu_clusters=tuple(c for c in design.clusters if c.role is not ClusterRole.GPU),
+            nics={s.name: s.hardware.nic or "" for s in gpu_specs(design)},
+        )
+
+
 def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -> Estate:
     """Size every cluster of ``design``. A design of one cluster sizes exactly as ``size()``;
     ``sized`` is that one cluster's Result when the caller already holds it."""
     rec = Recorder()
     _check(design, catalog)
+    shared = SharedFacts.of(design)
     specs = gpu_specs(design)
     kept = existing_.kept_clusters(design, catalog, rec)
     as_is = kept_build.as_is(design, catalog, rec)
@@ -98,9 +130,8 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         else:
             result = _size_cluster(design, catalog, spec, groups)
         clusters.append(_gpu_cluster(spec, result, catalog, [g.name for _, g in groups]))
-    for c in design.clusters:
-        if c.role is not ClusterRole.GPU:
-            clusters.append(_cpu_cluster(design, catalog, c, rec))
+    for c in shared.cpu_clusters:
+        clusters.append(_cpu_cluster(shared.assumptions, catalog, c, rec))
     _management_check(design, rec)
     # the existing clusters' hosts are kept: their power and racks count, nothing of them is
     # bought, and they stay on the network they are on
@@ -137,13 +168,14 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     else:
         every = specs + [kept_spec(design, k) for k in kept]
         # an expansion that only grows its existing clusters cables nothing to new switches
-        network = _shared_network(design, catalog, every, wired, rec) if wired else []
-        layout = _layout(design, catalog, wired, network, rec, frozenset(k.name for k in kept))
+        network = _shared_network(shared, catalog, every, wired, rec) if wired else []
+        beside = frozenset(k.name for k in kept)
+        layout = _layout(shared.assumptions, catalog, wired, network, rec, beside)
         layout = counted(layout, rec)
         oob_w = sum(i.power_w for r in layout for i in r.items if i.kind == "oob")
         net_kw = (sum(t.power_w * t.count for p in network for t in p.tiers) + oob_w) / 1000
         # the runs' words and optics from the parts the bill counts, as the layout places them
-        runs = _runs(design, catalog, wired, network, layout)
+        runs = _runs(shared.nics, catalog, wired, network, layout)
         for part in kept_build.joined(clusters):
             kept_build.joined_decision(part, layout, rec)
         network = media.describe(network, runs)
@@ -158,7 +190,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
             if c.existing_hosts
         )
         host_racks += sum(a.host_racks for a in as_is)
-        cooled = _cooling(design, catalog, wired, layout, rec)
+        cooled = _cooling(shared.assumptions.cdu_spares, catalog, wired, layout, rec)
         # the figures behind the units the catalog marks unsettled, as one cluster's are marked
         ids = dict.fromkeys(c.server for c in bought if c.result is not None)
         cooled = confirm.mark_cooling(cooled, catalog, [catalog.servers[i] for i in ids])
@@ -166,7 +198,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         units = sum(1 for r in layout for i in r.items if i.kind == "cdu")
         items = estate_power.power_items(catalog, clusters, as_is, network, layout,
                                          cooling_kw * 1000 / units if units else 0.0)  # fmt: skip
-        bill = _bom(design, catalog, bought, network, layout, rec, cooled, wired)
+        bill = _bom(shared, catalog, bought, network, layout, rec, cooled, wired)
         added, kept_lines = kept_build.split_lines(clusters, _SHARED)
         added += [
             ln for c in clusters if c.name in alone for ln in kept_build.own_network_lines(c, rec)
@@ -289,7 +321,7 @@ def _gpu_cluster(spec: GpuSpec, r: Result, catalog: Catalog, workloads: list[str
 
 
 def _cpu_cluster(
-    design: Design, catalog: Catalog, spec: ClusterSpec, rec: Recorder
+    a: Assumptions, catalog: Catalog, spec: ClusterSpec, rec: Recorder
 ) -> EstateCluster:
     assert spec.server is not None
     server = catalog.servers[spec.server]
@@ -317,7 +349,6 @@ def _cpu_cluster(
         confirm.flag(f"catalog servers/{server.id}: platform baseline at load (CPUs, memory, "
                      "fans, drives); no GPUs fitted", server, "baseline_power_w"),
     )  # fmt: skip
-    a = design.assumptions
     per_rack = max(
         min(a.rack_units // server.rack_units, int(a.max_rack_power_kw * 1000 // host_w)), 1
     )
@@ -348,7 +379,7 @@ def _cpu_cluster(
 
 
 def _shared_network(
-    design: Design,
+    shared: SharedFacts,
     catalog: Catalog,
     specs: list[GpuSpec],
     clusters: list[EstateCluster],
@@ -364,12 +395,11 @@ def _shared_network(
     for c in clusters:
         oob[c.name] = oob.get(c.name, 0) + c.hosts
         if c.result is None:
-            hw = design.hardware
-            k = ("service", hw.service_fabric.value, True)
+            k = ("service", shared.service_fabric.value, True)
             ports[k] = ports.get(k, 0) + c.hosts * CPU_HOST_SERVICE_PORTS
             on = hosts.setdefault(k, {})
             on[c.name] = on.get(c.name, 0) + c.hosts
-            fabric_of[k] = hw.service_fabric.value
+            fabric_of[k] = shared.service_fabric.value
             continue
         for p in c.result.topology.fabric.planes:
             if p.name == "oob":
@@ -382,7 +412,7 @@ def _shared_network(
             on[c.name] = on.get(c.name, 0) + c.hosts
             fabric_of[k] = fab.value
     planes = []
-    oversub = design.assumptions.fabric_oversubscription
+    oversub = shared.assumptions.fabric_oversubscription
     for (name, fab_value, redundant), n in sorted(ports.items()):
         fab = next(f for f in FABRIC_GBPS if f.value == fab_value)
         planes.append(
@@ -405,7 +435,7 @@ def _shared_network(
 
 
 def _layout(
-    design: Design,
+    a: Assumptions,
     catalog: Catalog,
     clusters: list[EstateCluster],
     network: list[bo.Plane],
@@ -416,7 +446,6 @@ def _layout(
     as the cluster's sizing placed them (its storage too) without the switches, which the
     clusters share; the hosts of the clusters without GPUs; then the shared switches in network
     racks of their own, packed by space and power."""
-    a = design.assumptions
     oob = catalog.switches.get(bom_.OOB_ITEM.split(":")[1])
     res_u, res_w = reserve(oob)
     # placed within each rack's height and power less its out-of-band switch, which
@@ -523,14 +552,14 @@ _SHARED = {
 
 
 def _cooling(
-    design: Design,
+    spares: int,
     catalog: Catalog,
     clusters: list[EstateCluster],
     layout: list[bo.Rack],
     rec: Recorder,
 ) -> bo.Cooling | None:
     """The distribution units for every rack of the design: the in-rack unit the clusters'
-    racks already hold, else in-row units for them all."""
+    racks already hold, else in-row units for them all (``spares`` more of the in-row ones)."""
     units = [
         catalog.cooling[c.result.racks.cooling.cdu]
         for c in clusters
@@ -539,7 +568,7 @@ def _cooling(
         and c.result.racks.cooling.cdu in catalog.cooling
     ]
     in_rack = next((u for u in units if u.placement is CduPlacement.IN_RACK), None)
-    return cooling.cooling(layout, catalog, in_rack, design.assumptions.cdu_spares, rec)
+    return cooling.cooling(layout, catalog, in_rack, spares, rec)
 
 
 def _in_rack_kw(catalog: Catalog, cooled: bo.Cooling | None, layout: list[bo.Rack]) -> float:
@@ -553,7 +582,7 @@ def _in_rack_kw(catalog: Catalog, cooled: bo.Cooling | None, layout: list[bo.Rac
 
 
 def _bom(
-    design: Design,
+    shared: SharedFacts,
     catalog: Catalog,
     clusters: list[EstateCluster],
     network: list[bo.Plane],
@@ -573,11 +602,11 @@ def _bom(
                 if ln.category not in _SHARED
             ]
         else:
-            lines += _cpu_lines(design, catalog, c, rec)
-    paired, done = _linkx(design, catalog, wired or clusters, network, layout)
+            lines += _cpu_lines(shared, catalog, c, rec)
+    paired, done = _linkx(shared.nics, catalog, wired or clusters, network, layout)
     lines += _network_lines(catalog, network, done) + paired
     lines.append(bom_.oob_switch_line(layout, catalog))
-    a = design.assumptions
+    a = shared.assumptions
     lines += bom_.rack_lines(len(layout), a.rack_units, a.max_rack_power_kw)
     lines += cooling.cooling_lines(cooled, catalog)
     kept = bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
@@ -585,10 +614,10 @@ def _bom(
 
 
 def _cpu_lines(
-    design: Design, catalog: Catalog, c: EstateCluster, rec: Recorder
+    shared: SharedFacts, catalog: Catalog, c: EstateCluster, rec: Recorder
 ) -> list[bo.BomLine]:
     server = catalog.servers[c.server]
-    spec = next(s for s in design.clusters if s.name == c.name)
+    spec = next(s for s in shared.cpu_clusters if s.name == c.name)
     cpu = server.cpu_option(spec.cpu)
     processors = f"{cpu.name} ({cpu.cores} cores)" if cpu else server.cpu_family
     role = "management domain" if c.role is ClusterRole.MANAGEMENT else "compute cluster"
@@ -606,7 +635,7 @@ def _cpu_lines(
             cluster=c.name,
         )
     ]
-    speed = FABRIC_GBPS[design.hardware.service_fabric]
+    speed = FABRIC_GBPS[shared.service_fabric]
     nic, cards = service_adapter(catalog, server, speed, CPU_HOST_SERVICE_PORTS)
     out += [
         ln.model_copy(update={"cluster": c.name})
@@ -627,10 +656,10 @@ def _cpu_lines(
                 source=f"catalog nics/{nic.id}; {SERVICE_NIC_SOURCE}", cluster=c.name,
             )
         )  # fmt: skip
-    lic = design.licensing.platform
+    lic = shared.licensing.platform
     if lic is not None and catalog.licences[lic].unit is LicenceUnit.PER_CORE:
         x = catalog.licences[lic]
-        need = bom_.CoreCount(c.hosts, server, spec.cpu, design.licensing.cores_per_socket)
+        need = bom_.CoreCount(c.hosts, server, spec.cpu, shared.licensing.cores_per_socket)
         qty = bom_.core_licences(f"clusters.{c.name}.platform_core_licences", need, x, rec)
         out.append(
             bo.BomLine(
@@ -649,7 +678,7 @@ def _cpu_lines(
 
 
 def _linkx(
-    design: Design,
+    nics: Mapping[str, str],
     catalog: Catalog,
     clusters: list[EstateCluster],
     network: list[bo.Plane],
@@ -657,12 +686,12 @@ def _linkx(
 ) -> tuple[list[bo.BomLine], set[str]]:
     """NVIDIA's paired parts for the shared InfiniBand NDR planes, the hosts of every cluster on
     them placed as the layout has them; and the cable keys they replace."""
-    runs = _runs(design, catalog, clusters, network, layout)
+    runs = _runs(nics, catalog, clusters, network, layout)
     return bom_.merged(media.flat(runs)), media.replaced(network, runs)
 
 
 def _runs(
-    design: Design,
+    nics: Mapping[str, str],
     catalog: Catalog,
     clusters: list[EstateCluster],
     network: list[bo.Plane],
@@ -674,8 +703,8 @@ def _runs(
     for p in network:
         on = [c for c in clusters if joins(c, p)]
         hosts_on.append([h for c in on for h in portmap.rack_hosts(layout, c.name)])
-        osfp.append(linkx.is_ndr(p) and _osfp_hosts(design, catalog, on))
-    links = _port_map(design, catalog, clusters, network, layout)
+        osfp.append(linkx.is_ndr(p) and _osfp_hosts(nics, catalog, on))
+    links = _port_map(nics, catalog, clusters, network, layout)
     managed = [bom_.managed(catalog, p) for p in network]
     return media.plane_runs(network, layout, hosts_on, osfp, managed, links, True)
 
@@ -683,11 +712,11 @@ def _runs(
 def estate_port_map(design: Design, catalog: Catalog, e: Estate) -> list[portmap.PortLink]:
     """The port map of a design of several clusters, as its bill counts the cables."""
     bought = [c for c in e.clusters if not c.existing_hosts] + kept_build.joined(e.clusters)
-    return _port_map(design, catalog, bought, e.network, e.racks)
+    return _port_map(SharedFacts.of(design).nics, catalog, bought, e.network, e.racks)
 
 
 def _port_map(
-    design: Design,
+    nics: Mapping[str, str],
     catalog: Catalog,
     clusters: list[EstateCluster],
     network: list[bo.Plane],
@@ -698,22 +727,17 @@ def _port_map(
     for p in network:
         on = [c for c in clusters if joins(c, p)]
         hosts_on.append([h for c in on for h in portmap.rack_hosts(layout, c.name)])
-        osfp.append(linkx.is_ndr(p) and _osfp_hosts(design, catalog, on))
+        osfp.append(linkx.is_ndr(p) and _osfp_hosts(nics, catalog, on))
     return portmap.port_map(network, layout, hosts_on, [p.name for p in network], osfp,
                             numbered_by_kind=True)  # fmt: skip
 
 
-def _osfp_hosts(design: Design, catalog: Catalog, on: list[EstateCluster]) -> bool:
+def _osfp_hosts(nics: Mapping[str, str], catalog: Catalog, on: list[EstateCluster]) -> bool:
     """Whether every GPU cluster in ``on`` has single-port (OSFP) ConnectX-7 cards, which take
-    the OSFP parts of an NDR fabric (the dual-port QSFP112 cards take the QSFP112 ones)."""
-    nics = {design_nic(design, c.name) for c in on}
-    return bool(nics) and all(catalog.nics[n].ports == 1 for n in nics if n in catalog.nics)
-
-
-def design_nic(design: Design, cluster: str) -> str:
-    """The GPU-fabric NIC of a GPU cluster of the design."""
-    spec = next(s for s in gpu_specs(design) if s.name == cluster)
-    return spec.hardware.nic or ""
+    the OSFP parts of an NDR fabric (the dual-port QSFP112 cards take the QSFP112 ones);
+    ``nics``: each GPU cluster's fabric NIC by name."""
+    held = {nics[c.name] for c in on}
+    return bool(held) and all(catalog.nics[n].ports == 1 for n in held if n in catalog.nics)
 
 
 def joined(network: list[bo.Plane], clusters: list[EstateCluster]) -> list[bo.Plane]:
