@@ -6,6 +6,8 @@ figure is worked out here and each logged formula gives its value."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from tests.engine.conftest import design_dict
@@ -27,7 +29,7 @@ HOSTS = 4
 HARDWARE = Hardware(gpu="l40s", server="dell-r760xa", gpus_per_host=2, nic="cx5-25g-2p")
 
 
-def _build(catalog, **update):
+def _build(catalog, parts=None, **update):
     base = {
         "cluster_name": "Lab cluster",
         "hardware": HARDWARE,
@@ -46,7 +48,7 @@ def _build(catalog, **update):
     )  # fmt: skip
     rec = Recorder()
     gpu, server = catalog.gpus["l40s"], catalog.servers["dell-r760xa"]
-    built = build_out(facts, catalog, gpu, server, cluster, [], rec)
+    built = build_out(facts, parts or catalog, gpu, server, cluster, [], rec)
     for c in rec.calculations:
         assert evaluate(c.formula, c.inputs) == pytest.approx(c.value), c.id
     return built, rec
@@ -131,3 +133,13 @@ def test_the_facts_of_a_design_are_its_own(catalog):
         design.hardware, design.assumptions, design.licensing,
     )  # fmt: skip
     assert facts.nic == (catalog.nics[design.hardware.nic] if design.hardware.nic else None)
+
+
+def test_the_build_out_reads_no_model_presets_or_software_releases(catalog):
+    """Given the catalog's hardware kinds and licences alone, without its model presets and
+    software releases, the build-out builds the same topology, racks, power and bill."""
+    kinds = ("gpus", "servers", "storage", "nics", "switches", "licences", "cooling")
+    parts = SimpleNamespace(**{k: getattr(catalog, k) for k in kinds})
+    alone, _ = _build(catalog, parts)
+    whole, _ = _build(catalog)
+    assert alone == whole

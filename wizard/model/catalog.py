@@ -8,8 +8,9 @@ or third party (not from the vendor) say so in ``source_note``.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import Field, model_validator
 
@@ -399,6 +400,28 @@ class SoftwareRelease(Sourced):
 
 
 # ------------------------------------------------------------------------------ the catalog
+
+
+class Parts(Protocol):
+    """The catalog's hardware and licences without its model presets and software releases:
+    what the build-out reads (topology, fabric, racks, power, cooling and the bill). It reads
+    these kinds whole, since every line of the bill is checked against its entry; a Catalog is
+    one, and a stage test may build one holding only the entries it needs."""
+
+    @property
+    def gpus(self) -> Mapping[str, Gpu]: ...
+    @property
+    def servers(self) -> Mapping[str, Server]: ...
+    @property
+    def storage(self) -> Mapping[str, Storage]: ...
+    @property
+    def nics(self) -> Mapping[str, Nic]: ...
+    @property
+    def switches(self) -> Mapping[str, Switch]: ...
+    @property
+    def licences(self) -> Mapping[str, Licence]: ...
+    @property
+    def cooling(self) -> Mapping[str, Cdu]: ...
 
 
 class Catalog(Strict):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wizard.model.catalog import Catalog, Switch, SwitchKind
+from wizard.model.catalog import Parts, Switch, SwitchKind
 
 
 @dataclass(frozen=True)
@@ -15,7 +15,7 @@ class Pick:
     breakout: int  # host ports per switch port
 
 
-def pick_switch(catalog: Catalog, kind: SwitchKind, speed: float) -> Pick | None:
+def pick_switch(catalog: Parts, kind: SwitchKind, speed: float) -> Pick | None:
     """Native speed first, then breakout (a 400 G port as 2 x 200 G, a 100 G port as
     4 x 25 G), then a faster port run at the lower speed; lower port speed, then more ports."""
     best: tuple[tuple, Pick] | None = None

@@ -17,7 +17,15 @@ from wizard.engine.basis import links, sources
 from wizard.engine.basis.links import Link
 from wizard.engine.basis.record import Recorder
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, FormFactor, Gpu, Nic, NvlinkKind, PcieTopology, Server
+from wizard.model.catalog import (
+    FormFactor,
+    Gpu,
+    Nic,
+    NvlinkKind,
+    Parts,
+    PcieTopology,
+    Server,
+)
 from wizard.model.design import FABRIC_GBPS, Hardware
 from wizard.model.names import FABRIC_LABEL
 from wizard.model.result import Severity, WorkloadResult
@@ -460,7 +468,7 @@ def _tier(link: Link, kind: str) -> bo.BandwidthTier:
 def rings(
     lay: HostLayout,
     hw: Hardware,
-    catalog: Catalog,
+    catalog: Parts,
     workloads: list[WorkloadResult],
     rec: Recorder,
 ) -> list[bo.RingAnalysis]:
@@ -506,7 +514,7 @@ def rings(
     return out
 
 
-def _nvswitch_alternative(gpu: Gpu, catalog: Catalog) -> tuple[str, float] | None:
+def _nvswitch_alternative(gpu: Gpu, catalog: Parts) -> tuple[str, float] | None:
     """The SXM sibling of a PCIe GPU (same architecture) in an HGX server of the catalog."""
     if gpu.form_factor is FormFactor.SXM:
         return None

@@ -18,13 +18,13 @@ from wizard.engine.platform.compat import PAIF_LICENCE
 from wizard.model import buildout as bo
 from wizard.model.buildout import BomCategory as Cat
 from wizard.model.catalog import (
-    Catalog,
     Cooling,
     FormFactor,
     Gpu,
     Licence,
     LicenceUnit,
     Nic,
+    Parts,
     PcieTopology,
     Server,
 )
@@ -56,7 +56,7 @@ RUN = {"host-leaf": "host to leaf", "leaf-spine": "leaf to spine", "peer-link": 
 
 def bill_of_materials(
     facts: BuildFacts,
-    catalog: Catalog,
+    catalog: Parts,
     gpu: Gpu,
     server: Server,
     topo: bo.Topology,
@@ -218,7 +218,7 @@ def bill_of_materials(
 
 
 def service_nic_lines(
-    catalog: Catalog, net: bo.NetworkFabric, hosts: int, cluster: str | None = None
+    catalog: Parts, net: bo.NetworkFabric, hosts: int, cluster: str | None = None
 ) -> list[bo.BomLine]:
     """The adapter of the service network's ports, where the server has no onboard ports of
     that speed: every port a service cable plugs into is on the bill."""
@@ -278,7 +278,7 @@ def server_configuration(
     gpus_per_host: int,
     hosts: int,
     racks: bo.Racks | None,
-    catalog: Catalog,
+    catalog: Parts,
 ) -> list[bo.BomLine]:
     """What each server is ordered with beside its GPUs and NICs: memory, mirrored boot drives,
     power supplies with their cords, rails; and the out-of-band switches the BMC ports join."""
@@ -324,7 +324,7 @@ def platform_lines(server: Server, hosts: int) -> list[bo.BomLine]:
     ]  # fmt: skip
 
 
-def oob_switch_line(racks: list[bo.Rack], catalog: Catalog) -> bo.BomLine:
+def oob_switch_line(racks: list[bo.Rack], catalog: Parts) -> bo.BomLine:
     """The out-of-band switches: one per rack for every 48 management ports in it."""
     switches = sum(portmap.oob_switches(r) for r in racks)
     sw = catalog.switches[OOB_ITEM.split(":")[1]]
@@ -336,7 +336,7 @@ def oob_switch_line(racks: list[bo.Rack], catalog: Catalog) -> bo.BomLine:
 
 
 def _linkx(
-    nic: Nic | None, catalog: Catalog, topo: bo.Topology, racks: bo.Racks | None
+    nic: Nic | None, catalog: Parts, topo: bo.Topology, racks: bo.Racks | None
 ) -> tuple[list[bo.BomLine], set[str]]:
     """The placed parts of every network (NVIDIA's paired InfiniBand parts, the Ethernet port
     map's), and the generic cable keys they replace."""
@@ -348,7 +348,7 @@ def _linkx(
 
 
 def cluster_runs(
-    nic: Nic | None, catalog: Catalog, planes: list[bo.Plane], racks: list[bo.Rack]
+    nic: Nic | None, catalog: Parts, planes: list[bo.Plane], racks: list[bo.Rack]
 ) -> media.Runs:
     """The parts of each run of one cluster's planes placed in its racks, its hosts holding
     ``nic``: what the bill counts and the network's words describe."""
@@ -359,7 +359,7 @@ def cluster_runs(
                             [managed(catalog, p) for p in planes], links, False)  # fmt: skip
 
 
-def managed(catalog: Catalog, plane: bo.Plane) -> bool | None:
+def managed(catalog: Parts, plane: bo.Plane) -> bool | None:
     """Whether the plane's leaf switch runs an embedded subnet manager (InfiniBand)."""
     if not plane.tiers:
         return None
@@ -406,7 +406,7 @@ def rack_lines(racks: int, height_u: int, limit_kw: float) -> list[bo.BomLine]:
 
 def _licences(
     facts: BuildFacts,
-    catalog: Catalog,
+    catalog: Parts,
     gpu: Gpu,
     server: Server,
     t: bo.TopologyTotals,

@@ -13,7 +13,7 @@ from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.fitout import bom, confirm, cooling, fabric, media, power, racks
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, Gpu, Nic, Server
+from wizard.model.catalog import Catalog, Gpu, Nic, Parts, Server
 from wizard.model.design import Assumptions, Design, HaPolicy, Hardware, Licensing
 from wizard.model.platform import StorageResult
 from wizard.model.result import Cluster, DecisionTopic, WorkloadResult
@@ -59,7 +59,7 @@ class BuildOut:
 
 def build_out(
     facts: BuildFacts,
-    catalog: Catalog,
+    catalog: Parts,
     gpu: Gpu,
     server: Server,
     cluster: Cluster,
@@ -134,7 +134,7 @@ def build_out(
 RACKED_STORAGE_MAX = 500
 
 
-def _storage(catalog: Catalog, storage: StorageResult | None) -> tuple[str, int, int, float] | None:
+def _storage(catalog: Parts, storage: StorageResult | None) -> tuple[str, int, int, float] | None:
     """The storage system as (model, nodes, units per node, watts per node), or None."""
     if storage is None or storage.system is None or not storage.nodes:
         return None

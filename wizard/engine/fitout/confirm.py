@@ -6,7 +6,7 @@ the vendor before ordering."""
 from __future__ import annotations
 
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, Sourced
+from wizard.model.catalog import Parts, Sourced
 
 # the one rule of the mark lives with the catalog's figures, where every reader finds it; the
 # engine's messages and calculation sources use it from here
@@ -30,7 +30,7 @@ SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
 }  # fmt: skip
 
 
-def entry_of(catalog: Catalog, item: str) -> tuple[Sourced, tuple[str, ...]] | None:
+def entry_of(catalog: Parts, item: str) -> tuple[Sourced, tuple[str, ...]] | None:
     """The catalog entry a bill line is for, and the figures the line states."""
     head, _, rest = item.partition(":")
     kind = SHOWN.get(head)
@@ -41,7 +41,7 @@ def entry_of(catalog: Catalog, item: str) -> tuple[Sourced, tuple[str, ...]] | N
     return (entry, kind[1]) if entry is not None else None
 
 
-def marked(line: bo.BomLine, catalog: Catalog, extra: tuple[str, ...] = ()) -> bo.BomLine:
+def marked(line: bo.BomLine, catalog: Parts, extra: tuple[str, ...] = ()) -> bo.BomLine:
     """The line with the unsettled figures it states; a cabling part number whose source says
     to confirm it is marked too. ``extra``: figures of another entry the line states (the
     NVIDIA AI Enterprise years a GPU ships with, on the licence line)."""
@@ -59,7 +59,7 @@ def marked(line: bo.BomLine, catalog: Catalog, extra: tuple[str, ...] = ()) -> b
     return line.model_copy(update={"to_confirm": out, "description": said})
 
 
-def mark(bom: bo.Bom, catalog: Catalog) -> bo.Bom:
+def mark(bom: bo.Bom, catalog: Parts) -> bo.Bom:
     return bom.model_copy(update={"lines": [marked(ln, catalog) for ln in bom.lines]})
 
 
@@ -69,7 +69,7 @@ POWER_FIELDS = {"switches": ("power_w",), "storage": ("power_w_per_node",),
 POWER_MARK = " (power to confirm with the vendor)"
 
 
-def power_entry(catalog: Catalog, item: str) -> Sourced | None:
+def power_entry(catalog: Parts, item: str) -> Sourced | None:
     """The catalog entry a power item is for, by the product name it starts with (the longest
     name that matches, so 'SN4600C' is not taken for a shorter name)."""
     best: Sourced | None = None
@@ -82,14 +82,14 @@ def power_entry(catalog: Catalog, item: str) -> Sourced | None:
     return best
 
 
-def mark_power(power: bo.Power, catalog: Catalog) -> bo.Power:
+def mark_power(power: bo.Power, catalog: Parts) -> bo.Power:
     """Each power item whose catalog entry marks its power unsettled says so in its name: the
     host's platform baseline, a switch's typical power, a storage node's or a distribution
     unit's."""
     return power.model_copy(update={"items": mark_items(power.items, catalog)})
 
 
-def mark_items(items: list[bo.PowerItem], catalog: Catalog) -> list[bo.PowerItem]:
+def mark_items(items: list[bo.PowerItem], catalog: Parts) -> list[bo.PowerItem]:
     """``items``, each whose catalog entry (by the product name it starts with) marks its power
     unsettled saying so in its name."""
     out = []
@@ -105,7 +105,7 @@ def mark_items(items: list[bo.PowerItem], catalog: Catalog) -> list[bo.PowerItem
 
 
 def mark_cooling(
-    cooled: bo.Cooling | None, catalog: Catalog, servers: list[Sourced]
+    cooled: bo.Cooling | None, catalog: Parts, servers: list[Sourced]
 ) -> bo.Cooling | None:
     """The liquid-cooling figures whose inputs the catalog marks unsettled: the liquid-cooled
     servers' share of heat to the liquid (it sets the coolant's heat, the units and the water

@@ -16,7 +16,7 @@ from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.fitout import confirm
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, Cdu, CduPlacement, Cooling, Server
+from wizard.model.catalog import Cdu, CduPlacement, Cooling, Parts, Server
 from wizard.model.result import DecisionTopic
 
 WATER_CP = 4186.0  # J/(kg K), liquid water near 25-35 C
@@ -38,7 +38,7 @@ def liquid_share(server: Server) -> float:
     return server.liquid_heat_share or 0.0
 
 
-def in_rack_units(catalog: Catalog) -> list[Cdu]:
+def in_rack_units(catalog: Parts) -> list[Cdu]:
     """The catalog's in-rack CDUs, smallest first."""
     return sorted(
         (c for c in catalog.cooling.values() if c.placement is CduPlacement.IN_RACK),
@@ -47,7 +47,7 @@ def in_rack_units(catalog: Catalog) -> list[Cdu]:
 
 
 def pick_in_rack(
-    catalog: Catalog, server: Server, host_w: float, height_u: int, limit_w: float
+    catalog: Parts, server: Server, host_w: float, height_u: int, limit_w: float
 ) -> Cdu | None:
     """The smallest in-rack CDU that carries the coolant heat of a rack as full as its room
     allows (the unit's own height and power taken from the rack), None for an air-cooled
@@ -65,14 +65,14 @@ def pick_in_rack(
     return None
 
 
-def pick_in_row(catalog: Catalog) -> Cdu | None:
+def pick_in_row(catalog: Parts) -> Cdu | None:
     """The largest in-row CDU (fewest units for the row)."""
     row = [c for c in catalog.cooling.values() if c.placement is CduPlacement.IN_ROW]
     return max(row, key=lambda c: (c.capacity_kw, c.id)) if row else None
 
 
 def cooling(
-    racks: list[bo.Rack], catalog: Catalog, cdu: Cdu | None, spares: int, rec: Recorder
+    racks: list[bo.Rack], catalog: Parts, cdu: Cdu | None, spares: int, rec: Recorder
 ) -> bo.Cooling | None:
     """The distribution units and facility water for the racks' coolant heat, None when no
     rack holds a liquid-cooled server. ``cdu`` is the unit the rack placement reserved room
@@ -203,7 +203,7 @@ def cooling(
     )
 
 
-def cooling_lines(c: bo.Cooling | None, catalog: Catalog) -> list[bo.BomLine]:
+def cooling_lines(c: bo.Cooling | None, catalog: Parts) -> list[bo.BomLine]:
     """The distribution units as the bill orders them."""
     if c is None or c.cdu not in catalog.cooling:
         return []

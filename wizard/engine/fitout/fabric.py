@@ -21,7 +21,7 @@ from wizard.engine.basis.switch_choice import Pick as _Pick
 from wizard.engine.basis.switch_choice import pick_switch
 from wizard.engine.fitout.linkx import fill, switch_names
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, Nic, NicKind, Server, Switch, SwitchKind
+from wizard.model.catalog import Nic, NicKind, Parts, Server, Switch, SwitchKind
 from wizard.model.design import FABRIC_GBPS, Hardware, Rdma, is_infiniband
 from wizard.model.names import FABRIC_LABEL as NAMED_FABRICS
 from wizard.model.names import RDMA_SHORT
@@ -99,7 +99,7 @@ def size_plane(
     kind: SwitchKind,
     redundant: bool,
     oversub: float,
-    catalog: Catalog,
+    catalog: Parts,
     rec: Recorder,
     technology: str,
     rdma: str,
@@ -311,7 +311,7 @@ SERVICE_NIC_SOURCE = (
 
 
 def service_adapter(
-    catalog: Catalog, server: Server | None, speed: float, ports: int
+    catalog: Parts, server: Server | None, speed: float, ports: int
 ) -> tuple[Nic | None, int]:
     """The adapter carrying a host's service ports and how many per host: none (0) where the
     server's catalog entry states onboard ports of that speed and number, else the catalog's
@@ -332,7 +332,7 @@ def service_adapter(
 
 def fabric(
     facts: BuildFacts,
-    catalog: Catalog,
+    catalog: Parts,
     hosts: int,
     multi_host: bool,
     rec: Recorder,
