@@ -92,8 +92,9 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
     _check(design, catalog)
     shared = SharedFacts.of(design)
     specs = gpu_specs(design)
-    kept = existing_.kept_clusters(design, catalog, rec)
-    as_is = kept_build.as_is(design, catalog, rec)
+    existing = existing_.ExistingFacts.of(design)
+    kept = existing_.kept_clusters(existing, catalog, rec)
+    as_is = kept_build.as_is(existing, catalog, rec)
     placements = place(design, catalog, specs, rec, kept)
     where = {p.workload: p.cluster for p in placements}
     clusters: list[EstateCluster] = []
@@ -102,7 +103,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
         groups = [(i, g) for i, g in enumerate(design.workloads) if where[g.name] == k.name]
         spec = kept_spec(design, k)
         r = _size_cluster(design, catalog, spec, groups, len(k.hosts), k.held_hosts)
-        done, r = existing_.work(view(design, spec, [g for _, g in groups]), k, r, catalog, rec)
+        done, r = existing_.work([g for _, g in groups], k, r, catalog, rec)
         work += done
         clusters.append(
             existing_.kept_cluster(

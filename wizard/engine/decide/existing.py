@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from wizard.base.errors import DesignError
@@ -20,7 +20,7 @@ from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.sources_platform import MIG_REBOOT, NVSWITCH_PAGE, VLCM_IMAGE
 from wizard.engine.basis.sources_software import MMIO_TABLE
 from wizard.model.catalog import Catalog, SoftwareRelease
-from wizard.model.design import Design, Hardware, SharingMode, WorkloadGroup
+from wizard.model.design import Assumptions, Design, Fabric, Hardware, SharingMode, WorkloadGroup
 from wizard.model.estate import EstateCluster, HostWork, Placement
 from wizard.model.existing import ExistingCluster
 from wizard.model.platform import ChecklistItem, HostStep, VmMmio
@@ -80,11 +80,33 @@ class Kept:
     drivers: tuple[str, ...] = ()  # the host drivers read where the hosts differ ('': not read)
 
 
-def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]:
+@dataclass(frozen=True)
+class ExistingFacts:
+    """What planning on the customer's existing clusters reads of the design, and nothing more:
+    the clusters as imported, the names of the design's groups (vGPUs in use that name none of
+    them are capacity already taken), the service fabric (the kept hosts stay on it) and the
+    assumptions (the racks of the hosts kept as they are)."""
+
+    clusters: tuple[ExistingCluster, ...]
+    groups: frozenset[str]
+    service_fabric: Fabric
+    assumptions: Assumptions
+
+    @classmethod
+    def of(cls, design: Design) -> ExistingFacts:
+        return cls(
+            clusters=tuple(design.existing.clusters),
+            groups=frozenset(g.name for g in design.workloads),
+            service_fabric=design.hardware.service_fabric,
+            assumptions=design.assumptions,
+        )
+
+
+def kept_clusters(facts: ExistingFacts, catalog: Catalog, rec: Recorder) -> list[Kept]:
     """The existing clusters the plan can use; each other one is kept as it is, with a note."""
     out = []
-    groups = {g.name for g in design.workloads}
-    for c in design.existing.clusters:
+    groups = facts.groups
+    for c in facts.clusters:
         why = not_plannable(c, catalog)
         outside = "" if why else outside_support(c, catalog)
         if outside:
@@ -125,7 +147,7 @@ def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]
         out.append(
             Kept(
                 name=c.name,
-                hardware=kept_hardware(design, c),
+                hardware=kept_hardware(facts.service_fabric, c),
                 mode=SharingMode(h.sharing_mode),
                 hosts=tuple(x.name for x in c.hosts),
                 driver=drivers.pop() if len(drivers) == 1 else "",
@@ -142,9 +164,10 @@ def kept_clusters(design: Design, catalog: Catalog, rec: Recorder) -> list[Kept]
     return out
 
 
-def kept_hardware(design: Design, c: ExistingCluster) -> Hardware:
-    """The hardware of an existing cluster as imported: its hosts' server, GPU and GPU count;
-    their fabric adapters are theirs and stay out of the plan."""
+def kept_hardware(service_fabric: Fabric, c: ExistingCluster) -> Hardware:
+    """The hardware of an existing cluster as imported: its hosts' server, GPU and GPU count,
+    on the design's service fabric; their fabric adapters are theirs and stay out of the
+    plan."""
     h = c.hosts[0]
     assert h.gpu is not None and h.server is not None
     return Hardware(
@@ -153,7 +176,7 @@ def kept_hardware(design: Design, c: ExistingCluster) -> Hardware:
         gpus_per_host=h.gpus,
         nic=None,
         nics_per_host=0,
-        service_fabric=design.hardware.service_fabric,
+        service_fabric=service_fabric,
     )
 
 
@@ -242,16 +265,17 @@ _MODE = {
 
 
 def work(
-    design: Design, k: Kept, r: Result, catalog: Catalog, rec: Recorder
+    groups: Sequence[WorkloadGroup], k: Kept, r: Result, catalog: Catalog, rec: Recorder
 ) -> tuple[list[HostWork], Result]:
     """What the plan changes on the kept hosts: the host steps the sizing plans for the cluster
-    whose state differs from what was read, each with its reboots. The cluster's vSphere steps
-    keep only these, so the steps touch only what changes."""
+    (``groups``: those placed on it) whose state differs from what was read, each with its
+    reboots. The cluster's vSphere steps keep only these, so the steps touch only what
+    changes."""
     sw = r.software
     steps = sw.vsphere_steps if sw is not None else None
     if steps is None:
         return [], r
-    planned = {g.sharing_mode for g in design.workloads if g.name in set(r_names(r))}
+    planned = {g.sharing_mode for g in groups if g.name in set(r_names(r))}
     release = catalog.software.get(sw.nvaie_release or "") if sw is not None else None
     changed: list[HostStep] = []
     out: list[HostWork] = []

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
-from wizard.engine.decide.existing import not_plannable, outside_support
+from wizard.engine.decide.existing import ExistingFacts, not_plannable, outside_support
 from wizard.engine.fitout.power import host_watts
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog
-from wizard.model.design import Design
 from wizard.model.estate import EstateCluster, KeptAsIs
 from wizard.model.existing import ExistingHost
 from wizard.model.result import DecisionTopic
@@ -23,14 +22,14 @@ RACK_SOURCE = (
 )
 
 
-def as_is(design: Design, catalog: Catalog, rec: Recorder) -> list[KeptAsIs]:
+def as_is(facts: ExistingFacts, catalog: Catalog, rec: Recorder) -> list[KeptAsIs]:
     """The existing clusters kept as they are (hosts that differ, a product the catalog does not
     hold, an HGX board outside NVIDIA's support): nothing is planned on them, but their hosts
     draw power and fill racks, which the estate counts; a host the catalog cannot power is named
     as not counted, never guessed."""
     out = []
-    a = design.assumptions
-    for c in design.existing.clusters:
+    a = facts.assumptions
+    for c in facts.clusters:
         why = not_plannable(c, catalog)
         if not why:
             outside = outside_support(c, catalog)

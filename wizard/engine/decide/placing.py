@@ -56,7 +56,8 @@ def cluster_design(design: Design, estate: Estate, name: str) -> Design:
     spec = next((s for s in gpu_specs(design) if s.name == name), None)
     if spec is None:  # an existing cluster: its hardware as imported
         c = next(c for c in design.existing.clusters if c.name == name)
-        spec = GpuSpec(name, existing_.kept_hardware(design, c), design.ha, "existing.")
+        hw = existing_.kept_hardware(design.hardware.service_fabric, c)
+        spec = GpuSpec(name, hw, design.ha, "existing.")
     where = {p.workload: p.cluster for p in estate.placements}
     return view(design, spec, [g for g in design.workloads if where[g.name] == name])
 
@@ -94,7 +95,7 @@ def new_hosts_design(design: Design, catalog: Catalog) -> Design:
     if not design.existing.clusters:
         return design
     rec = Recorder()
-    kept = existing_.kept_clusters(design, catalog, rec)
+    kept = existing_.kept_clusters(existing_.ExistingFacts.of(design), catalog, rec)
     placed = place(design, catalog, gpu_specs(design), rec, kept)
     away = {p.workload for p in placed if p.cluster in {k.name for k in kept}}
     return design.model_copy(
