@@ -484,7 +484,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "estate-racks-rounded-down",
-        "wizard/engine/decide/estate.py",
+        "wizard/engine/decide/cpu_clusters.py",
         'f"{key}.racks", Formula("ceil(hosts / hosts_per_rack)"),',
         'f"{key}.racks", Formula("floor(hosts / hosts_per_rack)"),',
         ("tests/engine/test_estate.py", "tests/engine/test_planted_slips_build.py"),

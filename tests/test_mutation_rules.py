@@ -418,3 +418,11 @@ def test_every_hand_written_mutant_still_finds_its_snippet():
         if (ROOT / m.path).read_text(encoding="utf-8").count(m.old) != 1
     ]
     assert not lost
+
+
+def test_every_equivalent_mutant_names_a_site_of_the_code(mr):
+    """An equivalent mutant is named by its site (file, function, change, occurrence); when code
+    moves its reason must move with it, or the draw would judge it again as a survivor and an
+    old name would linger for a site that is gone."""
+    ids = {s.id for room in mr.rooms(ROOT) for s in mr.room_sites(ROOT, room)}
+    assert sorted(k for k in mr.EQUIVALENT if k not in ids) == []

@@ -14,7 +14,8 @@ from wizard.app.io import design_from_dict, design_from_text
 from wizard.base.bundled import example_names, example_text
 from wizard.base.errors import DesignError
 from wizard.engine.basis.record import Recorder
-from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, size_estate
+from wizard.engine.decide.cpu_clusters import MANAGEMENT_MIN_HOSTS
+from wizard.engine.decide.estate import size_estate
 from wizard.engine.fitout.bom import OOB_ITEM
 from wizard.engine.fitout.fabric import size_plane
 from wizard.engine.size import size

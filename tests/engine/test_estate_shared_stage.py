@@ -14,13 +14,8 @@ from tests.conftest import ROOT, acme_with_more_clusters
 from wizard.app.io import design_from_dict
 from wizard.engine.basis.expr import evaluate
 from wizard.engine.basis.record import Recorder
-from wizard.engine.decide.estate import (
-    MANAGEMENT_MIN_HOSTS,
-    SharedFacts,
-    _cpu_cluster,
-    _cpu_lines,
-    size_estate,
-)
+from wizard.engine.decide.cpu_clusters import MANAGEMENT_MIN_HOSTS, cpu_cluster, cpu_lines
+from wizard.engine.decide.estate import SharedFacts, size_estate
 from wizard.model.catalog import CduPlacement
 from wizard.model.design import (
     Assumptions,
@@ -46,8 +41,9 @@ def _facts(**update) -> SharedFacts:
 
 def _cluster(catalog, facts: SharedFacts):
     rec = Recorder()
-    c = _cpu_cluster(facts.assumptions, catalog, MGMT, rec)
-    lines = _cpu_lines(facts, catalog, c, rec)
+    c = cpu_cluster(facts.assumptions, catalog, MGMT, rec)
+    (spec,) = facts.cpu_clusters
+    lines = cpu_lines(facts.service_fabric, facts.licensing, spec, catalog, c, rec)
     for calc in rec.calculations:
         assert evaluate(calc.formula, calc.inputs) == pytest.approx(calc.value), calc.id
     return c, lines

@@ -13,7 +13,8 @@ from tests.hardening import invariants
 from tests.hardening.strategies import catalog, estates
 from wizard.app.io import design_from_dict
 from wizard.base.errors import DesignError
-from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, cluster_design, size_estate
+from wizard.engine.decide.cpu_clusters import MANAGEMENT_MIN_HOSTS
+from wizard.engine.decide.estate import cluster_design, size_estate
 from wizard.model.buildout import BomCategory
 from wizard.model.design import ClusterRole
 

@@ -8,7 +8,7 @@ named constants the documents quote. A figure a reader prints is a field of the 
 counted again by the reader (tests/engine/test_face.py holds the list)."""
 
 from wizard.engine.decide.cost import HOURS_PER_YEAR
-from wizard.engine.decide.estate import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE
+from wizard.engine.decide.cpu_clusters import MANAGEMENT_MIN_HOSTS, MANAGEMENT_SOURCE
 from wizard.engine.decide.placing import new_hosts_design
 from wizard.engine.decide.planning import ClusterPlan, Plan, as_designed, compare, plan
 from wizard.engine.decide.ranges import FIGURE_OF, FigureRange

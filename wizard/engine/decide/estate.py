@@ -9,10 +9,15 @@ from dataclasses import dataclass
 
 from wizard.base.errors import DesignError
 from wizard.base.numbers import count
-from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.decide import estate_power, kept_build
 from wizard.engine.decide import existing as existing_
+from wizard.engine.decide.cpu_clusters import (
+    CPU_HOST_SERVICE_PORTS,
+    MANAGEMENT_MIN_HOSTS,
+    cpu_cluster,
+    cpu_lines,
+)
 from wizard.engine.decide.placing import GpuSpec, gpu_specs, in_cluster, kept_spec, place, view
 from wizard.engine.decide.placing import cluster_design as cluster_design
 from wizard.engine.decide.placing import new_hosts_design as new_hosts_design
@@ -21,11 +26,9 @@ from wizard.engine.fitout import confirm, cooling, linkx, media, portmap
 from wizard.engine.fitout.buildout import cabling_words
 from wizard.engine.fitout.fabric import (
     FABRIC_LABEL,
-    SERVICE_NIC_SOURCE,
     network_hosts,
     oob_plane,
     place_cables,
-    service_adapter,
     size_plane,
 )
 from wizard.engine.fitout.racks import leaf_homes, reserve, top_of_rack, with_oob
@@ -33,7 +36,7 @@ from wizard.engine.fitout.racks import network_racks as _network_racks
 from wizard.engine.platform.compat import check_design
 from wizard.engine.size import counted, size
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, CduPlacement, LicenceUnit, SwitchKind
+from wizard.model.catalog import Catalog, CduPlacement, SwitchKind
 from wizard.model.design import (
     FABRIC_GBPS,
     Assumptions,
@@ -47,17 +50,6 @@ from wizard.model.design import (
 )
 from wizard.model.estate import Estate, EstateCluster, EstateTotals, HostWork
 from wizard.model.result import DecisionTopic, Result, Severity
-
-MANAGEMENT_MIN_HOSTS = 4
-MANAGEMENT_SOURCE = (
-    "VMware Cloud Foundation Design Guide, management domain: at least 4 ESXi hosts in its "
-    "default cluster with one availability zone (8 with two), so that vSAN keeps one host spare while a "
-    "host is in maintenance (VCF 4.4 'Number of Hosts in the Default Management Cluster'; VCF "
-    "5.2 requirement VCF-VSAN-REQD-CFG-002)"
-)
-# Hosts without GPUs join the service network like the GPU hosts' service ports: management,
-# vMotion and storage over two ports split across a pair of leaves, plus the BMC port.
-CPU_HOST_SERVICE_PORTS = 2
 
 
 @dataclass(frozen=True)
@@ -132,7 +124,7 @@ def size_estate(design: Design, catalog: Catalog, sized: Result | None = None) -
             result = _size_cluster(design, catalog, spec, groups)
         clusters.append(_gpu_cluster(spec, result, catalog, [g.name for _, g in groups]))
     for c in shared.cpu_clusters:
-        clusters.append(_cpu_cluster(shared.assumptions, catalog, c, rec))
+        clusters.append(cpu_cluster(shared.assumptions, catalog, c, rec))
     _management_check(design, rec)
     # the existing clusters' hosts are kept: their power and racks count, nothing of them is
     # bought, and they stay on the network they are on
@@ -318,61 +310,6 @@ def _gpu_cluster(spec: GpuSpec, r: Result, catalog: Catalog, workloads: list[str
             else ""
         ),
         result=r,
-    )
-
-
-def _cpu_cluster(
-    a: Assumptions, catalog: Catalog, spec: ClusterSpec, rec: Recorder
-) -> EstateCluster:
-    assert spec.server is not None
-    server = catalog.servers[spec.server]
-    key = f"clusters.{spec.name}"
-    if spec.role is ClusterRole.MANAGEMENT:
-        hosts = int(
-            rec.expr(
-                f"{key}.hosts", Formula("max(stated, minimum)"),
-                {"stated": spec.hosts or 0, "minimum": MANAGEMENT_MIN_HOSTS}, "hosts",
-                MANAGEMENT_SOURCE,
-            )
-        )  # fmt: skip
-        reason = (
-            f"the management domain's minimum of {MANAGEMENT_MIN_HOSTS} hosts"
-            if hosts == MANAGEMENT_MIN_HOSTS and (spec.hosts or 0) <= MANAGEMENT_MIN_HOSTS
-            else "as the design says, above the management domain's minimum of "
-            f"{MANAGEMENT_MIN_HOSTS}"
-        )
-    else:
-        assert spec.hosts is not None
-        hosts = spec.hosts
-        reason = "as the design says"
-    host_w = rec.expr(
-        f"{key}.host_w", Formula("baseline_w"), {"baseline_w": server.baseline_power_w}, "W",
-        confirm.flag(f"catalog servers/{server.id}: platform baseline at load (CPUs, memory, "
-                     "fans, drives); no GPUs fitted", server, "baseline_power_w"),
-    )  # fmt: skip
-    per_rack = max(
-        min(a.rack_units // server.rack_units, int(a.max_rack_power_kw * 1000 // host_w)), 1
-    )
-    racks = rec.expr(
-        f"{key}.racks", Formula("ceil(hosts / hosts_per_rack)"),
-        {"hosts": hosts, "hosts_per_rack": per_rack}, "racks",
-        "Hosts per rack: the fewer of rack units over server height and the rack power limit "
-        "over host power",
-    )  # fmt: skip
-    return EstateCluster(
-        name=spec.name,
-        role=spec.role,
-        server=server.id,
-        server_name=server.product_name,
-        hosts=hosts,
-        gpus=0,
-        gpus_demand=0,
-        gpus_idle=0,
-        host_w=host_w,
-        hosts_kw=hosts * host_w / 1000,
-        host_racks=int(racks),
-        workloads=[],
-        reason=reason,
     )
 
 
@@ -603,7 +540,8 @@ def _bom(
                 if ln.category not in _SHARED
             ]
         else:
-            lines += _cpu_lines(shared, catalog, c, rec)
+            spec = next(s for s in shared.cpu_clusters if s.name == c.name)
+            lines += cpu_lines(shared.service_fabric, shared.licensing, spec, catalog, c, rec)
     paired, done = _linkx(shared.nics, catalog, wired or clusters, network, layout)
     lines += _network_lines(catalog, network, done) + paired
     lines.append(bom_.oob_switch_line(layout, catalog))
@@ -612,70 +550,6 @@ def _bom(
     lines += cooling.cooling_lines(cooled, catalog)
     kept = bo.Bom(lines=[ln for ln in lines if ln.quantity > 0 or ln.included > 0])
     return confirm.mark(kept, catalog)
-
-
-def _cpu_lines(
-    shared: SharedFacts, catalog: Catalog, c: EstateCluster, rec: Recorder
-) -> list[bo.BomLine]:
-    server = catalog.servers[c.server]
-    spec = next(s for s in shared.cpu_clusters if s.name == c.name)
-    cpu = server.cpu_option(spec.cpu)
-    processors = f"{cpu.name} ({cpu.cores} cores)" if cpu else server.cpu_family
-    role = "management domain" if c.role is ClusterRole.MANAGEMENT else "compute cluster"
-    out = [
-        bo.BomLine(
-            category=bo.BomCategory.SERVER,
-            item=f"server:{server.id}",
-            part_number="",
-            description=f"{server.product_name}, {server.sockets} x {processors}, "
-            f"{server.rack_units}U, for the {role}, without GPUs, with the configuration lines "
-            "below",
-            quantity=c.hosts,
-            unit="each",
-            source=f"catalog servers/{server.id}",
-            cluster=c.name,
-        )
-    ]
-    speed = FABRIC_GBPS[shared.service_fabric]
-    nic, cards = service_adapter(catalog, server, speed, CPU_HOST_SERVICE_PORTS)
-    out += [
-        ln.model_copy(update={"cluster": c.name})
-        for ln in [
-            bom_.cpu_host_memory_line(server, c.hosts),
-            *bom_.platform_lines(server, c.hosts),
-        ]
-    ]
-    if nic is not None:
-        out.append(
-            bo.BomLine(
-                category=bo.BomCategory.NIC, item=f"nic:{nic.id}:service",
-                part_number=nic.part_number,
-                description=f"{nic.product_name} (service network: ESXi management, vMotion, "
-                f"storage; {cards} per host for its {CPU_HOST_SERVICE_PORTS} x {speed:g} GbE "
-                "ports, the server's OCP 3.0 or PCIe option)",
-                quantity=c.hosts * cards, unit="each",
-                source=f"catalog nics/{nic.id}; {SERVICE_NIC_SOURCE}", cluster=c.name,
-            )
-        )  # fmt: skip
-    lic = shared.licensing.platform
-    if lic is not None and catalog.licences[lic].unit is LicenceUnit.PER_CORE:
-        x = catalog.licences[lic]
-        need = bom_.CoreCount(c.hosts, server, spec.cpu, shared.licensing.cores_per_socket)
-        qty = bom_.core_licences(f"clusters.{c.name}.platform_core_licences", need, x, rec)
-        out.append(
-            bo.BomLine(
-                category=bo.BomCategory.LICENCE,
-                item=f"licence:{x.id}",
-                part_number=x.part_number,
-                description=f"{bom_.licence_name(x)} for the {role} ({bom_.unit_words(x)}, "
-                f"minimum {x.min_units}; {x.term})",
-                quantity=qty,
-                unit="core licence",
-                source=x.source,
-                cluster=c.name,
-            )
-        )
-    return out
 
 
 def _linkx(

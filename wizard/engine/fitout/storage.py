@@ -20,6 +20,7 @@ from wizard.engine.demand.comms import PCIE_X16_GBS
 from wizard.engine.demand.sizer import model_utilization
 from wizard.engine.demand.workload import TRAINING_KINDS, resolve_model
 from wizard.engine.fitout import confirm
+from wizard.engine.fitout.gpudirect_storage import gds_blockers, gds_outcome
 from wizard.model.catalog import Catalog, Gpu, ModelArch, ModelPreset, Nic, Storage
 from wizard.model.design import (
     FABRIC_GBPS,
@@ -30,12 +31,11 @@ from wizard.model.design import (
     FineTuningMethod,
     Rdma,
     Recompute,
-    SharingMode,
     WorkloadGroup,
     WorkloadKind,
     group_assumptions,
 )
-from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL, RDMA_SHORT
+from wizard.model.names import FABRIC_LABEL, OPTIMIZER_LABEL
 from wizard.model.platform import DataNeed, StorageResult
 from wizard.model.result import Severity, WorkloadResult
 
@@ -55,13 +55,6 @@ CHECKPOINT_STATE = (
     sources.ZERO + "; a checkpoint holds the weights and the optimizer states (FP32 master copy, "
     "momentum, variance) but not the gradients, which each step recomputes: 14 bytes/parameter "
     "for mixed-precision Adam (the ZeRO paper's 16 less 2 for FP16 gradients)"
-)
-GDS_REQUIREMENTS = (
-    "NVIDIA GPUDirect Storage nvidia-fs driver (https://github.com/NVIDIA/gds-nvidia-fs): NFS over "
-    "RDMA or RDMA distributed file systems (DDN EXAScaler, WekaFS, VAST) with MOFED on an RDMA NIC; "
-    "NVIDIA AI Enterprise vGPU for Compute, GPUDirect RDMA and GPUDirect Storage limitations "
-    "(https://docs.nvidia.com/ai-enterprise/release-7/latest/infra-software/vgpu/features/"
-    "gpudirect.html): GDS is not supported with vGPU on Ampere GPUs"
 )
 NIC_RATE = (
     "One fabric link per NIC, as the communication estimate counts it: the fabric speed, capped by "
@@ -439,8 +432,8 @@ class StoragePlanner:
                 )
         storage = f.storage
         sized = self._size_system(storage, capacity_tb, read, no_dataset, no_read, no_kept)
-        blockers = self._gds_blockers(storage, nic)
-        self._gds_outcome(storage, blockers)
+        blockers = gds_blockers(storage, nic, f.rdma, f.groups, self.gpu)
+        gds_outcome(storage, blockers, rec)
         return StorageResult(
             system=storage.id if storage else None,
             system_name=storage.product_name if storage else None,
@@ -699,68 +692,6 @@ class StoragePlanner:
             "read_gbs_available": available,
             "rack_units": nodes * storage.rack_units_per_node,
         }
-
-    # ------------------------------------------------------------------ GPUDirect Storage
-
-    def _gds_blockers(self, storage: Storage | None, nic: Nic | None) -> list[str]:
-        rdma, out = self.f.rdma, []
-        if storage is None:
-            out.append("no storage system is chosen (hardware.storage)")
-        elif not storage.gpudirect_storage:
-            out.append(f"{storage.product_name} does not offer GPUDirect Storage")
-        if nic is None:
-            out.append("no NIC is chosen (hardware.nic)")
-        elif not nic.gpudirect_rdma:
-            out.append(f"the {nic.model} has no GPUDirect RDMA (peer memory) support")
-        if rdma not in (Rdma.ROCE, Rdma.INFINIBAND):
-            now = "there is no RDMA" if rdma is Rdma.NONE else f"RDMA is {RDMA_SHORT[rdma]}"
-            out.append(
-                f"{now}: GPUDirect Storage needs RoCE v2 or InfiniBand on a NIC given to the VM "
-                "(passthrough or SR-IOV), not PVRDMA"
-            )
-        shared = {g.sharing_mode for g in self.f.groups} & {SharingMode.VGPU, SharingMode.MIG}
-        if shared and self.gpu.architecture.lower() == "ampere":
-            out.append(
-                f"vGPU on the Ampere {self.gpu.name}: NVIDIA does not support GPUDirect Storage "
-                "with vGPU on Ampere GPUs"
-            )
-        return out
-
-    def _gds_outcome(self, storage: Storage | None, blockers: list[str]) -> None:
-        rec = self.rec
-        rec.expr(
-            "storage.gpudirect_storage",
-            Formula("1 - min(missing_links, 1)"),
-            {"missing_links": len(blockers)},
-            "1 = possible, 0 = not possible",
-            f"{GDS_REQUIREMENTS}; storage with GDS, a NIC with GPUDirect RDMA, RoCE v2 or "
-            f"InfiniBand, no vGPU on an Ampere GPU; missing: {'; '.join(blockers) or 'none'}",
-        )
-        if not blockers:
-            assert storage is not None
-            rec.decide(
-                f"Training VMs read from the {storage.product_name} with GPUDirect "
-                "Storage (nvidia-fs) over RDMA.",
-                "Storage, NIC and RDMA all support it, so reads go straight into GPU memory "
-                "without a bounce buffer in host memory.",
-                implication="The VMs need the nvidia-fs driver and the storage its RDMA front "
-                "end enabled; the data path is validated at installation.",
-            )
-            return
-        if storage is None:
-            return
-        capable = storage.gpudirect_storage
-        rec.warn(
-            "gpudirect-storage-unavailable",
-            "GPUDirect Storage is not possible: "
-            + "; ".join(blockers)
-            + (
-                ". Reads go through host memory (a bounce buffer), which costs CPU time."
-                if capable
-                else "."
-            ),
-            Severity.WARNING if capable else Severity.INFO,
-        )
 
 
 def _fig(value: float, digits: int) -> str:

@@ -5,11 +5,10 @@ need before the first VM powers on."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from wizard.base.numbers import count, some
+from wizard.base.numbers import some
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
 from wizard.engine.basis.sources_platform import (
@@ -42,14 +41,11 @@ from wizard.engine.platform.deployment import (
     mig_enable_step,
     vsphere_steps,
 )
+from wizard.engine.platform.lifecycle import lifecycle
 from wizard.engine.platform.platform_rules import blackwell_board, nvswitch_board
 from wizard.engine.platform.releases import (
     ReleaseFacts,
     release_choice,
-    release_fits,
-    service_end,
-    service_start,
-    window_sources,
 )
 from wizard.model.catalog import (
     Catalog,
@@ -655,78 +651,6 @@ class SoftwarePlanner:
 
     # ------------------------------------------------------------------ the result
 
-    def _lifecycle(self, r: SoftwareRelease) -> None:
-        """Whether the release's branch is supported for the service period."""
-        eos = r.end_of_support
-        if eos is None:
-            return
-        start, end = service_start(self.release_facts), service_end(self.release_facts)
-        branch = f"{r.name} ({BRANCH_NAME[r.branch]} {r.driver_branch})"
-        if eos < start:
-            self.rec.warn(
-                "release-support-ended",
-                f"{branch} was supported to {eos:%B %Y}, before the proposal's date "
-                f"({start:%d %B %Y}): choose a release whose branch is still supported "
-                f"({r.lifecycle_source.split(';')[0]})",
-            )
-        elif eos < end and self._stranded(r):
-            self._no_successor(r, branch, start, end)
-        elif eos < end:
-            self.rec.warn(
-                "release-support-ends-in-service",
-                f"{branch} is supported to {eos:%B %Y}, before the end of the "
-                f"{self.f.platform.service_years}-year service period ({end:%B %Y}): plan the "
-                "move to a later branch (hosts first, then guests) before then",
-                Severity.INFO,
-            )
-
-    def _stranded(self, r: SoftwareRelease) -> bool:
-        """Whether the catalog has later releases than ``r`` and none of them, supported beyond
-        ``r``, runs this design (its GPU, vSphere release and board): the platform then has no
-        release to move to when ``r``'s branch ends. The newest release is never stranded: its
-        successor is simply not out yet."""
-        later = [s for s in self.f.release.releases.values() if s.vgpu_branch > r.vgpu_branch]
-        eos = r.end_of_support
-        return bool(later) and not any(
-            s.end_of_support is not None
-            and eos is not None
-            and s.end_of_support > eos
-            and release_fits(s, self.release_facts)
-            for s in later
-        )
-
-    def _no_successor(self, r: SoftwareRelease, branch: str, start: dt.date, end: dt.date) -> None:
-        """The release ends within the service period and the later releases in the catalog do
-        not run this design: not upgrade advice but a risk the customer accepts, with its
-        decision."""
-        eos = r.end_of_support
-        assert eos is not None
-        months = (eos.year - start.year) * 12 + eos.month - start.month
-        where = "board" if nvswitch_board(self.gpu, self.server) else "GPU"
-        board = (
-            f"the {self.gpu.name} {where} of the {self.server.vendor} {self.server.model} "
-            f"under {VSPHERE_LABELS[self.f.platform.vsphere]}"
-        )
-        self.rec.warn(
-            "release-support-window",
-            f"{branch} runs {board} as designed, and it is supported to {eos:%B %Y}: about "
-            f"{count(max(months, 0), 'month')} after the proposal's date, and before the end of "
-            f"the {self.f.platform.service_years}-year service period ({end:%B %Y}). The later "
-            f"releases do not run this {where} for this use, so after that date the hosts run an "
-            f"unsupported driver unless NVIDIA adds the {where} to a later release "
-            f"({'; '.join(window_sources(r, self.gpu, self.server))})",
-            Severity.WARNING,
-        )
-        self.rec.decide(
-            f"The design accepts that {r.name} is supported only to {eos:%B %Y} on {board}.",
-            f"No later release in the catalog runs this {where} as designed; "
-            "the customer signs for the gap or changes the design before ordering.",
-            implication=f"Before {eos:%B %Y}, move hosts and guests to the first later release "
-            f"NVIDIA lists for this {where} under vSphere; if none is listed by then, the hosts "
-            "stay on an unsupported branch. To avoid the gap, choose a GPU that a long-term "
-            "support branch runs under vSphere for the whole service period.",
-        )
-
     def plan(self) -> SoftwareResult:
         r, k8s = self.release, self.f.platform.kubernetes
         components = self.components()
@@ -734,7 +658,7 @@ class SoftwarePlanner:
         mmio = self.vm_mmio()
         checklist = self.checklist(mmio)
         if r is not None:
-            self._lifecycle(r)
+            lifecycle(r, self.release_facts, self.gpu, self.server, self.rec)
             how = self.release_reason
             self.rec.decide(
                 f"The platform runs {r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch}, "
