@@ -97,6 +97,9 @@ EQUIVALENT: dict[str, str] = {
     "capped at the GPU's and every compute share is at most 1, so a cap of 1 or 2 gives the same",
     "wizard/engine/placement/sharing.py::_slots::0 -> 1#1": "every MIG slot comes with an "
     "instance of its profile in the GPU's state, so the list of free starts is never empty",
+    "wizard/engine/platform/software.py::SoftwarePlanner._hgx_gpus::0 -> 1#0": "the count is "
+    "only compared with 8 (a board of eight GPUs), and a server listing no GPU support is below "
+    "it whether it counts 0 or 1",
     "wizard/engine/decide/cpu_clusters.py::cpu_cluster::0 -> 1#1": "a management domain with no "
     "stated host count is below the minimum of 4 whether nothing counts as 0 or 1",
     "wizard/engine/decide/estate.py::joins::1 -> 2#0": "the text before a name's first dot is "

@@ -169,3 +169,31 @@ def test_a_vm_that_is_no_nvswitch_partition_is_warned_with_the_next_one(catalog)
     assert w.message.endswith("plan 4 GPUs per VM")
     rec = _rules(catalog, [_group("Svc", SharingMode.VGPU)], [_sized(4)], **on_board)
     assert "hgx-vm-size" not in _codes(rec)
+
+
+@pytest.mark.parametrize(("gpus", "warned"), [(2, True), (8, True), (1, False)])
+def test_live_migrated_multi_vgpu_vms_on_an_hgx_board_keep_unified_memory_off(
+    catalog, gpus, warned
+):
+    """NVIDIA disables vGPU migration with unified memory, which NVLink multicast needs: a
+    live-migrated VM of 2 or more vGPUs on the HGX H100 board is warned to keep it off; a VM
+    of one vGPU has no NVLink peers to multicast to."""
+    group = [_group("Svc", SharingMode.VGPU, live_migration=True)]
+    rec = _rules(catalog, group, [_sized(gpus)], gpu="h100-sxm5-80gb", server="dell-xe9680")
+    assert ("vmotion-unified-memory" in _codes(rec)) is warned
+
+
+@pytest.mark.parametrize(
+    ("vsphere", "said"),
+    [(VsphereRelease.V8_0, True), (VsphereRelease.V8_0_U2, False), (VsphereRelease.V8_0_U3, False)],
+)
+def test_multi_vgpu_vms_on_an_hgx_ampere_board_want_vsphere_8_update_1(catalog, vsphere, said):
+    """NVIDIA's table starts Ampere NVSwitch boards at vSphere 8.0 Update 1: VMs of 4 vGPUs on
+    the Dell XE9680's HGX A100 are told to plan Update 1 on 8.0 (which the design cannot tell
+    apart from Update 1), and nothing on a later release."""
+    rec = _rules(
+        catalog, [_group("Svc", SharingMode.VGPU)], [_sized(4)],
+        gpu="a100-sxm4-80gb", server="dell-xe9680", vsphere=vsphere,
+    )  # fmt: skip
+    assert ("nvswitch-vgpu-esxi-minimum-ampere" in _codes(rec)) is said
+    assert not _errors(rec)

@@ -29,20 +29,33 @@ from wizard.model.workloads import WorkloadGroup
 U3 = VsphereRelease.V8_0_U3
 
 
-def _plan(catalog, mode=SharingMode.VGPU, hardware=None, named=None, **platform):
+def _group(mode: SharingMode, name: str = "Chat") -> WorkloadGroup:
+    return WorkloadGroup(
+        name=name,
+        kind="inference",
+        gpus_per_member=1,
+        sharing_mode=mode,
+        constraints={"remote_ok": mode is SharingMode.REMOTE},
+    )
+
+
+def _sized(name: str = "Chat", gpus: int = 2) -> SimpleNamespace:
+    """What the stage reads of a sized group."""
+    return SimpleNamespace(
+        name=name, gpus_total=gpus, gpus_per_replica=1, replicas_per_member=1,
+        planned_slice=None, planned_compute_share=1.0, memory_gb=SimpleNamespace(total=40.0),
+        sharing=SimpleNamespace(slot_profile="H100-40C", vgpu_type="H100-40C",
+                                gpus_allocated=float(gpus)),
+    )  # fmt: skip
+
+
+def _plan(catalog, mode=SharingMode.VGPU, hardware=None, named=None, more=(), **platform):
+    """``more``: further groups with their sized results, beside the one vGPU service."""
     hw = hardware or Hardware(gpu="h100-pcie-80gb", server="dell-r760xa", gpus_per_host=2)
     choice = PlatformChoice(**({"vsphere": U3} | platform))
     gpu, server = catalog.gpus[hw.gpu], catalog.servers[hw.server]
     facts = SoftwareFacts(
-        groups=(
-            WorkloadGroup(
-                name="Chat",
-                kind="inference",
-                gpus_per_member=1,
-                sharing_mode=mode,
-                constraints={"remote_ok": mode is SharingMode.REMOTE},
-            ),
-        ),
+        groups=(_group(mode), *(g for g, _ in more)),
         hardware=hw,
         nic=None,
         platform=choice,
@@ -58,13 +71,9 @@ def _plan(catalog, mode=SharingMode.VGPU, hardware=None, named=None, **platform)
         ),
         licences=catalog.licences,
     )
-    sized = SimpleNamespace(
-        name="Chat", gpus_total=2, gpus_per_replica=1, replicas_per_member=1,
-        planned_slice=None, planned_compute_share=1.0, memory_gb=SimpleNamespace(total=40.0),
-        sharing=SimpleNamespace(slot_profile="H100-40C", vgpu_type="H100-40C", gpus_allocated=2.0),
-    )  # fmt: skip
+    sized = [_sized(), *(w for _, w in more)]
     rec = Recorder()
-    out = plan_software(facts, gpu, server, [sized], None, rec)  # type: ignore[list-item]
+    out = plan_software(facts, gpu, server, sized, None, rec)  # type: ignore[arg-type]
     for c in rec.calculations:
         assert evaluate(c.formula, c.inputs) == pytest.approx(c.value), c.id
     return out, rec
@@ -143,3 +152,14 @@ def test_the_facts_of_a_design_are_its_own(catalog):
     assert facts.nic == (catalog.nics[design.hardware.nic] if design.hardware.nic else None)
     assert facts.licences == catalog.licences
     assert facts.release == ReleaseFacts.of(design, catalog)
+
+
+def test_the_modes_planned_are_those_of_the_groups_that_take_gpus(catalog):
+    """A MIG group that takes no GPU (none of its members is sized onto one) adds no MIG step
+    to the checklist; once it takes GPUs, it does."""
+    idle = ((_group(SharingMode.MIG, "Lab"), _sized("Lab", gpus=0)),)
+    software, _ = _plan(catalog, more=idle)
+    assert not [c for c in software.checklist if "mig" in c.modes]
+    busy = ((_group(SharingMode.MIG, "Lab"), _sized("Lab", gpus=2)),)
+    software, _ = _plan(catalog, more=busy)
+    assert [c for c in software.checklist if "mig" in c.modes]
