@@ -97,6 +97,11 @@ EQUIVALENT: dict[str, str] = {
     "capped at the GPU's and every compute share is at most 1, so a cap of 1 or 2 gives the same",
     "wizard/engine/placement/sharing.py::_slots::0 -> 1#1": "every MIG slot comes with an "
     "instance of its profile in the GPU's state, so the list of free starts is never empty",
+    "wizard/engine/fitout/linkx.py::fill::- -> +#1": "the leaves' capacities are read only at "
+    "the indices of the leaves, and the first of them are the same whatever follows them",
+    "wizard/engine/fitout/fabric.py::_spines::1 -> 2#1": "one spine more than a leaf's uplinks "
+    "is never tried in vain: at as many spines as uplinks each leaf gives one link a spine, the "
+    "fewest it can, so a count that fails there fails with one more spine too",
     "wizard/engine/platform/software.py::SoftwarePlanner._hgx_gpus::0 -> 1#0": "the count is "
     "only compared with 8 (a board of eight GPUs), and a server listing no GPU support is below "
     "it whether it counts 0 or 1",

@@ -16,7 +16,10 @@ import pytest
 
 from tests.engine.conftest import hgx_training
 from wizard.app.io import design_from_dict
+from wizard.engine.basis.record import Recorder
+from wizard.engine.fitout.cooling import cooling
 from wizard.engine.size import size
+from wizard.model import buildout as bo
 from wizard.model.catalog import CduPlacement
 
 HOST_W = 6_300 + 8 * 1_000  # catalog baseline + 8 B200 at 1,000 W
@@ -203,3 +206,17 @@ def test_an_in_rack_unit_is_sized_for_the_hosts_the_power_left_after_its_own_dra
     assert pick(36, 500_000) == small.id
     assert pick(42, 15_000) == large.id
     assert pick(42, 14_000) is None  # a host alone is over the limit
+
+
+@pytest.mark.parametrize(("liquid_w", "over"), [(121_000.0, False), (121_001.0, True)])
+def test_an_in_rack_unit_is_over_capacity_only_beyond_it(catalog, liquid_w, over):
+    """A rack whose coolant carries exactly the Vertiv CoolChip CDU 121's 121 kW is within it;
+    one watt more is over (a rack drawn by hand: one liquid-cooled host of that coolant heat)."""
+    host = bo.RackItem(name="host-01", kind="server", model="m", u_position=1, height_u=4,
+                       power_w=liquid_w, host=0, liquid_w=liquid_w)  # fmt: skip
+    rack = bo.Rack(name="R01", role="hosts", height_u=42, power_limit_w=200_000, used_u=4,
+                   power_w=liquid_w, hosts=[0], items=[host])  # fmt: skip
+    rec = Recorder()
+    unit = catalog.cooling["vertiv-coolchip-cdu-121"]
+    assert cooling([rack], catalog, unit, 1, rec) is not None
+    assert ("cdu-over-capacity" in {w.code for w in rec.warnings}) is over
