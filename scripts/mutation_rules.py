@@ -97,6 +97,11 @@ EQUIVALENT: dict[str, str] = {
     "capped at the GPU's and every compute share is at most 1, so a cap of 1 or 2 gives the same",
     "wizard/engine/placement/sharing.py::_slots::0 -> 1#1": "every MIG slot comes with an "
     "instance of its profile in the GPU's state, so the list of free starts is never empty",
+    "wizard/engine/fitout/portmap.py::plane_links::1 -> 2#3": "a redundant leaf pair always has "
+    "its two peer links (the one pair the fabric gives them to), so the links a pair takes are 2 "
+    "whether their floor is 1 or 2",
+    "wizard/engine/fitout/racks.py::racks::0.0 -> 1.0#2": "every host is placed in a rack, so "
+    "with hosts there is always a rack holding them and the densest is never the default",
     "wizard/engine/fitout/linkx.py::fill::- -> +#1": "the leaves' capacities are read only at "
     "the indices of the leaves, and the first of them are the same whatever follows them",
     "wizard/engine/fitout/fabric.py::_spines::1 -> 2#1": "one spine more than a leaf's uplinks "
