@@ -97,6 +97,12 @@ EQUIVALENT: dict[str, str] = {
     "capped at the GPU's and every compute share is at most 1, so a cap of 1 or 2 gives the same",
     "wizard/engine/placement/sharing.py::_slots::0 -> 1#1": "every MIG slot comes with an "
     "instance of its profile in the GPU's state, so the list of free starts is never empty",
+    "wizard/engine/fitout/power.py::power::1 -> 2#0": "the out-of-band units are None or a "
+    "count of at least one switch at its catalog power, which is above 0, so the count and the "
+    "watts are both true",
+    "wizard/engine/fitout/racks.py::top_of_rack::> -> >=#2": "a run of whole rack units (44.45 "
+    "mm each) plus the 1 m of routing never equals a copper reach NVIDIA lists (2, 3 or 5 m), "
+    "so a cable never ends exactly at its reach",
     "wizard/engine/fitout/portmap.py::plane_links::1 -> 2#3": "a redundant leaf pair always has "
     "its two peer links (the one pair the fabric gives them to), so the links a pair takes are 2 "
     "whether their floor is 1 or 2",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from wizard.engine.fitout.fabric import place_cables
+from wizard.engine.fitout.linkx import fill
 from wizard.model import buildout as bo
 
 
@@ -211,3 +212,19 @@ def test_host_links_across_racks_take_a_module_at_the_switch_and_one_per_host_po
     (local,) = place_cables([plane], [_rack("R01", list(range(4)), ["c-leaf-01"])])[0].cables
     assert (local.count, local.transceivers) == (cables, 0)
     assert "in the rack" in local.description
+
+
+def test_a_redundant_network_of_two_pairs_keeps_each_hosts_ports_on_its_own_pair():
+    """Six hosts of two ports each on a redundant network of four leaves (two pairs): ceil(6 /
+    2) = 3 hosts a pair, so hosts 0 to 2 alternate their ports over leaves 0 and 1 and hosts 3
+    to 5 over leaves 2 and 3; no leaf holds a port of a host of the other pair."""
+    plane = bo.Plane(name="service", technology="Ethernet", rdma="none", speed_gbps=25,
+                     host_ports=12, redundant=True, oversubscription_target=1,
+                     oversubscription=None, tiers=[], cables=[])  # fmt: skip
+    by_leaf = fill(plane, 6, 4)
+    assert by_leaf == [
+        [(0, 0), (1, 0), (2, 0)],
+        [(0, 1), (1, 1), (2, 1)],
+        [(3, 0), (4, 0), (5, 0)],
+        [(3, 1), (4, 1), (5, 1)],
+    ]
