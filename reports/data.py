@@ -51,8 +51,7 @@ class ReportData:
 
     @property
     def nic(self) -> Nic | None:
-        ref = self.design.hardware.nic
-        return self.catalog.nics.get(ref) if ref else None
+        return self.catalog.nic_of(self.design.hardware.nic)
 
     @property
     def storage(self) -> Storage | None:

@@ -111,8 +111,8 @@ def test_the_hosts_vgpu_mode_follows_the_mixed_sizes_answer(catalog, mixed, mode
 
 
 def test_the_release_is_the_one_the_facts_name(catalog):
-    """A named release is the one planned, with its vGPU branch; unnamed, the release the
-    choice makes (not necessarily the same)."""
+    """A named release is the one planned, with its vGPU branch (NVIDIA AI Enterprise 7 runs
+    vGPU 19, as the catalog states)."""
     software, _ = _plan(catalog, named="nvaie-7")
     assert (software.nvaie_release, software.vgpu_branch) == ("nvaie-7", 19)
 

@@ -446,6 +446,11 @@ class Catalog(Strict):
                 )
         return self
 
+    def nic_of(self, ref: str | None) -> Nic | None:
+        """The NIC a design names (its hardware's ``nic``), None for none or one the catalog
+        lacks: every stage and reader that reads the chosen NIC looks it up here."""
+        return self.nics.get(ref) if ref else None
+
     def servers_for_gpu(self, gpu: Gpu) -> list[Server]:
         """Servers that can physically hold at least one of this GPU."""
         return [s for s in self.servers.values() if max_boards(s, gpu) > 0]

@@ -41,7 +41,7 @@ class BuildFacts:
         return cls(
             cluster_name=design.cluster_name,
             hardware=hw,
-            nic=catalog.nics.get(hw.nic) if hw.nic else None,
+            nic=catalog.nic_of(hw.nic),
             assumptions=design.assumptions,
             ha=design.ha,
             licensing=design.licensing,

@@ -319,7 +319,7 @@ def _num(port: str) -> tuple[int, ...]:
 
 def result_port_map(design: Design, catalog: Catalog, r: Result) -> list[PortLink]:
     """The port map of a sized design of one cluster."""
-    nic = catalog.nics.get(design.hardware.nic or "")
+    nic = catalog.nic_of(design.hardware.nic)
     return cluster_port_map(nic, r.topology.fabric.planes, r.racks.racks)
 
 

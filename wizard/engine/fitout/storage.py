@@ -130,7 +130,7 @@ class StorageFacts:
             nics_per_host=hw.nics_per_host,
             fabric=hw.fabric,
             rdma=hw.rdma,
-            nic=catalog.nics.get(hw.nic) if hw.nic else None,
+            nic=catalog.nic_of(hw.nic),
             storage=catalog.storage.get(hw.storage) if hw.storage else None,
             models=catalog.models,
         )

@@ -110,7 +110,7 @@ class PlatformFacts:
             vsphere=design.platform.vsphere,
             service_fabric=hw.service_fabric,
             gpudirect_rdma=hw.gpudirect_rdma,
-            nic=catalog.nics.get(hw.nic or ""),
+            nic=catalog.nic_of(hw.nic),
             releases=catalog.software,
         )
 

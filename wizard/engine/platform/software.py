@@ -144,7 +144,7 @@ class SoftwareFacts:
         return cls(
             groups=tuple(design.workloads),
             hardware=design.hardware,
-            nic=catalog.nics.get(design.hardware.nic or ""),
+            nic=catalog.nic_of(design.hardware.nic),
             platform=design.platform,
             release=release or ReleaseFacts.of(design, catalog),
             licences=catalog.licences,
@@ -170,7 +170,6 @@ class SoftwarePlanner:
         self.storage = storage
         self.rec = rec
         self.licences = facts.licences
-        self.release_facts = facts.release
         self.release, self.release_reason = release_choice(facts.release)
         used = [g for g, w in zip(facts.groups, workloads, strict=True) if w.gpus_total]
         self.modes = {g.sharing_mode for g in used} or {g.sharing_mode for g in facts.groups}
@@ -658,7 +657,7 @@ class SoftwarePlanner:
         mmio = self.vm_mmio()
         checklist = self.checklist(mmio)
         if r is not None:
-            lifecycle(r, self.release_facts, self.gpu, self.server, self.rec)
+            lifecycle(r, self.f.release, self.gpu, self.server, self.rec)
             how = self.release_reason
             self.rec.decide(
                 f"The platform runs {r.name} (vGPU {r.vgpu_branch}, driver {r.driver_branch}, "
