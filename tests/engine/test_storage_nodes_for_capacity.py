@@ -10,6 +10,7 @@ import pytest
 
 from tests.engine.conftest import calc, design_dict
 from wizard.app.io import design_from_dict
+from wizard.engine.fitout.storage import _reason
 from wizard.engine.size import size
 
 
@@ -30,3 +31,58 @@ def test_a_whole_number_of_nodes_of_capacity_takes_that_many(catalog, dataset_gb
     assert r.storage.capacity_needed_tb == pytest.approx(dataset_gb * 1.1 / 1000)
     assert r.storage.nodes_for_capacity == nodes
     assert calc(r, "storage.nodes_for_capacity").value == nodes
+
+
+@pytest.mark.parametrize(
+    ("by_cap", "by_read", "reason"),
+    [
+        (
+            None,
+            None,
+            "the system's minimum of 4 nodes (no capacity or read throughput need is known to "
+            "size nodes for)",
+        ),
+        (
+            33,
+            None,
+            "the larger of the system's minimum of 4 nodes and 33 nodes for capacity (no read "
+            "throughput need is known to size nodes for)",
+        ),
+        (
+            None,
+            1,
+            "the larger of the system's minimum of 4 nodes and 1 node for read throughput (no "
+            "capacity need is known to size nodes for)",
+        ),
+        (
+            33,
+            2,
+            "the larger of the system's minimum of 4 nodes, 33 nodes for capacity and 2 nodes "
+            "for read throughput",
+        ),
+    ],
+)
+def test_the_node_count_names_each_of_its_terms_once(catalog, by_cap, by_read, reason):
+    """The decision's reason lists the F800's minimum (4 nodes) alone where no need is known,
+    joined to each known need by "the larger of ... and ...", and never repeats a term."""
+    f800 = catalog.storage["dell-isilon-f800"]
+    assert f800.min_nodes == 4
+    assert _reason(f800, by_cap, by_read) == reason
+
+
+def test_the_storage_decision_gives_the_node_counts_reason(catalog):
+    """On the enterprise design with a 5,550,000 GB dataset, one version, 10 % headroom and
+    no read rate (0 GB/s a GPU): 6,105 TB / 185 TB = 33 nodes for capacity, larger than the minimum of 4."""
+    doc = design_dict("enterprise")
+    doc["data"] = {
+        "dataset_gb": 5_550_000,
+        "dataset_versions": 1,
+        "growth_headroom": 0.1,
+        "read_gbs_per_gpu": 0,
+    }
+    r = size(design_from_dict(doc), catalog)
+    (storage,) = [d for d in r.decisions if d.text.startswith("Shared storage")]
+    assert storage.reason.split(";")[0] == (
+        "The node count is the larger of the system's minimum of 4 nodes and 33 nodes for "
+        "capacity (no read throughput need is known to size nodes for)"
+    )
