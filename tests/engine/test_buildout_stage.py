@@ -104,6 +104,29 @@ def test_a_rack_failure_domain_of_one_host_puts_each_host_in_its_own_rack(catalo
     assert [len(r.hosts) for r in built.racks.racks if r.hosts] == [HOSTS]
 
 
+def test_hosts_per_rack_limits_racks_only_under_the_rack_failure_domain(catalog):
+    """Hosts per rack is the rack failure domain's answer: left set to 1 under HA by host, the
+    4 hosts of 2 U still share one rack, and the logged hosts-per-rack formula has no failure
+    domain term. Under HA by rack with 8 hosts a rack, more than the 4 that fit (10 U racks,
+    less the out-of-band switch's 1 U: (10 - 1) // 2 = 4), the rack's space is the limit and
+    the formula names no failure domain either; at 2 a rack it does."""
+    stale = HaPolicy(level=HaLevel.N1, failure_domain=FailureDomain.HOST, hosts_per_rack=1)
+    built, rec = _build(catalog, ha=stale)
+    assert [len(r.hosts) for r in built.racks.racks if r.hosts] == [HOSTS]
+    (calc,) = [c for c in rec.calculations if c.id == "racks.hosts_per_rack"]
+    assert "hosts_per_failure_domain" not in calc.inputs
+    short = Assumptions(rack_units=10)
+    wide = HaPolicy(level=HaLevel.N1, failure_domain=FailureDomain.RACK, hosts_per_rack=8)
+    built, rec = _build(catalog, ha=wide, assumptions=short)
+    (calc,) = [c for c in rec.calculations if c.id == "racks.hosts_per_rack"]
+    assert calc.value == (10 - 1) // 2
+    assert "hosts_per_failure_domain" not in calc.inputs
+    two = HaPolicy(level=HaLevel.N1, failure_domain=FailureDomain.RACK, hosts_per_rack=2)
+    built, rec = _build(catalog, ha=two, assumptions=short)
+    (calc,) = [c for c in rec.calculations if c.id == "racks.hosts_per_rack"]
+    assert (calc.value, calc.inputs["hosts_per_failure_domain"]) == (2, 2)
+
+
 @pytest.mark.parametrize("units", [42, 10])
 def test_racks_hold_what_the_assumed_rack_height_allows(catalog, units):
     """No rack holds more units than the assumed height; 10 U racks take more racks for the
