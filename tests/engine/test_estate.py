@@ -252,6 +252,23 @@ def test_a_shared_network_is_sized_once_for_all_its_ports(catalog):
     assert oob.host_ports == e.totals.hosts
 
 
+def test_the_hosts_without_gpus_bring_only_their_own_ports_to_a_network_of_their_own(catalog):
+    """With one service port a GPU host, the GPU clusters' service network is a single switch
+    (no pair); the management hosts' two ports a host need a redundant pair, so they are a
+    network of their own holding exactly hosts x 2 ports, and the GPU clusters' holds only
+    theirs."""
+    doc = acme()
+    doc["hardware"] = dict(L40S, service_ports_per_host=1)
+    doc["clusters"][0]["hardware"] = dict(H100, service_ports_per_host=1)
+    e = size_estate(design_from_dict(doc), catalog)
+    service = {p.redundant: p for p in e.network if p.name.startswith("service")}
+    assert set(service) == {False, True}
+    mgmt = e.clusters[2]
+    assert mgmt.result is None
+    assert service[True].host_ports == mgmt.hosts * 2
+    assert service[False].host_ports == e.clusters[0].hosts + e.clusters[1].hosts
+
+
 def test_per_core_licences_cover_the_hosts_without_gpus(catalog):
     """VCF is licensed per core on every host: the management hosts' line counts
     hosts x sockets x max(cores, 16) of their processor."""
