@@ -50,3 +50,27 @@ def test_one_host_on_an_old_branch_keeps_a_new_group_off_the_cluster(catalog):
     unread = plan(design_from_dict(design(["", "", ""])), catalog)
     placed = next(x for x in unread.estate.placements if x.workload == "Analysts' notebooks")
     assert placed.cluster == KEPT
+
+
+def test_two_drivers_read_on_every_host_are_named_as_different(catalog):
+    """Every host read, on two drivers: the driver step names both, with no host unread."""
+    p = plan(design_from_dict(_sample(["535.230.02", "550.144.02", "550.144.02"])), catalog)
+    (w,) = [w for w in p.estate.work if w.what.startswith("Add the NVIDIA host driver")]
+    assert "different NVIDIA drivers (535.230.02, 550.144.02)" in w.why
+
+
+def test_one_old_driver_on_every_host_is_the_clusters_not_some_hosts(catalog):
+    """All three hosts on R535 (vGPU 16), two branches before the design's guest drivers: the
+    new group stays off the cluster because its hosts run that driver, not some of them."""
+    d = _sample(["535.230.02"] * 3)
+    d["workloads"] = [
+        d["workloads"][0],
+        {"name": "Analysts' notebooks", "kind": "development", "count": 2,
+         "shared": {"gpu_memory_gb": 40, "concurrency": 1.0}, "sharing_mode": "mig"},
+    ]  # fmt: skip
+    d["hardware"] = {"gpu": "a100-pcie-80gb", "server": "dell-r750xa", "gpus_per_host": 4}
+    p = plan(design_from_dict(d), catalog)
+    placed = next(x for x in p.estate.placements if x.workload == "Analysts' notebooks")
+    assert placed.cluster == "GPU cluster"
+    assert "its hosts run driver 535.230.02" in placed.reason
+    assert "some of its hosts" not in placed.reason

@@ -143,15 +143,15 @@ def kept_clusters(facts: ExistingFacts, catalog: Catalog, rec: Recorder) -> list
             for u in x.in_use
             if u.workload not in groups
         )
-        drivers = {x.driver for x in c.hosts}
+        drivers = sorted({x.driver for x in c.hosts})
         out.append(
             Kept(
                 name=c.name,
                 hardware=kept_hardware(facts.service_fabric, c),
                 mode=SharingMode(h.sharing_mode),
                 hosts=tuple(x.name for x in c.hosts),
-                driver=drivers.pop() if len(drivers) == 1 else "",
-                drivers=tuple(sorted(drivers)) if len(drivers) > 1 else (),
+                driver=drivers[0] if len(drivers) == 1 else "",
+                drivers=tuple(drivers) if len(drivers) > 1 else (),
                 runs=tuple(dict.fromkeys(w for w in named if w in groups)),
                 held_hosts=math.ceil(taken / h.gpus - 1e-9),
                 vms=tuple(
