@@ -317,12 +317,15 @@ def test_the_documented_sample_is_this_design():
 
 def test_a_cpu_clusters_hosts_per_rack_are_the_fewer_by_space_and_by_power(catalog):
     """The management domain's hosts per rack: the fewer of the rack's units over the server's
-    and the rack power limit over the host's baseline. A 1,001 W host under a 10 kW limit: 10 x
-    1,001 = 10,010 W is over it, so 9 a rack (9,009 W), though 42 U / 2 U = 21 fit by space; a
-    1,000 W host: exactly 10. With 10 hosts the rack count is ceil(10 / 9) = 2 and 10 / 10 = 1."""
+    and the rack power limit over the host's baseline, each less the out-of-band switch every
+    rack keeps (the SN2201: 1 U, 100 W). Under a 10 kW limit 9,900 W is left: a 991 W host
+    fits 9 (10 x 991 = 9,910 W is over it), though (42 - 1) U / 2 U = 20 fit by space; a 990 W
+    host exactly 10. With 10 hosts the rack count is ceil(10 / 9) = 2 and 10 / 10 = 1, and
+    the racks laid out are as many."""
     server = catalog.servers["dell-r760xa"]
-    assert server.rack_units == 2
-    for baseline, per_rack, racks in ((1001, 9, 2), (1000, 10, 1)):
+    oob = catalog.switches["nvidia-sn2201"]
+    assert (server.rack_units, oob.rack_units, oob.power_w) == (2, 1, 100)
+    for baseline, per_rack, racks in ((991, 9, 2), (990, 10, 1)):
         cat = catalog.model_copy(
             update={
                 "servers": {
@@ -335,7 +338,18 @@ def test_a_cpu_clusters_hosts_per_rack_are_the_fewer_by_space_and_by_power(catal
         doc["assumptions"] = {"max_rack_power_kw": 10, "rack_units": 42}
         doc["clusters"][1]["hosts"] = 10
         e = size_estate(design_from_dict(doc), cat)
-        (calc,) = [c for c in e.calculations if c.id == "clusters.Management domain.racks"]
+        calcs = {c.id: c for c in e.calculations}
+        each = calcs["clusters.Management domain.hosts_per_rack"]
+        assert each.inputs == {
+            "rack_units": 42 - 1, "host_units": 2, "rack_limit_w": 10_000 - 100, "host_w": baseline
+        }  # fmt: skip
+        assert each.value == per_rack
+        calc = calcs["clusters.Management domain.racks"]
         assert calc.inputs == {"hosts": 10, "hosts_per_rack": per_rack}, baseline
         assert e.clusters[2].host_racks == racks
-        assert e.clusters[2].hosts_kw == pytest.approx(10 * baseline / 1000)  # 10.01, 10 kW
+        assert e.clusters[2].hosts_kw == pytest.approx(10 * baseline / 1000)  # 9.91, 9.9 kW
+        # each rack's hosts stand from U1 up, 2 U apart: 9 and then 1, or all 10 in one
+        own = [r for r in e.racks if r.cluster == "Management domain"]
+        units = [[i.u_position for i in r.items if i.kind == "server"] for r in own]
+        assert units == ([[1 + 2 * k for k in range(9)], [1]] if racks == 2 else
+                         [[1 + 2 * k for k in range(10)]])  # fmt: skip

@@ -63,6 +63,10 @@ def test_the_added_host_stands_beside_the_new_hosts_where_a_rack_has_room(catalo
     (added,) = [i for i in rack.items if i.cluster == KEPT]
     # above the three XE9680 (U1-U18)
     assert (added.name, added.u_position, added.height_u) == (f"host-04 ({KEPT})", 19, 2)
+    # the decision names the rack it stands in, which is the new cluster's
+    assert rack.cluster != KEPT
+    (x,) = [x for x in grown.estate.decisions if x.text.startswith("The host added")]
+    assert f"stands in {rack.name} and is cabled" in x.text
     # racks of hosts: the new one, and the one rack the three kept R750xa stand in
     assert grown.estate.totals.host_racks == 1 + 1
     racks = {ln.item: ln.quantity for ln in grown.estate.bom.lines if ln.category.value == "rack"}
@@ -97,3 +101,22 @@ def test_where_the_design_buys_no_switches_the_added_host_takes_the_clusters_own
     assert "confirm the free ports" in x.implication
     # it stands beside the kept hosts: 4 R750xa of 2 kW in one 40 kW rack
     assert p.estate.totals.host_racks == 1
+
+
+def test_each_added_host_counts_against_the_rack_it_joins(catalog):
+    """32 notebooks: 16 A100 -> 4 hosts of 4, N+1 -> 5: the 3 kept and 2 added. Under a 32 kW
+    limit less the out-of-band switch's 100 W, 31,900 W: the three XE9680 (28,800 W) and one
+    R750xa (2,000 W) make 30,800 W, so the first added host stands beside them; a second would
+    make 32,800 W, so it takes a rack of its own, from its foot (U1), not where the first
+    stood in the cluster's own rack (U3)."""
+    p = _plan(catalog, 32, 32)
+    kept = next(c for c in p.estate.clusters if c.name == KEPT)
+    assert (kept.hosts, kept.existing_hosts) == (5, 3)
+    where = {
+        i.name: (r.cluster, i.u_position)
+        for r in p.estate.racks
+        for i in r.items
+        if i.host is not None
+    }
+    assert where[f"host-04 ({KEPT})"] == ("GPU cluster", 19)
+    assert where["host-05"] == (KEPT, 1)

@@ -139,6 +139,10 @@ def test_every_count_of_a_design_of_several_clusters_is_a_figure_of_its_estate()
         known["host"].add(float(c.hosts))
         known["GPU"] |= {float(c.gpus), float(c.gpus_demand), float(c.gpus_idle)}
         known["rack"].add(float(c.host_racks))
+    for calc in e.calculations:  # the estate's own log states its values with their units
+        unit = calc.unit.rstrip("s")
+        if unit in known:
+            known[unit].add(float(round(calc.value, 2)))
     t = e.totals
     known["host"].add(float(t.hosts))
     known["GPU"] |= {float(t.gpus), float(t.gpus_demand), float(t.gpus_idle)}

@@ -8,8 +8,9 @@ from wizard.engine.basis.record import Recorder
 from wizard.engine.fitout import bom as bom_
 from wizard.engine.fitout import confirm
 from wizard.engine.fitout.fabric import SERVICE_NIC_SOURCE, service_adapter
+from wizard.engine.fitout.racks import HOSTS_PER_RACK, reserve
 from wizard.model import buildout as bo
-from wizard.model.catalog import Catalog, LicenceUnit
+from wizard.model.catalog import Catalog, LicenceUnit, Server
 from wizard.model.design import (
     FABRIC_GBPS,
     Assumptions,
@@ -30,6 +31,30 @@ MANAGEMENT_SOURCE = (
 # Hosts without GPUs join the service network like the GPU hosts' service ports: management,
 # vMotion and storage over two ports split across a pair of leaves, plus the BMC port.
 CPU_HOST_SERVICE_PORTS = 2
+RACK_SOURCE = (
+    "Hosts per rack: the fewer of the rack's units over the server's height and the rack's "
+    "power limit over the host's power, each less what the rack's out-of-band switch takes"
+)
+
+
+def rack_inputs(
+    a: Assumptions, catalog: Catalog, server: Server, host_w: float
+) -> dict[str, float]:
+    """The inputs of hosts per rack (``HOSTS_PER_RACK``) for hosts without GPUs: the rack's
+    height and power limit less its out-of-band switch, as every rack of the design keeps
+    them, so the count logged and the racks laid out are one."""
+    res_u, res_w = reserve(catalog.switches.get(bom_.OOB_ITEM.split(":")[1]))
+    return {
+        "rack_units": a.rack_units - res_u,
+        "host_units": server.rack_units,
+        "rack_limit_w": a.max_rack_power_kw * 1000 - res_w,
+        "host_w": host_w,
+    }
+
+
+def hosts_per_rack(a: Assumptions, catalog: Catalog, server: Server, host_w: float) -> int:
+    """Hosts without GPUs a rack holds (see ``rack_inputs``)."""
+    return int(HOSTS_PER_RACK(**rack_inputs(a, catalog, server, host_w)))
 
 
 def cpu_cluster(
@@ -64,14 +89,15 @@ def cpu_cluster(
         confirm.flag(f"catalog servers/{server.id}: platform baseline at load (CPUs, memory, "
                      "fans, drives); no GPUs fitted", server, "baseline_power_w"),
     )  # fmt: skip
-    per_rack = max(
-        min(a.rack_units // server.rack_units, int(a.max_rack_power_kw * 1000 // host_w)), 1
-    )
+    per_rack = int(
+        rec.expr(
+            f"{key}.hosts_per_rack", HOSTS_PER_RACK, rack_inputs(a, catalog, server, host_w),
+            "hosts", RACK_SOURCE,
+        )
+    )  # fmt: skip
     racks = rec.expr(
         f"{key}.racks", Formula("ceil(hosts / hosts_per_rack)"),
-        {"hosts": hosts, "hosts_per_rack": per_rack}, "racks",
-        "Hosts per rack: the fewer of rack units over server height and the rack power limit "
-        "over host power",
+        {"hosts": hosts, "hosts_per_rack": per_rack}, "racks", RACK_SOURCE,
     )  # fmt: skip
     return EstateCluster(
         name=spec.name,

@@ -17,6 +17,7 @@ from wizard.engine.decide.cpu_clusters import (
     MANAGEMENT_MIN_HOSTS,
     cpu_cluster,
     cpu_lines,
+    hosts_per_rack,
 )
 from wizard.engine.decide.placing import GpuSpec, gpu_specs, in_cluster, kept_spec, place, view
 from wizard.engine.decide.placing import cluster_design as cluster_design
@@ -402,7 +403,7 @@ def _layout(
                 out.append(_named(r, items, f"R{len(out) + 1:02d} {c.name}", c.name))
             continue
         server = catalog.servers[c.server]
-        per_rack = max(min(height // server.rack_units, int(limit // c.host_w)), 1)
+        per_rack = hosts_per_rack(a, catalog, server, c.host_w)
         for first in range(0, c.hosts, per_rack):
             hosts = range(first, min(first + per_rack, c.hosts))
             items = [
@@ -436,8 +437,9 @@ def _layout(
 def _beside(out: list[bo.Rack], items: list[bo.RackItem], cluster: str) -> list[bo.RackItem]:
     """Hosts added to an existing cluster racked above the new hosts of a rack already laid out
     that has the units and the power left (leaving the rack's own switches their room to
-    follow), so one added host takes no rack of its own; returns those that found no room."""
-    left = []
+    follow), so one added host takes no rack of its own; returns those that found no room,
+    moved down by the units those placed elsewhere held below them (no gap at a rack's foot)."""
+    left, moved = [], []
     for item in items:
         for n, rack in enumerate(out):
             top = max((i.u_position + i.height_u for i in rack.items), default=1)
@@ -457,10 +459,15 @@ def _beside(out: list[bo.Rack], items: list[bo.RackItem], cluster: str) -> list[
                     "power_w": rack.power_w + item.power_w,
                 }
             )
+            moved.append(item)
             break
         else:
             left.append(item)
-    return left
+    return [
+        i.model_copy(update={"u_position": i.u_position - sum(
+            m.height_u for m in moved if m.u_position < i.u_position)})
+        for i in left
+    ]  # fmt: skip
 
 
 def _named(rack: bo.Rack, items: list[bo.RackItem], name: str, cluster: str) -> bo.Rack:

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 from wizard.engine.basis.expr import Formula
 from wizard.engine.basis.record import Recorder
+from wizard.engine.decide.cpu_clusters import RACK_SOURCE, rack_inputs
 from wizard.engine.decide.existing import ExistingFacts, not_plannable, outside_support
 from wizard.engine.fitout.power import host_watts
+from wizard.engine.fitout.racks import HOSTS_PER_RACK
 from wizard.model import buildout as bo
 from wizard.model.catalog import Catalog
 from wizard.model.estate import EstateCluster, KeptAsIs
 from wizard.model.existing import ExistingHost
 from wizard.model.result import DecisionTopic
-
-RACK_SOURCE = (
-    "Hosts per rack: the fewer of rack units over server height and the rack power limit over "
-    "host power (as the clusters without GPUs are racked)"
-)
 
 
 def as_is(facts: ExistingFacts, catalog: Catalog, rec: Recorder) -> list[KeptAsIs]:
@@ -52,13 +49,17 @@ def as_is(facts: ExistingFacts, catalog: Catalog, rec: Recorder) -> list[KeptAsI
         for (server_id, gpu_id, gpus), n in kinds.items():
             server = catalog.servers[server_id]
             host_w = _host_w_of(server_id, gpu_id, gpus, catalog)
-            per_rack = max(
-                min(a.rack_units // server.rack_units, int(a.max_rack_power_kw * 1000 // host_w)),
-                1,
-            )
+            # racked as the clusters without GPUs are, by the same rule
+            key = f"existing.{c.name}.{server_id}"
+            per_rack = int(
+                rec.expr(
+                    f"{key}.hosts_per_rack", HOSTS_PER_RACK,
+                    rack_inputs(a, catalog, server, host_w), "hosts", RACK_SOURCE,
+                )
+            )  # fmt: skip
             racks += int(
                 rec.expr(
-                    f"existing.{c.name}.{server_id}.racks", Formula("ceil(hosts / hosts_per_rack)"),
+                    f"{key}.racks", Formula("ceil(hosts / hosts_per_rack)"),
                     {"hosts": n, "hosts_per_rack": per_rack}, "racks", RACK_SOURCE,
                 )
             )  # fmt: skip
