@@ -31,6 +31,22 @@ def _hgx(n: int, mode: str = "mig") -> dict:
     ]}  # fmt: skip
 
 
+def test_kept_hosts_are_racked_less_the_out_of_band_switch(catalog):
+    """Five 9,600 W hosts under a 48 kW limit: 48,000 / 9,600 = 5 would fill one rack, but
+    every rack keeps 100 W for its out-of-band switch (the SN2201), so 47,900 W takes 4 a rack
+    and the five stand in ceil(5 / 4) = 2, as the racks of the design's own hosts are
+    counted."""
+    assert catalog.switches["nvidia-sn2201"].power_w == 100
+    d = _sample()
+    d["assumptions"]["max_rack_power_kw"] = 48
+    d["existing"]["clusters"].append(_hgx(5))
+    p = plan(design_from_dict(d), catalog)
+    (a,) = p.estate.as_is
+    assert a.host_racks == 2
+    (per,) = [c for c in p.estate.calculations if c.id.endswith("dell-xe9680.hosts_per_rack")]
+    assert (per.inputs["rack_limit_w"], per.inputs["host_w"], per.value) == (47_900, 9_600, 4)
+
+
 def test_an_hgx_cluster_outside_support_counts_in_power_and_racks(catalog):
     d = _sample()
     d["existing"]["clusters"].append(_hgx(2))

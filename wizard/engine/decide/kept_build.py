@@ -50,16 +50,16 @@ def as_is(facts: ExistingFacts, catalog: Catalog, rec: Recorder) -> list[KeptAsI
             server = catalog.servers[server_id]
             host_w = _host_w_of(server_id, gpu_id, gpus, catalog)
             # racked as the clusters without GPUs are, by the same rule
-            key = f"existing.{c.name}.{server_id}"
+            calc = f"existing.{c.name}.{server_id}"
             per_rack = int(
                 rec.expr(
-                    f"{key}.hosts_per_rack", HOSTS_PER_RACK,
+                    f"{calc}.hosts_per_rack", HOSTS_PER_RACK,
                     rack_inputs(a, catalog, server, host_w), "hosts", RACK_SOURCE,
                 )
             )  # fmt: skip
             racks += int(
                 rec.expr(
-                    f"{key}.racks", Formula("ceil(hosts / hosts_per_rack)"),
+                    f"{calc}.racks", Formula("ceil(hosts / hosts_per_rack)"),
                     {"hosts": n, "hosts_per_rack": per_rack}, "racks", RACK_SOURCE,
                 )
             )  # fmt: skip
