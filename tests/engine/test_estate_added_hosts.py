@@ -82,6 +82,9 @@ def test_without_room_the_added_host_gets_a_rack_of_its_own(catalog):
     racks = lambda p: next(ln.quantity for ln in p.estate.bom.lines if ln.item == "rack:42u")  # noqa: E731
     assert racks(grown) > racks(base)
     assert _ports(grown, "service") == _ports(base, "service") + 2
+    # the decision names its own rack only, not the new cluster's beside it
+    (x,) = [x for x in grown.estate.decisions if x.text.startswith("The host added")]
+    assert f"stands in {own[0].name} and is cabled" in x.text
 
 
 def test_where_the_design_buys_no_switches_the_added_host_takes_the_clusters_own(catalog):
@@ -120,3 +123,15 @@ def test_each_added_host_counts_against_the_rack_it_joins(catalog):
     }
     assert where[f"host-04 ({KEPT})"] == ("GPU cluster", 19)
     assert where["host-05"] == (KEPT, 1)
+
+
+def test_only_the_existing_cluster_is_sized_with_hosts_it_has(catalog):
+    """The kept cluster is sized with its 3 hosts (its host count the larger of the need and
+    those 3); the design's new GPU cluster has none, and its log holds no such step."""
+    p = _plan(catalog, 18)
+    sized = {c.name: c.result for c in p.estate.clusters if c.result is not None}
+    assert sized[KEPT].cluster.hosts_existing == 3
+    assert "cluster.hosts_with_existing" in {x.id for x in sized[KEPT].calculations}
+    new = sized["GPU cluster"]
+    assert new.cluster.hosts_existing == 0
+    assert "cluster.hosts_with_existing" not in {x.id for x in new.calculations}
