@@ -161,6 +161,8 @@ def test_unpinned_groups_run_where_they_take_the_least_gpu_power(catalog):
     nb = where["Data scientists' notebooks"]
     assert nb.cluster == "Notebook cluster" and nb.chosen_by_engine
     assert "3.50 kW" in nb.reason and "4.20 kW" in nb.reason
+    (kw,) = [c for c in e.calculations if c.id == "placement.Data scientists' notebooks.gpu_kw"]
+    assert kw.value == pytest.approx(10 * 350 / 1000)
     assert where["Llama 3.3 70B chat service"].cluster == "HGX cluster"
     assert any("'Data scientists' notebooks' runs on" in d.text for d in e.decisions)
 

@@ -26,6 +26,7 @@ PLACEMENT_SOURCE = (
     "least GPU power (GPUs it takes after packing x GPU board power), the first cluster listed "
     "on a tie"
 )
+GPU_KW = Formula("gpus_allocated * gpu_w / 1000")
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ def _best_cluster(
         (w,) = r.workloads
         gpu = catalog.gpus[spec.hardware.gpu]
         met = _targets_met(r)
-        kw = w.sharing.gpus_allocated * gpu.tdp_w / 1000
+        kw = GPU_KW(gpus_allocated=w.sharing.gpus_allocated, gpu_w=gpu.tdp_w)
         text = f"{w.sharing.gpus_allocated:,.2f} {gpu.name} ({kw:,.2f} kW of GPU power)" + (
             "" if met else ", missing its targets"
         )
@@ -198,7 +199,7 @@ def _best_cluster(
         + (f"; not possible on {', '.join(refused)}" if refused else "")
     )
     rec.expr(
-        f"placement.{g.name}.gpu_kw", Formula("gpus_allocated * gpu_w / 1000"),
+        f"placement.{g.name}.gpu_kw", GPU_KW,
         {"gpus_allocated": best[5], "gpu_w": best[6]}, "kW", PLACEMENT_SOURCE,
     )  # fmt: skip
     rec.decide(
