@@ -36,3 +36,18 @@ def test_no_warning_where_the_remaining_hosts_hold_the_demand(catalog):
     c = r.cluster
     assert (c.gpus_demand, c.gpus_per_host, c.hosts_for_capacity, c.hosts_total) == (10, 8, 2, 3)
     assert msgs == []
+
+
+def test_a_warning_where_the_gpus_left_suffice_but_the_hosts_do_not(catalog):
+    """Four jobs of 3 GPUs each on hosts of 4 GPUs: each job is whole on one host, so 12 GPUs
+    of demand take 4 hosts. One failure leaves (4 - 1) x 4 = 12 GPUs, as many as the demand,
+    but on 3 hosts, which hold only three of the jobs: warned."""
+    doc = design_dict("bert-large-25gbe")
+    doc["workloads"] = [{"name": "Jobs", "kind": "training", "count": 4, "gpus_per_member": 3}]
+    r, msgs = _warnings(doc, catalog)
+    c = r.cluster
+    assert (c.gpus_demand, c.gpus_per_host, c.hosts_for_capacity, c.hosts_total) == (12, 4, 4, 4)
+    assert msgs == [
+        "N+0: one host failure leaves 12 GPUs (3 hosts) for a demand of 12 GPUs on 4 hosts; "
+        "workloads on the failed host cannot restart"
+    ]
