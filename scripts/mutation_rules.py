@@ -106,6 +106,8 @@ EQUIVALENT: dict[str, str] = {
     "wizard/engine/fitout/portmap.py::plane_links::1 -> 2#3": "a redundant leaf pair always has "
     "its two peer links (the one pair the fabric gives them to), so the links a pair takes are 2 "
     "whether their floor is 1 or 2",
+    "wizard/engine/decide/estate.py::_beside::< -> <=#0": "the items of one rack stand at "
+    "different units, so an item moved away never stands where one left behind does",
     "wizard/engine/decide/estate.py::_beside::1 -> 2#0": "the racks laid out before an added "
     "host is placed each hold at least one item (a rack left empty is skipped), so the top of "
     "the items is never the default",

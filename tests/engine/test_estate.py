@@ -355,3 +355,15 @@ def test_a_cpu_clusters_hosts_per_rack_are_the_fewer_by_space_and_by_power(catal
         units = [[i.u_position for i in r.items if i.kind == "server"] for r in own]
         assert units == ([[1 + 2 * k for k in range(9)], [1]] if racks == 2 else
                          [[1 + 2 * k for k in range(10)]])  # fmt: skip
+
+
+def test_every_rack_of_the_estate_is_the_assumed_rack(catalog):
+    """Acme assumes 42 U racks of 40 kW: every rack laid out, of hosts or of the network, is
+    that rack, with its out-of-band switch in its top unit and nothing above it."""
+    e = size_estate(design_from_dict(acme()), catalog)
+    assert e.racks
+    for r in e.racks:
+        assert (r.height_u, r.power_limit_w) == (42, 40_000), r.name
+        assert max(i.u_position + i.height_u - 1 for i in r.items) == 42, r.name
+        (top,) = [i for i in r.items if i.u_position + i.height_u - 1 == 42]
+        assert top.kind == "oob", r.name
