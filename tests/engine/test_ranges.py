@@ -7,7 +7,12 @@ import pytest
 
 from tests.engine.conftest import design_dict
 from wizard.app.io import design_from_dict
-from wizard.engine.decide.ranges import figure_ranges, targets_at_risk, training_at_risk
+from wizard.engine.decide.ranges import (
+    figure_ranges,
+    misses,
+    targets_at_risk,
+    training_at_risk,
+)
 from wizard.engine.size import size
 
 
@@ -109,3 +114,20 @@ def test_a_training_target_that_holds_only_optimistically_is_at_risk(catalog):
     doc["workloads"][0]["training"]["target_hours"] = x.pessimistic + 1
     d2, r2, rng2 = _sized(doc, catalog)
     assert training_at_risk(d2, r2, list(rng2.values())) == []
+
+
+@pytest.mark.parametrize(
+    ("figure", "value", "target", "missed"),
+    [
+        ("ttft_ms", 200.0, 200.0, False),  # at most 200 ms: exactly 200 meets it
+        ("ttft_ms", 200.5, 200.0, True),
+        ("itl_ms", 30.0, 30.0, False),
+        ("time_to_train_hours", 24.0, 24.0, False),
+        ("time_to_train_hours", 24.1, 24.0, True),
+        ("tokens_per_s_total", 1000.0, 1000.0, False),  # at least 1,000: exactly meets it
+        ("tokens_per_s_total", 999.0, 1000.0, True),
+    ],
+)
+def test_a_figure_equal_to_its_target_meets_it(figure, value, target, missed):
+    """A target of at most (times) or at least (throughput) is met by a figure equal to it."""
+    assert misses(figure, value, target) is missed
