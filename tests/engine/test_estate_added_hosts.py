@@ -135,3 +135,16 @@ def test_only_the_existing_cluster_is_sized_with_hosts_it_has(catalog):
     new = sized["GPU cluster"]
     assert new.cluster.hosts_existing == 0
     assert "cluster.hosts_with_existing" not in {x.id for x in new.calculations}
+
+
+def test_an_existing_cluster_that_grows_by_no_host_cables_nothing(catalog):
+    """Only the notebooks, 6 of them: 3 A100 -> 1 host, N+1 -> 2, within the 3 kept R750xa, so
+    no host is added: no cable to the cluster's own switches and no decision about one."""
+    d = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    d["workloads"] = d["workloads"][:1]
+    d["workloads"][0]["count"] = 6
+    p = plan(design_from_dict(d), catalog)
+    kept = next(c for c in p.estate.clusters if c.name == KEPT)
+    assert kept.hosts == kept.existing_hosts == 3
+    assert not [ln for ln in p.estate.bom.lines if ln.item.endswith("-to-existing-switch")]
+    assert not [x for x in p.estate.decisions if "added to the existing cluster" in x.text]
