@@ -148,3 +148,18 @@ def test_an_existing_cluster_that_grows_by_no_host_cables_nothing(catalog):
     assert kept.hosts == kept.existing_hosts == 3
     assert not [ln for ln in p.estate.bom.lines if ln.item.endswith("-to-existing-switch")]
     assert not [x for x in p.estate.decisions if "added to the existing cluster" in x.text]
+
+
+def test_an_added_host_stands_beside_only_where_the_units_are_left(catalog):
+    """20 U racks keep 19 U below the out-of-band switch: the three XE9680 fill U1-U18, so the
+    R750xa's 2 U (U19-U20) would pass the top of the 19: it takes a rack of its own, though
+    the 40 kW have room for it."""
+    d = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    d["workloads"][0]["count"] = 18
+    d["assumptions"]["rack_units"] = 20
+    p = plan(design_from_dict(d), catalog)
+    new = [r for r in p.estate.racks if r.cluster == "GPU cluster"]
+    assert [len([i for i in r.items if i.host is not None]) for r in new] == [3]
+    own = [r for r in p.estate.racks if r.cluster == KEPT]
+    assert len(own) == 1
+    assert [(i.name, i.u_position) for i in own[0].items if i.host is not None] == [("host-04", 1)]
