@@ -31,23 +31,25 @@ def test_hosts_on_different_drivers_are_named_with_each_driver_read(catalog):
     assert w.reboots == 3
 
 
-def test_one_host_on_an_old_branch_keeps_a_new_group_off_the_cluster(catalog):
-    def design(drivers):
-        d = _sample(drivers)
-        d["workloads"] = [
-            d["workloads"][0],
-            {"name": "Analysts' notebooks", "kind": "development", "count": 2,
-             "shared": {"gpu_memory_gb": 40, "concurrency": 1.0}, "sharing_mode": "mig"},
-        ]  # fmt: skip
-        d["hardware"] = {"gpu": "a100-pcie-80gb", "server": "dell-r750xa", "gpus_per_host": 4}
-        return d
+def _analysts(drivers: list[str]) -> dict:
+    """The sample with a new MIG group beside the kept notebooks, on A100 hosts."""
+    d = _sample(drivers)
+    d["workloads"] = [
+        d["workloads"][0],
+        {"name": "Analysts' notebooks", "kind": "development", "count": 2,
+         "shared": {"gpu_memory_gb": 40, "concurrency": 1.0}, "sharing_mode": "mig"},
+    ]  # fmt: skip
+    d["hardware"] = {"gpu": "a100-pcie-80gb", "server": "dell-r750xa", "gpus_per_host": 4}
+    return d
 
-    mixed = plan(design_from_dict(design(["", "535.230.02", ""])), catalog)
+
+def test_one_host_on_an_old_branch_keeps_a_new_group_off_the_cluster(catalog):
+    mixed = plan(design_from_dict(_analysts(["", "535.230.02", ""])), catalog)
     placed = next(x for x in mixed.estate.placements if x.workload == "Analysts' notebooks")
     assert placed.cluster == "GPU cluster"
     assert "some of its hosts run driver 535.230.02" in placed.reason
     # the same cluster with no driver read does not refuse: the driver step says to confirm it
-    unread = plan(design_from_dict(design(["", "", ""])), catalog)
+    unread = plan(design_from_dict(_analysts(["", "", ""])), catalog)
     placed = next(x for x in unread.estate.placements if x.workload == "Analysts' notebooks")
     assert placed.cluster == KEPT
 
@@ -62,14 +64,7 @@ def test_two_drivers_read_on_every_host_are_named_as_different(catalog):
 def test_one_old_driver_on_every_host_is_the_clusters_not_some_hosts(catalog):
     """All three hosts on R535 (vGPU 16), two branches before the design's guest drivers: the
     new group stays off the cluster because its hosts run that driver, not some of them."""
-    d = _sample(["535.230.02"] * 3)
-    d["workloads"] = [
-        d["workloads"][0],
-        {"name": "Analysts' notebooks", "kind": "development", "count": 2,
-         "shared": {"gpu_memory_gb": 40, "concurrency": 1.0}, "sharing_mode": "mig"},
-    ]  # fmt: skip
-    d["hardware"] = {"gpu": "a100-pcie-80gb", "server": "dell-r750xa", "gpus_per_host": 4}
-    p = plan(design_from_dict(d), catalog)
+    p = plan(design_from_dict(_analysts(["535.230.02"] * 3)), catalog)
     placed = next(x for x in p.estate.placements if x.workload == "Analysts' notebooks")
     assert placed.cluster == "GPU cluster"
     assert "its hosts run driver 535.230.02" in placed.reason
