@@ -268,6 +268,7 @@ def test_the_hosts_without_gpus_bring_only_their_own_ports_to_a_network_of_their
     mgmt = e.clusters[2]
     assert mgmt.result is None
     assert service[True].host_ports == mgmt.hosts * 2
+    assert service[True].hosts == mgmt.hosts
     assert service[False].host_ports == e.clusters[0].hosts + e.clusters[1].hosts
 
 
