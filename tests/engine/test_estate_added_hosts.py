@@ -163,3 +163,28 @@ def test_an_added_host_stands_beside_only_where_the_units_are_left(catalog):
     own = [r for r in p.estate.racks if r.cluster == KEPT]
     assert len(own) == 1
     assert [(i.name, i.u_position) for i in own[0].items if i.host is not None] == [("host-04", 1)]
+
+
+def test_an_added_host_that_fills_the_rack_exactly_stands_beside(catalog):
+    """21 U racks keep 20 U below the out-of-band switch: the three XE9680 fill U1-U18 and the
+    R750xa's 2 U fill U19-U20 exactly, so it stands beside them."""
+    d = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    d["workloads"][0]["count"] = 18
+    d["assumptions"]["rack_units"] = 21
+    p = plan(design_from_dict(d), catalog)
+    (added,) = [i for r in p.estate.racks for i in r.items if i.cluster == KEPT]
+    assert added.u_position == 19
+    assert not [r for r in p.estate.racks if r.cluster == KEPT]
+
+
+def test_the_added_part_holds_the_added_hosts_gpus(catalog):
+    """The added part of the kept cluster: with 32 notebooks, 5 hosts of 4 A100 (20 GPUs), 3
+    kept, so 2 hosts and 2 x 4 = 8 GPUs."""
+    from wizard.engine.decide.kept_build import added_part
+
+    p = _plan(catalog, 32)
+    kept = next(c for c in p.estate.clusters if c.name == KEPT)
+    assert (kept.hosts, kept.gpus) == (5, 20)
+    part = added_part(kept)
+    assert part is not None
+    assert (part.hosts, part.gpus) == (2, 8)
