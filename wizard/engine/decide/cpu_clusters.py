@@ -43,7 +43,7 @@ def rack_inputs(
     """The inputs of hosts per rack (``HOSTS_PER_RACK``) for hosts without GPUs: the rack's
     height and power limit less its out-of-band switch, as every rack of the design keeps
     them, so the count logged and the racks laid out are one."""
-    res_u, res_w = reserve(catalog.switches.get(bom_.OOB_ITEM.split(":")[1]))
+    res_u, res_w = reserve(bom_.oob_switch(catalog))
     return {
         "rack_units": a.rack_units - res_u,
         "host_units": server.rack_units,

@@ -385,7 +385,7 @@ def _layout(
     as the cluster's sizing placed them (its storage too) without the switches, which the
     clusters share; the hosts of the clusters without GPUs; then the shared switches in network
     racks of their own, packed by space and power."""
-    oob = catalog.switches.get(bom_.OOB_ITEM.split(":")[1])
+    oob = bom_.oob_switch(catalog)
     res_u, res_w = reserve(oob)
     # placed within each rack's height and power less its out-of-band switch, which
     # ``with_oob`` puts at the top of every rack at the end

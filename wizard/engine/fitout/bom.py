@@ -28,6 +28,7 @@ from wizard.model.catalog import (
     PcieTopology,
     Server,
 )
+from wizard.model.catalog import Switch as CatalogSwitch
 from wizard.model.design import DEFAULT_CORES_PER_SOCKET
 from wizard.model.names import NETWORK_LABEL
 from wizard.model.platform import StorageResult
@@ -270,6 +271,11 @@ OOB_SOURCE = (
 )
 OOB_PORTS = portmap.OOB_PORTS
 OOB_ITEM = "switch:nvidia-sn2201"
+
+
+def oob_switch(catalog: Parts) -> CatalogSwitch | None:
+    """The out-of-band switch every rack holds at its top, as the catalog lists it."""
+    return catalog.switches.get(OOB_ITEM.split(":")[1])
 
 
 def server_configuration(

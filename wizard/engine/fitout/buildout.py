@@ -108,7 +108,7 @@ def build_out(
     a = facts.assumptions
     cdu = cooling.pick_in_rack(catalog, server, host_w, a.rack_units,
                                a.max_rack_power_kw * 1000)  # fmt: skip
-    oob = catalog.switches.get(bom.OOB_ITEM.split(":")[1])
+    oob = bom.oob_switch(catalog)
     rk = racks.racks(a, facts.ha, server, host_w, net.planes, hosts, cluster.host_failures_tolerated,
                      rec, stored, cdu, oob)  # fmt: skip
     cooled = cooling.cooling(rk.racks, catalog, cdu, a.cdu_spares, rec)
