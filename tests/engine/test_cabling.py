@@ -228,3 +228,44 @@ def test_a_redundant_network_of_two_pairs_keeps_each_hosts_ports_on_its_own_pair
         [(3, 0), (4, 0), (5, 0)],
         [(3, 1), (4, 1), (5, 1)],
     ]
+
+
+def _mixed_plane(counts: list[int], redundant: bool) -> bo.Plane:
+    return bo.Plane(name="service", technology="Ethernet", rdma="none", speed_gbps=100,
+                    host_ports=sum(counts), redundant=redundant, oversubscription_target=1,
+                    oversubscription=None, tiers=[], cables=[],
+                    ports_per_host=counts)  # fmt: skip
+
+
+def test_hosts_of_one_and_two_ports_share_a_pair_evenly():
+    """Three hosts of one port and two of two on a leaf pair (7 ports). Worked by hand: host 0's
+    port to leaf 0, host 1's to leaf 1, host 2's to leaf 0 (the one-port hosts alternate); host
+    3 starts on leaf 1 (the odd count before it), so its ports go 1, 0; so do host 4's. Each
+    two-port host has a port on each leaf, and the leaves hold 4 and 3 ports."""
+    by_leaf = fill(_mixed_plane([1, 1, 1, 2, 2], True), 5, 2)
+    assert by_leaf == [
+        [(0, 0), (2, 0), (3, 1), (4, 1)],
+        [(1, 0), (3, 0), (4, 0)],
+    ]
+
+
+def test_a_host_of_eight_ports_beside_hosts_of_two_takes_its_own_eight():
+    """A shared network without a pair, two leaves: 8 + 2 + 2 = 12 ports, 6 a leaf in order:
+    host 0's ports 0 to 5 on leaf 0 and 6, 7 on leaf 1, then hosts 1 and 2 on leaf 1. A fill by
+    the average count (12 // 3 = 4 a host) would give host 0 four ports and the others four."""
+    by_leaf = fill(_mixed_plane([8, 2, 2], False), 3, 2)
+    assert by_leaf == [
+        [(0, j) for j in range(6)],
+        [(0, 6), (0, 7), (1, 0), (1, 1), (2, 0), (2, 1)],
+    ]
+
+
+def test_hosts_of_different_counts_on_two_pairs_stay_on_one_pair_each():
+    """2 + 8 + 8 = 18 ports over two pairs, 9 a pair in port order: host 0 (ports 0, 1) and host
+    1 (from port 2) on the first pair, host 2 (from port 10) on the second; each host's ports
+    alternate over its pair's leaves."""
+    by_leaf = fill(_mixed_plane([2, 8, 8], True), 3, 4)
+    assert by_leaf[0] == [(0, 0)] + [(1, j) for j in (0, 2, 4, 6)]
+    assert by_leaf[1] == [(0, 1)] + [(1, j) for j in (1, 3, 5, 7)]
+    assert by_leaf[2] == [(2, j) for j in (0, 2, 4, 6)]
+    assert by_leaf[3] == [(2, j) for j in (1, 3, 5, 7)]

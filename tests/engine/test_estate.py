@@ -254,22 +254,50 @@ def test_a_shared_network_is_sized_once_for_all_its_ports(catalog):
     assert oob.host_ports == e.totals.hosts
 
 
-def test_the_hosts_without_gpus_bring_only_their_own_ports_to_a_network_of_their_own(catalog):
-    """With one service port a GPU host, the GPU clusters' service network is a single switch
-    (no pair); the management hosts' two ports a host need a redundant pair, so they are a
-    network of their own holding exactly hosts x 2 ports, and the GPU clusters' holds only
-    theirs."""
+def test_one_service_network_is_a_pair_where_any_cluster_on_it_needs_one(catalog):
+    """With one service port a GPU host, the GPU clusters alone would want a single switch;
+    the management hosts' two ports a host need a redundant pair. One network of that speed
+    serves them all (a second network of the same name would list every cluster on both): a
+    pair holding 1 port for each GPU host and 2 for each management host, each host with its
+    own count, in the clusters' order."""
     doc = acme()
     doc["hardware"] = dict(L40S, service_ports_per_host=1)
     doc["clusters"][0]["hardware"] = dict(H100, service_ports_per_host=1)
     e = size_estate(design_from_dict(doc), catalog)
-    service = {p.redundant: p for p in e.network if p.name.startswith("service")}
-    assert set(service) == {False, True}
-    mgmt = e.clusters[2]
+    (service,) = [p for p in e.network if p.name.startswith("service")]
+    notebook, hgx, mgmt = e.clusters
     assert mgmt.result is None
-    assert service[True].host_ports == mgmt.hosts * 2
-    assert service[True].hosts == mgmt.hosts
-    assert service[False].host_ports == e.clusters[0].hosts + e.clusters[1].hosts
+    assert service.redundant
+    assert service.clusters == [notebook.name, hgx.name, mgmt.name]
+    assert service.hosts == notebook.hosts + hgx.hosts + mgmt.hosts
+    assert service.host_ports == notebook.hosts * 1 + hgx.hosts * 1 + mgmt.hosts * 2
+    assert service.ports_per_host == [1] * (notebook.hosts + hgx.hosts) + [2] * mgmt.hosts
+    (leaf,) = service.tiers
+    assert leaf.count == 2  # one pair holds them all
+
+
+def test_the_service_network_is_a_pair_when_only_the_first_cluster_needs_one(catalog):
+    """Two service ports a notebook host, one an HGX host, no management domain: the one
+    service network is still a pair (the need of any cluster on it, not of the last one),
+    with 2 x notebook hosts + 1 x HGX hosts ports."""
+    doc = acme()
+    doc["clusters"] = doc["clusters"][:1]
+    doc["clusters"][0]["hardware"] = dict(H100, service_ports_per_host=1)
+    e = size_estate(design_from_dict(doc), catalog)
+    (service,) = [p for p in e.network if p.name.startswith("service")]
+    notebook, hgx = e.clusters
+    assert service.redundant
+    assert service.host_ports == notebook.hosts * 2 + hgx.hosts * 1
+    assert service.ports_per_host == [2] * notebook.hosts + [1] * hgx.hosts
+
+
+def test_a_network_whose_hosts_have_one_port_count_lists_none(catalog):
+    """Two service ports on every host, GPU or not: no host differs, so the network states no
+    per-host counts (every host has host_ports / hosts)."""
+    e = size_estate(design_from_dict(acme()), catalog)
+    (service,) = [p for p in e.network if p.name.startswith("service")]
+    assert service.host_ports == 2 * service.hosts
+    assert service.ports_per_host == []
 
 
 def test_per_core_licences_cover_the_hosts_without_gpus(catalog):

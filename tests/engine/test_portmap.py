@@ -292,3 +292,48 @@ def test_uplinks_and_peer_links_are_cabled_at_their_own_speed():
     peer = [ln for ln in plane_links(pair, "c", hosts, {"leaf": ["c-leaf-01", "c-leaf-02"]},
                                      where, ["R01"], False) if ln.between == "peer-link"]  # fmt: skip
     assert [p.number for ln in peer for p in ln.parts] == ["MCP1660-W01A"] * 2
+
+
+def _variant(**change) -> dict:
+    doc = json.loads((ROOT / "docs" / "acme-two-clusters.json").read_text(encoding="utf-8"))
+    doc["hardware"].update(change.get("notebook", {}))
+    doc["clusters"][0]["hardware"].update(change.get("hgx", {}))
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("change", "network", "per_host"),
+    [
+        # the notebook hosts on the HGX hosts' InfiniBand fabric with two single-port cards: 2
+        # ports a host beside the HGX hosts' 8 (eight single-port cards)
+        (
+            {"notebook": {"nic": "cx7-ndr-1p", "nics_per_host": 2, "fabric": "ib-ndr",
+                          "rdma": "infiniband"}},
+            "compute.ib-ndr", {"Notebook cluster": 2, "HGX cluster": 8},
+        ),
+        # one service port a GPU host beside the management hosts' two
+        (
+            {"notebook": {"service_ports_per_host": 1}, "hgx": {"service_ports_per_host": 1}},
+            "service.100gbe",
+            {"Notebook cluster": 1, "HGX cluster": 1, "Management domain": 2},
+        ),
+    ],
+)  # fmt: skip
+def test_each_host_on_a_shared_network_is_cabled_for_its_own_ports(catalog, change, network,
+                                                                   per_host):  # fmt: skip
+    """Clusters whose hosts have different port counts on one network: the port map gives
+    every host its own count (not the network's average) and maps every port once."""
+    d = design_from_dict(_variant(**change))
+    e = size_estate(d, catalog)
+    links = [ln for ln in estate_port_map(d, catalog, e)
+             if ln.network == network and ln.between == "host-leaf"]  # fmt: skip
+    (p,) = [p for p in e.network if p.name == network]
+    hosts = {c.name: c.hosts for c in e.clusters}
+    assert p.host_ports == sum(n * hosts[c] for c, n in per_host.items())
+    assert len(links) == p.host_ports
+    assert len({(ln.rack, ln.device, ln.port) for ln in links}) == p.host_ports
+    each = Counter(Counter((ln.rack, ln.device) for ln in links).values())
+    want: Counter[int] = Counter()
+    for c, n in per_host.items():
+        want[n] += hosts[c]
+    assert each == want

@@ -218,6 +218,12 @@ class Plane(Out):
         description="The clusters with host ports on it, by name, where the estate lists its "
         "networks; empty in one cluster's own topology",
     )
+    ports_per_host: list[int] = Field(
+        default_factory=list,
+        description="Each cabled host's ports on it, in the hosts' order, where the clusters "
+        "sharing it give their hosts different counts (eight a GPU host against two a "
+        "management host); empty where every host has host_ports / hosts",
+    )
 
 
 class NetworkFabric(Out):

@@ -325,34 +325,42 @@ def _shared_network(
     rec: Recorder,
 ) -> list[bo.Plane]:
     """Each network once for all the clusters on it: the GPU fabric per fabric kind, the service
-    network and the out-of-band ports, from the host ports every cluster brings."""
+    network and the out-of-band ports, from the host ports every cluster brings. A network is
+    a redundant pair where any cluster on it needs one (two ports a host); hosts with one port
+    then take one switch of the pair each, rather than a second network of the same name."""
     by_name = {s.name: s for s in specs}
-    ports: dict[tuple[str, str, bool], int] = {}
-    hosts: dict[tuple[str, str, bool], dict[str, int]] = {}
-    fabric_of: dict[tuple[str, str, bool], str] = {}
+    ports: dict[tuple[str, str], int] = {}
+    hosts: dict[tuple[str, str], dict[str, int]] = {}
+    pair: dict[tuple[str, str], bool] = {}
+    each: dict[tuple[str, str], list[int]] = {}  # every host's ports, in the hosts' order
     oob: dict[str, int] = {}
+
+    def bring(k: tuple[str, str], name: str, n_hosts: int, n_ports: int, redundant: bool) -> None:
+        ports[k] = ports.get(k, 0) + n_ports
+        on = hosts.setdefault(k, {})
+        on[name] = on.get(name, 0) + n_hosts
+        pair[k] = pair.get(k, False) or redundant
+        each.setdefault(k, []).extend([n_ports // n_hosts if n_hosts else 0] * n_hosts)
+
     for c in clusters:
         oob[c.name] = oob.get(c.name, 0) + c.hosts
         if c.result is None:
-            k = ("service", shared.service_fabric.value, True)
-            ports[k] = ports.get(k, 0) + c.hosts * CPU_HOST_SERVICE_PORTS
-            on = hosts.setdefault(k, {})
-            on[c.name] = on.get(c.name, 0) + c.hosts
-            fabric_of[k] = shared.service_fabric.value
+            k = ("service", shared.service_fabric.value)
+            bring(k, c.name, c.hosts, c.hosts * CPU_HOST_SERVICE_PORTS,
+                  CPU_HOST_SERVICE_PORTS >= 2)  # fmt: skip
             continue
         for p in c.result.topology.fabric.planes:
             if p.name == "oob":
                 continue
             hw = by_name[c.name].hardware
             fab = hw.fabric if p.name == "compute" else hw.service_fabric
-            k = (p.name, fab.value, p.redundant)
-            ports[k] = ports.get(k, 0) + p.host_ports
-            on = hosts.setdefault(k, {})
-            on[c.name] = on.get(c.name, 0) + c.hosts
-            fabric_of[k] = fab.value
+            bring((p.name, fab.value), c.name, c.hosts, p.host_ports, p.redundant)
     planes = []
     oversub = shared.assumptions.fabric_oversubscription
-    for (name, fab_value, redundant), n in sorted(ports.items()):
+    for (name, fab_value), n in sorted(ports.items()):
+        redundant = pair[(name, fab_value)]
+        counts = each[(name, fab_value)]
+        mixed = counts if len(set(counts)) > 1 else []
         fab = next(f for f in FABRIC_GBPS if f.value == fab_value)
         planes.append(
             size_plane(
@@ -361,7 +369,8 @@ def _shared_network(
                 redundant, oversub, catalog, rec, FABRIC_LABEL[fab],
                 "infiniband" if is_infiniband(fab) else "none",
             ).model_copy(update={"hosts": network_hosts(
-                rec, f"fabric.{name}.{fab_value}", hosts[(name, fab_value, redundant)])})
+                rec, f"fabric.{name}.{fab_value}", hosts[(name, fab_value)]),
+                "ports_per_host": mixed})
         )  # fmt: skip
     every = network_hosts(rec, "fabric.oob", oob)
     planes.append(oob_plane(every).model_copy(update={"hosts": every}))

@@ -62,11 +62,14 @@ _code = ndr_code
 def fill(plane: bo.Plane, hosts: int, leaves: int) -> list[list[tuple[int, int]]]:
     """Which host ports each leaf takes, in its port order: (host, port of the host) pairs.
     Host ports go to the leaves in order, as the sizing spreads them; on a redundant plane a
-    host's ports alternate over a pair of leaves, so either leaf can fail."""
+    host's ports alternate over a pair of leaves, so either leaf can fail. A plane shared by
+    hosts of different port counts (``plane.ports_per_host``) gives each host its own."""
     per_host = plane.host_ports // hosts if hosts else 0
     by_leaf: list[list[tuple[int, int]]] = [[] for _ in range(leaves)]
     if not leaves:
         return by_leaf
+    if plane.ports_per_host:
+        return _fill_mixed(plane, plane.ports_per_host[:hosts], by_leaf)
     if plane.redundant and leaves >= 2 and per_host >= 2:
         pairs = leaves // 2
         per_pair = -(-hosts // pairs)
@@ -75,14 +78,45 @@ def fill(plane: bo.Plane, hosts: int, leaves: int) -> list[list[tuple[int, int]]
             for j in range(per_host):
                 by_leaf[first + j % 2].append((h, j))
         return by_leaf
-    base, extra = divmod(plane.host_ports, leaves)
+    return _fill_in_order(plane.host_ports, [per_host] * hosts, by_leaf)
+
+
+def _fill_in_order(
+    ports: int, counts: list[int], by_leaf: list[list[tuple[int, int]]]
+) -> list[list[tuple[int, int]]]:
+    """Host ports to the leaves in order, each leaf up to its even share of ``ports``."""
+    leaves = len(by_leaf)
+    base, extra = divmod(ports, leaves)
     capacity = [base + 1] * extra + [base] * (leaves - extra)
     k = 0
-    for h in range(hosts):
-        for j in range(per_host):
+    for h, n in enumerate(counts):
+        for j in range(n):
             while k < leaves and len(by_leaf[k]) >= capacity[k]:
                 k += 1
             by_leaf[min(k, leaves - 1)].append((h, j))
+    return by_leaf
+
+
+def _fill_mixed(
+    plane: bo.Plane, counts: list[int], by_leaf: list[list[tuple[int, int]]]
+) -> list[list[tuple[int, int]]]:
+    """``fill`` for hosts of different port counts. On a redundant plane each host goes to the
+    pair its ports fall in (pairs filled in port order, up to an even share each) and its
+    ports alternate over the pair's two leaves; a host with an odd count starts the next host
+    on the other leaf, so hosts of one port each share the pair evenly."""
+    leaves = len(by_leaf)
+    total = sum(counts)
+    if not (plane.redundant and leaves >= 2 and max(counts, default=0) >= 2):
+        return _fill_in_order(total, counts, by_leaf)
+    pairs = leaves // 2
+    per_pair = -(-total // pairs)
+    used = turn = 0
+    for h, n in enumerate(counts):
+        first = 2 * min(used // per_pair, pairs - 1)
+        for j in range(n):
+            by_leaf[first + (j + turn) % 2].append((h, j))
+        turn = (turn + n) % 2
+        used += n
     return by_leaf
 
 
