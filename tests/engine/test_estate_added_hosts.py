@@ -188,3 +188,17 @@ def test_the_added_part_holds_the_added_hosts_gpus(catalog):
     part = added_part(kept)
     assert part is not None
     assert (part.hosts, part.gpus) == (2, 8)
+
+
+def test_an_added_host_stands_beside_only_where_the_power_is_left(catalog):
+    """The rack's power less its out-of-band switch's 100 W holds the three XE9680 (3 x 9,600 =
+    28,800 W) and the R750xa's 2,000 W exactly at 30.9 kW (30,800 W): it stands beside them
+    at U19. At 30.89 kW (30,790 W) it is 10 W short and takes a rack of its own, from U1."""
+    assert catalog.switches["nvidia-sn2201"].power_w == 100
+    exact = _plan(catalog, 18, rack_kw=30.9)
+    (added,) = [i for r in exact.estate.racks for i in r.items if i.cluster == KEPT]
+    assert added.u_position == 19
+    assert not [r for r in exact.estate.racks if r.cluster == KEPT]
+    short = _plan(catalog, 18, rack_kw=30.89)
+    (own,) = [r for r in short.estate.racks if r.cluster == KEPT]
+    assert [(i.name, i.u_position) for i in own.items if i.host is not None] == [("host-04", 1)]

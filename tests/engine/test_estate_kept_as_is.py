@@ -64,6 +64,9 @@ def test_an_hgx_cluster_outside_support_counts_in_power_and_racks(catalog):
     assert t.existing_kw == pytest.approx(3 * 2.0 + 19.2)
     without = plan(design_from_dict(_sample()), catalog).estate.totals
     assert t.host_racks == without.host_racks + 1
+    # the power list names them with their count, each host's 9,600 W and the 19,200 W total
+    (item,) = [i for i in p.estate.power_items if i.item.startswith("HGX today")]
+    assert (item.count, item.watts_each, item.watts_total) == (2, 9600, 19_200)
     # nothing of it is bought
     assert "HGX today" not in {ln.cluster for ln in p.estate.bom.lines + p.estate.kept}
 

@@ -69,3 +69,16 @@ def test_one_old_driver_on_every_host_is_the_clusters_not_some_hosts(catalog):
     assert placed.cluster == "GPU cluster"
     assert "its hosts run driver 535.230.02" in placed.reason
     assert "some of its hosts" not in placed.reason
+
+
+def test_an_old_driver_is_named_with_its_branch_and_the_end_of_its_support(catalog):
+    """Every host on 535.230.02: the driver step names its release and branch (NVIDIA AI
+    Enterprise 4, R535) and the date its support ends, July 2026 (the archived-branches table
+    in catalogs/software.toml: 'NVIDIA AI Enterprise Infra 4 (LTSB) | R535 | ... | July
+    2026'), before the release the plan runs."""
+    p = plan(design_from_dict(_sample(["535.230.02"] * 3)), catalog)
+    (w,) = [w for w in p.estate.work if w.what.startswith("Add the NVIDIA host driver")]
+    assert w.why.startswith(
+        "the hosts run NVIDIA driver 535.230.02 (NVIDIA AI Enterprise 4, branch R535), "
+        "supported until 31 July 2026; the plan runs NVIDIA AI Enterprise "
+    )
