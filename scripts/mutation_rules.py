@@ -113,7 +113,8 @@ EQUIVALENT: dict[str, str] = {
     "the items is never the default",
     "wizard/engine/fitout/racks.py::racks::0.0 -> 1.0#2": "every host is placed in a rack, so "
     "with hosts there is always a rack holding them and the densest is never the default",
-    "wizard/engine/fitout/linkx.py::fill::- -> +#1": "the leaves' capacities are read only at "
+    "wizard/engine/fitout/linkx.py::_fill_in_order::- -> +#0": "the leaves' capacities are "
+    "read only at "
     "the indices of the leaves, and the first of them are the same whatever follows them",
     "wizard/engine/fitout/fabric.py::_spines::1 -> 2#1": "one spine more than a leaf's uplinks "
     "is never tried in vain: at as many spines as uplinks each leaf gives one link a spine, the "
@@ -123,6 +124,9 @@ EQUIVALENT: dict[str, str] = {
     "it whether it counts 0 or 1",
     "wizard/engine/decide/cpu_clusters.py::cpu_cluster::0 -> 1#1": "a management domain with no "
     "stated host count is below the minimum of 4 whether nothing counts as 0 or 1",
+    "wizard/engine/decide/placing.py::gpu_specs::and -> or#0": "the design model requires "
+    "hardware of a GPU cluster and refuses it on any other (ClusterSpec's validator), so the "
+    "role and the hardware test agree; the second only narrows the type",
     "wizard/engine/decide/estate.py::joins::1 -> 2#0": "the text before a name's first dot is "
     "the same whatever the number of splits",
     "wizard/cli/design_commands.py::cmd_bom::and -> or#0": "a bill's currency, one-off and "
