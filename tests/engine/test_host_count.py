@@ -48,3 +48,23 @@ def test_an_existing_cluster_keeps_its_hosts_and_those_held():
     max(3 + 1, 2) = 4."""
     assert _count(packed_gpus=14, packed_hosts=2, existing_hosts=5, held_hosts=1).hosts_total == 5
     assert _count(packed_gpus=14, packed_hosts=2, existing_hosts=2, held_hosts=1).hosts_total == 4
+
+
+def _warned(code: str, **given) -> bool:
+    rec = Recorder()
+    need = HostCount(**{"gpus_per_host": 8, "ha": HaPolicy(level=HaLevel.N1),
+                        "floor": PlatformFloor(vcf=False, vsan=False), **given})  # fmt: skip
+    _cluster(need, [], rec)
+    return any(w.code == code for w in rec.warnings)
+
+
+def test_a_failure_during_maintenance_is_a_risk_only_without_a_maintenance_host():
+    """14 GPUs on 2 hosts of 8, N+1, no platform floor: 3 hosts; one failed and one in
+    maintenance leave 1 x 8 = 8 GPUs for a demand of 14, so with no maintenance host the risk
+    is said. With one maintenance host (4 hosts) the same failure leaves 2 x 8 = 16: nothing to
+    say. With 6 GPUs on 1 host (2 hosts), one failed and one in maintenance leave none."""
+    code = "failure-during-maintenance"
+    assert _warned(code, packed_gpus=14, packed_hosts=2)
+    assert not _warned(code, packed_gpus=14, packed_hosts=2,
+                       ha=HaPolicy(level=HaLevel.N1, maintenance_hosts=1))  # fmt: skip
+    assert _warned(code, packed_gpus=6, packed_hosts=1)
