@@ -127,6 +127,9 @@ EQUIVALENT: dict[str, str] = {
     "wizard/engine/decide/placing.py::gpu_specs::and -> or#0": "the design model requires "
     "hardware of a GPU cluster and refuses it on any other (ClusterSpec's validator), so the "
     "role and the hardware test agree; the second only narrows the type",
+    "wizard/engine/decide/cpu_clusters.py::cpu_cluster::and -> or#0": "the hosts are the "
+    "larger of the stated count and the minimum, so they equal the minimum exactly when the "
+    "stated count is at most the minimum: the two tests agree",
     "wizard/engine/decide/estate.py::joins::1 -> 2#0": "the text before a name's first dot is "
     "the same whatever the number of splits",
     "wizard/cli/design_commands.py::cmd_bom::and -> or#0": "a bill's currency, one-off and "
