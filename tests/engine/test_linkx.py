@@ -116,3 +116,23 @@ def test_switch_to_switch_links_pair_in_twin_port_parts():
 def test_length_codes_follow_nvidias_part_numbers():
     """MCP4Y10-N00A is 0.5 m, MCP7Y00-N01A 1.5 m, MCP7Y00-N003 3 m (NVIDIA ordering tables)."""
     assert linkx._code(0.5) == "N00A" and linkx._code(1.5) == "N01A" and linkx._code(3) == "N003"
+
+
+def test_every_pairings_lengths_run_shortest_first():
+    """A run takes the first listed length that reaches (the shortest that does), so each
+    generation's splitter, switch-cable and fibre lengths must stand in rising order."""
+    from wizard.engine.fitout.ib_parts import PAIRINGS
+
+    for p in PAIRINGS.values():
+        for lengths in (p.splitter_lengths_m, p.switch_cable_lengths_m, p.fibre_lengths_m):
+            assert list(lengths) == sorted(set(lengths)), (p.generation, lengths)
+
+
+def test_an_xdr_switch_link_19_units_apart_takes_the_2_m_cable():
+    """Two XDR switches 19 U apart in one rack: 19 x 44.45 mm + 1 m of routing = 1.845 m, so
+    the 2 m MCA4K50 (lengths 1, 1.5, 2, 2.5 and 3 m), not the 2.5 m or a longer one."""
+    from wizard.engine.fitout.ib_parts import XDR
+
+    m = linkx._dac_m(linkx.Place(0, 1), linkx.Place(0, 20), XDR.switch_cable_lengths_m)
+    assert m == 2.0
+    assert XDR.switch_cable_number(m).endswith("X002")
