@@ -196,6 +196,20 @@ def test_throughput_below_need_warns(catalog):
     assert "15.00 GB/s for a need of 56.00 GB/s" in w.message and "15 nodes" in w.message
 
 
+def test_throughput_equal_to_the_need_does_not_warn(catalog):
+    """28 GPUs of the enterprise example reading 15 / 28 GB/s each need 15 GB/s, exactly what
+    4 nodes of 3.75 GB/s read: no warning (a 1e-4 tolerance absorbs the rounding of 28 x 15 /
+    28). At 0.54 GB/s a GPU the need is 15.12 GB/s, above the 15: warned."""
+    doc = design_dict("enterprise")
+    doc["data"] = {"read_gbs_per_gpu": 15 / 28, "storage_nodes": 4}
+    r = _size(doc, catalog)
+    assert r.storage.read_gbs_needed == pytest.approx(15)
+    assert r.storage.read_gbs_available == pytest.approx(4 * 3.75)
+    assert "storage-throughput-below-need" not in _codes(r)
+    doc["data"]["read_gbs_per_gpu"] = 0.54
+    assert "storage-throughput-below-need" in _codes(_size(doc, catalog))
+
+
 def test_capacity_below_need_warns(catalog):
     """1 PB of data x 2 versions x 1.25 headroom = 2,500 TB against 4 x 185 TB = 740 TB."""
     doc = design_dict("enterprise")
@@ -203,6 +217,18 @@ def test_capacity_below_need_warns(catalog):
     r = _size(doc, catalog)
     assert r.storage.capacity_needed_tb == pytest.approx(2500)
     assert "14 nodes are needed" in _codes(r)["storage-capacity-below-need"].message
+
+
+def test_capacity_equal_to_the_need_does_not_warn(catalog):
+    """296,000 GB of data x 2 versions x 1.25 headroom = 740 TB, exactly 4 x 185 TB: no
+    warning; 296,100 GB needs 740.25 TB: warned."""
+    doc = design_dict("enterprise")
+    doc["data"] = {"dataset_gb": 296_000, "storage_nodes": 4}
+    r = _size(doc, catalog)
+    assert (r.storage.capacity_needed_tb, r.storage.usable_tb) == (pytest.approx(740), 740)
+    assert "storage-capacity-below-need" not in _codes(r)
+    doc["data"]["dataset_gb"] = 296_100
+    assert "storage-capacity-below-need" in _codes(_size(doc, catalog))
 
 
 def test_fewer_nodes_than_the_system_minimum_warns(catalog):
