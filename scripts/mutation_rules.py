@@ -106,6 +106,10 @@ EQUIVALENT: dict[str, str] = {
     "wizard/engine/fitout/portmap.py::plane_links::1 -> 2#3": "a redundant leaf pair always has "
     "its two peer links (the one pair the fabric gives them to), so the links a pair takes are 2 "
     "whether their floor is 1 or 2",
+    "wizard/engine/fitout/portmap.py::plane_links::0 -> 1#5": "every leaf of an Ethernet plane "
+    "has its count of host ports set (0 for none), and only Ethernet planes are redundant (the "
+    "GPU fabric never is), so a pair's peer links never read the default",
+    "wizard/engine/fitout/portmap.py::plane_links::0 -> 1#6": "as #5, for the pair's second leaf",
     "wizard/engine/decide/estate.py::_beside::< -> <=#0": "the items of one rack stand at "
     "different units, so an item moved away never stands where one left behind does",
     "wizard/engine/decide/estate.py::_beside::1 -> 2#0": "the racks laid out before an added "

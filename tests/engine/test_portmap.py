@@ -337,3 +337,33 @@ def test_each_host_on_a_shared_network_is_cabled_for_its_own_ports(catalog, chan
     for c, n in per_host.items():
         want[n] += hosts[c]
     assert each == want
+
+
+def test_a_leaf_pair_without_hosts_starts_its_peer_links_at_port_1():
+    """Two leaf pairs, one host of two ports: ceil(1 / 2) = 1 host a pair, so the host's ports
+    go to the first pair (port 1 of each leaf) and the second pair carries none. Four peer
+    links, two a pair: the first pair's on ports 2 and 3, after its host port; the second
+    pair's on ports 1 and 2, its first."""
+    from wizard.engine.fitout.portmap import Host, plane_links
+    from wizard.model import buildout as bo
+
+    leaves = [f"c-leaf-0{k + 1}" for k in range(4)]
+    tier = bo.SwitchTier(role="leaf", switch="s", model="S", count=4, downlinks=1, uplinks=0,
+                         port_speed_gbps=100, rack_units=1, power_w=100)  # fmt: skip
+    peer = bo.CableRun(key="c.peer-link.100g", between="peer-link", speed_gbps=100, count=4,
+                       description="")  # fmt: skip
+    plane = bo.Plane(name="c", technology="100 GbE", rdma="none", speed_gbps=100, host_ports=2,
+                     redundant=True, oversubscription_target=1, oversubscription=None,
+                     tiers=[tier], cables=[peer])  # fmt: skip
+    where = {n: linkx.Place(0, 42 - k) for k, n in enumerate(leaves)}
+    links = plane_links(plane, "c", [Host("host-01", "R01", linkx.Place(0, 1))],
+                        {"leaf": leaves}, where, ["R01"], False)  # fmt: skip
+    host = sorted((ln.to_device, ln.to_port) for ln in links if ln.between == "host-leaf")
+    assert host == [("c-leaf-01", "port 1"), ("c-leaf-02", "port 1")]
+    pairs = [(ln.device, ln.port, ln.to_device) for ln in links if ln.between == "peer-link"]
+    assert pairs == [
+        ("c-leaf-01", "port 2", "c-leaf-02"),
+        ("c-leaf-01", "port 3", "c-leaf-02"),
+        ("c-leaf-03", "port 1", "c-leaf-04"),
+        ("c-leaf-03", "port 2", "c-leaf-04"),
+    ]
