@@ -110,6 +110,9 @@ EQUIVALENT: dict[str, str] = {
     "has its count of host ports set (0 for none), and only Ethernet planes are redundant (the "
     "GPU fabric never is), so a pair's peer links never read the default",
     "wizard/engine/fitout/portmap.py::plane_links::0 -> 1#6": "as #5, for the pair's second leaf",
+    "wizard/engine/fitout/racks.py::leaf_homes::or -> and#0": "a plane without leaves fills "
+    "no leaf, and one without hosts gives each leaf no host port, which top_of_rack treats as "
+    "a leaf with no home: skipping the plane or not places the same switches",
     "wizard/engine/decide/estate.py::_beside::< -> <=#0": "the items of one rack stand at "
     "different units, so an item moved away never stands where one left behind does",
     "wizard/engine/decide/estate.py::_beside::1 -> 2#0": "the racks laid out before an added "
