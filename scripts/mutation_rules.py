@@ -113,6 +113,9 @@ EQUIVALENT: dict[str, str] = {
     "wizard/engine/fitout/racks.py::leaf_homes::or -> and#0": "a plane without leaves fills "
     "no leaf, and one without hosts gives each leaf no host port, which top_of_rack treats as "
     "a leaf with no home: skipping the plane or not places the same switches",
+    "wizard/engine/fitout/buildout.py::build_out::and -> or#1": "in-rack coolant units are "
+    "placed only where one is chosen, and a chosen unit placed in no rack adds 0 W and no "
+    "power line either way",
     "wizard/engine/decide/estate.py::_beside::< -> <=#0": "the items of one rack stand at "
     "different units, so an item moved away never stands where one left behind does",
     "wizard/engine/decide/estate.py::_beside::1 -> 2#0": "the racks laid out before an added "
