@@ -208,6 +208,12 @@ def test_throughput_equal_to_the_need_does_not_warn(catalog):
     assert "storage-throughput-below-need" not in _codes(r)
     doc["data"]["read_gbs_per_gpu"] = 0.54
     assert "storage-throughput-below-need" in _codes(_size(doc, catalog))
+    # at the edge of the tolerance, a need of 15 / 0.9999 GB/s: 15 GB/s is not below
+    # 0.9999 x the need, so still no warning
+    doc["data"]["read_gbs_per_gpu"] = 15 / 0.9999 / 28
+    r = _size(doc, catalog)
+    assert r.storage.read_gbs_needed * 0.9999 == 15
+    assert "storage-throughput-below-need" not in _codes(r)
 
 
 def test_capacity_below_need_warns(catalog):
