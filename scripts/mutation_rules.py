@@ -116,6 +116,9 @@ EQUIVALENT: dict[str, str] = {
     "wizard/engine/fitout/buildout.py::build_out::and -> or#1": "in-rack coolant units are "
     "placed only where one is chosen, and a chosen unit placed in no rack adds 0 W and no "
     "power line either way",
+    "wizard/engine/fitout/portmap.py::oob_links::>= -> >#0": "a device stands at least a "
+    "unit from its rack's out-of-band switch, and whole units (44.45 mm each) plus the 1 m of "
+    "routing never equal a patch cord's 1, 2, 3 or 5 m",
     "wizard/engine/decide/estate.py::_beside::< -> <=#0": "the items of one rack stand at "
     "different units, so an item moved away never stands where one left behind does",
     "wizard/engine/decide/estate.py::_beside::1 -> 2#0": "the racks laid out before an added "

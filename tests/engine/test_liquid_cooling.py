@@ -187,7 +187,9 @@ def test_an_in_rack_unit_is_sized_for_the_hosts_the_power_left_after_its_own_dra
     - at 130,000 W: (130,000 - 875) // 14,300 = 9 hosts, 81,081 W > 75 kW: the 250 kW unit;
     - at 500 kW but 36U: (36 - 4) // 4 = 8 hosts by space: 72,072 W, the 75 kW unit again;
     - at 15,000 W: 875 + 14,300 = 15,175 W leaves no host beside the CDU 121, so the 250 kW
-      unit, whose catalog states no power (0 W), is taken; at 14,000 W a host alone is over."""
+      unit, whose catalog states no power (0 W), is taken; at 14,000 W a host alone is over;
+    - at exactly 875 + 14,300 = 15,175 W, or in 8U (the unit's 4U and one host's 4U), one
+      host fits beside the CDU 121 exactly: it is taken."""
     from wizard.engine.fitout.cooling import pick_in_rack
 
     small = catalog.cooling["vertiv-coolchip-cdu-121"].model_copy(update={"capacity_kw": 75.0})
@@ -206,6 +208,8 @@ def test_an_in_rack_unit_is_sized_for_the_hosts_the_power_left_after_its_own_dra
     assert pick(36, 500_000) == small.id
     assert pick(42, 15_000) == large.id
     assert pick(42, 14_000) is None  # a host alone is over the limit
+    assert pick(42, 15_175) == small.id
+    assert pick(8, 500_000) == small.id
 
 
 @pytest.mark.parametrize(("liquid_w", "over"), [(121_000.0, False), (121_001.0, True)])
