@@ -119,6 +119,8 @@ EQUIVALENT: dict[str, str] = {
     "wizard/engine/fitout/portmap.py::oob_links::>= -> >#0": "a device stands at least a "
     "unit from its rack's out-of-band switch, and whole units (44.45 mm each) plus the 1 m of "
     "routing never equal a patch cord's 1, 2, 3 or 5 m",
+    "wizard/engine/fitout/portmap.py::PATCH_M::1.0 -> 2.0#0": "the shortest management run is "
+    "one unit plus the 1 m of routing, over 1 m, so the 1 m cord is never the one taken",
     "wizard/engine/decide/estate.py::_beside::< -> <=#0": "the items of one rack stand at "
     "different units, so an item moved away never stands where one left behind does",
     "wizard/engine/decide/estate.py::_beside::1 -> 2#0": "the racks laid out before an added "
